@@ -1,0 +1,63 @@
+import type { Connection } from 'mongoose';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { connectMongo } from './infra/mongo.ts';
+import { createFailFastRedis } from './infra/redis.ts';
+import { createModels, type Models } from './models/index.ts';
+import { closeQueues, createQueues, type Queues } from './queues/create-queues.ts';
+import { KeyCache } from './keys/key-cache.ts';
+import { SlidingWindowLimiter } from './rate-limit/sliding-window.ts';
+import { DeviceStore } from './devices/device-store.ts';
+import { ensureIndexes, type HistoryExpiry } from './models/ensure-indexes.ts';
+
+/** Everything a request handler needs, built once per ingress process. */
+export interface AppContext {
+  config: Config;
+  mongo: Connection;
+  redis: Redis;
+  models: Models;
+  queues: Queues;
+  keyCache: KeyCache;
+  limiter: SlidingWindowLimiter;
+  devices: DeviceStore;
+  historyExpiry: HistoryExpiry;
+}
+
+export async function createAppContext(config: Config, log: Logger): Promise<AppContext> {
+  const mongo = await connectMongo(config.mongoUrl);
+  const redis = createFailFastRedis(config.redisUrl);
+  redis.on('error', (error) => log.warn({ err: error }, 'redis connection error'));
+  await waitForRedis(redis);
+  const models = createModels(mongo);
+  const queues = createQueues(redis, config.queuePrefix);
+  const historyExpiry = await ensureIndexes(models, queues.maintenance, log);
+  return {
+    config,
+    mongo,
+    redis,
+    models,
+    queues,
+    keyCache: new KeyCache(redis, models, config.queuePrefix),
+    limiter: new SlidingWindowLimiter(redis, config.queuePrefix),
+    devices: new DeviceStore(models, queues.eventIngest),
+    historyExpiry,
+  };
+}
+
+async function waitForRedis(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Redis did not answer within 5 s at ${redis.options.host}:${redis.options.port}`)), 5000);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+export async function closeAppContext(context: AppContext): Promise<void> {
+  await closeQueues(context.queues);
+  context.redis.disconnect();
+  await context.mongo.close();
+}

@@ -1,0 +1,33 @@
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from './app-context.ts';
+import type { App } from './http/app-types.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { registerOpenApi, registerOpenApiRoute } from './http/openapi.ts';
+import { registerHealthRoutes } from './routes/health.ts';
+import { serverApi } from './routes/server-api.ts';
+import { sdkApi } from './routes/sdk-api.ts';
+
+export const bodyLimitBytes = 1024 * 1024;
+
+export async function buildApp(context: AppContext, log: Logger): Promise<App> {
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    // One log line per request costs more than the request itself at thousands per second; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: bodyLimitBytes,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  // JSON only: text/plain bodies are refused with 415 rather than parsed.
+  app.removeContentTypeParser(['text/plain']);
+  installErrorHandling(app);
+  await registerOpenApi(app);
+  registerHealthRoutes(app, context);
+  registerOpenApiRoute(app);
+  await app.register(serverApi(context), { prefix: '/v1/projects/:projectId' });
+  await app.register(sdkApi(context), { prefix: '/v1/sdk/projects/:projectId' });
+  return app;
+}

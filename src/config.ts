@@ -1,0 +1,68 @@
+import { readFileSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export type PushGatewayMode = 'sandbox' | 'live';
+
+export interface Config {
+  host: string;
+  port: number;
+  redisUrl: string;
+  mongoUrl: string;
+  pushGateway: PushGatewayMode;
+  sandboxPort: number;
+  credentialsKey: Buffer;
+  adminToken: string | undefined;
+  logLevel: string;
+  queuePrefix: string;
+}
+
+const projectRoot = resolve(import.meta.dirname, '..');
+export const stateDir = resolve(process.env.STATE_DIR ?? resolve(projectRoot, '.state'));
+
+function parsePort(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${raw}"`);
+  return port;
+}
+
+function decodeKey(text: string, origin: string): Buffer {
+  const trimmed = text.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
+  if (key.length !== 32) throw new Error(`${origin} must hold 32 bytes as 64 hex characters or base64`);
+  return key;
+}
+
+/**
+ * Without CREDENTIALS_KEY a single-machine install still has to decrypt tomorrow what it encrypted today,
+ * so the key is generated once into the state directory instead of living only in memory.
+ */
+function loadCredentialsKey(): Buffer {
+  const fromEnv = process.env.CREDENTIALS_KEY;
+  if (fromEnv) return decodeKey(fromEnv, 'CREDENTIALS_KEY');
+  const file = resolve(stateDir, 'credentials.key');
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  }
+  return decodeKey(readFileSync(file, 'utf8'), file);
+}
+
+export function loadConfig(): Config {
+  const pushGateway = process.env.PUSH_GATEWAY ?? 'sandbox';
+  if (pushGateway !== 'sandbox' && pushGateway !== 'live') throw new Error(`PUSH_GATEWAY must be "sandbox" or "live", got "${pushGateway}"`);
+  return {
+    host: process.env.HOST ?? '0.0.0.0',
+    port: parsePort('PORT', 3000),
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    mongoUrl: process.env.MONGODB_URL ?? 'mongodb://127.0.0.1:27017/pushengine',
+    pushGateway,
+    sandboxPort: parsePort('SANDBOX_PORT', 4100),
+    credentialsKey: loadCredentialsKey(),
+    adminToken: process.env.ADMIN_TOKEN || undefined,
+    logLevel: process.env.LOG_LEVEL ?? 'info',
+    queuePrefix: process.env.QUEUE_PREFIX ?? 'push',
+  };
+}

@@ -1,0 +1,26 @@
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** An error whose status, code and message are meant for the customer (CONTRACTS §1). */
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly code: string;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(statusCode: number, code: string, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.statusCode = statusCode;
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const invalidRequest = (message: string, details?: ErrorDetail[]) => new ApiError(400, 'invalid_request', message, { details });
+export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
+export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+export const notFound = (message: string) => new ApiError(404, 'not_found', message);

@@ -1,0 +1,56 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, invalidRequest } from './api-error.ts';
+import { validationDetails } from './validation.ts';
+import { isUnavailableError } from '../infra/unavailable.ts';
+
+const partPrefixes: Record<string, string> = { body: '', querystring: '/query', params: '/path', headers: '/headers' };
+
+function toApiError(error: FastifyError): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error.validation) {
+    const prefix = partPrefixes[error.validationContext ?? 'body'] ?? '';
+    return invalidRequest('The request is not valid; see details for each field.', validationDetails(error.validation as never, prefix));
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return invalidRequest('The body is empty; send a JSON object.');
+    default:
+      break;
+  }
+  if (error.statusCode === 400 || error instanceof SyntaxError) return invalidRequest(`The body is not valid JSON: ${error.message}`);
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(error.statusCode, 'invalid_request', error.message);
+  }
+  if (isUnavailableError(error)) {
+    return new ApiError(503, 'unavailable', 'The service cannot reach its database or queue right now; nothing was accepted. Retry shortly.', {
+      headers: { 'retry-after': '1' },
+    });
+  }
+  return null;
+}
+
+export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
+  reply.code(error.statusCode).headers(error.headers);
+  const body: { code: string; message: string; details?: unknown } = { code: error.code, message: error.message };
+  if (error.details && error.details.length > 0) body.details = error.details;
+  return reply.send({ error: body });
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError) {
+      if (apiError.statusCode === 503) request.log.warn({ err: error }, 'backing store unavailable');
+      return sendApiError(reply, apiError);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendApiError(reply, new ApiError(500, 'internal', 'Something went wrong on our side; the request may be retried.'));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendApiError(reply, new ApiError(404, 'not_found', `There is no route ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+}

@@ -1,0 +1,57 @@
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { ErrorDetail } from './api-error.ts';
+
+function createAjv(options: Options): Ajv {
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, useDefaults: true, removeAdditional: false, ...options });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+// JSON bodies are validated as sent: "5" is not a number. Query strings and path parameters are text by nature.
+const bodyAjv = createAjv({ coerceTypes: false });
+const textAjv = createAjv({ coerceTypes: true });
+
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+};
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function detailFor(error: ErrorObject, prefix: string): ErrorDetail {
+  const params = error.params as Record<string, unknown>;
+  const schema = error.parentSchema as { errorMessage?: string; propertyNames?: { errorMessage?: string } } | undefined;
+  const custom = error.keyword === 'propertyNames' ? schema?.propertyNames?.errorMessage : schema?.errorMessage;
+  let path = prefix + error.instancePath;
+  if (error.keyword === 'required') path += `/${escapePointer(String(params.missingProperty))}`;
+  if (error.keyword === 'additionalProperties') {
+    return { path: `${path}/${escapePointer(String(params.additionalProperty))}`, message: 'is not a known field' };
+  }
+  if (error.keyword === 'propertyNames') path += `/${escapePointer(String(params.propertyName))}`;
+  return { path, message: custom ?? error.message ?? 'is invalid' };
+}
+
+/**
+ * One detail per offending field. A union (anyOf) reports every branch that failed; those branch errors are folded
+ * into the union's own error, whose schema carries an errorMessage a customer can act on.
+ */
+export function validationDetails(errors: ErrorObject[], prefix = ''): ErrorDetail[] {
+  const unionPaths = new Set(errors.filter((error) => error.keyword === 'anyOf').map((error) => error.schemaPath));
+  const propertyNameFailures = new Set(errors.filter((error) => error.keyword === 'propertyNames').map((error) => error.schemaPath));
+  const kept = errors.filter((error) => {
+    for (const unionPath of unionPaths) if (error.schemaPath.startsWith(`${unionPath}/`)) return false;
+    for (const namesPath of propertyNameFailures) if (error.schemaPath.startsWith(`${namesPath}/`)) return false;
+    return true;
+  });
+  const seen = new Set<string>();
+  return kept.map((error) => detailFor(error, prefix)).filter((detail) => {
+    const key = `${detail.path}\u0000${detail.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

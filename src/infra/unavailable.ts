@@ -1,0 +1,25 @@
+const mongoUnavailableNames = new Set([
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+]);
+
+const redisUnavailablePatterns = [
+  /enableOfflineQueue/,
+  /Connection is closed/,
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE/,
+  /MaxRetriesPerRequest/i,
+  /before initial connection is complete/,
+];
+
+/** True when the error means a backing store is unreachable rather than that the request or the code is wrong. */
+export function isUnavailableError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (mongoUnavailableNames.has(error.name)) return true;
+  if (error.name === 'MaxRetriesPerRequestError') return true;
+  return redisUnavailablePatterns.some((pattern) => pattern.test(error.message));
+}

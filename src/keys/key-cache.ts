@@ -1,0 +1,53 @@
+import type { Redis } from 'ioredis';
+import type { Models } from '../models/index.ts';
+import type { PlanName } from '../plans/plans.ts';
+import type { KeyKind } from './api-keys.ts';
+
+export interface KeyOwner {
+  projectId: string;
+  plan: PlanName;
+  kind: KeyKind;
+}
+
+const knownKeySeconds = 60;
+const unknownKeySeconds = 10;
+const unknownMarker = '-';
+
+/**
+ * Resolves a key hash to its project. The cache lives in Redis, not in process memory, so that rotating keys
+ * (which deletes the cached hashes) revokes the old ones at once on every ingress process.
+ */
+export class KeyCache {
+  private readonly redis: Redis;
+  private readonly models: Models;
+  private readonly prefix: string;
+
+  constructor(redis: Redis, models: Models, prefix: string) {
+    this.redis = redis;
+    this.models = models;
+    this.prefix = prefix;
+  }
+
+  private cacheKey(hash: string): string {
+    return `${this.prefix}:apikey:${hash}`;
+  }
+
+  async lookup(hash: string): Promise<KeyOwner | null> {
+    const cached = await this.redis.get(this.cacheKey(hash));
+    if (cached === unknownMarker) return null;
+    if (cached) return JSON.parse(cached) as KeyOwner;
+    const project = await this.models.Project.findOne(
+      { $or: [{ serverKeyHash: hash }, { clientKeyHash: hash }] },
+      { plan: 1, serverKeyHash: 1 },
+    ).lean();
+    const owner: KeyOwner | null = project
+      ? { projectId: project._id, plan: project.plan, kind: project.serverKeyHash === hash ? 'server' : 'client' }
+      : null;
+    await this.redis.set(this.cacheKey(hash), owner ? JSON.stringify(owner) : unknownMarker, 'EX', owner ? knownKeySeconds : unknownKeySeconds);
+    return owner;
+  }
+
+  async forget(hashes: string[]): Promise<void> {
+    if (hashes.length > 0) await this.redis.del(...hashes.map((hash) => this.cacheKey(hash)));
+  }
+}

@@ -1,0 +1,22 @@
+import type { Connection } from 'mongoose';
+import { projectModel } from './project.ts';
+import { deviceModel } from './device.ts';
+import { historyModel } from './history.ts';
+import { eventModel } from './event.ts';
+import { notificationModel } from './notification.ts';
+import { templateModel } from './template.ts';
+import { segmentModel } from './segment.ts';
+
+export function createModels(connection: Connection) {
+  return {
+    Project: projectModel(connection),
+    Device: deviceModel(connection),
+    History: historyModel(connection),
+    Event: eventModel(connection),
+    Notification: notificationModel(connection),
+    Template: templateModel(connection),
+    Segment: segmentModel(connection),
+  };
+}
+
+export type Models = ReturnType<typeof createModels>;

@@ -1,0 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import type { Models } from '../models/index.ts';
+import type { PlanName } from '../plans/plans.ts';
+import { generateKeyPair } from '../keys/api-keys.ts';
+
+export interface CreatedProject {
+  projectId: string;
+  apiKey: string;
+  clientKey: string;
+  plan: PlanName;
+}
+
+/** The plaintext keys exist only in the returned object: MongoDB holds their SHA-256 hashes. */
+export async function createProject(models: Models, input: { name: string; plan: PlanName }): Promise<CreatedProject> {
+  const { apiKey, clientKey, serverKeyHash, clientKeyHash } = generateKeyPair();
+  const projectId = randomUUID();
+  await models.Project.create({ _id: projectId, name: input.name, plan: input.plan, serverKeyHash, clientKeyHash });
+  return { projectId, apiKey, clientKey, plan: input.plan };
+}

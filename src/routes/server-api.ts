@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../app-context.ts';
+import { authenticate } from '../auth/authenticate.ts';
+import { enforcePlanRateLimit } from '../rate-limit/plan-rate-limit.ts';
+import { registerGetDevice } from './devices/get-device.ts';
+
+/** Routes under /v1/projects/{PROJECT_ID}: server API key, plan rate limit. */
+export function serverApi(context: AppContext) {
+  return async function serverApiPlugin(instance: FastifyInstance): Promise<void> {
+    const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+    app.addHook('onRequest', async (request, reply) => {
+      const owner = await authenticate(request, context.keyCache, 'server');
+      await enforcePlanRateLimit(context.limiter, owner, reply);
+    });
+    registerGetDevice(app, context);
+  };
+}

@@ -1,0 +1,21 @@
+import { Type, type TSchema } from 'typebox';
+
+export const ErrorResponse = Type.Object({
+  error: Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+  }),
+});
+
+export const dataResponse = <T extends TSchema>(data: T) => Type.Object({ data });
+
+export const ProjectParams = Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 128 }) });
+
+export const deviceIdPattern = '^[A-Za-z0-9._:-]{1,128}$';
+export const DeviceId = Type.String({
+  pattern: deviceIdPattern,
+  errorMessage: 'must be 1 to 128 characters of A-Z a-z 0-9 . _ : -',
+});
+
+export const ProjectDeviceParams = Type.Object({ projectId: ProjectParams.properties.projectId, deviceId: DeviceId });

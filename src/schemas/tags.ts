@@ -1,0 +1,22 @@
+import { Type, type Static } from 'typebox';
+
+export const maxTagsPerDevice = 100;
+export const maxTagValueLength = 1024;
+
+export const tagKeyMessage = 'tag keys are 1 to 64 characters, must not start with $ and must not contain . or NUL';
+const tagValueMessage = `must be a string of at most ${maxTagValueLength} characters, a finite number, or null to delete the tag`;
+
+export const TagKey = Type.String({ minLength: 1, maxLength: 64, pattern: '^(?!\\$)[^.\\u0000]*$', errorMessage: tagKeyMessage });
+
+export const TagValue = Type.Union([Type.String({ maxLength: maxTagValueLength }), Type.Number()], { errorMessage: tagValueMessage });
+
+/** Tag changes as sent by a client: a null value deletes the tag. Keys become MongoDB field paths, hence the key rule. */
+export const TagChanges = Type.Record(Type.String(), Type.Union([TagValue, Type.Null()], { errorMessage: tagValueMessage }), {
+  propertyNames: TagKey,
+  maxProperties: maxTagsPerDevice,
+  errorMessage: `must be an object of at most ${maxTagsPerDevice} tags`,
+});
+export type TagChanges = Static<typeof TagChanges>;
+
+export const Tags = Type.Record(Type.String(), TagValue);
+export type Tags = Static<typeof Tags>;

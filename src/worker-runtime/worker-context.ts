@@ -1,0 +1,35 @@
+import type { Connection } from 'mongoose';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { connectMongo } from '../infra/mongo.ts';
+import { createBlockingRedis } from '../infra/redis.ts';
+import { createModels, type Models } from '../models/index.ts';
+import { closeQueues, createQueues, type Queues } from '../queues/create-queues.ts';
+import { ensureIndexes } from '../models/ensure-indexes.ts';
+
+/** What a worker process shares between its jobs. */
+export interface WorkerContext {
+  config: Config;
+  log: Logger;
+  mongo: Connection;
+  /** Waits and reconnects while Redis is away, as BullMQ workers require. */
+  redis: Redis;
+  models: Models;
+  queues: Queues;
+}
+
+export async function createWorkerContext(config: Config, log: Logger): Promise<WorkerContext> {
+  const mongo = await connectMongo(config.mongoUrl);
+  const redis = createBlockingRedis(config.redisUrl);
+  const models = createModels(mongo);
+  const queues = createQueues(redis, config.queuePrefix);
+  await ensureIndexes(models, queues.maintenance, log);
+  return { config, log, mongo, redis, models, queues };
+}
+
+export async function closeWorkerContext(context: WorkerContext): Promise<void> {
+  await closeQueues(context.queues);
+  context.redis.disconnect();
+  await context.mongo.close();
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIngress, type TestIngress } from './support/ingress.ts';
+import type { CreatedProject } from '../src/projects/create-project.ts';
+import { rotateKeys } from '../src/projects/rotate-keys.ts';
+
+let ingress: TestIngress;
+let project: CreatedProject;
+let other: CreatedProject;
+
+beforeAll(async () => {
+  ingress = await startIngress();
+  project = await ingress.createProject('team');
+  other = await ingress.createProject('team');
+  const registered = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/d1`, {
+    key: project.clientKey,
+    body: { platform: 'ios', pushToken: 'token-1' },
+  });
+  expect(registered.status).toBe(200);
+});
+afterAll(() => ingress?.close());
+
+const devicePath = () => `/v1/projects/${project.projectId}/devices/d1`;
+
+function expectError(response: { status: number; body: any }, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.body).toEqual({ error: { code, message: expect.any(String) } });
+  expect(response.body.error.message.length).toBeGreaterThan(10);
+}
+
+describe('server API authentication', () => {
+  it('accepts the project server key', async () => {
+    const response = await ingress.request('GET', devicePath(), { key: project.apiKey });
+    expect(response.status).toBe(200);
+    expect(response.body.data.id).toBe('d1');
+  });
+
+  it('refuses a request without Authorization with 401', async () => {
+    expectError(await ingress.request('GET', devicePath()), 401, 'unauthorized');
+  });
+
+  it.each([['Basic abc'], ['Bearer'], ['Bearer two words'], [project?.apiKey ?? 'sk_x']])('refuses the malformed header %j with 401', async (header) => {
+    expectError(await ingress.request('GET', devicePath(), { headers: { authorization: header } }), 401, 'unauthorized');
+  });
+
+  it('refuses an unknown key with 401', async () => {
+    expectError(await ingress.request('GET', devicePath(), { key: 'sk_unknown' }), 401, 'unauthorized');
+  });
+
+  it("refuses another project's key with 403", async () => {
+    expectError(await ingress.request('GET', devicePath(), { key: other.apiKey }), 403, 'forbidden');
+  });
+
+  it('refuses the client key on a server route with 403', async () => {
+    expectError(await ingress.request('GET', devicePath(), { key: project.clientKey }), 403, 'forbidden');
+  });
+
+  it('refuses the server key on an SDK route with 403, so it is never embedded in an app', async () => {
+    const response = await ingress.request('PATCH', `/v1/sdk/projects/${project.projectId}/devices/d1`, { key: project.apiKey, body: {} });
+    expectError(response, 403, 'forbidden');
+  });
+
+  it('checks the key before the body, so an unauthenticated caller learns nothing from validation', async () => {
+    const response = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/d1`, { body: { platform: 'nope' } });
+    expectError(response, 401, 'unauthorized');
+  });
+
+  it('revokes rotated keys at once, even after they were cached', async () => {
+    const rotating = await ingress.createProject('team');
+    const path = `/v1/projects/${rotating.projectId}/devices/none`;
+    expect((await ingress.request('GET', path, { key: rotating.apiKey })).status).toBe(404);
+    const rotated = await rotateKeys(ingress.context.models, ingress.context.keyCache, rotating.projectId);
+    expectError(await ingress.request('GET', path, { key: rotating.apiKey }), 401, 'unauthorized');
+    const sdkPath = `/v1/sdk/projects/${rotating.projectId}/devices/x`;
+    expectError(await ingress.request('PATCH', sdkPath, { key: rotating.clientKey, body: {} }), 401, 'unauthorized');
+    expect((await ingress.request('GET', path, { key: rotated.apiKey })).status).toBe(404);
+  });
+
+  it('stores no plaintext key anywhere in MongoDB', async () => {
+    const collections = await ingress.context.mongo.db!.listCollections().toArray();
+    const dump: string[] = [];
+    for (const { name } of collections) dump.push(JSON.stringify(await ingress.context.mongo.db!.collection(name).find().toArray()));
+    const everything = dump.join('\n');
+    for (const secret of [project.apiKey, project.clientKey, other.apiKey, other.clientKey]) {
+      expect(everything).not.toContain(secret);
+      expect(everything).not.toContain(secret.slice(3));
+    }
+    expect(everything).toContain(project.projectId);
+  });
+});

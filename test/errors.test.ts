@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIngress, type TestIngress } from './support/ingress.ts';
+import type { CreatedProject } from '../src/projects/create-project.ts';
+
+let ingress: TestIngress;
+let project: CreatedProject;
+
+beforeAll(async () => {
+  ingress = await startIngress();
+  project = await ingress.createProject('team');
+});
+afterAll(() => ingress?.close());
+
+const sdkDevice = (id = 'd1') => `/v1/sdk/projects/${project.projectId}/devices/${id}`;
+
+describe('error responses (CONTRACTS §1)', () => {
+  it('answers an unknown route with 404 not_found', async () => {
+    const response = await ingress.request('GET', '/v2/whatever');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: { code: 'not_found', message: expect.stringContaining('/v2/whatever') } });
+  });
+
+  it('answers an unknown device with 404 not_found', async () => {
+    const response = await ingress.request('GET', `/v1/projects/${project.projectId}/devices/missing`, { key: project.apiKey });
+    expect(response.status).toBe(404);
+    expect(response.body.error.code).toBe('not_found');
+  });
+
+  it('answers a body over 1 MiB with 413 payload_too_large', async () => {
+    const body = JSON.stringify({ platform: 'ios', pushToken: 'x'.repeat(1024 * 1024) });
+    const response = await ingress.request('PUT', sdkDevice(), { key: project.clientKey, rawBody: body, headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(413);
+    expect(response.body.error.code).toBe('payload_too_large');
+  });
+
+  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/xml']])('answers a %s body with 415', async (type) => {
+    const response = await ingress.request('PUT', sdkDevice(), { key: project.clientKey, rawBody: 'platform=ios', headers: { 'content-type': type } });
+    expect(response.status).toBe(415);
+    expect(response.body.error.code).toBe('unsupported_media_type');
+  });
+
+  it('answers malformed JSON with 400 invalid_request', async () => {
+    const response = await ingress.request('PUT', sdkDevice(), { key: project.clientKey, rawBody: '{"platform":', headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('invalid_request');
+  });
+
+  it('names every offending field of a schema error by its JSON pointer', async () => {
+    const response = await ingress.request('PUT', sdkDevice('bad id!'), {
+      key: project.clientKey,
+      body: { platform: 'blackberry', userId: 5, extra: true },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('invalid_request');
+    const paths = response.body.error.details.map((detail: { path: string }) => detail.path);
+    expect(paths).toEqual(expect.arrayContaining(['/path/deviceId']));
+    const bodyResponse = await ingress.request('PUT', sdkDevice(), { key: project.clientKey, body: { platform: 'blackberry', userId: 5, extra: true } });
+    const bodyPaths = bodyResponse.body.error.details.map((detail: { path: string }) => detail.path).sort();
+    expect(bodyPaths).toEqual(['/extra', '/platform', '/pushToken', '/userId']);
+  });
+
+  it('never answers 500 to hostile bodies', async () => {
+    const bodies = ['[]', 'null', '"text"', '1e999', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}', '{"platform":"ios","pushToken":"t","tags":[]}', '\u0000'];
+    for (const rawBody of bodies) {
+      const response = await ingress.request('PUT', sdkDevice(), { key: project.clientKey, rawBody, headers: { 'content-type': 'application/json' } });
+      expect(response.status, rawBody).toBe(400);
+      expect(response.body.error.code, rawBody).toBe('invalid_request');
+    }
+  });
+
+  it('serves an OpenAPI 3 document generated from the request schemas', async () => {
+    const response = await ingress.request('GET', '/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(response.body.paths)).toEqual(
+      expect.arrayContaining(['/v1/projects/{projectId}/devices/{deviceId}', '/v1/sdk/projects/{projectId}/devices/{deviceId}']),
+    );
+    const put = response.body.paths['/v1/sdk/projects/{projectId}/devices/{deviceId}'].put;
+    expect(put.requestBody.content['application/json'].schema.properties.platform).toBeDefined();
+  });
+
+  it('answers /healthz and /readyz', async () => {
+    expect((await ingress.request('GET', '/healthz')).status).toBe(200);
+    expect((await ingress.request('GET', '/readyz')).body.data).toEqual({ status: 'ready', redis: 'up', mongodb: 'up' });
+  });
+});

@@ -1,0 +1,79 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import mongoose from 'mongoose';
+import { describe, expect, it } from 'vitest';
+import { provideServices } from '../scripts/services/provide-services.ts';
+
+function portOf(url: string): number {
+  return Number(new URL(url).port);
+}
+
+function connectionRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('provideServices without Docker or env URLs', () => {
+  it('starts a local Redis and FerretDB, and stop() leaves nothing behind', async () => {
+    const savedEnv = { REDIS_URL: process.env.REDIS_URL, MONGODB_URL: process.env.MONGODB_URL };
+    delete process.env.REDIS_URL;
+    delete process.env.MONGODB_URL;
+    const stateDir = await mkdtemp(join(tmpdir(), 'pushengine-services-test-'));
+    const logLines: string[] = [];
+    try {
+      const services = await provideServices({ stateDir, log: (line) => logLines.push(line) });
+      try {
+        expect(services.path).toMatch(/redis: local redis-server .* on 127\.0\.0\.1:\d+; mongodb: local FerretDB .* on 127\.0\.0\.1:\d+/);
+        expect(services.mongoUrl).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+$/);
+        expect(services.pids).toHaveLength(2);
+
+        const redis = new Redis(services.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+        try {
+          await redis.connect();
+          expect(await redis.ping()).toBe('PONG');
+        } finally {
+          redis.disconnect();
+        }
+
+        const connection = await mongoose.createConnection(`${services.mongoUrl}/svc_test`).asPromise();
+        try {
+          const Item = connection.model('Item', new mongoose.Schema({ name: String }));
+          await Item.create({ name: 'hello' });
+          const found = await Item.findOne({ name: 'hello' }).lean();
+          expect(found?.name).toBe('hello');
+        } finally {
+          await connection.close();
+        }
+      } finally {
+        await services.stop();
+      }
+
+      expect(await connectionRefused(portOf(services.redisUrl))).toBe(true);
+      expect(await connectionRefused(portOf(services.mongoUrl))).toBe(true);
+      for (const pid of services.pids) expect(isRunning(pid)).toBe(false);
+      expect(await readdir(stateDir)).toEqual([]);
+      expect(logLines.join('\n')).toMatch(/redis: no Docker engine/);
+    } finally {
+      Object.assign(process.env, Object.fromEntries(Object.entries(savedEnv).filter(([, value]) => value !== undefined)));
+      await rm(stateDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -1,0 +1,21 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import type { Config } from '../../src/config.ts';
+
+/** A configuration of its own for each test file: a fresh database and Redis key prefix on the shared servers. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const id = randomBytes(4).toString('hex');
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    redisUrl: inject('redisUrl'),
+    mongoUrl: `${inject('mongoUrl')}/t_${id}`,
+    pushGateway: 'sandbox',
+    sandboxPort: 0,
+    credentialsKey: randomBytes(32),
+    adminToken: undefined,
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+    queuePrefix: `t${id}`,
+    ...overrides,
+  };
+}
