@@ -6,6 +6,7 @@ export function createQueues(connection: Redis, prefix: string) {
   const options = { connection, prefix };
   return {
     send: new Queue(queueNames.send, options),
+    deliver: new Queue(queueNames.deliver, options),
     tagUpdate: new Queue(queueNames.tagUpdate, options),
     eventIngest: new Queue(queueNames.eventIngest, options),
     maintenance: new Queue(queueNames.maintenance, options),

@@ -1,5 +1,6 @@
 export const queueNames = {
   send: 'send',
+  deliver: 'deliver',
   tagUpdate: 'tag-update',
   eventIngest: 'event-ingest',
   maintenance: 'maintenance',

@@ -1,0 +1,39 @@
+import { resolve } from 'node:path';
+import { stateDir } from '../src/config.ts';
+import { provideServices } from './services/provide-services.ts';
+import { adoptRunningDefaults, defaultMongoPort, defaultRedisPort } from './start/default-services.ts';
+import { readProcfile } from './start/procfile.ts';
+import { superviseProcesses } from './start/supervise.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const log = (line: string) => process.stdout.write(`${'start'.padEnd(20)}| ${line}\n`);
+
+await adoptRunningDefaults(log);
+const services = await provideServices({
+  stateDir: resolve(stateDir, 'services'),
+  log,
+  persistent: true,
+  ports: { redis: defaultRedisPort, mongodb: defaultMongoPort },
+});
+const env = {
+  ...process.env,
+  REDIS_URL: services.redisUrl,
+  MONGODB_URL: process.env.MONGODB_URL ?? `${services.mongoUrl}/pushengine`,
+};
+const entries = readProcfile(resolve(root, 'Procfile'));
+const supervisor = superviseProcesses(entries, env, root);
+log(`running ${entries.map((entry) => entry.name).join(', ')}`);
+log(`the API answers on http://127.0.0.1:${process.env.PORT ?? 3000} (Ctrl-C stops everything)`);
+
+let shuttingDown = false;
+async function shutDown(reason: string, exitCode: number): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  log(`${reason}; stopping`);
+  await supervisor.stopAll();
+  await services.stop();
+  process.exit(exitCode);
+}
+process.on('SIGINT', () => void shutDown('interrupted', 0));
+process.on('SIGTERM', () => void shutDown('terminated', 0));
+void supervisor.firstExit.then((reason) => shutDown(reason, 1));

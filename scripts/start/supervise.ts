@@ -1,0 +1,44 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { ProcfileEntry } from './procfile.ts';
+
+const stopGraceMs = 35_000;
+
+/** Runs each entry as a child with its output prefixed by its name; resolves with the first unexpected exit. */
+export function superviseProcesses(entries: ProcfileEntry[], env: NodeJS.ProcessEnv, cwd: string) {
+  const children = new Map<string, ChildProcess>();
+  let stopping = false;
+  const firstExit = new Promise<string>((resolve) => {
+    for (const entry of entries) {
+      const child = spawn(entry.command, { shell: true, cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      children.set(entry.name, child);
+      for (const stream of [child.stdout, child.stderr]) {
+        stream?.on('data', (chunk: Buffer) => {
+          for (const line of chunk.toString().split('\n')) if (line !== '') process.stdout.write(`${entry.name.padEnd(20)}| ${line}\n`);
+        });
+      }
+      child.on('exit', (code, signal) => {
+        children.delete(entry.name);
+        if (!stopping) resolve(`${entry.name} exited (${signal ?? `code ${code}`})`);
+      });
+    }
+  });
+
+  async function stopAll(): Promise<void> {
+    stopping = true;
+    const exits = [...children.values()].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    );
+    await Promise.all(exits);
+  }
+
+  return { firstExit, stopAll };
+}
