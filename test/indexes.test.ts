@@ -55,8 +55,8 @@ describe('indexes and history expiry', () => {
 
   it('refuses a second device with the same id in a project', async () => {
     const { Device } = ingress.context.models;
-    await Device.create({ projectId: 'p', deviceId: 'same', platform: 'ios', pushToken: 't' });
-    await expect(Device.create({ projectId: 'p', deviceId: 'same', platform: 'ios', pushToken: 't' })).rejects.toMatchObject({ code: 11000 });
-    await Device.create({ projectId: 'other', deviceId: 'same', platform: 'ios', pushToken: 't' });
+    await Device.create({ _id: 'a', projectId: 'p', deviceId: 'same', platform: 'ios', pushToken: 't' });
+    await expect(Device.create({ _id: 'b', projectId: 'p', deviceId: 'same', platform: 'ios', pushToken: 't' })).rejects.toMatchObject({ code: 11000 });
+    await Device.create({ _id: 'c', projectId: 'other', deviceId: 'same', platform: 'ios', pushToken: 't' });
   });
 });

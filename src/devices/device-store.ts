@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Models } from '../models/index.ts';
-import type { DeviceDocument } from '../models/device.ts';
+import { deviceKey, type DeviceDocument } from '../models/device.ts';
 import type { RegisterDeviceBody, UpdateDeviceBody } from '../schemas/device.ts';
 import type { Tags } from '../schemas/tags.ts';
 import { notFound } from '../http/api-error.ts';
@@ -9,7 +9,7 @@ import { withRedisLock } from '../infra/redis-lock.ts';
 import { applyTagChanges } from './apply-tag-changes.ts';
 import { enqueueEvents } from '../events/ingest-job.ts';
 
-type StoredDevice = DeviceDocument & { _id: unknown };
+type StoredDevice = DeviceDocument;
 
 export function deviceLockKey(prefix: string, projectId: string, deviceId: string): string {
   return `${prefix}:lock:device:${projectId}:${deviceId}`;
@@ -33,14 +33,14 @@ export class DeviceStore {
   }
 
   async find(projectId: string, deviceId: string): Promise<StoredDevice> {
-    const device = await this.models.Device.findOne({ projectId, deviceId }).lean<StoredDevice>();
+    const device = await this.models.Device.findById(deviceKey(projectId, deviceId)).lean<StoredDevice>();
     if (!device) throw notFound(`No device "${deviceId}" in this project.`);
     return device;
   }
 
   register(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice> {
     return this.locked(projectId, deviceId, async () => {
-      const existing = await this.models.Device.findOne({ projectId, deviceId }).lean<StoredDevice>();
+      const existing = await this.models.Device.findById(deviceKey(projectId, deviceId)).lean<StoredDevice>();
       if (!existing) return this.create(projectId, deviceId, input);
       const resubscribe = !existing.isSubscribed && input.pushToken !== existing.rejectedPushToken;
       return this.save(existing, {
@@ -73,6 +73,7 @@ export class DeviceStore {
    */
   private async create(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice> {
     const document = await this.models.Device.create({
+      _id: deviceKey(projectId, deviceId),
       projectId,
       deviceId,
       platform: input.platform,

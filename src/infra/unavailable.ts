@@ -6,6 +6,9 @@ const mongoUnavailableNames = new Set([
   'MongoNotConnectedError',
   'MongoTopologyClosedError',
   'MongoPoolClearedError',
+  // Seen while a process shuts down with requests still in flight: the client is going away, the request can be retried.
+  'MongoClientClosedError',
+  'MongoExpiredSessionError',
 ]);
 
 const redisUnavailablePatterns = [

@@ -2,8 +2,17 @@ import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
 export const platforms = ['android', 'ios', 'web'] as const;
 
+/**
+ * The natural key doubles as _id: FerretDB 1.x (SQLite) only pushes _id equality down to an index, so lookups by
+ * _id are several times faster there than by (projectId, deviceId); MongoDB serves both from an index.
+ */
+export function deviceKey(projectId: string, deviceId: string): string {
+  return `${projectId}:${deviceId}`;
+}
+
 const deviceSchema = new Schema(
   {
+    _id: { type: String, required: true },
     projectId: { type: String, required: true },
     deviceId: { type: String, required: true },
     platform: { type: String, enum: platforms, required: true },

@@ -1,0 +1,14 @@
+import mongoose from 'mongoose';
+const c = await mongoose.createConnection('mongodb://127.0.0.1:27997/perf').asPromise();
+const col = c.collection('d');
+const ids = Array.from({ length: 5000 }, () => new mongoose.Types.ObjectId());
+const docs = ids.map((id, i) => ({ _id: id, projectId: 'p1', deviceId: `d${i}`, tags: { a: i } }));
+for (let i = 0; i < docs.length; i += 500) await col.insertMany(docs.slice(i, i + 500));
+let t = Date.now(); for (let i = 0; i < 200; i++) await col.updateOne({ _id: ids[i * 7] }, { $set: { 'tags.b': i } }); console.log('updateOne by ObjectId x200', Date.now() - t, 'ms');
+t = Date.now(); for (let i = 0; i < 200; i++) await col.replaceOne({ _id: ids[i * 7] }, { projectId: 'p1', deviceId: 'x', tags: {} }); console.log('replaceOne by ObjectId x200', Date.now() - t, 'ms');
+const s = c.collection('s');
+await s.insertMany(Array.from({ length: 5000 }, (_, i) => ({ _id: `k${i}` as any, v: i })));
+t = Date.now(); for (let i = 0; i < 200; i++) await s.replaceOne({ _id: `k${i * 7}` as any }, { v: -1 }); console.log('replaceOne by string id x200', Date.now() - t, 'ms');
+t = Date.now(); for (let i = 0; i < 200; i++) await s.deleteOne({ _id: `k${i * 7 + 1}` as any }); console.log('deleteOne by string id x200', Date.now() - t, 'ms');
+t = Date.now(); await s.bulkWrite(Array.from({length: 200}, (_, i) => ({ updateOne: { filter: { _id: `k${i * 7 + 2}` as any }, update: { $set: { v: 5 } } } }))); console.log('bulk updateOne by string id x200', Date.now() - t, 'ms');
+await c.close();
