@@ -40,7 +40,7 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     queues,
     keyCache: new KeyCache(redis, models, config.queuePrefix),
     limiter: new SlidingWindowLimiter(redis, config.queuePrefix),
-    devices: new DeviceStore(models, queues.eventIngest),
+    devices: new DeviceStore(models, queues.eventIngest, redis, config.queuePrefix),
     historyExpiry,
   };
 }
