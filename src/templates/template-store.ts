@@ -61,7 +61,7 @@ export class TemplateStore {
 
   async replace(projectId: string, templateId: string, input: TemplateBody): Promise<StoredTemplate> {
     assertParses(input);
-    const template = await this.models.Template.findOneAndUpdate({ _id: templateId, projectId }, { $set: storedFields(input) }, { new: true }).lean<StoredTemplate>();
+    const template = await this.models.Template.findOneAndUpdate({ _id: templateId, projectId }, { $set: storedFields(input) }, { returnDocument: 'after' }).lean<StoredTemplate>();
     if (!template) throw missing(templateId);
     return template;
   }
