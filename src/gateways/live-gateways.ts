@@ -41,19 +41,21 @@ function clientFor(gateway: GatewayName, credentials: unknown): ClosableGateway 
   });
 }
 
+const gatewayLabel: Record<GatewayName, string> = { fcm: 'FCM', apns: 'APNs' };
+
 export async function loadLiveGateway(models: Models, credentialsKey: Buffer, projectId: string, gateway: GatewayName): Promise<LiveGateway> {
   const sealed = await sealedCredentials(models, projectId, gateway);
-  if (sealed === null) return { gateway: failingGateway(`the project has no ${gateway.toUpperCase()} credentials`), version: null };
+  if (sealed === null) return { gateway: failingGateway(`the project has no ${gatewayLabel[gateway]} credentials`), version: null };
   let credentials: unknown;
   try {
     credentials = JSON.parse(unseal(sealed, credentialsKey));
   } catch {
-    return { gateway: failingGateway(`the project ${gateway.toUpperCase()} credentials cannot be decrypted with CREDENTIALS_KEY`), version: sealed.iv };
+    return { gateway: failingGateway(`the project ${gatewayLabel[gateway]} credentials cannot be decrypted with CREDENTIALS_KEY`), version: sealed.iv };
   }
   try {
     return { gateway: clientFor(gateway, credentials), version: sealed.iv };
   } catch (error) {
     // node-apn and firebase-admin check keys when the client is built; a malformed key is the customer's to fix.
-    return { gateway: failingGateway(`the project ${gateway.toUpperCase()} credentials are not usable: ${(error as Error).message}`), version: sealed.iv };
+    return { gateway: failingGateway(`the project ${gatewayLabel[gateway]} credentials are not usable: ${(error as Error).message}`), version: sealed.iv };
   }
 }

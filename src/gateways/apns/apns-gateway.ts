@@ -4,6 +4,19 @@ import type { ClosableGateway } from '../closable-gateway.ts';
 import { apnsNotificationFor } from './apns-notification.ts';
 import { classifyApnsFailure } from './classify-apns-response.ts';
 
+/**
+ * shutdown() stops the client at once but only calls back after closing its session, and a session that was
+ * destroyed by a connection error never reports closing; so the wait is bounded.
+ */
+const shutdownWaitMs = 2_000;
+
+function shutDown(provider: apn.Provider): Promise<void> {
+  return new Promise<void>((resolve) => {
+    setTimeout(resolve, shutdownWaitMs).unref();
+    provider.shutdown(resolve);
+  });
+}
+
 export interface ApnsGatewayOptions {
   provider: apn.ProviderOptions;
   topic: string;
@@ -26,6 +39,6 @@ export function createApnsGateway(options: ApnsGatewayOptions): ClosableGateway 
         }),
       );
     },
-    close: () => new Promise<void>((resolve) => provider.shutdown(resolve)),
+    close: () => shutDown(provider),
   };
 }
