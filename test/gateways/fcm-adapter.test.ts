@@ -49,6 +49,18 @@ describe('FCM adapter against the sandbox', () => {
     expect(payload.notification).toEqual({ body: 'Everything is 20% off today' });
   });
 
+  it('still delivers an Android push whose image url needs encoding, or is no url at all', async () => {
+    const outcomes = await fcm.send([
+      outgoingPush('android-space', 'android', { imageUrl: 'https://cdn.example.com/spring sale.png' }),
+      outgoingPush('android-nonsense', 'android', { imageUrl: 'not a url' }),
+    ]);
+    expect(outcomes).toEqual([{ kind: 'sent' }, { kind: 'sent' }]);
+    expect(sandbox.deliveries('android-space')[0]!.payload).toMatchObject({ android: { notification: { image: 'https://cdn.example.com/spring%20sale.png' } } });
+    const nonsense = sandbox.deliveries('android-nonsense')[0]!.payload as Record<string, any>;
+    expect(nonsense.android).toBeUndefined();
+    expect(nonsense.data.imageUrl).toBe('not a url');
+  });
+
   it('answers unsubscribed for UNREGISTERED and for the invalid-registration-token INVALID_ARGUMENT', async () => {
     const outcomes = await fcm.send([outgoingPush('unregistered-f1', 'android'), outgoingPush('invalid-f1', 'web')]);
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(['unsubscribed', 'unsubscribed']);

@@ -17,6 +17,16 @@ function isHttps(url: string): boolean {
   return URL.canParse(url) && new URL(url).protocol === 'https:';
 }
 
+/**
+ * firebase-admin refuses the whole message when android.notification.imageUrl is not a clean http(s) URL, so the
+ * image is percent-encoded first, and left to data.imageUrl alone when it cannot be a URL at all.
+ */
+function androidImageUrl(imageUrl: string): string | undefined {
+  if (!URL.canParse(imageUrl)) return undefined;
+  const url = new URL(imageUrl);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+}
+
 export function fcmMessageFor(push: OutgoingPush): Message {
   const notification = push.title === null ? { body: push.body } : { title: push.title, body: push.body };
   const message: Message = { token: push.token, notification, data: dataWith(push) };
@@ -25,8 +35,9 @@ export function fcmMessageFor(push: OutgoingPush): Message {
       ...(push.imageUrl !== null && { notification: { image: push.imageUrl } }),
       ...(push.url !== null && isHttps(push.url) && { fcmOptions: { link: push.url } }),
     };
-  } else if (push.imageUrl !== null) {
-    message.android = { notification: { imageUrl: push.imageUrl } };
+  } else {
+    const imageUrl = push.imageUrl === null ? undefined : androidImageUrl(push.imageUrl);
+    if (imageUrl !== undefined) message.android = { notification: { imageUrl } };
   }
   return message;
 }
