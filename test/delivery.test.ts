@@ -196,8 +196,9 @@ describe('exactly once', () => {
     const before = await completed(id);
     const original = await harness.workers.context.queues.deliver.getJob(deliverJobId(id, 0));
     expect(original?.name).toBe(deliverJobName(id, 0));
-    const { notificationId, projectId, gateway, batch, deviceIds } = original!.data as DeliverJobData;
-    const replay = await harness.workers.context.queues.deliver.add('replay', { notificationId, projectId, gateway, batch, deviceIds }, { jobId: `${id}-replay` });
+    const { notificationId, projectId, gateway, batch, devices } = original!.data as DeliverJobData;
+    const replayData: DeliverJobData = { notificationId, projectId, gateway, batch, devices };
+    const replay = await harness.workers.context.queues.deliver.add('replay', replayData, { jobId: `${id}-replay` });
     await eventually(async () => expect(await replay.getState()).toBe('completed'));
     expect(deliveries('once-1')).toHaveLength(1);
     expect(deliveries('once-2')).toHaveLength(1);

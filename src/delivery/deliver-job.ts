@@ -1,5 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import type { GatewayName } from '../gateways/gateway.ts';
+import type { BatchDevice } from '../targets/target-device.ts';
 
 export interface DeliveryTally {
   sent: number;
@@ -13,7 +14,8 @@ export interface DeliverJobData {
   projectId: string;
   gateway: GatewayName;
   batch: number;
-  deviceIds: string[];
+  /** As the fan-out read them: delivery reads no device documents. */
+  devices: BatchDevice[];
   /** Devices whose outcome is final (sent, unsubscribed, failed or gone): a retry or replay skips them. */
   done?: string[];
   tally?: DeliveryTally;

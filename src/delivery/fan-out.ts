@@ -2,7 +2,10 @@ import { WaitingChildrenError, type Job, type Processor } from 'bullmq';
 import type { WorkerContext } from '../worker-runtime/worker-context.ts';
 import type { FanOutProgress, SendJobData } from '../notifications/send-job.ts';
 import { emptySegmentResolver, type SegmentResolver } from '../targets/segment-resolver.ts';
-import { targetCursor, type TargetDevice, type Targets } from '../targets/target-cursor.ts';
+import { targetCursor, type Targets } from '../targets/target-cursor.ts';
+import { targetProjection, type BatchDevice, type TargetDevice, type TargetProjection } from '../targets/target-device.ts';
+import { parseContent } from '../rendering/message-content.ts';
+import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
 import { deliverJobId, deliverJobName, deliverJobOptions, gatewayForPlatform, type DeliverJobData } from './deliver-job.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 
@@ -23,13 +26,16 @@ export function sendProcessor(context: WorkerContext, segments: SegmentResolver 
   const { Notification } = context.models;
   return async (job, token) => {
     const { notificationId } = job.data;
-    const notification = await Notification.findById(notificationId, { projectId: 1, targetType: 1, targetIds: 1, status: 1 }).lean();
+    const notification = await Notification.findById(notificationId, {
+      projectId: 1, targetType: 1, targetIds: 1, status: 1, title: 1, body: 1, url: 1, imageUrl: 1,
+    }).lean();
     if (!notification || notification.status === 'canceled' || notification.status === 'completed') return;
     try {
       const progress = job.data.progress ?? startProgress;
       if (!progress.finished) {
         if (notification.status === 'queued') await Notification.updateOne({ _id: notificationId }, { $set: { status: 'sending' } });
-        await fanOut(context, segments, job, notification, progress);
+        const content = parseContent({ title: notification.title ?? null, body: notification.body ?? '', url: notification.url ?? null, imageUrl: notification.imageUrl ?? null });
+        await fanOut(context, segments, job, notification, targetProjection(referencedDeviceTags(content)), progress);
       }
       if (token !== undefined && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
       await Notification.updateOne({ _id: notificationId }, { $set: { status: 'completed', completedAt: new Date() } });
@@ -42,14 +48,21 @@ export function sendProcessor(context: WorkerContext, segments: SegmentResolver 
   };
 }
 
-async function fanOut(context: WorkerContext, segments: SegmentResolver, job: Job<SendJobData>, targets: Targets & { _id: string }, start: FanOutProgress): Promise<void> {
+async function fanOut(
+  context: WorkerContext,
+  segments: SegmentResolver,
+  job: Job<SendJobData>,
+  targets: Targets & { _id: string },
+  projection: TargetProjection,
+  start: FanOutProgress,
+): Promise<void> {
   let progress = start;
   let chunk: TargetDevice[] = [];
   const queueChunk = async () => {
     progress = await queueBatches(context, job, targets, chunk, progress);
     chunk = [];
   };
-  for await (const device of targetCursor(context.models, segments, targets, progress.afterId)) {
+  for await (const device of targetCursor(context.models, segments, targets, { afterId: progress.afterId, projection })) {
     chunk.push(device);
     if (chunk.length >= deliveryBatchSize) await queueChunk();
   }
@@ -58,17 +71,17 @@ async function fanOut(context: WorkerContext, segments: SegmentResolver, job: Jo
 }
 
 async function queueBatches(context: WorkerContext, job: Job<SendJobData>, targets: Targets & { _id: string }, chunk: TargetDevice[], progress: FanOutProgress): Promise<FanOutProgress> {
-  const byGateway = new Map<GatewayName, string[]>();
-  for (const device of chunk) {
+  const byGateway = new Map<GatewayName, BatchDevice[]>();
+  for (const { _id, ...device } of chunk) {
     const gateway = gatewayForPlatform(device.platform);
-    const ids = byGateway.get(gateway) ?? [];
-    ids.push(device.deviceId);
-    byGateway.set(gateway, ids);
+    const devices = byGateway.get(gateway) ?? [];
+    devices.push(device);
+    byGateway.set(gateway, devices);
   }
   const parent = { id: job.id!, queue: job.queueQualifiedName };
-  const batches = [...byGateway].map(([gateway, deviceIds], index) => {
+  const batches = [...byGateway].map(([gateway, devices], index) => {
     const batch = progress.batches + index;
-    const data: DeliverJobData = { notificationId: targets._id, projectId: targets.projectId, gateway, batch, deviceIds };
+    const data: DeliverJobData = { notificationId: targets._id, projectId: targets.projectId, gateway, batch, devices };
     return { name: deliverJobName(targets._id, batch), data, opts: { ...deliverJobOptions, jobId: deliverJobId(targets._id, batch), parent } };
   });
   await context.queues.deliver.addBulk(batches);

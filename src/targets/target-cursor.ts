@@ -1,13 +1,7 @@
 import { Types } from 'mongoose';
 import type { Models } from '../models/index.ts';
-import type { SegmentResolver } from './segment-resolver.ts';
-
-/** The least a fan-out needs of a device: its delivery batch is chosen by platform, the rest is read at delivery. */
-export interface TargetDevice {
-  _id: Types.ObjectId;
-  deviceId: string;
-  platform: 'android' | 'ios' | 'web';
-}
+import type { SegmentResolver, TargetQuery } from './segment-resolver.ts';
+import type { TargetDevice } from './target-device.ts';
 
 export interface Targets {
   projectId: string;
@@ -16,17 +10,17 @@ export interface Targets {
 }
 
 /** Subscribed target devices in _id order, streamed by a cursor so that memory stays flat for any audience size. */
-export function targetCursor(models: Models, segments: SegmentResolver, targets: Targets, afterId: string | null): AsyncIterable<TargetDevice> {
-  if (targets.targetType === 'segment') return segments.cursorFor(targets.projectId, targets.targetIds, afterId);
+export function targetCursor(models: Models, segments: SegmentResolver, targets: Targets, query: TargetQuery): AsyncIterable<TargetDevice> {
+  if (targets.targetType === 'segment') return segments.cursorFor(targets.projectId, targets.targetIds, query);
   const field = targets.targetType === 'userId' ? 'userId' : 'deviceId';
   return models.Device.find(
     {
       projectId: targets.projectId,
       [field]: { $in: targets.targetIds },
       isSubscribed: true,
-      ...(afterId !== null && { _id: { $gt: new Types.ObjectId(afterId) } }),
+      ...(query.afterId !== null && { _id: { $gt: new Types.ObjectId(query.afterId) } }),
     },
-    { deviceId: 1, platform: 1 },
+    query.projection,
   )
     .sort({ _id: 1 })
     .lean<TargetDevice[]>()
