@@ -78,6 +78,12 @@ export async function createNotification(context: AppContext, owner: KeyOwner, b
     if (existing && existing.status === 'queued') await enqueueSend(context.queues.send, existing, now);
     return id;
   }
-  await enqueueSend(context.queues.send, notification, now);
+  try {
+    await enqueueSend(context.queues.send, notification, now);
+  } catch (error) {
+    // Without a key the client's retry makes a new notification, so this one must not stay behind, queued forever.
+    if (idempotencyKey === undefined) await context.models.Notification.deleteOne({ _id: id }).catch(() => undefined);
+    throw error;
+  }
   return id;
 }
