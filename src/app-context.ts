@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { connectMongo } from './infra/mongo.ts';
-import { createFailFastRedis } from './infra/redis.ts';
+import { createFailFastRedis, waitForRedis } from './infra/redis.ts';
 import { createModels, type Models } from './models/index.ts';
 import { closeQueues, createQueues, type Queues } from './queues/create-queues.ts';
 import { KeyCache } from './keys/key-cache.ts';
@@ -46,17 +46,6 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     templates: new TemplateStore(models),
     historyExpiry,
   };
-}
-
-async function waitForRedis(redis: Redis): Promise<void> {
-  if (redis.status === 'ready') return;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Redis did not answer within 5 s at ${redis.options.host}:${redis.options.port}`)), 5000);
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }
 
 export async function closeAppContext(context: AppContext): Promise<void> {
