@@ -4,7 +4,7 @@ import type { FanOutProgress, SendJobData } from '../notifications/send-job.ts';
 import { emptySegmentResolver, type SegmentResolver } from '../targets/segment-resolver.ts';
 import { targetCursor, type Targets } from '../targets/target-cursor.ts';
 import { targetProjection, type BatchDevice, type TargetDevice, type TargetProjection } from '../targets/target-device.ts';
-import { parseContent } from '../rendering/message-content.ts';
+import { contentOf, parseContent } from '../rendering/message-content.ts';
 import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
 import { deliverJobId, deliverJobName, deliverJobOptions, gatewayForPlatform, type DeliverJobData } from './deliver-job.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
@@ -26,16 +26,15 @@ export function sendProcessor(context: WorkerContext, segments: SegmentResolver 
   const { Notification } = context.models;
   return async (job, token) => {
     const { notificationId } = job.data;
-    const notification = await Notification.findById(notificationId, {
-      projectId: 1, targetType: 1, targetIds: 1, status: 1, title: 1, body: 1, url: 1, imageUrl: 1,
-    }).lean();
+    const fields = { projectId: 1, targetType: 1, targetIds: 1, status: 1, title: 1, body: 1, url: 1, imageUrl: 1 };
+    const notification = await Notification.findById(notificationId, fields).lean();
     if (!notification || notification.status === 'canceled' || notification.status === 'completed') return;
     try {
       const progress = job.data.progress ?? startProgress;
       if (!progress.finished) {
         if (notification.status === 'queued') await Notification.updateOne({ _id: notificationId }, { $set: { status: 'sending' } });
-        const content = parseContent({ title: notification.title ?? null, body: notification.body ?? '', url: notification.url ?? null, imageUrl: notification.imageUrl ?? null });
-        await fanOut(context, segments, job, notification, targetProjection(referencedDeviceTags(content)), progress);
+        const projection = targetProjection(referencedDeviceTags(parseContent(contentOf(notification))));
+        await fanOut(context, segments, job, notification, projection, progress);
       }
       if (token !== undefined && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
       await Notification.updateOne({ _id: notificationId }, { $set: { status: 'completed', completedAt: new Date() } });

@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import type { NotificationData } from '../schemas/notification.ts';
-import { parseContent, type ParsedContent } from '../rendering/message-content.ts';
+import { contentOf, parseContent, type ParsedContent } from '../rendering/message-content.ts';
 
 /** A notification ready to render: its templates parsed once, its data already in push-payload form. */
 export interface PreparedNotification {
@@ -57,7 +57,7 @@ export class PreparedNotifications {
     return {
       id: notificationId,
       createdAt: notification.createdAt,
-      content: parseContent({ title: notification.title ?? null, body: notification.body ?? '', url: notification.url ?? null, imageUrl: notification.imageUrl ?? null }),
+      content: parseContent(contentOf(notification)),
       data,
       pushData: toPushData(notificationId, data),
     };

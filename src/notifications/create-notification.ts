@@ -4,8 +4,7 @@ import type { KeyOwner } from '../keys/key-cache.ts';
 import type { SendNotificationBody } from '../schemas/notification.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
-import { contentSyntaxErrors, type MessageContent } from '../rendering/message-content.ts';
-import { templateContent } from '../templates/template-store.ts';
+import { contentOf, contentSyntaxErrors, type MessageContent } from '../rendering/message-content.ts';
 import { claimIdempotencyKey } from './idempotency.ts';
 import { enqueueSend } from './send-job.ts';
 
@@ -30,11 +29,9 @@ function requestErrors(plan: KeyOwner['plan'], body: SendNotificationBody, targe
 }
 
 async function resolveContent(context: AppContext, projectId: string, body: SendNotificationBody): Promise<MessageContent> {
-  if (body.templateId === undefined) {
-    return { title: body.title ?? null, body: body.body ?? '', url: body.url ?? null, imageUrl: body.imageUrl ?? null };
-  }
+  if (body.templateId === undefined) return contentOf(body);
   // The template's content is copied: a scheduled or in-flight send is not changed by later edits of the template.
-  return templateContent(await context.templates.find(projectId, body.templateId));
+  return contentOf(await context.templates.find(projectId, body.templateId));
 }
 
 async function assertSegmentsExist(context: AppContext, projectId: string, segmentIds: string[]): Promise<void> {

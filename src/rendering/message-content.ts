@@ -12,6 +12,13 @@ export interface MessageContent {
   imageUrl: string | null;
 }
 
+type StoredText = string | null | undefined;
+
+/** The content fields of a stored notification or template, absent ones as null. */
+export function contentOf(stored: { title?: StoredText; body?: StoredText; url?: StoredText; imageUrl?: StoredText }): MessageContent {
+  return { title: stored.title ?? null, body: stored.body ?? '', url: stored.url ?? null, imageUrl: stored.imageUrl ?? null };
+}
+
 export type ParsedContent = { [K in Exclude<ContentField, 'body'>]: ParsedTemplate | null } & { body: ParsedTemplate };
 
 export function parseContent(content: MessageContent): ParsedContent {

@@ -3,7 +3,7 @@ import type { Models } from '../models/index.ts';
 import type { TemplateDocument } from '../models/template.ts';
 import type { TemplateBody, TemplateView } from '../schemas/template.ts';
 import { invalidRequest, notFound } from '../http/api-error.ts';
-import { contentSyntaxErrors, type MessageContent } from '../rendering/message-content.ts';
+import { contentSyntaxErrors } from '../rendering/message-content.ts';
 
 type StoredTemplate = TemplateDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
@@ -29,10 +29,6 @@ export function toTemplateView(template: StoredTemplate): TemplateView {
     createdAt: template.createdAt.toISOString(),
     updatedAt: template.updatedAt.toISOString(),
   };
-}
-
-export function templateContent(template: Pick<TemplateDocument, 'title' | 'body' | 'url' | 'imageUrl'>): MessageContent {
-  return { title: template.title ?? null, body: template.body, url: template.url ?? null, imageUrl: template.imageUrl ?? null };
 }
 
 /** Templates are checked as Liquid when written, so a send never discovers a broken one. */
