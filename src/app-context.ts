@@ -9,6 +9,7 @@ import { closeQueues, createQueues, type Queues } from './queues/create-queues.t
 import { KeyCache } from './keys/key-cache.ts';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.ts';
 import { DeviceStore } from './devices/device-store.ts';
+import { TemplateStore } from './templates/template-store.ts';
 import { ensureIndexes, type HistoryExpiry } from './models/ensure-indexes.ts';
 
 /** Everything a request handler needs, built once per ingress process. */
@@ -21,6 +22,7 @@ export interface AppContext {
   keyCache: KeyCache;
   limiter: SlidingWindowLimiter;
   devices: DeviceStore;
+  templates: TemplateStore;
   historyExpiry: HistoryExpiry;
 }
 
@@ -41,6 +43,7 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     keyCache: new KeyCache(redis, models, config.queuePrefix),
     limiter: new SlidingWindowLimiter(redis, config.queuePrefix),
     devices: new DeviceStore(models, queues.eventIngest, redis, config.queuePrefix),
+    templates: new TemplateStore(models),
     historyExpiry,
   };
 }

@@ -96,4 +96,15 @@ describe('project CLI (CONTRACTS §2)', () => {
     expect(result).toMatchObject({ failed: true, code: 1 });
     expect(result.stderr).toMatch(/keyId/);
   });
+  it('sets and clears a project delivery rate', async () => {
+    const created = await createWithCli('team');
+    const rateOf = async () => (await ingress.context.models.Project.findById(created.projectId).lean())?.deliveryRatePerSecond;
+    const set = await cli('delivery-rate.ts', ['--project', created.projectId, '--per-second', '250', '--json']);
+    expect(JSON.parse(set.stdout.trim())).toEqual({ projectId: created.projectId, deliveryRatePerSecond: 250 });
+    expect(await rateOf()).toBe(250);
+    await cli('delivery-rate.ts', ['--project', created.projectId, '--per-second', 'unlimited']);
+    expect(await rateOf()).toBeNull();
+    expect(await cli('delivery-rate.ts', ['--project', created.projectId, '--per-second', '-3'])).toMatchObject({ failed: true, code: 1 });
+    expect(await cli('delivery-rate.ts', ['--project', 'missing', '--per-second', '5'])).toMatchObject({ failed: true, code: 1 });
+  });
 });

@@ -6,6 +6,7 @@ import { eventModel } from './event.ts';
 import { notificationModel } from './notification.ts';
 import { templateModel } from './template.ts';
 import { segmentModel } from './segment.ts';
+import { deliveryResultModel } from './delivery-result.ts';
 
 export function createModels(connection: Connection) {
   return {
@@ -16,6 +17,7 @@ export function createModels(connection: Connection) {
     Notification: notificationModel(connection),
     Template: templateModel(connection),
     Segment: segmentModel(connection),
+    DeliveryResult: deliveryResultModel(connection),
   };
 }
 

@@ -17,12 +17,13 @@ const notificationSchema = new Schema(
     imageUrl: { type: String, default: null },
     data: { type: Schema.Types.Mixed, default: () => ({}) },
     sendAt: { type: Date, default: null },
-    stats: {
-      targeted: { type: Number, default: 0 },
-      sent: { type: Number, default: 0 },
-      failed: { type: Number, default: 0 },
-      unsubscribed: { type: Number, default: 0 },
-    },
+    /**
+     * Written only by the notification's send job, its single writer. Sent, failed and unsubscribed counts live in
+     * one delivery-result document per batch instead (see delivery-result.ts), because concurrent $inc on one
+     * document loses counts on FerretDB 1.x.
+     */
+    stats: { targeted: { type: Number, default: 0 } },
+    completedAt: { type: Date, default: null },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );

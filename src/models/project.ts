@@ -10,6 +10,8 @@ const projectSchema = new Schema(
     plan: { type: String, enum: planNames, required: true },
     serverKeyHash: { type: String, required: true },
     clientKeyHash: { type: String, required: true },
+    /** Messages per second the delivery workers may send for this project; null is unlimited. */
+    deliveryRatePerSecond: { type: Number, default: null },
     credentials: {
       fcm: { type: sealedSchema, default: null },
       apns: { type: sealedSchema, default: null },

@@ -4,6 +4,15 @@ import type { AppContext } from '../app-context.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { enforcePlanRateLimit } from '../rate-limit/plan-rate-limit.ts';
 import { registerGetDevice } from './devices/get-device.ts';
+import { rememberOwner } from '../auth/request-owner.ts';
+import { registerSendNotification } from './notifications/send-notification.ts';
+import { registerGetNotification } from './notifications/get-notification.ts';
+import { registerGetNotificationHistory } from './history/get-notification-history.ts';
+import { registerCreateTemplate } from './templates/create-template.ts';
+import { registerListTemplates } from './templates/list-templates.ts';
+import { registerGetTemplate } from './templates/get-template.ts';
+import { registerReplaceTemplate } from './templates/replace-template.ts';
+import { registerDeleteTemplate } from './templates/delete-template.ts';
 
 /** Routes under /v1/projects/{PROJECT_ID}: server API key, plan rate limit. */
 export function serverApi(context: AppContext) {
@@ -12,7 +21,16 @@ export function serverApi(context: AppContext) {
     app.addHook('onRequest', async (request, reply) => {
       const owner = await authenticate(request, context.keyCache, 'server');
       await enforcePlanRateLimit(context.limiter, owner, reply);
+      rememberOwner(request, owner);
     });
     registerGetDevice(app, context);
+    registerGetNotificationHistory(app, context);
+    registerSendNotification(app, context);
+    registerGetNotification(app, context);
+    registerCreateTemplate(app, context);
+    registerListTemplates(app, context);
+    registerGetTemplate(app, context);
+    registerReplaceTemplate(app, context);
+    registerDeleteTemplate(app, context);
   };
 }

@@ -7,6 +7,8 @@ import { createBlockingRedis } from '../infra/redis.ts';
 import { createModels, type Models } from '../models/index.ts';
 import { closeQueues, createQueues, type Queues } from '../queues/create-queues.ts';
 import { ensureIndexes } from '../models/ensure-indexes.ts';
+import type { GatewayProvider } from '../gateways/gateway.ts';
+import { createGatewayProvider } from '../gateways/create-gateway-provider.ts';
 
 /** What a worker process shares between its jobs. */
 export interface WorkerContext {
@@ -17,6 +19,8 @@ export interface WorkerContext {
   redis: Redis;
   models: Models;
   queues: Queues;
+  /** Push gateway clients, built on first use per project. */
+  gateways: GatewayProvider;
 }
 
 export async function createWorkerContext(config: Config, log: Logger): Promise<WorkerContext> {
@@ -25,10 +29,11 @@ export async function createWorkerContext(config: Config, log: Logger): Promise<
   const models = createModels(mongo);
   const queues = createQueues(redis, config.queuePrefix);
   await ensureIndexes(models, queues.maintenance, log);
-  return { config, log, mongo, redis, models, queues };
+  return { config, log, mongo, redis, models, queues, gateways: createGatewayProvider(config, models) };
 }
 
 export async function closeWorkerContext(context: WorkerContext): Promise<void> {
+  await context.gateways.close();
   await closeQueues(context.queues);
   context.redis.disconnect();
   await context.mongo.close();

@@ -1,0 +1,48 @@
+export type SandboxGateway = 'fcm' | 'apns';
+
+export interface Delivery {
+  gateway: SandboxGateway;
+  token: string;
+  payload: unknown;
+  receivedAt: string;
+}
+
+export interface Attempt {
+  gateway: SandboxGateway;
+  token: string;
+  status: number;
+  reason: string | null;
+  receivedAt: string;
+}
+
+/** In memory and indexed by token, so recording stays cheap at thousands of pushes a second. */
+export function createDeliveryLog() {
+  const deliveries: Delivery[] = [];
+  const deliveriesByToken = new Map<string, Delivery[]>();
+  const attempts: Attempt[] = [];
+  const attemptsByToken = new Map<string, Attempt[]>();
+
+  function append<T>(all: T[], byToken: Map<string, T[]>, token: string, item: T): void {
+    all.push(item);
+    const list = byToken.get(token);
+    if (list === undefined) byToken.set(token, [item]);
+    else list.push(item);
+  }
+
+  return {
+    recordAttempt(gateway: SandboxGateway, token: string, status: number, reason: string | null, payload: unknown): void {
+      const receivedAt = new Date().toISOString();
+      append(attempts, attemptsByToken, token, { gateway, token, status, reason, receivedAt });
+      if (status === 200) append(deliveries, deliveriesByToken, token, { gateway, token, payload, receivedAt });
+    },
+    deliveries: (token?: string): Delivery[] => (token === undefined ? deliveries : (deliveriesByToken.get(token) ?? [])),
+    attempts: (token?: string): Attempt[] => (token === undefined ? attempts : (attemptsByToken.get(token) ?? [])),
+    stats: () => ({
+      deliveries: deliveries.length,
+      attempts: attempts.length,
+      firstReceivedAt: deliveries[0]?.receivedAt ?? null,
+      lastReceivedAt: deliveries.at(-1)?.receivedAt ?? null,
+    }),
+  };
+}
+export type DeliveryLog = ReturnType<typeof createDeliveryLog>;

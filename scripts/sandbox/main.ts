@@ -1,0 +1,18 @@
+import { startSandbox } from './start-sandbox.ts';
+
+const requestedPort = Number(process.env.SANDBOX_PORT || 4100);
+if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) throw new Error(`SANDBOX_PORT must be a port number, got "${process.env.SANDBOX_PORT}"`);
+
+const sandbox = await startSandbox({ port: requestedPort });
+const base = `127.0.0.1:${sandbox.port}`;
+process.stdout.write(
+  `sandbox gateways on ${base}: FCM https://${base}/v1/projects/{id}/messages:send, APNs h2 https://${base}/3/device/{token}; ` +
+    `received pushes at http://${base}/deliveries?token=<token>\n`,
+);
+
+async function stop(): Promise<void> {
+  await sandbox.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

@@ -1,0 +1,15 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+export interface SandboxRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface SandboxAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  /** Serialized as JSON; undefined sends an empty body, as APNs does on success. */
+  body?: unknown;
+}

@@ -1,0 +1,112 @@
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import { createServer as createNetServer, type Socket } from 'node:net';
+import { Duplex } from 'node:stream';
+import { makeSelfSignedCertificate } from './certificate.ts';
+import { createDeliveryLog, type Delivery, type Attempt } from './delivery-log.ts';
+import { createTokenRules } from './token-rules.ts';
+import { answerFcm, fcmSendPath } from './fake-fcm.ts';
+import { answerApns, apnsDevicePath } from './fake-apns.ts';
+import type { SandboxAnswer, SandboxRequest } from './sandbox-request.ts';
+
+export interface Sandbox {
+  port: number;
+  deliveries(token?: string): Delivery[];
+  attempts(token?: string): Attempt[];
+  close(): Promise<void>;
+}
+
+type AnyRequest = IncomingMessage | Http2ServerRequest;
+type AnyResponse = ServerResponse | Http2ServerResponse;
+
+/** The first byte of a TLS connection is a handshake record (0x16); anything else is plain HTTP. */
+const tlsHandshakeByte = 0x16;
+
+function readBody(request: AnyRequest): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function reply(response: AnyResponse, answer: SandboxAnswer): void {
+  const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
+  const headers: Record<string, string | number> = { ...answer.headers, 'content-length': Buffer.byteLength(text) };
+  if (answer.body !== undefined) headers['content-type'] = 'application/json; charset=UTF-8';
+  (response as ServerResponse).writeHead(answer.status, headers);
+  response.end(text);
+}
+
+/**
+ * One port serves all three: TLS connections reach a server speaking HTTP/2 (APNs, FCM's HTTP/2 transport)
+ * and HTTP/1.1 (FCM's legacy transport) chosen by ALPN; plain connections reach the inspection endpoints.
+ */
+export async function startSandbox(options: { port?: number; host?: string } = {}): Promise<Sandbox> {
+  const log = createDeliveryLog();
+  const rules = createTokenRules();
+
+  function inspect(url: URL): SandboxAnswer | undefined {
+    const token = url.searchParams.get('token') ?? undefined;
+    if (url.pathname === '/deliveries') return { status: 200, body: log.deliveries(token) };
+    if (url.pathname === '/attempts') return { status: 200, body: log.attempts(token) };
+    if (url.pathname === '/stats') return { status: 200, body: log.stats() };
+    return undefined;
+  }
+
+  async function handle(request: AnyRequest, response: AnyResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://sandbox');
+    const body = await readBody(request);
+    const sandboxRequest: SandboxRequest = { method: request.method ?? 'GET', path: url.pathname, headers: request.headers, body };
+    const fcmMatch = fcmSendPath.exec(url.pathname);
+    const apnsMatch = apnsDevicePath.exec(url.pathname);
+    const answer =
+      (request.method === 'GET' ? inspect(url) : undefined) ??
+      (fcmMatch ? answerFcm(sandboxRequest, fcmMatch[1]!, rules, log) : undefined) ??
+      (apnsMatch ? answerApns(sandboxRequest, decodeURIComponent(apnsMatch[1]!), rules, log) : undefined) ??
+      { status: 404, body: { error: `no sandbox route for ${request.method} ${url.pathname}` } };
+    reply(response, answer);
+  }
+
+  const onRequest = (request: AnyRequest, response: AnyResponse) => {
+    handle(request, response).catch((error: Error) => reply(response, { status: 500, body: { error: error.message } }));
+  };
+  const tlsServer = createSecureServer({ ...makeSelfSignedCertificate(), allowHTTP1: true, settings: { maxConcurrentStreams: 1000 } }, onRequest);
+  const plainServer = createHttpServer({ keepAliveTimeout: 60_000 }, onRequest);
+
+  const sockets = new Set<Socket>();
+  const front = createNetServer({ noDelay: true }, (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.once('data', (first: Buffer) => {
+      socket.pause();
+      socket.unshift(first);
+      if (first[0] === tlsHandshakeByte) {
+        // TLS reads a net.Socket's handle directly and would miss the byte read here; a JS stream in front replays it.
+        tlsServer.emit('connection', Duplex.from({ readable: socket, writable: socket }));
+      } else {
+        plainServer.emit('connection', socket);
+      }
+      socket.resume();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', reject);
+    front.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' }, resolve);
+  });
+  const address = front.address();
+  if (address === null || typeof address === 'string') throw new Error('the sandbox is not listening on TCP');
+
+  return {
+    port: address.port,
+    deliveries: log.deliveries,
+    attempts: log.attempts,
+    close: () =>
+      new Promise<void>((resolve) => {
+        front.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}

@@ -1,0 +1,53 @@
+import type { Redis } from 'ioredis';
+import type { Models } from '../models/index.ts';
+
+/**
+ * GCRA on Redis's clock: each message moves the project's theoretical arrival time on by 1/rate seconds; a batch may
+ * start while that time is at most one second ahead, otherwise the answer is how long to wait.
+ */
+const reserveScript = `
+local now = redis.call('TIME')
+local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local intervalMs = tonumber(ARGV[1])
+local count = tonumber(ARGV[2])
+local burstMs = tonumber(ARGV[3])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < nowMs then tat = nowMs end
+if tat - nowMs > burstMs then return math.ceil(tat - nowMs - burstMs) end
+tat = tat + intervalMs * count
+redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - nowMs) + burstMs)
+return 0
+`;
+
+const burstMs = 1000;
+const rateCacheMs = 5000;
+
+/** Per-project delivery pacing shared by every deliver worker; projects without a rate are never delayed. */
+export class DeliveryRateLimiter {
+  private readonly redis: Redis;
+  private readonly models: Models;
+  private readonly prefix: string;
+  private readonly rates = new Map<string, { rate: number | null; readAt: number }>();
+
+  constructor(redis: Redis, models: Models, prefix: string) {
+    this.redis = redis;
+    this.models = models;
+    this.prefix = prefix;
+  }
+
+  /** Takes `count` messages from the project's budget; answers 0, or the milliseconds to wait before trying again. */
+  async reserve(projectId: string, count: number): Promise<number> {
+    const rate = await this.rateOf(projectId);
+    if (rate === null) return 0;
+    return (await this.redis.eval(reserveScript, 1, `${this.prefix}:delivery-rate:${projectId}`, 1000 / rate, count, burstMs)) as number;
+  }
+
+  private async rateOf(projectId: string): Promise<number | null> {
+    const cached = this.rates.get(projectId);
+    if (cached && Date.now() - cached.readAt < rateCacheMs) return cached.rate;
+    const project = await this.models.Project.findById(projectId, { deliveryRatePerSecond: 1 }).lean();
+    const rate = project?.deliveryRatePerSecond ?? null;
+    this.rates.set(projectId, { rate, readAt: Date.now() });
+    return rate;
+  }
+}

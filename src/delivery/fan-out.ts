@@ -1,0 +1,96 @@
+import { WaitingChildrenError, type Job, type Processor } from 'bullmq';
+import type { WorkerContext } from '../worker-runtime/worker-context.ts';
+import type { FanOutProgress, SendJobData } from '../notifications/send-job.ts';
+import { emptySegmentResolver, type SegmentResolver } from '../targets/segment-resolver.ts';
+import { targetCursor, type Targets } from '../targets/target-cursor.ts';
+import { targetProjection, type BatchDevice, type TargetDevice, type TargetProjection } from '../targets/target-device.ts';
+import { contentOf, parseContent } from '../rendering/message-content.ts';
+import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
+import { deliverJobId, deliverJobName, deliverJobOptions, gatewayForPlatform, type DeliverJobData } from './deliver-job.ts';
+import type { GatewayName } from '../gateways/gateway.ts';
+
+export const deliveryBatchSize = 500;
+
+const startProgress: FanOutProgress = { afterId: null, batches: 0, targeted: 0, finished: false };
+
+function isLastAttempt(job: Job): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
+
+/**
+ * The send job: streams the targets, queues them as delivery batches that are its children, waits until every
+ * batch is done and then marks the notification completed. Progress is kept in the job after each chunk, so a
+ * restarted fan-out resumes after the last queued device; batch job ids are deterministic, so nothing is added twice.
+ */
+export function sendProcessor(context: WorkerContext, segments: SegmentResolver = emptySegmentResolver): Processor<SendJobData> {
+  const { Notification } = context.models;
+  return async (job, token) => {
+    const { notificationId } = job.data;
+    const fields = { projectId: 1, targetType: 1, targetIds: 1, status: 1, title: 1, body: 1, url: 1, imageUrl: 1 };
+    const notification = await Notification.findById(notificationId, fields).lean();
+    if (!notification || notification.status === 'canceled' || notification.status === 'completed') return;
+    try {
+      const progress = job.data.progress ?? startProgress;
+      if (!progress.finished) {
+        if (notification.status === 'queued') await Notification.updateOne({ _id: notificationId }, { $set: { status: 'sending' } });
+        const projection = targetProjection(referencedDeviceTags(parseContent(contentOf(notification))));
+        await fanOut(context, segments, job, notification, projection, progress);
+      }
+      if (token !== undefined && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
+      await Notification.updateOne({ _id: notificationId }, { $set: { status: 'completed', completedAt: new Date() } });
+    } catch (error) {
+      if (!(error instanceof WaitingChildrenError) && isLastAttempt(job)) {
+        await Notification.updateOne({ _id: notificationId }, { $set: { status: 'failed' } }).catch(() => undefined);
+      }
+      throw error;
+    }
+  };
+}
+
+async function fanOut(
+  context: WorkerContext,
+  segments: SegmentResolver,
+  job: Job<SendJobData>,
+  targets: Targets & { _id: string },
+  projection: TargetProjection,
+  start: FanOutProgress,
+): Promise<void> {
+  let progress = start;
+  let chunk: TargetDevice[] = [];
+  const queueChunk = async () => {
+    progress = await queueBatches(context, job, targets, chunk, progress);
+    chunk = [];
+  };
+  for await (const device of targetCursor(context.models, segments, targets, { afterId: progress.afterId, projection })) {
+    chunk.push(device);
+    if (chunk.length >= deliveryBatchSize) await queueChunk();
+  }
+  if (chunk.length > 0) await queueChunk();
+  await job.updateData({ ...job.data, progress: { ...progress, finished: true } });
+}
+
+async function queueBatches(context: WorkerContext, job: Job<SendJobData>, targets: Targets & { _id: string }, chunk: TargetDevice[], progress: FanOutProgress): Promise<FanOutProgress> {
+  const byGateway = new Map<GatewayName, BatchDevice[]>();
+  for (const { _id, ...device } of chunk) {
+    const gateway = gatewayForPlatform(device.platform);
+    const devices = byGateway.get(gateway) ?? [];
+    devices.push(device);
+    byGateway.set(gateway, devices);
+  }
+  const parent = { id: job.id!, queue: job.queueQualifiedName };
+  const batches = [...byGateway].map(([gateway, devices], index) => {
+    const batch = progress.batches + index;
+    const data: DeliverJobData = { notificationId: targets._id, projectId: targets.projectId, gateway, batch, devices };
+    return { name: deliverJobName(targets._id, batch), data, opts: { ...deliverJobOptions, jobId: deliverJobId(targets._id, batch), parent } };
+  });
+  await context.queues.deliver.addBulk(batches);
+  const next: FanOutProgress = {
+    afterId: String(chunk[chunk.length - 1]!._id),
+    batches: progress.batches + batches.length,
+    targeted: progress.targeted + chunk.length,
+    finished: false,
+  };
+  await context.models.Notification.updateOne({ _id: targets._id }, { $set: { 'stats.targeted': next.targeted } });
+  await job.updateData({ ...job.data, progress: next });
+  return next;
+}

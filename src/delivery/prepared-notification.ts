@@ -1,0 +1,65 @@
+import type { Models } from '../models/index.ts';
+import type { NotificationData } from '../schemas/notification.ts';
+import { contentOf, parseContent, type ParsedContent } from '../rendering/message-content.ts';
+
+/** A notification ready to render: its templates parsed once, its data already in push-payload form. */
+export interface PreparedNotification {
+  id: string;
+  createdAt: Date;
+  content: ParsedContent;
+  data: NotificationData;
+  pushData: Record<string, string>;
+}
+
+/** Push payload data is a string map on both gateways; notificationId lets the app report @clicked. */
+function toPushData(id: string, data: NotificationData): Record<string, string> {
+  const pushData: Record<string, string> = {};
+  for (const [key, value] of Object.entries(data)) if (value !== null) pushData[key] = String(value);
+  pushData.notificationId = id;
+  return pushData;
+}
+
+/**
+ * A notification's content never changes after it is accepted, so each worker process keeps the prepared form of the
+ * most recently used ones instead of reading and parsing them again for every batch.
+ */
+export class PreparedNotifications {
+  private readonly models: Models;
+  private readonly capacity: number;
+  private readonly entries = new Map<string, Promise<PreparedNotification | null>>();
+
+  constructor(models: Models, capacity = 500) {
+    this.models = models;
+    this.capacity = capacity;
+  }
+
+  get(notificationId: string): Promise<PreparedNotification | null> {
+    const cached = this.entries.get(notificationId);
+    if (cached) {
+      this.entries.delete(notificationId);
+      this.entries.set(notificationId, cached);
+      return cached;
+    }
+    const loading = this.load(notificationId);
+    this.entries.set(notificationId, loading);
+    loading.then(
+      (prepared) => prepared ?? this.entries.delete(notificationId),
+      () => this.entries.delete(notificationId),
+    );
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    return loading;
+  }
+
+  private async load(notificationId: string): Promise<PreparedNotification | null> {
+    const notification = await this.models.Notification.findById(notificationId, { title: 1, body: 1, url: 1, imageUrl: 1, data: 1, createdAt: 1 }).lean();
+    if (!notification) return null;
+    const data = (notification.data ?? {}) as NotificationData;
+    return {
+      id: notificationId,
+      createdAt: notification.createdAt,
+      content: parseContent(contentOf(notification)),
+      data,
+      pushData: toPushData(notificationId, data),
+    };
+  }
+}

@@ -1,0 +1,22 @@
+import apn from '@parse/node-apn';
+import type { OutgoingPush } from '../gateway.ts';
+
+/**
+ * Custom keys sit beside `aps` at the top level, as FCM does when it forwards data to iOS, so an app reads
+ * `url`, `imageUrl` and its own data keys the same way whichever route a push took.
+ */
+export function apnsNotificationFor(push: OutgoingPush, topic: string): apn.Notification {
+  const notification = new apn.Notification();
+  notification.topic = topic;
+  notification.pushType = 'alert';
+  notification.alert = push.title === null ? { body: push.body } : { title: push.title, body: push.body };
+  const payload: Record<string, string> = { ...push.data };
+  if (push.url !== null) payload.url = push.url;
+  if (push.imageUrl !== null) {
+    payload.imageUrl = push.imageUrl;
+    // Lets the app's notification service extension download and attach the image before display.
+    notification.mutableContent = true;
+  }
+  notification.payload = payload;
+  return notification;
+}

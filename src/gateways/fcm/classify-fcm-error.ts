@@ -1,0 +1,40 @@
+import type { PushOutcome } from '../gateway.ts';
+
+/** The shape firebase-admin gives a failed send: a FirebaseMessagingError or FirebaseAppError (`code` is "service/code"). */
+export interface FcmSendError {
+  code?: string;
+  message?: string;
+}
+
+const unsubscribeCodes = new Set(['messaging/registration-token-not-registered', 'messaging/invalid-registration-token']);
+
+/** FCM v1 answers a malformed token with INVALID_ARGUMENT, the same status as a malformed payload; only the message tells them apart. */
+const invalidTokenMessage = /registration token is not a valid FCM registration token/i;
+
+const retryCodes = new Set([
+  'messaging/server-unavailable',
+  'messaging/internal-error',
+  'messaging/message-rate-exceeded',
+  'messaging/device-message-rate-exceeded',
+  'messaging/topics-message-rate-exceeded',
+  'app/network-error',
+  'app/network-timeout',
+]);
+
+/** Non-JSON answers (a proxy's 502 page, say) arrive as unknown-error with the status only in the message. */
+const transientStatusInMessage = /Status code: (429|5\d\d)\./;
+/** Fetching the OAuth token can fail on the network too; that is no reason to give up on the device. */
+const transientCredentialMessage = /ETIMEDOUT|ECONNRESET|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|socket hang up|network/i;
+
+export function classifyFcmError(error: FcmSendError): PushOutcome {
+  const code = error.code ?? 'unknown';
+  const reason = `${code}: ${error.message ?? ''}`.trim();
+  if (unsubscribeCodes.has(code)) return { kind: 'unsubscribed', reason: code };
+  if (code === 'messaging/invalid-argument' && invalidTokenMessage.test(error.message ?? '')) {
+    return { kind: 'unsubscribed', reason: 'messaging/invalid-argument: invalid registration token' };
+  }
+  if (retryCodes.has(code)) return { kind: 'retry', reason };
+  if (code === 'messaging/unknown-error' && transientStatusInMessage.test(error.message ?? '')) return { kind: 'retry', reason };
+  if (code === 'app/invalid-credential' && transientCredentialMessage.test(error.message ?? '')) return { kind: 'retry', reason };
+  return { kind: 'failed', reason };
+}

@@ -1,0 +1,43 @@
+import type { Message } from 'firebase-admin/messaging';
+import type { OutgoingPush } from '../gateway.ts';
+
+/**
+ * The url and image also travel in `data`, so an app can act on them whatever the platform shows by itself;
+ * they are set after the customer's data so the notification's own values win.
+ */
+function dataWith(push: OutgoingPush): Record<string, string> {
+  const data: Record<string, string> = { ...push.data };
+  if (push.url !== null) data.url = push.url;
+  if (push.imageUrl !== null) data.imageUrl = push.imageUrl;
+  return data;
+}
+
+/** FCM rejects a web click link that is not https; such a url still reaches the page through data.url. */
+function isHttps(url: string): boolean {
+  return URL.canParse(url) && new URL(url).protocol === 'https:';
+}
+
+/**
+ * firebase-admin refuses the whole message when android.notification.imageUrl is not a clean http(s) URL, so the
+ * image is percent-encoded first, and left to data.imageUrl alone when it cannot be a URL at all.
+ */
+function androidImageUrl(imageUrl: string): string | undefined {
+  if (!URL.canParse(imageUrl)) return undefined;
+  const url = new URL(imageUrl);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+}
+
+export function fcmMessageFor(push: OutgoingPush): Message {
+  const notification = push.title === null ? { body: push.body } : { title: push.title, body: push.body };
+  const message: Message = { token: push.token, notification, data: dataWith(push) };
+  if (push.platform === 'web') {
+    message.webpush = {
+      ...(push.imageUrl !== null && { notification: { image: push.imageUrl } }),
+      ...(push.url !== null && isHttps(push.url) && { fcmOptions: { link: push.url } }),
+    };
+  } else {
+    const imageUrl = push.imageUrl === null ? undefined : androidImageUrl(push.imageUrl);
+    if (imageUrl !== undefined) message.android = { notification: { imageUrl } };
+  }
+  return message;
+}

@@ -1,0 +1,36 @@
+import { generateKeyPairSync } from 'node:crypto';
+import type { GatewayName } from './gateway.ts';
+import type { ClosableGateway } from './closable-gateway.ts';
+import { createFcmGateway } from './fcm/fcm-gateway.ts';
+import { sandboxFcmAgent } from './fcm/sandbox-agent.ts';
+import { createApnsGateway } from './apns/apns-gateway.ts';
+
+export const sandboxApnsTopic = 'com.pushengine.sandbox';
+
+/**
+ * Every project shares one pair of clients pointed at the sandbox. Both run the same library code as in live
+ * mode; only the endpoint and the credentials differ (a fixed OAuth token, a signing key made now).
+ */
+export function createSandboxGateways(sandboxPort: number): Record<GatewayName, ClosableGateway> {
+  const fcm = createFcmGateway({
+    appOptions: {
+      projectId: 'pushengine-sandbox',
+      credential: { getAccessToken: async () => ({ access_token: 'sandbox-access-token', expires_in: 3600 }) },
+      httpAgent: sandboxFcmAgent(sandboxPort),
+    },
+    legacyHttpTransport: true,
+  });
+  // node-apn signs its provider token with ES256, so it needs a real P-256 key even though the sandbox only checks it is there.
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const apns = createApnsGateway({
+    provider: {
+      token: { key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), keyId: 'SANDBOXKEY', teamId: 'SANDBOXTM' },
+      address: '127.0.0.1',
+      port: sandboxPort,
+      rejectUnauthorized: false,
+      production: false,
+    },
+    topic: sandboxApnsTopic,
+  });
+  return { fcm, apns };
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../app-context.ts';
+import type { KeyOwner } from '../keys/key-cache.ts';
+import type { SendNotificationBody } from '../schemas/notification.ts';
+import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
+import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
+import { contentOf, contentSyntaxErrors, type MessageContent } from '../rendering/message-content.ts';
+import { claimIdempotencyKey } from './idempotency.ts';
+import { enqueueSend } from './send-job.ts';
+
+const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
+
+function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: unknown }).code === 11000;
+}
+
+function requestErrors(plan: KeyOwner['plan'], body: SendNotificationBody, targetIds: string[], now: number): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const maxTargets = body.targetType === 'segment' ? maxSegmentTargets : planLimits[plan].maxDirectTargets;
+  if (targetIds.length > maxTargets) {
+    details.push({ path: '/targetIds', message: `allows at most ${maxTargets} ids for targetType ${body.targetType} on the ${plan} plan` });
+  }
+  if (body.templateId === undefined && body.body === undefined) details.push({ path: '/body', message: 'is required unless templateId is given' });
+  if (body.templateId === undefined) details.push(...contentSyntaxErrors(body));
+  if (body.sendAt !== undefined && Date.parse(body.sendAt) - now > maxScheduleAheadMs) {
+    details.push({ path: '/sendAt', message: 'must be at most 365 days ahead' });
+  }
+  return details;
+}
+
+async function resolveContent(context: AppContext, projectId: string, body: SendNotificationBody): Promise<MessageContent> {
+  if (body.templateId === undefined) return contentOf(body);
+  // The template's content is copied: a scheduled or in-flight send is not changed by later edits of the template.
+  return contentOf(await context.templates.find(projectId, body.templateId));
+}
+
+async function assertSegmentsExist(context: AppContext, projectId: string, segmentIds: string[]): Promise<void> {
+  const found = await context.models.Segment.find({ projectId, _id: { $in: segmentIds } }, { _id: 1 }).lean();
+  const known = new Set(found.map((segment) => segment._id));
+  const unknown = segmentIds.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw notFound(`No segment ${unknown.map((id) => `"${id}"`).join(', ')} in this project.`);
+}
+
+/**
+ * Stores the notification and queues its send job. With an Idempotency-Key both steps are repeatable under the same
+ * id: the stored document is never written twice and the job id is the notification id, so a client retry after a
+ * timeout or a 503 answers the same id and sends nothing twice.
+ */
+export async function createNotification(context: AppContext, owner: KeyOwner, body: SendNotificationBody, idempotencyKey: string | undefined): Promise<string> {
+  const now = Date.now();
+  const targetIds = [...new Set(body.targetIds)];
+  const details = requestErrors(owner.plan, body, targetIds, now);
+  if (details.length > 0) throw invalidRequest('The notification is not valid; see details for each field.', details);
+  const content = await resolveContent(context, owner.projectId, body);
+  if (body.targetType === 'segment') await assertSegmentsExist(context, owner.projectId, targetIds);
+
+  const candidateId = randomUUID();
+  const id = idempotencyKey === undefined ? candidateId : await claimIdempotencyKey(context.redis, context.config.queuePrefix, owner.projectId, idempotencyKey, candidateId);
+  const notification = {
+    _id: id,
+    projectId: owner.projectId,
+    targetType: body.targetType,
+    targetIds,
+    templateId: body.templateId ?? null,
+    ...content,
+    data: body.data ?? {},
+    sendAt: body.sendAt === undefined ? null : new Date(body.sendAt),
+  };
+  try {
+    await context.models.Notification.create(notification);
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    const existing = await context.models.Notification.findById(id, { projectId: 1, status: 1, sendAt: 1 }).lean();
+    // Past "queued" the send job has run, so it certainly exists; before that, adding it again is a no-op or repairs a lost add.
+    if (existing && existing.status === 'queued') await enqueueSend(context.queues.send, existing, now);
+    return id;
+  }
+  try {
+    await enqueueSend(context.queues.send, notification, now);
+  } catch (error) {
+    // Without a key the client's retry makes a new notification, so this one must not stay behind, queued forever.
+    if (idempotencyKey === undefined) await context.models.Notification.deleteOne({ _id: id }).catch(() => undefined);
+    throw error;
+  }
+  return id;
+}

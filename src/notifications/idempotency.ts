@@ -1,0 +1,20 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+export const idempotencyWindowSeconds = 24 * 60 * 60;
+
+const claimScript = `
+local existing = redis.call('GET', KEYS[1])
+if existing then return existing end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return ARGV[1]
+`;
+
+/**
+ * Binds an Idempotency-Key to a notification id for 24 hours and answers the id bound to it, which is `candidateId`
+ * for the first request. Redis holds the binding because it expires keys by itself (FerretDB has no TTL indexes).
+ */
+export async function claimIdempotencyKey(redis: Redis, prefix: string, projectId: string, key: string, candidateId: string): Promise<string> {
+  const digest = createHash('sha256').update(key).digest('hex');
+  return (await redis.eval(claimScript, 1, `${prefix}:idempotency:${projectId}:${digest}`, candidateId, idempotencyWindowSeconds)) as string;
+}

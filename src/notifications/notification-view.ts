@@ -1,0 +1,33 @@
+import type { Models } from '../models/index.ts';
+import type { NotificationView, NotificationStats } from '../schemas/notification.ts';
+import { notFound } from '../http/api-error.ts';
+
+/** Sent, failed and unsubscribed are summed over the notification's delivery batches (see models/delivery-result.ts). */
+export async function deliveryStats(models: Models, notificationId: string): Promise<Omit<NotificationStats, 'targeted'>> {
+  const results = await models.DeliveryResult.find({ notificationId }, { sent: 1, failed: 1, unsubscribed: 1 }).lean();
+  const stats = { sent: 0, failed: 0, unsubscribed: 0 };
+  for (const result of results) {
+    stats.sent += result.sent ?? 0;
+    stats.failed += result.failed ?? 0;
+    stats.unsubscribed += result.unsubscribed ?? 0;
+  }
+  return stats;
+}
+
+export async function findNotificationView(models: Models, projectId: string, notificationId: string): Promise<NotificationView> {
+  const [notification, stats] = await Promise.all([
+    models.Notification.findOne({ _id: notificationId, projectId }).lean(),
+    deliveryStats(models, notificationId),
+  ]);
+  if (!notification) throw notFound(`No notification "${notificationId}" in this project.`);
+  return {
+    id: notification._id,
+    createdAt: notification.createdAt.toISOString(),
+    status: notification.status,
+    title: notification.title ?? null,
+    body: notification.body ?? '',
+    url: notification.url ?? null,
+    imageUrl: notification.imageUrl ?? null,
+    stats: { targeted: notification.stats?.targeted ?? 0, ...stats },
+  };
+}

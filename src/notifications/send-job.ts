@@ -1,0 +1,34 @@
+import type { JobsOptions, Queue } from 'bullmq';
+
+export interface FanOutProgress {
+  /** The _id (hex) of the last device whose batch is queued; the fan-out resumes after it. */
+  afterId: string | null;
+  batches: number;
+  targeted: number;
+  finished: boolean;
+}
+
+export interface SendJobData {
+  notificationId: string;
+  projectId: string;
+  progress?: FanOutProgress;
+}
+
+export const sendJobName = (notificationId: string) => `send:${notificationId}`;
+
+const sendJobOptions: JobsOptions = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: { age: 7 * 24 * 3600 },
+  removeOnFail: { age: 30 * 24 * 3600 },
+};
+
+/**
+ * The job id is the notification id: adding it again while it exists is a no-op, so an ingress retry never
+ * starts a second fan-out.
+ */
+export async function enqueueSend(queue: Queue, notification: { _id: string; projectId: string; sendAt?: Date | null }, now = Date.now()): Promise<void> {
+  const data: SendJobData = { notificationId: notification._id, projectId: notification.projectId };
+  const delay = notification.sendAt ? Math.max(0, notification.sendAt.getTime() - now) : 0;
+  await queue.add(sendJobName(notification._id), data, { ...sendJobOptions, jobId: notification._id, delay });
+}

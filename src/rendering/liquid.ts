@@ -1,0 +1,25 @@
+import { Liquid, type Template } from 'liquidjs';
+
+/**
+ * One engine for every message. The limits bound what a hostile template can cost a worker: the size parsed, the
+ * time one render may take and the memory its strings and ranges may allocate. `templates: {}` replaces the file
+ * system, so include, render and layout find nothing to read.
+ */
+export const liquid = new Liquid({
+  templates: {},
+  strictFilters: true,
+  ownPropertyOnly: true,
+  parseLimit: 64 * 1024,
+  renderLimit: 50,
+  memoryLimit: 1024 * 1024,
+});
+
+export type ParsedTemplate = Template[];
+
+export function parseTemplate(text: string): ParsedTemplate {
+  return liquid.parse(text);
+}
+
+export function renderTemplate(template: ParsedTemplate, scope: object): string {
+  return liquid.renderSync(template, scope) as string;
+}

@@ -1,0 +1,51 @@
+import type { ErrorDetail } from '../http/api-error.ts';
+import { parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
+
+export const contentFields = ['title', 'body', 'url', 'imageUrl'] as const;
+export type ContentField = (typeof contentFields)[number];
+
+/** What a push shows: the body is always there, the rest may be absent. */
+export interface MessageContent {
+  title: string | null;
+  body: string;
+  url: string | null;
+  imageUrl: string | null;
+}
+
+type StoredText = string | null | undefined;
+
+/** The content fields of a stored notification or template, absent ones as null. */
+export function contentOf(stored: { title?: StoredText; body?: StoredText; url?: StoredText; imageUrl?: StoredText }): MessageContent {
+  return { title: stored.title ?? null, body: stored.body ?? '', url: stored.url ?? null, imageUrl: stored.imageUrl ?? null };
+}
+
+export type ParsedContent = { [K in Exclude<ContentField, 'body'>]: ParsedTemplate | null } & { body: ParsedTemplate };
+
+export function parseContent(content: MessageContent): ParsedContent {
+  return {
+    title: content.title === null ? null : parseTemplate(content.title),
+    body: parseTemplate(content.body),
+    url: content.url === null ? null : parseTemplate(content.url),
+    imageUrl: content.imageUrl === null ? null : parseTemplate(content.imageUrl),
+  };
+}
+
+/** One detail per field that is not valid Liquid, for a 400 that names them. */
+export function contentSyntaxErrors(content: Partial<Record<ContentField, string | null | undefined>>, pathPrefix = ''): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const field of contentFields) {
+    const text = content[field];
+    if (typeof text !== 'string') continue;
+    try {
+      parseTemplate(text);
+    } catch (error) {
+      details.push({ path: `${pathPrefix}/${field}`, message: `is not a valid Liquid template: ${(error as Error).message}` });
+    }
+  }
+  return details;
+}
+
+export function renderContent(parsed: ParsedContent, scope: object): MessageContent {
+  const render = (template: ParsedTemplate | null) => (template === null ? null : renderTemplate(template, scope));
+  return { title: render(parsed.title), body: renderTemplate(parsed.body, scope), url: render(parsed.url), imageUrl: render(parsed.imageUrl) };
+}

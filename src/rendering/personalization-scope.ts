@@ -1,0 +1,21 @@
+import type { NotificationData } from '../schemas/notification.ts';
+
+export interface ScopeDevice {
+  deviceId: string;
+  userId?: string | null;
+  tags?: Record<string, unknown> | null;
+}
+
+export interface EntryEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** The Liquid variables of CONTRACTS §6; entry_event is filled by journeys and empty for direct sends. */
+export function personalizationScope(device: ScopeDevice, data: NotificationData, entryEvent: EntryEvent | null = null): object {
+  return {
+    data,
+    device: { id: device.deviceId, userId: device.userId ?? null, tags: device.tags ?? {} },
+    entry_event: entryEvent ?? {},
+  };
+}

@@ -1,0 +1,28 @@
+import { Type } from 'typebox';
+import type { App } from '../../http/app-types.ts';
+import type { AppContext } from '../../app-context.ts';
+import { ErrorResponse, ProjectDeviceParams, dataResponse } from '../../schemas/common.ts';
+import { HistoryEntry, HistoryQuery } from '../../schemas/history.ts';
+import { deviceHistory } from '../../history/device-history.ts';
+
+export function registerGetNotificationHistory(app: App, context: AppContext): void {
+  app.get(
+    '/devices/:deviceId/notification-history',
+    {
+      schema: {
+        summary: 'Notifications sent to a device in the last 30 days (spec §4.3)',
+        description: 'Newest first. Page with limit (default 100, at most 1000) and before, the sentAt of the last entry seen.',
+        tags: ['history'],
+        params: ProjectDeviceParams,
+        querystring: HistoryQuery,
+        response: { 200: dataResponse(Type.Array(HistoryEntry)), 400: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const { projectId, deviceId } = request.params;
+      await context.devices.find(projectId, deviceId);
+      const { limit, before } = request.query;
+      return { data: await deviceHistory(context.models, projectId, deviceId, { limit, before: before === undefined ? undefined : new Date(before) }) };
+    },
+  );
+}

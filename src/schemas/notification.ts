@@ -1,0 +1,61 @@
+import { Type, type Static } from 'typebox';
+import { targetTypes, notificationStatuses } from '../models/notification.ts';
+import { ProjectParams } from './common.ts';
+
+export const maxTargetIds = 100;
+
+const DataValue = Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean(), Type.Null()], {
+  errorMessage: 'must be a string, a number, a boolean or null',
+});
+
+/** The request's extra variables: flat, so that every value also fits a push payload's string map. */
+export const NotificationData = Type.Record(Type.String({ minLength: 1, maxLength: 64 }), DataValue, {
+  maxProperties: 100,
+  errorMessage: 'must be an object of at most 100 keys with string, number, boolean or null values',
+});
+export type NotificationData = Static<typeof NotificationData>;
+
+const ContentText = (maxLength: number) => Type.String({ maxLength });
+
+export const SendNotificationBody = Type.Object(
+  {
+    targetType: Type.Enum(targetTypes, { errorMessage: `must be one of ${targetTypes.join(', ')}` }),
+    targetIds: Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
+      minItems: 1,
+      maxItems: maxTargetIds,
+      errorMessage: `must be an array of 1 to ${maxTargetIds} ids`,
+    }),
+    templateId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    title: Type.Optional(ContentText(1024)),
+    body: Type.Optional(ContentText(4096)),
+    url: Type.Optional(ContentText(2048)),
+    imageUrl: Type.Optional(ContentText(2048)),
+    data: Type.Optional(NotificationData),
+    sendAt: Type.Optional(Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' })),
+  },
+  { additionalProperties: false },
+);
+export type SendNotificationBody = Static<typeof SendNotificationBody>;
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, errorMessage: 'must be 1 to 255 characters' })),
+});
+
+export const NotificationIdParams = Type.Object({ projectId: ProjectParams.properties.projectId, notificationId: Type.String({ minLength: 1, maxLength: 128 }) });
+
+export const NotificationStats = Type.Object({ targeted: Type.Integer(), sent: Type.Integer(), failed: Type.Integer(), unsubscribed: Type.Integer() });
+export type NotificationStats = Static<typeof NotificationStats>;
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const NotificationView = Type.Object({
+  id: Type.String(),
+  createdAt: Type.String(),
+  status: Type.Enum(notificationStatuses),
+  title: NullableString,
+  body: Type.String(),
+  url: NullableString,
+  imageUrl: NullableString,
+  stats: NotificationStats,
+});
+export type NotificationView = Static<typeof NotificationView>;

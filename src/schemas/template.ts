@@ -1,0 +1,34 @@
+import { Type, type Static } from 'typebox';
+import { ProjectParams } from './common.ts';
+
+const NullableText = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
+
+export const TemplateBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 256 }),
+    title: NullableText(1024),
+    body: Type.String({ minLength: 1, maxLength: 4096 }),
+    url: NullableText(2048),
+    imageUrl: NullableText(2048),
+  },
+  { additionalProperties: false },
+);
+export type TemplateBody = Static<typeof TemplateBody>;
+
+export const TemplateIdParams = Type.Object({ projectId: ProjectParams.properties.projectId, templateId: Type.String({ minLength: 1, maxLength: 128 }) });
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const TemplateView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  title: NullableString,
+  body: Type.String(),
+  url: NullableString,
+  imageUrl: NullableString,
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export type TemplateView = Static<typeof TemplateView>;
+
+export const ListQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }) });

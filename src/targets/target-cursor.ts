@@ -1,0 +1,28 @@
+import { Types } from 'mongoose';
+import type { Models } from '../models/index.ts';
+import type { SegmentResolver, TargetQuery } from './segment-resolver.ts';
+import type { TargetDevice } from './target-device.ts';
+
+export interface Targets {
+  projectId: string;
+  targetType: 'segment' | 'userId' | 'device';
+  targetIds: string[];
+}
+
+/** Subscribed target devices in _id order, streamed by a cursor so that memory stays flat for any audience size. */
+export function targetCursor(models: Models, segments: SegmentResolver, targets: Targets, query: TargetQuery): AsyncIterable<TargetDevice> {
+  if (targets.targetType === 'segment') return segments.cursorFor(targets.projectId, targets.targetIds, query);
+  const field = targets.targetType === 'userId' ? 'userId' : 'deviceId';
+  return models.Device.find(
+    {
+      projectId: targets.projectId,
+      [field]: { $in: targets.targetIds },
+      isSubscribed: true,
+      ...(query.afterId !== null && { _id: { $gt: new Types.ObjectId(query.afterId) } }),
+    },
+    query.projection,
+  )
+    .sort({ _id: 1 })
+    .lean<TargetDevice[]>()
+    .cursor({ batchSize: 1000 });
+}

@@ -1,0 +1,24 @@
+import type { Types } from 'mongoose';
+
+/** What a delivery needs of a device, read once by the fan-out and carried in the delivery batch. */
+export interface BatchDevice {
+  deviceId: string;
+  platform: 'android' | 'ios' | 'web';
+  pushToken: string;
+  userId?: string | null;
+  tags?: Record<string, unknown>;
+}
+
+export interface TargetDevice extends BatchDevice {
+  _id: Types.ObjectId;
+}
+
+/** A MongoDB projection of the fields above, with only the tags the message reads. */
+export type TargetProjection = Record<string, 1>;
+
+export function targetProjection(tags: 'all' | string[]): TargetProjection {
+  const projection: TargetProjection = { deviceId: 1, platform: 1, pushToken: 1, userId: 1 };
+  if (tags === 'all') projection.tags = 1;
+  else for (const name of tags) projection[`tags.${name}`] = 1;
+  return projection;
+}

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { Models } from '../models/index.ts';
+import type { TemplateDocument } from '../models/template.ts';
+import type { TemplateBody, TemplateView } from '../schemas/template.ts';
+import { invalidRequest, notFound } from '../http/api-error.ts';
+import { contentSyntaxErrors } from '../rendering/message-content.ts';
+
+type StoredTemplate = TemplateDocument & { _id: string; createdAt: Date; updatedAt: Date };
+
+function assertParses(input: TemplateBody): void {
+  const details = contentSyntaxErrors(input);
+  if (details.length > 0) throw invalidRequest('The template is not valid Liquid; see details for each field.', details);
+}
+
+function storedFields(input: TemplateBody) {
+  return { name: input.name, title: input.title ?? null, body: input.body, url: input.url ?? null, imageUrl: input.imageUrl ?? null };
+}
+
+const missing = (templateId: string) => notFound(`No template "${templateId}" in this project.`);
+
+export function toTemplateView(template: StoredTemplate): TemplateView {
+  return {
+    id: template._id,
+    name: template.name,
+    title: template.title ?? null,
+    body: template.body,
+    url: template.url ?? null,
+    imageUrl: template.imageUrl ?? null,
+    createdAt: template.createdAt.toISOString(),
+    updatedAt: template.updatedAt.toISOString(),
+  };
+}
+
+/** Templates are checked as Liquid when written, so a send never discovers a broken one. */
+export class TemplateStore {
+  private readonly models: Models;
+
+  constructor(models: Models) {
+    this.models = models;
+  }
+
+  async create(projectId: string, input: TemplateBody): Promise<StoredTemplate> {
+    assertParses(input);
+    const document = await this.models.Template.create({ _id: randomUUID(), projectId, ...storedFields(input) });
+    return document.toObject() as StoredTemplate;
+  }
+
+  list(projectId: string, limit: number): Promise<StoredTemplate[]> {
+    return this.models.Template.find({ projectId }).sort({ createdAt: -1 }).limit(limit).lean<StoredTemplate[]>();
+  }
+
+  async find(projectId: string, templateId: string): Promise<StoredTemplate> {
+    const template = await this.models.Template.findOne({ _id: templateId, projectId }).lean<StoredTemplate>();
+    if (!template) throw missing(templateId);
+    return template;
+  }
+
+  async replace(projectId: string, templateId: string, input: TemplateBody): Promise<StoredTemplate> {
+    assertParses(input);
+    const template = await this.models.Template.findOneAndUpdate({ _id: templateId, projectId }, { $set: storedFields(input) }, { returnDocument: 'after' }).lean<StoredTemplate>();
+    if (!template) throw missing(templateId);
+    return template;
+  }
+
+  async delete(projectId: string, templateId: string): Promise<void> {
+    const result = await this.models.Template.deleteOne({ _id: templateId, projectId });
+    if (result.deletedCount === 0) throw missing(templateId);
+  }
+}

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedProject } from '../src/projects/create-project.ts';
+import { deliverJobId } from '../src/delivery/deliver-job.ts';
+import { readNotification, registerDevices, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import { eventually } from './support/eventually.ts';
+
+let harness: DeliveryHarness;
+let throttled: CreatedProject;
+let unthrottled: CreatedProject;
+
+beforeAll(async () => {
+  harness = await startDeliveryHarness();
+  throttled = await harness.ingress.createProject('team');
+  unthrottled = await harness.ingress.createProject('team');
+  await harness.ingress.context.models.Project.updateOne({ _id: throttled.projectId }, { $set: { deliveryRatePerSecond: 1 } });
+  await registerDevices(harness.ingress, throttled, [
+    ...['t1', 't2', 't3', 't4'].map((id) => ({ id, platform: 'android' as const, token: `slow-${id}`, userId: 'tess' })),
+    { id: 't5', platform: 'android', token: 'slow-t5' },
+  ]);
+  await registerDevices(harness.ingress, unthrottled, [{ id: 'u1', platform: 'ios', token: 'fast-u1' }]);
+});
+afterAll(() => harness?.close());
+
+describe('per-project delivery rate', () => {
+  it("delays a throttled project's batches without holding up another project", async () => {
+    const burst = await sendNotification(harness.ingress, throttled, { targetType: 'userId', targetIds: ['tess'], body: 'four messages' });
+    await waitUntilCompleted(harness.ingress, throttled, burst);
+    // The four messages used four seconds of a one-per-second budget: the next batch must wait about three.
+    const held = await sendNotification(harness.ingress, throttled, { targetType: 'device', targetIds: ['t5'], body: 'held back' });
+    await eventually(async () => {
+      const job = await harness.workers.context.queues.deliver.getJob(deliverJobId(held, 0));
+      expect(await job?.getState()).toBe('delayed');
+    });
+    const other = await sendNotification(harness.ingress, unthrottled, { targetType: 'device', targetIds: ['u1'], body: 'not held' });
+    await waitUntilCompleted(harness.ingress, unthrottled, other, 2000);
+    expect(harness.sandbox.deliveries('fast-u1')).toHaveLength(1);
+    expect((await readNotification(harness.ingress, throttled, held)).status).toBe('sending');
+    expect(harness.sandbox.deliveries('slow-t5')).toEqual([]);
+
+    await waitUntilCompleted(harness.ingress, throttled, held, 10_000);
+    const first = Date.parse(harness.sandbox.deliveries('slow-t1')[0]!.receivedAt);
+    const last = Date.parse(harness.sandbox.deliveries('slow-t5')[0]!.receivedAt);
+    expect(last - first).toBeGreaterThanOrEqual(2500);
+  });
+});

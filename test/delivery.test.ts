@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedProject } from '../src/projects/create-project.ts';
+import { deliverJobId, deliverJobName, type DeliverJobData } from '../src/delivery/deliver-job.ts';
+import { registerDevices, readNotification, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import { eventually } from './support/eventually.ts';
+
+let harness: DeliveryHarness;
+let project: CreatedProject;
+
+beforeAll(async () => {
+  harness = await startDeliveryHarness();
+  project = await harness.ingress.createProject('team');
+});
+afterAll(() => harness?.close());
+
+const send = (body: unknown, headers?: Record<string, string>) => sendNotification(harness.ingress, project, body, headers);
+const completed = (id: string, timeoutMs?: number) => waitUntilCompleted(harness.ingress, project, id, timeoutMs);
+const register = (devices: Parameters<typeof registerDevices>[2]) => registerDevices(harness.ingress, project, devices);
+const deliveries = (token: string) => harness.sandbox.deliveries(token);
+const payload = (token: string, index = 0) => deliveries(token)[index]?.payload as any;
+const history = async (deviceId: string) =>
+  (await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}/notification-history`, { key: project.apiKey })).body.data;
+const device = async (deviceId: string) =>
+  (await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}`, { key: project.apiKey })).body.data;
+
+describe('targets', () => {
+  it('sends to one device with its title, body, url, image and data as FCM received them', async () => {
+    await register([{ id: 'dev-android', platform: 'android', token: 'tok-android' }]);
+    const id = await send({
+      targetType: 'device',
+      targetIds: ['dev-android'],
+      title: 'Sale',
+      body: 'Everything -20%',
+      url: 'https://shop.example/sale',
+      imageUrl: 'https://shop.example/sale.png',
+      data: { campaign: 'spring', priority: 2 },
+    });
+    const notification = await completed(id);
+    expect(notification.stats).toEqual({ targeted: 1, sent: 1, failed: 0, unsubscribed: 0 });
+    expect(deliveries('tok-android')).toHaveLength(1);
+    expect(deliveries('tok-android')[0]!.gateway).toBe('fcm');
+    expect(payload('tok-android')).toMatchObject({
+      token: 'tok-android',
+      notification: { title: 'Sale', body: 'Everything -20%' },
+      data: { campaign: 'spring', priority: '2', notificationId: id, url: 'https://shop.example/sale', imageUrl: 'https://shop.example/sale.png' },
+      android: { notification: { image: 'https://shop.example/sale.png' } },
+    });
+    const entries = await history('dev-android');
+    expect(entries).toEqual([
+      {
+        notification: { id, createdAt: notification.createdAt, title: 'Sale', body: 'Everything -20%', url: 'https://shop.example/sale', imageUrl: 'https://shop.example/sale.png' },
+        sentAt: expect.any(String),
+      },
+    ]);
+  });
+
+  it('sends to every subscribed device of a user: Android and web through FCM, iOS through APNs', async () => {
+    await register([
+      { id: 'alice-android', platform: 'android', token: 'alice-a', userId: 'alice' },
+      { id: 'alice-ios', platform: 'ios', token: 'alice-i', userId: 'alice' },
+      { id: 'alice-web', platform: 'web', token: 'alice-w', userId: 'alice' },
+      { id: 'alice-old', platform: 'android', token: 'alice-old', userId: 'alice' },
+      { id: 'bob-ios', platform: 'ios', token: 'bob-i', userId: 'bob' },
+    ]);
+    await harness.ingress.context.models.Device.updateOne({ projectId: project.projectId, deviceId: 'alice-old' }, { $set: { isSubscribed: false } });
+    const id = await send({ targetType: 'userId', targetIds: ['alice'], title: 'Hello', body: 'News', url: 'https://news.example/1', imageUrl: 'https://news.example/1.jpg', data: { article: '1' } });
+    const notification = await completed(id);
+    expect(notification.stats).toEqual({ targeted: 3, sent: 3, failed: 0, unsubscribed: 0 });
+    expect(deliveries('alice-old')).toEqual([]);
+    expect(deliveries('bob-i')).toEqual([]);
+    expect(deliveries('alice-i')[0]!.gateway).toBe('apns');
+    expect(payload('alice-i')).toMatchObject({
+      aps: { alert: { title: 'Hello', body: 'News' }, 'mutable-content': 1 },
+      url: 'https://news.example/1',
+      imageUrl: 'https://news.example/1.jpg',
+      article: '1',
+      notificationId: id,
+    });
+    expect(deliveries('alice-w')[0]!.gateway).toBe('fcm');
+    expect(payload('alice-w')).toMatchObject({
+      notification: { title: 'Hello', body: 'News' },
+      data: { article: '1', notificationId: id },
+      webpush: { notification: { image: 'https://news.example/1.jpg' }, fcmOptions: { link: 'https://news.example/1' } },
+    });
+    expect(deliveries('alice-a')).toHaveLength(1);
+  });
+
+  it('completes a send to a user without devices with nothing targeted', async () => {
+    const id = await send({ targetType: 'userId', targetIds: ['nobody-at-all'], body: 'x' });
+    expect((await completed(id)).stats).toEqual({ targeted: 0, sent: 0, failed: 0, unsubscribed: 0 });
+  });
+
+  it('sends a segment notification through the segment resolver, which resolves nothing until segments land', async () => {
+    await harness.ingress.context.models.Segment.create({ _id: 'everyone', projectId: project.projectId, name: 'Everyone', match: 'all', conditions: [] });
+    const id = await send({ targetType: 'segment', targetIds: ['everyone'], body: 'x' });
+    expect((await completed(id)).stats.targeted).toBe(0);
+  });
+});
+
+describe('templates and personalization', () => {
+  it("replaces the request's content with the template's and renders it per device", async () => {
+    await register([
+      { id: 'p-1', platform: 'android', token: 'p-tok-1', userId: 'carol', tags: { name: 'Carol', tier: 'gold' } },
+      { id: 'p-2', platform: 'ios', token: 'p-tok-2', userId: 'dave' },
+    ]);
+    const template = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/templates`, {
+      key: project.apiKey,
+      body: {
+        name: 'offer',
+        title: 'Hi {{ device.tags.name | default: "friend" }}',
+        body: '{{ data.product }} for {{ device.userId }} ({{ device.tags.tier | default: "basic" }})',
+        url: 'https://shop.example/{{ data.product }}?d={{ device.id }}',
+        imageUrl: 'https://img.example/{{ data.product | downcase }}.png',
+      },
+    });
+    const id = await send({ targetType: 'device', targetIds: ['p-1', 'p-2'], templateId: template.body.data.id, title: 'ignored', body: 'ignored', data: { product: 'Shoes' } });
+    const notification = await completed(id);
+    expect(notification).toMatchObject({ title: 'Hi {{ device.tags.name | default: "friend" }}', stats: { sent: 2 } });
+    expect(payload('p-tok-1')).toMatchObject({
+      notification: { title: 'Hi Carol', body: 'Shoes for carol (gold)' },
+      data: { url: 'https://shop.example/Shoes?d=p-1', imageUrl: 'https://img.example/shoes.png', product: 'Shoes' },
+    });
+    expect(payload('p-tok-2')).toMatchObject({ aps: { alert: { title: 'Hi friend', body: 'Shoes for dave (basic)' } }, url: 'https://shop.example/Shoes?d=p-2' });
+    const [entry] = await history('p-2');
+    expect(entry.notification).toMatchObject({ id, title: 'Hi friend', body: 'Shoes for dave (basic)', url: 'https://shop.example/Shoes?d=p-2', imageUrl: 'https://img.example/shoes.png' });
+  });
+
+  it('fails only the devices whose rendering exceeds the limits, without stalling the worker', async () => {
+    await register([{ id: 'hostile', platform: 'android', token: 'hostile-tok' }]);
+    const id = await send({ targetType: 'device', targetIds: ['hostile'], body: '{% for i in (1..100000000) %}{{ i }}{% endfor %}' });
+    expect((await completed(id)).stats).toEqual({ targeted: 1, sent: 0, failed: 1, unsubscribed: 0 });
+    expect(deliveries('hostile-tok')).toEqual([]);
+  });
+});
+
+describe('gateway answers (CONTRACTS §9)', () => {
+  const dead = [
+    { id: 'dead-fcm-unregistered', platform: 'android', token: 'unregistered-fcm', reason: 'registration-token-not-registered' },
+    { id: 'dead-fcm-invalid', platform: 'web', token: 'invalid-fcm', reason: 'invalid-(registration-token|argument)' },
+    { id: 'dead-apns-unregistered', platform: 'ios', token: 'unregistered-apns', reason: 'Unregistered' },
+    { id: 'dead-apns-invalid', platform: 'ios', token: 'invalid-apns', reason: 'BadDeviceToken' },
+  ] as const;
+
+  it('unsubscribes a device on each of the four unsubscribe answers, writes no history and never targets it again', async () => {
+    await register([...dead]);
+    const id = await send({ targetType: 'device', targetIds: dead.map((entry) => entry.id), body: 'hello' });
+    expect((await completed(id)).stats).toEqual({ targeted: 4, sent: 0, failed: 0, unsubscribed: 4 });
+    for (const entry of dead) {
+      expect(await device(entry.id)).toMatchObject({ id: entry.id, isSubscribed: false });
+      const stored = await harness.ingress.context.models.Device.findOne({ projectId: project.projectId, deviceId: entry.id }).lean();
+      expect(stored).toMatchObject({ rejectedPushToken: entry.token, unsubscribedAt: expect.any(Date) });
+      expect(stored!.unsubscribeReason).toMatch(new RegExp(entry.reason, "i"));
+      expect(await history(entry.id)).toEqual([]);
+    }
+    const again = await send({ targetType: 'device', targetIds: dead.map((entry) => entry.id), body: 'hello again' });
+    expect((await completed(again)).stats).toEqual({ targeted: 0, sent: 0, failed: 0, unsubscribed: 0 });
+    for (const entry of dead) expect(harness.sandbox.attempts(entry.token)).toHaveLength(1);
+  });
+
+  it('counts a bad payload as failed and keeps the device subscribed', async () => {
+    await register([
+      { id: 'bad-android', platform: 'android', token: 'badpayload-a' },
+      { id: 'bad-ios', platform: 'ios', token: 'badpayload-i' },
+    ]);
+    const id = await send({ targetType: 'device', targetIds: ['bad-android', 'bad-ios'], body: 'x' });
+    expect((await completed(id)).stats).toEqual({ targeted: 2, sent: 0, failed: 2, unsubscribed: 0 });
+    expect(await device('bad-android')).toMatchObject({ isSubscribed: true });
+    expect(await device('bad-ios')).toMatchObject({ isSubscribed: true });
+    expect(await history('bad-android')).toEqual([]);
+  });
+
+  it('retries a 503 and delivers once, without sending again to the devices of the batch already delivered', async () => {
+    await register([
+      { id: 'flaky-android', platform: 'android', token: 'flaky-a', userId: 'erin' },
+      { id: 'steady-android', platform: 'android', token: 'steady-a', userId: 'erin' },
+      { id: 'flaky-ios', platform: 'ios', token: 'flaky-i', userId: 'erin' },
+      { id: 'steady-ios', platform: 'ios', token: 'steady-i', userId: 'erin' },
+    ]);
+    const id = await send({ targetType: 'userId', targetIds: ['erin'], body: 'retry me' });
+    expect((await completed(id)).stats).toEqual({ targeted: 4, sent: 4, failed: 0, unsubscribed: 0 });
+    for (const token of ['flaky-a', 'flaky-i']) {
+      expect(harness.sandbox.attempts(token).map((attempt) => attempt.status)).toEqual([503, 200]);
+    }
+    for (const token of ['steady-a', 'steady-i']) expect(harness.sandbox.attempts(token)).toHaveLength(1);
+    expect(await history('flaky-ios')).toHaveLength(1);
+  });
+});
+
+describe('exactly once', () => {
+  it('sends nothing when a completed batch job is replayed', async () => {
+    await register([
+      { id: 'once-1', platform: 'android', token: 'once-1' },
+      { id: 'once-2', platform: 'android', token: 'once-2' },
+    ]);
+    const id = await send({ targetType: 'device', targetIds: ['once-1', 'once-2'], body: 'only once' });
+    const before = await completed(id);
+    const original = await harness.workers.context.queues.deliver.getJob(deliverJobId(id, 0));
+    expect(original?.name).toBe(deliverJobName(id, 0));
+    const { notificationId, projectId, gateway, batch, devices } = original!.data as DeliverJobData;
+    const replayData: DeliverJobData = { notificationId, projectId, gateway, batch, devices };
+    const replay = await harness.workers.context.queues.deliver.add('replay', replayData, { jobId: `${id}-replay` });
+    await eventually(async () => expect(await replay.getState()).toBe('completed'));
+    expect(deliveries('once-1')).toHaveLength(1);
+    expect(deliveries('once-2')).toHaveLength(1);
+    expect(await history('once-1')).toHaveLength(1);
+    expect((await readNotification(harness.ingress, project, id)).stats).toEqual(before.stats);
+  });
+
+  it('answers the same id for a repeated Idempotency-Key and delivers once', async () => {
+    await register([{ id: 'idem', platform: 'ios', token: 'idem-tok' }]);
+    const body = { targetType: 'device', targetIds: ['idem'], body: 'receipt' };
+    const first = await send(body, { 'idempotency-key': 'receipt-1' });
+    await completed(first);
+    const second = await send(body, { 'idempotency-key': 'receipt-1' });
+    expect(second).toBe(first);
+    const third = await send(body, { 'idempotency-key': 'receipt-1' });
+    expect(third).toBe(first);
+    await completed(first);
+    expect(deliveries('idem-tok')).toHaveLength(1);
+  });
+});
+
+describe('scheduling', () => {
+  it('holds a send with sendAt until that time', async () => {
+    await register([{ id: 'later', platform: 'android', token: 'later-tok' }]);
+    const sendAt = new Date(Date.now() + 1500);
+    const id = await send({ targetType: 'device', targetIds: ['later'], body: 'on time', sendAt: sendAt.toISOString() });
+    expect((await readNotification(harness.ingress, project, id)).status).toBe('queued');
+    await completed(id);
+    const [delivery] = deliveries('later-tok');
+    expect(Date.parse(delivery!.receivedAt)).toBeGreaterThanOrEqual(sendAt.getTime());
+  });
+});

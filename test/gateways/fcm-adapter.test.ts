@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../scripts/sandbox/start-sandbox.ts';
+import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
+import type { ClosableGateway } from '../../src/gateways/closable-gateway.ts';
+import { findFreePort } from '../../scripts/services/free-port.ts';
+import { outgoingPush } from '../support/outgoing-push.ts';
+
+let sandbox: Sandbox;
+let fcm: ClosableGateway;
+let apns: ClosableGateway;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  ({ fcm, apns } = createSandboxGateways(sandbox.port));
+});
+afterAll(async () => {
+  await Promise.all([fcm.close(), apns.close()]);
+  await sandbox.close();
+});
+
+describe('FCM adapter against the sandbox', () => {
+  it('delivers an Android push with title, body, image, url and data as FCM v1 receives them', async () => {
+    expect(await fcm.send([outgoingPush('android-1', 'android')])).toEqual([{ kind: 'sent' }]);
+    const [delivery] = sandbox.deliveries('android-1');
+    expect(delivery).toMatchObject({ gateway: 'fcm', token: 'android-1' });
+    expect(delivery!.payload).toEqual({
+      token: 'android-1',
+      notification: { title: 'Spring sale', body: 'Everything is 20% off today' },
+      data: { campaign: 'spring', notificationId: 'n-1', url: 'https://shop.example.com/sale', imageUrl: 'https://cdn.example.com/sale.png' },
+      android: { notification: { image: 'https://cdn.example.com/sale.png' } },
+    });
+  });
+
+  it('delivers a web push with the image and an https click link', async () => {
+    expect(await fcm.send([outgoingPush('web-1', 'web')])).toEqual([{ kind: 'sent' }]);
+    expect(sandbox.deliveries('web-1')[0]!.payload).toMatchObject({
+      notification: { title: 'Spring sale', body: 'Everything is 20% off today' },
+      webpush: { notification: { image: 'https://cdn.example.com/sale.png' }, fcmOptions: { link: 'https://shop.example.com/sale' } },
+      data: { url: 'https://shop.example.com/sale' },
+    });
+  });
+
+  it('keeps a non-https url out of the web click link (FCM refuses it) and still delivers it in data', async () => {
+    const outcomes = await fcm.send([outgoingPush('web-http', 'web', { url: 'http://shop.example.com/sale', imageUrl: null, title: null })]);
+    expect(outcomes).toEqual([{ kind: 'sent' }]);
+    const payload = sandbox.deliveries('web-http')[0]!.payload as Record<string, any>;
+    expect(payload.webpush).toEqual({});
+    expect(payload.data).toEqual({ campaign: 'spring', notificationId: 'n-1', url: 'http://shop.example.com/sale' });
+    expect(payload.notification).toEqual({ body: 'Everything is 20% off today' });
+  });
+
+  it('still delivers an Android push whose image url needs encoding, or is no url at all', async () => {
+    const outcomes = await fcm.send([
+      outgoingPush('android-space', 'android', { imageUrl: 'https://cdn.example.com/spring sale.png' }),
+      outgoingPush('android-nonsense', 'android', { imageUrl: 'not a url' }),
+    ]);
+    expect(outcomes).toEqual([{ kind: 'sent' }, { kind: 'sent' }]);
+    expect(sandbox.deliveries('android-space')[0]!.payload).toMatchObject({ android: { notification: { image: 'https://cdn.example.com/spring%20sale.png' } } });
+    const nonsense = sandbox.deliveries('android-nonsense')[0]!.payload as Record<string, any>;
+    expect(nonsense.android).toBeUndefined();
+    expect(nonsense.data.imageUrl).toBe('not a url');
+  });
+
+  it('answers unsubscribed for UNREGISTERED and for the invalid-registration-token INVALID_ARGUMENT', async () => {
+    const outcomes = await fcm.send([outgoingPush('unregistered-f1', 'android'), outgoingPush('invalid-f1', 'web')]);
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual(['unsubscribed', 'unsubscribed']);
+    expect(sandbox.deliveries('unregistered-f1')).toEqual([]);
+    expect(sandbox.attempts('invalid-f1').map((attempt) => attempt.status)).toEqual([400]);
+  });
+
+  it('answers failed, not unsubscribed, for a payload FCM rejects with INVALID_ARGUMENT', async () => {
+    const [outcome] = await fcm.send([outgoingPush('badpayload-f1', 'android')]);
+    expect(outcome).toMatchObject({ kind: 'failed', reason: expect.stringContaining('Invalid JSON payload') });
+  });
+
+  it('rides out a single 503: firebase-admin retries it within the same call', async () => {
+    expect(await fcm.send([outgoingPush('flaky-f1', 'android')])).toEqual([{ kind: 'sent' }]);
+    expect(sandbox.attempts('flaky-f1').map((attempt) => attempt.status)).toEqual([503, 200]);
+    expect(sandbox.deliveries('flaky-f1')).toHaveLength(1);
+  });
+
+  it('answers retry for a 429 quota answer', async () => {
+    const [outcome] = await fcm.send([outgoingPush('throttled-f1', 'android')]);
+    expect(outcome).toMatchObject({ kind: 'retry', reason: expect.stringContaining('message-rate-exceeded') });
+  });
+
+  it('answers retry for every push when the gateway cannot be reached', async () => {
+    const unreachable = createSandboxGateways(await findFreePort());
+    try {
+      const outcomes = await unreachable.fcm.send([outgoingPush('ok-f1', 'android'), outgoingPush('ok-f2', 'web')]);
+      expect(outcomes.map((outcome) => outcome.kind)).toEqual(['retry', 'retry']);
+    } finally {
+      await Promise.all([unreachable.fcm.close(), unreachable.apns.close()]);
+    }
+  });
+
+  it('splits a batch over 500 into sendEach calls and keeps every outcome in input order', async () => {
+    const tokens = Array.from({ length: 1234 }, (_, index) => (index % 100 === 7 ? `unregistered-batch-${index}` : `batch-${index}`));
+    const outcomes = await fcm.send(tokens.map((token) => outgoingPush(token, 'android')));
+    expect(outcomes).toHaveLength(1234);
+    tokens.forEach((token, index) => expect(outcomes[index]!.kind, token).toBe(token.startsWith('unregistered-') ? 'unsubscribed' : 'sent'));
+    expect(tokens.filter((token) => sandbox.deliveries(token).length === 1)).toHaveLength(1234 - 13);
+  });
+});

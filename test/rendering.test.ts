@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { parseContent, renderContent } from '../src/rendering/message-content.ts';
+import { referencedDeviceTags } from '../src/rendering/referenced-tags.ts';
+import { personalizationScope } from '../src/rendering/personalization-scope.ts';
+
+const content = (body: string, title: string | null = null) => parseContent({ title, body, url: null, imageUrl: null });
+
+describe('Liquid rendering limits', () => {
+  it.each([
+    ['a huge range', '{% for i in (1..100000000) %}{{ i }}{% endfor %}'],
+    ['string doubling', '{% assign s = "xx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s }}'],
+    ['nested loops', '{% for a in (1..3000) %}{% for b in (1..3000) %}.{% endfor %}{% endfor %}'],
+  ])('stops %s quickly instead of stalling the worker', (_name, body) => {
+    const started = performance.now();
+    expect(() => renderContent(content(body), personalizationScope({ deviceId: 'd' }, {}))).toThrow();
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('reads no file: include and render find nothing', () => {
+    expect(() => renderContent(content('{% include "/etc/passwd" %}'), {})).toThrow();
+    expect(() => renderContent(content('{% render "../package.json" %}'), {})).toThrow();
+  });
+
+  it('refuses templates over the parse limit', () => {
+    expect(() => content('x'.repeat(70 * 1024))).toThrow();
+  });
+
+  it('renders the CONTRACTS §6 variables', () => {
+    const scope = personalizationScope({ deviceId: 'd1', userId: 'u1', tags: { plan: 'pro' } }, { code: 'X' }, { type: 'purchase', data: { amount: 5 } });
+    const rendered = renderContent(content('{{ device.id }} {{ device.userId }} {{ device.tags.plan }} {{ data.code }} {{ entry_event.type }} {{ entry_event.data.amount }} {{ data.none | default: "-" }}'), scope);
+    expect(rendered.body).toBe('d1 u1 pro X purchase 5 -');
+  });
+});
+
+describe('referenced device tags', () => {
+  it('names the tags a message reads, so a batch carries only those', () => {
+    expect(referencedDeviceTags(content('Hi {{ device.tags.name }} {{ device.tags["first name"] }}', '{{ device.id }} {{ data.x }}'))).toEqual(['name', 'first name']);
+    expect(referencedDeviceTags(content('no variables'))).toEqual([]);
+  });
+
+  it('asks for every tag when a template reaches them as a whole or by a computed name', () => {
+    expect(referencedDeviceTags(content('{% for t in device.tags %}{{ t }}{% endfor %}'))).toBe('all');
+    expect(referencedDeviceTags(content('{{ device.tags[data.key] }}'))).toBe('all');
+    expect(referencedDeviceTags(content('{% assign d = device %}{{ d.tags.plan }}'))).toBe('all');
+  });
+});

@@ -1,0 +1,73 @@
+import { expect } from 'vitest';
+import type { Config } from '../../src/config.ts';
+import type { CreatedProject } from '../../src/projects/create-project.ts';
+import { startSandbox, type Sandbox } from '../../scripts/sandbox/start-sandbox.ts';
+import { startIngress, type TestIngress } from './ingress.ts';
+import { startTestWorkers, type TestWorkers } from './workers.ts';
+import { testConfig } from './test-config.ts';
+import { eventually } from './eventually.ts';
+
+export interface DeliveryHarness {
+  config: Config;
+  sandbox: Sandbox;
+  ingress: TestIngress;
+  workers: TestWorkers;
+  close(): Promise<void>;
+}
+
+/** Ingress, send and deliver workers and the sandbox gateways, as a customer's installation runs them. */
+export async function startDeliveryHarness(): Promise<DeliveryHarness> {
+  const sandbox = await startSandbox({ port: 0 });
+  const config = testConfig({ sandboxPort: sandbox.port });
+  const ingress = await startIngress(config);
+  const workers = await startTestWorkers(config, ['send', 'deliver']);
+  return {
+    config,
+    sandbox,
+    ingress,
+    workers,
+    async close() {
+      await workers.close();
+      await ingress.close();
+      await sandbox.close();
+    },
+  };
+}
+
+export interface DeviceSpec {
+  id: string;
+  platform: 'android' | 'ios' | 'web';
+  token: string;
+  userId?: string;
+  tags?: Record<string, string | number>;
+}
+
+export async function registerDevices(ingress: TestIngress, project: CreatedProject, devices: DeviceSpec[]): Promise<void> {
+  for (const device of devices) {
+    const response = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${device.id}`, {
+      key: project.clientKey,
+      body: { platform: device.platform, pushToken: device.token, userId: device.userId, tags: device.tags },
+    });
+    expect(response.status).toBe(200);
+  }
+}
+
+export async function sendNotification(ingress: TestIngress, project: CreatedProject, body: unknown, headers?: Record<string, string>): Promise<string> {
+  const response = await ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, { key: project.apiKey, body, headers });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body.data.id;
+}
+
+export async function readNotification(ingress: TestIngress, project: CreatedProject, id: string) {
+  const response = await ingress.request('GET', `/v1/projects/${project.projectId}/notifications/${id}`, { key: project.apiKey });
+  expect(response.status).toBe(200);
+  return response.body.data;
+}
+
+export function waitUntilCompleted(ingress: TestIngress, project: CreatedProject, id: string, timeoutMs?: number) {
+  return eventually(async () => {
+    const notification = await readNotification(ingress, project, id);
+    expect(notification.status).toBe('completed');
+    return notification;
+  }, timeoutMs);
+}

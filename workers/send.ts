@@ -1,0 +1,5 @@
+import { runWorkerProcess } from '../src/worker-runtime/run-worker-process.ts';
+import { queueNames } from '../src/queues/names.ts';
+import { sendProcessor } from '../src/delivery/fan-out.ts';
+
+await runWorkerProcess(queueNames.send, (context) => sendProcessor(context), 4);
