@@ -16,6 +16,7 @@ import { connectMongo } from '../../src/infra/mongo.ts';
 import { createModels } from '../../src/models/index.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { platforms } from '../../src/models/device.ts';
+import { deviceKey } from '../../src/models/device.ts';
 
 const { values } = parseArgs({
   options: {
@@ -100,6 +101,7 @@ try {
     const documents = Array.from({ length: Math.min(insertChunk, deviceCount - start) }, (_, offset) => {
       const index = start + offset;
       return {
+        _id: deviceKey(project.projectId, `device-${index}`),
         projectId: project.projectId,
         deviceId: `device-${index}`,
         platform: platforms[index % platforms.length]!,

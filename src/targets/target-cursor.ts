@@ -1,4 +1,3 @@
-import { Types } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { SegmentResolver, TargetQuery } from './segment-resolver.ts';
 import type { TargetDevice } from './target-device.ts';
@@ -18,7 +17,7 @@ export function targetCursor(models: Models, segments: SegmentResolver, targets:
       projectId: targets.projectId,
       [field]: { $in: targets.targetIds },
       isSubscribed: true,
-      ...(query.afterId !== null && { _id: { $gt: new Types.ObjectId(query.afterId) } }),
+      ...(query.afterId !== null && { _id: { $gt: query.afterId } }),
     },
     query.projection,
   )
