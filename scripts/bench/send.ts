@@ -116,7 +116,7 @@ try {
         updatedAt: now,
       };
     });
-    await models.Device.collection.insertMany(documents, { ordered: false });
+    await models.Device.insertMany(documents, { ordered: false, lean: true });
   }
   log(`registered ${deviceCount} devices in ${Date.now() - registerStart} ms`);
   // Let both workers finish starting (index checks) so that the timing is of the sends alone.
