@@ -1,15 +1,18 @@
 import type { Connection } from 'mongoose';
 import type { Redis } from 'ioredis';
+import { QueueEvents } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { connectMongo } from './infra/mongo.ts';
-import { createFailFastRedis } from './infra/redis.ts';
+import { createBlockingRedis, createFailFastRedis } from './infra/redis.ts';
 import { createModels, type Models } from './models/index.ts';
 import { closeQueues, createQueues, type Queues } from './queues/create-queues.ts';
 import { KeyCache } from './keys/key-cache.ts';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.ts';
 import { DeviceStore } from './devices/device-store.ts';
 import { ensureIndexes, type HistoryExpiry } from './models/ensure-indexes.ts';
+import { queueNames } from './queues/names.ts';
+import { EventTypeCatalog } from './events/event-type-catalog.ts';
 
 /** Everything a request handler needs, built once per ingress process. */
 export interface AppContext {
@@ -22,6 +25,9 @@ export interface AppContext {
   limiter: SlidingWindowLimiter;
   devices: DeviceStore;
   historyExpiry: HistoryExpiry;
+  /** Completion notices of tag-update jobs, which PATCH /users/tags waits for. */
+  tagUpdateEvents: QueueEvents;
+  eventTypes: EventTypeCatalog;
 }
 
 export async function createAppContext(config: Config, log: Logger): Promise<AppContext> {
@@ -32,6 +38,9 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
   const models = createModels(mongo);
   const queues = createQueues(redis, config.queuePrefix);
   const historyExpiry = await ensureIndexes(models, queues.maintenance, log);
+  // Its own blocking connection: it waits on a Redis stream, which the fail-fast request connection must not.
+  const tagUpdateEvents = new QueueEvents(queueNames.tagUpdate, { connection: createBlockingRedis(config.redisUrl), prefix: config.queuePrefix });
+  tagUpdateEvents.on('error', (error) => log.warn({ err: error }, 'tag-update queue events connection error'));
   return {
     config,
     mongo,
@@ -42,6 +51,8 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     limiter: new SlidingWindowLimiter(redis, config.queuePrefix),
     devices: new DeviceStore(models, queues.eventIngest),
     historyExpiry,
+    tagUpdateEvents,
+    eventTypes: new EventTypeCatalog(models),
   };
 }
 
@@ -57,6 +68,7 @@ async function waitForRedis(redis: Redis): Promise<void> {
 }
 
 export async function closeAppContext(context: AppContext): Promise<void> {
+  await context.tagUpdateEvents.close();
   await closeQueues(context.queues);
   context.redis.disconnect();
   await context.mongo.close();

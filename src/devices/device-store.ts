@@ -6,12 +6,10 @@ import type { Tags } from '../schemas/tags.ts';
 import { ApiError, notFound } from '../http/api-error.ts';
 import { applyTagChanges } from './apply-tag-changes.ts';
 import { enqueueEvents } from '../events/ingest-job.ts';
+import { isDuplicateKey } from '../infra/bulk-write-errors.ts';
+import { firstSessionEvent } from '../events/automatic-events.ts';
 
 const maxAttempts = 8;
-
-function isDuplicateKey(error: unknown): boolean {
-  return (error as { code?: unknown }).code === 11000;
-}
 
 const conflict = () => new ApiError(409, 'conflict', 'The device is being changed by other requests at this moment; retry.');
 
@@ -92,7 +90,7 @@ export class DeviceStore {
       throw error;
     }
     try {
-      await enqueueEvents(this.eventIngest, projectId, [{ type: '@first_session', subjectType: 'device', subjectId: deviceId, data: {} }]);
+      await enqueueEvents(this.eventIngest, projectId, [{ type: firstSessionEvent, subjectType: 'device', subjectId: deviceId, data: {} }]);
     } catch (error) {
       await this.models.Device.deleteOne({ _id: created._id, revision: created.revision }).catch(() => undefined);
       throw error;

@@ -1,4 +1,4 @@
-import type { Queue } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
 
 export interface IngestedEvent {
   type: string;
@@ -16,7 +16,18 @@ export interface EventIngestJob {
 
 export const eventIngestJobName = 'ingest';
 
+/**
+ * Retries ride out a database outage; the worker derives event ids from the job id, so a retried job never stores
+ * an event twice. Finished jobs are dropped at once: at thousands of events a second they would fill Redis.
+ */
+const ingestJobOptions: JobsOptions = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: true,
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
 export async function enqueueEvents(queue: Queue, projectId: string, events: IngestedEvent[]): Promise<void> {
   const job: EventIngestJob = { projectId, receivedAt: new Date().toISOString(), events };
-  await queue.add(eventIngestJobName, job);
+  await queue.add(eventIngestJobName, job, ingestJobOptions);
 }

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, invalidRequest } from './api-error.ts';
+import { ApiError, invalidRequest, unavailable } from './api-error.ts';
 import { validationDetails } from './validation.ts';
 import { isUnavailableError } from '../infra/unavailable.ts';
 
@@ -26,9 +26,7 @@ function toApiError(error: FastifyError): ApiError | null {
     return new ApiError(error.statusCode, 'invalid_request', error.message);
   }
   if (isUnavailableError(error)) {
-    return new ApiError(503, 'unavailable', 'The service cannot reach its database or queue right now; nothing was accepted. Retry shortly.', {
-      headers: { 'retry-after': '1' },
-    });
+    return unavailable('The service cannot reach its database or queue right now; nothing was accepted. Retry shortly.');
   }
   return null;
 }

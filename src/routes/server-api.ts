@@ -4,6 +4,10 @@ import type { AppContext } from '../app-context.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { enforcePlanRateLimit } from '../rate-limit/plan-rate-limit.ts';
 import { registerGetDevice } from './devices/get-device.ts';
+import { registerUpdateUserTags } from './users/update-user-tags.ts';
+import { registerReportEvents } from './events/report-events.ts';
+import { registerEventTypes } from './events/event-types.ts';
+import { registerRecentEvents } from './events/recent-events.ts';
 
 /** Routes under /v1/projects/{PROJECT_ID}: server API key, plan rate limit. */
 export function serverApi(context: AppContext) {
@@ -14,5 +18,9 @@ export function serverApi(context: AppContext) {
       await enforcePlanRateLimit(context.limiter, owner, reply);
     });
     registerGetDevice(app, context);
+    registerUpdateUserTags(app, context);
+    registerReportEvents(app, context);
+    registerRecentEvents(app, context);
+    registerEventTypes(app, context);
   };
 }
