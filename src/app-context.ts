@@ -1,17 +1,15 @@
 import type { Connection } from 'mongoose';
 import type { Redis } from 'ioredis';
-import { QueueEvents } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { connectMongo } from './infra/mongo.ts';
-import { createBlockingRedis, createFailFastRedis } from './infra/redis.ts';
+import { createFailFastRedis, waitForRedis } from './infra/redis.ts';
 import { createModels, type Models } from './models/index.ts';
 import { closeQueues, createQueues, type Queues } from './queues/create-queues.ts';
 import { KeyCache } from './keys/key-cache.ts';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.ts';
 import { DeviceStore } from './devices/device-store.ts';
 import { ensureIndexes, type HistoryExpiry } from './models/ensure-indexes.ts';
-import { queueNames } from './queues/names.ts';
 import { EventTypeCatalog } from './events/event-type-catalog.ts';
 
 /** Everything a request handler needs, built once per ingress process. */
@@ -25,8 +23,6 @@ export interface AppContext {
   limiter: SlidingWindowLimiter;
   devices: DeviceStore;
   historyExpiry: HistoryExpiry;
-  /** Completion notices of tag-update jobs, which PATCH /users/tags waits for. */
-  tagUpdateEvents: QueueEvents;
   eventTypes: EventTypeCatalog;
 }
 
@@ -38,9 +34,6 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
   const models = createModels(mongo);
   const queues = createQueues(redis, config.queuePrefix);
   const historyExpiry = await ensureIndexes(models, queues.maintenance, log);
-  // Its own blocking connection: it waits on a Redis stream, which the fail-fast request connection must not.
-  const tagUpdateEvents = new QueueEvents(queueNames.tagUpdate, { connection: createBlockingRedis(config.redisUrl), prefix: config.queuePrefix });
-  tagUpdateEvents.on('error', (error) => log.warn({ err: error }, 'tag-update queue events connection error'));
   return {
     config,
     mongo,
@@ -49,26 +42,13 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     queues,
     keyCache: new KeyCache(redis, models, config.queuePrefix),
     limiter: new SlidingWindowLimiter(redis, config.queuePrefix),
-    devices: new DeviceStore(models, queues.eventIngest),
+    devices: new DeviceStore(models, queues.eventIngest, redis, config.queuePrefix),
     historyExpiry,
-    tagUpdateEvents,
     eventTypes: new EventTypeCatalog(models),
   };
 }
 
-async function waitForRedis(redis: Redis): Promise<void> {
-  if (redis.status === 'ready') return;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Redis did not answer within 5 s at ${redis.options.host}:${redis.options.port}`)), 5000);
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
 export async function closeAppContext(context: AppContext): Promise<void> {
-  await context.tagUpdateEvents.close();
   await closeQueues(context.queues);
   context.redis.disconnect();
   await context.mongo.close();

@@ -19,6 +19,8 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: bodyLimitBytes,
     return503OnClosing: true,
+    // Device ids may be 128 characters; the router's default cap is 100.
+    routerOptions: { maxParamLength: 256 },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: text/plain bodies are refused with 415 rather than parsed.

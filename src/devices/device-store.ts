@@ -1,31 +1,36 @@
 import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { Models } from '../models/index.ts';
 import type { DeviceDocument } from '../models/device.ts';
 import type { RegisterDeviceBody, UpdateDeviceBody } from '../schemas/device.ts';
 import type { Tags } from '../schemas/tags.ts';
-import { ApiError, notFound } from '../http/api-error.ts';
+import { notFound } from '../http/api-error.ts';
+import { withRedisLock } from '../infra/redis-lock.ts';
 import { applyTagChanges } from './apply-tag-changes.ts';
 import { enqueueEvents } from '../events/ingest-job.ts';
-import { isDuplicateKey } from '../infra/bulk-write-errors.ts';
 import { firstSessionEvent } from '../events/automatic-events.ts';
-
-const maxAttempts = 8;
-
-const conflict = () => new ApiError(409, 'conflict', 'The device is being changed by other requests at this moment; retry.');
 
 type StoredDevice = DeviceDocument & { _id: unknown };
 
+export function deviceLockKey(prefix: string, projectId: string, deviceId: string): string {
+  return `${prefix}:lock:device:${projectId}:${deviceId}`;
+}
+
 /**
- * Device writes are read-modify-write guarded by a revision number: tag limits are checked on the merged result,
- * and two concurrent changes to one device never overwrite each other (no transactions needed).
+ * Device writes are read-modify-write under a per-device lock: tag limits are checked on the merged result, and two
+ * concurrent changes to one device never overwrite each other, on MongoDB and on FerretDB alike (no transactions).
  */
 export class DeviceStore {
   private readonly models: Models;
   private readonly eventIngest: Queue;
+  private readonly redis: Redis;
+  private readonly prefix: string;
 
-  constructor(models: Models, eventIngest: Queue) {
+  constructor(models: Models, eventIngest: Queue, redis: Redis, prefix: string) {
     this.models = models;
     this.eventIngest = eventIngest;
+    this.redis = redis;
+    this.prefix = prefix;
   }
 
   async find(projectId: string, deviceId: string): Promise<StoredDevice> {
@@ -34,75 +39,59 @@ export class DeviceStore {
     return device;
   }
 
-  async register(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice> {
-    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+  register(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice> {
+    return this.locked(projectId, deviceId, async () => {
       const existing = await this.models.Device.findOne({ projectId, deviceId }).lean<StoredDevice>();
-      if (!existing) {
-        const created = await this.create(projectId, deviceId, input);
-        if (created) return created;
-        continue;
-      }
+      if (!existing) return this.create(projectId, deviceId, input);
       const resubscribe = !existing.isSubscribed && input.pushToken !== existing.rejectedPushToken;
-      const changes: Partial<DeviceDocument> = {
+      return this.save(existing, {
         platform: input.platform,
         pushToken: input.pushToken,
         tags: applyTagChanges(existing.tags as Tags, input.tags),
         ...(input.userId !== undefined && { userId: input.userId }),
         ...(resubscribe && { isSubscribed: true, unsubscribedAt: null, unsubscribeReason: null, rejectedPushToken: null }),
-      };
-      const updated = await this.compareAndSet(existing, changes);
-      if (updated) return updated;
-    }
-    throw conflict();
+      });
+    });
   }
 
-  async update(projectId: string, deviceId: string, input: UpdateDeviceBody): Promise<StoredDevice> {
-    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+  update(projectId: string, deviceId: string, input: UpdateDeviceBody): Promise<StoredDevice> {
+    return this.locked(projectId, deviceId, async () => {
       const existing = await this.find(projectId, deviceId);
-      const changes: Partial<DeviceDocument> = {
+      return this.save(existing, {
         tags: applyTagChanges(existing.tags as Tags, input.tags),
         ...(input.userId !== undefined && { userId: input.userId }),
-      };
-      const updated = await this.compareAndSet(existing, changes);
-      if (updated) return updated;
-    }
-    throw conflict();
+      });
+    });
+  }
+
+  private locked<T>(projectId: string, deviceId: string, fn: () => Promise<T>): Promise<T> {
+    return withRedisLock(this.redis, deviceLockKey(this.prefix, projectId, deviceId), fn);
   }
 
   /**
    * Creating a device records @first_session. If the event cannot be queued the device is removed again, so a
    * failed request leaves nothing behind and the client's retry creates the device and its event together.
    */
-  private async create(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice | null> {
-    let created: StoredDevice;
-    try {
-      const document = await this.models.Device.create({
-        projectId,
-        deviceId,
-        platform: input.platform,
-        pushToken: input.pushToken,
-        userId: input.userId ?? null,
-        tags: applyTagChanges({}, input.tags),
-      });
-      created = document.toObject() as StoredDevice;
-    } catch (error) {
-      if (isDuplicateKey(error)) return null;
-      throw error;
-    }
+  private async create(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice> {
+    const document = await this.models.Device.create({
+      projectId,
+      deviceId,
+      platform: input.platform,
+      pushToken: input.pushToken,
+      userId: input.userId ?? null,
+      tags: applyTagChanges({}, input.tags),
+    });
     try {
       await enqueueEvents(this.eventIngest, projectId, [{ type: firstSessionEvent, subjectType: 'device', subjectId: deviceId, data: {} }]);
     } catch (error) {
-      await this.models.Device.deleteOne({ _id: created._id, revision: created.revision }).catch(() => undefined);
+      await this.models.Device.deleteOne({ _id: document._id }).catch(() => undefined);
       throw error;
     }
-    return created;
+    return document.toObject() as StoredDevice;
   }
 
-  private async compareAndSet(existing: StoredDevice, changes: Partial<DeviceDocument>): Promise<StoredDevice | null> {
-    return this.models.Device.findOneAndUpdate(
-      { _id: existing._id, revision: existing.revision },
-      { $set: changes, $inc: { revision: 1 } },
-      { new: true },
-    ).lean<StoredDevice>();
+  private async save(existing: StoredDevice, changes: Partial<DeviceDocument>): Promise<StoredDevice> {
+    await this.models.Device.updateOne({ _id: existing._id }, { $set: changes });
+    return { ...existing, ...changes };
   }
 }

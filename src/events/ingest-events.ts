@@ -1,8 +1,9 @@
-import type { mongo } from 'mongoose';
+import type { Redis } from 'ioredis';
 import type { Models } from '../models/index.ts';
 import type { EventDocument } from '../models/event.ts';
 import type { EventCounterDocument } from '../models/event-counter.ts';
 import { duplicateKeyPositions } from '../infra/bulk-write-errors.ts';
+import { withRedisLock } from '../infra/redis-lock.ts';
 import type { EventIngestJob, IngestedEvent } from './ingest-job.ts';
 import type { EventTypeCatalog } from './event-type-catalog.ts';
 import { toStoredData } from './event-data.ts';
@@ -50,16 +51,12 @@ function toStoredEvent(jobId: string, index: number, projectId: string, received
   };
 }
 
-/** Inserts the events and answers those this attempt stored; ones stored by an earlier attempt of the job are skipped. */
-async function insertNewEvents(models: Models, events: StoredEvent[]): Promise<StoredEvent[]> {
+/** Inserts the events; those an earlier attempt of the job already stored are refused by _id and skipped. */
+async function insertEvents(models: Models, events: StoredEvent[]): Promise<void> {
   try {
     await models.Event.collection.insertMany(events as never[], { ordered: false });
-    return events;
   } catch (error) {
-    const duplicates = duplicateKeyPositions(error);
-    if (duplicates === null) throw error;
-    const skipped = new Set(duplicates);
-    return events.filter((_, index) => !skipped.has(index));
+    if (duplicateKeyPositions(error) === null) throw error;
   }
 }
 
@@ -82,36 +79,44 @@ function counterIncrements(events: StoredEvent[]): Array<{ key: CounterKey; coun
   return [...increments.values()];
 }
 
-const maxUpsertRaces = 3;
+export interface IngestDeps {
+  models: Models;
+  redis: Redis;
+  queuePrefix: string;
+  catalog: EventTypeCatalog;
+}
 
-async function incrementCounters(models: Models, events: StoredEvent[]): Promise<void> {
-  let operations: mongo.AnyBulkWriteOperation[] = counterIncrements(events).map(({ key, count }) => ({
+const counterLockOptions = { leaseMs: 30_000, waitMs: 60_000 };
+const appliedMarkerSeconds = 7 * 24 * 3600;
+
+/**
+ * FerretDB 1.x loses one of two concurrent $inc on a document, so the counter writes of one project are serialized
+ * by a Redis lock (the events themselves are inserted in parallel). A marker per job, checked under the lock, keeps
+ * a retried job from counting its events twice.
+ */
+async function incrementCounters(deps: IngestDeps, projectId: string, jobId: string, events: StoredEvent[]): Promise<void> {
+  const operations = counterIncrements(events).map(({ key, count }) => ({
     updateOne: { filter: key, update: { $inc: { count } }, upsert: true },
   }));
-  for (let attempt = 0; operations.length > 0; attempt++) {
-    try {
-      await models.EventCounter.collection.bulkWrite(operations, { ordered: false });
-      return;
-    } catch (error) {
-      // Two jobs creating the same counter at once: the loser's upsert hits the unique index and is simply redone.
-      const duplicates = duplicateKeyPositions(error);
-      if (duplicates === null || attempt === maxUpsertRaces) throw error;
-      const failed = operations;
-      operations = duplicates.map((index) => failed[index]!);
-    }
-  }
+  if (operations.length === 0) return;
+  const marker = `${deps.queuePrefix}:event-counters-applied:${jobId}`;
+  await withRedisLock(deps.redis, `${deps.queuePrefix}:lock:event-counters:${projectId}`, async () => {
+    if ((await deps.redis.exists(marker)) === 1) return;
+    await deps.models.EventCounter.collection.bulkWrite(operations, { ordered: false });
+    await deps.redis.set(marker, '1', 'EX', appliedMarkerSeconds);
+  }, counterLockOptions);
 }
 
 /**
  * Stores one request's events in a few round trips whatever their number: the subjects in one query, the events in
  * one insertMany, the daily counters in one bulkWrite, and the catalog only for types this worker has not seen.
+ * Every step is safe to repeat, so a failed job is simply retried.
  */
-export async function ingestEvents(models: Models, catalog: EventTypeCatalog, jobId: string, job: EventIngestJob): Promise<number> {
+export async function ingestEvents(deps: IngestDeps, jobId: string, job: EventIngestJob): Promise<void> {
   const receivedAt = new Date(job.receivedAt);
-  const subjects = await resolveSubjects(models, job.projectId, job.events);
+  const subjects = await resolveSubjects(deps.models, job.projectId, job.events);
   const events = job.events.map((event, index) => toStoredEvent(jobId, index, job.projectId, receivedAt, event, subjects));
-  const stored = await insertNewEvents(models, events);
-  await incrementCounters(models, stored);
-  await catalog.add(job.projectId, job.events.map((event) => event.type), 'auto');
-  return stored.length;
+  await insertEvents(deps.models, events);
+  await incrementCounters(deps, job.projectId, jobId, events);
+  await deps.catalog.add(job.projectId, job.events.map((event) => event.type), 'auto');
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, invalidRequest, unavailable } from './api-error.ts';
 import { validationDetails } from './validation.ts';
 import { isUnavailableError } from '../infra/unavailable.ts';
+import { LockTimeoutError } from '../infra/redis-lock.ts';
 
 const partPrefixes: Record<string, string> = { body: '', querystring: '/query', params: '/path', headers: '/headers' };
 
@@ -24,6 +25,9 @@ function toApiError(error: FastifyError): ApiError | null {
   if (error.statusCode === 400 || error instanceof SyntaxError) return invalidRequest(`The body is not valid JSON: ${error.message}`);
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError(error.statusCode, 'invalid_request', error.message);
+  }
+  if (error instanceof LockTimeoutError) {
+    return new ApiError(409, 'conflict', 'The resource is being changed by other requests at this moment; retry shortly.', { headers: { 'retry-after': '1' } });
   }
   if (isUnavailableError(error)) {
     return unavailable('The service cannot reach its database or queue right now; nothing was accepted. Retry shortly.');

@@ -1,9 +1,5 @@
 /** MongoDB's duplicate-key error code: a unique index refused the write. */
-export const duplicateKeyCode = 11000;
-
-export function isDuplicateKey(error: unknown): boolean {
-  return (error as { code?: unknown }).code === duplicateKeyCode;
-}
+const duplicateKeyCode = 11000;
 
 interface IndexedWriteError {
   index: number;

@@ -16,3 +16,19 @@ export function createFailFastRedis(url: string): Redis {
 export function createBlockingRedis(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: null });
 }
+
+/** A fail-fast connection refuses commands until it is ready, so start-up waits for that once. */
+export async function waitForRedis(redis: Redis, timeoutMs = 5000): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new Error(`Redis did not answer within ${timeoutMs} ms at ${redis.options.host}:${redis.options.port}`));
+    }, timeoutMs);
+    function onReady() {
+      clearTimeout(timer);
+      resolve();
+    }
+    redis.once('ready', onReady);
+  });
+}

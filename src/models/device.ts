@@ -15,8 +15,6 @@ const deviceSchema = new Schema(
     unsubscribeReason: { type: String, default: null },
     /** The token the gateway rejected: registering any other token subscribes the device again. */
     rejectedPushToken: { type: String, default: null },
-    /** Bumped by every tag or user change so concurrent read-modify-write updates never overwrite each other. */
-    revision: { type: Number, default: 0 },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );

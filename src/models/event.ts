@@ -4,7 +4,7 @@ export const subjectTypes = ['device', 'user'] as const;
 
 const eventSchema = new Schema(
   {
-    /** `<job id>:<index, 3 digits>`: a retried ingest job cannot store an event twice, and a request's events sort in order. */
+    /** `<ingest job id>:<index, 3 digits>`: a retried job cannot store an event twice, and events sort in the order received. */
     _id: { type: String, required: true },
     projectId: { type: String, required: true },
     type: { type: String, required: true },

@@ -8,7 +8,7 @@ export type ConditionOp = (typeof conditionOps)[number];
 export const EventDataCondition = Type.Object(
   {
     field: Type.String({ minLength: 1, maxLength: maxTagKeyLength, pattern: tagKeyPattern, errorMessage: tagKeyMessage }),
-    op: Type.Union(conditionOps.map((op) => Type.Literal(op)), { errorMessage: `must be one of ${conditionOps.join(', ')}` }),
+    op: Type.Enum(conditionOps, { errorMessage: `must be one of ${conditionOps.join(', ')}` }),
     value: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },

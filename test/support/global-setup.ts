@@ -11,6 +11,10 @@ declare module 'vitest' {
 
 /** One Redis and one MongoDB-wire server for the whole run; each test file isolates itself by database and key prefix. */
 export default async function setup(project: TestProject) {
+  const nodeMajor = Number(process.versions.node.split('.')[0]);
+  if (nodeMajor < 24) {
+    throw new Error(`the tests run on Node.js 24 (this is ${process.version}); start them with npm test or npx vitest, which use node_modules/.bin/node`);
+  }
   const services = await provideServices({
     stateDir: resolve(import.meta.dirname, '../../.state/test'),
     log: (line) => process.stdout.write(`[services] ${line}\n`),

@@ -20,7 +20,7 @@ export function registerUpdateUserTags(app: App, context: AppContext): void {
       },
       handler: async (request) => {
         const job = { projectId: request.params.projectId, userId: request.body.userId, tags: request.body.tags };
-        const devices = await updateUserTags(context.queues.tagUpdate, context.tagUpdateEvents, context.config.tagUpdateTimeoutMs, job);
+        const devices = await updateUserTags(context.queues.tagUpdate, context.config.tagUpdateTimeoutMs, job);
         return { data: { devices } };
       },
     });

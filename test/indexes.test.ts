@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { Job } from 'bullmq';
+import { startIngress, type TestIngress } from './support/ingress.ts';
+import { ensureIndexes } from '../src/models/ensure-indexes.ts';
+import { purgeHistoryJobName } from '../src/queues/purge-history-schedule.ts';
+import { maintenanceProcessor } from '../src/maintenance/maintenance-processor.ts';
+
+let ingress: TestIngress;
+beforeAll(async () => {
+  ingress = await startIngress();
+});
+afterAll(() => ingress?.close());
+
+const day = 24 * 60 * 60 * 1000;
+
+describe('indexes and history expiry', () => {
+  it('expires history by TTL index, or schedules the purge job where the server refuses TTL', async () => {
+    const { models, queues } = ingress.context;
+    const expiry = await ensureIndexes(models, queues.maintenance, pino({ level: 'silent' }));
+    const indexes = await models.History.collection.indexes();
+    const ttl = indexes.find((index) => index.expireAfterSeconds !== undefined);
+    const schedulers = await queues.maintenance.getJobSchedulers();
+    if (expiry === 'ttl-index') {
+      expect(ttl).toMatchObject({ key: { sentAt: 1 }, expireAfterSeconds: 30 * 24 * 60 * 60 });
+    } else {
+      expect(ttl).toBeUndefined();
+      expect(schedulers.map((scheduler) => scheduler.key)).toEqual([purgeHistoryJobName]);
+      expect(schedulers[0]!.every).toBe(10 * 60 * 1000);
+    }
+  });
+
+  it('scheduling the purge from several processes keeps one schedule', async () => {
+    const { models, queues } = ingress.context;
+    const expiries = await Promise.all([1, 2, 3].map(() => ensureIndexes(models, queues.maintenance, pino({ level: 'silent' }))));
+    expect((await queues.maintenance.getJobSchedulers()).length).toBe(expiries[0] === 'purge-job' ? 1 : 0);
+  });
+
+  it('the purge job deletes history older than 30 days and keeps the rest', async () => {
+    const { models, queues } = ingress.context;
+    const now = Date.now();
+    const entry = (deviceId: string, ageMs: number) => ({
+      projectId: 'p',
+      deviceId,
+      notificationId: `n-${deviceId}`,
+      notification: { id: `n-${deviceId}`, title: 't', body: 'b' },
+      sentAt: new Date(now - ageMs),
+    });
+    await models.History.insertMany([entry('old', 31 * day), entry('edge', 30 * day + 60_000), entry('recent', 29 * day), entry('new', 0)]);
+    const job = new Job(queues.maintenance, purgeHistoryJobName, {});
+    const result = await maintenanceProcessor({ models, log: pino({ level: 'silent' }) })(job);
+    expect(result).toEqual({ deleted: 2 });
+    expect((await models.History.find({}, { deviceId: 1 }).lean()).map((doc) => doc.deviceId).sort()).toEqual(['new', 'recent']);
+  });
+
+  it('refuses a second device with the same id in a project', async () => {
+    const { Device } = ingress.context.models;
+    await Device.create({ projectId: 'p', deviceId: 'same', platform: 'ios', pushToken: 't' });
+    await expect(Device.create({ projectId: 'p', deviceId: 'same', platform: 'ios', pushToken: 't' })).rejects.toMatchObject({ code: 11000 });
+    await Device.create({ projectId: 'other', deviceId: 'same', platform: 'ios', pushToken: 't' });
+  });
+});

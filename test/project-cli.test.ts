@@ -1,0 +1,99 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIngress, type TestIngress } from './support/ingress.ts';
+import { testConfig } from './support/test-config.ts';
+import { unseal } from '../src/credentials/cipher.ts';
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, '..');
+const config = testConfig();
+let ingress: TestIngress;
+
+beforeAll(async () => {
+  ingress = await startIngress(config);
+});
+afterAll(() => ingress?.close());
+
+async function cli(script: string, args: string[]) {
+  const env = {
+    ...process.env,
+    MONGODB_URL: config.mongoUrl,
+    REDIS_URL: config.redisUrl,
+    QUEUE_PREFIX: config.queuePrefix,
+    CREDENTIALS_KEY: config.credentialsKey.toString('hex'),
+    LOG_LEVEL: 'silent',
+  };
+  return run(process.execPath, [join(root, 'scripts/project', script), ...args], { env, cwd: root }).catch(
+    (error: { code: number; stdout: string; stderr: string }) => ({ ...error, failed: true }),
+  );
+}
+
+async function createWithCli(plan: string) {
+  const { stdout } = await cli('create.ts', ['--name', 'Shop', '--plan', plan, '--json']);
+  return JSON.parse(stdout.trim()) as { projectId: string; apiKey: string; clientKey: string; plan: string };
+}
+
+describe('project CLI (CONTRACTS §2)', () => {
+  it('creates a project and prints one JSON object whose keys work', async () => {
+    const created = await createWithCli('team');
+    expect(Object.keys(created).sort()).toEqual(['apiKey', 'clientKey', 'plan', 'projectId']);
+    expect(created.plan).toBe('team');
+    const register = await ingress.request('PUT', `/v1/sdk/projects/${created.projectId}/devices/d`, {
+      key: created.clientKey,
+      body: { platform: 'web', pushToken: 't' },
+    });
+    expect(register.status).toBe(200);
+    expect((await ingress.request('GET', `/v1/projects/${created.projectId}/devices/d`, { key: created.apiKey })).status).toBe(200);
+  });
+
+  it('refuses an unknown plan with a message and a non-zero exit', async () => {
+    const result = await cli('create.ts', ['--name', 'Shop', '--plan', 'gold', '--json']);
+    expect(result).toMatchObject({ failed: true, code: 1 });
+    expect(result.stderr).toContain('--plan must be one of starter, team, business');
+  });
+
+  it('rotates keys: the old ones are refused at once, the new ones work', async () => {
+    const created = await createWithCli('starter');
+    const path = `/v1/projects/${created.projectId}/devices/d`;
+    expect((await ingress.request('GET', path, { key: created.apiKey })).status).toBe(404);
+    const { stdout } = await cli('rotate-keys.ts', ['--project', created.projectId, '--json']);
+    const rotated = JSON.parse(stdout.trim());
+    expect(rotated.projectId).toBe(created.projectId);
+    expect(rotated.apiKey).not.toBe(created.apiKey);
+    expect((await ingress.request('GET', path, { key: created.apiKey })).status).toBe(401);
+    expect((await ingress.request('GET', path, { key: rotated.apiKey })).status).toBe(404);
+  });
+
+  it('stores push credentials encrypted with CREDENTIALS_KEY', async () => {
+    const created = await createWithCli('business');
+    const dir = await mkdtemp(join(tmpdir(), 'credentials-'));
+    const serviceAccount = { project_id: 'my-app', client_email: 'push@my-app.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nSECRETFCM\n-----END PRIVATE KEY-----\n' };
+    await writeFile(join(dir, 'sa.json'), JSON.stringify(serviceAccount));
+    await writeFile(join(dir, 'AuthKey.p8'), '-----BEGIN PRIVATE KEY-----\nSECRETAPNS\n-----END PRIVATE KEY-----\n');
+    const result = await cli('credentials.ts', [
+      '--project', created.projectId,
+      '--fcm-service-account', join(dir, 'sa.json'),
+      '--apns-key', join(dir, 'AuthKey.p8'), '--apns-key-id', 'KEY123', '--apns-team-id', 'TEAM42', '--apns-topic', 'com.example.app',
+      '--json',
+    ]);
+    expect(JSON.parse(result.stdout.trim())).toEqual({ projectId: created.projectId, fcm: true, apns: true });
+
+    const stored = await ingress.context.mongo.db!.collection('projects').findOne({ _id: created.projectId as never });
+    expect(JSON.stringify(stored)).not.toMatch(/SECRETFCM|SECRETAPNS|TEAM42/);
+    expect(JSON.parse(unseal(stored!.credentials.fcm, config.credentialsKey))).toEqual(serviceAccount);
+    expect(JSON.parse(unseal(stored!.credentials.apns, config.credentialsKey))).toMatchObject({ keyId: 'KEY123', teamId: 'TEAM42', topic: 'com.example.app', production: false });
+  });
+
+  it('refuses an incomplete APNs key with a message naming what is missing', async () => {
+    const created = await createWithCli('team');
+    const dir = await mkdtemp(join(tmpdir(), 'credentials-'));
+    await writeFile(join(dir, 'AuthKey.p8'), 'key');
+    const result = await cli('credentials.ts', ['--project', created.projectId, '--apns-key', join(dir, 'AuthKey.p8')]);
+    expect(result).toMatchObject({ failed: true, code: 1 });
+    expect(result.stderr).toMatch(/keyId/);
+  });
+});

@@ -1,0 +1,63 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLocalRedis } from '../scripts/services/redis-server.ts';
+import { startLocalFerretDb } from '../scripts/services/ferretdb.ts';
+import type { StartedService } from '../scripts/services/started-service.ts';
+import { startIngress, type TestIngress } from './support/ingress.ts';
+import { testConfig } from './support/test-config.ts';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
+});
+
+async function privateServer(start: typeof startLocalRedis): Promise<StartedService> {
+  const stateDir = await mkdtemp(join(tmpdir(), 'unavailable-'));
+  const service = await start({ stateDir, log: () => undefined, persistent: false });
+  cleanups.push(() => service.stop());
+  return service;
+}
+
+async function ingressOn(overrides: Parameters<typeof testConfig>[0]): Promise<TestIngress> {
+  const ingress = await startIngress(testConfig(overrides));
+  cleanups.push(() => ingress.close());
+  return ingress;
+}
+
+function expectUnavailable(response: { status: number; body: any }) {
+  expect(response.status).toBe(503);
+  expect(response.body).toEqual({ error: { code: 'unavailable', message: expect.any(String) } });
+}
+
+describe('503 when a backing store is down (CONTRACTS §1)', () => {
+  it('answers 503 and writes nothing while Redis is down', async () => {
+    const redis = await privateServer(startLocalRedis);
+    const ingress = await ingressOn({ redisUrl: redis.url });
+    const project = await ingress.createProject('starter');
+    const sdkPath = (id: string) => `/v1/sdk/projects/${project.projectId}/devices/${id}`;
+    expect((await ingress.request('PUT', sdkPath('before'), { key: project.clientKey, body: { platform: 'ios', pushToken: 't' } })).status).toBe(200);
+
+    await redis.stop();
+    expectUnavailable(await ingress.request('PUT', sdkPath('during'), { key: project.clientKey, body: { platform: 'ios', pushToken: 't' } }));
+    expectUnavailable(await ingress.request('GET', `/v1/projects/${project.projectId}/devices/before`, { key: project.apiKey }));
+    expect((await ingress.request('GET', '/readyz')).status).toBe(503);
+    expect(await ingress.context.models.Device.countDocuments({ deviceId: 'during' })).toBe(0);
+  });
+
+  it('answers 503 and queues nothing while MongoDB is down', async () => {
+    const mongo = await privateServer(startLocalFerretDb);
+    const ingress = await ingressOn({ mongoUrl: `${mongo.url}/down_test` });
+    const project = await ingress.createProject('team');
+    const sdkPath = (id: string) => `/v1/sdk/projects/${project.projectId}/devices/${id}`;
+    expect((await ingress.request('PUT', sdkPath('before'), { key: project.clientKey, body: { platform: 'web', pushToken: 't' } })).status).toBe(200);
+    const queuedBefore = await ingress.context.queues.eventIngest.count();
+
+    await mongo.stop();
+    expectUnavailable(await ingress.request('PUT', sdkPath('during'), { key: project.clientKey, body: { platform: 'web', pushToken: 't' } }));
+    expectUnavailable(await ingress.request('GET', `/v1/projects/${project.projectId}/devices/before`, { key: project.apiKey }));
+    expect((await ingress.request('GET', '/readyz')).status).toBe(503);
+    expect(await ingress.context.queues.eventIngest.count()).toBe(queuedBefore);
+  });
+});
