@@ -11,6 +11,7 @@ import { SlidingWindowLimiter } from './rate-limit/sliding-window.ts';
 import { DeviceStore } from './devices/device-store.ts';
 import { TemplateStore } from './templates/template-store.ts';
 import { ensureIndexes, type HistoryExpiry } from './models/ensure-indexes.ts';
+import { EventTypeCatalog } from './events/event-type-catalog.ts';
 
 /** Everything a request handler needs, built once per ingress process. */
 export interface AppContext {
@@ -24,6 +25,7 @@ export interface AppContext {
   devices: DeviceStore;
   templates: TemplateStore;
   historyExpiry: HistoryExpiry;
+  eventTypes: EventTypeCatalog;
 }
 
 export async function createAppContext(config: Config, log: Logger): Promise<AppContext> {
@@ -45,6 +47,7 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     devices: new DeviceStore(models, queues.eventIngest, redis, config.queuePrefix),
     templates: new TemplateStore(models),
     historyExpiry,
+    eventTypes: new EventTypeCatalog(models),
   };
 }
 

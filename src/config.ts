@@ -15,6 +15,8 @@ export interface Config {
   adminToken: string | undefined;
   logLevel: string;
   queuePrefix: string;
+  /** How long PATCH /users/tags waits for the tag-update worker before answering 503 (the change is still applied). */
+  tagUpdateTimeoutMs: number;
 }
 
 const projectRoot = resolve(import.meta.dirname, '..');
@@ -26,6 +28,14 @@ function parsePort(name: string, fallback: number): number {
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${raw}"`);
   return port;
+}
+
+function parsePositiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  return value;
 }
 
 function decodeKey(text: string, origin: string): Buffer {
@@ -64,5 +74,6 @@ export function loadConfig(): Config {
     adminToken: process.env.ADMIN_TOKEN || undefined,
     logLevel: process.env.LOG_LEVEL ?? 'info',
     queuePrefix: process.env.QUEUE_PREFIX ?? 'push',
+    tagUpdateTimeoutMs: parsePositiveInteger('TAG_UPDATE_TIMEOUT_MS', 10_000),
   };
 }

@@ -1,18 +1,28 @@
 import { invalidRequest } from '../http/api-error.ts';
 import { maxTagsPerDevice, type TagChanges, type Tags } from '../schemas/tags.ts';
 
+/** How many tags a device has after the changes, without building the result. */
+export function tagCountAfter(current: Tags, changes: TagChanges): number {
+  let count = Object.keys(current).length;
+  for (const [key, value] of Object.entries(changes)) {
+    const present = Object.hasOwn(current, key);
+    if (value === null && present) count -= 1;
+    if (value !== null && !present) count += 1;
+  }
+  return count;
+}
+
+export const tooManyTagsMessage = `A device can have at most ${maxTagsPerDevice} tags; delete some with null values first.`;
+
 /** The tags a device has after the changes; a null value deletes. Refuses a result over the per-device limit. */
 export function applyTagChanges(current: Tags, changes: TagChanges | undefined): Tags {
   if (!changes) return current;
+  const count = tagCountAfter(current, changes);
+  if (count > maxTagsPerDevice) throw invalidRequest(tooManyTagsMessage, [{ path: '/tags', message: `would leave the device with ${count} tags` }]);
   const next: Tags = { ...current };
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) delete next[key];
     else next[key] = value;
-  }
-  if (Object.keys(next).length > maxTagsPerDevice) {
-    throw invalidRequest(`A device can have at most ${maxTagsPerDevice} tags; delete some with null values first.`, [
-      { path: '/tags', message: `would leave the device with ${Object.keys(next).length} tags` },
-    ]);
   }
   return next;
 }

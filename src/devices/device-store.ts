@@ -8,6 +8,7 @@ import { notFound } from '../http/api-error.ts';
 import { withRedisLock } from '../infra/redis-lock.ts';
 import { applyTagChanges } from './apply-tag-changes.ts';
 import { enqueueEvents } from '../events/ingest-job.ts';
+import { firstSessionEvent } from '../events/automatic-events.ts';
 
 type StoredDevice = DeviceDocument;
 
@@ -82,7 +83,7 @@ export class DeviceStore {
       tags: applyTagChanges({}, input.tags),
     });
     try {
-      await enqueueEvents(this.eventIngest, projectId, [{ type: '@first_session', subjectType: 'device', subjectId: deviceId, data: {} }]);
+      await enqueueEvents(this.eventIngest, projectId, [{ type: firstSessionEvent, subjectType: 'device', subjectId: deviceId, data: {} }]);
     } catch (error) {
       await this.models.Device.deleteOne({ _id: document._id }).catch(() => undefined);
       throw error;

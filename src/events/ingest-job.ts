@@ -1,4 +1,5 @@
-import type { Queue } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
+import { Types } from 'mongoose';
 
 export interface IngestedEvent {
   type: string;
@@ -16,7 +17,20 @@ export interface EventIngestJob {
 
 export const eventIngestJobName = 'ingest';
 
+/**
+ * Retries ride out a database outage; the worker derives event ids from the job id, so a retried job never stores
+ * an event twice. Job ids are ObjectIds rather than BullMQ's counter, which starts again if Redis loses its data,
+ * and they order the events of requests received in the same millisecond. Finished jobs are dropped at once: at
+ * thousands of events a second they would fill Redis.
+ */
+const ingestJobOptions: JobsOptions = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: true,
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
 export async function enqueueEvents(queue: Queue, projectId: string, events: IngestedEvent[]): Promise<void> {
   const job: EventIngestJob = { projectId, receivedAt: new Date().toISOString(), events };
-  await queue.add(eventIngestJobName, job);
+  await queue.add(eventIngestJobName, job, { ...ingestJobOptions, jobId: new Types.ObjectId().toHexString() });
 }

@@ -24,3 +24,4 @@ export const invalidRequest = (message: string, details?: ErrorDetail[]) => new 
 export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
 export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);
+export const unavailable = (message: string) => new ApiError(503, 'unavailable', message, { headers: { 'retry-after': '1' } });

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, invalidRequest } from './api-error.ts';
+import { ApiError, invalidRequest, unavailable } from './api-error.ts';
 import { validationDetails } from './validation.ts';
 import { isUnavailableError } from '../infra/unavailable.ts';
 import { LockTimeoutError } from '../infra/redis-lock.ts';
@@ -30,9 +30,7 @@ function toApiError(error: FastifyError): ApiError | null {
     return new ApiError(409, 'conflict', 'The resource is being changed by other requests at this moment; retry shortly.', { headers: { 'retry-after': '1' } });
   }
   if (isUnavailableError(error)) {
-    return new ApiError(503, 'unavailable', 'The service cannot reach its database or queue right now; nothing was accepted. Retry shortly.', {
-      headers: { 'retry-after': '1' },
-    });
+    return unavailable('The service cannot reach its database or queue right now; nothing was accepted. Retry shortly.');
   }
   return null;
 }

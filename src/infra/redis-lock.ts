@@ -39,3 +39,11 @@ export async function withRedisLock<T>(redis: Redis, key: string, fn: () => Prom
     await redis.eval(releaseScript, 1, key, token).catch(() => undefined);
   }
 }
+
+/** Holds the locks on every key at once, taken in sorted order so that two callers never wait on each other in a cycle. */
+export function withRedisLocks<T>(redis: Redis, keys: string[], fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const sorted = [...new Set(keys)].sort();
+  const lockFrom = (position: number): Promise<T> =>
+    position === sorted.length ? fn() : withRedisLock(redis, sorted[position]!, () => lockFrom(position + 1), options);
+  return lockFrom(0);
+}

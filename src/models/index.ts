@@ -3,6 +3,8 @@ import { projectModel } from './project.ts';
 import { deviceModel } from './device.ts';
 import { historyModel } from './history.ts';
 import { eventModel } from './event.ts';
+import { eventTypeModel } from './event-type.ts';
+import { eventCounterModel } from './event-counter.ts';
 import { notificationModel } from './notification.ts';
 import { templateModel } from './template.ts';
 import { segmentModel } from './segment.ts';
@@ -14,6 +16,8 @@ export function createModels(connection: Connection) {
     Device: deviceModel(connection),
     History: historyModel(connection),
     Event: eventModel(connection),
+    EventType: eventTypeModel(connection),
+    EventCounter: eventCounterModel(connection),
     Notification: notificationModel(connection),
     Template: templateModel(connection),
     Segment: segmentModel(connection),

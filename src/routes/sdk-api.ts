@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { registerRegisterDevice } from './devices/register-device.ts';
 import { registerUpdateDevice } from './devices/update-device.ts';
+import { registerTrackDeviceEvent } from './events/track-device-event.ts';
 
 /** Routes under /v1/sdk/projects/{PROJECT_ID}: the public client key of the app or site. */
 export function sdkApi(context: AppContext) {
@@ -14,5 +15,6 @@ export function sdkApi(context: AppContext) {
     });
     registerRegisterDevice(app, context);
     registerUpdateDevice(app, context);
+    registerTrackDeviceEvent(app, context);
   };
 }

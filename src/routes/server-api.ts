@@ -13,6 +13,10 @@ import { registerListTemplates } from './templates/list-templates.ts';
 import { registerGetTemplate } from './templates/get-template.ts';
 import { registerReplaceTemplate } from './templates/replace-template.ts';
 import { registerDeleteTemplate } from './templates/delete-template.ts';
+import { registerUpdateUserTags } from './users/update-user-tags.ts';
+import { registerReportEvents } from './events/report-events.ts';
+import { registerEventTypes } from './events/event-types.ts';
+import { registerRecentEvents } from './events/recent-events.ts';
 
 /** Routes under /v1/projects/{PROJECT_ID}: server API key, plan rate limit. */
 export function serverApi(context: AppContext) {
@@ -32,5 +36,9 @@ export function serverApi(context: AppContext) {
     registerGetTemplate(app, context);
     registerReplaceTemplate(app, context);
     registerDeleteTemplate(app, context);
+    registerUpdateUserTags(app, context);
+    registerReportEvents(app, context);
+    registerRecentEvents(app, context);
+    registerEventTypes(app, context);
   };
 }

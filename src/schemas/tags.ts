@@ -6,7 +6,11 @@ export const maxTagValueLength = 1024;
 export const tagKeyMessage = 'tag keys are 1 to 64 characters, must not start with $ and must not contain . or NUL';
 const tagValueMessage = `must be a string of at most ${maxTagValueLength} characters, a finite number, or null to delete the tag`;
 
-export const TagKey = Type.String({ minLength: 1, maxLength: 64, pattern: '^(?!\\$)[^.\\u0000]*$', errorMessage: tagKeyMessage });
+export const maxTagKeyLength = 64;
+/** Keys become MongoDB field paths (tags.<key>, data.<key>), hence no leading $, no dot and no NUL. */
+export const tagKeyPattern = '^(?!\\$)[^.\\u0000]*$';
+
+export const TagKey = Type.String({ minLength: 1, maxLength: maxTagKeyLength, pattern: tagKeyPattern, errorMessage: tagKeyMessage });
 
 export const TagValue = Type.Union([Type.String({ maxLength: maxTagValueLength }), Type.Number()], { errorMessage: tagValueMessage });
 

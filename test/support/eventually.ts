@@ -10,3 +10,12 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_
     }
   }
 }
+
+/** Reads until the value is accepted, for conditions expressed on a value rather than as assertions. */
+export function waitFor<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs?: number): Promise<T> {
+  return eventually(async () => {
+    const value = await read();
+    if (!accept(value)) throw new Error(`condition not met; last value: ${JSON.stringify(value)}`);
+    return value;
+  }, timeoutMs);
+}

@@ -1,0 +1,81 @@
+import type { Models } from '../models/index.ts';
+import type { ConditionOp, EventDataCondition } from '../schemas/event-conditions.ts';
+import { parseIsoTime } from './event-data.ts';
+import { dayMs, startOfUtcDay } from './utc-day.ts';
+
+export interface CountEventsQuery {
+  projectId: string;
+  /** Exactly one of deviceId and userId: a device counts its own events and those of its user. */
+  deviceId?: string;
+  userId?: string;
+  type: string;
+  /** The window is the withinDays × 24 hours before `now`. */
+  withinDays: number;
+  /** Only events whose data matches every condition count. */
+  where?: EventDataCondition[];
+  now?: Date;
+}
+
+/** Condition values that are ISO times compare as times, since that is how event data stores them. */
+function asStored(value: unknown): unknown {
+  if (typeof value === 'string') return parseIsoTime(value) ?? value;
+  if (Array.isArray(value)) return value.map(asStored);
+  return value;
+}
+
+const operators: Record<ConditionOp, (value: unknown) => object> = {
+  eq: (value) => ({ $eq: value }),
+  ne: (value) => ({ $ne: value }),
+  gt: (value) => ({ $gt: value }),
+  gte: (value) => ({ $gte: value }),
+  lt: (value) => ({ $lt: value }),
+  lte: (value) => ({ $lte: value }),
+  in: (value) => ({ $in: Array.isArray(value) ? value : [value] }),
+  nin: (value) => ({ $nin: Array.isArray(value) ? value : [value] }),
+  exists: () => ({ $exists: true }),
+  notExists: () => ({ $exists: false }),
+};
+
+/** Data fields are validated like tag keys (no leading $, no dot), so data.<field> is a safe path. */
+export function dataConditionsFilter(where: EventDataCondition[]): Record<string, object> {
+  const filter: Record<string, object> = {};
+  for (const condition of where) {
+    const path = `data.${condition.field}`;
+    const toOperator: (value: unknown) => object = operators[condition.op];
+    filter[path] = { ...filter[path], ...toOperator(asStored(condition.value)) };
+  }
+  return filter;
+}
+
+function subjectOf(query: CountEventsQuery) {
+  if ((query.deviceId === undefined) === (query.userId === undefined)) throw new Error('countEvents takes exactly one of deviceId and userId');
+  return query.deviceId !== undefined
+    ? { counter: { subjectType: 'device' as const, subjectId: query.deviceId }, events: { deviceIds: query.deviceId } }
+    : { counter: { subjectType: 'user' as const, subjectId: query.userId! }, events: { userId: query.userId! } };
+}
+
+/**
+ * How many events of a type counted for a device or user in the last withinDays days.
+ *
+ * Without data conditions, the whole days inside the window are read from the daily counters (one small document
+ * per day) and only the two partial days at its edges from the events themselves. With conditions, the events of
+ * that subject and type inside the window are counted. Either way the indexes (projectId, subject, type, time)
+ * bound the work to the subject and the window, never the project's whole history.
+ */
+export async function countEvents(models: Models, query: CountEventsQuery): Promise<number> {
+  const now = query.now ?? new Date();
+  const since = new Date(now.getTime() - query.withinDays * dayMs);
+  const subject = subjectOf(query);
+  const eventFilter = { projectId: query.projectId, ...subject.events, type: query.type };
+  if (query.where && query.where.length > 0) {
+    return models.Event.countDocuments({ ...eventFilter, receivedAt: { $gt: since, $lte: now }, ...dataConditionsFilter(query.where) });
+  }
+  const firstWholeDay = new Date(startOfUtcDay(since).getTime() + dayMs);
+  const today = startOfUtcDay(now);
+  const [head, wholeDays, tail] = await Promise.all([
+    models.Event.countDocuments({ ...eventFilter, receivedAt: { $gt: since, $lt: firstWholeDay } }),
+    models.EventCounter.find({ projectId: query.projectId, ...subject.counter, type: query.type, day: { $gte: firstWholeDay, $lt: today } }, { _id: 0, count: 1 }).lean(),
+    models.Event.countDocuments({ ...eventFilter, receivedAt: { $gte: today, $lte: now } }),
+  ]);
+  return head + tail + wholeDays.reduce((sum, counter) => sum + counter.count, 0);
+}

@@ -1,0 +1,30 @@
+import type { App } from '../../http/app-types.ts';
+import type { AppContext } from '../../app-context.ts';
+import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
+import { ReportEventsBody, ReportEventsResult } from '../../schemas/events.ts';
+import { partitionEvents } from '../../events/validate-events.ts';
+import { enqueueEvents } from '../../events/ingest-job.ts';
+
+export function registerReportEvents(app: App, context: AppContext): void {
+  // /track is the recommended server-side path and takes the same shapes (spec §4.5, CONTRACTS §5).
+  for (const url of ['/events', '/track']) {
+    app.post(
+      url,
+      {
+        schema: {
+          summary: url === '/events' ? 'Report events (spec §4.4)' : 'Track events (spec §4.5)',
+          description: 'Valid events are accepted even when others are not; each refused event is listed in error with its index.',
+          tags: ['events'],
+          params: ProjectParams,
+          body: ReportEventsBody,
+          response: { 200: dataResponse(ReportEventsResult), 400: ErrorResponse },
+        },
+      },
+      async (request) => {
+        const { accepted, errors } = partitionEvents(request.body.events);
+        if (accepted.length > 0) await enqueueEvents(context.queues.eventIngest, request.params.projectId, accepted);
+        return { data: { success: accepted.length, error: errors } };
+      },
+    );
+  }
+}

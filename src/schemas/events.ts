@@ -1,0 +1,75 @@
+import { Type, type Static } from 'typebox';
+import { DeviceId } from './common.ts';
+import { UserId } from './device.ts';
+
+export const maxEventsPerRequest = 500;
+export const maxEventTypeLength = 64;
+export const maxSubjectIdLength = 256;
+export const maxRecentEvents = 500;
+
+/**
+ * Only the envelope is checked by the schema; each event is checked on its own (src/events/validate-events.ts),
+ * so that the valid events of a request are accepted next to the invalid ones (CONTRACTS §5).
+ */
+export const ReportEventsBody = Type.Object(
+  {
+    events: Type.Array(Type.Unknown(), {
+      minItems: 1,
+      maxItems: maxEventsPerRequest,
+      errorMessage: `must be an array of 1 to ${maxEventsPerRequest} events`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ReportEventsBody = Static<typeof ReportEventsBody>;
+
+export const EventError = Type.Object({ index: Type.Integer(), code: Type.String(), message: Type.String() });
+export type EventError = Static<typeof EventError>;
+
+export const ReportEventsResult = Type.Object({ success: Type.Integer(), error: Type.Array(EventError) });
+export type ReportEventsResult = Static<typeof ReportEventsResult>;
+
+export const EventType = Type.String({
+  minLength: 1,
+  maxLength: maxEventTypeLength,
+  errorMessage: `must be an event type of 1 to ${maxEventTypeLength} characters`,
+});
+
+/** trackEvent from the SDK: the subject is the device in the path. */
+export const TrackDeviceEventBody = Type.Object(
+  { type: EventType, data: Type.Optional(Type.Unknown()) },
+  { additionalProperties: false },
+);
+export type TrackDeviceEventBody = Static<typeof TrackDeviceEventBody>;
+
+export const AddEventTypeBody = Type.Object({ type: EventType }, { additionalProperties: false });
+
+export const EventTypeView = Type.Object({
+  type: Type.String(),
+  source: Type.Union([Type.Literal('auto'), Type.Literal('manual')]),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type EventTypeView = Static<typeof EventTypeView>;
+
+export const RecentEventsQuery = Type.Object(
+  {
+    userId: Type.Optional(UserId),
+    deviceId: Type.Optional(DeviceId),
+    type: Type.Optional(EventType),
+    limit: Type.Integer({ minimum: 1, maximum: maxRecentEvents, default: 50, errorMessage: `must be a whole number from 1 to ${maxRecentEvents}` }),
+  },
+  { additionalProperties: false },
+);
+export type RecentEventsQuery = Static<typeof RecentEventsQuery>;
+
+export const EventView = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  subjectType: Type.String(),
+  subjectId: Type.String(),
+  userId: Type.Union([Type.String(), Type.Null()]),
+  deviceIds: Type.Array(Type.String()),
+  data: Type.Record(Type.String(), Type.Unknown()),
+  receivedAt: Type.String({ format: 'date-time' }),
+});
+export type EventView = Static<typeof EventView>;

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIngress, type TestIngress } from './support/ingress.ts';
+import { startTestWorkers, type TestWorkers } from './support/workers.ts';
+import { waitFor } from './support/eventually.ts';
+import { testConfig } from './support/test-config.ts';
+import type { CreatedProject } from '../src/projects/create-project.ts';
+import { countEvents, type CountEventsQuery } from '../src/events/count-events.ts';
+import { ingestEvents } from '../src/events/ingest-events.ts';
+import { EventTypeCatalog } from '../src/events/event-type-catalog.ts';
+import { dayMs } from '../src/events/utc-day.ts';
+
+let ingress: TestIngress;
+let workers: TestWorkers;
+let project: CreatedProject;
+let firstBatchAt: number;
+let secondBatchAt: number;
+
+const storedCount = async () => workers.context.models.Event.countDocuments({ projectId: project.projectId });
+const receivedAtOf = async (type: string) =>
+  (await workers.context.models.Event.findOne({ projectId: project.projectId, type }).lean())!.receivedAt.getTime();
+
+async function report(events: object[]) {
+  const before = await storedCount();
+  const response = await ingress.request('POST', `/v1/projects/${project.projectId}/events`, { key: project.apiKey, body: { events } });
+  expect(response.body.data).toEqual({ success: events.length, error: [] });
+  await waitFor(storedCount, (count) => count === before + events.length);
+}
+
+beforeAll(async () => {
+  const config = testConfig();
+  ingress = await startIngress(config);
+  workers = await startTestWorkers(config, ['event-ingest']);
+  project = await ingress.createProject('team');
+  for (const [deviceId, userId] of [['count-phone', 'count-user'], ['count-tablet', 'count-user'], ['count-lonely', null]] as const) {
+    await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${deviceId}`, {
+      key: project.clientKey,
+      body: { platform: 'android', pushToken: `token-${deviceId}`, userId },
+    });
+  }
+  await waitFor(storedCount, (count) => count === 3);
+  await report([
+    { type: 'purchase', subjectType: 'device', subjectId: 'count-phone', data: { amount: 50 } },
+    { type: 'purchase', subjectType: 'user', subjectId: 'count-user', data: { amount: 150, at: '2024-03-01T10:00:00+09:00' } },
+    { type: 'view', subjectType: 'device', subjectId: 'count-phone' },
+    { type: 'purchase', subjectType: 'device', subjectId: 'count-lonely', data: { amount: 500 } },
+    { type: 'first_batch', subjectType: 'user', subjectId: 'nobody' },
+  ]);
+  await report([
+    { type: 'purchase', subjectType: 'device', subjectId: 'count-phone', data: { amount: 200, at: '2024-05-01T00:00:00Z' } },
+    { type: 'second_batch', subjectType: 'user', subjectId: 'nobody' },
+  ]);
+  firstBatchAt = await receivedAtOf('first_batch');
+  secondBatchAt = await receivedAtOf('second_batch');
+});
+afterAll(async () => {
+  await workers?.close();
+  await ingress?.close();
+});
+
+const count = (query: Partial<CountEventsQuery> & Pick<CountEventsQuery, 'withinDays'>) =>
+  countEvents(workers.context.models, { projectId: project.projectId, type: 'purchase', ...query } as CountEventsQuery);
+
+describe('countEvents: how often an event happened for a device or user in the last N days', () => {
+  it('counts a device\'s own events and its user\'s, and a user\'s events on all their devices', async () => {
+    expect(secondBatchAt).toBeGreaterThan(firstBatchAt);
+    expect(await count({ deviceId: 'count-phone', withinDays: 1 })).toBe(3);
+    expect(await count({ deviceId: 'count-tablet', withinDays: 1 })).toBe(1);
+    expect(await count({ userId: 'count-user', withinDays: 1 })).toBe(3);
+    expect(await count({ deviceId: 'count-lonely', withinDays: 1 })).toBe(1);
+    expect(await count({ deviceId: 'count-phone', withinDays: 1, type: 'view' })).toBe(1);
+    expect(await count({ deviceId: 'count-phone', withinDays: 1, type: 'never' })).toBe(0);
+  });
+
+  it('counts only the events inside the period, whichever day its edges fall on', async () => {
+    const later = (ms: number) => new Date(ms);
+    // Ten days on, a 30-day window holds everything (read from the daily counters) and a 5-day window nothing.
+    expect(await count({ deviceId: 'count-phone', withinDays: 30, now: later(secondBatchAt + 10 * dayMs) })).toBe(3);
+    expect(await count({ userId: 'count-user', withinDays: 30, now: later(secondBatchAt + 10 * dayMs) })).toBe(3);
+    expect(await count({ deviceId: 'count-phone', withinDays: 5, now: later(secondBatchAt + 10 * dayMs) })).toBe(0);
+    // A window starting between the two batches holds only the second one.
+    const between = (firstBatchAt + secondBatchAt) / 2;
+    expect(await count({ deviceId: 'count-phone', withinDays: 3, now: later(between + 3 * dayMs) })).toBe(1);
+    expect(await count({ deviceId: 'count-tablet', withinDays: 3, now: later(between + 3 * dayMs) })).toBe(0);
+    expect(await count({ deviceId: 'count-phone', withinDays: 3, now: later(firstBatchAt - 1 + 3 * dayMs) })).toBe(3);
+    // A window that ends before the events were received holds none of them.
+    expect(await count({ deviceId: 'count-phone', withinDays: 3, now: later(firstBatchAt - 1) })).toBe(0);
+  });
+
+  it('counts only the events whose data matches the conditions, numbers and times alike', async () => {
+    const tenDaysOn = new Date(secondBatchAt + 10 * dayMs);
+    expect(await count({ deviceId: 'count-phone', withinDays: 30, now: tenDaysOn, where: [{ field: 'amount', op: 'gte', value: 100 }] })).toBe(2);
+    expect(await count({ deviceId: 'count-phone', withinDays: 30, now: tenDaysOn, where: [{ field: 'amount', op: 'in', value: [50, 500] }] })).toBe(1);
+    expect(await count({ deviceId: 'count-phone', withinDays: 30, now: tenDaysOn, where: [{ field: 'at', op: 'exists' }] })).toBe(2);
+    const afterApril = [{ field: 'at', op: 'gte' as const, value: '2024-04-01T00:00:00Z' }];
+    expect(await count({ deviceId: 'count-phone', withinDays: 30, now: tenDaysOn, where: afterApril })).toBe(1);
+    const between = (firstBatchAt + secondBatchAt) / 2;
+    const amountOver100 = [{ field: 'amount', op: 'gt' as const, value: 100 }];
+    expect(await count({ deviceId: 'count-phone', withinDays: 3, now: new Date(between + 3 * dayMs), where: amountOver100 })).toBe(1);
+    expect(await count({ deviceId: 'count-phone', withinDays: 5, now: tenDaysOn, where: amountOver100 })).toBe(0);
+  });
+
+  it('does not count a retried ingest job twice', async () => {
+    const deps = { models: workers.context.models, redis: workers.context.redis, queuePrefix: workers.context.config.queuePrefix, catalog: new EventTypeCatalog(workers.context.models) };
+    const job = { projectId: project.projectId, receivedAt: new Date().toISOString(), events: [{ type: 'retried', subjectType: 'device' as const, subjectId: 'count-phone', data: {} }] };
+    await ingestEvents(deps, 'retried-job', job);
+    await ingestEvents(deps, 'retried-job', job);
+    expect(await count({ deviceId: 'count-phone', type: 'retried', withinDays: 30, now: new Date(Date.now() + 5 * dayMs) })).toBe(1);
+    expect(await workers.context.models.Event.countDocuments({ projectId: project.projectId, type: 'retried' })).toBe(1);
+  });
+});

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIngress, type TestIngress } from './support/ingress.ts';
+import { startTestWorkers, type TestWorkers } from './support/workers.ts';
+import { waitFor } from './support/eventually.ts';
+import { testConfig } from './support/test-config.ts';
+import type { CreatedProject } from '../src/projects/create-project.ts';
+
+let ingress: TestIngress;
+let workers: TestWorkers;
+let project: CreatedProject;
+
+beforeAll(async () => {
+  const config = testConfig();
+  ingress = await startIngress(config);
+  workers = await startTestWorkers(config, ['tag-update']);
+  project = await ingress.createProject('team');
+});
+afterAll(async () => {
+  await workers?.close();
+  await ingress?.close();
+});
+
+function registerDevice(target: TestIngress, owner: CreatedProject, deviceId: string, userId: string | null, tags: Record<string, unknown> = {}) {
+  return target.request('PUT', `/v1/sdk/projects/${owner.projectId}/devices/${deviceId}`, {
+    key: owner.clientKey,
+    body: { platform: 'ios', pushToken: `token-${deviceId}`, userId, tags },
+  });
+}
+const changeUserTags = (body: unknown, method = 'PATCH', target = ingress, owner = project) =>
+  target.request(method, `/v1/projects/${owner.projectId}/users/tags`, { key: owner.apiKey, body });
+const readDevice = async (deviceId: string, target = ingress, owner = project) =>
+  (await target.request('GET', `/v1/projects/${owner.projectId}/devices/${deviceId}`, { key: owner.apiKey })).body.data;
+
+describe('PATCH and POST /users/tags (spec §4.2)', () => {
+  it('changes the tags of every device of the user and answers them as they now are', async () => {
+    await registerDevice(ingress, project, 'alice-phone', 'alice', { plan: 'free', old: 1 });
+    await registerDevice(ingress, project, 'alice-tablet', 'alice', { theme: 'dark' });
+    await registerDevice(ingress, project, 'bob-phone', 'bob', { plan: 'free' });
+    const response = await changeUserTags({ userId: 'alice', tags: { plan: 'pro', score: 42, old: null } });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      data: {
+        devices: [
+          { id: 'alice-phone', userId: 'alice', tags: { plan: 'pro', score: 42 } },
+          { id: 'alice-tablet', userId: 'alice', tags: { theme: 'dark', plan: 'pro', score: 42 } },
+        ],
+      },
+    });
+    expect((await readDevice('alice-tablet')).tags).toEqual({ theme: 'dark', plan: 'pro', score: 42 });
+    expect((await readDevice('bob-phone')).tags).toEqual({ plan: 'free' });
+  });
+
+  it('takes POST on the same path, and answers an empty list for a user without devices', async () => {
+    await registerDevice(ingress, project, 'carol-phone', 'carol');
+    const posted = await changeUserTags({ userId: 'carol', tags: { vip: 1 } }, 'POST');
+    expect(posted.body.data.devices).toEqual([{ id: 'carol-phone', userId: 'carol', tags: { vip: 1 } }]);
+    const nobody = await changeUserTags({ userId: 'nobody', tags: { vip: 1 } });
+    expect(nobody.status).toBe(200);
+    expect(nobody.body).toEqual({ data: { devices: [] } });
+  });
+
+  it('refuses a bad key or value with a 400 naming it, and changes nothing', async () => {
+    await registerDevice(ingress, project, 'dave-phone', 'dave', { keep: 'me' });
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ 'a.b': 1 }, '/tags/a.b'],
+      [{ $set: 1 }, '/tags/$set'],
+      [{ ok: 1, nested: { x: 1 } }, '/tags/nested'],
+      [{ ok: 1, flag: true }, '/tags/flag'],
+      [{ long: 'x'.repeat(1025) }, '/tags/long'],
+    ];
+    for (const [tags, path] of cases) {
+      const response = await changeUserTags({ userId: 'dave', tags });
+      expect(response.status, path).toBe(400);
+      expect(response.body.error.code).toBe('invalid_request');
+      expect(response.body.error.details.map((detail: { path: string }) => detail.path)).toContain(path);
+    }
+    expect((await changeUserTags({ tags: { a: 1 } })).status).toBe(400);
+    expect((await changeUserTags({ userId: 'dave' })).status).toBe(400);
+    expect((await readDevice('dave-phone')).tags).toEqual({ keep: 'me' });
+  });
+
+  it('applies concurrent updates of different keys, and concurrent SDK tag changes, without losing any', async () => {
+    await registerDevice(ingress, project, 'erin-phone', 'erin');
+    await registerDevice(ingress, project, 'erin-watch', 'erin');
+    const userUpdates = Array.from({ length: 8 }, (_, index) => changeUserTags({ userId: 'erin', tags: { [`user${index}`]: index } }));
+    const sdkUpdates = Array.from({ length: 4 }, (_, index) =>
+      ingress.request('PATCH', `/v1/sdk/projects/${project.projectId}/devices/erin-phone`, { key: project.clientKey, body: { tags: { [`sdk${index}`]: index } } }),
+    );
+    const responses = await Promise.all([...userUpdates, ...sdkUpdates]);
+    expect(responses.map((response) => response.status)).toEqual(responses.map(() => 200));
+    const userKeys = Array.from({ length: 8 }, (_, index) => `user${index}`);
+    const sdkKeys = Array.from({ length: 4 }, (_, index) => `sdk${index}`);
+    expect(Object.keys((await readDevice('erin-phone')).tags).sort()).toEqual([...sdkKeys, ...userKeys].sort());
+    expect(Object.keys((await readDevice('erin-watch')).tags).sort()).toEqual(userKeys.sort());
+  });
+
+  it('refuses a change that would take any device of the user over 100 tags, and changes no device', async () => {
+    const ninetyNine = Object.fromEntries(Array.from({ length: 99 }, (_, index) => [`t${index}`, index]));
+    await registerDevice(ingress, project, 'frank-full', 'frank', ninetyNine);
+    await registerDevice(ingress, project, 'frank-empty', 'frank');
+    const refused = await changeUserTags({ userId: 'frank', tags: { extra1: 1, extra2: 2 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('invalid_request');
+    expect(refused.body.error.details[0].message).toContain('frank-full');
+    expect(Object.keys((await readDevice('frank-full')).tags)).toHaveLength(99);
+    expect((await readDevice('frank-empty')).tags).toEqual({});
+    const swapped = await changeUserTags({ userId: 'frank', tags: { t0: null, extra1: 1 } });
+    expect(swapped.status).toBe(200);
+    const tagCounts = swapped.body.data.devices.map((device: { id: string; tags: object }) => [device.id, Object.keys(device.tags).length]);
+    expect(tagCounts).toEqual([['frank-empty', 1], ['frank-full', 99]]);
+    const filled = await changeUserTags({ userId: 'frank', tags: { extra2: 2 } });
+    expect(filled.body.data.devices.map((device: { tags: object }) => Object.keys(device.tags).length)).toEqual([2, 100]);
+  });
+});
+
+describe('when the tag-update worker is slow', () => {
+  it('answers 503 past the bound, and the queued change is still applied', async () => {
+    const config = testConfig({ tagUpdateTimeoutMs: 300 });
+    const slowIngress = await startIngress(config);
+    try {
+      const owner = await slowIngress.createProject('team');
+      await registerDevice(slowIngress, owner, 'gina-phone', 'gina', { plan: 'free' });
+      const response = await changeUserTags({ userId: 'gina', tags: { plan: 'pro' } }, 'PATCH', slowIngress, owner);
+      expect(response.status).toBe(503);
+      expect(response.body.error.code).toBe('unavailable');
+      expect((await readDevice('gina-phone', slowIngress, owner)).tags).toEqual({ plan: 'free' });
+      const lateWorkers = await startTestWorkers(config, ['tag-update']);
+      try {
+        await waitFor(() => readDevice('gina-phone', slowIngress, owner), (device) => device.tags.plan === 'pro');
+      } finally {
+        await lateWorkers.close();
+      }
+    } finally {
+      await slowIngress.close();
+    }
+  });
+});
