@@ -2,7 +2,7 @@ import type { ConditionOp, EventDataCondition } from '../schemas/event-condition
 import { parseIsoTime } from './event-data.ts';
 import { dayMs, startOfUtcDay } from './utc-day.ts';
 import { subjectsCountingFor, subjectsFilter, type Subject } from './subjects.ts';
-import { counterId, pendingCounts, type CountDeps, type CountKey } from './pending-counts.ts';
+import { countField, pendingCounts, type CountDeps, type CountKey } from './pending-counts.ts';
 
 export interface CountEventsQuery {
   projectId: string;
@@ -48,24 +48,30 @@ export function dataConditionsFilter(where: EventDataCondition[]): Record<string
   return filter;
 }
 
-/** The whole days of the window, counted from the daily counters plus what is still pending in Redis. */
+/** The whole days of the window, from the counter documents plus what is still pending in Redis. */
 async function countWholeDays(deps: CountDeps, query: CountEventsQuery, subjects: Subject[], firstDay: Date, endDay: Date): Promise<number> {
+  if (firstDay >= endDay) return 0;
   const countKeys: CountKey[] = [];
   for (let day = firstDay.getTime(); day < endDay.getTime(); day += dayMs) {
     for (const subject of subjects) countKeys.push({ ...subject, type: query.type, day });
   }
-  if (countKeys.length === 0) return 0;
   const [counters, pending] = await Promise.all([
-    deps.models.EventCounter.find({ _id: { $in: countKeys.map((key) => counterId(query.projectId, key)) } }, { count: 1, lastFlush: 1 }).lean(),
+    deps.models.EventCounter.find(
+      { projectId: query.projectId, ...subjectsFilter(subjects), type: query.type, day: { $gte: firstDay, $lt: endDay } },
+      { _id: 0, subjectType: 1, subjectId: 1, day: 1, count: 1, flush: 1 },
+    ).lean(),
     pendingCounts(deps, query.projectId, countKeys),
   ]);
-  const flushed = new Map(counters.map((counter) => [counter._id, counter]));
+  // While a flush is under way its counts are both in Redis and, for the keys it has reached, in MongoDB.
+  const reachedByFlush = new Set<string>();
   let total = 0;
+  for (const counter of counters) {
+    total += counter.count;
+    if (counter.flush === pending.flushId) reachedByFlush.add(countField({ ...counter, type: query.type, day: counter.day.getTime() }));
+  }
   countKeys.forEach((key, index) => {
-    const counter = flushed.get(counterId(query.projectId, key));
-    total += (counter?.count ?? 0) + pending.pending[index]!;
-    // A flush in progress: its counts are in Redis until the counter carries its id.
-    if (counter?.lastFlush !== pending.flushId) total += pending.flushing[index]!;
+    total += pending.pending[index]!;
+    if (!reachedByFlush.has(countField(key))) total += pending.flushing[index]!;
   });
   return total;
 }
@@ -73,11 +79,11 @@ async function countWholeDays(deps: CountDeps, query: CountEventsQuery, subjects
 /**
  * How many events of a type counted for a device or user in the last withinDays days.
  *
- * Without data conditions, the whole UTC days inside the window come from the daily counters (one small document
- * per subject and day, found by _id) and only the two partial days at its edges from the events themselves. With
+ * Without data conditions, the whole UTC days inside the window come from the daily counters (a few small
+ * documents per subject and day) and only the two partial days at its edges from the events themselves. With
  * conditions, the events of those subjects and that type inside the window are counted. Either way the work is
- * bounded by the subjects and the window, through the (projectId, subjectType, subjectId, type, receivedAt) index,
- * never by the project's whole history.
+ * bounded by the subjects and the window, through the (projectId, subjectType, subjectId, type, receivedAt | day)
+ * indexes, never by the project's whole history.
  */
 export async function countEvents(deps: CountDeps, query: CountEventsQuery): Promise<number> {
   const now = query.now ?? new Date();

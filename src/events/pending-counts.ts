@@ -4,13 +4,13 @@ import type { Models } from '../models/index.ts';
 import type { SubjectType } from '../models/event.ts';
 import { duplicateKeyPositions } from '../infra/bulk-write-errors.ts';
 import { LockTimeoutError, withRedisLock } from '../infra/redis-lock.ts';
-import { inChunks } from '../infra/update-batches.ts';
+import { inChunks } from '../infra/chunks.ts';
 
 /**
- * Daily event counts per subject and type are gathered in Redis, then flushed into MongoDB (event_counters) by one
- * flusher per project at a time. The write cost follows the number of distinct (subject, type, day) rather than the
- * number of events, Redis adds atomically whatever the concurrency, and MongoDB sees a single writer per counter,
- * which FerretDB 1.x needs (it loses one of two concurrent updates of a document). Readers add what is still pending.
+ * Daily event counts per subject and type are gathered in Redis, then flushed into MongoDB (event_counters) every few
+ * seconds by one flusher per project at a time. The write cost follows the number of distinct (subject, type, day)
+ * in a flush rather than the number of events, Redis adds atomically whatever the concurrency, and MongoDB only
+ * receives inserts. Readers add what is still pending.
  */
 
 export interface CountKey {
@@ -30,6 +30,7 @@ export interface CountDeps {
 const flushEveryMs = 5_000;
 const recordedMarkerSeconds = 7 * 24 * 3600;
 const flushIdField = '#flush';
+const insertChunkSize = 1000;
 
 const keys = (prefix: string, projectId: string) => ({
   pending: `${prefix}:event-counts:pending:${projectId}`,
@@ -42,9 +43,6 @@ const keys = (prefix: string, projectId: string) => ({
 
 export const countField = (key: CountKey): string => JSON.stringify([key.subjectType, key.subjectId, key.type, key.day]);
 
-export function counterId(projectId: string, key: CountKey): string {
-  return JSON.stringify([projectId, key.subjectType, key.subjectId, key.type, key.day]);
-}
 
 // Adds a job's counts once: a retried job finds its marker and adds nothing.
 const recordScript = `
@@ -59,7 +57,7 @@ export async function recordCounts(redis: Redis, prefix: string, projectId: stri
   await redis.eval(recordScript, 2, names.recorded(jobId), names.pending, recordedMarkerSeconds, ...[...counts].flat());
 }
 
-/** Counts added in Redis and not yet in MongoDB, for the given fields. */
+/** Counts added in Redis and not yet in MongoDB for the given keys, and the flush under way if there is one. */
 export async function pendingCounts(deps: CountDeps, projectId: string, keysToRead: CountKey[]): Promise<{ pending: number[]; flushing: number[]; flushId: number | null }> {
   const names = keys(deps.queuePrefix, projectId);
   const fields = keysToRead.map(countField);
@@ -89,9 +87,9 @@ export async function flushCountsWhenDue(deps: CountDeps, projectId: string, log
 }
 
 /**
- * Moves the pending counts aside (RENAME is atomic, so increments made meanwhile start a new pending hash), adds
- * them to the counters and deletes them. A flush that died half way is finished first: counters already carrying
- * its id are skipped, so nothing is added twice.
+ * Moves the pending counts aside (RENAME is atomic, so increments made meanwhile start a new pending hash), inserts
+ * them as counter documents of this flush and deletes them. A flush that died half way is finished first: the
+ * documents it already inserted are refused by _id, so nothing is counted twice.
  */
 export async function flushCounts(deps: CountDeps, projectId: string): Promise<void> {
   const names = keys(deps.queuePrefix, projectId);
@@ -102,33 +100,28 @@ export async function flushCounts(deps: CountDeps, projectId: string): Promise<v
     });
     if (moved === 0) return;
   }
-  let flushId = Number(await deps.redis.hget(names.flushing, flushIdField));
-  if (!flushId) {
-    flushId = await deps.redis.incr(names.flushSequence);
-    await deps.redis.hsetnx(names.flushing, flushIdField, flushId);
-    flushId = Number(await deps.redis.hget(names.flushing, flushIdField));
+  if ((await deps.redis.hget(names.flushing, flushIdField)) === null) {
+    await deps.redis.hsetnx(names.flushing, flushIdField, await deps.redis.incr(names.flushSequence));
   }
-  const entries = Object.entries(await deps.redis.hgetall(names.flushing)).filter(([field]) => field !== flushIdField);
-  for (const chunk of inChunks(entries)) {
-    const operations = chunk.map(([field, count]) => {
-      const [subjectType, subjectId, type, day] = JSON.parse(field) as [SubjectType, string, string, number];
-      const key = { subjectType, subjectId, type, day };
-      return {
-        updateOne: {
-          filter: { _id: counterId(projectId, key), lastFlush: { $lt: flushId } },
-          update: {
-            $inc: { count: Number(count) },
-            $set: { lastFlush: flushId },
-            $setOnInsert: { projectId, subjectType, subjectId, type, day: new Date(day) },
-          },
-          upsert: true,
-        },
-      };
-    });
+  const { [flushIdField]: flushField, ...counts } = await deps.redis.hgetall(names.flushing);
+  const flush = Number(flushField);
+  const documents = Object.entries(counts).map(([field, count]) => {
+    const [subjectType, subjectId, type, day] = JSON.parse(field) as [SubjectType, string, string, number];
+    return {
+      _id: JSON.stringify([projectId, flush, subjectType, subjectId, type, day]),
+      projectId,
+      subjectType,
+      subjectId,
+      type,
+      day: new Date(day),
+      count: Number(count),
+      flush,
+    };
+  });
+  for (const chunk of inChunks(documents, insertChunkSize)) {
     try {
-      await deps.models.EventCounter.collection.bulkWrite(operations as never[], { ordered: false });
+      await deps.models.EventCounter.collection.insertMany(chunk as never[], { ordered: false });
     } catch (error) {
-      // A counter that already carries this flush fails the filter, and its upsert hits the existing _id: applied before.
       if (duplicateKeyPositions(error) === null) throw error;
     }
   }

@@ -2,12 +2,13 @@ import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { subjectTypes } from './event.ts';
 
 /**
- * How many events of one type one device or user sent on one UTC day (its own events: links between devices and
- * users are resolved when counting). Written only by the flush of pending counts (src/events/pending-counts.ts).
+ * How many events of one type one device or user sent on one UTC day, as gathered by one flush of the pending counts
+ * (src/events/pending-counts.ts); a day's count is the sum of its documents. Insert-only: FerretDB 1.x neither uses
+ * indexes for updates nor keeps concurrent updates of one document, and on MongoDB an insert is the cheapest write.
  */
 const eventCounterSchema = new Schema(
   {
-    /** counterId(): one document per (project, subject, type, day), found by _id on every MongoDB-wire server. */
+    /** JSON of [projectId, flush, subjectType, subjectId, type, day]: a retried flush inserts nothing twice. */
     _id: { type: String, required: true },
     projectId: { type: String, required: true },
     subjectType: { type: String, enum: subjectTypes, required: true },
@@ -15,12 +16,12 @@ const eventCounterSchema = new Schema(
     type: { type: String, required: true },
     day: { type: Date, required: true },
     count: { type: Number, required: true },
-    /** The last flush applied to this counter, so a flush that is retried adds nothing twice. */
-    lastFlush: { type: Number, required: true },
+    flush: { type: Number, required: true },
   },
   { versionKey: false },
 );
-// Segment evaluation over a whole project: every subject with events of a type in a window.
+// Counting for a few subjects over a window, and segment evaluation over every subject of a project.
+eventCounterSchema.index({ projectId: 1, subjectType: 1, subjectId: 1, type: 1, day: -1 });
 eventCounterSchema.index({ projectId: 1, type: 1, day: -1 });
 
 export type EventCounterDocument = InferSchemaType<typeof eventCounterSchema>;

@@ -4,7 +4,7 @@ import { maxTagsPerDevice, type TagChanges, type Tags } from '../schemas/tags.ts
 import { tagCountAfter } from '../devices/apply-tag-changes.ts';
 import { deviceLockKey } from '../devices/device-store.ts';
 import { withRedisLocks } from '../infra/redis-lock.ts';
-import { inChunks } from '../infra/update-batches.ts';
+import { inChunks } from '../infra/chunks.ts';
 import type { UserDeviceView } from '../schemas/user-tags.ts';
 import type { TagUpdateJob, TagUpdateResult } from './tag-update-job.ts';
 
