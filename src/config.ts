@@ -15,6 +15,13 @@ export interface Config {
   adminToken: string | undefined;
   logLevel: string;
   queuePrefix: string;
+  jobRetention: JobRetention;
+}
+
+/** How long finished jobs stay in Redis, where the dashboard shows them and can replay them. */
+export interface JobRetention {
+  completedHours: number;
+  failedDays: number;
 }
 
 const projectRoot = resolve(import.meta.dirname, '..');
@@ -26,6 +33,14 @@ function parsePort(name: string, fallback: number): number {
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${raw}"`);
   return port;
+}
+
+function parsePositive(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
 }
 
 function decodeKey(text: string, origin: string): Buffer {
@@ -64,5 +79,9 @@ export function loadConfig(): Config {
     adminToken: process.env.ADMIN_TOKEN || undefined,
     logLevel: process.env.LOG_LEVEL ?? 'info',
     queuePrefix: process.env.QUEUE_PREFIX ?? 'push',
+    jobRetention: {
+      completedHours: parsePositive('KEEP_COMPLETED_JOBS_HOURS', 24),
+      failedDays: parsePositive('KEEP_FAILED_JOBS_DAYS', 14),
+    },
   };
 }

@@ -16,6 +16,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     adminToken: undefined,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     queuePrefix: `t${id}`,
+    jobRetention: { completedHours: 24, failedDays: 14 },
     ...overrides,
   };
 }
