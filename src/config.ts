@@ -10,6 +10,7 @@ export interface Config {
   redisUrl: string;
   mongoUrl: string;
   pushGateway: PushGatewayMode;
+  sandboxHost: string;
   sandboxPort: number;
   credentialsKey: Buffer;
   adminToken: string | undefined;
@@ -74,6 +75,7 @@ export function loadConfig(): Config {
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     mongoUrl: process.env.MONGODB_URL ?? 'mongodb://127.0.0.1:27017/pushengine',
     pushGateway,
+    sandboxHost: process.env.SANDBOX_HOST || '127.0.0.1',
     sandboxPort: parsePort('SANDBOX_PORT', 4100),
     credentialsKey: loadCredentialsKey(),
     adminToken: process.env.ADMIN_TOKEN || undefined,

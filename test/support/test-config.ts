@@ -11,6 +11,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     redisUrl: inject('redisUrl'),
     mongoUrl: `${inject('mongoUrl')}/t_${id}`,
     pushGateway: 'sandbox',
+    sandboxHost: '127.0.0.1',
     sandboxPort: 0,
     credentialsKey: randomBytes(32),
     adminToken: undefined,
