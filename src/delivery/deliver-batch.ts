@@ -47,17 +47,22 @@ interface Outcomes {
   sent: DeliveredPush[];
   rejected: Rejection[];
   failed: number;
+  /** One of the reasons, for the log: the operator sees why without a line per device. */
+  failedReason: string | null;
   retry: string[];
   retryAfterMs: number;
 }
 
 function sortOutcomes(rendered: Rendered[], outcomes: PushOutcome[]): Outcomes {
-  const sorted: Outcomes = { sent: [], rejected: [], failed: 0, retry: [], retryAfterMs: 0 };
+  const sorted: Outcomes = { sent: [], rejected: [], failed: 0, failedReason: null, retry: [], retryAfterMs: 0 };
   outcomes.forEach((outcome, index) => {
     const { device, content } = rendered[index]!;
     if (outcome.kind === 'sent') sorted.sent.push({ deviceId: device.deviceId, content });
     else if (outcome.kind === 'unsubscribed') sorted.rejected.push({ deviceId: device.deviceId, pushToken: device.pushToken, reason: outcome.reason });
-    else if (outcome.kind === 'failed') sorted.failed += 1;
+    else if (outcome.kind === 'failed') {
+      sorted.failed += 1;
+      sorted.failedReason ??= outcome.reason;
+    }
     else {
       sorted.retry.push(device.deviceId);
       sorted.retryAfterMs = Math.max(sorted.retryAfterMs, outcome.retryAfterMs ?? 0);
@@ -115,6 +120,7 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
     const outcomes = sortOutcomes(rendered, gateway ? await gateway.send(rendered.map((push) => toOutgoing(notification, push))) : []);
     const gatewaySeconds = gateway ? (performance.now() - sendStart) / 1000 : null;
 
+    if (outcomes.failed > 0) context.log.warn({ notificationId, batch, gateway: gatewayName, failed: outcomes.failed, reason: outcomes.failedReason }, 'the gateway refused pushes');
     const now = new Date();
     await recordHistory(context.models, projectId, notification, outcomes.sent, now);
     await markUnsubscribed(context.redis, context.models, prefix, projectId, outcomes.rejected, now);
