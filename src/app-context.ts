@@ -10,6 +10,7 @@ import { KeyCache } from './keys/key-cache.ts';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.ts';
 import { DeviceStore } from './devices/device-store.ts';
 import { TemplateStore } from './templates/template-store.ts';
+import { SegmentStore } from './segments/segment-store.ts';
 import { ensureIndexes, type HistoryExpiry } from './models/ensure-indexes.ts';
 import { EventTypeCatalog } from './events/event-type-catalog.ts';
 
@@ -24,6 +25,7 @@ export interface AppContext {
   limiter: SlidingWindowLimiter;
   devices: DeviceStore;
   templates: TemplateStore;
+  segments: SegmentStore;
   historyExpiry: HistoryExpiry;
   eventTypes: EventTypeCatalog;
 }
@@ -46,6 +48,7 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     limiter: new SlidingWindowLimiter(redis, config.queuePrefix),
     devices: new DeviceStore(models, queues.eventIngest, redis, config.queuePrefix),
     templates: new TemplateStore(models),
+    segments: new SegmentStore(models),
     historyExpiry,
     eventTypes: new EventTypeCatalog(models),
   };

@@ -1,7 +1,7 @@
 import { WaitingChildrenError, type Job, type Processor } from 'bullmq';
 import type { WorkerContext } from '../worker-runtime/worker-context.ts';
 import type { FanOutProgress, SendJobData } from '../notifications/send-job.ts';
-import { emptySegmentResolver, type SegmentResolver } from '../targets/segment-resolver.ts';
+import type { SegmentResolver } from '../targets/segment-resolver.ts';
 import { targetCursor, type Targets } from '../targets/target-cursor.ts';
 import { targetProjection, type BatchDevice, type TargetDevice, type TargetProjection } from '../targets/target-device.ts';
 import { contentOf, parseContent } from '../rendering/message-content.ts';
@@ -22,7 +22,7 @@ function isLastAttempt(job: Job): boolean {
  * batch is done and then marks the notification completed. Progress is kept in the job after each chunk, so a
  * restarted fan-out resumes after the last queued device; batch job ids are deterministic, so nothing is added twice.
  */
-export function sendProcessor(context: WorkerContext, segments: SegmentResolver = emptySegmentResolver): Processor<SendJobData> {
+export function sendProcessor(context: WorkerContext, segments: SegmentResolver): Processor<SendJobData> {
   const { Notification } = context.models;
   return async (job, token) => {
     const { notificationId } = job.data;

@@ -1,5 +1,6 @@
 import type { Models } from '../models/index.ts';
-import type { ConditionOp, EventDataCondition } from '../schemas/event-conditions.ts';
+import type { EventDataCondition } from '../schemas/event-conditions.ts';
+import { operatorFilter } from '../conditions/operator-filter.ts';
 import { parseIsoTime } from './event-data.ts';
 import { dayMs, startOfUtcDay } from './utc-day.ts';
 
@@ -23,28 +24,28 @@ function asStored(value: unknown): unknown {
   return value;
 }
 
-const operators: Record<ConditionOp, (value: unknown) => object> = {
-  eq: (value) => ({ $eq: value }),
-  ne: (value) => ({ $ne: value }),
-  gt: (value) => ({ $gt: value }),
-  gte: (value) => ({ $gte: value }),
-  lt: (value) => ({ $lt: value }),
-  lte: (value) => ({ $lte: value }),
-  in: (value) => ({ $in: Array.isArray(value) ? value : [value] }),
-  nin: (value) => ({ $nin: Array.isArray(value) ? value : [value] }),
-  exists: () => ({ $exists: true }),
-  notExists: () => ({ $exists: false }),
-};
-
 /** Data fields are validated like tag keys (no leading $, no dot), so data.<field> is a safe path. */
 export function dataConditionsFilter(where: EventDataCondition[]): Record<string, object> {
   const filter: Record<string, object> = {};
   for (const condition of where) {
     const path = `data.${condition.field}`;
-    const toOperator: (value: unknown) => object = operators[condition.op];
-    filter[path] = { ...filter[path], ...toOperator(asStored(condition.value)) };
+    filter[path] = { ...filter[path], ...operatorFilter(condition.op, asStored(condition.value)) };
   }
   return filter;
+}
+
+export interface EventWindow {
+  now: Date;
+  since: Date;
+  /** Whole UTC days from firstWholeDay up to (not including) today are read from the daily counters. */
+  firstWholeDay: Date;
+  today: Date;
+}
+
+/** The withinDays × 24 hours before now, split into a partial first day, whole days and today so far. */
+export function eventWindow(withinDays: number, now = new Date()): EventWindow {
+  const since = new Date(now.getTime() - withinDays * dayMs);
+  return { now, since, firstWholeDay: new Date(startOfUtcDay(since).getTime() + dayMs), today: startOfUtcDay(now) };
 }
 
 function subjectOf(query: CountEventsQuery) {
@@ -63,15 +64,12 @@ function subjectOf(query: CountEventsQuery) {
  * bound the work to the subject and the window, never the project's whole history.
  */
 export async function countEvents(models: Models, query: CountEventsQuery): Promise<number> {
-  const now = query.now ?? new Date();
-  const since = new Date(now.getTime() - query.withinDays * dayMs);
+  const { now, since, firstWholeDay, today } = eventWindow(query.withinDays, query.now);
   const subject = subjectOf(query);
   const eventFilter = { projectId: query.projectId, ...subject.events, type: query.type };
   if (query.where && query.where.length > 0) {
     return models.Event.countDocuments({ ...eventFilter, receivedAt: { $gt: since, $lte: now }, ...dataConditionsFilter(query.where) });
   }
-  const firstWholeDay = new Date(startOfUtcDay(since).getTime() + dayMs);
-  const today = startOfUtcDay(now);
   const [head, wholeDays, tail] = await Promise.all([
     models.Event.countDocuments({ ...eventFilter, receivedAt: { $gt: since, $lt: firstWholeDay } }),
     models.EventCounter.find({ projectId: query.projectId, ...subject.counter, type: query.type, day: { $gte: firstWholeDay, $lt: today } }, { _id: 0, count: 1 }).lean(),
