@@ -8,6 +8,7 @@ import { contentOf, parseContent } from '../rendering/message-content.ts';
 import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
 import { deliverJobId, deliverJobName, deliverJobOptions, gatewayForPlatform, type DeliverJobData } from './deliver-job.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
+import { isJourneyActive } from '../journeys/cancel-journey-sends.ts';
 
 export const deliveryBatchSize = 500;
 
@@ -26,9 +27,13 @@ export function sendProcessor(context: WorkerContext, segments: SegmentResolver)
   const { Notification } = context.models;
   return async (job, token) => {
     const { notificationId } = job.data;
-    const fields = { projectId: 1, targetType: 1, targetIds: 1, status: 1, title: 1, body: 1, url: 1, imageUrl: 1 };
+    const fields = { projectId: 1, targetType: 1, targetIds: 1, status: 1, title: 1, body: 1, url: 1, imageUrl: 1, journeyId: 1 };
     const notification = await Notification.findById(notificationId, fields).lean();
     if (!notification || notification.status === 'canceled' || notification.status === 'completed') return;
+    if (notification.status === 'queued' && notification.journeyId && !(await isJourneyActive(context.models, notification.journeyId))) {
+      await Notification.updateOne({ _id: notificationId }, { $set: { status: 'canceled' } });
+      return;
+    }
     try {
       const progress = job.data.progress ?? startProgress;
       if (!progress.finished) {

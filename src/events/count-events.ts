@@ -1,7 +1,7 @@
 import type { Models } from '../models/index.ts';
 import type { EventDataCondition } from '../schemas/event-conditions.ts';
 import { operatorFilter } from '../conditions/operator-filter.ts';
-import { parseIsoTime } from './event-data.ts';
+import { storedConditionValue } from './event-data.ts';
 import { dayMs, startOfUtcDay } from './utc-day.ts';
 
 export interface CountEventsQuery {
@@ -17,19 +17,13 @@ export interface CountEventsQuery {
   now?: Date;
 }
 
-/** Condition values that are ISO times compare as times, since that is how event data stores them. */
-function asStored(value: unknown): unknown {
-  if (typeof value === 'string') return parseIsoTime(value) ?? value;
-  if (Array.isArray(value)) return value.map(asStored);
-  return value;
-}
 
 /** Data fields are validated like tag keys (no leading $, no dot), so data.<field> is a safe path. */
 export function dataConditionsFilter(where: EventDataCondition[]): Record<string, object> {
   const filter: Record<string, object> = {};
   for (const condition of where) {
     const path = `data.${condition.field}`;
-    filter[path] = { ...filter[path], ...operatorFilter(condition.op, asStored(condition.value)) };
+    filter[path] = { ...filter[path], ...operatorFilter(condition.op, storedConditionValue(condition.value)) };
   }
   return filter;
 }

@@ -23,6 +23,11 @@ import { registerGetSegment } from './segments/get-segment.ts';
 import { registerReplaceSegment } from './segments/replace-segment.ts';
 import { registerDeleteSegment } from './segments/delete-segment.ts';
 import { registerPreviewSegment } from './segments/preview-segment.ts';
+import { registerCreateJourney } from './journeys/create-journey.ts';
+import { registerListJourneys } from './journeys/list-journeys.ts';
+import { registerGetJourney } from './journeys/get-journey.ts';
+import { registerReplaceJourney } from './journeys/replace-journey.ts';
+import { registerDeleteJourney } from './journeys/delete-journey.ts';
 
 /** Routes under /v1/projects/{PROJECT_ID}: server API key, plan rate limit. */
 export function serverApi(context: AppContext) {
@@ -52,5 +57,10 @@ export function serverApi(context: AppContext) {
     registerReplaceSegment(app, context);
     registerDeleteSegment(app, context);
     registerPreviewSegment(app, context);
+    registerCreateJourney(app, context);
+    registerListJourneys(app, context);
+    registerGetJourney(app, context);
+    registerReplaceJourney(app, context);
+    registerDeleteJourney(app, context);
   };
 }
