@@ -10,6 +10,8 @@ import { KeyCache } from './keys/key-cache.ts';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.ts';
 import { DeviceStore } from './devices/device-store.ts';
 import { TemplateStore } from './templates/template-store.ts';
+import { SegmentStore } from './segments/segment-store.ts';
+import { JourneyStore } from './journeys/journey-store.ts';
 import { ensureIndexes, type HistoryExpiry } from './models/ensure-indexes.ts';
 import { EventTypeCatalog } from './events/event-type-catalog.ts';
 
@@ -24,6 +26,8 @@ export interface AppContext {
   limiter: SlidingWindowLimiter;
   devices: DeviceStore;
   templates: TemplateStore;
+  segments: SegmentStore;
+  journeys: JourneyStore;
   historyExpiry: HistoryExpiry;
   eventTypes: EventTypeCatalog;
 }
@@ -36,6 +40,7 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
   const models = createModels(mongo);
   const queues = createQueues(redis, config);
   const historyExpiry = await ensureIndexes(models, queues.maintenance, log);
+  const templates = new TemplateStore(models);
   return {
     config,
     mongo,
@@ -45,7 +50,9 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     keyCache: new KeyCache(redis, models, config.queuePrefix),
     limiter: new SlidingWindowLimiter(redis, config.queuePrefix),
     devices: new DeviceStore(models, queues.eventIngest, redis, config.queuePrefix),
-    templates: new TemplateStore(models),
+    templates,
+    segments: new SegmentStore({ models, redis, queuePrefix: config.queuePrefix }),
+    journeys: new JourneyStore({ models, templates, sendQueue: queues.send, redis, queuePrefix: config.queuePrefix }),
     historyExpiry,
     eventTypes: new EventTypeCatalog(models),
   };

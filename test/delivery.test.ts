@@ -89,12 +89,6 @@ describe('targets', () => {
     const id = await send({ targetType: 'userId', targetIds: ['nobody-at-all'], body: 'x' });
     expect((await completed(id)).stats).toEqual({ targeted: 0, sent: 0, failed: 0, unsubscribed: 0 });
   });
-
-  it('sends a segment notification through the segment resolver, which resolves nothing until segments land', async () => {
-    await harness.ingress.context.models.Segment.create({ _id: 'everyone', projectId: project.projectId, name: 'Everyone', match: 'all', conditions: [] });
-    const id = await send({ targetType: 'segment', targetIds: ['everyone'], body: 'x' });
-    expect((await completed(id)).stats.targeted).toBe(0);
-  });
 });
 
 describe('templates and personalization', () => {

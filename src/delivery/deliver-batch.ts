@@ -27,7 +27,7 @@ interface Rendered {
 
 function render(notification: PreparedNotification, device: BatchDevice): Rendered | null {
   try {
-    return { device, content: renderContent(notification.content, personalizationScope(device, notification.data)) };
+    return { device, content: renderContent(notification.content, personalizationScope(device, notification.data, notification.entryEvent)) };
   } catch {
     // A template that exceeds the render limits for this device's variables fails this device only.
     return null;

@@ -1,13 +1,14 @@
 import { WaitingChildrenError, type Job, type Processor } from 'bullmq';
 import type { WorkerContext } from '../worker-runtime/worker-context.ts';
 import type { FanOutProgress, SendJobData } from '../notifications/send-job.ts';
-import { emptySegmentResolver, type SegmentResolver } from '../targets/segment-resolver.ts';
+import type { SegmentResolver } from '../targets/segment-resolver.ts';
 import { targetCursor, type Targets } from '../targets/target-cursor.ts';
 import { targetProjection, type BatchDevice, type TargetDevice, type TargetProjection } from '../targets/target-device.ts';
 import { contentOf, parseContent } from '../rendering/message-content.ts';
 import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
 import { deliverJobId, deliverJobName, deliverJobOptions, gatewayForPlatform, type DeliverJobData } from './deliver-job.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
+import { isJourneyActive } from '../journeys/cancel-journey-sends.ts';
 
 export const deliveryBatchSize = 500;
 
@@ -22,13 +23,17 @@ function isLastAttempt(job: Job): boolean {
  * batch is done and then marks the notification completed. Progress is kept in the job after each chunk, so a
  * restarted fan-out resumes after the last queued device; batch job ids are deterministic, so nothing is added twice.
  */
-export function sendProcessor(context: WorkerContext, segments: SegmentResolver = emptySegmentResolver): Processor<SendJobData> {
+export function sendProcessor(context: WorkerContext, segments: SegmentResolver): Processor<SendJobData> {
   const { Notification } = context.models;
   return async (job, token) => {
     const { notificationId } = job.data;
-    const fields = { projectId: 1, targetType: 1, targetIds: 1, status: 1, title: 1, body: 1, url: 1, imageUrl: 1 };
+    const fields = { projectId: 1, targetType: 1, targetIds: 1, status: 1, title: 1, body: 1, url: 1, imageUrl: 1, journeyId: 1 };
     const notification = await Notification.findById(notificationId, fields).lean();
     if (!notification || notification.status === 'canceled' || notification.status === 'completed') return;
+    if (notification.status === 'queued' && notification.journeyId && !(await isJourneyActive(context.models, notification.journeyId))) {
+      await Notification.updateOne({ _id: notificationId }, { $set: { status: 'canceled' } });
+      return;
+    }
     try {
       const progress = job.data.progress ?? startProgress;
       if (!progress.finished) {

@@ -1,6 +1,7 @@
 import type { Models } from '../models/index.ts';
 import type { NotificationData } from '../schemas/notification.ts';
 import { contentOf, parseContent, type ParsedContent } from '../rendering/message-content.ts';
+import type { EntryEvent } from '../rendering/personalization-scope.ts';
 
 /** A notification ready to render: its templates parsed once, its data already in push-payload form. */
 export interface PreparedNotification {
@@ -8,6 +9,8 @@ export interface PreparedNotification {
   createdAt: Date;
   content: ParsedContent;
   data: NotificationData;
+  /** The event that triggered a journey's send; null for other sends. */
+  entryEvent: EntryEvent | null;
   pushData: Record<string, string>;
 }
 
@@ -51,7 +54,7 @@ export class PreparedNotifications {
   }
 
   private async load(notificationId: string): Promise<PreparedNotification | null> {
-    const notification = await this.models.Notification.findById(notificationId, { title: 1, body: 1, url: 1, imageUrl: 1, data: 1, createdAt: 1 }).lean();
+    const notification = await this.models.Notification.findById(notificationId, { title: 1, body: 1, url: 1, imageUrl: 1, data: 1, createdAt: 1, entryEvent: 1 }).lean();
     if (!notification) return null;
     const data = (notification.data ?? {}) as NotificationData;
     return {
@@ -59,6 +62,7 @@ export class PreparedNotifications {
       createdAt: notification.createdAt,
       content: parseContent(contentOf(notification)),
       data,
+      entryEvent: (notification.entryEvent ?? null) as EntryEvent | null,
       pushData: toPushData(notificationId, data),
     };
   }

@@ -1,5 +1,6 @@
-import type { ConditionOp, EventDataCondition } from '../schemas/event-conditions.ts';
-import { parseIsoTime } from './event-data.ts';
+import type { EventDataCondition } from '../schemas/event-conditions.ts';
+import { operatorFilter } from '../conditions/operator-filter.ts';
+import { storedConditionValue } from './event-data.ts';
 import { dayMs, startOfUtcDay } from './utc-day.ts';
 import { subjectsCountingFor, subjectsFilter, type Subject } from './subjects.ts';
 import { countField, pendingCounts, type CountDeps, type CountKey } from './pending-counts.ts';
@@ -17,35 +18,28 @@ export interface CountEventsQuery {
   now?: Date;
 }
 
-/** Condition values that are ISO times compare as times, since that is how event data stores them. */
-function asStored(value: unknown): unknown {
-  if (typeof value === 'string') return parseIsoTime(value) ?? value;
-  if (Array.isArray(value)) return value.map(asStored);
-  return value;
-}
-
-const operators: Record<ConditionOp, (value: unknown) => object> = {
-  eq: (value) => ({ $eq: value }),
-  ne: (value) => ({ $ne: value }),
-  gt: (value) => ({ $gt: value }),
-  gte: (value) => ({ $gte: value }),
-  lt: (value) => ({ $lt: value }),
-  lte: (value) => ({ $lte: value }),
-  in: (value) => ({ $in: Array.isArray(value) ? value : [value] }),
-  nin: (value) => ({ $nin: Array.isArray(value) ? value : [value] }),
-  exists: () => ({ $exists: true }),
-  notExists: () => ({ $exists: false }),
-};
-
 /** Data fields are validated like tag keys (no leading $, no dot), so data.<field> is a safe path. */
 export function dataConditionsFilter(where: EventDataCondition[]): Record<string, object> {
   const filter: Record<string, object> = {};
   for (const condition of where) {
     const path = `data.${condition.field}`;
-    const toOperator: (value: unknown) => object = operators[condition.op];
-    filter[path] = { ...filter[path], ...toOperator(asStored(condition.value)) };
+    filter[path] = { ...filter[path], ...operatorFilter(condition.op, storedConditionValue(condition.value)) };
   }
   return filter;
+}
+
+export interface EventWindow {
+  now: Date;
+  since: Date;
+  /** Whole UTC days from firstWholeDay up to (not including) today are read from the daily counters. */
+  firstWholeDay: Date;
+  today: Date;
+}
+
+/** The withinDays × 24 hours before now, split into a partial first day, whole days and today so far. */
+export function eventWindow(withinDays: number, now = new Date()): EventWindow {
+  const since = new Date(now.getTime() - withinDays * dayMs);
+  return { now, since, firstWholeDay: new Date(startOfUtcDay(since).getTime() + dayMs), today: startOfUtcDay(now) };
 }
 
 /** The whole days of the window, from the counter documents plus what is still pending in Redis. */
@@ -86,16 +80,13 @@ async function countWholeDays(deps: CountDeps, query: CountEventsQuery, subjects
  * indexes, never by the project's whole history.
  */
 export async function countEvents(deps: CountDeps, query: CountEventsQuery): Promise<number> {
-  const now = query.now ?? new Date();
-  const since = new Date(now.getTime() - query.withinDays * dayMs);
+  const { now, since, firstWholeDay, today } = eventWindow(query.withinDays, query.now);
   const subjects = await subjectsCountingFor(deps.models, query.projectId, query);
   if (subjects.length === 0) return 0;
   const eventFilter = { projectId: query.projectId, ...subjectsFilter(subjects), type: query.type };
   if (query.where && query.where.length > 0) {
     return deps.models.Event.countDocuments({ ...eventFilter, receivedAt: { $gt: since, $lte: now }, ...dataConditionsFilter(query.where) });
   }
-  const firstWholeDay = new Date(startOfUtcDay(since).getTime() + dayMs);
-  const today = startOfUtcDay(now);
   const [head, wholeDays, tail] = await Promise.all([
     deps.models.Event.countDocuments({ ...eventFilter, receivedAt: { $gt: since, $lt: firstWholeDay } }),
     countWholeDays(deps, query, subjects, firstWholeDay, today),

@@ -66,3 +66,10 @@ export function toStoredData(data: Record<string, unknown>): Record<string, unkn
   }
   return stored;
 }
+
+/** Condition values that are ISO times compare as times, since that is how event data stores them. */
+export function storedConditionValue(value: unknown): unknown {
+  if (typeof value === 'string') return parseIsoTime(value) ?? value;
+  if (Array.isArray(value)) return value.map(storedConditionValue);
+  return value;
+}

@@ -27,6 +27,10 @@ export interface CountDeps {
   queuePrefix: string;
 }
 
+export function countDeps(context: { models: Models; redis: Redis; config: { queuePrefix: string } }): CountDeps {
+  return { models: context.models, redis: context.redis, queuePrefix: context.config.queuePrefix };
+}
+
 const flushEveryMs = 5_000;
 const recordedMarkerSeconds = 7 * 24 * 3600;
 const flushIdField = '#flush';
@@ -84,6 +88,15 @@ export async function flushCountsWhenDue(deps: CountDeps, projectId: string, log
     // The counts stay in Redis, where readers see them, and the next flush takes them.
     log.warn({ err: error, projectId }, 'flushing event counts failed; retrying later');
   }
+}
+
+/**
+ * Flushes whatever is pending now, after any flush already running: readers that group the counter documents
+ * server side (segment evaluation) call it first, so no count waits in Redis unseen.
+ */
+export async function flushCountsNow(deps: CountDeps, projectId: string): Promise<void> {
+  const names = keys(deps.queuePrefix, projectId);
+  await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), { leaseMs: 10 * 60_000, waitMs: 60_000 });
 }
 
 /**

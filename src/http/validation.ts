@@ -55,3 +55,15 @@ export function validationDetails(errors: ErrorObject[], prefix = ''): ErrorDeta
     return true;
   });
 }
+
+const compiledParts = new WeakMap<object, ReturnType<Ajv['compile']>>();
+
+/** Validates a part of a body the route schema leaves open (e.g. one of several condition kinds), as the body is. */
+export function bodyPartErrors(schema: object, value: unknown, prefix: string): ErrorDetail[] {
+  let validate = compiledParts.get(schema);
+  if (!validate) {
+    validate = bodyAjv.compile(schema);
+    compiledParts.set(schema, validate);
+  }
+  return validate(value) ? [] : validationDetails(validate.errors ?? [], prefix);
+}

@@ -8,6 +8,7 @@ import { eventCounterModel } from './event-counter.ts';
 import { notificationModel } from './notification.ts';
 import { templateModel } from './template.ts';
 import { segmentModel } from './segment.ts';
+import { journeyModel } from './journey.ts';
 import { deliveryResultModel } from './delivery-result.ts';
 
 export function createModels(connection: Connection) {
@@ -21,6 +22,7 @@ export function createModels(connection: Connection) {
     Notification: notificationModel(connection),
     Template: templateModel(connection),
     Segment: segmentModel(connection),
+    Journey: journeyModel(connection),
     DeliveryResult: deliveryResultModel(connection),
   };
 }

@@ -24,10 +24,15 @@ const notificationSchema = new Schema(
      */
     stats: { targeted: { type: Number, default: 0 } },
     completedAt: { type: Date, default: null },
+    /** Set for a journey's send: the journey, and the event that triggered it (Liquid entry_event). */
+    journeyId: { type: String, default: null },
+    entryEvent: { type: Schema.Types.Mixed, default: null },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
 notificationSchema.index({ projectId: 1, createdAt: -1 });
+// The pending sends of a journey, canceled when it is deactivated or deleted.
+notificationSchema.index({ journeyId: 1, status: 1 });
 
 export type NotificationDocument = InferSchemaType<typeof notificationSchema>;
 

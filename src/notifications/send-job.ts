@@ -14,6 +14,12 @@ export interface SendJobData {
   progress?: FanOutProgress;
 }
 
+interface SendableNotification {
+  _id: string;
+  projectId: string;
+  sendAt?: Date | null;
+}
+
 export const sendJobName = (notificationId: string) => `send:${notificationId}`;
 
 const sendJobOptions: JobsOptions = {
@@ -25,8 +31,13 @@ const sendJobOptions: JobsOptions = {
  * The job id is the notification id: adding it again while it exists is a no-op, so an ingress retry never
  * starts a second fan-out.
  */
-export async function enqueueSend(queue: Queue, notification: { _id: string; projectId: string; sendAt?: Date | null }, now = Date.now()): Promise<void> {
+export function sendJob(notification: SendableNotification, now = Date.now()): { name: string; data: SendJobData; opts: JobsOptions } {
   const data: SendJobData = { notificationId: notification._id, projectId: notification.projectId };
   const delay = notification.sendAt ? Math.max(0, notification.sendAt.getTime() - now) : 0;
-  await queue.add(sendJobName(notification._id), data, { ...sendJobOptions, jobId: notification._id, delay });
+  return { name: sendJobName(notification._id), data, opts: { ...sendJobOptions, jobId: notification._id, delay } };
+}
+
+export async function enqueueSend(queue: Queue, notification: SendableNotification, now = Date.now()): Promise<void> {
+  const job = sendJob(notification, now);
+  await queue.add(job.name, job.data, job.opts);
 }

@@ -17,6 +17,17 @@ import { registerUpdateUserTags } from './users/update-user-tags.ts';
 import { registerReportEvents } from './events/report-events.ts';
 import { registerEventTypes } from './events/event-types.ts';
 import { registerRecentEvents } from './events/recent-events.ts';
+import { registerCreateSegment } from './segments/create-segment.ts';
+import { registerListSegments } from './segments/list-segments.ts';
+import { registerGetSegment } from './segments/get-segment.ts';
+import { registerReplaceSegment } from './segments/replace-segment.ts';
+import { registerDeleteSegment } from './segments/delete-segment.ts';
+import { registerPreviewSegment } from './segments/preview-segment.ts';
+import { registerCreateJourney } from './journeys/create-journey.ts';
+import { registerListJourneys } from './journeys/list-journeys.ts';
+import { registerGetJourney } from './journeys/get-journey.ts';
+import { registerReplaceJourney } from './journeys/replace-journey.ts';
+import { registerDeleteJourney } from './journeys/delete-journey.ts';
 
 /** Routes under /v1/projects/{PROJECT_ID}: server API key, plan rate limit. */
 export function serverApi(context: AppContext) {
@@ -40,5 +51,16 @@ export function serverApi(context: AppContext) {
     registerReportEvents(app, context);
     registerRecentEvents(app, context);
     registerEventTypes(app, context);
+    registerCreateSegment(app, context);
+    registerListSegments(app, context);
+    registerGetSegment(app, context);
+    registerReplaceSegment(app, context);
+    registerDeleteSegment(app, context);
+    registerPreviewSegment(app, context);
+    registerCreateJourney(app, context);
+    registerListJourneys(app, context);
+    registerGetJourney(app, context);
+    registerReplaceJourney(app, context);
+    registerDeleteJourney(app, context);
   };
 }

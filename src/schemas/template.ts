@@ -30,5 +30,3 @@ export const TemplateView = Type.Object({
   updatedAt: Type.String(),
 });
 export type TemplateView = Static<typeof TemplateView>;
-
-export const ListQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }) });

@@ -1,7 +1,9 @@
+import type { CountDeps } from '../events/pending-counts.ts';
 import type { TargetDevice, TargetProjection } from './target-device.ts';
+import { segmentClause, subscribedDevicesFilter } from '../segments/segment-filter.ts';
 
 export interface TargetQuery {
-  /** Resume after this device _id (hex): an interrupted fan-out continues where it stopped. */
+  /** Resume after this device _id: an interrupted fan-out continues where it stopped. */
   afterId: string | null;
   projection: TargetProjection;
 }
@@ -11,7 +13,23 @@ export interface SegmentResolver {
   cursorFor(projectId: string, segmentIds: string[], query: TargetQuery): AsyncIterable<TargetDevice>;
 }
 
-/** Until segment conditions are evaluated, a known segment resolves to no devices. */
-export const emptySegmentResolver: SegmentResolver = {
-  async *cursorFor() {},
-};
+/**
+ * The union of the segments as ONE query on devices ($or of each segment's clause), read by a cursor in _id order:
+ * a device in several segments is one document of the result, so it gets one push, and resuming after an _id
+ * neither skips nor repeats anyone. A segment deleted since the send was accepted contributes nobody.
+ */
+export function databaseSegmentResolver(deps: CountDeps): SegmentResolver {
+  const { models } = deps;
+  return {
+    async *cursorFor(projectId, segmentIds, query) {
+      const segments = await models.Segment.find({ projectId, _id: { $in: segmentIds } }).lean();
+      if (segments.length === 0) return;
+      const now = new Date();
+      const clauses = await Promise.all(segments.map((segment) => segmentClause(deps, segment, now)));
+      const filter = subscribedDevicesFilter(projectId, clauses);
+      // $and, not a spread: an event condition's clause is itself a filter on _id.
+      const resumed = query.afterId === null ? filter : { $and: [filter, { _id: { $gt: query.afterId } }] };
+      yield* models.Device.find(resumed, query.projection).sort({ _id: 1 }).lean<TargetDevice[]>().cursor({ batchSize: 1000 });
+    },
+  };
+}

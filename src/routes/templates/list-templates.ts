@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.ts';
 import type { AppContext } from '../../app-context.ts';
-import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
-import { ListQuery, TemplateView } from '../../schemas/template.ts';
+import { ErrorResponse, ListQuery, ProjectParams, dataResponse } from '../../schemas/common.ts';
+import { TemplateView } from '../../schemas/template.ts';
 import { toTemplateView } from '../../templates/template-store.ts';
 
 export function registerListTemplates(app: App, context: AppContext): void {

@@ -1,0 +1,101 @@
+/**
+ * npm run bench:segments -- --devices 100000
+ * Local Redis and MongoDB-wire server, an ingress and one send worker process (no deliver worker: the delivery
+ * batches stay queued, which is what is measured). Bulk-inserts N devices with tags (plan, score, lastSeenAt),
+ * then measures the preview of a two-condition tag segment and the time from a segment send to its first delivery
+ * batch in the deliver queue (and to the end of the fan-out).
+ */
+import { parseArgs } from 'node:util';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { openBenchEnvironment } from './bench-environment.ts';
+import { seedDevices } from './seed-devices.ts';
+import { waitUntil } from './measure.ts';
+import { createProject } from '../../src/projects/create-project.ts';
+import { queueNames } from '../../src/queues/names.ts';
+import { deliverJobId } from '../../src/delivery/deliver-job.ts';
+
+const { values } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '1000000' },
+    'preview-runs': { type: 'string', default: '3' },
+    'timeout-seconds': { type: 'string', default: '900' },
+  },
+});
+const deviceCount = Number(values.devices);
+const plans = ['free', 'pro', 'team'] as const;
+const day = 24 * 3600 * 1000;
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+const environment = await openBenchEnvironment('segments');
+const redis = new Redis(environment.env.REDIS_URL!, { maxRetriesPerRequest: null });
+const deliverQueue = new Queue(queueNames.deliver, { connection: redis, prefix: environment.env.QUEUE_PREFIX });
+try {
+  const { models, baseUrl } = environment;
+  await environment.startIngress();
+  environment.spawnNode('workers/send.ts');
+  const project = await createProject(models, { name: 'bench segments', plan: 'team' });
+
+  const seedStart = Date.now();
+  const lastSeenBase = Date.now() - 90 * day;
+  await seedDevices(models, project.projectId, deviceCount, (index) => ({ plan: plans[index % plans.length]!, score: index % 100, lastSeenAt: lastSeenBase + (index % 90) * day }));
+  const seedMs = Date.now() - seedStart;
+  log(`seeded ${deviceCount} devices in ${seedMs} ms (${Math.round(deviceCount / (seedMs / 1000))}/s)`);
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}/v1/projects/${project.projectId}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${project.apiKey}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as { data?: any; error?: unknown };
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+
+  const segment = await api('POST', '/segments', {
+    name: 'pro with a high score',
+    match: 'all',
+    conditions: [
+      { tag: 'plan', op: 'eq', value: 'pro' },
+      { tag: 'score', op: 'gte', value: 50 },
+    ],
+  });
+  const previewMs: number[] = [];
+  let count = 0;
+  for (let run = 0; run < Number(values['preview-runs']); run++) {
+    const started = performance.now();
+    count = (await api('GET', `/segments/${segment.id}/preview`)).count;
+    previewMs.push(Math.round(performance.now() - started));
+  }
+  log(`preview: ${count} devices; ${previewMs.join(', ')} ms`);
+
+  const sentAt = performance.now();
+  const { id } = await api('POST', '/notifications', { targetType: 'segment', targetIds: [segment.id], body: 'Hello {{ device.tags.plan }}' });
+  const timeout = Number(values['timeout-seconds']) * 1000;
+  await waitUntil('the first delivery batch', async () => (await deliverQueue.getJob(deliverJobId(id, 0))) !== undefined, timeout, 10);
+  const firstBatchMs = Math.round(performance.now() - sentAt);
+  log(`first delivery batch queued ${firstBatchMs} ms after the send`);
+  await waitUntil(
+    'the end of the fan-out',
+    async () => (await models.Notification.findById(id, { 'stats.targeted': 1 }).lean())?.stats?.targeted === count,
+    timeout,
+    100,
+  );
+  const fanOutMs = Math.round(performance.now() - sentAt);
+  log(
+    JSON.stringify({
+      devices: deviceCount,
+      seedMs,
+      segmentDevices: count,
+      previewMs,
+      firstBatchMs,
+      fanOutMs,
+      services: environment.services.path,
+    }),
+  );
+} finally {
+  await deliverQueue.close();
+  redis.disconnect();
+  await environment.close();
+}

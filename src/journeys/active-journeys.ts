@@ -1,0 +1,40 @@
+import type { Redis } from 'ioredis';
+import type { Models } from '../models/index.ts';
+import type { StoredJourney } from './journey-store.ts';
+import { readJourneyVersion } from './journey-version.ts';
+
+interface CachedJourneys {
+  version: string;
+  journeys: Promise<StoredJourney[]>;
+}
+
+/**
+ * The active journeys of each project, kept by an event-ingest worker between jobs. A job costs one Redis GET (the
+ * project's journey version, bumped by every journey write); the journeys are read again only when it changed.
+ */
+export class ActiveJourneys {
+  private readonly models: Models;
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly capacity: number;
+  private readonly cache = new Map<string, CachedJourneys>();
+
+  constructor(models: Models, redis: Redis, prefix: string, capacity = 1000) {
+    this.models = models;
+    this.redis = redis;
+    this.prefix = prefix;
+    this.capacity = capacity;
+  }
+
+  async forProject(projectId: string): Promise<StoredJourney[]> {
+    const version = await readJourneyVersion(this.redis, this.prefix, projectId);
+    const cached = this.cache.get(projectId);
+    if (cached && cached.version === version) return cached.journeys;
+    const journeys = this.models.Journey.find({ projectId, active: true }).lean<StoredJourney[]>().exec();
+    this.cache.delete(projectId);
+    this.cache.set(projectId, { version, journeys });
+    journeys.catch(() => this.cache.delete(projectId));
+    while (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
+    return journeys;
+  }
+}

@@ -1,0 +1,21 @@
+import type { Queue } from 'bullmq';
+import type { Models } from '../models/index.ts';
+
+/**
+ * The journey's sends still waiting for their delay become canceled and their delayed jobs are removed. A send
+ * that starts meanwhile finds the journey inactive or gone and cancels itself (src/delivery/fan-out.ts).
+ */
+export async function cancelJourneySends(models: Models, sendQueue: Queue, journeyId: string): Promise<void> {
+  const pending = await models.Notification.find({ journeyId, status: 'queued' }, { _id: 1 }).lean();
+  if (pending.length === 0) return;
+  const ids = pending.map((notification) => notification._id);
+  await models.Notification.updateMany({ _id: { $in: ids }, status: 'queued' }, { $set: { status: 'canceled' } });
+  // A job that a worker has just taken cannot be removed; it cancels itself when it reads the journey.
+  await Promise.all(ids.map((id) => sendQueue.remove(id).catch(() => 0)));
+}
+
+/** Whether a journey's triggered send may still go out. */
+export async function isJourneyActive(models: Models, journeyId: string): Promise<boolean> {
+  const journey = await models.Journey.findById(journeyId, { active: 1 }).lean();
+  return journey?.active === true;
+}

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Models } from '../models/index.ts';
+import type { JourneyDocument } from '../models/journey.ts';
+import type { EventDataCondition } from '../schemas/event-conditions.ts';
+import type { JourneyBody, JourneyView } from '../schemas/journey.ts';
+import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
+import { contentSyntaxErrors } from '../rendering/message-content.ts';
+import { whereValueErrors } from '../conditions/condition-values.ts';
+import type { TemplateStore } from '../templates/template-store.ts';
+import { bumpJourneyVersion } from './journey-version.ts';
+import { cancelJourneySends } from './cancel-journey-sends.ts';
+
+export type StoredJourney = JourneyDocument & { _id: string; createdAt: Date; updatedAt: Date };
+
+const missing = (journeyId: string) => notFound(`No journey "${journeyId}" in this project.`);
+
+function definitionErrors(input: JourneyBody): ErrorDetail[] {
+  const details = whereValueErrors(input.trigger.where ?? [], '/trigger/where');
+  const usesTemplate = typeof input.templateId === 'string';
+  if (!usesTemplate && typeof input.body !== 'string') details.push({ path: '/body', message: 'is required unless templateId is given' });
+  if (!usesTemplate) details.push(...contentSyntaxErrors(input));
+  return details;
+}
+
+function storedFields(input: JourneyBody) {
+  return {
+    name: input.name,
+    trigger: { event: input.trigger.event, where: input.trigger.where ?? [] },
+    delaySeconds: input.delaySeconds ?? 0,
+    templateId: input.templateId ?? null,
+    title: input.title ?? null,
+    body: input.body ?? null,
+    url: input.url ?? null,
+    imageUrl: input.imageUrl ?? null,
+    active: input.active ?? true,
+  };
+}
+
+export function toJourneyView(journey: StoredJourney): JourneyView {
+  return {
+    id: journey._id,
+    name: journey.name,
+    trigger: { event: journey.trigger!.event, where: (journey.trigger!.where ?? []) as EventDataCondition[] },
+    delaySeconds: journey.delaySeconds ?? 0,
+    templateId: journey.templateId ?? null,
+    title: journey.title ?? null,
+    body: journey.body ?? null,
+    url: journey.url ?? null,
+    imageUrl: journey.imageUrl ?? null,
+    active: journey.active ?? false,
+    createdAt: journey.createdAt.toISOString(),
+    updatedAt: journey.updatedAt.toISOString(),
+  };
+}
+
+interface JourneyStoreDeps {
+  models: Models;
+  templates: TemplateStore;
+  sendQueue: Queue;
+  redis: Redis;
+  queuePrefix: string;
+}
+
+/**
+ * Journeys are checked when written (Liquid, trigger conditions, template), so a triggered send never meets a broken
+ * one. Every write tells the event-ingest workers to reload the project's active journeys; deactivating or deleting
+ * a journey cancels the sends it has pending.
+ */
+export class JourneyStore {
+  private readonly deps: JourneyStoreDeps;
+
+  constructor(deps: JourneyStoreDeps) {
+    this.deps = deps;
+  }
+
+  private async validate(projectId: string, input: JourneyBody): Promise<void> {
+    const details = definitionErrors(input);
+    if (details.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', details);
+    if (typeof input.templateId === 'string') await this.deps.templates.find(projectId, input.templateId);
+  }
+
+  async create(projectId: string, input: JourneyBody): Promise<StoredJourney> {
+    await this.validate(projectId, input);
+    const document = await this.deps.models.Journey.create({ _id: randomUUID(), projectId, ...storedFields(input) });
+    await bumpJourneyVersion(this.deps.redis, this.deps.queuePrefix, projectId);
+    return document.toObject() as StoredJourney;
+  }
+
+  list(projectId: string, limit: number): Promise<StoredJourney[]> {
+    return this.deps.models.Journey.find({ projectId }).sort({ createdAt: -1 }).limit(limit).lean<StoredJourney[]>();
+  }
+
+  async find(projectId: string, journeyId: string): Promise<StoredJourney> {
+    const journey = await this.deps.models.Journey.findOne({ _id: journeyId, projectId }).lean<StoredJourney>();
+    if (!journey) throw missing(journeyId);
+    return journey;
+  }
+
+  async replace(projectId: string, journeyId: string, input: JourneyBody): Promise<StoredJourney> {
+    await this.validate(projectId, input);
+    const journey = await this.deps.models.Journey.findOneAndUpdate({ _id: journeyId, projectId }, { $set: storedFields(input) }, { returnDocument: 'after' }).lean<StoredJourney>();
+    if (!journey) throw missing(journeyId);
+    await bumpJourneyVersion(this.deps.redis, this.deps.queuePrefix, projectId);
+    if (!journey.active) await cancelJourneySends(this.deps.models, this.deps.sendQueue, journeyId);
+    return journey;
+  }
+
+  async delete(projectId: string, journeyId: string): Promise<void> {
+    const result = await this.deps.models.Journey.deleteOne({ _id: journeyId, projectId });
+    if (result.deletedCount === 0) throw missing(journeyId);
+    await bumpJourneyVersion(this.deps.redis, this.deps.queuePrefix, projectId);
+    await cancelJourneySends(this.deps.models, this.deps.sendQueue, journeyId);
+  }
+}

@@ -1,0 +1,78 @@
+import type { Queue } from 'bullmq';
+import type { Models } from '../models/index.ts';
+import type { EventIngestJob, IngestedEvent } from '../events/ingest-job.ts';
+import type { EventDataCondition } from '../schemas/event-conditions.ts';
+import { toStoredData } from '../events/event-data.ts';
+import { matchesDataConditions } from '../conditions/match-data.ts';
+import { contentOf, type MessageContent } from '../rendering/message-content.ts';
+import { duplicateKeyPositions } from '../infra/bulk-write-errors.ts';
+import { sendJob } from '../notifications/send-job.ts';
+import type { ActiveJourneys } from './active-journeys.ts';
+import type { StoredJourney } from './journey-store.ts';
+
+export interface TriggerDeps {
+  models: Models;
+  sendQueue: Queue;
+  journeys: ActiveJourneys;
+}
+
+/** Deterministic: the journey and the event (ingest job id and position), so a replayed job sends nothing twice. */
+export const journeySendId = (journeyId: string, jobId: string, index: number) => `j-${journeyId}-${jobId}-${index}`;
+
+async function journeyContents(models: Models, projectId: string, journeys: StoredJourney[]): Promise<Map<string, MessageContent>> {
+  const templateIds = [...new Set(journeys.map((journey) => journey.templateId).filter((id) => typeof id === 'string'))];
+  const templates = templateIds.length === 0 ? [] : await models.Template.find({ projectId, _id: { $in: templateIds } }).lean();
+  const byId = new Map(templates.map((template) => [template._id, contentOf(template)]));
+  const contents = new Map<string, MessageContent>();
+  for (const journey of journeys) {
+    // A template is read when the journey fires, so editing it changes later messages; a deleted one sends nothing.
+    const content = journey.templateId ? byId.get(journey.templateId) : contentOf(journey);
+    if (content) contents.set(journey._id, content);
+  }
+  return contents;
+}
+
+function matchingJourneys(journeys: StoredJourney[], event: IngestedEvent): StoredJourney[] {
+  const candidates = journeys.filter((journey) => journey.trigger!.event === event.type);
+  if (candidates.length === 0) return [];
+  const data = toStoredData(event.data);
+  return candidates.filter((journey) => matchesDataConditions(data, (journey.trigger!.where ?? []) as EventDataCondition[]));
+}
+
+/**
+ * Starts the active journeys the job's events trigger: one notification per (journey, event) to the event's subject
+ * (the device, or every subscribed device of the user), sent after the journey's delay by the ordinary send and
+ * deliver pipeline, with the event bound as entry_event. Notifications are inserted and send jobs added in one
+ * batch each, under deterministic ids, so a retried ingest job neither stores nor sends anything twice.
+ */
+export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: EventIngestJob): Promise<number> {
+  const journeys = await deps.journeys.forProject(job.projectId);
+  if (journeys.length === 0) return 0;
+  const triggered = job.events.flatMap((event, index) => matchingJourneys(journeys, event).map((journey) => ({ journey, event, index })));
+  if (triggered.length === 0) return 0;
+  const contents = await journeyContents(deps.models, job.projectId, [...new Set(triggered.map(({ journey }) => journey))]);
+  const receivedAt = Date.parse(job.receivedAt);
+  const notifications = triggered
+    .filter(({ journey }) => contents.has(journey._id))
+    .map(({ journey, event, index }) => ({
+      _id: journeySendId(journey._id, jobId, index),
+      projectId: job.projectId,
+      targetType: event.subjectType === 'device' ? ('device' as const) : ('userId' as const),
+      targetIds: [event.subjectId],
+      templateId: journey.templateId ?? null,
+      ...contents.get(journey._id)!,
+      data: {},
+      sendAt: new Date(receivedAt + (journey.delaySeconds ?? 0) * 1000),
+      journeyId: journey._id,
+      entryEvent: { type: event.type, data: event.data },
+    }));
+  if (notifications.length === 0) return 0;
+  try {
+    await deps.models.Notification.insertMany(notifications, { ordered: false });
+  } catch (error) {
+    if (duplicateKeyPositions(error) === null) throw error;
+  }
+  const now = Date.now();
+  await deps.sendQueue.addBulk(notifications.map((notification) => sendJob(notification, now)));
+  return notifications.length;
+}

@@ -1,0 +1,29 @@
+import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+
+const journeySchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    projectId: { type: String, required: true },
+    name: { type: String, required: true },
+    trigger: {
+      event: { type: String, required: true },
+      where: { type: [Schema.Types.Mixed], default: () => [] },
+    },
+    delaySeconds: { type: Number, default: 0 },
+    templateId: { type: String, default: null },
+    title: { type: String, default: null },
+    body: { type: String, default: null },
+    url: { type: String, default: null },
+    imageUrl: { type: String, default: null },
+    active: { type: Boolean, default: true },
+  },
+  { timestamps: true, versionKey: false, minimize: false },
+);
+journeySchema.index({ projectId: 1, createdAt: -1 });
+journeySchema.index({ projectId: 1, active: 1 });
+
+export type JourneyDocument = InferSchemaType<typeof journeySchema>;
+
+export function journeyModel(connection: Connection) {
+  return connection.model('Journey', journeySchema, 'journeys');
+}

@@ -1,0 +1,19 @@
+import type { App } from '../../http/app-types.ts';
+import type { AppContext } from '../../app-context.ts';
+import { ErrorResponse, dataResponse } from '../../schemas/common.ts';
+import { SegmentIdParams, SegmentPreview } from '../../schemas/segment.ts';
+
+export function registerPreviewSegment(app: App, context: AppContext): void {
+  app.get(
+    '/segments/:segmentId/preview',
+    {
+      schema: {
+        summary: 'How many subscribed devices the segment holds now, with a sample of their ids',
+        tags: ['segments'],
+        params: SegmentIdParams,
+        response: { 200: dataResponse(SegmentPreview), 404: ErrorResponse },
+      },
+    },
+    async (request) => ({ data: await context.segments.preview(request.params.projectId, request.params.segmentId) }),
+  );
+}

@@ -1,0 +1,54 @@
+import { Type, type Static } from 'typebox';
+import { ProjectParams } from './common.ts';
+import { EventDataCondition } from './event-conditions.ts';
+import { maxEventTypeLength } from './events.ts';
+import { maxWhereConditions } from './segment.ts';
+
+export const maxDelaySeconds = 30 * 24 * 3600;
+
+const NullableText = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
+
+const JourneyTrigger = Type.Object(
+  {
+    event: Type.String({ minLength: 1, maxLength: maxEventTypeLength, errorMessage: `must be an event type of 1 to ${maxEventTypeLength} characters` }),
+    where: Type.Optional(Type.Array(EventDataCondition, { maxItems: maxWhereConditions, errorMessage: `must be an array of at most ${maxWhereConditions} conditions` })),
+  },
+  { additionalProperties: false },
+);
+
+/** An automated message: when an event of the trigger's type (and data) is ingested, its subject's devices get it. */
+export const JourneyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 256 }),
+    trigger: JourneyTrigger,
+    delaySeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: maxDelaySeconds, errorMessage: `must be a whole number of seconds from 0 to ${maxDelaySeconds}` })),
+    templateId: NullableText(128),
+    title: NullableText(1024),
+    body: NullableText(4096),
+    url: NullableText(2048),
+    imageUrl: NullableText(2048),
+    active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type JourneyBody = Static<typeof JourneyBody>;
+
+export const JourneyIdParams = Type.Object({ projectId: ProjectParams.properties.projectId, journeyId: Type.String({ minLength: 1, maxLength: 128 }) });
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const JourneyView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  trigger: Type.Object({ event: Type.String(), where: Type.Array(EventDataCondition) }),
+  delaySeconds: Type.Integer(),
+  templateId: NullableString,
+  title: NullableString,
+  body: NullableString,
+  url: NullableString,
+  imageUrl: NullableString,
+  active: Type.Boolean(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export type JourneyView = Static<typeof JourneyView>;

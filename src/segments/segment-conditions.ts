@@ -1,0 +1,25 @@
+import { invalidRequest, type ErrorDetail } from '../http/api-error.ts';
+import { bodyPartErrors } from '../http/validation.ts';
+import { EventCondition, TagCondition, type SegmentCondition } from '../schemas/segment.ts';
+import { tagValueErrors, whereValueErrors } from '../conditions/condition-values.ts';
+
+export const isTagCondition = (condition: SegmentCondition): condition is TagCondition => 'tag' in condition;
+
+function conditionErrors(raw: unknown, path: string): ErrorDetail[] {
+  const fields = raw as Record<string, unknown>;
+  const isTag = 'tag' in fields;
+  if (isTag === 'event' in fields) return [{ path, message: 'must have exactly one of "tag" (a tag condition) and "event" (an event condition)' }];
+  if (isTag) {
+    const errors = bodyPartErrors(TagCondition, raw, path);
+    return errors.length > 0 ? errors : tagValueErrors(raw as TagCondition, path);
+  }
+  const errors = bodyPartErrors(EventCondition, raw, path);
+  return errors.length > 0 ? errors : whereValueErrors((raw as EventCondition).where ?? [], `${path}/where`);
+}
+
+/** The conditions as typed values, or a 400 naming each offending field, e.g. /conditions/2/op. */
+export function parseSegmentConditions(conditions: object[]): SegmentCondition[] {
+  const details = conditions.flatMap((condition, index) => conditionErrors(condition, `/conditions/${index}`));
+  if (details.length > 0) throw invalidRequest('The segment definition is not valid; see details for each condition.', details);
+  return conditions as SegmentCondition[];
+}
