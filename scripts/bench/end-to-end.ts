@@ -108,6 +108,8 @@ try {
   const lastReceipt = Math.max(...received.map((delivery) => Date.parse(delivery.receivedAt)));
   const seconds = (lastReceipt - postedAt) / 1000;
   const delivered = new Set(received.map((delivery) => delivery.token)).size;
+  // History is written after the gateway accepted a batch: wait for the send to complete before counting it.
+  await waitUntil('the send to complete', async () => (await models.Notification.findById(notification.id, { status: 1 }).lean())?.status === 'completed', 120_000, 100);
   const historyWritten = await models.History.countDocuments({ notificationId: notification.id });
   const ceilingPerSecond = await measureCeiling(sandbox.port, Math.min(deviceCount, 50_000));
   const result = {
