@@ -3,6 +3,7 @@ import type { Models } from '../models/index.ts';
 import { maxTagsPerDevice, type TagChanges, type Tags } from '../schemas/tags.ts';
 import { tagCountAfter } from '../devices/apply-tag-changes.ts';
 import { deviceLockKey } from '../devices/device-store.ts';
+import { deviceKey } from '../models/device.ts';
 import { withRedisLocks } from '../infra/redis-lock.ts';
 import { inChunks } from '../infra/chunks.ts';
 import type { UserDeviceView } from '../schemas/user-tags.ts';
@@ -25,8 +26,14 @@ function toUpdate(changes: TagChanges) {
   return { ...(Object.keys(set).length > 0 && { $set: set }), ...(Object.keys(unset).length > 0 && { $unset: unset }) };
 }
 
-const readUserDevices = (models: Models, job: TagUpdateJob) =>
+const readUserDevices = (models: Models, job: Pick<TagUpdateJob, 'projectId' | 'userId'>) =>
   models.Device.find({ projectId: job.projectId, userId: job.userId }, { _id: 0, deviceId: 1, tags: 1 }).sort({ deviceId: 1 }).lean();
+
+/** The user's devices with their tags as they are now. */
+export async function userDeviceViews(models: Models, job: Pick<TagUpdateJob, 'projectId' | 'userId'>): Promise<UserDeviceView[]> {
+  const devices = await readUserDevices(models, job);
+  return devices.map((device): UserDeviceView => ({ id: device.deviceId, userId: job.userId, tags: (device.tags ?? {}) as Tags }));
+}
 
 /**
  * Changes every device of the user in one bulk write (in chunks past 50 devices), under the same per-device locks as the SDK device routes
@@ -49,13 +56,12 @@ export async function applyUserTags(deps: TagUpdateDeps, job: TagUpdateJob): Pro
     const update = toUpdate(job.tags);
     if (Object.keys(update).length > 0) {
       for (const chunk of inChunks(devices)) {
-        await deps.models.Device.collection.bulkWrite(
-          chunk.map((device) => ({ updateOne: { filter: { projectId: job.projectId, deviceId: device.deviceId }, update } })),
+        await deps.models.Device.bulkWrite(
+          chunk.map((device) => ({ updateOne: { filter: { _id: deviceKey(job.projectId, device.deviceId) }, update } })),
           { ordered: false },
         );
       }
     }
-    const after = await readUserDevices(deps.models, job);
-    return { devices: after.filter((device) => locked.has(device.deviceId)).map((device): UserDeviceView => ({ id: device.deviceId, userId: job.userId, tags: (device.tags ?? {}) as Tags })) };
+    return { devices: (await userDeviceViews(deps.models, job)).filter((device) => locked.has(device.id)) };
   });
 }
