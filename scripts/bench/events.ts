@@ -1,5 +1,5 @@
 /**
- * npm run bench:events [-- --seconds 20 --connections 16 --ingress-workers 1]
+ * npm run bench:events [-- --seconds 20 --connections 16 --worker-processes 1 --worker-concurrency 8 --rate <events/s>]
  *
  * Starts Redis and MongoDB the way the tests do, an ingress and an event-ingest worker as child processes, then
  * posts requests of 100 events for a fixed time. Reports events/s accepted at the ingress, events/s stored by the
@@ -24,6 +24,8 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '16' },
     'worker-processes': { type: 'string', default: '1' },
     'worker-concurrency': { type: 'string', default: '8' },
+    /** Events per second to offer in total; unlimited when absent, which measures the ingress. */
+    rate: { type: 'string' },
   },
 });
 const seconds = Number(options.seconds);
@@ -80,21 +82,30 @@ try {
   const path = `/v1/projects/${project.projectId}/events`;
   const headers = { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' };
 
-  log(`load: ${connections} concurrent clients posting ${eventsPerRequest} events per request for ${seconds} s`);
+  log(`load: ${connections} concurrent clients posting ${eventsPerRequest} events per request for ${seconds} s${options.rate ? ` at ${options.rate} events/s` : ''}`);
   const startedAt = Date.now();
   const deadline = startedAt + seconds * 1000;
   let acceptedEvents = 0;
   let failedRequests = 0;
-  const samples: Array<{ second: number; depth: number; stored: number; accepted: number }> = [];
-  const sampler = setInterval(() => {
-    void Promise.all([queueDepth(queue), models.Event.estimatedDocumentCount()]).then(([depth, stored]) => {
-      samples.push({ second: Math.round((Date.now() - startedAt) / 1000), depth, stored, accepted: acceptedEvents });
-      log(`  t=${String(samples.at(-1)!.second).padStart(3)} s  accepted=${acceptedEvents}  stored=${stored}  queue depth=${depth} jobs`);
-    });
-  }, 1000);
+  // Stored events are derived from the queue (each job holds one request's events): counting documents would
+  // scan the collection on FerretDB and slow down the very worker being measured.
+  const samples: Array<{ second: number; depth: number; storedEvents: number }> = [];
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      await new Promise((resolveTick) => setTimeout(resolveTick, 1000));
+      const depth = await queueDepth(queue);
+      const storedEvents = storedSoFar(acceptedEvents, depth);
+      samples.push({ second: Math.round((Date.now() - startedAt) / 1000), depth, storedEvents });
+      log(`  t=${String(samples.at(-1)!.second).padStart(3)} s  accepted=${acceptedEvents}  stored≈${storedEvents}  queue depth=${depth} jobs`);
+    }
+  })();
+  const requestEveryMs = options.rate === undefined ? 0 : (connections * eventsPerRequest * 1000) / Number(options.rate);
   await Promise.all(
     Array.from({ length: connections }, async (_, client) => {
       for (let request = client; Date.now() < deadline; request += connections) {
+        const due = startedAt + (request / connections) * requestEveryMs;
+        if (due > Date.now()) await new Promise((resolveDue) => setTimeout(resolveDue, due - Date.now()));
         const response = await fetch(baseUrl + path, { method: 'POST', headers, body: bodies[request % bodies.length] });
         const answer = (await response.json()) as { data?: { success: number } };
         if (response.ok && answer.data) acceptedEvents += answer.data.success;
@@ -103,11 +114,13 @@ try {
     }),
   );
   const loadSeconds = (Date.now() - startedAt) / 1000;
-  const storedAtEnd = await models.Event.estimatedDocumentCount();
+  const storedAtEnd = storedSoFar(acceptedEvents, await queueDepth(queue));
   log(`drain: waiting for the worker to store the rest`);
-  await waitUntil(async () => (await queueDepth(queue)) === 0, 300_000);
+  await waitUntil(async () => (await queueDepth(queue)) === 0, 600_000);
   const drainedAt = Date.now();
-  clearInterval(sampler);
+  sampling = false;
+  await sampler;
+  for (const child of children.slice(1)) if (child.outputTail().trim() !== '') log(`${child.name} said:\n${child.outputTail()}`);
   const storedTotal = await models.Event.countDocuments({ projectId: project.projectId });
   const depths = samples.filter((sample) => sample.second <= seconds).map((sample) => sample.depth);
   const result = {
@@ -139,6 +152,10 @@ function randomEvent(_: unknown, index: number) {
     subjectId: onDevice ? `device-${user * 2}` : `user-${user}`,
     data: { amount: Math.round(Math.random() * 10_000) / 100, sku: `sku-${index}`, at: new Date().toISOString(), tags: ['a', 'b'] },
   };
+}
+
+function storedSoFar(accepted: number, depth: number): number {
+  return Math.max(0, accepted - depth * eventsPerRequest);
 }
 
 async function queueDepth(queue: Queue): Promise<number> {

@@ -32,7 +32,9 @@ export function countDeps(context: { models: Models; redis: Redis; config: { que
 }
 
 const flushEveryMs = 5_000;
-const recordedMarkerSeconds = 7 * 24 * 3600;
+// Longer than a job's automatic retries take (10 attempts, exponential from 1 s: about 17 minutes), and short enough
+// that one marker per request stays small in Redis at thousands of requests a second.
+const recordedMarkerSeconds = 3600;
 const flushIdField = '#flush';
 const insertChunkSize = 1000;
 
