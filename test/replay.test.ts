@@ -7,6 +7,7 @@ import { queueNames, type QueueName } from '../src/queues/names.ts';
 import { purgeHistoryJobName } from '../src/queues/purge-history-schedule.ts';
 import { registerDevices, readNotification, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
+import { replayFromDashboard as replay } from './support/dashboard.ts';
 
 const adminToken = 'replay-admin-token';
 let harness: DeliveryHarness;
@@ -22,16 +23,9 @@ const queues = () => harness.ingress.context.queues;
 const history = async (deviceId: string) =>
   (await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}/notification-history`, { key: project.apiKey })).body.data;
 
-/** What the dashboard's "Retry" button does, through its HTTP API; answers once the replayed run has completed. */
 async function replayFromDashboard(queue: QueueName, job: Job): Promise<Job> {
-  const response = await harness.ingress.request('PUT', `/admin/queues/api/queues/${queue}/${encodeURIComponent(job.id!)}/retry`, { key: adminToken });
-  expect(response.status, JSON.stringify(response.body)).toBe(204);
-  return eventually(async () => {
-    const replayed = (await Object.values(queues()).find((candidate) => candidate.name === queue)!.getJob(job.id!))!;
-    expect(replayed.finishedOn).toBeGreaterThan(job.finishedOn ?? 0);
-    expect(await replayed.getState()).toBe('completed');
-    return replayed;
-  });
+  const target = Object.values(queues()).find((candidate) => candidate.name === queue)!;
+  return replay(harness.ingress, adminToken, target, job);
 }
 
 async function sendToThree(prefix: string) {

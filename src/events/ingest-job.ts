@@ -20,13 +20,13 @@ export const eventIngestJobName = 'ingest';
 /**
  * Retries ride out a database outage; the worker derives event ids from the job id, so a retried job never stores
  * an event twice. Job ids are ObjectIds rather than BullMQ's counter, which starts again if Redis loses its data,
- * and they order the events of requests received in the same millisecond. Finished jobs are dropped at once: at
- * thousands of events a second they would fill Redis.
+ * and they order the events of requests received in the same millisecond. Only the last 1,000 finished jobs stay for
+ * the dashboard: at thousands of events a second, keeping them for hours would fill Redis.
  */
 const ingestJobOptions: JobsOptions = {
   attempts: 10,
   backoff: { type: 'exponential', delay: 1000 },
-  removeOnComplete: true,
+  removeOnComplete: { count: 1000 },
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedProject } from '../src/projects/create-project.ts';
+import { countEvents } from '../src/events/count-events.ts';
+import { startIngress, type TestIngress } from './support/ingress.ts';
+import { startTestWorkers, type TestWorkers } from './support/workers.ts';
+import { testConfig } from './support/test-config.ts';
+import { waitFor } from './support/eventually.ts';
+import { replayFromDashboard } from './support/dashboard.ts';
+
+const adminToken = 'replay-ingest-admin';
+let ingress: TestIngress;
+let workers: TestWorkers;
+let project: CreatedProject;
+
+beforeAll(async () => {
+  const config = testConfig({ adminToken });
+  ingress = await startIngress(config);
+  workers = await startTestWorkers(config, ['tag-update', 'event-ingest']);
+  project = await ingress.createProject('team');
+  for (const id of ['r1', 'r2']) {
+    const registered = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${id}`, {
+      key: project.clientKey,
+      body: { platform: 'android', pushToken: `tok-${id}`, userId: 'rita' },
+    });
+    expect(registered.status).toBe(200);
+  }
+});
+afterAll(async () => {
+  await workers?.close();
+  await ingress?.close();
+});
+
+const queues = () => ingress.context.queues;
+const userTags = (tags: Record<string, unknown>) =>
+  ingress.request('PATCH', `/v1/projects/${project.projectId}/users/tags`, { key: project.apiKey, body: { userId: 'rita', tags } });
+
+describe('replaying ingest jobs from the dashboard', () => {
+  it('tag-update: replaying an old completed update does not overwrite what came after it', async () => {
+    expect((await userTags({ plan: 'pro' })).status).toBe(200);
+    const [first] = await queues().tagUpdate.getJobs(['completed']);
+    expect((await userTags({ plan: 'free' })).status).toBe(200);
+
+    await replayFromDashboard(ingress, adminToken, queues().tagUpdate, first!);
+    const device = await ingress.request('GET', `/v1/projects/${project.projectId}/devices/r1`, { key: project.apiKey });
+    expect(device.body.data.tags).toEqual({ plan: 'free' });
+  });
+
+  it('event-ingest: a replayed job stores no event twice and counts nothing twice', async () => {
+    const events = [
+      { type: 'purchase', subjectType: 'user', subjectId: 'rita', data: { amount: 10 } },
+      { type: 'purchase', subjectType: 'device', subjectId: 'r2', data: { amount: 20 } },
+    ];
+    const response = await ingress.request('POST', `/v1/projects/${project.projectId}/events`, { key: project.apiKey, body: { events } });
+    expect(response.body.data).toEqual({ success: 2, error: [] });
+    const stored = () => workers.context.models.Event.countDocuments({ projectId: project.projectId, type: 'purchase' });
+    await waitFor(stored, (count) => count === 2);
+    const purchaseJob = async () =>
+      (await queues().eventIngest.getJobs(['completed'])).find((candidate) => candidate.data.events.some((event: { type: string }) => event.type === 'purchase'));
+    const job = (await waitFor(purchaseJob, (found) => found !== undefined))!;
+    const countFor = () => countEvents(
+      { models: workers.context.models, redis: workers.context.redis, queuePrefix: workers.context.config.queuePrefix },
+      { projectId: project.projectId, userId: 'rita', type: 'purchase', withinDays: 1 },
+    );
+    const before = await countFor();
+    expect(before).toBe(2);
+
+    await replayFromDashboard(ingress, adminToken, queues().eventIngest, job);
+    expect(await stored()).toBe(2);
+    expect(await countFor()).toBe(before);
+  });
+});
