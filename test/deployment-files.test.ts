@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { readProcfile } from '../scripts/start/procfile.ts';
 
 const root = resolve(import.meta.dirname, '..');
+const workerHeapFlag = '--max-old-space-size=256';
 const read = (file: string) => readFileSync(resolve(root, file), 'utf8');
 
 interface ComposeService {
@@ -32,9 +33,9 @@ describe('deployment files', () => {
   it('every worker entry has its Procfile line and npm script, and the Procfile has the ingress as web', () => {
     const workerFiles = readdirSync(resolve(root, 'workers')).filter((file) => file.endsWith('.ts'));
     expect(procfile.filter((entry) => entry.name.startsWith('worker-')).map((entry) => entry.command).sort()).toEqual(
-      workerFiles.map((file) => `node workers/${file}`).sort(),
+      workerFiles.map((file) => `node ${workerHeapFlag} workers/${file}`).sort(),
     );
-    for (const file of workerFiles) expect(packageScripts[`worker:${file.replace(/\.ts$/, '')}`]).toBe(`node workers/${file}`);
+    for (const file of workerFiles) expect(packageScripts[`worker:${file.replace(/\.ts$/, '')}`]).toBe(`node ${workerHeapFlag} workers/${file}`);
     expect(procfile.find((entry) => entry.name === 'web')?.command).toBe(packageScripts.ingress);
   });
 

@@ -9,6 +9,7 @@ import { provideServices, type ProvidedServices } from '../services/provide-serv
 import { findFreePort } from '../services/free-port.ts';
 import { startSandbox, type Sandbox } from '../sandbox/start-sandbox.ts';
 import { waitUntil } from './measure.ts';
+import { readProcfile } from '../start/procfile.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -18,8 +19,8 @@ export interface BenchEnvironment {
   env: NodeJS.ProcessEnv;
   baseUrl: string;
   models: Models;
-  /** Starts `node <entry>` (relative to the repo) with the bench environment; stopped by close(). */
-  spawnNode(entry: string, extraEnv?: NodeJS.ProcessEnv): ChildProcess;
+  /** Starts a process of the Procfile by name, with the command production runs; stopped by close(). */
+  spawnProcess(name: string, extraEnv?: NodeJS.ProcessEnv): ChildProcess;
   /** Starts the ingress and waits until it is ready. */
   startIngress(): Promise<ChildProcess>;
   close(): Promise<void>;
@@ -46,10 +47,16 @@ export async function openBenchEnvironment(name: string, options: { sandbox?: bo
   const mongo: Connection = await connectMongo(env.MONGODB_URL!);
   const children: ChildProcess[] = [];
   const baseUrl = `http://127.0.0.1:${port}`;
-  const spawnNode = (entry: string, extraEnv: NodeJS.ProcessEnv = {}) => {
-    const child = spawn(process.execPath, [resolve(root, entry)], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const track = (child: ChildProcess) => {
     children.push(child);
     return child;
+  };
+  const procfile = readProcfile(resolve(root, 'Procfile'));
+  const spawnProcess = (name: string, extraEnv: NodeJS.ProcessEnv = {}) => {
+    const entry = procfile.find((candidate) => candidate.name === name);
+    if (!entry) throw new Error(`the Procfile has no process "${name}"`);
+    // exec: the shell becomes the process, so its pid is the one measured and signalled.
+    return track(spawn(`exec ${entry.command}`, { shell: true, cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] }));
   };
   return {
     services,
@@ -57,9 +64,9 @@ export async function openBenchEnvironment(name: string, options: { sandbox?: bo
     env,
     baseUrl,
     models: createModels(mongo),
-    spawnNode,
+    spawnProcess,
     async startIngress() {
-      const ingress = spawnNode('src/server.ts');
+      const ingress = spawnProcess('web');
       await waitUntil('the ingress to be ready', () => fetch(`${baseUrl}/readyz`).then((response) => response.ok, () => false), 30_000);
       return ingress;
     },

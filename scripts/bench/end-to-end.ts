@@ -64,7 +64,7 @@ const sandbox = bench.sandbox!;
 try {
   const { models, baseUrl } = bench;
   await bench.startIngress();
-  const workers = [bench.spawnNode('workers/send.ts'), bench.spawnNode('workers/deliver.ts')];
+  const workers = [bench.spawnProcess('worker-send'), bench.spawnProcess('worker-deliver')];
   const project = await createProject(models, { name: 'bench', plan: 'business' });
   const api = (path: string, body: unknown) =>
     fetch(`${baseUrl}/v1/projects/${project.projectId}${path}`, {

@@ -33,7 +33,7 @@ const deliverQueue = new Queue(queueNames.deliver, { connection: redis, prefix: 
 try {
   const { models, baseUrl } = environment;
   await environment.startIngress();
-  environment.spawnNode('workers/send.ts');
+  environment.spawnProcess('worker-send');
   const project = await createProject(models, { name: 'bench segments', plan: 'team' });
 
   const seedStart = Date.now();

@@ -27,8 +27,8 @@ const sandbox = bench.sandbox!;
 try {
   const { models, baseUrl } = bench;
   await bench.startIngress();
-  const sendWorker = bench.spawnNode('workers/send.ts');
-  const deliverWorker = bench.spawnNode('workers/deliver.ts');
+  const sendWorker = bench.spawnProcess('worker-send');
+  const deliverWorker = bench.spawnProcess('worker-deliver');
 
   const project = await createProject(models, { name: 'bench', plan: 'team' });
   const registerStart = Date.now();
