@@ -34,7 +34,7 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
   redis.on('error', (error) => log.warn({ err: error }, 'redis connection error'));
   await waitForRedis(redis);
   const models = createModels(mongo);
-  const queues = createQueues(redis, config.queuePrefix);
+  const queues = createQueues(redis, config);
   const historyExpiry = await ensureIndexes(models, queues.maintenance, log);
   return {
     config,

@@ -9,6 +9,8 @@ import { registerOpenApi, registerOpenApiRoute } from './http/openapi.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { serverApi } from './routes/server-api.ts';
 import { sdkApi } from './routes/sdk-api.ts';
+import { registerAdminRoutes } from './admin/admin-routes.ts';
+import { createIngressMetrics } from './metrics/ingress-metrics.ts';
 
 export const bodyLimitBytes = 1024 * 1024;
 
@@ -26,10 +28,15 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
   // JSON only: text/plain bodies are refused with 415 rather than parsed.
   app.removeContentTypeParser(['text/plain']);
   installErrorHandling(app);
+  const metrics = createIngressMetrics(context.redis, context.queues, context.config.queuePrefix);
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
   await registerOpenApi(app);
   registerHealthRoutes(app, context);
   registerOpenApiRoute(app);
   await app.register(serverApi(context), { prefix: '/v1/projects/:projectId' });
   await app.register(sdkApi(context), { prefix: '/v1/sdk/projects/:projectId' });
+  await registerAdminRoutes(app, context, metrics);
   return app;
 }

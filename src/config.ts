@@ -10,6 +10,7 @@ export interface Config {
   redisUrl: string;
   mongoUrl: string;
   pushGateway: PushGatewayMode;
+  sandboxHost: string;
   sandboxPort: number;
   credentialsKey: Buffer;
   adminToken: string | undefined;
@@ -17,6 +18,13 @@ export interface Config {
   queuePrefix: string;
   /** How long PATCH /users/tags waits for the tag-update worker before answering 503 (the change is still applied). */
   tagUpdateTimeoutMs: number;
+  jobRetention: JobRetention;
+}
+
+/** How long finished jobs stay in Redis, where the dashboard shows them and can replay them. */
+export interface JobRetention {
+  completedHours: number;
+  failedDays: number;
 }
 
 const projectRoot = resolve(import.meta.dirname, '..');
@@ -30,11 +38,11 @@ function parsePort(name: string, fallback: number): number {
   return port;
 }
 
-function parsePositiveInteger(name: string, fallback: number): number {
+function parsePositive(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
   return value;
 }
 
@@ -69,11 +77,16 @@ export function loadConfig(): Config {
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     mongoUrl: process.env.MONGODB_URL ?? 'mongodb://127.0.0.1:27017/pushengine',
     pushGateway,
+    sandboxHost: process.env.SANDBOX_HOST || '127.0.0.1',
     sandboxPort: parsePort('SANDBOX_PORT', 4100),
     credentialsKey: loadCredentialsKey(),
     adminToken: process.env.ADMIN_TOKEN || undefined,
     logLevel: process.env.LOG_LEVEL ?? 'info',
     queuePrefix: process.env.QUEUE_PREFIX ?? 'push',
-    tagUpdateTimeoutMs: parsePositiveInteger('TAG_UPDATE_TIMEOUT_MS', 10_000),
+    tagUpdateTimeoutMs: parsePositive('TAG_UPDATE_TIMEOUT_MS', 10_000),
+    jobRetention: {
+      completedHours: parsePositive('KEEP_COMPLETED_JOBS_HOURS', 24),
+      failedDays: parsePositive('KEEP_FAILED_JOBS_DAYS', 14),
+    },
   };
 }

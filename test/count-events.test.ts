@@ -8,12 +8,14 @@ import { countEvents, type CountEventsQuery } from '../src/events/count-events.t
 import { ingestEvents } from '../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../src/events/event-type-catalog.ts';
 import { dayMs } from '../src/events/utc-day.ts';
+import { flushCounts, type CountDeps } from '../src/events/pending-counts.ts';
 
 let ingress: TestIngress;
 let workers: TestWorkers;
 let project: CreatedProject;
 let firstBatchAt: number;
 let secondBatchAt: number;
+let deps: CountDeps;
 
 const storedCount = async () => workers.context.models.Event.countDocuments({ projectId: project.projectId });
 const receivedAtOf = async (type: string) =>
@@ -49,6 +51,7 @@ beforeAll(async () => {
     { type: 'purchase', subjectType: 'device', subjectId: 'count-phone', data: { amount: 200, at: '2024-05-01T00:00:00Z' } },
     { type: 'second_batch', subjectType: 'user', subjectId: 'nobody' },
   ]);
+  deps = { models: workers.context.models, redis: workers.context.redis, queuePrefix: config.queuePrefix };
   firstBatchAt = await receivedAtOf('first_batch');
   secondBatchAt = await receivedAtOf('second_batch');
 });
@@ -58,7 +61,7 @@ afterAll(async () => {
 });
 
 const count = (query: Partial<CountEventsQuery> & Pick<CountEventsQuery, 'withinDays'>) =>
-  countEvents(workers.context.models, { projectId: project.projectId, type: 'purchase', ...query } as CountEventsQuery);
+  countEvents(deps, { projectId: project.projectId, type: 'purchase', ...query } as CountEventsQuery);
 
 describe('countEvents: how often an event happened for a device or user in the last N days', () => {
   it('counts a device\'s own events and its user\'s, and a user\'s events on all their devices', async () => {
@@ -99,11 +102,37 @@ describe('countEvents: how often an event happened for a device or user in the l
     expect(await count({ deviceId: 'count-phone', withinDays: 5, now: tenDaysOn, where: amountOver100 })).toBe(0);
   });
 
+  it('answers the same once the pending counts are flushed to MongoDB, and a repeated flush adds nothing', async () => {
+    const queries = [
+      { deviceId: 'count-phone', withinDays: 30, now: new Date(secondBatchAt + 10 * dayMs) },
+      { userId: 'count-user', withinDays: 30, now: new Date(secondBatchAt + 10 * dayMs) },
+      { deviceId: 'count-tablet', withinDays: 30, now: new Date(secondBatchAt + 10 * dayMs) },
+      { deviceId: 'count-lonely', withinDays: 30, now: new Date(secondBatchAt + 10 * dayMs) },
+    ];
+    const before = await Promise.all(queries.map(count));
+    expect(before).toEqual([3, 3, 1, 1]);
+    const pendingKey = `${deps.queuePrefix}:event-counts:pending:${project.projectId}`;
+    const pending = await deps.redis.hgetall(pendingKey);
+    expect(Object.keys(pending).length).toBeGreaterThan(0);
+    await flushCounts(deps, project.projectId);
+    expect(await deps.redis.exists(pendingKey)).toBe(0);
+    const counters = await deps.models.EventCounter.find({ projectId: project.projectId }).lean();
+    expect(counters.reduce((sum, counter) => sum + counter.count, 0)).toBeGreaterThanOrEqual(5);
+    expect(await Promise.all(queries.map(count))).toEqual(before);
+    // A flush that died after writing the counters and before deleting its hash is finished without adding twice.
+    const flushingKey = `${deps.queuePrefix}:event-counts:flushing:${project.projectId}`;
+    const lastFlush = Math.max(...counters.map((counter) => counter.flush));
+    await deps.redis.hset(flushingKey, { ...pending, '#flush': String(lastFlush) });
+    await flushCounts(deps, project.projectId);
+    expect(await deps.redis.exists(flushingKey)).toBe(0);
+    expect(await Promise.all(queries.map(count))).toEqual(before);
+  });
+
   it('does not count a retried ingest job twice', async () => {
-    const deps = { models: workers.context.models, redis: workers.context.redis, queuePrefix: workers.context.config.queuePrefix, catalog: new EventTypeCatalog(workers.context.models) };
+    const ingestDeps = { ...deps, catalog: new EventTypeCatalog(deps.models), log: workers.context.log };
     const job = { projectId: project.projectId, receivedAt: new Date().toISOString(), events: [{ type: 'retried', subjectType: 'device' as const, subjectId: 'count-phone', data: {} }] };
-    await ingestEvents(deps, 'retried-job', job);
-    await ingestEvents(deps, 'retried-job', job);
+    await ingestEvents(ingestDeps, 'retried-job', job);
+    await ingestEvents(ingestDeps, 'retried-job', job);
     expect(await count({ deviceId: 'count-phone', type: 'retried', withinDays: 30, now: new Date(Date.now() + 5 * dayMs) })).toBe(1);
     expect(await workers.context.models.Event.countDocuments({ projectId: project.projectId, type: 'retried' })).toBe(1);
   });

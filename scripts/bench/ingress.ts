@@ -1,9 +1,7 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { connectMongo } from '../../src/infra/mongo.ts';
-import { createModels } from '../../src/models/index.ts';
 import { createProject } from '../../src/projects/create-project.ts';
-import { openBenchEnvironment, waitForHttp } from './bench-environment.ts';
+import { openBenchEnvironment } from './bench-environment.ts';
 
 const { values } = parseArgs({
   options: {
@@ -18,12 +16,9 @@ const deviceCount = Number(values.devices);
 
 const bench = await openBenchEnvironment('ingress');
 try {
-  bench.spawnNode('src/server.ts');
-  const baseUrl = `http://127.0.0.1:${bench.env.PORT}`;
-  await waitForHttp(`${baseUrl}/readyz`);
-  const mongo = await connectMongo(bench.env.MONGODB_URL!);
-  const project = await createProject(createModels(mongo), { name: 'bench', plan: 'business' });
-  await mongo.close();
+  await bench.startIngress();
+  const { baseUrl } = bench;
+  const project = await createProject(bench.models, { name: 'bench', plan: 'business' });
 
   const deviceId = () => `device-${Math.floor(Math.random() * deviceCount)}`;
   const sdkBase = `/v1/sdk/projects/${project.projectId}/devices/`;

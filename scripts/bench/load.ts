@@ -7,11 +7,11 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { connectMongo } from '../../src/infra/mongo.ts';
-import { createModels, type Models } from '../../src/models/index.ts';
+import type { Models } from '../../src/models/index.ts';
 import { createProject, type CreatedProject } from '../../src/projects/create-project.ts';
 import { deviceKey, platforms } from '../../src/models/device.ts';
-import { openBenchEnvironment, waitForHttp } from './bench-environment.ts';
+import { openBenchEnvironment } from './bench-environment.ts';
+import { waitUntil } from './measure.ts';
 
 const { values } = parseArgs({
   options: {
@@ -91,22 +91,18 @@ let failed = true;
 try {
   // Warnings are left out: the requests still in flight when the run ends meet a closing MongoDB client and log one each.
   bench.spawnNode('src/server.ts', { LOG_LEVEL: 'error' });
-  const baseUrl = `http://127.0.0.1:${bench.env.PORT}`;
-  await waitForHttp(`${baseUrl}/readyz`);
-  const mongo = await connectMongo(bench.env.MONGODB_URL!);
-  const models = createModels(mongo);
-  const team = await createProject(models, { name: 'load team', plan: 'team' });
-  const starter = await createProject(models, { name: 'load starter', plan: 'starter' });
-  await seedDevices(models, team, deviceCount);
-  await seedDevices(models, starter, 1);
-  await mongo.close();
+  await waitUntil('the ingress to be ready', () => fetch(`${bench.baseUrl}/readyz`).then((response) => response.ok, () => false), 30_000);
+  const team = await createProject(bench.models, { name: 'load team', plan: 'team' });
+  const starter = await createProject(bench.models, { name: 'load starter', plan: 'starter' });
+  await seedDevices(bench.models, team, deviceCount);
+  await seedDevices(bench.models, starter, 1);
   log(`seeded ${deviceCount} devices; ${values.connections} connections for ${values.seconds} s`);
 
   const counts = new Map<string, number>();
   const mix = requestMix(team, starter);
   const endpoints = Object.keys(mix) as Endpoint[];
   const result = await autocannon({
-    url: baseUrl,
+    url: bench.baseUrl,
     connections: Number(values.connections),
     duration: Number(values.seconds),
     timeout: 30,

@@ -10,10 +10,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stateDir } from '../../src/config.ts';
-import { connectMongo } from '../../src/infra/mongo.ts';
-import { createModels } from '../../src/models/index.ts';
 import { createProject, type CreatedProject } from '../../src/projects/create-project.ts';
-import { openBenchEnvironment, waitForHttp } from '../bench/bench-environment.ts';
+import { openBenchEnvironment } from '../bench/bench-environment.ts';
 import { ensureSchemathesis } from './schemathesis-install.ts';
 
 const { values } = parseArgs({
@@ -96,13 +94,10 @@ const schemathesis = await ensureSchemathesis(fuzzDir, log);
 const bench = await openBenchEnvironment('fuzz');
 let exitCode = 1;
 try {
-  bench.spawnNode('src/server.ts');
+  await bench.startIngress();
   bench.spawnNode('workers/tag-update.ts');
-  const baseUrl = `http://127.0.0.1:${bench.env.PORT}`;
-  await waitForHttp(`${baseUrl}/readyz`);
-  const mongo = await connectMongo(bench.env.MONGODB_URL!);
-  const project = await createProject(createModels(mongo), { name: 'fuzz', plan: 'team' });
-  await mongo.close();
+  const { baseUrl } = bench;
+  const project = await createProject(bench.models, { name: 'fuzz', plan: 'team' });
   await registerKnownDevice(baseUrl, project);
 
   await mkdir(fuzzDir, { recursive: true });

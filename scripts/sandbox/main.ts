@@ -3,8 +3,10 @@ import { startSandbox } from './start-sandbox.ts';
 const requestedPort = Number(process.env.SANDBOX_PORT || 4100);
 if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) throw new Error(`SANDBOX_PORT must be a port number, got "${process.env.SANDBOX_PORT}"`);
 
-const sandbox = await startSandbox({ port: requestedPort });
-const base = `127.0.0.1:${sandbox.port}`;
+// Loopback unless told otherwise: a container setup listens on 0.0.0.0 and the workers reach it as SANDBOX_HOST.
+const host = process.env.SANDBOX_LISTEN_HOST || '127.0.0.1';
+const sandbox = await startSandbox({ port: requestedPort, host });
+const base = `${host}:${sandbox.port}`;
 process.stdout.write(
   `sandbox gateways on ${base}: FCM https://${base}/v1/projects/{id}/messages:send, APNs h2 https://${base}/3/device/{token}; ` +
     `received pushes at http://${base}/deliveries?token=<token>\n`,

@@ -10,6 +10,7 @@ import { deliverJobId, emptyTally, type DeliverJobData, type DeliveryTally } fro
 import { PreparedNotifications, type PreparedNotification } from './prepared-notification.ts';
 import { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
 import { isFirstRunOfBatch } from './batch-attempts.ts';
+import { emptyDeliveryCounts, recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
 
 /** Rounds of resending the devices a gateway asked to retry (429, 5xx, network) before they count as failed. */
 export const maxRetryRounds = 6;
@@ -46,17 +47,22 @@ interface Outcomes {
   sent: DeliveredPush[];
   rejected: Rejection[];
   failed: number;
+  /** One of the reasons, for the log: the operator sees why without a line per device. */
+  failedReason: string | null;
   retry: string[];
   retryAfterMs: number;
 }
 
 function sortOutcomes(rendered: Rendered[], outcomes: PushOutcome[]): Outcomes {
-  const sorted: Outcomes = { sent: [], rejected: [], failed: 0, retry: [], retryAfterMs: 0 };
+  const sorted: Outcomes = { sent: [], rejected: [], failed: 0, failedReason: null, retry: [], retryAfterMs: 0 };
   outcomes.forEach((outcome, index) => {
     const { device, content } = rendered[index]!;
     if (outcome.kind === 'sent') sorted.sent.push({ deviceId: device.deviceId, content });
     else if (outcome.kind === 'unsubscribed') sorted.rejected.push({ deviceId: device.deviceId, pushToken: device.pushToken, reason: outcome.reason });
-    else if (outcome.kind === 'failed') sorted.failed += 1;
+    else if (outcome.kind === 'failed') {
+      sorted.failed += 1;
+      sorted.failedReason ??= outcome.reason;
+    }
     else {
       sorted.retry.push(device.deviceId);
       sorted.retryAfterMs = Math.max(sorted.retryAfterMs, outcome.retryAfterMs ?? 0);
@@ -107,10 +113,14 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
 
     const toSend = pending.filter((device) => !delivered.has(device.deviceId));
     const rendered = toSend.map((device) => render(notification, device)).filter((push) => push !== null);
-    tally.failed += toSend.length - rendered.length;
+    const renderFailures = toSend.length - rendered.length;
+    tally.failed += renderFailures;
     const gateway = rendered.length > 0 ? await context.gateways.gatewayFor(projectId, gatewayName) : null;
+    const sendStart = performance.now();
     const outcomes = sortOutcomes(rendered, gateway ? await gateway.send(rendered.map((push) => toOutgoing(notification, push))) : []);
+    const gatewaySeconds = gateway ? (performance.now() - sendStart) / 1000 : null;
 
+    if (outcomes.failed > 0) context.log.warn({ notificationId, batch, gateway: gatewayName, failed: outcomes.failed, reason: outcomes.failedReason }, 'the gateway refused pushes');
     const now = new Date();
     await recordHistory(context.models, projectId, notification, outcomes.sent, now);
     await markUnsubscribed(context.redis, context.models, prefix, projectId, outcomes.rejected, now);
@@ -121,6 +131,12 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
     const round = (job.data.retryRound ?? 0) + 1;
     const giveUp = round > maxRetryRounds;
     if (giveUp) tally.failed += outcomes.retry.length;
+    await recordDeliveryMetrics(context.redis, prefix, gatewayName, {
+      sent: outcomes.sent.length,
+      failed: renderFailures + outcomes.failed + (giveUp ? outcomes.retry.length : 0),
+      unsubscribed: outcomes.rejected.length,
+      retried: giveUp ? 0 : outcomes.retry.length,
+    }, gatewaySeconds);
     const retrying = new Set(giveUp ? [] : outcomes.retry);
     const nowDone = [...done, ...pending.map((device) => device.deviceId).filter((id) => !retrying.has(id))];
     if (retrying.size === 0) return saveProgress(job, nowDone, tally);
@@ -136,8 +152,11 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
       // The last attempt failed: the devices still pending count as failed so that the notification's stats add up.
       const all = job.data.devices.map((device) => device.deviceId);
       const tally = { ...(job.data.tally ?? emptyTally()) };
-      tally.failed += all.length - (job.data.done ?? []).length;
+      const abandoned = all.length - (job.data.done ?? []).length;
+      tally.failed += abandoned;
       await saveProgress(job, all, tally).catch(() => undefined);
+      const counts = { ...emptyDeliveryCounts(), failed: abandoned };
+      await recordDeliveryMetrics(context.redis, prefix, job.data.gateway, counts, null).catch(() => undefined);
       throw error;
     }
   };

@@ -37,6 +37,4 @@ export const deliverJobOptions: JobsOptions = {
   backoff: { type: 'exponential', delay: 2000 },
   // A batch that fails for good must not hold its notification in "sending" forever; its devices count as failed.
   ignoreDependencyOnFailure: true,
-  removeOnComplete: { age: 24 * 3600 },
-  removeOnFail: { age: 7 * 24 * 3600 },
 };

@@ -32,7 +32,8 @@ export function sendProcessor(context: WorkerContext, segments: SegmentResolver 
     try {
       const progress = job.data.progress ?? startProgress;
       if (!progress.finished) {
-        if (notification.status === 'queued') await Notification.updateOne({ _id: notificationId }, { $set: { status: 'sending' } });
+        // 'failed' too: a replayed send that had failed resumes its fan-out.
+        if (notification.status !== 'sending') await Notification.updateOne({ _id: notificationId }, { $set: { status: 'sending' } });
         const projection = targetProjection(referencedDeviceTags(parseContent(contentOf(notification))));
         await fanOut(context, segments, job, notification, projection, progress);
       }

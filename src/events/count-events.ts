@@ -1,11 +1,12 @@
-import type { Models } from '../models/index.ts';
 import type { ConditionOp, EventDataCondition } from '../schemas/event-conditions.ts';
 import { parseIsoTime } from './event-data.ts';
 import { dayMs, startOfUtcDay } from './utc-day.ts';
+import { subjectsCountingFor, subjectsFilter, type Subject } from './subjects.ts';
+import { countField, pendingCounts, type CountDeps, type CountKey } from './pending-counts.ts';
 
 export interface CountEventsQuery {
   projectId: string;
-  /** Exactly one of deviceId and userId: a device counts its own events and those of its user. */
+  /** One of deviceId and userId: a device counts its own events and its user's; a user, theirs and their devices'. */
   deviceId?: string;
   userId?: string;
   type: string;
@@ -47,35 +48,58 @@ export function dataConditionsFilter(where: EventDataCondition[]): Record<string
   return filter;
 }
 
-function subjectOf(query: CountEventsQuery) {
-  if ((query.deviceId === undefined) === (query.userId === undefined)) throw new Error('countEvents takes exactly one of deviceId and userId');
-  return query.deviceId !== undefined
-    ? { counter: { subjectType: 'device' as const, subjectId: query.deviceId }, events: { deviceIds: query.deviceId } }
-    : { counter: { subjectType: 'user' as const, subjectId: query.userId! }, events: { userId: query.userId! } };
+/** The whole days of the window, from the counter documents plus what is still pending in Redis. */
+async function countWholeDays(deps: CountDeps, query: CountEventsQuery, subjects: Subject[], firstDay: Date, endDay: Date): Promise<number> {
+  if (firstDay >= endDay) return 0;
+  const countKeys: CountKey[] = [];
+  for (let day = firstDay.getTime(); day < endDay.getTime(); day += dayMs) {
+    for (const subject of subjects) countKeys.push({ ...subject, type: query.type, day });
+  }
+  const [counters, pending] = await Promise.all([
+    deps.models.EventCounter.find(
+      { projectId: query.projectId, ...subjectsFilter(subjects), type: query.type, day: { $gte: firstDay, $lt: endDay } },
+      { _id: 0, subjectType: 1, subjectId: 1, day: 1, count: 1, flush: 1 },
+    ).lean(),
+    pendingCounts(deps, query.projectId, countKeys),
+  ]);
+  // While a flush is under way its counts are both in Redis and, for the keys it has reached, in MongoDB.
+  const reachedByFlush = new Set<string>();
+  let total = 0;
+  for (const counter of counters) {
+    total += counter.count;
+    if (counter.flush === pending.flushId) reachedByFlush.add(countField({ ...counter, type: query.type, day: counter.day.getTime() }));
+  }
+  countKeys.forEach((key, index) => {
+    total += pending.pending[index]!;
+    if (!reachedByFlush.has(countField(key))) total += pending.flushing[index]!;
+  });
+  return total;
 }
 
 /**
  * How many events of a type counted for a device or user in the last withinDays days.
  *
- * Without data conditions, the whole days inside the window are read from the daily counters (one small document
- * per day) and only the two partial days at its edges from the events themselves. With conditions, the events of
- * that subject and type inside the window are counted. Either way the indexes (projectId, subject, type, time)
- * bound the work to the subject and the window, never the project's whole history.
+ * Without data conditions, the whole UTC days inside the window come from the daily counters (a few small
+ * documents per subject and day) and only the two partial days at its edges from the events themselves. With
+ * conditions, the events of those subjects and that type inside the window are counted. Either way the work is
+ * bounded by the subjects and the window, through the (projectId, subjectType, subjectId, type, receivedAt | day)
+ * indexes, never by the project's whole history.
  */
-export async function countEvents(models: Models, query: CountEventsQuery): Promise<number> {
+export async function countEvents(deps: CountDeps, query: CountEventsQuery): Promise<number> {
   const now = query.now ?? new Date();
   const since = new Date(now.getTime() - query.withinDays * dayMs);
-  const subject = subjectOf(query);
-  const eventFilter = { projectId: query.projectId, ...subject.events, type: query.type };
+  const subjects = await subjectsCountingFor(deps.models, query.projectId, query);
+  if (subjects.length === 0) return 0;
+  const eventFilter = { projectId: query.projectId, ...subjectsFilter(subjects), type: query.type };
   if (query.where && query.where.length > 0) {
-    return models.Event.countDocuments({ ...eventFilter, receivedAt: { $gt: since, $lte: now }, ...dataConditionsFilter(query.where) });
+    return deps.models.Event.countDocuments({ ...eventFilter, receivedAt: { $gt: since, $lte: now }, ...dataConditionsFilter(query.where) });
   }
   const firstWholeDay = new Date(startOfUtcDay(since).getTime() + dayMs);
   const today = startOfUtcDay(now);
   const [head, wholeDays, tail] = await Promise.all([
-    models.Event.countDocuments({ ...eventFilter, receivedAt: { $gt: since, $lt: firstWholeDay } }),
-    models.EventCounter.find({ projectId: query.projectId, ...subject.counter, type: query.type, day: { $gte: firstWholeDay, $lt: today } }, { _id: 0, count: 1 }).lean(),
-    models.Event.countDocuments({ ...eventFilter, receivedAt: { $gte: today, $lte: now } }),
+    deps.models.Event.countDocuments({ ...eventFilter, receivedAt: { $gt: since, $lt: firstWholeDay } }),
+    countWholeDays(deps, query, subjects, firstWholeDay, today),
+    deps.models.Event.countDocuments({ ...eventFilter, receivedAt: { $gte: today, $lte: now } }),
   ]);
-  return head + tail + wholeDays.reduce((sum, counter) => sum + counter.count, 0);
+  return head + wholeDays + tail;
 }

@@ -4,8 +4,14 @@ import { eventIngestJobName, type EventIngestJob } from './ingest-job.ts';
 import { EventTypeCatalog } from './event-type-catalog.ts';
 import { ingestEvents } from './ingest-events.ts';
 
-export function eventIngestProcessor(context: Pick<WorkerContext, 'models' | 'redis' | 'config'>): Processor {
-  const deps = { models: context.models, redis: context.redis, queuePrefix: context.config.queuePrefix, catalog: new EventTypeCatalog(context.models) };
+export function eventIngestProcessor(context: Pick<WorkerContext, 'models' | 'redis' | 'config' | 'log'>): Processor {
+  const deps = {
+    models: context.models,
+    redis: context.redis,
+    queuePrefix: context.config.queuePrefix,
+    catalog: new EventTypeCatalog(context.models),
+    log: context.log,
+  };
   return async (job: Job<EventIngestJob>) => {
     if (job.name !== eventIngestJobName) throw new Error(`unknown event-ingest job "${job.name}"`);
     await ingestEvents(deps, job.id!, job.data);

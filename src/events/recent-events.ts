@@ -1,13 +1,19 @@
 import type { Models } from '../models/index.ts';
 import type { EventDocument } from '../models/event.ts';
 import type { EventView, RecentEventsQuery } from '../schemas/events.ts';
+import { subjectsCountingFor, subjectsFilter } from './subjects.ts';
 
-/** Newest first; every combination of filters is served by one of the event indexes (src/models/event.ts). */
+/**
+ * Newest first. userId and deviceId select the events that count for that user or device (their own and those of
+ * their linked devices or user); each combination of filters is served by one of the event indexes.
+ */
 export async function recentEvents(models: Models, projectId: string, query: RecentEventsQuery): Promise<EventView[]> {
+  const bySubject = query.userId !== undefined || query.deviceId !== undefined;
+  const subjects = bySubject ? await subjectsCountingFor(models, projectId, query) : [];
+  if (bySubject && subjects.length === 0) return [];
   const filter = {
     projectId,
-    ...(query.userId !== undefined && { userId: query.userId }),
-    ...(query.deviceId !== undefined && { deviceIds: query.deviceId }),
+    ...(bySubject && subjectsFilter(subjects)),
     ...(query.type !== undefined && { type: query.type }),
   };
   const events = await models.Event.find(filter).sort({ receivedAt: -1, _id: -1 }).limit(query.limit).lean<Array<EventDocument & { _id: string }>>();
@@ -16,8 +22,6 @@ export async function recentEvents(models: Models, projectId: string, query: Rec
     type: event.type,
     subjectType: event.subjectType,
     subjectId: event.subjectId,
-    userId: event.userId ?? null,
-    deviceIds: event.deviceIds,
     data: event.data as Record<string, unknown>,
     receivedAt: event.receivedAt.toISOString(),
   }));

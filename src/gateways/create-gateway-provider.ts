@@ -18,7 +18,7 @@ interface CachedGateway extends LiveGateway {
 
 export function createGatewayProvider(config: Config, models: Models): GatewayProvider {
   if (config.pushGateway === 'sandbox') {
-    const gateways = createSandboxGateways(config.sandboxPort);
+    const gateways = createSandboxGateways(config.sandboxPort, config.sandboxHost);
     return {
       gatewayFor: async (_projectId, gateway) => gateways[gateway],
       close: async () => {

@@ -11,12 +11,12 @@ export const sandboxApnsTopic = 'com.pushengine.sandbox';
  * Every project shares one pair of clients pointed at the sandbox. Both run the same library code as in live
  * mode; only the endpoint and the credentials differ (a fixed OAuth token, a signing key made now).
  */
-export function createSandboxGateways(sandboxPort: number): Record<GatewayName, ClosableGateway> {
+export function createSandboxGateways(sandboxPort: number, sandboxHost = '127.0.0.1'): Record<GatewayName, ClosableGateway> {
   const fcm = createFcmGateway({
     appOptions: {
       projectId: 'pushengine-sandbox',
       credential: { getAccessToken: async () => ({ access_token: 'sandbox-access-token', expires_in: 3600 }) },
-      httpAgent: sandboxFcmAgent(sandboxPort),
+      httpAgent: sandboxFcmAgent(sandboxPort, sandboxHost),
     },
     legacyHttpTransport: true,
   });
@@ -25,7 +25,7 @@ export function createSandboxGateways(sandboxPort: number): Record<GatewayName, 
   const apns = createApnsGateway({
     provider: {
       token: { key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), keyId: 'SANDBOXKEY', teamId: 'SANDBOXTM' },
-      address: '127.0.0.1',
+      address: sandboxHost,
       port: sandboxPort,
       rejectUnauthorized: false,
       production: false,

@@ -2,22 +2,26 @@ import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { subjectTypes } from './event.ts';
 
 /**
- * How many events of one type counted for one device or user on one UTC day. Event counts over a window read
- * at most one document per day instead of the events themselves (src/events/count-events.ts).
+ * How many events of one type one device or user sent on one UTC day, as gathered by one flush of the pending counts
+ * (src/events/pending-counts.ts); a day's count is the sum of its documents. Insert-only: FerretDB 1.x neither uses
+ * indexes for updates nor keeps concurrent updates of one document, and on MongoDB an insert is the cheapest write.
  */
 const eventCounterSchema = new Schema(
   {
+    /** JSON of [projectId, flush, subjectType, subjectId, type, day]: a retried flush inserts nothing twice. */
+    _id: { type: String, required: true },
     projectId: { type: String, required: true },
     subjectType: { type: String, enum: subjectTypes, required: true },
     subjectId: { type: String, required: true },
     type: { type: String, required: true },
     day: { type: Date, required: true },
     count: { type: Number, required: true },
+    flush: { type: Number, required: true },
   },
   { versionKey: false },
 );
-eventCounterSchema.index({ projectId: 1, subjectType: 1, subjectId: 1, type: 1, day: -1 }, { unique: true });
-// Segment evaluation over a whole project: every subject with events of a type in a window.
+// Counting for a few subjects over a window, and segment evaluation over every subject of a project.
+eventCounterSchema.index({ projectId: 1, subjectType: 1, subjectId: 1, type: 1, day: -1 });
 eventCounterSchema.index({ projectId: 1, type: 1, day: -1 });
 
 export type EventCounterDocument = InferSchemaType<typeof eventCounterSchema>;

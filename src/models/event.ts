@@ -1,6 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
 export const subjectTypes = ['device', 'user'] as const;
+export type SubjectType = (typeof subjectTypes)[number];
 
 const eventSchema = new Schema(
   {
@@ -10,23 +11,18 @@ const eventSchema = new Schema(
     type: { type: String, required: true },
     subjectType: { type: String, enum: subjectTypes, required: true },
     subjectId: { type: String, required: true },
-    /** The user the event counts for: the subject of a user event, the device's user for a device event. */
-    userId: { type: String, default: null },
-    /** The devices the event counts for, resolved at ingest: the subject device, or every device of the subject user. */
-    deviceIds: { type: [String], default: () => [] },
     data: { type: Schema.Types.Mixed, default: () => ({}) },
     receivedAt: { type: Date, required: true },
   },
   { versionKey: false, minimize: false },
 );
-// Recent events (newest first, optionally by user, device or type) and event counts with data conditions,
-// each restricted to one subject, one type and a time window. _id orders the events of one request.
+// Recent events newest first (optionally by subject and type), and event counts restricted to a few subjects, one
+// type and a time window. Which devices and users an event counts for is resolved when reading (src/events/subjects.ts),
+// so ingest needs no device lookups. _id orders the events of one request.
 eventSchema.index({ projectId: 1, receivedAt: -1, _id: -1 });
 eventSchema.index({ projectId: 1, type: 1, receivedAt: -1, _id: -1 });
-eventSchema.index({ projectId: 1, userId: 1, receivedAt: -1, _id: -1 });
-eventSchema.index({ projectId: 1, deviceIds: 1, receivedAt: -1, _id: -1 });
-eventSchema.index({ projectId: 1, userId: 1, type: 1, receivedAt: -1, _id: -1 });
-eventSchema.index({ projectId: 1, deviceIds: 1, type: 1, receivedAt: -1, _id: -1 });
+eventSchema.index({ projectId: 1, subjectType: 1, subjectId: 1, receivedAt: -1, _id: -1 });
+eventSchema.index({ projectId: 1, subjectType: 1, subjectId: 1, type: 1, receivedAt: -1, _id: -1 });
 
 export type EventDocument = InferSchemaType<typeof eventSchema>;
 

@@ -19,8 +19,6 @@ export const sendJobName = (notificationId: string) => `send:${notificationId}`;
 const sendJobOptions: JobsOptions = {
   attempts: 8,
   backoff: { type: 'exponential', delay: 1000 },
-  removeOnComplete: { age: 7 * 24 * 3600 },
-  removeOnFail: { age: 30 * 24 * 3600 },
 };
 
 /**

@@ -1,9 +1,21 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
 import { queueNames } from './names.ts';
 
-export function createQueues(connection: Redis, prefix: string) {
-  const options = { connection, prefix };
+/**
+ * Every queue keeps finished jobs, failed ones with their data, error and stack, for as long as configured, so the
+ * dashboard can show and replay them; jobs may still set their own retention.
+ */
+export function createQueues(connection: Redis, config: Pick<Config, 'queuePrefix' | 'jobRetention'>) {
+  const options = {
+    connection,
+    prefix: config.queuePrefix,
+    defaultJobOptions: {
+      removeOnComplete: { age: config.jobRetention.completedHours * 3600 },
+      removeOnFail: { age: config.jobRetention.failedDays * 24 * 3600 },
+    },
+  };
   return {
     send: new Queue(queueNames.send, options),
     deliver: new Queue(queueNames.deliver, options),

@@ -67,8 +67,6 @@ export const EventView = Type.Object({
   type: Type.String(),
   subjectType: Type.String(),
   subjectId: Type.String(),
-  userId: Type.Union([Type.String(), Type.Null()]),
-  deviceIds: Type.Array(Type.String()),
   data: Type.Record(Type.String(), Type.Unknown()),
   receivedAt: Type.String({ format: 'date-time' }),
 });

@@ -4,6 +4,7 @@ import { maxTagsPerDevice, type TagChanges, type Tags } from '../schemas/tags.ts
 import { tagCountAfter } from '../devices/apply-tag-changes.ts';
 import { deviceLockKey } from '../devices/device-store.ts';
 import { withRedisLocks } from '../infra/redis-lock.ts';
+import { inChunks } from '../infra/chunks.ts';
 import type { UserDeviceView } from '../schemas/user-tags.ts';
 import type { TagUpdateJob, TagUpdateResult } from './tag-update-job.ts';
 
@@ -28,7 +29,7 @@ const readUserDevices = (models: Models, job: TagUpdateJob) =>
   models.Device.find({ projectId: job.projectId, userId: job.userId }, { _id: 0, deviceId: 1, tags: 1 }).sort({ deviceId: 1 }).lean();
 
 /**
- * Changes every device of the user in one bulk write, under the same per-device locks as the SDK device routes
+ * Changes every device of the user in one bulk write (in chunks past 50 devices), under the same per-device locks as the SDK device routes
  * (FerretDB 1.x loses one of two concurrent updates of a document). Under the locks the tag limit is checked
  * against what each device really holds: either every device takes the change or, when one would go over the
  * limit, none does.
@@ -46,11 +47,13 @@ export async function applyUserTags(deps: TagUpdateDeps, job: TagUpdateJob): Pro
       .filter((device) => device.tagCount > maxTagsPerDevice);
     if (overLimit.length > 0) return { overLimit };
     const update = toUpdate(job.tags);
-    if (devices.length > 0 && Object.keys(update).length > 0) {
-      await deps.models.Device.collection.bulkWrite(
-        devices.map((device) => ({ updateOne: { filter: { projectId: job.projectId, deviceId: device.deviceId }, update } })),
-        { ordered: false },
-      );
+    if (Object.keys(update).length > 0) {
+      for (const chunk of inChunks(devices)) {
+        await deps.models.Device.collection.bulkWrite(
+          chunk.map((device) => ({ updateOne: { filter: { projectId: job.projectId, deviceId: device.deviceId }, update } })),
+          { ordered: false },
+        );
+      }
     }
     const after = await readUserDevices(deps.models, job);
     return { devices: after.filter((device) => locked.has(device.deviceId)).map((device): UserDeviceView => ({ id: device.deviceId, userId: job.userId, tags: (device.tags ?? {}) as Tags })) };

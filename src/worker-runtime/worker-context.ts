@@ -27,7 +27,7 @@ export async function createWorkerContext(config: Config, log: Logger): Promise<
   const mongo = await connectMongo(config.mongoUrl);
   const redis = createBlockingRedis(config.redisUrl);
   const models = createModels(mongo);
-  const queues = createQueues(redis, config.queuePrefix);
+  const queues = createQueues(redis, config);
   await ensureIndexes(models, queues.maintenance, log);
   return { config, log, mongo, redis, models, queues, gateways: createGatewayProvider(config, models) };
 }

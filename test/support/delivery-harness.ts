@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Config } from '../../src/config.ts';
+import type { QueueName } from '../../src/queues/names.ts';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/start-sandbox.ts';
 import { startIngress, type TestIngress } from './ingress.ts';
@@ -16,11 +17,11 @@ export interface DeliveryHarness {
 }
 
 /** Ingress, send and deliver workers and the sandbox gateways, as a customer's installation runs them. */
-export async function startDeliveryHarness(): Promise<DeliveryHarness> {
+export async function startDeliveryHarness(overrides: Partial<Config> = {}, queues: QueueName[] = ['send', 'deliver']): Promise<DeliveryHarness> {
   const sandbox = await startSandbox({ port: 0 });
-  const config = testConfig({ sandboxPort: sandbox.port });
+  const config = testConfig({ sandboxPort: sandbox.port, ...overrides });
   const ingress = await startIngress(config);
-  const workers = await startTestWorkers(config, ['send', 'deliver']);
+  const workers = await startTestWorkers(config, queues);
   return {
     config,
     sandbox,

@@ -11,12 +11,14 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     redisUrl: inject('redisUrl'),
     mongoUrl: `${inject('mongoUrl')}/t_${id}`,
     pushGateway: 'sandbox',
+    sandboxHost: '127.0.0.1',
     sandboxPort: 0,
     credentialsKey: randomBytes(32),
     adminToken: undefined,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     queuePrefix: `t${id}`,
     tagUpdateTimeoutMs: 10_000,
+    jobRetention: { completedHours: 24, failedDays: 14 },
     ...overrides,
   };
 }

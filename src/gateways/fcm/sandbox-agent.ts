@@ -3,11 +3,11 @@ import { connect } from 'node:tls';
 
 /**
  * firebase-admin always addresses https://fcm.googleapis.com; this agent sends those connections to the local
- * sandbox instead, whose certificate is self-signed, so it is not verified (loopback only).
+ * sandbox instead (loopback, or SANDBOX_HOST in a container setup), whose certificate is self-signed, so it is not verified.
  */
-export function sandboxFcmAgent(sandboxPort: number): Agent {
+export function sandboxFcmAgent(sandboxPort: number, sandboxHost: string): Agent {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   agent.createConnection = () =>
-    connect({ host: '127.0.0.1', port: sandboxPort, servername: 'fcm.googleapis.com', rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
+    connect({ host: sandboxHost, port: sandboxPort, servername: 'fcm.googleapis.com', rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
   return agent;
 }

@@ -1,0 +1,131 @@
+/**
+ * npm run bench -- [--devices 100000] [--json]
+ * Seeds N devices (android, ios and web in turn, with tags), creates a segment matching all of them, sends one
+ * personalised push to it through the sandbox and waits for the last delivery. Then measures the ceiling: how many
+ * pushes per second a minimal client (the same gateway adapters, no queue, no database) gets from the same sandbox.
+ */
+import { parseArgs } from 'node:util';
+import { createProject } from '../../src/projects/create-project.ts';
+import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
+import type { OutgoingPush } from '../../src/gateways/gateway.ts';
+import { openBenchEnvironment } from './bench-environment.ts';
+import { peakRssMiB, waitUntil } from './measure.ts';
+import { seedDevices } from './seed-devices.ts';
+
+const { values } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '100000' },
+    json: { type: 'boolean', default: false },
+    'timeout-seconds': { type: 'string', default: '1800' },
+  },
+});
+const deviceCount = Number(values.devices);
+const tokenPrefix = 'bench-';
+const progress = (label: string, done: number) => {
+  if (values.json) return;
+  const width = 30;
+  const filled = Math.round((done / deviceCount) * width);
+  process.stderr.write(`\r${label.padEnd(10)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${deviceCount}`);
+  if (done >= deviceCount) process.stderr.write('\n');
+};
+
+/** Pushes per second through the adapters alone, in batches of 500 with as many in flight as a deliver worker runs. */
+async function measureCeiling(sandboxPort: number, pushes: number): Promise<number> {
+  const gateways = createSandboxGateways(sandboxPort);
+  const batchSize = 500;
+  const inFlight = 16;
+  let next = 0;
+  const startedAt = performance.now();
+  async function lane(): Promise<void> {
+    while (next < pushes) {
+      const first = next;
+      next += batchSize;
+      const platform = (first / batchSize) % 2 === 0 ? 'android' : 'ios';
+      const batch: OutgoingPush[] = Array.from({ length: Math.min(batchSize, pushes - first) }, (_, offset) => ({
+        token: `ceiling-${first + offset}`,
+        platform,
+        title: 'Hello',
+        body: 'Ceiling',
+        url: null,
+        imageUrl: null,
+        data: {},
+      }));
+      await gateways[platform === 'ios' ? 'apns' : 'fcm'].send(batch);
+    }
+  }
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  const seconds = (performance.now() - startedAt) / 1000;
+  await Promise.all([gateways.fcm.close(), gateways.apns.close()]);
+  return Math.round(pushes / seconds);
+}
+
+const bench = await openBenchEnvironment('e2e', { sandbox: true });
+const sandbox = bench.sandbox!;
+try {
+  const { models, baseUrl } = bench;
+  await bench.startIngress();
+  const workers = [bench.spawnNode('workers/send.ts'), bench.spawnNode('workers/deliver.ts')];
+  const project = await createProject(models, { name: 'bench', plan: 'business' });
+  const api = (path: string, body: unknown) =>
+    fetch(`${baseUrl}/v1/projects/${project.projectId}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (response) => {
+      const parsed = (await response.json()) as { data?: { id: string }; error?: unknown };
+      if (!response.ok || !parsed.data) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(parsed)}`);
+      return parsed.data;
+    });
+
+  const cities = ['Seoul', 'Busan', 'Berlin', 'Lisbon'];
+  await seedDevices(models, project.projectId, deviceCount, (index) => ({ name: `User ${index}`, city: cities[index % cities.length]!, bench: 1 }), (done) =>
+    progress('seeding', done),
+  );
+  const segment = await api('/segments', { name: 'everyone', match: 'all', conditions: [{ tag: 'bench', op: 'exists' }] });
+
+  const postedAt = Date.now();
+  const notification = await api('/notifications', {
+    targetType: 'segment',
+    targetIds: [segment.id],
+    title: 'Hello {{ device.tags.name }}',
+    body: 'News from {{ device.tags.city | default: "your city" }}',
+    data: { campaign: 'bench' },
+  });
+  let peakRss = 0;
+  await waitUntil(
+    `${deviceCount} deliveries`,
+    async () => {
+      const rss = await Promise.all(workers.map((worker) => peakRssMiB(worker.pid)));
+      peakRss = Math.max(peakRss, ...rss);
+      const received = sandbox.deliveries().filter((delivery) => delivery.token.startsWith(tokenPrefix)).length;
+      progress('delivering', Math.min(received, deviceCount));
+      return received >= deviceCount;
+    },
+    Number(values['timeout-seconds']) * 1000,
+    250,
+  );
+  const received = sandbox.deliveries().filter((delivery) => delivery.token.startsWith(tokenPrefix));
+  const lastReceipt = Math.max(...received.map((delivery) => Date.parse(delivery.receivedAt)));
+  const seconds = (lastReceipt - postedAt) / 1000;
+  const delivered = new Set(received.map((delivery) => delivery.token)).size;
+  const historyWritten = await models.History.countDocuments({ notificationId: notification.id });
+  const ceilingPerSecond = await measureCeiling(sandbox.port, Math.min(deviceCount, 50_000));
+  const result = {
+    devices: deviceCount,
+    delivered,
+    duplicates: received.length - delivered,
+    seconds: Number(seconds.toFixed(2)),
+    deliveriesPerSecond: Math.round(delivered / seconds),
+    peakRssMb: peakRss,
+    historyWritten,
+    ceilingPerSecond,
+  };
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } else {
+    console.table(result);
+    process.stdout.write(`services: ${bench.services.path}\n`);
+  }
+} finally {
+  await bench.close();
+}

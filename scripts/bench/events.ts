@@ -1,0 +1,155 @@
+/**
+ * npm run bench:events [-- --seconds 20 --connections 16 --ingress-workers 1]
+ *
+ * Starts Redis and MongoDB the way the tests do, an ingress and an event-ingest worker as child processes, then
+ * posts requests of 100 events for a fixed time. Reports events/s accepted at the ingress, events/s stored by the
+ * worker, and the queue depth sampled every second; then how long the worker needed to drain what was left.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { provideServices } from '../services/provide-services.ts';
+import { startManagedProcess, type ManagedProcess } from '../services/managed-process.ts';
+import { findFreePort } from '../services/free-port.ts';
+import { connectMongo } from '../../src/infra/mongo.ts';
+import { createBlockingRedis } from '../../src/infra/redis.ts';
+import { createModels } from '../../src/models/index.ts';
+import { createProject } from '../../src/projects/create-project.ts';
+import { queueNames } from '../../src/queues/names.ts';
+
+const { values: options } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '16' },
+    'worker-processes': { type: 'string', default: '1' },
+    'worker-concurrency': { type: 'string', default: '8' },
+  },
+});
+const seconds = Number(options.seconds);
+const connections = Number(options.connections);
+const eventsPerRequest = 100;
+const users = 1000;
+const root = resolve(import.meta.dirname, '../..');
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+const services = await provideServices({ stateDir: resolve(root, '.state/bench-events'), log: (line) => log(`[services] ${line}`) });
+const children: ManagedProcess[] = [];
+const closers: Array<() => Promise<unknown>> = [];
+
+try {
+  const port = await findFreePort();
+  const suffix = randomBytes(3).toString('hex');
+  Object.assign(process.env, {
+    REDIS_URL: services.redisUrl,
+    MONGODB_URL: `${services.mongoUrl}/bench_${suffix}`,
+    QUEUE_PREFIX: `bench${suffix}`,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    EVENT_INGEST_CONCURRENCY: options['worker-concurrency'],
+  });
+  const mongo = await connectMongo(process.env.MONGODB_URL!);
+  closers.push(() => mongo.close());
+  const models = createModels(mongo);
+  const redis = createBlockingRedis(services.redisUrl);
+  closers.push(async () => redis.disconnect());
+  const queue = new Queue(queueNames.eventIngest, { connection: redis, prefix: process.env.QUEUE_PREFIX });
+  closers.push(() => queue.close());
+
+  const node = process.execPath;
+  children.push(await startManagedProcess({ name: 'ingress', command: node, args: [resolve(root, 'src/server.ts')] }));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntil(async () => (await fetch(`${baseUrl}/readyz`).catch(() => null))?.ok === true, 30_000, () => children[0]!.outputTail());
+  // The ingress built the indexes; devices are written directly, as their creation is not what is measured.
+  const project = await createProject(models, { name: 'bench', plan: 'business' });
+  await models.Device.insertMany(
+    Array.from({ length: users * 2 }, (_, index) => ({
+      projectId: project.projectId,
+      deviceId: `device-${index}`,
+      platform: 'android',
+      pushToken: `token-${index}`,
+      userId: `user-${index % users}`,
+    })),
+  );
+  for (let index = 0; index < Number(options['worker-processes']); index++) {
+    children.push(await startManagedProcess({ name: `worker-${index}`, command: node, args: [resolve(root, 'workers/event-ingest.ts')] }));
+  }
+
+  const bodies = Array.from({ length: 32 }, () => JSON.stringify({ events: Array.from({ length: eventsPerRequest }, randomEvent) }));
+  const path = `/v1/projects/${project.projectId}/events`;
+  const headers = { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' };
+
+  log(`load: ${connections} concurrent clients posting ${eventsPerRequest} events per request for ${seconds} s`);
+  const startedAt = Date.now();
+  const deadline = startedAt + seconds * 1000;
+  let acceptedEvents = 0;
+  let failedRequests = 0;
+  const samples: Array<{ second: number; depth: number; stored: number; accepted: number }> = [];
+  const sampler = setInterval(() => {
+    void Promise.all([queueDepth(queue), models.Event.estimatedDocumentCount()]).then(([depth, stored]) => {
+      samples.push({ second: Math.round((Date.now() - startedAt) / 1000), depth, stored, accepted: acceptedEvents });
+      log(`  t=${String(samples.at(-1)!.second).padStart(3)} s  accepted=${acceptedEvents}  stored=${stored}  queue depth=${depth} jobs`);
+    });
+  }, 1000);
+  await Promise.all(
+    Array.from({ length: connections }, async (_, client) => {
+      for (let request = client; Date.now() < deadline; request += connections) {
+        const response = await fetch(baseUrl + path, { method: 'POST', headers, body: bodies[request % bodies.length] });
+        const answer = (await response.json()) as { data?: { success: number } };
+        if (response.ok && answer.data) acceptedEvents += answer.data.success;
+        else failedRequests += 1;
+      }
+    }),
+  );
+  const loadSeconds = (Date.now() - startedAt) / 1000;
+  const storedAtEnd = await models.Event.estimatedDocumentCount();
+  log(`drain: waiting for the worker to store the rest`);
+  await waitUntil(async () => (await queueDepth(queue)) === 0, 300_000);
+  const drainedAt = Date.now();
+  clearInterval(sampler);
+  const storedTotal = await models.Event.countDocuments({ projectId: project.projectId });
+  const depths = samples.filter((sample) => sample.second <= seconds).map((sample) => sample.depth);
+  const result = {
+    seconds: Number(loadSeconds.toFixed(1)),
+    acceptedEvents,
+    failedRequests,
+    acceptedPerSecond: Math.round(acceptedEvents / loadSeconds),
+    storedDuringLoadPerSecond: Math.round(storedAtEnd / loadSeconds),
+    storedTotal,
+    storedPerSecondUntilDrained: Math.round(storedTotal / ((drainedAt - startedAt) / 1000)),
+    drainSecondsAfterLoad: Number(((drainedAt - startedAt) / 1000 - loadSeconds).toFixed(1)),
+    queueDepthMax: Math.max(0, ...depths),
+    queueDepthLast: depths.at(-1) ?? 0,
+  };
+  log(JSON.stringify(result, null, 2));
+  if (storedTotal !== acceptedEvents) throw new Error(`accepted ${acceptedEvents} events but ${storedTotal} were stored`);
+} finally {
+  for (const child of children.reverse()) await child.stop();
+  for (const close of closers.reverse()) await close().catch(() => undefined);
+  await services.stop();
+}
+
+function randomEvent(_: unknown, index: number) {
+  const user = Math.floor(Math.random() * users);
+  const onDevice = index % 2 === 0;
+  return {
+    type: ['purchase', 'view', 'add_to_cart', 'search', 'login'][index % 5],
+    subjectType: onDevice ? 'device' : 'user',
+    subjectId: onDevice ? `device-${user * 2}` : `user-${user}`,
+    data: { amount: Math.round(Math.random() * 10_000) / 100, sku: `sku-${index}`, at: new Date().toISOString(), tags: ['a', 'b'] },
+  };
+}
+
+async function queueDepth(queue: Queue): Promise<number> {
+  const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+  return Object.values(counts).reduce((sum, count) => sum + count, 0);
+}
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, describe?: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms${describe ? `\n${describe()}` : ''}`);
+    await new Promise((resolvePoll) => setTimeout(resolvePoll, 100));
+  }
+}

@@ -1,0 +1,129 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Models } from '../models/index.ts';
+import type { SubjectType } from '../models/event.ts';
+import { duplicateKeyPositions } from '../infra/bulk-write-errors.ts';
+import { LockTimeoutError, withRedisLock } from '../infra/redis-lock.ts';
+import { inChunks } from '../infra/chunks.ts';
+
+/**
+ * Daily event counts per subject and type are gathered in Redis, then flushed into MongoDB (event_counters) every few
+ * seconds by one flusher per project at a time. The write cost follows the number of distinct (subject, type, day)
+ * in a flush rather than the number of events, Redis adds atomically whatever the concurrency, and MongoDB only
+ * receives inserts. Readers add what is still pending.
+ */
+
+export interface CountKey {
+  subjectType: SubjectType;
+  subjectId: string;
+  type: string;
+  /** Midnight UTC, in milliseconds. */
+  day: number;
+}
+
+export interface CountDeps {
+  models: Models;
+  redis: Redis;
+  queuePrefix: string;
+}
+
+const flushEveryMs = 5_000;
+const recordedMarkerSeconds = 7 * 24 * 3600;
+const flushIdField = '#flush';
+const insertChunkSize = 1000;
+
+const keys = (prefix: string, projectId: string) => ({
+  pending: `${prefix}:event-counts:pending:${projectId}`,
+  flushing: `${prefix}:event-counts:flushing:${projectId}`,
+  flushSequence: `${prefix}:event-counts:flush-sequence:${projectId}`,
+  flushGate: `${prefix}:event-counts:flush-gate:${projectId}`,
+  flushLock: `${prefix}:lock:event-counts-flush:${projectId}`,
+  recorded: (jobId: string) => `${prefix}:event-counts:recorded:${jobId}`,
+});
+
+export const countField = (key: CountKey): string => JSON.stringify([key.subjectType, key.subjectId, key.type, key.day]);
+
+
+// Adds a job's counts once: a retried job finds its marker and adds nothing.
+const recordScript = `
+if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then
+  for i = 2, #ARGV, 2 do redis.call('HINCRBY', KEYS[2], ARGV[i], ARGV[i + 1]) end
+end
+return 0`;
+
+export async function recordCounts(redis: Redis, prefix: string, projectId: string, jobId: string, counts: Map<string, number>): Promise<void> {
+  if (counts.size === 0) return;
+  const names = keys(prefix, projectId);
+  await redis.eval(recordScript, 2, names.recorded(jobId), names.pending, recordedMarkerSeconds, ...[...counts].flat());
+}
+
+/** Counts added in Redis and not yet in MongoDB for the given keys, and the flush under way if there is one. */
+export async function pendingCounts(deps: CountDeps, projectId: string, keysToRead: CountKey[]): Promise<{ pending: number[]; flushing: number[]; flushId: number | null }> {
+  const names = keys(deps.queuePrefix, projectId);
+  const fields = keysToRead.map(countField);
+  const [pending, flushing] = await Promise.all([
+    deps.redis.hmget(names.pending, ...fields),
+    deps.redis.hmget(names.flushing, flushIdField, ...fields),
+  ]);
+  const [flushId, ...flushingCounts] = flushing;
+  return {
+    pending: pending.map(Number),
+    flushing: flushingCounts.map(Number),
+    flushId: flushId === null || flushId === undefined ? null : Number(flushId),
+  };
+}
+
+/** Flushes the project's pending counts when the last flush is older than flushEveryMs and no other flush is running. */
+export async function flushCountsWhenDue(deps: CountDeps, projectId: string, log: Logger): Promise<void> {
+  const names = keys(deps.queuePrefix, projectId);
+  if ((await deps.redis.set(names.flushGate, '1', 'PX', flushEveryMs, 'NX')) !== 'OK') return;
+  try {
+    await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), { leaseMs: 10 * 60_000, waitMs: 0 });
+  } catch (error) {
+    if (error instanceof LockTimeoutError) return;
+    // The counts stay in Redis, where readers see them, and the next flush takes them.
+    log.warn({ err: error, projectId }, 'flushing event counts failed; retrying later');
+  }
+}
+
+/**
+ * Moves the pending counts aside (RENAME is atomic, so increments made meanwhile start a new pending hash), inserts
+ * them as counter documents of this flush and deletes them. A flush that died half way is finished first: the
+ * documents it already inserted are refused by _id, so nothing is counted twice.
+ */
+export async function flushCounts(deps: CountDeps, projectId: string): Promise<void> {
+  const names = keys(deps.queuePrefix, projectId);
+  if ((await deps.redis.exists(names.flushing)) === 0) {
+    const moved = await deps.redis.renamenx(names.pending, names.flushing).catch((error: Error) => {
+      if (/no such key/i.test(error.message)) return 0;
+      throw error;
+    });
+    if (moved === 0) return;
+  }
+  if ((await deps.redis.hget(names.flushing, flushIdField)) === null) {
+    await deps.redis.hsetnx(names.flushing, flushIdField, await deps.redis.incr(names.flushSequence));
+  }
+  const { [flushIdField]: flushField, ...counts } = await deps.redis.hgetall(names.flushing);
+  const flush = Number(flushField);
+  const documents = Object.entries(counts).map(([field, count]) => {
+    const [subjectType, subjectId, type, day] = JSON.parse(field) as [SubjectType, string, string, number];
+    return {
+      _id: JSON.stringify([projectId, flush, subjectType, subjectId, type, day]),
+      projectId,
+      subjectType,
+      subjectId,
+      type,
+      day: new Date(day),
+      count: Number(count),
+      flush,
+    };
+  });
+  for (const chunk of inChunks(documents, insertChunkSize)) {
+    try {
+      await deps.models.EventCounter.collection.insertMany(chunk as never[], { ordered: false });
+    } catch (error) {
+      if (duplicateKeyPositions(error) === null) throw error;
+    }
+  }
+  await deps.redis.del(names.flushing);
+}

@@ -1,0 +1,46 @@
+import type { Models } from '../models/index.ts';
+import { subjectTypes, type SubjectType } from '../models/event.ts';
+
+export interface Subject {
+  subjectType: SubjectType;
+  subjectId: string;
+}
+
+export interface SubjectQuery {
+  deviceId?: string;
+  userId?: string;
+}
+
+/**
+ * The subjects whose events count for a device (the device and its user) or for a user (the user and every device
+ * of theirs), by the links as they are now: a device that logs in counts its user's earlier events too.
+ * Both given: the events that count for both, which are the device's when the device belongs to that user, else none.
+ */
+export async function subjectsCountingFor(models: Models, projectId: string, query: SubjectQuery): Promise<Subject[]> {
+  if (query.deviceId !== undefined) {
+    const device = await models.Device.findOne({ projectId, deviceId: query.deviceId }, { _id: 0, userId: 1 }).lean();
+    const userId = device?.userId ?? null;
+    const subjects: Subject[] = [{ subjectType: 'device', subjectId: query.deviceId }];
+    if (userId !== null) subjects.push({ subjectType: 'user', subjectId: userId });
+    if (query.userId === undefined) return subjects;
+    return userId === query.userId ? subjects : [];
+  }
+  if (query.userId === undefined) return [];
+  const devices = await models.Device.find({ projectId, userId: query.userId }, { _id: 0, deviceId: 1 }).lean();
+  return [{ subjectType: 'user', subjectId: query.userId }, ...devices.map((device): Subject => ({ subjectType: 'device', subjectId: device.deviceId }))];
+}
+
+/** An events filter matching any of the (at least one) subjects; each branch is served by a (projectId, subjectType, subjectId, ...) index. */
+export function subjectsFilter(subjects: Subject[]): SubjectBranch | { $or: SubjectBranch[] } {
+  const branches: SubjectBranch[] = [];
+  for (const subjectType of subjectTypes) {
+    const ids = subjects.filter((subject) => subject.subjectType === subjectType).map((subject) => subject.subjectId);
+    if (ids.length > 0) branches.push({ subjectType, subjectId: { $in: ids } });
+  }
+  return branches.length === 1 ? branches[0]! : { $or: branches };
+}
+
+interface SubjectBranch {
+  subjectType: SubjectType;
+  subjectId: { $in: string[] };
+}

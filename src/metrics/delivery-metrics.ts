@@ -1,0 +1,43 @@
+import type { Redis } from 'ioredis';
+import type { GatewayName } from '../gateways/gateway.ts';
+
+export const gatewayNames: GatewayName[] = ['fcm', 'apns'];
+export const deliveryResults = ['sent', 'failed', 'unsubscribed', 'retried'] as const;
+export type DeliveryResult = (typeof deliveryResults)[number];
+export type DeliveryCounts = Record<DeliveryResult, number>;
+
+/** Upper bounds, in seconds, of the gateway latency histogram's buckets. */
+export const gatewayLatencyBuckets = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * Deliveries happen in worker processes but are scraped from the ingress, so the counters live in Redis: one hash
+ * per metric, incremented once per batch run, whichever process ran it. Under the queue prefix, so a hash-tagged
+ * prefix keeps them in the queues' Redis Cluster slot.
+ */
+export const deliveryCountsKey = (prefix: string) => `${prefix}:metrics:deliveries`;
+export const gatewayLatencyKey = (prefix: string) => `${prefix}:metrics:gateway-latency`;
+
+export const deliveryCountField = (gateway: GatewayName, result: DeliveryResult) => `${gateway}|${result}`;
+export const latencyBucketField = (gateway: GatewayName, bound: number | '+Inf') => `${gateway}|le|${bound}`;
+export const latencySumField = (gateway: GatewayName) => `${gateway}|sum`;
+
+export function emptyDeliveryCounts(): DeliveryCounts {
+  return { sent: 0, failed: 0, unsubscribed: 0, retried: 0 };
+}
+
+/** One round trip per batch run: the outcome counts and, when the gateway was called, how long the call took. */
+export async function recordDeliveryMetrics(redis: Redis, prefix: string, gateway: GatewayName, counts: DeliveryCounts, gatewaySeconds: number | null): Promise<void> {
+  const pipeline = redis.multi();
+  for (const result of deliveryResults) {
+    if (counts[result] > 0) pipeline.hincrby(deliveryCountsKey(prefix), deliveryCountField(gateway, result), counts[result]);
+  }
+  if (gatewaySeconds !== null) {
+    const key = gatewayLatencyKey(prefix);
+    for (const bound of gatewayLatencyBuckets) {
+      if (gatewaySeconds <= bound) pipeline.hincrby(key, latencyBucketField(gateway, bound), 1);
+    }
+    pipeline.hincrby(key, latencyBucketField(gateway, '+Inf'), 1);
+    pipeline.hincrbyfloat(key, latencySumField(gateway), gatewaySeconds);
+  }
+  await pipeline.exec();
+}

@@ -1,0 +1,100 @@
+import { Counter, Gauge, Histogram, Registry, type Metric, type MetricValueWithName } from 'prom-client';
+import type { Redis } from 'ioredis';
+import type { Queues } from '../queues/create-queues.ts';
+import {
+  deliveryCountField,
+  deliveryCountsKey,
+  deliveryResults,
+  gatewayLatencyBuckets,
+  gatewayLatencyKey,
+  gatewayNames,
+  latencyBucketField,
+  latencySumField,
+} from './delivery-metrics.ts';
+
+const queueStates = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed'] as const;
+
+export interface IngressMetrics {
+  registry: Registry;
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+}
+
+/**
+ * What /metrics shows. Request durations are this process's own; delivery counts and gateway latency are read from
+ * Redis, where every worker process adds to them; queue sizes are read from the queues at scrape time.
+ */
+export function createIngressMetrics(redis: Redis, queues: Queues, prefix: string): IngressMetrics {
+  const registry = new Registry();
+  const requestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Ingress request duration by route pattern and response status.',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: 'push_queue_jobs',
+    help: 'Jobs in each queue by state.',
+    labelNames: ['queue', 'state'],
+    registers: [registry],
+    async collect() {
+      await Promise.all(
+        Object.values(queues).map(async (queue) => {
+          const counts = await queue.getJobCounts(...queueStates);
+          for (const state of queueStates) this.set({ queue: queue.name, state }, counts[state] ?? 0);
+        }),
+      );
+    },
+  });
+
+  new Counter({
+    name: 'push_deliveries_total',
+    help: 'Push outcomes by gateway: sent, failed, unsubscribed, and retried (the gateway asked to try again later).',
+    labelNames: ['gateway', 'result'],
+    registers: [registry],
+    async collect() {
+      const stored = await redis.hgetall(deliveryCountsKey(prefix));
+      this.reset();
+      for (const gateway of gatewayNames) {
+        for (const result of deliveryResults) this.inc({ gateway, result }, Number(stored[deliveryCountField(gateway, result)] ?? 0));
+      }
+    },
+  });
+
+  registry.registerMetric(gatewayLatencyHistogram(redis, prefix) as unknown as Metric);
+
+  return {
+    registry,
+    observeRequest: (method, route, status, seconds) => requestDuration.observe({ method, route, status: String(status) }, seconds),
+  };
+}
+
+/**
+ * prom-client's Histogram can only observe, not be loaded with counts kept elsewhere, so this one is read from the
+ * Redis hash the workers fill and handed to the registry in the shape its own histograms produce.
+ */
+function gatewayLatencyHistogram(redis: Redis, prefix: string) {
+  const name = 'push_gateway_send_duration_seconds';
+  const help = "Time a delivery batch spent in its gateway's send call (FCM sendEach, APNs HTTP/2 requests).";
+  return {
+    name,
+    help,
+    type: 'histogram',
+    reset() {},
+    async get() {
+      const stored = await redis.hgetall(gatewayLatencyKey(prefix));
+      const read = (field: string) => Number(stored[field] ?? 0);
+      const values = gatewayNames.flatMap((gateway): MetricValueWithName<string>[] => [
+        ...[...gatewayLatencyBuckets, '+Inf' as const].map((bound) => ({
+          metricName: `${name}_bucket`,
+          labels: { gateway, le: bound },
+          value: read(latencyBucketField(gateway, bound)),
+        })),
+        { metricName: `${name}_sum`, labels: { gateway }, value: read(latencySumField(gateway)) },
+        { metricName: `${name}_count`, labels: { gateway }, value: read(latencyBucketField(gateway, '+Inf')) },
+      ]);
+      return { name, help, type: 'histogram', values, aggregator: 'sum' };
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import { readProcfile } from '../scripts/start/procfile.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const read = (file: string) => readFileSync(resolve(root, file), 'utf8');
+
+interface ComposeService {
+  image?: string;
+  build?: string;
+  command?: string[] | string;
+  environment?: Record<string, string>;
+  ports?: string[];
+  container_name?: string;
+}
+
+const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
+const procfile = readProcfile(resolve(root, 'Procfile'));
+const commandOf = (service: ComposeService) => (Array.isArray(service.command) ? service.command.join(' ') : service.command);
+const packageScripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
+
+describe('deployment files', () => {
+  it('the compose file runs exactly the Procfile processes, with the same commands, from the app image', () => {
+    const appServices = Object.entries(compose.services).filter(([name, service]) => service.build === '.' && name !== 'sandbox');
+    expect(Object.fromEntries(appServices.map(([name, service]) => [name, commandOf(service)]))).toEqual(
+      Object.fromEntries(procfile.map((entry) => [entry.name, entry.command])),
+    );
+  });
+
+  it('every worker entry has its Procfile line and npm script, and the Procfile has the ingress as web', () => {
+    const workerFiles = readdirSync(resolve(root, 'workers')).filter((file) => file.endsWith('.ts'));
+    expect(procfile.filter((entry) => entry.name.startsWith('worker-')).map((entry) => entry.command).sort()).toEqual(
+      workerFiles.map((file) => `node workers/${file}`).sort(),
+    );
+    for (const file of workerFiles) expect(packageScripts[`worker:${file.replace(/\.ts$/, '')}`]).toBe(`node workers/${file}`);
+    expect(procfile.find((entry) => entry.name === 'web')?.command).toBe(packageScripts.ingress);
+  });
+
+  it('workers scale with --scale: no fixed container names or published ports', () => {
+    for (const [name, service] of Object.entries(compose.services).filter(([serviceName]) => serviceName.startsWith('worker-'))) {
+      expect(service.container_name, name).toBeUndefined();
+      expect(service.ports, name).toBeUndefined();
+      expect(service.environment?.REDIS_URL, name).toBe('redis://redis:6379');
+    }
+  });
+
+  it('runs MongoDB 8, Redis 7 with its append-only file, and the sandbox gateways as npm run sandbox does', () => {
+    expect(compose.services.mongo?.image).toBe('mongo:8');
+    expect(compose.services.redis?.image).toBe('redis:7');
+    expect(commandOf(compose.services.redis!)).toMatch(/--appendonly yes/);
+    expect(commandOf(compose.services.sandbox!)).toBe(packageScripts.sandbox);
+    expect(compose.services['worker-deliver']?.environment?.SANDBOX_HOST).toBe('sandbox');
+  });
+
+  it('the image is node:24-slim and runs as a user other than root', () => {
+    const dockerfile = read('Dockerfile');
+    expect(dockerfile).toMatch(/^FROM node:24-slim$/m);
+    const users = [...dockerfile.matchAll(/^USER (\S+)$/gm)].map((match) => match[1]);
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.at(-1)).not.toMatch(/^(root|0)$/);
+  });
+});

@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { expect } from 'vitest';
+import type { Config } from '../../src/config.ts';
+import { eventually } from './eventually.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+
+/** The environment a deployed process would get for this test's configuration (CONTRACTS §11). */
+export function processEnv(config: Config, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    REDIS_URL: config.redisUrl,
+    MONGODB_URL: config.mongoUrl,
+    QUEUE_PREFIX: config.queuePrefix,
+    PUSH_GATEWAY: config.pushGateway,
+    SANDBOX_PORT: String(config.sandboxPort),
+    CREDENTIALS_KEY: config.credentialsKey.toString('hex'),
+    LOG_LEVEL: 'warn',
+    ...(config.adminToken !== undefined && { ADMIN_TOKEN: config.adminToken }),
+    ...extra,
+  };
+}
+
+export interface NodeProcess {
+  child: ChildProcess;
+  pid: number;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM, then SIGKILL if it has not exited within the time given. */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+/** `node <script>` from the repository root, as the Procfile runs it. */
+export function startNodeProcess(script: string, env: NodeJS.ProcessEnv): NodeProcess {
+  const child = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  return {
+    child,
+    pid: child.pid!,
+    output: () => output,
+    exited,
+    async stop(timeoutMs = 10_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      child.kill('SIGTERM');
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** A worker process is ready once it has said so: its BullMQ worker is then taking jobs. */
+export async function startWorkerProcess(queue: string, env: NodeJS.ProcessEnv): Promise<NodeProcess> {
+  const worker = startNodeProcess(`workers/${queue}.ts`, { ...env, LOG_LEVEL: 'info' });
+  await eventually(() => {
+    expect(worker.child.exitCode, worker.output()).toBeNull();
+    expect(worker.output()).toContain('"msg":"worker started"');
+  }, 30_000, 50);
+  return worker;
+}

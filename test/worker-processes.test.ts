@@ -1,0 +1,145 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import type { CreatedProject } from '../src/projects/create-project.ts';
+import { deviceKey } from '../src/models/device.ts';
+import { deviceLockKey } from '../src/devices/device-store.ts';
+import { deliverJobId } from '../src/delivery/deliver-job.ts';
+import { readNotification, registerDevices, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import { processEnv, startWorkerProcess, type NodeProcess } from './support/child-processes.ts';
+import { eventually } from './support/eventually.ts';
+
+let harness: DeliveryHarness;
+let redis: Redis;
+const running: NodeProcess[] = [];
+
+beforeAll(async () => {
+  // Fan-out runs in this process; every delivery runs in worker processes started by the tests.
+  harness = await startDeliveryHarness({}, ['send']);
+  redis = new Redis(harness.config.redisUrl);
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((worker) => worker.stop()));
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await harness?.close();
+});
+
+const deliverQueue = () => harness.ingress.context.queues.deliver;
+
+async function deliverWorker(extra: Record<string, string> = {}): Promise<NodeProcess> {
+  const worker = await startWorkerProcess('deliver', processEnv(harness.config, { WORKER_LOCK_DURATION_MS: '1500', WORKER_STALLED_INTERVAL_MS: '300', ...extra }));
+  running.push(worker);
+  return worker;
+}
+
+async function insertDevices(project: CreatedProject, count: number, users: number): Promise<void> {
+  const now = new Date();
+  const documents = Array.from({ length: count }, (_, index) => ({
+    _id: deviceKey(project.projectId, `d${index}`),
+    projectId: project.projectId,
+    deviceId: `d${index}`,
+    platform: index % 2 === 0 ? 'android' : 'ios',
+    pushToken: `${project.projectId}-${index}`,
+    userId: `u${index % users}`,
+    tags: {},
+    isSubscribed: true,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await harness.ingress.context.models.Device.insertMany(documents, { ordered: false, lean: true });
+}
+
+describe('horizontal deliver workers', () => {
+  it('two worker processes share one large send and every device gets exactly one push', async () => {
+    const workers = [await deliverWorker({ DELIVER_CONCURRENCY: '2' }), await deliverWorker({ DELIVER_CONCURRENCY: '2' })];
+    const project = await harness.ingress.createProject('team');
+    const devices = 2400;
+    await insertDevices(project, devices, 100);
+    const userIds = Array.from({ length: 100 }, (_, index) => `u${index}`);
+    const id = await sendNotification(harness.ingress, project, { targetType: 'userId', targetIds: userIds, body: 'hello everyone' });
+    const notification = await waitUntilCompleted(harness.ingress, project, id, 90_000);
+    expect(notification.stats, workers.map((worker) => worker.output()).join('\n')).toEqual({ targeted: devices, sent: devices, failed: 0, unsubscribed: 0 });
+
+    const received = harness.sandbox.deliveries().filter((delivery) => delivery.token.startsWith(`${project.projectId}-`));
+    expect(received).toHaveLength(devices);
+    expect(new Set(received.map((delivery) => delivery.token)).size).toBe(devices);
+
+    const batches = await deliverQueue().getJobs(['completed']);
+    const ranBy = new Set(batches.filter((job) => job.data.notificationId === id).map((job) => job.processedBy?.split(':').pop()));
+    expect(ranBy).toEqual(new Set(workers.map((worker) => String(worker.pid))));
+  }, 120_000);
+});
+
+/**
+ * A batch whose pushes went out but which is still running: its unsubscribe step waits for the lock of the
+ * rejected device, which the test holds. History is written before that step, so the test can see when it is there.
+ */
+async function batchHeldAfterSending(prefix: string) {
+  const project = await harness.ingress.createProject('team');
+  const devices = [
+    { id: `${prefix}-1`, platform: 'android' as const, token: `${prefix}-tok-1` },
+    { id: `${prefix}-2`, platform: 'android' as const, token: `${prefix}-tok-2` },
+    { id: `${prefix}-gone`, platform: 'android' as const, token: `unregistered-${prefix}` },
+  ];
+  await registerDevices(harness.ingress, project, devices);
+  const lock = deviceLockKey(harness.config.queuePrefix, project.projectId, `${prefix}-gone`);
+  await redis.set(lock, 'held by the test', 'PX', 60_000);
+  const id = await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: devices.map((device) => device.id), body: 'once' });
+  const batch = deliverJobId(id, 0);
+  await eventually(async () => {
+    expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(2);
+    expect(await deliverQueue().getJobState(batch)).toBe('active');
+  });
+  return {
+    project,
+    id,
+    batch,
+    release: () => redis.del(lock),
+    async expectDeliveredOnce() {
+      const notification = await waitUntilCompleted(harness.ingress, project, id, 20_000);
+      expect(notification.stats).toEqual({ targeted: 3, sent: 2, failed: 0, unsubscribed: 1 });
+      for (const token of [`${prefix}-tok-1`, `${prefix}-tok-2`]) expect(harness.sandbox.deliveries(token)).toHaveLength(1);
+      expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(2);
+      const gone = await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${prefix}-gone`, { key: project.apiKey });
+      expect(gone.body.data.isSubscribed).toBe(false);
+    },
+  };
+}
+
+describe('worker shutdown and crashes', () => {
+  it('SIGTERM: the worker finishes its active batch, then exits', async () => {
+    const worker = await deliverWorker();
+    const held = await batchHeldAfterSending('term');
+    worker.child.kill('SIGTERM');
+    await held.release();
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+    expect(await deliverQueue().getJobState(held.batch)).toBe('completed');
+    await held.expectDeliveredOnce();
+    expect((await deliverQueue().getJob(held.batch))!.processedBy).toMatch(new RegExp(`:${worker.pid}$`));
+  });
+
+  it('SIGTERM: a batch still running after the grace period is handed to another worker, without sending twice', async () => {
+    const first = await deliverWorker({ WORKER_SHUTDOWN_GRACE_MS: '200' });
+    const held = await batchHeldAfterSending('grace');
+    const signalledAt = Date.now();
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(1);
+    expect(Date.now() - signalledAt).toBeLessThan(3000);
+    await held.release();
+    const second = await deliverWorker();
+    await held.expectDeliveredOnce();
+    expect((await deliverQueue().getJob(held.batch))!.processedBy).toMatch(new RegExp(`:${second.pid}$`));
+  });
+
+  it('kill -9 mid-batch: another worker recovers the batch, loses nothing and sends nothing twice', async () => {
+    const first = await deliverWorker();
+    const held = await batchHeldAfterSending('kill');
+    first.child.kill('SIGKILL');
+    expect((await first.exited).signal).toBe('SIGKILL');
+    await held.release();
+    const second = await deliverWorker();
+    await held.expectDeliveredOnce();
+    expect((await deliverQueue().getJob(held.batch))!.processedBy).toMatch(new RegExp(`:${second.pid}$`));
+  });
+});
