@@ -79,6 +79,19 @@ describe('error responses (CONTRACTS §1)', () => {
     expect(put.requestBody.content['application/json'].schema.properties.platform).toBeDefined();
   });
 
+  it('documents the one error format for every 4xx and 503 of every operation, and defaulted parameters as optional', async () => {
+    const document = (await ingress.request('GET', '/openapi.json')).body;
+    expect(document.components.schemas.ErrorResponse.properties.error.required).toEqual(['code', 'message']);
+    for (const operations of Object.values<Record<string, any>>(document.paths)) {
+      for (const operation of Object.values(operations)) {
+        expect(operation.responses['4XX'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+        expect(operation.responses['503'].content['application/json'].schema).toBeDefined();
+      }
+    }
+    const history = document.paths['/v1/projects/{projectId}/devices/{deviceId}/notification-history'].get;
+    expect(history.parameters.find((parameter: { name: string }) => parameter.name === 'limit').required).toBe(false);
+  });
+
   it('answers /healthz and /readyz', async () => {
     expect((await ingress.request('GET', '/healthz')).status).toBe(200);
     expect((await ingress.request('GET', '/readyz')).body.data).toEqual({ status: 'ready', redis: 'up', mongodb: 'up' });

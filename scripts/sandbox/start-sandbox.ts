@@ -4,7 +4,7 @@ import { createServer as createNetServer, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { makeSelfSignedCertificate } from './certificate.ts';
 import { createDeliveryLog, type Delivery, type Attempt } from './delivery-log.ts';
-import { createTokenRules } from './token-rules.ts';
+import { createTokenRules, type TokenRuleOptions } from './token-rules.ts';
 import { answerFcm, fcmSendPath } from './fake-fcm.ts';
 import { answerApns, apnsDevicePath } from './fake-apns.ts';
 import type { SandboxAnswer, SandboxRequest } from './sandbox-request.ts';
@@ -43,9 +43,9 @@ function reply(response: AnyResponse, answer: SandboxAnswer): void {
  * One port serves all three: TLS connections reach a server speaking HTTP/2 (APNs, FCM's HTTP/2 transport)
  * and HTTP/1.1 (FCM's legacy transport) chosen by ALPN; plain connections reach the inspection endpoints.
  */
-export async function startSandbox(options: { port?: number; host?: string } = {}): Promise<Sandbox> {
+export async function startSandbox(options: { port?: number; host?: string } & TokenRuleOptions = {}): Promise<Sandbox> {
   const log = createDeliveryLog();
-  const rules = createTokenRules();
+  const rules = createTokenRules(options);
 
   function inspect(url: URL): SandboxAnswer | undefined {
     const token = url.searchParams.get('token') ?? undefined;

@@ -1,5 +1,55 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { ErrorResponse } from '../schemas/common.ts';
+
+const errorResponseRef = { $ref: '#/components/schemas/ErrorResponse' };
+
+interface ResponseObject {
+  description: string;
+  content?: Record<string, { schema: object }>;
+}
+interface Parameter {
+  required?: boolean;
+  schema?: { default?: unknown };
+}
+interface Operation {
+  parameters?: Parameter[];
+  responses?: Record<string, ResponseObject>;
+}
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, Operation | unknown>>;
+  components?: { schemas?: Record<string, object> };
+}
+
+/** The validator fills in a parameter's default, so a client may leave out any parameter that has one. */
+function markDefaultedParametersOptional(operation: Operation): void {
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.schema?.default !== undefined) parameter.required = false;
+  }
+}
+
+/**
+ * Authentication, the plan rate limit, body parsing and the outage guard run before any route, so every operation can
+ * answer any 4xx of CONTRACTS §1 and 503, always in the one error format. Declaring that once, as a shared schema,
+ * lets clients and contract fuzzers check every error body, not only the statuses a route lists itself.
+ */
+function describeWireBehaviour<T extends OpenApiDocument>(document: T): T {
+  const errorResponse = (description: string): ResponseObject => ({
+    description,
+    content: { 'application/json': { schema: errorResponseRef } },
+  });
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(pathItem)) {
+      const responses = (operation as Operation | null)?.responses;
+      if (responses === undefined) continue;
+      markDefaultedParametersOptional(operation as Operation);
+      responses['4XX'] ??= errorResponse('The request was refused; `error.code` says why (CONTRACTS §1).');
+      responses['503'] ??= errorResponse('Redis or MongoDB cannot be reached; nothing was accepted.');
+    }
+  }
+  const schemas = { ...document.components?.schemas, ErrorResponse: JSON.parse(JSON.stringify(ErrorResponse)) };
+  return { ...document, components: { ...document.components, schemas } };
+}
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -9,6 +59,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
       security: [{ apiKey: [] }],
     },
+    transformObject: (document) => ('openapiObject' in document ? describeWireBehaviour(document.openapiObject as OpenApiDocument) : document.swaggerObject),
   });
 }
 

@@ -8,6 +8,7 @@ const mongoUnavailableNames = new Set([
   'MongoPoolClearedError',
   // Seen while a process shuts down with requests still in flight: the client is going away, the request can be retried.
   'MongoClientClosedError',
+  'MongoPoolClosedError',
   'MongoExpiredSessionError',
 ]);
 

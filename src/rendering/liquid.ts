@@ -14,6 +14,19 @@ export const liquid = new Liquid({
   memoryLimit: 1024 * 1024,
 });
 
+/**
+ * Messages are self-contained: with no files to read, include, render and layout could only fail, and they failed late,
+ * inside the send job's static analysis (which looks partials up), instead of as a 400 when the message was accepted.
+ */
+for (const name of ['include', 'render', 'layout']) {
+  liquid.registerTag(name, {
+    parse() {
+      throw new Error(`{% ${name} %} is not available: a message cannot read other templates or files`);
+    },
+    render() {},
+  });
+}
+
 export type ParsedTemplate = Template[];
 
 export function parseTemplate(text: string): ParsedTemplate {

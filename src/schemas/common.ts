@@ -1,12 +1,19 @@
 import { Type, type TSchema } from 'typebox';
 
-export const ErrorResponse = Type.Object({
-  error: Type.Object({
-    code: Type.String(),
-    message: Type.String(),
-    details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
-  }),
-});
+/** CONTRACTS §1: nothing beside `error`, and nothing in it beside code, message and details. */
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.Object(
+      {
+        code: Type.String({ pattern: '^[a-z]+(_[a-z]+)*$' }),
+        message: Type.String({ minLength: 1 }),
+        details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false }))),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const dataResponse = <T extends TSchema>(data: T) => Type.Object({ data });
 

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { targetTypes, notificationStatuses } from '../models/notification.ts';
 import { ProjectParams } from './common.ts';
+import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
 
 export const maxTargetIds = 100;
 
@@ -8,8 +9,17 @@ const DataValue = Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), T
   errorMessage: 'must be a string, a number, a boolean or null',
 });
 
+/** Stored as fields of the notification document, so the tag key rule applies (a '.' or leading '$' broke the insert). */
+const DataKey = Type.String({
+  minLength: 1,
+  maxLength: maxTagKeyLength,
+  pattern: tagKeyPattern,
+  errorMessage: `data keys are 1 to ${maxTagKeyLength} characters, must not start with $ and must not contain . or NUL`,
+});
+
 /** The request's extra variables: flat, so that every value also fits a push payload's string map. */
-export const NotificationData = Type.Record(Type.String({ minLength: 1, maxLength: 64 }), DataValue, {
+export const NotificationData = Type.Record(Type.String(), DataValue, {
+  propertyNames: DataKey,
   maxProperties: 100,
   errorMessage: 'must be an object of at most 100 keys with string, number, boolean or null values',
 });

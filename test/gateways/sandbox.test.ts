@@ -124,3 +124,18 @@ describe('sandbox /deliveries (plain HTTP on the same port)', () => {
     ]);
   });
 });
+
+describe('sandbox failureRate (fault tests)', () => {
+  it('refuses about that share of pushes with 503, the same attempts for the same seed, and none by default', async () => {
+    const { createTokenRules } = await import('../../scripts/sandbox/token-rules.ts');
+    const verdicts = (rules: ReturnType<typeof createTokenRules>) =>
+      Array.from({ length: 4000 }, (_, index) => rules.verdictFor(index % 2 === 0 ? 'fcm' : 'apns', `token-${index % 1000}`));
+    const first = verdicts(createTokenRules({ failureRate: 0.3, seed: 7 }));
+    const refused = first.filter((verdict) => verdict === 'unavailable').length / first.length;
+    expect(refused).toBeGreaterThan(0.27);
+    expect(refused).toBeLessThan(0.33);
+    expect(verdicts(createTokenRules({ failureRate: 0.3, seed: 7 }))).toEqual(first);
+    expect(verdicts(createTokenRules({ failureRate: 0.3, seed: 8 }))).not.toEqual(first);
+    expect(new Set(verdicts(createTokenRules()))).toEqual(new Set(['accept']));
+  });
+});

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedProject } from '../src/projects/create-project.ts';
+import { registerDevices, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import { eventually } from './support/eventually.ts';
+
+/**
+ * Input chosen to break things: keys MongoDB would read as operators or paths, prototype names, sizes at and past the
+ * limits, deep nesting, and Liquid that loops, recurses or reads files. Each gets a 400 naming the field, or is
+ * accepted and stays harmless; a worker that rendered hostile Liquid goes on delivering at once.
+ */
+let harness: DeliveryHarness;
+let project: CreatedProject;
+
+beforeAll(async () => {
+  harness = await startDeliveryHarness();
+  project = await harness.ingress.createProject('team');
+});
+afterAll(() => harness?.close());
+
+const request = (method: string, path: string, options: Parameters<DeliveryHarness['ingress']['request']>[2]) => harness.ingress.request(method, path, options);
+const sdkPath = (suffix: string) => `/v1/sdk/projects/${project.projectId}${suffix}`;
+const serverPath = (suffix: string) => `/v1/projects/${project.projectId}${suffix}`;
+const putDevice = (deviceId: string, body: unknown) => request('PUT', sdkPath(`/devices/${deviceId}`), { key: project.clientKey, body });
+const rawJson = (body: string) => ({ rawBody: body, headers: { 'content-type': 'application/json' } });
+const readTags = async (deviceId: string) => (await request('GET', serverPath(`/devices/${deviceId}`), { key: project.apiKey })).body.data.tags;
+const reportEvents = (events: unknown[]) => request('POST', serverPath('/events'), { key: project.apiKey, body: { events } });
+
+function expectRefused(response: { status: number; body: any }, path: string): void {
+  expect(response.status, JSON.stringify(response.body)).toBe(400);
+  expect(response.body.error.code).toBe('invalid_request');
+  expect(response.body.error.details.map((detail: { path: string }) => detail.path)).toContain(path);
+}
+
+describe('hostile tag keys', () => {
+  it.each([
+    ['an operator', '$where', '/tags/$where'],
+    ['a field path', 'a.b', '/tags/a.b'],
+    ['a NUL', 'a\u0000b', '/tags/a\u0000b'],
+    ['65 characters', 'k'.repeat(65), `/tags/${'k'.repeat(65)}`],
+    ['nothing', '', '/tags/'],
+  ])('refuses %s with a 400 naming the key, on devices and on users', async (_name, key, path) => {
+    expectRefused(await putDevice('tag-keys', { platform: 'android', pushToken: 'tag-keys', tags: { [key]: 'x' } }), path);
+    expectRefused(await request('PATCH', serverPath('/users/tags'), { key: project.apiKey, body: { userId: 'tag-user', tags: { [key]: 'x' } } }), path);
+  });
+
+  it('keeps prototype names, 64 characters and any unicode as ordinary tags', async () => {
+    const tags = { constructor: 'c', toString: 't', hasOwnProperty: 'h', ['k'.repeat(64)]: 64, 名前: '太郎', '🙂': 'smile', ' ': 'space' };
+    const response = await putDevice('odd-keys', { platform: 'android', pushToken: 'odd-keys', tags });
+    expect(response.status).toBe(200);
+    expect(await readTags('odd-keys')).toEqual(tags);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+
+  it('refuses __proto__ anywhere in a body as malformed JSON, so nothing can reach a prototype', async () => {
+    for (const body of ['{"platform":"android","pushToken":"p","tags":{"__proto__":{"polluted":1}}}', '{"__proto__":{"platform":"android"},"pushToken":"p"}']) {
+      const response = await request('PUT', sdkPath('/devices/proto'), { key: project.clientKey, ...rawJson(body) });
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('invalid_request');
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect((await request('GET', serverPath('/devices/proto'), { key: project.apiKey })).status).toBe(404);
+  });
+});
+
+describe('hostile event data', () => {
+  const event = (data: unknown) => ({ type: 'hostile', subjectType: 'user', subjectId: 'hostile-user', data });
+  const deepArray = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  const deepObject = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+
+  it('answers each bad event with its index and accepts the good ones beside it', async () => {
+    const manyKeys = Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`k${index}`, index]));
+    const response = await reportEvents([
+      event({ ok: 1 }),
+      event(manyKeys),
+      event({ mixed: [1, 'one'] }),
+      event({ nested: { a: { b: 1 } } }),
+      event({ $gt: 1 }),
+      event({ 'a.b': 1 }),
+      event({ list: Array.from({ length: 101 }, (_, index) => index) }),
+    ]);
+    expect(response.status).toBe(200);
+    expect(response.body.data.success).toBe(1);
+    expect(response.body.data.error.map((error: { index: number; code: string }) => [error.index, error.code])).toEqual([
+      [1, 'invalid_data'],
+      [2, 'invalid_data'],
+      [3, 'invalid_data'],
+      [4, 'invalid_data'],
+      [5, 'invalid_data'],
+      [6, 'invalid_data'],
+    ]);
+  });
+
+  it('refuses nesting 100,000 levels deep without a stack overflow', async () => {
+    const server = await request('POST', serverPath('/events'), { key: project.apiKey, ...rawJson(`{"events":[${JSON.stringify(event({ ok: 1 }))},{"type":"x","subjectType":"user","subjectId":"u","data":{"a":${deepArray}}},${deepObject}]}`) });
+    expect(server.status).toBe(200);
+    expect(server.body.data.success).toBe(1);
+    expect(server.body.data.error.map((error: { index: number }) => error.index)).toEqual([1, 2]);
+    await putDevice('deep-sdk', { platform: 'android', pushToken: 'deep-sdk' });
+    const sdk = await request('POST', sdkPath('/devices/deep-sdk/events'), { key: project.clientKey, ...rawJson(`{"type":"deep","data":${deepObject}}`) });
+    expectRefused(sdk, '/data');
+  });
+
+  it('takes a huge string inside the body limit and answers 413 past it', async () => {
+    expect((await reportEvents([event({ text: 'x'.repeat(900 * 1024) })])).body.data.success).toBe(1);
+    const tooLarge = await reportEvents([event({ text: 'x'.repeat(1100 * 1024) })]);
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.error.code).toBe('payload_too_large');
+  });
+});
+
+describe('hostile Liquid', () => {
+  // The render limits stop the first four (the device counts as failed, nothing is pushed); the last renders "deep".
+  const hostileTemplates: Array<[string, string, 'failed' | 'sent']> = [
+    ['a hundred-million-step loop', '{% for i in (1..100000000) %}{{ i }}{% endfor %}', 'failed'],
+    ['nested loops', `${'{% for i in (1..1000) %}'.repeat(40)}x${'{% endfor %}'.repeat(40)}`, 'failed'],
+    ['huge output', '{% for i in (1..100000) %}{{ data.big }}{% endfor %}', 'failed'],
+    ['recursive assigns', '{% assign s = "ab" %}{% for i in (1..64) %}{% assign s = s | append: s %}{% endfor %}{{ s }}', 'failed'],
+    ['deeply nested tags', `${'{% if true %}'.repeat(150)}deep${'{% endif %}'.repeat(150)}`, 'sent'],
+  ];
+
+  it('refuses templates that are not Liquid, read files or pass the length limits with a 400', async () => {
+    const refused = ['{{ x ', '{% if %}', `${'{% if true %}'.repeat(150)}`, '{{'.repeat(3000), 'x'.repeat(4097)];
+    // include, render and layout failed inside the send job (found here): they are refused when the message arrives.
+    refused.push("{% include 'x' %}", "{% render '/etc/passwd' %}", "{% layout 'x' %}");
+    for (const body of refused) {
+      expectRefused(await request('POST', serverPath('/templates'), { key: project.apiKey, body: { name: 'bad', body } }), '/body');
+      expectRefused(await request('POST', serverPath('/notifications'), { key: project.apiKey, body: { targetType: 'device', targetIds: ['x'], body } }), '/body');
+    }
+  });
+
+  it('fails the device for each hostile template within bounds, and the worker delivers a normal send right after', async () => {
+    await registerDevices(harness.ingress, project, [{ id: 'liquid-target', platform: 'ios', token: 'liquid-token' }]);
+    const pushesSince = (count: number) => harness.sandbox.deliveries('liquid-token').slice(count);
+    for (const [name, body, outcome] of hostileTemplates) {
+      const before = harness.sandbox.deliveries('liquid-token').length;
+      const started = Date.now();
+      const id = await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: ['liquid-target'], body, data: { big: 'y'.repeat(1000) } });
+      const notification = await waitUntilCompleted(harness.ingress, project, id, 10_000);
+      expect(notification.stats, name).toMatchObject({ targeted: 1, [outcome]: 1 });
+      expect(pushesSince(before).map((push: any) => push.payload.aps.alert.body), name).toEqual(outcome === 'sent' ? ['deep'] : []);
+      expect(Date.now() - started, name).toBeLessThan(5_000);
+
+      const normalSentAt = Date.now();
+      const normal = await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: ['liquid-target'], body: `after ${name}` });
+      await eventually(() => expect(pushesSince(before).map((push: any) => push.payload.aps.alert.body)).toContain(`after ${name}`), 5_000);
+      expect(Date.now() - normalSentAt, name).toBeLessThan(5_000);
+      expect((await waitUntilCompleted(harness.ingress, project, normal)).stats.sent).toBe(1);
+    }
+  }, 120_000);
+});
+
+describe('found by npm run fuzz', () => {
+  it('refuses notification data keys MongoDB cannot store (was a 500)', async () => {
+    for (const key of ['a.b', '$set', 'a\u0000b']) {
+      const response = await request('POST', serverPath('/notifications'), {
+        key: project.apiKey,
+        body: { targetType: 'userId', targetIds: ['someone'], body: 'b', data: { [key]: 1 } },
+      });
+      expectRefused(response, `/data/${key}`);
+    }
+  });
+});
