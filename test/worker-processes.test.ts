@@ -4,7 +4,7 @@ import type { CreatedProject } from '../src/projects/create-project.ts';
 import { deviceKey } from '../src/models/device.ts';
 import { deviceLockKey } from '../src/devices/device-store.ts';
 import { deliverJobId } from '../src/delivery/deliver-job.ts';
-import { readNotification, registerDevices, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import { registerDevices, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
 import { processEnv, startWorkerProcess, type NodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
 

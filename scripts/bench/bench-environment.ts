@@ -22,7 +22,7 @@ export interface BenchEnvironment {
   /** Starts a process of the Procfile by name, with the command production runs; stopped by close(). */
   spawnProcess(name: string, extraEnv?: NodeJS.ProcessEnv): ChildProcess;
   /** Starts the ingress and waits until it is ready. */
-  startIngress(): Promise<ChildProcess>;
+  startIngress(extraEnv?: NodeJS.ProcessEnv): Promise<ChildProcess>;
   close(): Promise<void>;
 }
 
@@ -65,8 +65,8 @@ export async function openBenchEnvironment(name: string, options: { sandbox?: bo
     baseUrl,
     models: createModels(mongo),
     spawnProcess,
-    async startIngress() {
-      const ingress = spawnProcess('web');
+    async startIngress(extraEnv) {
+      const ingress = spawnProcess('web', extraEnv);
       await waitUntil('the ingress to be ready', () => fetch(`${baseUrl}/readyz`).then((response) => response.ok, () => false), 30_000);
       return ingress;
     },

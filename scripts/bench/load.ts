@@ -7,11 +7,9 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import type { Models } from '../../src/models/index.ts';
 import { createProject, type CreatedProject } from '../../src/projects/create-project.ts';
-import { deviceKey, platforms } from '../../src/models/device.ts';
 import { openBenchEnvironment } from './bench-environment.ts';
-import { waitUntil } from './measure.ts';
+import { seedDevices } from './seed-devices.ts';
 
 const { values } = parseArgs({
   options: {
@@ -23,25 +21,6 @@ const { values } = parseArgs({
 });
 const deviceCount = Number(values.devices);
 const log = (line: string) => process.stderr.write(`[load] ${line}\n`);
-
-async function seedDevices(models: Models, project: CreatedProject, count: number): Promise<void> {
-  const now = new Date();
-  await models.Device.insertMany(
-    Array.from({ length: count }, (_, index) => ({
-      _id: deviceKey(project.projectId, `device-${index}`),
-      projectId: project.projectId,
-      deviceId: `device-${index}`,
-      platform: platforms[index % platforms.length]!,
-      pushToken: `load-${index}`,
-      userId: `user-${index}`,
-      tags: { plan: 'pro' },
-      isSubscribed: true,
-      createdAt: now,
-      updatedAt: now,
-    })),
-    { ordered: false, lean: true },
-  );
-}
 
 type Endpoint = 'register' | 'readDevice' | 'events' | 'send' | 'history' | 'starterRead';
 interface Built {
@@ -90,12 +69,11 @@ const bench = await openBenchEnvironment('load');
 let failed = true;
 try {
   // Warnings are left out: the requests still in flight when the run ends meet a closing MongoDB client and log one each.
-  bench.spawnNode('src/server.ts', { LOG_LEVEL: 'error' });
-  await waitUntil('the ingress to be ready', () => fetch(`${bench.baseUrl}/readyz`).then((response) => response.ok, () => false), 30_000);
+  await bench.startIngress({ LOG_LEVEL: 'error' });
   const team = await createProject(bench.models, { name: 'load team', plan: 'team' });
   const starter = await createProject(bench.models, { name: 'load starter', plan: 'starter' });
-  await seedDevices(bench.models, team, deviceCount);
-  await seedDevices(bench.models, starter, 1);
+  await seedDevices(bench.models, team.projectId, deviceCount, () => ({ plan: 'pro' }));
+  await seedDevices(bench.models, starter.projectId, 1, () => ({ plan: 'pro' }));
   log(`seeded ${deviceCount} devices; ${values.connections} connections for ${values.seconds} s`);
 
   const counts = new Map<string, number>();

@@ -95,7 +95,7 @@ const bench = await openBenchEnvironment('fuzz');
 let exitCode = 1;
 try {
   await bench.startIngress();
-  bench.spawnNode('workers/tag-update.ts');
+  bench.spawnProcess('worker-tag-update');
   const { baseUrl } = bench;
   const project = await createProject(bench.models, { name: 'fuzz', plan: 'team' });
   await registerKnownDevice(baseUrl, project);
