@@ -1,0 +1,55 @@
+import type { App } from '../http/app-types.ts';
+import type { AppContext } from '../app-context.ts';
+import { registerResourceRoutes } from './resource-routes.ts';
+import { TemplateBody, TemplateView } from '../schemas/template.ts';
+import { SegmentBody, SegmentView } from '../schemas/segment.ts';
+import { JourneyBody, JourneyView } from '../schemas/journey.ts';
+import { toTemplateView } from '../templates/template-store.ts';
+import { toSegmentView } from '../segments/segment-store.ts';
+import { toJourneyView } from '../journeys/journey-store.ts';
+import { registerPreviewSegment } from './segments/preview-segment.ts';
+
+/** Templates, segments and journeys: the resources a console edits, each with the same five routes. */
+export function registerConsoleResources(app: App, context: AppContext): void {
+  registerResourceRoutes(app, {
+    collection: 'templates',
+    noun: 'template',
+    Body: TemplateBody,
+    View: TemplateView,
+    store: context.templates,
+    toView: toTemplateView,
+    summaries: {
+      create: 'Create a message template (Liquid)',
+      replace: 'Replace a template; later sends use the new content',
+      delete: 'Delete a template; notifications already accepted keep their copy of its content',
+    },
+  });
+  registerResourceRoutes(app, {
+    collection: 'segments',
+    noun: 'segment',
+    Body: SegmentBody,
+    View: SegmentView,
+    store: context.segments,
+    toView: toSegmentView,
+    summaries: {
+      create: 'Create a segment of devices by tags and event conditions (CONTRACTS §7)',
+      replace: 'Replace a segment; sends that start later use the new definition',
+      delete: 'Delete a segment; a send already fanning out keeps the devices it has queued',
+    },
+  });
+  registerPreviewSegment(app, context);
+  registerResourceRoutes(app, {
+    collection: 'journeys',
+    noun: 'journey',
+    Body: JourneyBody,
+    View: JourneyView,
+    store: context.journeys,
+    toView: toJourneyView,
+    summaries: {
+      create: 'Create a journey: a message sent to the subject of each matching event, after a delay',
+      description: 'The message may read the triggering event as {{ entry_event.type }} and {{ entry_event.data.x }}.',
+      replace: 'Replace a journey; with "active": false its pending sends are canceled',
+      delete: 'Delete a journey and cancel its pending sends',
+    },
+  });
+}
