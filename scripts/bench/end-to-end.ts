@@ -92,14 +92,17 @@ try {
     data: { campaign: 'bench' },
   });
   let peakRss = 0;
+  const settled = async () => {
+    const stored = await models.Notification.findById(notification.id, { status: 1 }).lean();
+    return stored?.status === 'completed' || stored?.status === 'failed';
+  };
   await waitUntil(
-    `${deviceCount} deliveries`,
+    'the send to complete',
     async () => {
       const rss = await Promise.all(workers.map((worker) => peakRssMiB(worker.pid)));
       peakRss = Math.max(peakRss, ...rss);
-      const received = sandbox.deliveries().filter((delivery) => delivery.token.startsWith(tokenPrefix)).length;
-      progress('delivering', Math.min(received, deviceCount));
-      return received >= deviceCount;
+      progress('delivering', Math.min(sandbox.deliveries().filter((delivery) => delivery.token.startsWith(tokenPrefix)).length, deviceCount));
+      return settled();
     },
     Number(values['timeout-seconds']) * 1000,
     250,
@@ -108,9 +111,9 @@ try {
   const lastReceipt = Math.max(...received.map((delivery) => Date.parse(delivery.receivedAt)));
   const seconds = (lastReceipt - postedAt) / 1000;
   const delivered = new Set(received.map((delivery) => delivery.token)).size;
-  // History is written after the gateway accepted a batch: wait for the send to complete before counting it.
-  await waitUntil('the send to complete', async () => (await models.Notification.findById(notification.id, { status: 1 }).lean())?.status === 'completed', 120_000, 100);
   const historyWritten = await models.History.countDocuments({ notificationId: notification.id });
+  const stats = await fetch(`${baseUrl}/v1/projects/${project.projectId}/notifications/${notification.id}`, { headers: { authorization: `Bearer ${project.apiKey}` } })
+    .then((response) => response.json() as Promise<{ data: { stats: { failed: number } } }>);
   const ceilingPerSecond = await measureCeiling(sandbox.port, Math.min(deviceCount, 50_000));
   const result = {
     devices: deviceCount,
@@ -120,6 +123,7 @@ try {
     deliveriesPerSecond: Math.round(delivered / seconds),
     peakRssMb: peakRss,
     historyWritten,
+    failed: stats.data.stats.failed,
     ceilingPerSecond,
   };
   if (values.json) {
