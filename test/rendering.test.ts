@@ -26,7 +26,7 @@ describe('Liquid rendering limits', () => {
         return 'Ada';
       },
     };
-    expect(renderContent(content('Hello {{ data.name }}'), { data }).body).toBe('Hello Ada');
+    expect(renderContent(content('Hello {{ data.name }}, welcome {{ data.name }}!'), { data }).body).toBe('Hello Ada, welcome Ada!');
   });
 
   it('reads no file: include and render find nothing', () => {
