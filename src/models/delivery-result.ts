@@ -17,7 +17,6 @@ const deliveryResultSchema = new Schema(
 );
 deliveryResultSchema.index({ notificationId: 1 });
 
-export type DeliveryResultDocument = InferSchemaType<typeof deliveryResultSchema>;
 
 export function deliveryResultModel(connection: Connection) {
   return connection.model('DeliveryResult', deliveryResultSchema, 'delivery_results');

@@ -22,7 +22,6 @@ const historySchema = new Schema(
 historySchema.index({ notificationId: 1, deviceId: 1 }, { unique: true });
 historySchema.index({ projectId: 1, deviceId: 1, sentAt: -1 });
 
-export type HistoryDocument = InferSchemaType<typeof historySchema>;
 
 /** The TTL index is created apart from the others, because some MongoDB-wire servers refuse it (see ensure-indexes). */
 export const historyTtlIndex = { key: { sentAt: 1 }, expireAfterSeconds: historyRetentionSeconds } as const;

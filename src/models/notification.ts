@@ -34,7 +34,6 @@ notificationSchema.index({ projectId: 1, createdAt: -1 });
 // The pending sends of a journey, canceled when it is deactivated or deleted.
 notificationSchema.index({ journeyId: 1, status: 1 });
 
-export type NotificationDocument = InferSchemaType<typeof notificationSchema>;
 
 export function notificationModel(connection: Connection) {
   return connection.model('Notification', notificationSchema, 'notifications');

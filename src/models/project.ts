@@ -22,7 +22,6 @@ const projectSchema = new Schema(
 projectSchema.index({ serverKeyHash: 1 }, { unique: true });
 projectSchema.index({ clientKeyHash: 1 }, { unique: true });
 
-export type ProjectDocument = InferSchemaType<typeof projectSchema>;
 
 export function projectModel(connection: Connection) {
   return connection.model('Project', projectSchema, 'projects');

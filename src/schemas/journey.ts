@@ -33,7 +33,6 @@ export const JourneyBody = Type.Object(
 );
 export type JourneyBody = Static<typeof JourneyBody>;
 
-export const JourneyIdParams = Type.Object({ projectId: ProjectParams.properties.projectId, journeyId: Type.String({ minLength: 1, maxLength: 128 }) });
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 

@@ -61,7 +61,6 @@ export const SegmentBody = Type.Object(
 );
 export type SegmentBody = Static<typeof SegmentBody>;
 
-export const SegmentIdParams = Type.Object({ projectId: ProjectParams.properties.projectId, segmentId: Type.String({ minLength: 1, maxLength: 128 }) });
 
 export const SegmentView = Type.Object({
   id: Type.String(),

@@ -15,7 +15,6 @@ export const TemplateBody = Type.Object(
 );
 export type TemplateBody = Static<typeof TemplateBody>;
 
-export const TemplateIdParams = Type.Object({ projectId: ProjectParams.properties.projectId, templateId: Type.String({ minLength: 1, maxLength: 128 }) });
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
