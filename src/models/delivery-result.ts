@@ -1,4 +1,4 @@
-import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 
 /**
  * The running outcome counts of one delivery batch, under the batch's job id. Only that batch's job writes its

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 
 export const historyRetentionSeconds = 30 * 24 * 60 * 60;
 

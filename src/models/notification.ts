@@ -1,4 +1,4 @@
-import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 
 export const notificationStatuses = ['queued', 'sending', 'completed', 'failed', 'canceled'] as const;
 export const targetTypes = ['segment', 'userId', 'device'] as const;

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 import { planNames } from '../plans/plans.ts';
 
 const sealedSchema = new Schema({ iv: String, tag: String, data: String }, { _id: false });

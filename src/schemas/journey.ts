@@ -1,5 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { ProjectParams } from './common.ts';
 import { EventDataCondition } from './event-conditions.ts';
 import { maxEventTypeLength } from './events.ts';
 import { maxWhereConditions } from './segment.ts';

@@ -1,5 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { ProjectParams } from './common.ts';
 import { conditionOps, EventDataCondition } from './event-conditions.ts';
 import { TagKey } from './tags.ts';
 import { maxEventTypeLength } from './events.ts';

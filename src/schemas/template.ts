@@ -1,5 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { ProjectParams } from './common.ts';
 
 const NullableText = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
 
