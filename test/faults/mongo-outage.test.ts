@@ -10,22 +10,20 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.close());
 
-it('the MongoDB-wire server away for 10 s during a segment send: delivery resumes, every device gets one push', async () => {
+it('the MongoDB-wire server killed and away for 10 s during a segment send: delivery resumes, every device gets one push', async () => {
   await harness.startWorker('send');
-  const deliver = await harness.startWorker('deliver');
+  await harness.startWorker('deliver');
   const { project, tokens } = await seedSegmentAudience(harness, devices);
   const id = await sendToSegment(harness, project);
 
-  await deliveriesReached(harness, 500);
-  await harness.mongo!.stop();
-  const atStop = harness.sandbox.deliveries().length;
+  // Killed (not stopped) at a known point, so the outage always falls in the middle of the send: pushes the gateway
+  // accepted in the moment MongoDB went away have no history yet, and must not be sent again.
+  await deliveriesReached(harness, 2_000);
+  await harness.mongo!.kill();
+  const atKill = harness.sandbox.deliveries().length;
   await new Promise((resolve) => setTimeout(resolve, outageMs));
   await harness.mongo!.start();
-  expect(atStop).toBeLessThan(devices);
+  expect(atKill).toBeLessThan(devices / 2);
 
-  await new Promise((r) => setTimeout(r, 8000));
-  const jobs = await harness.ingress.context.queues.deliver.getJobs(['completed', 'failed', 'waiting', 'active', 'delayed']);
-  console.log('JOBS', jobs.length, JSON.stringify(jobs.map((j) => [j.id?.split('-').pop(), j.data.devices.length, j.data.devices[0]?.deviceId, j.attemptsMade]).sort((a, b) => Number(a[0]) - Number(b[0]))));
-  console.log(deliver.output().split('\n').filter((l) => /failed|retrying/.test(l)).map((l) => l.slice(0, 400)).slice(0, 12).join('\n'));
   await expectDeliveredExactlyOnce(harness, project, id, tokens);
-}, 180_000);
+}, 150_000);

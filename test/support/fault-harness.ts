@@ -20,6 +20,8 @@ import { eventually } from './eventually.ts';
 export interface RestartableService {
   url: string;
   stop(): Promise<void>;
+  /** SIGKILL, as in a crash: gone at once (FerretDB's SIGTERM shutdown takes seconds, during which it still answers). */
+  kill(): Promise<void>;
   /** Starts it again on the same port with the same data. */
   start(): Promise<void>;
 }
@@ -31,6 +33,10 @@ async function restartable(start: (options: LocalServiceOptions) => Promise<Star
   return {
     url: service.url,
     stop: () => service.stop(),
+    async kill() {
+      for (const pid of service.pids) process.kill(pid, 'SIGKILL');
+      await service.stop();
+    },
     async start() {
       service = await start({ stateDir, log, persistent: true, port });
     },
