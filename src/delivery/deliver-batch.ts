@@ -109,8 +109,11 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
     await job.updateData({ ...job.data, done, tally, retryRound, unrecorded: undefined });
   }
 
-  async function alreadyDelivered(notificationId: string, batchId: string, devices: BatchDevice[]): Promise<Set<string>> {
-    if (!(await startBatchRun(context.redis, prefix, batchId))) return new Set();
+  async function alreadyDelivered(job: Job<DeliverJobData>, batchId: string, devices: BatchDevice[]): Promise<Set<string>> {
+    const previous = await startBatchRun(context.redis, prefix, batchId);
+    const progressKnown = job.data.tally !== undefined;
+    if (previous === 'none' || (previous === 'clean' && progressKnown)) return new Set();
+    const { notificationId } = job.data;
     const entries = await History.find({ notificationId, deviceId: { $in: devices.map((device) => device.deviceId) } }, { deviceId: 1 }).lean();
     return new Set(entries.map((entry) => entry.deviceId));
   }
@@ -150,7 +153,7 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
 
     const tally = { ...(job.data.tally ?? emptyTally()) };
     const batchId = deliverJobId(notificationId, batch);
-    const delivered = await alreadyDelivered(notificationId, batchId, pending);
+    const delivered = await alreadyDelivered(job, batchId, pending);
     // Delivered by a run that stopped before saving its progress: counted now, never sent again.
     tally.sent += delivered.size;
     for (const deviceId of delivered) done.add(deviceId);
