@@ -43,7 +43,7 @@ function render(notification: PreparedNotification, device: BatchDevice): Render
 }
 
 function toOutgoing(notification: PreparedNotification, { device, content }: Rendered): OutgoingPush {
-  return { token: device.pushToken, platform: device.platform, ...content, data: notification.pushData };
+  return { token: device.pushToken, platform: device.platform, ...content, data: notification.pushData, collapseId: notification.id };
 }
 
 async function delayJob(job: Job, token: string | undefined, delayMs: number): Promise<never> {
