@@ -93,9 +93,10 @@ function byDeviceId(devices: BatchDevice[]): Map<string, BatchDevice> {
 
 /**
  * One delivery batch. Every device of the batch ends in exactly one of sent (history written), unsubscribed or
- * failed, and is then "done": retry rounds skip done devices, and any later run of the batch (a retry, a recovered
- * stalled job, a replay) also skips devices that already have history for the notification, so nothing is sent
- * twice. The batch's counts go to its own delivery-result document before the job's progress is saved.
+ * failed, and is then "done": retry rounds skip done devices; outcomes saved in the job but not yet in MongoDB are
+ * written by the next run, not sent again; and a run after an unclean end (a recovered stalled job, a failed attempt)
+ * or with fresh job data (a replay) also skips devices that already have history for the notification. The batch's
+ * counts go to its own delivery-result document before the job's progress is saved.
  */
 export function deliverProcessor(context: WorkerContext): Processor<DeliverJobData> {
   const notifications = new PreparedNotifications(context.models);
