@@ -5,7 +5,11 @@ const devices = 10_000;
 let harness: FaultHarness;
 
 beforeAll(async () => {
-  harness = await startFaultHarness({ ownRedis: true });
+  // A job whose completion was lost with the connection stays "active" in the restarted Redis until its lock expires
+  // and a stalled-job check hands it on: with the defaults (30 s lock, 30 s checks) that takes up to a minute, which
+  // matches the occasional 64 s runs of this test.
+  // Short ones test the same recovery in seconds.
+  harness = await startFaultHarness({ ownRedis: true, workerEnv: { WORKER_LOCK_DURATION_MS: '5000', WORKER_STALLED_INTERVAL_MS: '1000' } });
 });
 afterAll(() => harness?.close());
 
