@@ -49,6 +49,7 @@ async function measureCeiling(sandboxPort: number, pushes: number): Promise<numb
         url: null,
         imageUrl: null,
         data: {},
+        collapseId: 'ceiling',
       }));
       await gateways[platform === 'ios' ? 'apns' : 'fcm'].send(batch);
     }

@@ -4,6 +4,8 @@ export interface Delivery {
   gateway: SandboxGateway;
   token: string;
   payload: unknown;
+  /** APNs only: the `apns-collapse-id` header (FCM's collapse key and web push Topic are in the payload). */
+  collapseId?: string;
   receivedAt: string;
 }
 
@@ -30,10 +32,10 @@ export function createDeliveryLog() {
   }
 
   return {
-    recordAttempt(gateway: SandboxGateway, token: string, status: number, reason: string | null, payload: unknown): void {
+    recordAttempt(gateway: SandboxGateway, token: string, status: number, reason: string | null, payload: unknown, collapseId?: string): void {
       const receivedAt = new Date().toISOString();
       append(attempts, attemptsByToken, token, { gateway, token, status, reason, receivedAt });
-      if (status === 200) append(deliveries, deliveriesByToken, token, { gateway, token, payload, receivedAt });
+      if (status === 200) append(deliveries, deliveriesByToken, token, { gateway, token, payload, ...(collapseId !== undefined && { collapseId }), receivedAt });
     },
     deliveries: (token?: string): Delivery[] => (token === undefined ? deliveries : (deliveriesByToken.get(token) ?? [])),
     attempts: (token?: string): Attempt[] => (token === undefined ? attempts : (attemptsByToken.get(token) ?? [])),

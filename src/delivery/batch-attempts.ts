@@ -1,11 +1,25 @@
 import type { Redis } from 'ioredis';
 import { historyRetentionSeconds } from '../models/history.ts';
 
+/** How the previous run of a delivery batch ended: there was none, it saved its progress, or it died or threw. */
+export type PreviousRun = 'none' | 'clean' | 'unclean';
+
+const runKey = (prefix: string, batchId: string) => `${prefix}:batch-run:${batchId}`;
+
 /**
- * Answers true the first time a delivery batch starts, and false for any later run of it: a retry round, a
- * recovered stalled job or a replay. Only later runs need to look up which devices already have history, so the
- * common path reads no history at all. The marker lasts as long as history does.
+ * Marks a run of a delivery batch as started and answers how the previous one ended. Only a run after an unclean
+ * end, or a run of a batch whose job data starts afresh (a batch queued again by a replayed fan-out), can meet
+ * devices with history that the job's saved progress does not know about, so only those look history up. The
+ * retry rounds a batch schedules for itself follow a clean end: looking up history there (a scan of the history
+ * collection on FerretDB, which pushes only `_id` down to an index) held the worker's slots for seconds per round
+ * when a gateway refused many pushes. The marker lasts as long as history does.
  */
-export async function isFirstRunOfBatch(redis: Redis, prefix: string, batchId: string): Promise<boolean> {
-  return (await redis.set(`${prefix}:batch-started:${batchId}`, '1', 'EX', historyRetentionSeconds, 'NX')) === 'OK';
+export async function startBatchRun(redis: Redis, prefix: string, batchId: string): Promise<PreviousRun> {
+  const previous = await redis.set(runKey(prefix, batchId), 'running', 'EX', historyRetentionSeconds, 'GET');
+  return previous === null ? 'none' : previous === 'clean' ? 'clean' : 'unclean';
+}
+
+/** The run saved its progress: it finished, or it is delayed until its next retry round. */
+export async function endBatchRun(redis: Redis, prefix: string, batchId: string): Promise<void> {
+  await redis.set(runKey(prefix, batchId), 'clean', 'EX', historyRetentionSeconds);
 }

@@ -6,18 +6,26 @@ import { renderContent, type MessageContent } from '../rendering/message-content
 import { personalizationScope } from '../rendering/personalization-scope.ts';
 import { recordHistory, type DeliveredPush } from '../history/record-history.ts';
 import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
-import { deliverJobId, emptyTally, type DeliverJobData, type DeliveryTally } from './deliver-job.ts';
+import { deliverJobId, emptyTally, type DeliverJobData, type DeliveryTally, type UnrecordedOutcomes } from './deliver-job.ts';
 import { PreparedNotifications, type PreparedNotification } from './prepared-notification.ts';
 import { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
-import { isFirstRunOfBatch } from './batch-attempts.ts';
+import { endBatchRun, startBatchRun } from './batch-attempts.ts';
 import { emptyDeliveryCounts, recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
 
-/** Rounds of resending the devices a gateway asked to retry (429, 5xx, network) before they count as failed. */
-export const maxRetryRounds = 6;
-const retryBaseMs = 1000;
+/**
+ * Rounds of resending the devices a gateway asked to retry (429, 5xx, network) before they count as failed, and the
+ * wait before each round: 0.25, 0.5, 1, 2 s, then 4 s (or the gateway's Retry-After when longer). A 503 for some
+ * pushes of a call is per request, not the gateway going away: with 1 -> 32 s over 6 rounds, a device refused a few
+ * times in a row waited over a minute and held its notification in "sending", and at a 30% refusal rate about one
+ * device in 5,000 was refused 7 times and counted failed. Ten short rounds wait at most about 28 s in all
+ * (without Retry-After), and leave a device failed only after 11 refusals.
+ */
+export const maxRetryRounds = 10;
+const retryBaseMs = 250;
+const maxRetryDelayMs = 4000;
 
 export function retryDelayMs(round: number, retryAfterMs: number): number {
-  return Math.max(retryAfterMs, retryBaseMs * 2 ** (round - 1));
+  return Math.max(retryAfterMs, Math.min(maxRetryDelayMs, retryBaseMs * 2 ** (round - 1)));
 }
 
 interface Rendered {
@@ -35,7 +43,7 @@ function render(notification: PreparedNotification, device: BatchDevice): Render
 }
 
 function toOutgoing(notification: PreparedNotification, { device, content }: Rendered): OutgoingPush {
-  return { token: device.pushToken, platform: device.platform, ...content, data: notification.pushData };
+  return { token: device.pushToken, platform: device.platform, ...content, data: notification.pushData, collapseId: notification.id };
 }
 
 async function delayJob(job: Job, token: string | undefined, delayMs: number): Promise<never> {
@@ -72,10 +80,23 @@ function sortOutcomes(rendered: Rendered[], outcomes: PushOutcome[]): Outcomes {
 }
 
 /**
+ * Pushes handed to the gateway in one call. The outcomes of each call are saved in the job (Redis) before anything
+ * else happens, so a run that dies (kill -9) or loses MongoDB repeats at most the one call that was in flight: with
+ * neither FCM nor APNs taking an idempotency key, that is the limit of "exactly once" (README, Shutdown and crashes).
+ * Smaller calls narrow that window; each call costs one job-data write.
+ */
+export const gatewayCallSize = 100;
+
+function byDeviceId(devices: BatchDevice[]): Map<string, BatchDevice> {
+  return new Map(devices.map((device) => [device.deviceId, device]));
+}
+
+/**
  * One delivery batch. Every device of the batch ends in exactly one of sent (history written), unsubscribed or
- * failed, and is then "done": retry rounds skip done devices, and any later run of the batch (a retry, a recovered
- * stalled job, a replay) also skips devices that already have history for the notification, so nothing is sent
- * twice. The batch's counts go to its own delivery-result document before the job's progress is saved.
+ * failed, and is then "done": retry rounds skip done devices; outcomes saved in the job but not yet in MongoDB are
+ * written by the next run, not sent again; and a run after an unclean end (a recovered stalled job, a failed attempt)
+ * or with fresh job data (a replay) also skips devices that already have history for the notification. The batch's
+ * counts go to its own delivery-result document before the job's progress is saved.
  */
 export function deliverProcessor(context: WorkerContext): Processor<DeliverJobData> {
   const notifications = new PreparedNotifications(context.models);
@@ -86,17 +107,44 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
   async function saveProgress(job: Job<DeliverJobData>, done: string[], tally: DeliveryTally, retryRound?: number): Promise<void> {
     const { notificationId, batch } = job.data;
     await DeliveryResult.updateOne({ _id: deliverJobId(notificationId, batch) }, { $set: { notificationId, ...tally } }, { upsert: true });
-    await job.updateData({ ...job.data, done, tally, ...(retryRound !== undefined && { retryRound }) });
+    await job.updateData({ ...job.data, done, tally, retryRound, unrecorded: undefined });
   }
 
-  async function alreadyDelivered(notificationId: string, batchId: string, devices: BatchDevice[]): Promise<Set<string>> {
-    if (await isFirstRunOfBatch(context.redis, prefix, batchId)) return new Set();
+  async function alreadyDelivered(job: Job<DeliverJobData>, batchId: string, devices: BatchDevice[]): Promise<Set<string>> {
+    const previous = await startBatchRun(context.redis, prefix, batchId);
+    const progressKnown = job.data.tally !== undefined;
+    if (previous === 'none' || (previous === 'clean' && progressKnown)) return new Set();
+    const { notificationId } = job.data;
     const entries = await History.find({ notificationId, deviceId: { $in: devices.map((device) => device.deviceId) } }, { deviceId: 1 }).lean();
     return new Set(entries.map((entry) => entry.deviceId));
   }
 
+  async function recordOutcomes(projectId: string, notification: PreparedNotification, sent: DeliveredPush[], rejected: Rejection[], at: Date): Promise<void> {
+    await recordHistory(context.models, projectId, notification, sent, at);
+    await markUnsubscribed(context.redis, context.models, prefix, projectId, rejected, at);
+  }
+
+  /**
+   * A previous run saved a gateway call's outcomes but stopped before writing them to MongoDB (the outage of a
+   * MongoDB server, a kill): they are written now (both writes are idempotent), and those pushes are not sent again.
+   * The tally in the job already counts them.
+   */
+  async function recordUnrecorded(job: Job<DeliverJobData>, notification: PreparedNotification, unrecorded: UnrecordedOutcomes): Promise<void> {
+    const devices = byDeviceId(job.data.devices);
+    const sent = unrecorded.sent
+      .map((deviceId) => render(notification, devices.get(deviceId)!))
+      .filter((push) => push !== null)
+      .map(({ device, content }) => ({ deviceId: device.deviceId, content }));
+    await recordOutcomes(job.data.projectId, notification, sent, unrecorded.rejected, new Date(unrecorded.at));
+    await saveProgress(job, job.data.done ?? [], job.data.tally ?? emptyTally(), job.data.retryRound);
+  }
+
   async function deliver(job: Job<DeliverJobData>, token: string | undefined): Promise<void> {
     const { notificationId, projectId, gateway: gatewayName, batch } = job.data;
+    const notification = await notifications.get(notificationId);
+    if (!notification) return;
+    if (job.data.unrecorded) await recordUnrecorded(job, notification, job.data.unrecorded);
+
     const done = new Set(job.data.done ?? []);
     const pending = job.data.devices.filter((device) => !done.has(device.deviceId));
     if (pending.length === 0) return;
@@ -104,44 +152,61 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
     const waitMs = await limiter.reserve(projectId, pending.length);
     if (waitMs > 0) return delayJob(job, token, waitMs);
 
-    const notification = await notifications.get(notificationId);
-    if (!notification) return;
     const tally = { ...(job.data.tally ?? emptyTally()) };
-    const delivered = await alreadyDelivered(notificationId, deliverJobId(notificationId, batch), pending);
+    const batchId = deliverJobId(notificationId, batch);
+    const delivered = await alreadyDelivered(job, batchId, pending);
     // Delivered by a run that stopped before saving its progress: counted now, never sent again.
     tally.sent += delivered.size;
+    for (const deviceId of delivered) done.add(deviceId);
 
     const toSend = pending.filter((device) => !delivered.has(device.deviceId));
-    const rendered = toSend.map((device) => render(notification, device)).filter((push) => push !== null);
+    const rendered: Rendered[] = [];
+    for (const device of toSend) {
+      const push = render(notification, device);
+      if (push !== null) rendered.push(push);
+      else {
+        tally.failed += 1;
+        done.add(device.deviceId);
+      }
+    }
     const renderFailures = toSend.length - rendered.length;
-    tally.failed += renderFailures;
-    const gateway = rendered.length > 0 ? await context.gateways.gatewayFor(projectId, gatewayName) : null;
-    const sendStart = performance.now();
-    const outcomes = sortOutcomes(rendered, gateway ? await gateway.send(rendered.map((push) => toOutgoing(notification, push))) : []);
-    const gatewaySeconds = gateway ? (performance.now() - sendStart) / 1000 : null;
-
-    if (outcomes.failed > 0) context.log.warn({ notificationId, batch, gateway: gatewayName, failed: outcomes.failed, reason: outcomes.failedReason }, 'the gateway refused pushes');
-    const now = new Date();
-    await recordHistory(context.models, projectId, notification, outcomes.sent, now);
-    await markUnsubscribed(context.redis, context.models, prefix, projectId, outcomes.rejected, now);
-    tally.sent += outcomes.sent.length;
-    tally.unsubscribed += outcomes.rejected.length;
-    tally.failed += outcomes.failed;
+    if (renderFailures > 0) await recordDeliveryMetrics(context.redis, prefix, gatewayName, { ...emptyDeliveryCounts(), failed: renderFailures }, null);
 
     const round = (job.data.retryRound ?? 0) + 1;
     const giveUp = round > maxRetryRounds;
-    if (giveUp) tally.failed += outcomes.retry.length;
-    await recordDeliveryMetrics(context.redis, prefix, gatewayName, {
-      sent: outcomes.sent.length,
-      failed: renderFailures + outcomes.failed + (giveUp ? outcomes.retry.length : 0),
-      unsubscribed: outcomes.rejected.length,
-      retried: giveUp ? 0 : outcomes.retry.length,
-    }, gatewaySeconds);
-    const retrying = new Set(giveUp ? [] : outcomes.retry);
-    const nowDone = [...done, ...pending.map((device) => device.deviceId).filter((id) => !retrying.has(id))];
-    if (retrying.size === 0) return saveProgress(job, nowDone, tally);
-    await saveProgress(job, nowDone, tally, round);
-    return delayJob(job, token, retryDelayMs(round, outcomes.retryAfterMs));
+    const retrying: string[] = [];
+    let retryAfterMs = 0;
+    const gateway = rendered.length > 0 ? await context.gateways.gatewayFor(projectId, gatewayName) : null;
+    for (let start = 0; gateway && start < rendered.length; start += gatewayCallSize) {
+      const call = rendered.slice(start, start + gatewayCallSize);
+      const sendStart = performance.now();
+      const outcomes = sortOutcomes(call, await gateway.send(call.map((push) => toOutgoing(notification, push))));
+      const gatewaySeconds = (performance.now() - sendStart) / 1000;
+
+      tally.sent += outcomes.sent.length;
+      tally.unsubscribed += outcomes.rejected.length;
+      tally.failed += outcomes.failed + (giveUp ? outcomes.retry.length : 0);
+      const again = new Set(giveUp ? [] : outcomes.retry);
+      for (const { device } of call) if (!again.has(device.deviceId)) done.add(device.deviceId);
+      retrying.push(...again);
+      retryAfterMs = Math.max(retryAfterMs, outcomes.retryAfterMs);
+      const unrecorded: UnrecordedOutcomes = { sent: outcomes.sent.map((push) => push.deviceId), rejected: outcomes.rejected, at: Date.now() };
+      // Redis first: from here on a rerun writes these outcomes instead of sending the pushes again.
+      await job.updateData({ ...job.data, done: [...done], tally, unrecorded });
+
+      if (outcomes.failed > 0) context.log.warn({ notificationId, batch, gateway: gatewayName, failed: outcomes.failed, reason: outcomes.failedReason }, 'the gateway refused pushes');
+      await recordOutcomes(projectId, notification, outcomes.sent, outcomes.rejected, new Date(unrecorded.at));
+      await recordDeliveryMetrics(context.redis, prefix, gatewayName, {
+        sent: outcomes.sent.length,
+        failed: outcomes.failed + (giveUp ? outcomes.retry.length : 0),
+        unsubscribed: outcomes.rejected.length,
+        retried: again.size,
+      }, gatewaySeconds);
+    }
+
+    await saveProgress(job, [...done], tally, retrying.length > 0 ? round : undefined);
+    await endBatchRun(context.redis, prefix, batchId);
+    if (retrying.length > 0) return delayJob(job, token, retryDelayMs(round, retryAfterMs));
   }
 
   return async (job, token) => {

@@ -1,6 +1,19 @@
 import type { JobsOptions } from 'bullmq';
 import type { GatewayName } from '../gateways/gateway.ts';
 import type { BatchDevice } from '../targets/target-device.ts';
+import type { Rejection } from '../devices/mark-unsubscribed.ts';
+
+/**
+ * Outcomes of one gateway call, saved in the job (Redis) as soon as the call returns and before their history and
+ * unsubscribes are written to MongoDB. A run that stops in between (MongoDB away, the process killed) leaves them
+ * here, and the next run writes them instead of sending those pushes again.
+ */
+export interface UnrecordedOutcomes {
+  sent: string[];
+  rejected: Rejection[];
+  /** When the gateway answered (ms since the epoch): the history's sentAt. */
+  at: number;
+}
 
 export interface DeliveryTally {
   sent: number;
@@ -20,6 +33,7 @@ export interface DeliverJobData {
   done?: string[];
   tally?: DeliveryTally;
   retryRound?: number;
+  unrecorded?: UnrecordedOutcomes;
 }
 
 export const emptyTally = (): DeliveryTally => ({ sent: 0, failed: 0, unsubscribed: 0 });

@@ -8,6 +8,12 @@ export interface OutgoingPush {
   url: string | null;
   imageUrl: string | null;
   data: Record<string, string>;
+  /**
+   * Pushes with the same collapse id replace one another on the phone (APNs `apns-collapse-id`, FCM Android
+   * `collapse_key`, web push `Topic`). The notification id: a push that is sent twice (the gateway accepted it just
+   * before a worker was killed, README "Shutdown and crashes") shows once.
+   */
+  collapseId: string;
 }
 
 export type PushOutcome =

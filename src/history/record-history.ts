@@ -6,10 +6,18 @@ export interface DeliveredPush {
   content: MessageContent;
 }
 
-function onlyDuplicateKeyErrors(error: unknown): boolean {
-  const writeErrors = (error as { writeErrors?: Array<{ code?: number }> | { code?: number } }).writeErrors;
+/**
+ * True when every document is either inserted or already there. The driver also throws a MongoBulkWriteError,
+ * with an EMPTY writeErrors list, when the server could not be reached at all (it wraps the network or
+ * server-selection error): "every write error is a duplicate" is then vacuously true, and a history write that
+ * never happened used to be taken for a repeat. Those pushes then counted as sent without history, and the run's
+ * later failure (the same outage) made the rerun send them again: the duplicates of a MongoDB outage.
+ */
+function onlyDuplicateKeyErrors(error: unknown, documents: number): boolean {
+  const { writeErrors, insertedCount } = error as { writeErrors?: Array<{ code?: number }> | { code?: number }; insertedCount?: number };
   if (writeErrors === undefined) return false;
-  return (Array.isArray(writeErrors) ? writeErrors : [writeErrors]).every((writeError) => writeError.code === 11000);
+  const errors = Array.isArray(writeErrors) ? writeErrors : [writeErrors];
+  return errors.length > 0 && errors.every((writeError) => writeError.code === 11000) && (insertedCount ?? 0) + errors.length === documents;
 }
 
 /** One history document per accepted push; the unique (notificationId, deviceId) index makes a repeat a no-op. */
@@ -31,6 +39,6 @@ export async function recordHistory(
   try {
     await models.History.collection.insertMany(documents, { ordered: false });
   } catch (error) {
-    if (!onlyDuplicateKeyErrors(error)) throw error;
+    if (!onlyDuplicateKeyErrors(error, documents.length)) throw error;
   }
 }

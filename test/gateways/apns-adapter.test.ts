@@ -22,7 +22,8 @@ describe('APNs adapter against the sandbox', () => {
   it('delivers an iOS alert with title and body, mutable-content for the image, url, image and data beside aps', async () => {
     expect(await apns.send([outgoingPush('ios-1', 'ios')])).toEqual([{ kind: 'sent' }]);
     const [delivery] = sandbox.deliveries('ios-1');
-    expect(delivery).toMatchObject({ gateway: 'apns', token: 'ios-1' });
+    // The collapse id (the notification id, hyphens dropped) travels in the apns-collapse-id header: a repeat shows once.
+    expect(delivery).toMatchObject({ gateway: 'apns', token: 'ios-1', collapseId: 'n1' });
     expect(delivery!.payload).toEqual({
       aps: { alert: { title: 'Spring sale', body: 'Everything is 20% off today' }, 'mutable-content': 1 },
       url: 'https://shop.example.com/sale',

@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('FCM adapter against the sandbox', () => {
-  it('delivers an Android push with title, body, image, url and data as FCM v1 receives them', async () => {
+  it('delivers an Android push with title, body, image, url, data and collapse key as FCM v1 receives them', async () => {
     expect(await fcm.send([outgoingPush('android-1', 'android')])).toEqual([{ kind: 'sent' }]);
     const [delivery] = sandbox.deliveries('android-1');
     expect(delivery).toMatchObject({ gateway: 'fcm', token: 'android-1' });
@@ -27,7 +27,7 @@ describe('FCM adapter against the sandbox', () => {
       token: 'android-1',
       notification: { title: 'Spring sale', body: 'Everything is 20% off today' },
       data: { campaign: 'spring', notificationId: 'n-1', url: 'https://shop.example.com/sale', imageUrl: 'https://cdn.example.com/sale.png' },
-      android: { notification: { image: 'https://cdn.example.com/sale.png' } },
+      android: { collapse_key: 'n1', notification: { image: 'https://cdn.example.com/sale.png' } },
     });
   });
 
@@ -35,7 +35,7 @@ describe('FCM adapter against the sandbox', () => {
     expect(await fcm.send([outgoingPush('web-1', 'web')])).toEqual([{ kind: 'sent' }]);
     expect(sandbox.deliveries('web-1')[0]!.payload).toMatchObject({
       notification: { title: 'Spring sale', body: 'Everything is 20% off today' },
-      webpush: { notification: { image: 'https://cdn.example.com/sale.png' }, fcmOptions: { link: 'https://shop.example.com/sale' } },
+      webpush: { headers: { Topic: 'n1' }, notification: { image: 'https://cdn.example.com/sale.png' }, fcmOptions: { link: 'https://shop.example.com/sale' } },
       data: { url: 'https://shop.example.com/sale' },
     });
   });
@@ -44,7 +44,7 @@ describe('FCM adapter against the sandbox', () => {
     const outcomes = await fcm.send([outgoingPush('web-http', 'web', { url: 'http://shop.example.com/sale', imageUrl: null, title: null })]);
     expect(outcomes).toEqual([{ kind: 'sent' }]);
     const payload = sandbox.deliveries('web-http')[0]!.payload as Record<string, any>;
-    expect(payload.webpush).toEqual({});
+    expect(payload.webpush).toEqual({ headers: { Topic: 'n1' } });
     expect(payload.data).toEqual({ campaign: 'spring', notificationId: 'n-1', url: 'http://shop.example.com/sale' });
     expect(payload.notification).toEqual({ body: 'Everything is 20% off today' });
   });
@@ -57,7 +57,7 @@ describe('FCM adapter against the sandbox', () => {
     expect(outcomes).toEqual([{ kind: 'sent' }, { kind: 'sent' }]);
     expect(sandbox.deliveries('android-space')[0]!.payload).toMatchObject({ android: { notification: { image: 'https://cdn.example.com/spring%20sale.png' } } });
     const nonsense = sandbox.deliveries('android-nonsense')[0]!.payload as Record<string, any>;
-    expect(nonsense.android).toBeUndefined();
+    expect(nonsense.android).toEqual({ collapse_key: 'n1' });
     expect(nonsense.data.imageUrl).toBe('not a url');
   });
 
@@ -73,9 +73,11 @@ describe('FCM adapter against the sandbox', () => {
     expect(outcome).toMatchObject({ kind: 'failed', reason: expect.stringContaining('Invalid JSON payload') });
   });
 
-  it('rides out a single 503: firebase-admin retries it within the same call', async () => {
+  it('answers retry for a 503 at once, without firebase-admin retrying it inside the call (the pipeline backs off)', async () => {
+    const [first] = await fcm.send([outgoingPush('flaky-f1', 'android')]);
+    expect(first).toMatchObject({ kind: 'retry', reason: expect.stringContaining('server-unavailable') });
+    expect(sandbox.attempts('flaky-f1').map((attempt) => attempt.status)).toEqual([503]);
     expect(await fcm.send([outgoingPush('flaky-f1', 'android')])).toEqual([{ kind: 'sent' }]);
-    expect(sandbox.attempts('flaky-f1').map((attempt) => attempt.status)).toEqual([503, 200]);
     expect(sandbox.deliveries('flaky-f1')).toHaveLength(1);
   });
 

@@ -9,6 +9,7 @@ export function outgoingPush(token: string, platform: OutgoingPush['platform'], 
     url: 'https://shop.example.com/sale',
     imageUrl: 'https://cdn.example.com/sale.png',
     data: { campaign: 'spring', notificationId: 'n-1' },
+    collapseId: 'n-1',
     ...overrides,
   };
 }

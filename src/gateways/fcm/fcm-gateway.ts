@@ -1,5 +1,5 @@
 import { deleteApp, initializeApp, type AppOptions } from 'firebase-admin/app';
-import { getMessaging, type SendResponse } from 'firebase-admin/messaging';
+import { getMessaging, type Messaging, type SendResponse } from 'firebase-admin/messaging';
 import type { OutgoingPush, PushOutcome } from '../gateway.ts';
 import type { ClosableGateway } from '../closable-gateway.ts';
 import { classifyFcmError, type FcmSendError } from './classify-fcm-error.ts';
@@ -23,15 +23,32 @@ function outcomeOf(response: SendResponse): PushOutcome {
   return response.success ? { kind: 'sent' } : classifyFcmError(response.error as FcmSendError);
 }
 
+interface RetryingClient {
+  retry?: unknown;
+}
+
 /**
- * firebase-admin retries 503 answers and connection resets itself (up to 4 times, honouring Retry-After
- * up to 60 s); what still fails comes back here and is classified for the pipeline.
+ * firebase-admin retries a 503 (and a connection reset) inside sendEach, up to 4 times after 1, 2 and 4 s (or
+ * Retry-After, up to 60 s). One call then lasts as long as its unluckiest push: with 100 pushes per call and 30% of
+ * them refused, nearly every call slept about 7 s while holding a deliver-worker slot, so APNs batches queued behind
+ * sleeping FCM ones and a 10,000-device send took over a minute. Turned off, as node-apn's are: a refused push comes
+ * back as `retry` at once and the pipeline resends only the refused ones after its own short backoff, with the job out
+ * of the worker meanwhile. firebase-admin has no option for this; its request handler's clients (HTTP/1.1 and HTTP/2)
+ * read `retry` on every request, and a null one means no retries. test/gateways/fcm-adapter.test.ts checks that a 503
+ * is tried once, so a firebase-admin release that renames these fields is noticed.
  */
+function turnOffInternalRetries(messaging: Messaging): void {
+  const handler = (messaging as unknown as { messagingRequestHandler?: Record<string, RetryingClient | undefined> }).messagingRequestHandler;
+  for (const client of [handler?.httpClient, handler?.http2Client]) if (client && 'retry' in client) client.retry = null;
+}
+
+/** What fails comes back here and is classified for the pipeline. */
 export function createFcmGateway(options: FcmGatewayOptions): ClosableGateway {
   // Apps are registered by name in a process-wide list; every client needs its own.
   const app = initializeApp(options.appOptions, `pushengine-fcm-${++appsCreated}`);
   const messaging = getMessaging(app);
   if (options.legacyHttpTransport) messaging.enableLegacyHttpTransport();
+  turnOffInternalRetries(messaging);
 
   async function sendChunk(pushes: OutgoingPush[]): Promise<PushOutcome[]> {
     try {

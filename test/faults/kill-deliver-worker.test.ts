@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { deliveriesReached, expectEveryDeviceDelivered, seedSegmentAudience, sendToSegment, startFaultHarness, type FaultHarness } from '../support/fault-harness.ts';
+import { gatewayCallSize } from '../../src/delivery/deliver-batch.ts';
+import type { Delivery } from '../../scripts/sandbox/delivery-log.ts';
+
+const devices = 10_000;
+const deliverConcurrency = 16;
+let harness: FaultHarness;
+
+beforeAll(async () => {
+  // A short lock, so that the killed worker's batches are found stalled and handed on within seconds.
+  harness = await startFaultHarness({
+    workerEnv: { WORKER_LOCK_DURATION_MS: '5000', WORKER_STALLED_INTERVAL_MS: '1000', DELIVER_CONCURRENCY: String(deliverConcurrency) },
+  });
+});
+afterAll(() => harness?.close());
+
+/** The collapse id as each gateway carries it (APNs header, FCM Android collapse key, web push Topic). */
+function collapseIdOf(delivery: Delivery): string | undefined {
+  const payload = delivery.payload as { android?: { collapse_key?: string }; webpush?: { headers?: { Topic?: string } } };
+  return delivery.collapseId ?? payload.android?.collapse_key ?? payload.webpush?.headers?.Topic;
+}
+
+/*
+ * Exactly once is impossible across kill -9: neither FCM nor APNs takes an idempotency key, so a push the gateway
+ * accepted just before the kill, whose outcome the worker had not saved yet, is sent again by the recovered job.
+ * The deliver worker saves outcomes after every gateway call of `gatewayCallSize` pushes, so what is guaranteed is:
+ * no device is lost, the stats and history count each device once, and at most one call per job the killed process
+ * had in flight is repeated: deliverConcurrency × gatewayCallSize devices (16 × 100). A repeat carries the
+ * notification id as its collapse id, so the phone shows one notification.
+ */
+it('kill -9 of the delivery worker during a segment send: a new worker finishes it, no device lost, repeats bounded and collapsible', async () => {
+  await harness.startWorker('send');
+  const first = await harness.startWorker('deliver');
+  const { project, tokens } = await seedSegmentAudience(harness, devices);
+  const id = await sendToSegment(harness, project);
+
+  await deliveriesReached(harness, devices / 4);
+  first.child.kill('SIGKILL');
+  expect((await first.exited).signal).toBe('SIGKILL');
+  expect(harness.sandbox.deliveries().length).toBeLessThan(devices);
+  await harness.startWorker('deliver');
+
+  const doubled = await expectEveryDeviceDelivered(harness, project, id, tokens, { maxDoubled: deliverConcurrency * gatewayCallSize });
+  const collapseId = id.replace(/-/g, '');
+  for (const token of doubled) for (const delivery of harness.sandbox.deliveries(token)) expect(collapseIdOf(delivery)).toBe(collapseId);
+}, 150_000);
