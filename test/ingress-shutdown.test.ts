@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from 'node:net';
 import { Redis } from 'ioredis';
 import { deviceLockKey } from '../src/devices/device-store.ts';
 import { findFreePort } from '../scripts/services/free-port.ts';
@@ -7,6 +6,7 @@ import { sendRequest, startIngress, type TestIngress } from './support/ingress.t
 import { testConfig } from './support/test-config.ts';
 import { processEnv, startNodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
+import { connectionRefused } from './support/connection-refused.ts';
 
 let setup: TestIngress;
 let redis: Redis;
@@ -20,16 +20,6 @@ afterAll(async () => {
   await setup?.close();
 });
 
-function connectionRefused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
-}
 
 describe('ingress shutdown', () => {
   it('SIGTERM: refuses new connections, lets the request in flight finish with 200, then exits', async () => {

@@ -1,26 +1,16 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
 import { provideServices } from '../scripts/services/provide-services.ts';
+import { connectionRefused } from './support/connection-refused.ts';
 
 function portOf(url: string): number {
   return Number(new URL(url).port);
 }
 
-function connectionRefused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
-}
 
 function isRunning(pid: number): boolean {
   try {
