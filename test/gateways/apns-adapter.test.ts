@@ -1,27 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../scripts/sandbox/start-sandbox.ts';
+import { describe, expect, it } from 'vitest';
 import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
-import type { ClosableGateway } from '../../src/gateways/closable-gateway.ts';
+import { useSandboxGateways } from '../support/sandbox-gateways.ts';
 import { findFreePort } from '../../scripts/services/free-port.ts';
 import { outgoingPush } from '../support/outgoing-push.ts';
 
-let sandbox: Sandbox;
-let fcm: ClosableGateway;
-let apns: ClosableGateway;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  ({ fcm, apns } = createSandboxGateways(sandbox.port));
-});
-afterAll(async () => {
-  await Promise.all([fcm.close(), apns.close()]);
-  await sandbox.close();
-});
+const gateways = useSandboxGateways();
 
 describe('APNs adapter against the sandbox', () => {
   it('delivers an iOS alert with title and body, mutable-content for the image, url, image and data beside aps', async () => {
-    expect(await apns.send([outgoingPush('ios-1', 'ios')])).toEqual([{ kind: 'sent' }]);
-    const [delivery] = sandbox.deliveries('ios-1');
+    expect(await gateways.apns.send([outgoingPush('ios-1', 'ios')])).toEqual([{ kind: 'sent' }]);
+    const [delivery] = gateways.sandbox.deliveries('ios-1');
     // The collapse id (the notification id, hyphens dropped) travels in the apns-collapse-id header: a repeat shows once.
     expect(delivery).toMatchObject({ gateway: 'apns', token: 'ios-1', collapseId: 'n1' });
     expect(delivery!.payload).toEqual({
@@ -34,34 +22,34 @@ describe('APNs adapter against the sandbox', () => {
   });
 
   it('sends a body-only alert without mutable-content when there is no title or image', async () => {
-    await apns.send([outgoingPush('ios-plain', 'ios', { title: null, imageUrl: null, url: null, data: {} })]);
-    expect(sandbox.deliveries('ios-plain')[0]!.payload).toEqual({ aps: { alert: { body: 'Everything is 20% off today' } } });
+    await gateways.apns.send([outgoingPush('ios-plain', 'ios', { title: null, imageUrl: null, url: null, data: {} })]);
+    expect(gateways.sandbox.deliveries('ios-plain')[0]!.payload).toEqual({ aps: { alert: { body: 'Everything is 20% off today' } } });
   });
 
   it('answers unsubscribed for 410 Unregistered and 400 BadDeviceToken', async () => {
-    const outcomes = await apns.send([outgoingPush('unregistered-a1', 'ios'), outgoingPush('invalid-a1', 'ios')]);
+    const outcomes = await gateways.apns.send([outgoingPush('unregistered-a1', 'ios'), outgoingPush('invalid-a1', 'ios')]);
     expect(outcomes).toEqual([
       { kind: 'unsubscribed', reason: 'Unregistered' },
       { kind: 'unsubscribed', reason: 'BadDeviceToken' },
     ]);
-    expect(sandbox.attempts('unregistered-a1').map((attempt) => attempt.status)).toEqual([410]);
+    expect(gateways.sandbox.attempts('unregistered-a1').map((attempt) => attempt.status)).toEqual([410]);
   });
 
   it('answers failed, not unsubscribed, for a payload APNs refuses', async () => {
-    expect(await apns.send([outgoingPush('badpayload-a1', 'ios')])).toEqual([{ kind: 'failed', reason: '413 PayloadTooLarge' }]);
+    expect(await gateways.apns.send([outgoingPush('badpayload-a1', 'ios')])).toEqual([{ kind: 'failed', reason: '413 PayloadTooLarge' }]);
     const huge = outgoingPush('ios-huge', 'ios', { body: 'x'.repeat(5000) });
-    expect(await apns.send([huge])).toEqual([{ kind: 'failed', reason: '413 PayloadTooLarge' }]);
+    expect(await gateways.apns.send([huge])).toEqual([{ kind: 'failed', reason: '413 PayloadTooLarge' }]);
   });
 
   it('answers retry on a 503 and sent on the next call, leaving the backoff to the caller', async () => {
-    expect(await apns.send([outgoingPush('flaky-a1', 'ios')])).toEqual([{ kind: 'retry', reason: '503 ServiceUnavailable' }]);
-    expect(await apns.send([outgoingPush('flaky-a1', 'ios')])).toEqual([{ kind: 'sent' }]);
-    expect(sandbox.attempts('flaky-a1').map((attempt) => attempt.status)).toEqual([503, 200]);
-    expect(sandbox.deliveries('flaky-a1')).toHaveLength(1);
+    expect(await gateways.apns.send([outgoingPush('flaky-a1', 'ios')])).toEqual([{ kind: 'retry', reason: '503 ServiceUnavailable' }]);
+    expect(await gateways.apns.send([outgoingPush('flaky-a1', 'ios')])).toEqual([{ kind: 'sent' }]);
+    expect(gateways.sandbox.attempts('flaky-a1').map((attempt) => attempt.status)).toEqual([503, 200]);
+    expect(gateways.sandbox.deliveries('flaky-a1')).toHaveLength(1);
   });
 
   it('answers retry on 429', async () => {
-    expect(await apns.send([outgoingPush('throttled-a1', 'ios')])).toEqual([{ kind: 'retry', reason: '429 TooManyRequests' }]);
+    expect(await gateways.apns.send([outgoingPush('throttled-a1', 'ios')])).toEqual([{ kind: 'retry', reason: '429 TooManyRequests' }]);
   });
 
   it('answers retry when APNs cannot be reached', async () => {
@@ -76,7 +64,7 @@ describe('APNs adapter against the sandbox', () => {
 
   it('keeps outcomes in input order across a mixed batch', async () => {
     const tokens = Array.from({ length: 600 }, (_, index) => (index % 50 === 3 ? `invalid-mixed-${index}` : `mixed-${index}`));
-    const outcomes = await apns.send(tokens.map((token) => outgoingPush(token, 'ios')));
+    const outcomes = await gateways.apns.send(tokens.map((token) => outgoingPush(token, 'ios')));
     tokens.forEach((token, index) => expect(outcomes[index]!.kind, token).toBe(token.startsWith('invalid-') ? 'unsubscribed' : 'sent'));
   });
 });

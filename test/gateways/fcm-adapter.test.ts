@@ -1,27 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../scripts/sandbox/start-sandbox.ts';
+import { describe, expect, it } from 'vitest';
 import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
-import type { ClosableGateway } from '../../src/gateways/closable-gateway.ts';
+import { useSandboxGateways } from '../support/sandbox-gateways.ts';
 import { findFreePort } from '../../scripts/services/free-port.ts';
 import { outgoingPush } from '../support/outgoing-push.ts';
 
-let sandbox: Sandbox;
-let fcm: ClosableGateway;
-let apns: ClosableGateway;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  ({ fcm, apns } = createSandboxGateways(sandbox.port));
-});
-afterAll(async () => {
-  await Promise.all([fcm.close(), apns.close()]);
-  await sandbox.close();
-});
+const gateways = useSandboxGateways();
 
 describe('FCM adapter against the sandbox', () => {
   it('delivers an Android push with title, body, image, url, data and collapse key as FCM v1 receives them', async () => {
-    expect(await fcm.send([outgoingPush('android-1', 'android')])).toEqual([{ kind: 'sent' }]);
-    const [delivery] = sandbox.deliveries('android-1');
+    expect(await gateways.fcm.send([outgoingPush('android-1', 'android')])).toEqual([{ kind: 'sent' }]);
+    const [delivery] = gateways.sandbox.deliveries('android-1');
     expect(delivery).toMatchObject({ gateway: 'fcm', token: 'android-1' });
     expect(delivery!.payload).toEqual({
       token: 'android-1',
@@ -32,8 +20,8 @@ describe('FCM adapter against the sandbox', () => {
   });
 
   it('delivers a web push with the image and an https click link', async () => {
-    expect(await fcm.send([outgoingPush('web-1', 'web')])).toEqual([{ kind: 'sent' }]);
-    expect(sandbox.deliveries('web-1')[0]!.payload).toMatchObject({
+    expect(await gateways.fcm.send([outgoingPush('web-1', 'web')])).toEqual([{ kind: 'sent' }]);
+    expect(gateways.sandbox.deliveries('web-1')[0]!.payload).toMatchObject({
       notification: { title: 'Spring sale', body: 'Everything is 20% off today' },
       webpush: { headers: { Topic: 'n1' }, notification: { image: 'https://cdn.example.com/sale.png' }, fcmOptions: { link: 'https://shop.example.com/sale' } },
       data: { url: 'https://shop.example.com/sale' },
@@ -41,48 +29,48 @@ describe('FCM adapter against the sandbox', () => {
   });
 
   it('keeps a non-https url out of the web click link (FCM refuses it) and still delivers it in data', async () => {
-    const outcomes = await fcm.send([outgoingPush('web-http', 'web', { url: 'http://shop.example.com/sale', imageUrl: null, title: null })]);
+    const outcomes = await gateways.fcm.send([outgoingPush('web-http', 'web', { url: 'http://shop.example.com/sale', imageUrl: null, title: null })]);
     expect(outcomes).toEqual([{ kind: 'sent' }]);
-    const payload = sandbox.deliveries('web-http')[0]!.payload as Record<string, any>;
+    const payload = gateways.sandbox.deliveries('web-http')[0]!.payload as Record<string, any>;
     expect(payload.webpush).toEqual({ headers: { Topic: 'n1' } });
     expect(payload.data).toEqual({ campaign: 'spring', notificationId: 'n-1', url: 'http://shop.example.com/sale' });
     expect(payload.notification).toEqual({ body: 'Everything is 20% off today' });
   });
 
   it('still delivers an Android push whose image url needs encoding, or is no url at all', async () => {
-    const outcomes = await fcm.send([
+    const outcomes = await gateways.fcm.send([
       outgoingPush('android-space', 'android', { imageUrl: 'https://cdn.example.com/spring sale.png' }),
       outgoingPush('android-nonsense', 'android', { imageUrl: 'not a url' }),
     ]);
     expect(outcomes).toEqual([{ kind: 'sent' }, { kind: 'sent' }]);
-    expect(sandbox.deliveries('android-space')[0]!.payload).toMatchObject({ android: { notification: { image: 'https://cdn.example.com/spring%20sale.png' } } });
-    const nonsense = sandbox.deliveries('android-nonsense')[0]!.payload as Record<string, any>;
+    expect(gateways.sandbox.deliveries('android-space')[0]!.payload).toMatchObject({ android: { notification: { image: 'https://cdn.example.com/spring%20sale.png' } } });
+    const nonsense = gateways.sandbox.deliveries('android-nonsense')[0]!.payload as Record<string, any>;
     expect(nonsense.android).toEqual({ collapse_key: 'n1' });
     expect(nonsense.data.imageUrl).toBe('not a url');
   });
 
   it('answers unsubscribed for UNREGISTERED and for the invalid-registration-token INVALID_ARGUMENT', async () => {
-    const outcomes = await fcm.send([outgoingPush('unregistered-f1', 'android'), outgoingPush('invalid-f1', 'web')]);
+    const outcomes = await gateways.fcm.send([outgoingPush('unregistered-f1', 'android'), outgoingPush('invalid-f1', 'web')]);
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(['unsubscribed', 'unsubscribed']);
-    expect(sandbox.deliveries('unregistered-f1')).toEqual([]);
-    expect(sandbox.attempts('invalid-f1').map((attempt) => attempt.status)).toEqual([400]);
+    expect(gateways.sandbox.deliveries('unregistered-f1')).toEqual([]);
+    expect(gateways.sandbox.attempts('invalid-f1').map((attempt) => attempt.status)).toEqual([400]);
   });
 
   it('answers failed, not unsubscribed, for a payload FCM rejects with INVALID_ARGUMENT', async () => {
-    const [outcome] = await fcm.send([outgoingPush('badpayload-f1', 'android')]);
+    const [outcome] = await gateways.fcm.send([outgoingPush('badpayload-f1', 'android')]);
     expect(outcome).toMatchObject({ kind: 'failed', reason: expect.stringContaining('Invalid JSON payload') });
   });
 
   it('answers retry for a 503 at once, without firebase-admin retrying it inside the call (the pipeline backs off)', async () => {
-    const [first] = await fcm.send([outgoingPush('flaky-f1', 'android')]);
+    const [first] = await gateways.fcm.send([outgoingPush('flaky-f1', 'android')]);
     expect(first).toMatchObject({ kind: 'retry', reason: expect.stringContaining('server-unavailable') });
-    expect(sandbox.attempts('flaky-f1').map((attempt) => attempt.status)).toEqual([503]);
-    expect(await fcm.send([outgoingPush('flaky-f1', 'android')])).toEqual([{ kind: 'sent' }]);
-    expect(sandbox.deliveries('flaky-f1')).toHaveLength(1);
+    expect(gateways.sandbox.attempts('flaky-f1').map((attempt) => attempt.status)).toEqual([503]);
+    expect(await gateways.fcm.send([outgoingPush('flaky-f1', 'android')])).toEqual([{ kind: 'sent' }]);
+    expect(gateways.sandbox.deliveries('flaky-f1')).toHaveLength(1);
   });
 
   it('answers retry for a 429 quota answer', async () => {
-    const [outcome] = await fcm.send([outgoingPush('throttled-f1', 'android')]);
+    const [outcome] = await gateways.fcm.send([outgoingPush('throttled-f1', 'android')]);
     expect(outcome).toMatchObject({ kind: 'retry', reason: expect.stringContaining('message-rate-exceeded') });
   });
 
@@ -98,9 +86,9 @@ describe('FCM adapter against the sandbox', () => {
 
   it('splits a batch over 500 into sendEach calls and keeps every outcome in input order', async () => {
     const tokens = Array.from({ length: 1234 }, (_, index) => (index % 100 === 7 ? `unregistered-batch-${index}` : `batch-${index}`));
-    const outcomes = await fcm.send(tokens.map((token) => outgoingPush(token, 'android')));
+    const outcomes = await gateways.fcm.send(tokens.map((token) => outgoingPush(token, 'android')));
     expect(outcomes).toHaveLength(1234);
     tokens.forEach((token, index) => expect(outcomes[index]!.kind, token).toBe(token.startsWith('unregistered-') ? 'unsubscribed' : 'sent'));
-    expect(tokens.filter((token) => sandbox.deliveries(token).length === 1)).toHaveLength(1234 - 13);
+    expect(tokens.filter((token) => gateways.sandbox.deliveries(token).length === 1)).toHaveLength(1234 - 13);
   });
 });
