@@ -53,29 +53,23 @@ async function subjectCounts(models: Models, projectId: string, condition: Event
 }
 
 /**
- * An event condition as a filter on devices. A device with a user counts everything its user did, on any of the
- * user's devices or reported for the user (a user who bought once on each phone has bought twice on both); a device
- * without a user counts its own events. Links between devices and users are taken as they are now.
+ * An event condition as a filter on devices. A device counts its own events and those reported for its user
+ * (CONTRACTS §7: "for the device or its user"), by the links as they are now; that is what countEvents answers for
+ * the device too. Another device of the same user does not count: a purchase on one phone is that phone's.
  *
  * Only devices and users with activity have a count above 0. When 0 itself does not satisfy the condition (e.g.
  * count gte 2) the filter is "one of the passing devices"; when it does (count lt 2, count eq 0) it is "none of the
- * failing devices", so a complement never has to be listed. Either list is bounded by the active devices.
+ * failing devices", so a complement never has to be listed. Either list is bounded by the active devices and the
+ * devices of active users.
  */
 export async function eventConditionFilter(deps: CountDeps, projectId: string, condition: EventCondition, now: Date): Promise<object> {
   const { models } = deps;
   await flushCountsNow(deps, projectId);
   const counts = await subjectCounts(models, projectId, condition, now);
   const effective = new Map(counts.devices);
-  const activeDevices = [...counts.devices.keys()].map((deviceId) => deviceKey(projectId, deviceId));
-  const usersOfActiveDevices = await models.Device.distinct('userId', { _id: { $in: activeDevices }, userId: { $ne: null } });
-  const users = new Set([...counts.users.keys(), ...usersOfActiveDevices.filter((userId): userId is string => typeof userId === 'string')]);
-  if (users.size > 0) {
-    const devicesOfUsers = await models.Device.find({ projectId, userId: { $in: [...users] } }, { _id: 0, deviceId: 1, userId: 1 }).lean();
-    // A user's total: the events reported for the user plus those reported for any of the user's devices.
-    const userTotals = new Map<string, number>();
-    for (const device of devicesOfUsers) add(userTotals, device.userId!, counts.devices.get(device.deviceId) ?? 0);
-    for (const [userId, count] of counts.users) add(userTotals, userId, count);
-    for (const device of devicesOfUsers) effective.set(device.deviceId, userTotals.get(device.userId!) ?? 0);
+  if (counts.users.size > 0) {
+    const devicesOfUsers = models.Device.find({ projectId, userId: { $in: [...counts.users.keys()] } }, { _id: 0, deviceId: 1, userId: 1 }).lean().cursor({ batchSize: 5000 });
+    for await (const device of devicesOfUsers) add(effective, device.deviceId, counts.users.get(device.userId!) ?? 0);
   }
   const passes = (count: number) => countPasses[condition.count.op](count, condition.count.value);
   const zeroPasses = passes(0);
