@@ -12,7 +12,7 @@ import { DeviceStore } from './devices/device-store.ts';
 import { TemplateStore } from './templates/template-store.ts';
 import { SegmentStore } from './segments/segment-store.ts';
 import { JourneyStore } from './journeys/journey-store.ts';
-import { ensureIndexes, type HistoryExpiry } from './models/ensure-indexes.ts';
+import { ensureIndexes } from './models/ensure-indexes.ts';
 import { EventTypeCatalog } from './events/event-type-catalog.ts';
 
 /** Everything a request handler needs, built once per ingress process. */
@@ -28,7 +28,6 @@ export interface AppContext {
   templates: TemplateStore;
   segments: SegmentStore;
   journeys: JourneyStore;
-  historyExpiry: HistoryExpiry;
   eventTypes: EventTypeCatalog;
 }
 
@@ -39,7 +38,7 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
   await waitForRedis(redis);
   const models = createModels(mongo);
   const queues = createQueues(redis, config);
-  const historyExpiry = await ensureIndexes(models, queues.maintenance, log);
+  await ensureIndexes(models, queues.maintenance, log);
   const templates = new TemplateStore(models);
   return {
     config,
@@ -53,7 +52,6 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     templates,
     segments: new SegmentStore({ models, redis, queuePrefix: config.queuePrefix }),
     journeys: new JourneyStore({ models, templates, sendQueue: queues.send, redis, queuePrefix: config.queuePrefix }),
-    historyExpiry,
     eventTypes: new EventTypeCatalog(models),
   };
 }

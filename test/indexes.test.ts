@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { Job } from 'bullmq';
 import { startIngress, type TestIngress } from './support/ingress.ts';
-import { ensureIndexes } from '../src/models/ensure-indexes.ts';
+import { deviceTagsIndexKey, ensureIndexes } from '../src/models/ensure-indexes.ts';
+import { registerDevices } from './support/delivery-harness.ts';
 import { purgeHistoryJobName } from '../src/queues/purge-history-schedule.ts';
 import { maintenanceProcessor } from '../src/maintenance/maintenance-processor.ts';
 
@@ -17,7 +18,7 @@ const day = 24 * 60 * 60 * 1000;
 describe('indexes and history expiry', () => {
   it('expires history by TTL index, or schedules the purge job where the server refuses TTL', async () => {
     const { models, queues } = ingress.context;
-    const expiry = await ensureIndexes(models, queues.maintenance, pino({ level: 'silent' }));
+    const { historyExpiry: expiry } = await ensureIndexes(models, queues.maintenance, pino({ level: 'silent' }));
     const indexes = await models.History.collection.indexes();
     const ttl = indexes.find((index) => index.expireAfterSeconds !== undefined);
     const schedulers = await queues.maintenance.getJobSchedulers();
@@ -33,7 +34,7 @@ describe('indexes and history expiry', () => {
   it('scheduling the purge from several processes keeps one schedule', async () => {
     const { models, queues } = ingress.context;
     const expiries = await Promise.all([1, 2, 3].map(() => ensureIndexes(models, queues.maintenance, pino({ level: 'silent' }))));
-    expect((await queues.maintenance.getJobSchedulers()).length).toBe(expiries[0] === 'purge-job' ? 1 : 0);
+    expect((await queues.maintenance.getJobSchedulers()).length).toBe(expiries[0]!.historyExpiry === 'purge-job' ? 1 : 0);
   });
 
   it('the purge job deletes history older than 30 days and keeps the rest', async () => {
@@ -51,6 +52,30 @@ describe('indexes and history expiry', () => {
     const result = await maintenanceProcessor({ models, log: pino({ level: 'silent' }) })(job);
     expect(result).toEqual({ deleted: 2 });
     expect((await models.History.find({}, { deviceId: 1 }).lean()).map((doc) => doc.deviceId).sort()).toEqual(['new', 'recent']);
+  });
+
+  it('builds the wildcard index on device tags only on MongoDB; on FerretDB devices with tags still register', async () => {
+    const { models, queues } = ingress.context;
+    const { deviceTagsIndex } = await ensureIndexes(models, queues.maintenance, pino({ level: 'silent' }));
+    const wildcard = (await models.Device.collection.indexes()).find((index) => 'tags.$**' in index.key);
+    const buildInfo = await models.Device.db.db!.admin().command({ buildInfo: 1 });
+    if (buildInfo.ferretdbVersion === undefined) {
+      expect(deviceTagsIndex).toBe('wildcard');
+      expect(wildcard?.key).toEqual(deviceTagsIndexKey);
+    } else {
+      expect(deviceTagsIndex).toBe('none');
+      expect(wildcard).toBeUndefined();
+    }
+    // The index would have been taken on the empty collection at start-up and then broken every insert.
+    const project = await ingress.createProject('team');
+    await registerDevices(ingress, project, [{ id: 'tagged', platform: 'ios', token: 'tok-tagged', tags: { plan: 'pro' } }]);
+    const preview = await ingress.request('POST', `/v1/projects/${project.projectId}/segments`, {
+      key: project.apiKey,
+      body: { name: 'pro', match: 'all', conditions: [{ tag: 'plan', op: 'eq', value: 'pro' }] },
+    });
+    expect(preview.status).toBe(200);
+    const count = await ingress.request('GET', `/v1/projects/${project.projectId}/segments/${preview.body.data.id}/preview`, { key: project.apiKey });
+    expect(count.body.data).toEqual({ count: 1, sample: ['tagged'] });
   });
 
   it('refuses a second device with the same id in a project', async () => {

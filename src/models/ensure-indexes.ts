@@ -5,6 +5,15 @@ import { historyTtlIndex } from './history.ts';
 import { schedulePurgeHistory } from '../queues/purge-history-schedule.ts';
 
 export type HistoryExpiry = 'ttl-index' | 'purge-job';
+export type DeviceTagsIndex = 'wildcard' | 'none';
+
+export interface EnsuredIndexes {
+  historyExpiry: HistoryExpiry;
+  deviceTagsIndex: DeviceTagsIndex;
+}
+
+/** Serves segment tag conditions on any tag key (MongoDB 7+ compound wildcard index). */
+export const deviceTagsIndexKey = { projectId: 1, 'tags.$**': 1 } as const;
 
 function isRefusedIndexOption(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -12,17 +21,7 @@ function isRefusedIndexOption(error: unknown): boolean {
   return code === 238 /* NotImplemented */ || code === 197 /* InvalidIndexSpecificationOption */ || /expireAfterSeconds/.test(error.message);
 }
 
-/**
- * Builds every index at start-up. A server without TTL support (FerretDB 1.x) gets the repeatable purge job instead,
- * so history older than 30 days is deleted either way.
- */
-export async function ensureIndexes(models: Models, maintenance: Queue, log: Logger): Promise<HistoryExpiry> {
-  for (const model of Object.values(models)) {
-    await model.createCollection().catch((error: unknown) => {
-      if ((error as { codeName?: string }).codeName !== 'NamespaceExists') throw error;
-    });
-    await model.createIndexes();
-  }
+async function ensureHistoryExpiry(models: Models, maintenance: Queue, log: Logger): Promise<HistoryExpiry> {
   try {
     await models.History.collection.createIndex(historyTtlIndex.key, { expireAfterSeconds: historyTtlIndex.expireAfterSeconds });
     return 'ttl-index';
@@ -33,4 +32,35 @@ export async function ensureIndexes(models: Models, maintenance: Queue, log: Log
     await schedulePurgeHistory(maintenance);
     return 'purge-job';
   }
+}
+
+/**
+ * FerretDB 1.x cannot be asked: it takes the wildcard index on an empty collection and then fails every insert
+ * ("bad JSON path: '$**'"), and refuses it on a collection with documents. So the server is identified first, and
+ * only MongoDB gets the index; a MongoDB older than 7 refuses the compound form, which is logged, not fatal.
+ */
+async function ensureDeviceTagsIndex(models: Models, log: Logger): Promise<DeviceTagsIndex> {
+  const buildInfo = await models.Device.db.db!.admin().command({ buildInfo: 1 });
+  if (buildInfo.ferretdbVersion !== undefined) return 'none';
+  try {
+    await models.Device.collection.createIndex(deviceTagsIndexKey);
+    return 'wildcard';
+  } catch (error) {
+    log.warn({ reason: (error as Error).message }, 'the MongoDB server refused the compound wildcard index on device tags; tag segments scan the project\'s devices');
+    return 'none';
+  }
+}
+
+/**
+ * Builds every index at start-up. A server without TTL support (FerretDB 1.x) gets the repeatable purge job instead,
+ * so history older than 30 days is deleted either way.
+ */
+export async function ensureIndexes(models: Models, maintenance: Queue, log: Logger): Promise<EnsuredIndexes> {
+  for (const model of Object.values(models)) {
+    await model.createCollection().catch((error: unknown) => {
+      if ((error as { codeName?: string }).codeName !== 'NamespaceExists') throw error;
+    });
+    await model.createIndexes();
+  }
+  return { historyExpiry: await ensureHistoryExpiry(models, maintenance, log), deviceTagsIndex: await ensureDeviceTagsIndex(models, log) };
 }
