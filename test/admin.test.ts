@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
+import { describe, expect, it } from 'vitest';
+import { startIngress, useIngress } from './support/ingress.ts';
 import { testConfig } from './support/test-config.ts';
 import { eventually } from './support/eventually.ts';
 import { startTestWorkers } from './support/workers.ts';
@@ -8,11 +8,7 @@ import { queueNames } from '../src/queues/names.ts';
 const adminToken = 'a-long-random-admin-token';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-let ingress: TestIngress;
-beforeAll(async () => {
-  ingress = await startIngress(testConfig({ adminToken }));
-});
-afterAll(() => ingress?.close());
+const { ingress } = useIngress({ config: testConfig({ adminToken }) });
 
 const get = (path: string, authorization?: string) => ingress.request('GET', path, { headers: authorization === undefined ? {} : { authorization } });
 

@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
-import type { CreatedProject } from '../src/projects/create-project.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useIngress } from './support/ingress.ts';
 import { rotateKeys } from '../src/projects/rotate-keys.ts';
 
-let ingress: TestIngress;
-let project: CreatedProject;
-let other: CreatedProject;
+const { ingress, projects: { project, other } } = useIngress({ projects: { project: 'team', other: 'team' } });
 
 beforeAll(async () => {
-  ingress = await startIngress();
-  project = await ingress.createProject('team');
-  other = await ingress.createProject('team');
   const registered = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/d1`, {
     key: project.clientKey,
     body: { platform: 'ios', pushToken: 'token-1' },
   });
   expect(registered.status).toBe(200);
 });
-afterAll(() => ingress?.close());
 
 const devicePath = () => `/v1/projects/${project.projectId}/devices/d1`;
 

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
-import { startTestWorkers, type TestWorkers } from './support/workers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useIngress } from './support/ingress.ts';
 import { waitFor } from './support/eventually.ts';
-import { testConfig } from './support/test-config.ts';
-import type { CreatedProject } from '../src/projects/create-project.ts';
 import { countEvents, type CountEventsQuery } from '../src/events/count-events.ts';
 import { ingestEvents } from '../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../src/events/event-type-catalog.ts';
 import { dayMs } from '../src/events/utc-day.ts';
 import { flushCounts, type CountDeps } from '../src/events/pending-counts.ts';
 
-let ingress: TestIngress;
-let workers: TestWorkers;
-let project: CreatedProject;
+const { config, ingress, workers, projects: { project } } = useIngress({ workers: ['event-ingest'], projects: { project: 'team' } });
 let firstBatchAt: number;
 let secondBatchAt: number;
 let deps: CountDeps;
@@ -29,10 +24,6 @@ async function report(events: object[]) {
 }
 
 beforeAll(async () => {
-  const config = testConfig();
-  ingress = await startIngress(config);
-  workers = await startTestWorkers(config, ['event-ingest']);
-  project = await ingress.createProject('team');
   for (const [deviceId, userId] of [['count-phone', 'count-user'], ['count-tablet', 'count-user'], ['count-lonely', null]] as const) {
     await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${deviceId}`, {
       key: project.clientKey,
@@ -54,10 +45,6 @@ beforeAll(async () => {
   deps = { models: workers.context.models, redis: workers.context.redis, queuePrefix: config.queuePrefix };
   firstBatchAt = await receivedAtOf('first_batch');
   secondBatchAt = await receivedAtOf('second_batch');
-});
-afterAll(async () => {
-  await workers?.close();
-  await ingress?.close();
 });
 
 const count = (query: Partial<CountEventsQuery> & Pick<CountEventsQuery, 'withinDays'>) =>

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedProject } from '../src/projects/create-project.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverJobId } from '../src/delivery/deliver-job.ts';
-import { readNotification, registerDevices, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import { readNotification, registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 
-let harness: DeliveryHarness;
-let throttled: CreatedProject;
-let unthrottled: CreatedProject;
+const { harness, projects: { throttled, unthrottled } } = useDeliveryHarness({ projects: { throttled: 'team', unthrottled: 'team' } });
 
 beforeAll(async () => {
-  harness = await startDeliveryHarness();
-  throttled = await harness.ingress.createProject('team');
-  unthrottled = await harness.ingress.createProject('team');
   await harness.ingress.context.models.Project.updateOne({ _id: throttled.projectId }, { $set: { deliveryRatePerSecond: 1 } });
   await registerDevices(harness.ingress, throttled, [
     ...['t1', 't2', 't3', 't4'].map((id) => ({ id, platform: 'android' as const, token: `slow-${id}`, userId: 'tess' })),
@@ -19,7 +13,6 @@ beforeAll(async () => {
   ]);
   await registerDevices(harness.ingress, unthrottled, [{ id: 'u1', platform: 'ios', token: 'fast-u1' }]);
 });
-afterAll(() => harness?.close());
 
 describe('per-project delivery rate', () => {
   it("delays a throttled project's batches without holding up another project", async () => {

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedProject } from '../src/projects/create-project.ts';
+import { describe, expect, it } from 'vitest';
 import { deliverJobId, deliverJobName, type DeliverJobData } from '../src/delivery/deliver-job.ts';
-import { registerDevices, readNotification, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import { registerDevices, readNotification, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 
-let harness: DeliveryHarness;
-let project: CreatedProject;
-
-beforeAll(async () => {
-  harness = await startDeliveryHarness();
-  project = await harness.ingress.createProject('team');
-});
-afterAll(() => harness?.close());
+const { harness, projects: { project } } = useDeliveryHarness({ projects: { project: 'team' } });
 
 const send = (body: unknown, headers?: Record<string, string>) => sendNotification(harness.ingress, project, body, headers);
 const completed = (id: string, timeoutMs?: number) => waitUntilCompleted(harness.ingress, project, id, timeoutMs);

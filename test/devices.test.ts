@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
-import type { CreatedProject } from '../src/projects/create-project.ts';
+import { describe, expect, it } from 'vitest';
+import { useIngress } from './support/ingress.ts';
 import { eventIngestJobName, type EventIngestJob } from '../src/events/ingest-job.ts';
 
-let ingress: TestIngress;
-let project: CreatedProject;
-
-beforeAll(async () => {
-  ingress = await startIngress();
-  project = await ingress.createProject('team');
-});
-afterAll(() => ingress?.close());
+const { ingress, projects: { project } } = useIngress({ projects: { project: 'team' } });
 
 const sdk = (deviceId: string) => `/v1/sdk/projects/${project.projectId}/devices/${deviceId}`;
 const register = (deviceId: string, body: unknown) => ingress.request('PUT', sdk(deviceId), { key: project.clientKey, body });

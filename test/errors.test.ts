@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
-import type { CreatedProject } from '../src/projects/create-project.ts';
+import { describe, expect, it } from 'vitest';
+import { useIngress } from './support/ingress.ts';
 
-let ingress: TestIngress;
-let project: CreatedProject;
-
-beforeAll(async () => {
-  ingress = await startIngress();
-  project = await ingress.createProject('team');
-});
-afterAll(() => ingress?.close());
+const { ingress, projects: { project } } = useIngress({ projects: { project: 'team' } });
 
 const sdkDevice = (id = 'd1') => `/v1/sdk/projects/${project.projectId}/devices/${id}`;
 

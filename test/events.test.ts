@@ -1,24 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
-import { startTestWorkers, type TestWorkers } from './support/workers.ts';
+import { describe, expect, it } from 'vitest';
+import { useIngress } from './support/ingress.ts';
 import { waitFor } from './support/eventually.ts';
-import { testConfig } from './support/test-config.ts';
-import type { CreatedProject } from '../src/projects/create-project.ts';
 
-let ingress: TestIngress;
-let workers: TestWorkers;
-let project: CreatedProject;
-
-beforeAll(async () => {
-  const config = testConfig();
-  ingress = await startIngress(config);
-  workers = await startTestWorkers(config, ['event-ingest']);
-  project = await ingress.createProject('team');
-});
-afterAll(async () => {
-  await workers?.close();
-  await ingress?.close();
-});
+const { ingress, workers, projects: { project } } = useIngress({ workers: ['event-ingest'], projects: { project: 'team' } });
 
 const serverPath = (suffix: string) => `/v1/projects/${project.projectId}${suffix}`;
 const report = (events: unknown, path = '/events') => ingress.request('POST', serverPath(path), { key: project.apiKey, body: { events } });

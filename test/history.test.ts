@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
-import type { CreatedProject } from '../src/projects/create-project.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useIngress } from './support/ingress.ts';
 
-let ingress: TestIngress;
-let project: CreatedProject;
+const { ingress, projects: { project } } = useIngress({ projects: { project: 'team' } });
 
 const day = 24 * 60 * 60 * 1000;
 const now = Date.now();
 
 beforeAll(async () => {
-  ingress = await startIngress();
-  project = await ingress.createProject('team');
   const registered = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/phone`, { key: project.clientKey, body: { platform: 'android', pushToken: 'tok' } });
   expect(registered.status).toBe(200);
   // Written as the deliver worker writes them; one is past the 30-day window and not yet purged.
@@ -25,7 +21,6 @@ beforeAll(async () => {
     })),
   );
 });
-afterAll(() => ingress?.close());
 
 const historyPath = (query = '', device = 'phone') => `/v1/projects/${project.projectId}/devices/${device}/notification-history${query}`;
 const notificationIds = (response: { body: any }) => response.body.data.map((entry: { notification: { id: string } }) => entry.notification.id);

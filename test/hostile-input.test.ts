@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedProject } from '../src/projects/create-project.ts';
-import { registerDevices, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 
 /**
@@ -8,14 +7,7 @@ import { eventually } from './support/eventually.ts';
  * limits, deep nesting, and Liquid that loops, recurses or reads files. Each gets a 400 naming the field, or is
  * accepted and stays harmless; a worker that rendered hostile Liquid goes on delivering at once.
  */
-let harness: DeliveryHarness;
-let project: CreatedProject;
-
-beforeAll(async () => {
-  harness = await startDeliveryHarness();
-  project = await harness.ingress.createProject('team');
-});
-afterAll(() => harness?.close());
+const { harness, projects: { project } } = useDeliveryHarness({ projects: { project: 'team' } });
 
 const request = (method: string, path: string, options: Parameters<DeliveryHarness['ingress']['request']>[2]) => harness.ingress.request(method, path, options);
 const sdkPath = (suffix: string) => `/v1/sdk/projects/${project.projectId}${suffix}`;

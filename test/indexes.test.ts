@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { Job } from 'bullmq';
-import { startIngress, type TestIngress } from './support/ingress.ts';
+import { useIngress } from './support/ingress.ts';
 import { deviceTagsIndexKey, ensureIndexes } from '../src/models/ensure-indexes.ts';
 import { registerDevices } from './support/delivery-harness.ts';
 import { purgeHistoryJobName } from '../src/queues/purge-history-schedule.ts';
 import { maintenanceProcessor } from '../src/maintenance/maintenance-processor.ts';
 
-let ingress: TestIngress;
-beforeAll(async () => {
-  ingress = await startIngress();
-});
-afterAll(() => ingress?.close());
+const { ingress } = useIngress();
 
 const day = 24 * 60 * 60 * 1000;
 

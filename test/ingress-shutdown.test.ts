@@ -2,23 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { deviceLockKey } from '../src/devices/device-store.ts';
 import { findFreePort } from '../scripts/services/free-port.ts';
-import { sendRequest, startIngress, type TestIngress } from './support/ingress.ts';
-import { testConfig } from './support/test-config.ts';
+import { sendRequest, useIngress } from './support/ingress.ts';
 import { processEnv, startNodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
 import { connectionRefused } from './support/connection-refused.ts';
 
-let setup: TestIngress;
+// Only to create the project; the ingress under test is a process of its own.
+const { ingress: setup } = useIngress();
 let redis: Redis;
-beforeAll(async () => {
-  // Only to create the project; the ingress under test is a process of its own.
-  setup = await startIngress(testConfig());
+beforeAll(() => {
   redis = new Redis(setup.context.config.redisUrl);
 });
-afterAll(async () => {
-  redis?.disconnect();
-  await setup?.close();
-});
+afterAll(() => redis?.disconnect());
 
 
 describe('ingress shutdown', () => {

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedProject } from '../src/projects/create-project.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ActiveJourneys } from '../src/journeys/active-journeys.ts';
 import { triggerJourneys } from '../src/journeys/trigger-journeys.ts';
-import { readNotification, registerDevices, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
-import { startTestWorkers, type TestWorkers } from './support/workers.ts';
+import { readNotification, registerDevices, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
+import { startTestWorkers } from './support/workers.ts';
 import { eventually, waitFor } from './support/eventually.ts';
+import { useResource } from './support/use-resource.ts';
 
-let harness: DeliveryHarness;
-let ingestWorker: TestWorkers;
-let project: CreatedProject;
+const { harness, projects: { project } } = useDeliveryHarness({ projects: { project: 'team' } });
+const ingestWorker = useResource(() => startTestWorkers(harness.config, ['event-ingest']));
 
 beforeAll(async () => {
-  harness = await startDeliveryHarness();
-  ingestWorker = await startTestWorkers(harness.config, ['event-ingest']);
-  project = await harness.ingress.createProject('team');
   await registerDevices(harness.ingress, project, [
     { id: 'j-phone', platform: 'android', token: 'j-tok-phone', userId: 'jane' },
     { id: 'j-tablet', platform: 'ios', token: 'j-tok-tablet', userId: 'jane' },
@@ -21,10 +17,6 @@ beforeAll(async () => {
     { id: 'j-other', platform: 'web', token: 'j-tok-other' },
   ]);
   await harness.ingress.context.models.Device.updateOne({ projectId: project.projectId, deviceId: 'j-old' }, { $set: { isSubscribed: false } });
-});
-afterAll(async () => {
-  await ingestWorker?.close();
-  await harness?.close();
 });
 
 const models = () => harness.ingress.context.models;

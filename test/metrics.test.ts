@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerDevices, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
 
 const adminToken = 'metrics-admin-token';
-let harness: DeliveryHarness;
-
-beforeAll(async () => {
-  harness = await startDeliveryHarness({ adminToken });
-});
-afterAll(() => harness?.close());
+const { harness } = useDeliveryHarness({ configOverrides: { adminToken } });
 
 /** Prometheus text format: `name{label="value",...} number` lines, keyed by everything before the number. */
 async function scrape(): Promise<Map<string, number>> {

@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
+import { describe, expect, it } from 'vitest';
+import { useIngress } from './support/ingress.ts';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 
-let ingress: TestIngress;
-let starter: CreatedProject;
-let team: CreatedProject;
-
-beforeAll(async () => {
-  ingress = await startIngress();
-  starter = await ingress.createProject('starter');
-  team = await ingress.createProject('team');
-});
-afterAll(() => ingress?.close());
+const { ingress, projects: { starter, team } } = useIngress({ projects: { starter: 'starter', team: 'team' } });
 
 const send = (owner: CreatedProject, body: unknown, headers?: Record<string, string>) =>
   ingress.request('POST', `/v1/projects/${owner.projectId}/notifications`, { key: owner.apiKey, body, headers });

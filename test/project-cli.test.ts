@@ -3,20 +3,13 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
-import { testConfig } from './support/test-config.ts';
+import { describe, expect, it } from 'vitest';
+import { useIngress } from './support/ingress.ts';
 import { unseal } from '../src/credentials/cipher.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '..');
-const config = testConfig();
-let ingress: TestIngress;
-
-beforeAll(async () => {
-  ingress = await startIngress(config);
-});
-afterAll(() => ingress?.close());
+const { config, ingress } = useIngress();
 
 async function cli(script: string, args: string[]) {
   const env = {

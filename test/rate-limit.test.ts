@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
+import { describe, expect, it } from 'vitest';
+import { useIngress } from './support/ingress.ts';
 import { testConfig } from './support/test-config.ts';
 
-let first: TestIngress;
-let second: TestIngress;
-
-beforeAll(async () => {
-  const sharedConfig = testConfig();
-  first = await startIngress(sharedConfig);
-  second = await startIngress(sharedConfig);
-});
-afterAll(async () => {
-  await first?.close();
-  await second?.close();
-});
+const sharedConfig = testConfig();
+const { ingress: first } = useIngress({ config: sharedConfig });
+const { ingress: second } = useIngress({ config: sharedConfig });
 
 const devicePath = (projectId: string) => `/v1/projects/${projectId}/devices/someone`;
 

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedProject } from '../src/projects/create-project.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { countEvents } from '../src/events/count-events.ts';
-import { startIngress, type TestIngress } from './support/ingress.ts';
-import { startTestWorkers, type TestWorkers } from './support/workers.ts';
+import { useIngress } from './support/ingress.ts';
 import { testConfig } from './support/test-config.ts';
 import { waitFor } from './support/eventually.ts';
 import { replayFromDashboard } from './support/dashboard.ts';
 
 const adminToken = 'replay-ingest-admin';
-let ingress: TestIngress;
-let workers: TestWorkers;
-let project: CreatedProject;
+const { ingress, workers, projects: { project } } = useIngress({
+  config: testConfig({ adminToken }),
+  workers: ['tag-update', 'event-ingest'],
+  projects: { project: 'team' },
+});
 
 beforeAll(async () => {
-  const config = testConfig({ adminToken });
-  ingress = await startIngress(config);
-  workers = await startTestWorkers(config, ['tag-update', 'event-ingest']);
-  project = await ingress.createProject('team');
   for (const id of ['r1', 'r2']) {
     const registered = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${id}`, {
       key: project.clientKey,
@@ -24,10 +20,6 @@ beforeAll(async () => {
     });
     expect(registered.status).toBe(200);
   }
-});
-afterAll(async () => {
-  await workers?.close();
-  await ingress?.close();
 });
 
 const queues = () => ingress.context.queues;

@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { CreatedProject } from '../src/projects/create-project.ts';
 import { deliverJobId, type DeliverJobData } from '../src/delivery/deliver-job.ts';
 import { deliverProcessor } from '../src/delivery/deliver-batch.ts';
 import { queueNames, type QueueName } from '../src/queues/names.ts';
 import { purgeHistoryJobName } from '../src/queues/purge-history-schedule.ts';
-import { registerDevices, readNotification, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import { registerDevices, readNotification, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 import { replayFromDashboard as replay } from './support/dashboard.ts';
 
 const adminToken = 'replay-admin-token';
-let harness: DeliveryHarness;
-let project: CreatedProject;
-
-beforeAll(async () => {
-  harness = await startDeliveryHarness({ adminToken }, ['send', 'deliver', 'maintenance']);
-  project = await harness.ingress.createProject('team');
+const { harness, projects: { project } } = useDeliveryHarness({
+  configOverrides: { adminToken },
+  queues: ['send', 'deliver', 'maintenance'],
+  projects: { project: 'team' },
 });
-afterAll(() => harness?.close());
 
 const queues = () => harness.ingress.context.queues;
 const history = async (deviceId: string) =>

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedProject } from '../src/projects/create-project.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseSegmentResolver } from '../src/targets/segment-resolver.ts';
 import { countDeps } from '../src/events/pending-counts.ts';
-import { registerDevices, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import { registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
 
-let harness: DeliveryHarness;
-let project: CreatedProject;
+const { harness, projects: { project } } = useDeliveryHarness({ projects: { project: 'team' } });
 
 const tokens = ['seg-pro-high', 'seg-pro-low', 'seg-free-high', 'seg-free-low', 'seg-pro-off'];
 
 beforeAll(async () => {
-  harness = await startDeliveryHarness();
-  project = await harness.ingress.createProject('team');
   await registerDevices(harness.ingress, project, [
     { id: 'pro-high', platform: 'android', token: 'seg-pro-high', tags: { plan: 'pro', score: 90 } },
     { id: 'pro-low', platform: 'ios', token: 'seg-pro-low', tags: { plan: 'pro', score: 10 } },
@@ -21,7 +17,6 @@ beforeAll(async () => {
   ]);
   await harness.ingress.context.models.Device.updateOne({ projectId: project.projectId, deviceId: 'pro-off' }, { $set: { isSubscribed: false } });
 });
-afterAll(() => harness?.close());
 
 async function createSegment(conditions: object[]): Promise<string> {
   const response = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/segments`, { key: project.apiKey, body: { name: 's', match: 'all', conditions } });

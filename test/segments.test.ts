@@ -1,27 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
-import { startTestWorkers, type TestWorkers } from './support/workers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useIngress } from './support/ingress.ts';
 import { waitFor } from './support/eventually.ts';
-import { testConfig } from './support/test-config.ts';
 import { registerDevices } from './support/delivery-harness.ts';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 import { ingestEvents } from '../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../src/events/event-type-catalog.ts';
 import { dayMs } from '../src/events/utc-day.ts';
 
-let ingress: TestIngress;
-let workers: TestWorkers;
-let tagsProject: CreatedProject;
-let eventsProject: CreatedProject;
+const { ingress, workers, projects: { tagsProject, eventsProject } } = useIngress({
+  workers: ['event-ingest'],
+  projects: { tagsProject: 'team', eventsProject: 'team' },
+});
 
 const t0 = 1_700_000_000_000;
 
 beforeAll(async () => {
-  const config = testConfig();
-  ingress = await startIngress(config);
-  workers = await startTestWorkers(config, ['event-ingest']);
-  tagsProject = await ingress.createProject('team');
-  eventsProject = await ingress.createProject('team');
   await registerDevices(ingress, tagsProject, [
     { id: 'd1', platform: 'android', token: 'tok-d1', tags: { plan: 'pro', score: 10, seenAt: t0 } },
     { id: 'd2', platform: 'ios', token: 'tok-d2', tags: { plan: 'free', score: 5, seenAt: t0 + 1000 } },
@@ -30,10 +23,6 @@ beforeAll(async () => {
     { id: 'd5', platform: 'android', token: 'tok-d5', tags: { plan: 'pro', score: 10, seenAt: t0 } },
   ]);
   await ingress.context.models.Device.updateOne({ projectId: tagsProject.projectId, deviceId: 'd5' }, { $set: { isSubscribed: false } });
-});
-afterAll(async () => {
-  await workers?.close();
-  await ingress?.close();
 });
 
 const path = (project: CreatedProject, rest = '') => `/v1/projects/${project.projectId}/segments${rest}`;

@@ -1,17 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
-import type { CreatedProject } from '../src/projects/create-project.ts';
+import { describe, expect, it } from 'vitest';
+import { useIngress } from './support/ingress.ts';
 
-let ingress: TestIngress;
-let project: CreatedProject;
-let other: CreatedProject;
-
-beforeAll(async () => {
-  ingress = await startIngress();
-  project = await ingress.createProject('team');
-  other = await ingress.createProject('team');
-});
-afterAll(() => ingress?.close());
+const { ingress, projects: { project, other } } = useIngress({ projects: { project: 'team', other: 'team' } });
 
 const templatesPath = (owner = project) => `/v1/projects/${owner.projectId}/templates`;
 const welcome = { name: 'welcome', title: 'Hi {{ device.tags.name | default: "there" }}', body: 'Your code is {{ data.code }}', url: 'https://shop.example/{{ data.code }}' };

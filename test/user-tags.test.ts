@@ -1,24 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngress, type TestIngress } from './support/ingress.ts';
-import { startTestWorkers, type TestWorkers } from './support/workers.ts';
+import { describe, expect, it } from 'vitest';
+import { startIngress, useIngress, type TestIngress } from './support/ingress.ts';
+import { startTestWorkers } from './support/workers.ts';
 import { waitFor } from './support/eventually.ts';
 import { testConfig } from './support/test-config.ts';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 
-let ingress: TestIngress;
-let workers: TestWorkers;
-let project: CreatedProject;
-
-beforeAll(async () => {
-  const config = testConfig();
-  ingress = await startIngress(config);
-  workers = await startTestWorkers(config, ['tag-update']);
-  project = await ingress.createProject('team');
-});
-afterAll(async () => {
-  await workers?.close();
-  await ingress?.close();
-});
+const { ingress, projects: { project } } = useIngress({ workers: ['tag-update'], projects: { project: 'team' } });
 
 function registerDevice(target: TestIngress, owner: CreatedProject, deviceId: string, userId: string | null, tags: Record<string, unknown> = {}) {
   return target.request('PUT', `/v1/sdk/projects/${owner.projectId}/devices/${deviceId}`, {

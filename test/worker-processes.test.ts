@@ -4,26 +4,22 @@ import type { CreatedProject } from '../src/projects/create-project.ts';
 import { deviceKey } from '../src/models/device.ts';
 import { deviceLockKey } from '../src/devices/device-store.ts';
 import { deliverJobId } from '../src/delivery/deliver-job.ts';
-import { registerDevices, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import { registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
 import { processEnv, startWorkerProcess, type NodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
 
-let harness: DeliveryHarness;
+// Fan-out runs in this process; every delivery runs in worker processes started by the tests.
+const { harness } = useDeliveryHarness({ queues: ['send'] });
 let redis: Redis;
 const running: NodeProcess[] = [];
 
-beforeAll(async () => {
-  // Fan-out runs in this process; every delivery runs in worker processes started by the tests.
-  harness = await startDeliveryHarness({}, ['send']);
+beforeAll(() => {
   redis = new Redis(harness.config.redisUrl);
 });
 afterEach(async () => {
   await Promise.all(running.splice(0).map((worker) => worker.stop()));
 });
-afterAll(async () => {
-  redis?.disconnect();
-  await harness?.close();
-});
+afterAll(() => redis?.disconnect());
 
 const deliverQueue = () => harness.ingress.context.queues.deliver;
 

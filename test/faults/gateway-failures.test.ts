@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectDeliveredExactlyOnce, seedSegmentAudience, sendToSegment, startFaultHarness, type FaultHarness } from '../support/fault-harness.ts';
+import { expect, it } from 'vitest';
+import { expectDeliveredExactlyOnce, startSegmentSend, useFaultHarness } from '../support/fault-harness.ts';
 
 const devices = 10_000;
-let harness: FaultHarness;
-
-beforeAll(async () => {
-  harness = await startFaultHarness({ sandbox: { failureRate: 0.3, seed: 7 } });
-});
-afterAll(() => harness?.close());
+const harness = useFaultHarness({ sandbox: { failureRate: 0.3, seed: 7 } });
 
 it('the gateways answer 503 to 30% of pushes: short retry rounds of the pipeline deliver every device once, within a minute', async () => {
-  await harness.startWorker('send');
-  await harness.startWorker('deliver');
-  const { project, tokens } = await seedSegmentAudience(harness, devices);
-  const id = await sendToSegment(harness, project);
+  const { project, tokens, id } = await startSegmentSend(harness, devices);
 
   await expectDeliveredExactlyOnce(harness, project, id, tokens, 60_000);
   const refused = harness.sandbox.attempts().filter((attempt) => attempt.status === 503);

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { deliveriesReached, expectEveryDeviceDelivered, seedSegmentAudience, sendToSegment, startFaultHarness, type FaultHarness } from '../support/fault-harness.ts';
+import { expect, it } from 'vitest';
+import { deliveriesReached, expectEveryDeviceDelivered, startSegmentSend, useFaultHarness } from '../support/fault-harness.ts';
 import { gatewayCallSize } from '../../src/delivery/deliver-batch.ts';
 import type { Delivery } from '../../scripts/sandbox/delivery-log.ts';
 
 const devices = 10_000;
 const deliverConcurrency = 16;
-let harness: FaultHarness;
-
-beforeAll(async () => {
-  // A short lock, so that the killed worker's batches are found stalled and handed on within seconds.
-  harness = await startFaultHarness({
-    workerEnv: { WORKER_LOCK_DURATION_MS: '5000', WORKER_STALLED_INTERVAL_MS: '1000', DELIVER_CONCURRENCY: String(deliverConcurrency) },
-  });
+// A short lock, so that the killed worker's batches are found stalled and handed on within seconds.
+const harness = useFaultHarness({
+  workerEnv: { WORKER_LOCK_DURATION_MS: '5000', WORKER_STALLED_INTERVAL_MS: '1000', DELIVER_CONCURRENCY: String(deliverConcurrency) },
 });
-afterAll(() => harness?.close());
 
 /** The collapse id as each gateway carries it (APNs header, FCM Android collapse key, web push Topic). */
 function collapseIdOf(delivery: Delivery): string | undefined {
@@ -30,10 +25,7 @@ function collapseIdOf(delivery: Delivery): string | undefined {
  * notification id as its collapse id, so the phone shows one notification.
  */
 it('kill -9 of the delivery worker during a segment send: a new worker finishes it, no device lost, repeats bounded and collapsible', async () => {
-  await harness.startWorker('send');
-  const first = await harness.startWorker('deliver');
-  const { project, tokens } = await seedSegmentAudience(harness, devices);
-  const id = await sendToSegment(harness, project);
+  const { project, tokens, id, deliverWorker: first } = await startSegmentSend(harness, devices);
 
   await deliveriesReached(harness, devices / 4);
   first.child.kill('SIGKILL');

@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { deliveriesReached, expectDeliveredExactlyOnce, seedSegmentAudience, sendToSegment, startFaultHarness, type FaultHarness } from '../support/fault-harness.ts';
+import { expect, it } from 'vitest';
+import { deliveriesReached, expectDeliveredExactlyOnce, startSegmentSend, useFaultHarness } from '../support/fault-harness.ts';
 
 const devices = 10_000;
 const outageMs = 10_000;
-let harness: FaultHarness;
-
-beforeAll(async () => {
-  harness = await startFaultHarness({ ownMongo: true });
-});
-afterAll(() => harness?.close());
+const harness = useFaultHarness({ ownMongo: true });
 
 it('the MongoDB-wire server killed and away for 10 s during a segment send: delivery resumes, every device gets one push', async () => {
-  await harness.startWorker('send');
-  await harness.startWorker('deliver');
-  const { project, tokens } = await seedSegmentAudience(harness, devices);
-  const id = await sendToSegment(harness, project);
+  const { project, tokens, id } = await startSegmentSend(harness, devices);
 
   // Killed (not stopped) at a known point, so the outage always falls in the middle of the send: pushes the gateway
   // accepted in the moment MongoDB went away have no history yet, and must not be sent again.

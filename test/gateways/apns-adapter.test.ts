@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
-import { useSandboxGateways } from '../support/sandbox-gateways.ts';
-import { findFreePort } from '../../scripts/services/free-port.ts';
+import { useSandboxGateways, withUnreachableGateways } from '../support/sandbox-gateways.ts';
 import { outgoingPush } from '../support/outgoing-push.ts';
 
 const gateways = useSandboxGateways();
@@ -53,13 +51,10 @@ describe('APNs adapter against the sandbox', () => {
   });
 
   it('answers retry when APNs cannot be reached', async () => {
-    const unreachable = createSandboxGateways(await findFreePort());
-    try {
+    await withUnreachableGateways(async (unreachable) => {
       const outcomes = await unreachable.apns.send([outgoingPush('ios-a2', 'ios'), outgoingPush('ios-a3', 'ios')]);
       expect(outcomes.map((outcome) => outcome.kind)).toEqual(['retry', 'retry']);
-    } finally {
-      await Promise.all([unreachable.fcm.close(), unreachable.apns.close()]);
-    }
+    });
   });
 
   it('keeps outcomes in input order across a mixed batch', async () => {

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
-import { useSandboxGateways } from '../support/sandbox-gateways.ts';
-import { findFreePort } from '../../scripts/services/free-port.ts';
+import { useSandboxGateways, withUnreachableGateways } from '../support/sandbox-gateways.ts';
 import { outgoingPush } from '../support/outgoing-push.ts';
 
 const gateways = useSandboxGateways();
@@ -75,13 +73,10 @@ describe('FCM adapter against the sandbox', () => {
   });
 
   it('answers retry for every push when the gateway cannot be reached', async () => {
-    const unreachable = createSandboxGateways(await findFreePort());
-    try {
+    await withUnreachableGateways(async (unreachable) => {
       const outcomes = await unreachable.fcm.send([outgoingPush('ok-f1', 'android'), outgoingPush('ok-f2', 'web')]);
       expect(outcomes.map((outcome) => outcome.kind)).toEqual(['retry', 'retry']);
-    } finally {
-      await Promise.all([unreachable.fcm.close(), unreachable.apns.close()]);
-    }
+    });
   });
 
   it('splits a batch over 500 into sendEach calls and keeps every outcome in input order', async () => {

@@ -2,11 +2,13 @@ import { expect } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import type { QueueName } from '../../src/queues/names.ts';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
+import type { PlanName } from '../../src/plans/plans.ts';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/start-sandbox.ts';
-import { startIngress, type TestIngress } from './ingress.ts';
+import { startIngress, useProjects, type TestIngress } from './ingress.ts';
 import { startTestWorkers, type TestWorkers } from './workers.ts';
 import { testConfig } from './test-config.ts';
 import { eventually } from './eventually.ts';
+import { useResource } from './use-resource.ts';
 
 export interface DeliveryHarness {
   config: Config;
@@ -17,7 +19,7 @@ export interface DeliveryHarness {
 }
 
 /** Ingress, send and deliver workers and the sandbox gateways, as a customer's installation runs them. */
-export async function startDeliveryHarness(overrides: Partial<Config> = {}, queues: QueueName[] = ['send', 'deliver']): Promise<DeliveryHarness> {
+async function startDeliveryHarness(overrides: Partial<Config> = {}, queues: QueueName[] = ['send', 'deliver']): Promise<DeliveryHarness> {
   const sandbox = await startSandbox({ port: 0 });
   const config = testConfig({ sandboxPort: sandbox.port, ...overrides });
   const ingress = await startIngress(config);
@@ -33,6 +35,26 @@ export async function startDeliveryHarness(overrides: Partial<Config> = {}, queu
       await sandbox.close();
     },
   };
+}
+
+export interface DeliveryHarnessOptions<ProjectName extends string> {
+  configOverrides?: Partial<Config>;
+  /** The queues whose workers run in-process; send and deliver unless given. */
+  queues?: QueueName[];
+  /** The projects the tests use, by the name they use them under, each with its plan; created in this order. */
+  projects?: Record<ProjectName, PlanName>;
+}
+
+/**
+ * The delivery harness and the named projects, started before the file's tests and closed after them. Both objects
+ * handed out are filled in before the tests run, so the file can destructure them at the top.
+ */
+export function useDeliveryHarness<ProjectName extends string = never>(
+  options: DeliveryHarnessOptions<ProjectName> = {},
+): { harness: DeliveryHarness; projects: Record<ProjectName, CreatedProject> } {
+  const harness = useResource(() => startDeliveryHarness(options.configOverrides, options.queues));
+  const projects = useProjects(() => harness.ingress, options.projects);
+  return { harness, projects };
 }
 
 export interface DeviceSpec {

@@ -15,6 +15,7 @@ import { testConfig } from './test-config.ts';
 import { processEnv, startWorkerProcess, type NodeProcess } from './child-processes.ts';
 import { readNotification, sendNotification } from './delivery-harness.ts';
 import { eventually } from './eventually.ts';
+import { useResource } from './use-resource.ts';
 
 /** A Redis or MongoDB-wire server of the test's own, with its data on disk so that it can be stopped and started again. */
 export interface RestartableService {
@@ -68,7 +69,7 @@ export interface FaultHarness {
  * workers as processes of their own (so that they can be killed), optionally on a Redis and a MongoDB-wire server
  * that belong to the test alone (so that they can be stopped without disturbing other test files).
  */
-export async function startFaultHarness(options: FaultHarnessOptions = {}): Promise<FaultHarness> {
+async function startFaultHarness(options: FaultHarnessOptions): Promise<FaultHarness> {
   const stateDir = await mkdtemp(join(tmpdir(), 'pushengine-faults-'));
   const redis = options.ownRedis ? await restartable(startLocalRedis, stateDir) : null;
   const mongo = options.ownMongo ? await restartable(startLocalFerretDb, stateDir) : null;
@@ -99,8 +100,13 @@ export async function startFaultHarness(options: FaultHarnessOptions = {}): Prom
   };
 }
 
+/** The fault harness, started before the file's tests and closed after them; filled in before the tests run. */
+export function useFaultHarness(options: FaultHarnessOptions = {}): FaultHarness {
+  return useResource(() => startFaultHarness(options));
+}
+
 /** A team project with `count` subscribed devices over the three platforms (bulk-inserted) and a segment of all of them. */
-export async function seedSegmentAudience(harness: FaultHarness, count: number): Promise<{ project: CreatedProject; tokens: string[] }> {
+async function seedSegmentAudience(harness: FaultHarness, count: number): Promise<{ project: CreatedProject; tokens: string[] }> {
   const project = await harness.ingress.createProject('team');
   const now = new Date();
   const tokens = Array.from({ length: count }, (_, index) => `${project.projectId}-${index}`);
@@ -122,8 +128,26 @@ export async function seedSegmentAudience(harness: FaultHarness, count: number):
   return { project, tokens };
 }
 
-export function sendToSegment(harness: FaultHarness, project: CreatedProject): Promise<string> {
+function sendToSegment(harness: FaultHarness, project: CreatedProject): Promise<string> {
   return sendNotification(harness.ingress, project, { targetType: 'segment', targetIds: ['everyone'], title: 'Hello {{ device.tags.name }}', body: 'Fault test' });
+}
+
+export interface SegmentSend {
+  project: CreatedProject;
+  tokens: string[];
+  /** The notification's id. */
+  id: string;
+  /** The one deliver worker process, for a test that kills it. */
+  deliverWorker: NodeProcess;
+}
+
+/** A send and a deliver worker started, `count` devices seeded and a notification to all of them under way. */
+export async function startSegmentSend(harness: FaultHarness, count: number): Promise<SegmentSend> {
+  await harness.startWorker('send');
+  const deliverWorker = await harness.startWorker('deliver');
+  const { project, tokens } = await seedSegmentAudience(harness, count);
+  const id = await sendToSegment(harness, project);
+  return { project, tokens, id, deliverWorker };
 }
 
 /** Resolves once the sandbox has accepted at least `count` pushes: the send is then well under way. */

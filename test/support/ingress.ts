@@ -1,10 +1,14 @@
+import { beforeAll } from 'vitest';
 import { pino } from 'pino';
 import type { Config } from '../../src/config.ts';
 import { closeAppContext, createAppContext, type AppContext } from '../../src/app-context.ts';
 import { buildApp } from '../../src/app.ts';
 import { createProject, type CreatedProject } from '../../src/projects/create-project.ts';
 import type { PlanName } from '../../src/plans/plans.ts';
+import type { QueueName } from '../../src/queues/names.ts';
 import { testConfig } from './test-config.ts';
+import { startTestWorkers, type TestWorkers } from './workers.ts';
+import { useResource } from './use-resource.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -46,6 +50,48 @@ export async function startIngress(config: Config = testConfig()): Promise<TestI
       await closeAppContext(context);
     },
   };
+}
+
+export interface IngressFixtureOptions<ProjectName extends string> {
+  /** A fresh configuration of the file's own unless given (to share it with a second ingress, or to set an admin token). */
+  config?: Config;
+  /** Queues whose real workers run in-process beside the ingress. */
+  workers?: QueueName[];
+  /** The projects the tests use, by the name they use them under, each with its plan; created in this order. */
+  projects?: Record<ProjectName, PlanName>;
+}
+
+export interface IngressFixture<ProjectName extends string> {
+  config: Config;
+  ingress: TestIngress;
+  projects: Record<ProjectName, CreatedProject>;
+}
+
+/**
+ * The ingress, the workers of the named queues and the named projects, started before the file's tests and closed
+ * after them. Every object handed out is filled in before the tests run, so the file can destructure it at the top.
+ */
+export function useIngress<ProjectName extends string = never>(
+  options: IngressFixtureOptions<ProjectName> & { workers: QueueName[] },
+): IngressFixture<ProjectName> & { workers: TestWorkers };
+export function useIngress<ProjectName extends string = never>(options?: IngressFixtureOptions<ProjectName>): IngressFixture<ProjectName>;
+export function useIngress<ProjectName extends string>(options: IngressFixtureOptions<ProjectName> = {}): IngressFixture<ProjectName> & { workers?: TestWorkers } {
+  const config = options.config ?? testConfig();
+  const ingress = useResource(() => startIngress(config));
+  const queueNames = options.workers;
+  const workers = queueNames && useResource(() => startTestWorkers(config, queueNames));
+  const projects = useProjects(() => ingress, options.projects);
+  return { config, ingress, workers, projects };
+}
+
+/** Projects created before the tests through the ingress `ingress()` answers once it has started; filled in place. */
+export function useProjects<ProjectName extends string>(ingress: () => TestIngress, plans = {} as Record<ProjectName, PlanName>): Record<ProjectName, CreatedProject> {
+  const projects = {} as Record<ProjectName, CreatedProject>;
+  for (const name in plans) projects[name] = {} as CreatedProject;
+  beforeAll(async () => {
+    for (const name in plans) Object.assign(projects[name], await ingress().createProject(plans[name]));
+  });
+  return projects;
 }
 
 export async function sendRequest<T>(baseUrl: string, method: string, path: string, options: RequestOptions): Promise<ApiResponse<T>> {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/start-sandbox.ts';
 import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
 import type { ClosableGateway } from '../../src/gateways/closable-gateway.ts';
+import { findFreePort } from '../../scripts/services/free-port.ts';
 
 export interface SandboxGateways {
   sandbox: Sandbox;
@@ -17,8 +18,23 @@ export function useSandboxGateways(): SandboxGateways {
     Object.assign(gateways, createSandboxGateways(gateways.sandbox.port));
   });
   afterAll(async () => {
-    await Promise.all([gateways.fcm?.close(), gateways.apns?.close()]);
+    await closeAdapters(gateways);
     await gateways.sandbox?.close();
   });
   return gateways;
+}
+
+/** Both adapters pointed at a port where nothing listens, for as long as `use` runs. */
+export async function withUnreachableGateways(use: (gateways: Omit<SandboxGateways, 'sandbox'>) => Promise<void>): Promise<void> {
+  const unreachable = createSandboxGateways(await findFreePort());
+  try {
+    await use(unreachable);
+  } finally {
+    await closeAdapters(unreachable);
+  }
+}
+
+/** Optional calls: a sandbox that failed to start left no adapters. */
+function closeAdapters(gateways: Partial<Omit<SandboxGateways, 'sandbox'>>): Promise<unknown> {
+  return Promise.all([gateways.fcm?.close(), gateways.apns?.close()]);
 }
