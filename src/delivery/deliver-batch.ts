@@ -5,6 +5,7 @@ import type { BatchDevice } from '../targets/target-device.ts';
 import { renderContent, type MessageContent } from '../rendering/message-content.ts';
 import { personalizationScope } from '../rendering/personalization-scope.ts';
 import { recordHistory, type DeliveredPush } from '../history/record-history.ts';
+import { historyKey } from '../models/history.ts';
 import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
 import { deliverJobId, emptyTally, type DeliverJobData, type DeliveryTally, type UnrecordedOutcomes } from './deliver-job.ts';
 import { PreparedNotifications, type PreparedNotification } from './prepared-notification.ts';
@@ -115,7 +116,7 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
     const progressKnown = job.data.tally !== undefined;
     if (previous === 'none' || (previous === 'clean' && progressKnown)) return new Set();
     const { notificationId } = job.data;
-    const entries = await History.find({ notificationId, deviceId: { $in: devices.map((device) => device.deviceId) } }, { deviceId: 1 }).lean();
+    const entries = await History.find({ _id: { $in: devices.map((device) => historyKey(notificationId, device.deviceId)) } }, { deviceId: 1 }).lean();
     return new Set(entries.map((entry) => entry.deviceId));
   }
 

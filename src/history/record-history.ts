@@ -1,4 +1,5 @@
 import type { Models } from '../models/index.ts';
+import { historyKey } from '../models/history.ts';
 import type { MessageContent } from '../rendering/message-content.ts';
 
 export interface DeliveredPush {
@@ -20,7 +21,7 @@ function onlyDuplicateKeyErrors(error: unknown, documents: number): boolean {
   return errors.length > 0 && errors.every((writeError) => writeError.code === 11000) && (insertedCount ?? 0) + errors.length === documents;
 }
 
-/** One history document per accepted push; the unique (notificationId, deviceId) index makes a repeat a no-op. */
+/** One history document per accepted push; its (notificationId, deviceId) _id makes a repeat a no-op. */
 export async function recordHistory(
   models: Models,
   projectId: string,
@@ -30,6 +31,7 @@ export async function recordHistory(
 ): Promise<void> {
   if (pushes.length === 0) return;
   const documents = pushes.map(({ deviceId, content }) => ({
+    _id: historyKey(notification.id, deviceId),
     projectId,
     deviceId,
     notificationId: notification.id,
@@ -37,7 +39,7 @@ export async function recordHistory(
     sentAt,
   }));
   try {
-    await models.History.collection.insertMany(documents, { ordered: false });
+    await models.History.collection.insertMany(documents as never[], { ordered: false });
   } catch (error) {
     if (!onlyDuplicateKeyErrors(error, documents.length)) throw error;
   }

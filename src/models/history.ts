@@ -2,8 +2,23 @@ import { Schema, type Connection } from 'mongoose';
 
 export const historyRetentionSeconds = 30 * 24 * 60 * 60;
 
+/**
+ * One history entry per notification and device, keyed by both: the _id index refuses a repeat, so no separate
+ * unique index costs every insert (a fifth of an insert on FerretDB), and looking up which devices of a batch already
+ * have history is an _id lookup, the only one FerretDB 1.x serves from an index.
+ */
+export function historyKey(notificationId: string, deviceId: string): string {
+  return `${notificationId}:${deviceId}`;
+}
+
 const historySchema = new Schema(
   {
+    _id: {
+      type: String,
+      default(this: { notificationId: string; deviceId: string }) {
+        return historyKey(this.notificationId, this.deviceId);
+      },
+    },
     projectId: { type: String, required: true },
     deviceId: { type: String, required: true },
     notificationId: { type: String, required: true },
@@ -19,7 +34,6 @@ const historySchema = new Schema(
   },
   { versionKey: false },
 );
-historySchema.index({ notificationId: 1, deviceId: 1 }, { unique: true });
 historySchema.index({ projectId: 1, deviceId: 1, sentAt: -1 });
 
 
