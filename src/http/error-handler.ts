@@ -26,8 +26,10 @@ function toApiError(error: FastifyError): ApiError | null {
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError(error.statusCode, 'invalid_request', error.message);
   }
+  // CONTRACTS §1 has no conflict status; a device kept locked by other writers is, to the caller, a store that cannot
+  // take the write now, and a 503 tells a client built to the contract to retry.
   if (error instanceof LockTimeoutError) {
-    return new ApiError(409, 'conflict', 'The resource is being changed by other requests at this moment; retry shortly.', { headers: { 'retry-after': '1' } });
+    return unavailable('The device is being changed by other requests at this moment; nothing was accepted. Retry shortly.');
   }
   if (isUnavailableError(error)) {
     return unavailable('The service cannot reach its database or queue right now; nothing was accepted. Retry shortly.');
