@@ -37,6 +37,17 @@ describe('PATCH and POST /users/tags (spec §4.2)', () => {
     expect((await readDevice('bob-phone')).tags).toEqual({ plan: 'free' });
   });
 
+  it('takes keys that start or end with whitespace, as CONTRACTS §4 allows, and deletes them with null', async () => {
+    await registerDevice(ingress, project, 'dana-phone', 'dana', { kept: 1 });
+    const keys = { ' leading': 'a', 'trailing ': 'b', '\tboth\u00a0': 3 };
+    const added = await changeUserTags({ userId: 'dana', tags: keys });
+    expect(added.status).toBe(200);
+    expect((await readDevice('dana-phone')).tags).toEqual({ kept: 1, ...keys });
+    const deleted = await changeUserTags({ userId: 'dana', tags: { ' leading': null, 'trailing ': null } });
+    expect(deleted.body.data.devices).toEqual([{ id: 'dana-phone', userId: 'dana', tags: { kept: 1, '\tboth\u00a0': 3 } }]);
+    expect((await readDevice('dana-phone')).tags).toEqual({ kept: 1, '\tboth\u00a0': 3 });
+  });
+
   it('takes POST on the same path, and answers an empty list for a user without devices', async () => {
     await registerDevice(ingress, project, 'carol-phone', 'carol');
     const posted = await changeUserTags({ userId: 'carol', tags: { vip: 1 } }, 'POST');

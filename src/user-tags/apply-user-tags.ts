@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Models } from '../models/index.ts';
-import { maxTagsPerDevice, type TagChanges, type Tags } from '../schemas/tags.ts';
-import { tagCountAfter } from '../devices/apply-tag-changes.ts';
+import { maxTagsPerDevice, type Tags } from '../schemas/tags.ts';
+import { applyTagChanges, tagCountAfter } from '../devices/apply-tag-changes.ts';
 import { deviceLockKey } from '../devices/device-store.ts';
 import { deviceKey } from '../models/device.ts';
 import { withRedisLocks } from '../infra/redis-lock.ts';
@@ -13,17 +13,6 @@ export interface TagUpdateDeps {
   models: Models;
   redis: Redis;
   queuePrefix: string;
-}
-
-/** Tag keys are validated (no leading $, no dot), so each one is safe as the field path tags.<key>. */
-function toUpdate(changes: TagChanges) {
-  const set: Record<string, string | number> = {};
-  const unset: Record<string, ''> = {};
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) unset[`tags.${key}`] = '';
-    else set[`tags.${key}`] = value;
-  }
-  return { ...(Object.keys(set).length > 0 && { $set: set }), ...(Object.keys(unset).length > 0 && { $unset: unset }) };
 }
 
 const readUserDevices = (models: Models, job: Pick<TagUpdateJob, 'projectId' | 'userId'>) =>
@@ -39,7 +28,9 @@ export async function userDeviceViews(models: Models, job: Pick<TagUpdateJob, 'p
  * Changes every device of the user in one bulk write (in chunks past 50 devices), under the same per-device locks as the SDK device routes
  * (FerretDB 1.x loses one of two concurrent updates of a document). Under the locks the tag limit is checked
  * against what each device really holds: either every device takes the change or, when one would go over the
- * limit, none does.
+ * limit, none does. Each device's whole tag object is written, merged here as the SDK routes merge it: a $set of
+ * tags.<key> is refused by FerretDB when the key starts or ends with a space ("contains an empty field name"),
+ * though CONTRACTS §4 allows such keys.
  */
 export async function applyUserTags(deps: TagUpdateDeps, job: TagUpdateJob): Promise<TagUpdateResult> {
   const candidates = await readUserDevices(deps.models, job);
@@ -53,15 +44,13 @@ export async function applyUserTags(deps: TagUpdateDeps, job: TagUpdateJob): Pro
       .map((device) => ({ deviceId: device.deviceId, tagCount: tagCountAfter((device.tags ?? {}) as Tags, job.tags) }))
       .filter((device) => device.tagCount > maxTagsPerDevice);
     if (overLimit.length > 0) return { overLimit };
-    const update = toUpdate(job.tags);
-    if (Object.keys(update).length > 0) {
-      for (const chunk of inChunks(devices)) {
-        await deps.models.Device.bulkWrite(
-          chunk.map((device) => ({ updateOne: { filter: { _id: deviceKey(job.projectId, device.deviceId) }, update } })),
-          { ordered: false },
-        );
-      }
+    const changed = devices.map((device): UserDeviceView => ({ id: device.deviceId, userId: job.userId, tags: applyTagChanges((device.tags ?? {}) as Tags, job.tags) }));
+    for (const chunk of inChunks(changed)) {
+      await deps.models.Device.bulkWrite(
+        chunk.map((device) => ({ updateOne: { filter: { _id: deviceKey(job.projectId, device.id) }, update: { $set: { tags: device.tags } } } })),
+        { ordered: false },
+      );
     }
-    return { devices: (await userDeviceViews(deps.models, job)).filter((device) => locked.has(device.id)) };
+    return { devices: changed };
   });
 }
