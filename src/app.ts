@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './app-context.ts';
 import type { App } from './http/app-types.ts';
-import { installErrorHandling } from './http/error-handler.ts';
+import { answerFrameworkError, installErrorHandling, maxPathParamLength } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { registerOpenApi, registerOpenApiRoute } from './http/openapi.ts';
 import { registerHealthRoutes } from './routes/health.ts';
@@ -22,7 +22,8 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
     bodyLimit: bodyLimitBytes,
     return503OnClosing: true,
     // Device ids may be 128 characters; the router's default cap is 100.
-    routerOptions: { maxParamLength: 256 },
+    routerOptions: { maxParamLength: maxPathParamLength },
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: text/plain bodies are refused with 415 rather than parsed.

@@ -31,6 +31,17 @@ describe('error responses (CONTRACTS §1)', () => {
     expect(response.body.error.code).toBe('unsupported_media_type');
   });
 
+  it('answers a path parameter over 256 characters or broken percent-encoding with 400 in the error format', async () => {
+    const tooLong = await ingress.request('GET', `/v1/projects/${project.projectId}/journeys/${'x'.repeat(257)}`, { key: project.apiKey });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toEqual({
+      error: { code: 'invalid_request', message: 'The URL is not valid; see details.', details: [{ path: '/path', message: 'a path parameter is longer than 256 characters' }] },
+    });
+    const badEncoding = await ingress.request('GET', sdkDevice('%E0%A4%A'), { key: project.clientKey });
+    expect(badEncoding.status).toBe(400);
+    expect(badEncoding.body.error).toMatchObject({ code: 'invalid_request', details: [{ path: '/path', message: 'a path segment is not valid percent-encoded UTF-8' }] });
+  });
+
   it('answers malformed JSON with 400 invalid_request', async () => {
     const response = await ingress.request('PUT', sdkDevice(), { key: project.clientKey, rawBody: '{"platform":', headers: { 'content-type': 'application/json' } });
     expect(response.status).toBe(400);

@@ -44,6 +44,20 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
   return reply.send({ error: body });
 }
 
+/** Maximum length of one path parameter; device ids may be 128 characters (CONTRACTS §3). */
+export const maxPathParamLength = 256;
+
+/**
+ * Errors the router raises before any route runs, which Fastify otherwise answers in its own body format: a path
+ * segment that is not valid percent-encoding, or a parameter longer than maxPathParamLength.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+    ? `a path parameter is longer than ${maxPathParamLength} characters`
+    : 'a path segment is not valid percent-encoded UTF-8';
+  return sendApiError(reply, invalidRequest('The URL is not valid; see details.', [{ path: '/path', message }]));
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
