@@ -13,6 +13,7 @@ import { TemplateStore } from './templates/template-store.ts';
 import { SegmentStore } from './segments/segment-store.ts';
 import { JourneyStore } from './journeys/journey-store.ts';
 import { ensureIndexes } from './models/ensure-indexes.ts';
+import { detectServerCapabilities, type ServerCapabilities } from './models/server-capabilities.ts';
 import { EventTypeCatalog } from './events/event-type-catalog.ts';
 
 /** Everything a request handler needs, built once per ingress process. */
@@ -27,6 +28,7 @@ export interface AppContext {
   devices: DeviceStore;
   templates: TemplateStore;
   segments: SegmentStore;
+  serverCapabilities: ServerCapabilities;
   journeys: JourneyStore;
   eventTypes: EventTypeCatalog;
 }
@@ -38,7 +40,8 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
   await waitForRedis(redis);
   const models = createModels(mongo);
   const queues = createQueues(redis, config);
-  await ensureIndexes(models, queues.maintenance, log);
+  const capabilities = await detectServerCapabilities(mongo);
+  await ensureIndexes(models, capabilities, queues.maintenance, log);
   const templates = new TemplateStore(models);
   return {
     config,
@@ -50,7 +53,8 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     limiter: new SlidingWindowLimiter(redis, config.queuePrefix),
     devices: new DeviceStore(models, queues.eventIngest, redis, config.queuePrefix),
     templates,
-    segments: new SegmentStore({ models, redis, queuePrefix: config.queuePrefix }),
+    segments: new SegmentStore({ models, redis, queuePrefix: config.queuePrefix }, capabilities),
+    serverCapabilities: capabilities,
     journeys: new JourneyStore({ models, templates, sendQueue: queues.send, redis, queuePrefix: config.queuePrefix }),
     eventTypes: new EventTypeCatalog(models),
   };

@@ -3,6 +3,7 @@ import type { Queue } from 'bullmq';
 import type { Models } from './index.ts';
 import { historyTtlIndex } from './history.ts';
 import { schedulePurgeHistory } from '../queues/purge-history-schedule.ts';
+import type { ServerCapabilities } from './server-capabilities.ts';
 
 export type HistoryExpiry = 'ttl-index' | 'purge-job';
 export type DeviceTagsIndex = 'wildcard' | 'none';
@@ -34,14 +35,9 @@ async function ensureHistoryExpiry(models: Models, maintenance: Queue, log: Logg
   }
 }
 
-/**
- * FerretDB 1.x cannot be asked: it takes the wildcard index on an empty collection and then fails every insert
- * ("bad JSON path: '$**'"), and refuses it on a collection with documents. So the server is identified first, and
- * only MongoDB gets the index; a MongoDB older than 7 refuses the compound form, which is logged, not fatal.
- */
-async function ensureDeviceTagsIndex(models: Models, log: Logger): Promise<DeviceTagsIndex> {
-  const buildInfo = await models.Device.db.db!.admin().command({ buildInfo: 1 });
-  if (buildInfo.ferretdbVersion !== undefined) return 'none';
+/** Only where the server has wildcard indexes; a MongoDB older than 7 refuses the compound form, which is logged, not fatal. */
+async function ensureDeviceTagsIndex(models: Models, capabilities: ServerCapabilities, log: Logger): Promise<DeviceTagsIndex> {
+  if (!capabilities.wildcardIndexes) return 'none';
   try {
     await models.Device.collection.createIndex(deviceTagsIndexKey);
     return 'wildcard';
@@ -55,12 +51,12 @@ async function ensureDeviceTagsIndex(models: Models, log: Logger): Promise<Devic
  * Builds every index at start-up. A server without TTL support (FerretDB 1.x) gets the repeatable purge job instead,
  * so history older than 30 days is deleted either way.
  */
-export async function ensureIndexes(models: Models, maintenance: Queue, log: Logger): Promise<EnsuredIndexes> {
+export async function ensureIndexes(models: Models, capabilities: ServerCapabilities, maintenance: Queue, log: Logger): Promise<EnsuredIndexes> {
   for (const model of Object.values(models)) {
     await model.createCollection().catch((error: unknown) => {
       if ((error as { codeName?: string }).codeName !== 'NamespaceExists') throw error;
     });
     await model.createIndexes();
   }
-  return { historyExpiry: await ensureHistoryExpiry(models, maintenance, log), deviceTagsIndex: await ensureDeviceTagsIndex(models, log) };
+  return { historyExpiry: await ensureHistoryExpiry(models, maintenance, log), deviceTagsIndex: await ensureDeviceTagsIndex(models, capabilities, log) };
 }

@@ -6,6 +6,7 @@ import { notFound } from '../http/api-error.ts';
 import { parseSegmentConditions } from './segment-conditions.ts';
 import { segmentClause, subscribedDevicesFilter } from './segment-filter.ts';
 import type { CountDeps } from '../events/pending-counts.ts';
+import type { ServerCapabilities } from '../models/server-capabilities.ts';
 
 type StoredSegment = SegmentDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
@@ -13,9 +14,6 @@ export const previewSampleSize = 10;
 
 const missing = (segmentId: string) => notFound(`No segment "${segmentId}" in this project.`);
 
-function storedFields(input: SegmentBody) {
-  return { name: input.name, match: input.match, conditions: parseSegmentConditions(input.conditions) };
-}
 
 export function toSegmentView(segment: StoredSegment): SegmentView {
   return {
@@ -32,14 +30,20 @@ export function toSegmentView(segment: StoredSegment): SegmentView {
 export class SegmentStore {
   private readonly models: Models;
   private readonly counts: CountDeps;
+  private readonly capabilities: ServerCapabilities;
 
-  constructor(counts: CountDeps) {
+  constructor(counts: CountDeps, capabilities: ServerCapabilities) {
     this.models = counts.models;
     this.counts = counts;
+    this.capabilities = capabilities;
+  }
+
+  private storedFields(input: SegmentBody) {
+    return { name: input.name, match: input.match, conditions: parseSegmentConditions(input.conditions, this.capabilities) };
   }
 
   async create(projectId: string, input: SegmentBody): Promise<StoredSegment> {
-    const document = await this.models.Segment.create({ _id: randomUUID(), projectId, ...storedFields(input) });
+    const document = await this.models.Segment.create({ _id: randomUUID(), projectId, ...this.storedFields(input) });
     return document.toObject() as StoredSegment;
   }
 
@@ -54,7 +58,7 @@ export class SegmentStore {
   }
 
   async replace(projectId: string, segmentId: string, input: SegmentBody): Promise<StoredSegment> {
-    const segment = await this.models.Segment.findOneAndUpdate({ _id: segmentId, projectId }, { $set: storedFields(input) }, { returnDocument: 'after' }).lean<StoredSegment>();
+    const segment = await this.models.Segment.findOneAndUpdate({ _id: segmentId, projectId }, { $set: this.storedFields(input) }, { returnDocument: 'after' }).lean<StoredSegment>();
     if (!segment) throw missing(segmentId);
     return segment;
   }

@@ -7,6 +7,7 @@ import { createBlockingRedis } from '../infra/redis.ts';
 import { createModels, type Models } from '../models/index.ts';
 import { closeQueues, createQueues, type Queues } from '../queues/create-queues.ts';
 import { ensureIndexes } from '../models/ensure-indexes.ts';
+import { detectServerCapabilities } from '../models/server-capabilities.ts';
 import type { GatewayProvider } from '../gateways/gateway.ts';
 import { createGatewayProvider } from '../gateways/create-gateway-provider.ts';
 
@@ -28,7 +29,7 @@ export async function createWorkerContext(config: Config, log: Logger): Promise<
   const redis = createBlockingRedis(config.redisUrl);
   const models = createModels(mongo);
   const queues = createQueues(redis, config);
-  await ensureIndexes(models, queues.maintenance, log);
+  await ensureIndexes(models, await detectServerCapabilities(mongo), queues.maintenance, log);
   return { config, log, mongo, redis, models, queues, gateways: createGatewayProvider(config, models) };
 }
 
