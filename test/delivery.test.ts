@@ -111,6 +111,14 @@ describe('templates and personalization', () => {
     expect(entry.notification).toMatchObject({ id, title: 'Hi friend', body: 'Shoes for dave (basic)', url: 'https://shop.example/Shoes?d=p-2', imageUrl: 'https://img.example/shoes.png' });
   });
 
+  it('renders tags named by any string, including ones no device can have ($x, empty, edged with spaces)', async () => {
+    await register([{ id: 'odd-tags', platform: 'android', token: 'odd-tok', tags: { ' edged ': 'E', 'first name': 'Ada' } }]);
+    const body = '{{ device.tags[" edged "] }} {{ device.tags["first name"] }} [{{ device.tags["$x"] }}{{ device.tags[""] }}{{ device.tags["a.b"] }}]';
+    const id = await send({ targetType: 'device', targetIds: ['odd-tags'], body });
+    expect((await completed(id)).stats).toEqual({ targeted: 1, sent: 1, failed: 0, unsubscribed: 0 });
+    expect(payload('odd-tok').notification.body).toBe('E Ada []');
+  });
+
   it('fails only the devices whose rendering exceeds the limits, without stalling the worker', async () => {
     await register([{ id: 'hostile', platform: 'android', token: 'hostile-tok' }]);
     const id = await send({ targetType: 'device', targetIds: ['hostile'], body: '{% for i in (1..100000000) %}{{ i }}{% endfor %}' });

@@ -1,11 +1,10 @@
-import { maxTagKeyLength, tagKeyMessage, tagKeyPattern } from '../schemas/tags.ts';
+import { isTagKey, tagKeyMessage } from '../schemas/tags.ts';
 
 export const maxEventDataKeys = 100;
 export const maxEventArrayItems = 100;
 
 // Strict on purpose: only a full date-time with seconds and an explicit zone is a time (CONTRACTS §5).
 const isoTimePattern = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
-const dataKeyPattern = new RegExp(tagKeyPattern);
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -21,10 +20,6 @@ export function parseIsoTime(value: string): Date | null {
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   return new Date(value);
-}
-
-function isValidDataKey(key: string): boolean {
-  return key.length >= 1 && key.length <= maxTagKeyLength && dataKeyPattern.test(key);
 }
 
 function describeValueProblem(value: unknown): string | null {
@@ -51,7 +46,7 @@ export function eventDataProblem(data: unknown): string | null {
   const entries = Object.entries(data);
   if (entries.length > maxEventDataKeys) return `data has ${entries.length} keys; at most ${maxEventDataKeys} are allowed`;
   for (const [key, value] of entries) {
-    if (!isValidDataKey(key)) return `data key "${key}" is not valid: ${tagKeyMessage}`;
+    if (!isTagKey(key)) return `data key "${key}" is not valid: ${tagKeyMessage}`;
     const problem = describeValueProblem(value);
     if (problem) return `data.${key} ${problem}`;
   }

@@ -1,9 +1,13 @@
 import { liquid } from './liquid.ts';
 import { contentFields, type ParsedContent } from './message-content.ts';
+import { isTagKey } from '../schemas/tags.ts';
+import { hasWhitespaceEdge } from '../models/server-capabilities.ts';
 
 /**
  * Which device tags the content reads: a list of names, or 'all' when a template reaches the tags as a whole or by a
- * computed name. Only those are loaded and carried with a delivery batch, whatever else a device has.
+ * computed name. Only those are loaded and carried with a delivery batch, whatever else a device has. The names
+ * become projection paths (tags.<name>): a name no tag can have ($x, empty, with a dot) is left out, as it would make
+ * the query fail, and a name edged with whitespace, which FerretDB refuses in a path, asks for all the tags.
  */
 export function referencedDeviceTags(content: ParsedContent): 'all' | string[] {
   const names = new Set<string>();
@@ -12,8 +16,8 @@ export function referencedDeviceTags(content: ParsedContent): 'all' | string[] {
     if (template === null) continue;
     for (const [root, second, third] of liquid.globalVariableSegmentsSync(template)) {
       if (root !== 'device' || (second !== undefined && second !== 'tags')) continue;
-      if (typeof third !== 'string') return 'all';
-      names.add(third);
+      if (typeof third !== 'string' || hasWhitespaceEdge(third)) return 'all';
+      if (isTagKey(third)) names.add(third);
     }
   }
   return [...names];

@@ -10,6 +10,13 @@ export const maxTagKeyLength = 64;
 /** Keys become MongoDB field paths (tags.<key>, data.<key>), hence no leading $, no dot and no NUL. */
 export const tagKeyPattern = '^(?!\\$)[^.\\u0000]*$';
 
+const tagKeyRegExp = new RegExp(tagKeyPattern);
+
+/** The key rule of TagKey as a test, for keys that arrive outside a request schema. */
+export function isTagKey(key: string): boolean {
+  return key.length >= 1 && key.length <= maxTagKeyLength && tagKeyRegExp.test(key);
+}
+
 export const TagKey = Type.String({ minLength: 1, maxLength: maxTagKeyLength, pattern: tagKeyPattern, errorMessage: tagKeyMessage });
 
 export const TagValue = Type.Union([Type.String({ maxLength: maxTagValueLength }), Type.Number()], { errorMessage: tagValueMessage });
