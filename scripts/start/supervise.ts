@@ -9,7 +9,8 @@ export function superviseProcesses(entries: ProcfileEntry[], env: NodeJS.Process
   let stopping = false;
   const firstExit = new Promise<string>((resolve) => {
     for (const entry of entries) {
-      const child = spawn(entry.command, { shell: true, cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      // exec: Debian's sh (dash) otherwise stays as the parent, takes the SIGTERM and dies, and the process lives on.
+      const child = spawn(`exec ${entry.command}`, { shell: true, cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
       children.set(entry.name, child);
       for (const stream of [child.stdout, child.stderr]) {
         stream?.on('data', (chunk: Buffer) => {
