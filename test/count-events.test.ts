@@ -6,6 +6,9 @@ import { ingestEvents } from '../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../src/events/event-type-catalog.ts';
 import { dayMs } from '../src/events/utc-day.ts';
 import { flushCounts, type CountDeps } from '../src/events/pending-counts.ts';
+import { Job } from 'bullmq';
+import { flushEventCountsJobName } from '../src/queues/maintenance-schedules.ts';
+import { maintenanceProcessor } from '../src/maintenance/maintenance-processor.ts';
 
 const { config, ingress, workers, projects: { project } } = useIngress({ workers: ['event-ingest'], projects: { project: 'team' } });
 let firstBatchAt: number;
@@ -122,5 +125,28 @@ describe('countEvents: how often an event happened for a device or user in the l
     await ingestEvents(ingestDeps, 'retried-job', job);
     expect(await count({ deviceId: 'count-phone', type: 'retried', withinDays: 30, now: new Date(Date.now() + 5 * dayMs) })).toBe(1);
     expect(await workers.context.models.Event.countDocuments({ projectId: project.projectId, type: 'retried' })).toBe(1);
+  });
+
+  it('moves the counts of a project that stopped sending events into MongoDB on the maintenance schedule', async () => {
+    const quiet = await ingress.createProject('team');
+    const counted = async () => (await deps.models.EventCounter.find({ projectId: quiet.projectId, type: 'last_words' }).lean()).reduce((sum, counter) => sum + counter.count, 0);
+    const pendingKey = `${deps.queuePrefix}:event-counts:pending:${quiet.projectId}`;
+    const reportOne = async () => {
+      const body = { events: [{ type: 'last_words', subjectType: 'user', subjectId: 'quiet-user' }] };
+      expect((await ingress.request('POST', `/v1/projects/${quiet.projectId}/events`, { key: quiet.apiKey, body })).status).toBe(200);
+    };
+    // The first event's counts are flushed at once; the second's, within 5 s of that flush, wait in Redis for a flush
+    // that no further event of this project triggers.
+    await reportOne();
+    await waitFor(counted, (total) => total === 1);
+    await reportOne();
+    await waitFor(() => deps.redis.exists(pendingKey), (exists) => exists === 1);
+    expect(await counted()).toBe(1);
+    const schedulers = await workers.context.queues.maintenance.getJobSchedulers();
+    expect(schedulers.find((scheduler) => scheduler.key === flushEventCountsJobName)?.every).toBe(60_000);
+    const job = new Job(workers.context.queues.maintenance, flushEventCountsJobName, {});
+    const result = await maintenanceProcessor(workers.context)(job);
+    expect(result).toMatchObject({ projects: expect.any(Number) });
+    expect(await counted()).toBe(2);
   });
 });

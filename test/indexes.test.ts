@@ -5,7 +5,7 @@ import { useIngress } from './support/ingress.ts';
 import { deviceTagsIndexKey, ensureIndexes } from '../src/models/ensure-indexes.ts';
 import { detectServerCapabilities } from '../src/models/server-capabilities.ts';
 import { registerDevices } from './support/delivery-harness.ts';
-import { purgeHistoryJobName } from '../src/queues/purge-history-schedule.ts';
+import { purgeHistoryJobName } from '../src/queues/maintenance-schedules.ts';
 import { maintenanceProcessor } from '../src/maintenance/maintenance-processor.ts';
 
 const { ingress } = useIngress();
@@ -47,7 +47,7 @@ describe('indexes and history expiry', () => {
     });
     await models.History.insertMany([entry('old', 31 * day), entry('edge', 30 * day + 60_000), entry('recent', 29 * day), entry('new', 0)]);
     const job = new Job(queues.maintenance, purgeHistoryJobName, {});
-    const result = await maintenanceProcessor({ models, log: pino({ level: 'silent' }) })(job);
+    const result = await maintenanceProcessor({ models, log: pino({ level: 'silent' }), redis: ingress.context.redis, config: ingress.context.config })(job);
     expect(result).toEqual({ deleted: 2 });
     expect((await models.History.find({}, { deviceId: 1 }).lean()).map((doc) => doc.deviceId).sort()).toEqual(['new', 'recent']);
   });

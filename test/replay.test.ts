@@ -3,7 +3,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { deliverJobId, type DeliverJobData } from '../src/delivery/deliver-job.ts';
 import { deliverProcessor } from '../src/delivery/deliver-batch.ts';
 import { queueNames, type QueueName } from '../src/queues/names.ts';
-import { purgeHistoryJobName } from '../src/queues/purge-history-schedule.ts';
+import { purgeHistoryJobName } from '../src/queues/maintenance-schedules.ts';
 import { registerDevices, readNotification, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 import { replayFromDashboard as replay } from './support/dashboard.ts';

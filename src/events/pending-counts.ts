@@ -83,12 +83,35 @@ export async function pendingCounts(deps: CountDeps, projectId: string, keysToRe
 export async function flushCountsWhenDue(deps: CountDeps, projectId: string, log: Logger): Promise<void> {
   const names = keys(deps.queuePrefix, projectId);
   if ((await deps.redis.set(names.flushGate, '1', 'PX', flushEveryMs, 'NX')) !== 'OK') return;
+  await flushCountsUnlessRunning(deps, projectId, log);
+}
+
+/** Flushes the project's pending counts unless another flush is running, which takes them anyway. */
+export async function flushCountsUnlessRunning(deps: CountDeps, projectId: string, log: Logger): Promise<void> {
+  const names = keys(deps.queuePrefix, projectId);
   try {
     await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), { leaseMs: 10 * 60_000, waitMs: 0 });
   } catch (error) {
     if (error instanceof LockTimeoutError) return;
     // The counts stay in Redis, where readers see them, and the next flush takes them.
     log.warn({ err: error, projectId }, 'flushing event counts failed; retrying later');
+  }
+}
+
+/** The projects with counts waiting in Redis (or a flush left half done), found by key without blocking Redis. */
+export async function* projectsWithPendingCounts(redis: Redis, prefix: string): AsyncGenerator<string> {
+  const seen = new Set<string>();
+  for (const kind of ['pending', 'flushing'] as const) {
+    const keyPrefix = keys(prefix, '')[kind];
+    for await (const found of redis.scanStream({ match: `${keyPrefix}*`, count: 1000 }) as AsyncIterable<string[]>) {
+      for (const key of found) {
+        const projectId = key.slice(keyPrefix.length);
+        if (!seen.has(projectId)) {
+          seen.add(projectId);
+          yield projectId;
+        }
+      }
+    }
   }
 }
 

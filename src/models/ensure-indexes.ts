@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Queue } from 'bullmq';
 import type { Models } from './index.ts';
 import { historyTtlIndex } from './history.ts';
-import { schedulePurgeHistory } from '../queues/purge-history-schedule.ts';
+import { schedulePurgeHistory } from '../queues/maintenance-schedules.ts';
 import type { ServerCapabilities } from './server-capabilities.ts';
 
 export type HistoryExpiry = 'ttl-index' | 'purge-job';

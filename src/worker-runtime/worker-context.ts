@@ -8,6 +8,7 @@ import { createModels, type Models } from '../models/index.ts';
 import { closeQueues, createQueues, type Queues } from '../queues/create-queues.ts';
 import { ensureIndexes } from '../models/ensure-indexes.ts';
 import { detectServerCapabilities } from '../models/server-capabilities.ts';
+import { scheduleFlushEventCounts } from '../queues/maintenance-schedules.ts';
 import type { GatewayProvider } from '../gateways/gateway.ts';
 import { createGatewayProvider } from '../gateways/create-gateway-provider.ts';
 
@@ -30,6 +31,7 @@ export async function createWorkerContext(config: Config, log: Logger): Promise<
   const models = createModels(mongo);
   const queues = createQueues(redis, config);
   await ensureIndexes(models, await detectServerCapabilities(mongo), queues.maintenance, log);
+  await scheduleFlushEventCounts(queues.maintenance);
   return { config, log, mongo, redis, models, queues, gateways: createGatewayProvider(config, models) };
 }
 
