@@ -2,18 +2,17 @@ import type { Connection } from 'mongoose';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { connectMongo } from './infra/mongo.ts';
 import { createFailFastRedis, waitForRedis } from './infra/redis.ts';
-import { createModels, type Models } from './models/index.ts';
-import { closeQueues, createQueues, type Queues } from './queues/create-queues.ts';
+import type { Models } from './models/index.ts';
+import { openStorage } from './infra/open-storage.ts';
+import { closeQueues, type Queues } from './queues/create-queues.ts';
 import { KeyCache } from './keys/key-cache.ts';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.ts';
 import { DeviceStore } from './devices/device-store.ts';
 import { TemplateStore } from './templates/template-store.ts';
 import { SegmentStore } from './segments/segment-store.ts';
 import { JourneyStore } from './journeys/journey-store.ts';
-import { ensureIndexes } from './models/ensure-indexes.ts';
-import { detectServerCapabilities, type ServerCapabilities } from './models/server-capabilities.ts';
+import type { ServerCapabilities } from './models/server-capabilities.ts';
 import { EventTypeCatalog } from './events/event-type-catalog.ts';
 
 /** Everything a request handler needs, built once per ingress process. */
@@ -34,14 +33,10 @@ export interface AppContext {
 }
 
 export async function createAppContext(config: Config, log: Logger): Promise<AppContext> {
-  const mongo = await connectMongo(config.mongoUrl);
   const redis = createFailFastRedis(config.redisUrl);
   redis.on('error', (error) => log.warn({ err: error }, 'redis connection error'));
   await waitForRedis(redis);
-  const models = createModels(mongo);
-  const queues = createQueues(redis, config);
-  const capabilities = await detectServerCapabilities(mongo);
-  await ensureIndexes(models, capabilities, queues.maintenance, log);
+  const { mongo, models, queues, capabilities } = await openStorage(config, redis, log);
   const templates = new TemplateStore(models);
   return {
     config,

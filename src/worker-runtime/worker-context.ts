@@ -2,12 +2,10 @@ import type { Connection } from 'mongoose';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { connectMongo } from '../infra/mongo.ts';
 import { createBlockingRedis } from '../infra/redis.ts';
-import { createModels, type Models } from '../models/index.ts';
-import { closeQueues, createQueues, type Queues } from '../queues/create-queues.ts';
-import { ensureIndexes } from '../models/ensure-indexes.ts';
-import { detectServerCapabilities } from '../models/server-capabilities.ts';
+import type { Models } from '../models/index.ts';
+import { closeQueues, type Queues } from '../queues/create-queues.ts';
+import { openStorage } from '../infra/open-storage.ts';
 import { scheduleFlushEventCounts } from '../queues/maintenance-schedules.ts';
 import type { GatewayProvider } from '../gateways/gateway.ts';
 import { createGatewayProvider } from '../gateways/create-gateway-provider.ts';
@@ -26,11 +24,8 @@ export interface WorkerContext {
 }
 
 export async function createWorkerContext(config: Config, log: Logger): Promise<WorkerContext> {
-  const mongo = await connectMongo(config.mongoUrl);
   const redis = createBlockingRedis(config.redisUrl);
-  const models = createModels(mongo);
-  const queues = createQueues(redis, config);
-  await ensureIndexes(models, await detectServerCapabilities(mongo), queues.maintenance, log);
+  const { mongo, models, queues } = await openStorage(config, redis, log);
   await scheduleFlushEventCounts(queues.maintenance);
   return { config, log, mongo, redis, models, queues, gateways: createGatewayProvider(config, models) };
 }
