@@ -151,4 +151,17 @@ describe('found by npm run fuzz', () => {
       expectRefused(response, `/data/${key}`);
     }
   });
+
+  it('refuses a number past ±1.8e308 (parsed as Infinity) with a 400 naming it, and deletes no tag (was a 500, or a silent delete)', async () => {
+    await registerDevices(harness.ingress, project, [{ id: 'huge-number', platform: 'android', token: 'huge-number', userId: 'huge-user', tags: { level: 3 } }]);
+    for (const huge of ['1e400', '-1e400']) {
+      expectRefused(await request('PUT', sdkPath('/devices/huge-number'), { key: project.clientKey, ...rawJson(`{"platform":"android","pushToken":"huge-number","tags":{"level":${huge}}}`) }), '/tags/level');
+      expectRefused(await request('PATCH', sdkPath('/devices/huge-number'), { key: project.clientKey, ...rawJson(`{"tags":{"level":${huge}}}`) }), '/tags/level');
+      expectRefused(await request('PATCH', serverPath('/users/tags'), { key: project.apiKey, ...rawJson(`{"userId":"huge-user","tags":{"level":${huge}}}`) }), '/tags/level');
+      expectRefused(await request('POST', serverPath('/notifications'), { key: project.apiKey, ...rawJson(`{"targetType":"userId","targetIds":["huge-user"],"body":"b","data":{"a":${huge}}}`) }), '/data/a');
+    }
+    const segment = `{"name":"huge","match":"all","conditions":[{"event":"purchase","withinDays":3,"count":{"op":"gte","value":1e400}}]}`;
+    expectRefused(await request('POST', serverPath('/segments'), { key: project.apiKey, ...rawJson(segment) }), '/conditions/0/count/value');
+    expect(await readTags('huge-number')).toEqual({ level: 3 });
+  });
 });

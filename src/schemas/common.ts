@@ -15,6 +15,12 @@ export const ErrorResponse = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * A JSON number literal past ±1.8e308 (1e400) parses as Infinity, which no field here accepts: MongoDB refuses to
+ * store it and a queued job's JSON turns it into null (a deleted tag). Bounding the value refuses it with a 400.
+ */
+export const FiniteNumber = (options: { errorMessage?: string } = {}) => Type.Number({ minimum: -Number.MAX_VALUE, maximum: Number.MAX_VALUE, ...options });
+
 export const dataResponse = <T extends TSchema>(data: T) => Type.Object({ data });
 
 export const ProjectParams = Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 128 }) });

@@ -1,12 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { targetTypes, notificationStatuses } from '../models/notification.ts';
-import { ProjectParams } from './common.ts';
+import { FiniteNumber, ProjectParams } from './common.ts';
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
 
 export const maxTargetIds = 100;
 
-const DataValue = Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean(), Type.Null()], {
-  errorMessage: 'must be a string, a number, a boolean or null',
+const DataValue = Type.Union([Type.String({ maxLength: 4096 }), FiniteNumber(), Type.Boolean(), Type.Null()], {
+  errorMessage: 'must be a string, a finite number, a boolean or null',
 });
 
 /** Stored as fields of the notification document, so the tag key rule applies (a '.' or leading '$' broke the insert). */

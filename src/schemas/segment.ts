@@ -29,7 +29,7 @@ export const EventCondition = Type.Object(
     count: Type.Object(
       {
         op: Type.Enum(countOps, { errorMessage: `must be one of ${countOps.join(', ')}` }),
-        value: Type.Integer({ minimum: 0, errorMessage: 'must be a whole number, 0 or more' }),
+        value: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, errorMessage: 'must be a whole number, 0 or more' }),
       },
       { additionalProperties: false },
     ),

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { FiniteNumber } from './common.ts';
 
 export const maxTagsPerDevice = 100;
 export const maxTagValueLength = 1024;
@@ -19,7 +20,7 @@ export function isTagKey(key: string): boolean {
 
 export const TagKey = Type.String({ minLength: 1, maxLength: maxTagKeyLength, pattern: tagKeyPattern, errorMessage: tagKeyMessage });
 
-export const TagValue = Type.Union([Type.String({ maxLength: maxTagValueLength }), Type.Number()], { errorMessage: tagValueMessage });
+export const TagValue = Type.Union([Type.String({ maxLength: maxTagValueLength }), FiniteNumber()], { errorMessage: tagValueMessage });
 
 /** Tag changes as sent by a client: a null value deletes the tag. Keys become MongoDB field paths, hence the key rule. */
 export const TagChanges = Type.Record(Type.String(), Type.Union([TagValue, Type.Null()], { errorMessage: tagValueMessage }), {
