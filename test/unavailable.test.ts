@@ -7,6 +7,7 @@ import { startLocalFerretDb } from '../scripts/services/ferretdb.ts';
 import type { StartedService } from '../scripts/services/started-service.ts';
 import { startIngress, type TestIngress } from './support/ingress.ts';
 import { testConfig } from './support/test-config.ts';
+import { redisCommandTimeoutMs } from '../src/infra/redis.ts';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -43,6 +44,21 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
     expectUnavailable(await ingress.request('PUT', sdkPath('during'), { key: project.clientKey, body: { platform: 'ios', pushToken: 't' } }));
     expectUnavailable(await ingress.request('GET', `/v1/projects/${project.projectId}/devices/before`, { key: project.apiKey }));
     expect((await ingress.request('GET', '/readyz')).status).toBe(503);
+    expect(await ingress.context.models.Device.countDocuments({ deviceId: 'during' })).toBe(0);
+  });
+
+  it('answers 503 within the command timeout, and writes nothing, while Redis is connected but does not answer', async () => {
+    const redis = await privateServer(startLocalRedis);
+    const ingress = await ingressOn({ redisUrl: redis.url });
+    const project = await ingress.createProject('team');
+    const sdkPath = (id: string) => `/v1/sdk/projects/${project.projectId}/devices/${id}`;
+    expect((await ingress.request('PUT', sdkPath('before'), { key: project.clientKey, body: { platform: 'ios', pushToken: 't' } })).status).toBe(200);
+
+    for (const pid of redis.pids) process.kill(pid, 'SIGSTOP');
+    cleanups.push(async () => redis.pids.forEach((pid) => process.kill(pid, 'SIGCONT')));
+    const startedAt = Date.now();
+    expectUnavailable(await ingress.request('PUT', sdkPath('during'), { key: project.clientKey, body: { platform: 'ios', pushToken: 't' } }));
+    expect(Date.now() - startedAt).toBeLessThan(redisCommandTimeoutMs + 2000);
     expect(await ingress.context.models.Device.countDocuments({ deviceId: 'during' })).toBe(0);
   });
 

@@ -18,6 +18,7 @@ const redisUnavailablePatterns = [
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE/,
   /MaxRetriesPerRequest/i,
   /before initial connection is complete/,
+  /Command timed out/,
 ];
 
 /** True when the error means a backing store is unreachable rather than that the request or the code is wrong. */
