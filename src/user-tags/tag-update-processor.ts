@@ -1,22 +1,19 @@
 import type { Job, Processor } from 'bullmq';
 import type { WorkerContext } from '../worker-runtime/worker-context.ts';
-import { tagUpdateJobName, type TagUpdateJob } from './tag-update-job.ts';
+import { tagUpdateJobName, type TagUpdateJob, type TagUpdateResult } from './tag-update-job.ts';
 import { applyUserTags, userDeviceViews } from './apply-user-tags.ts';
+import { claimFate, markApplied } from './tag-update-fate.ts';
 
-const appliedMarkerSeconds = 30 * 24 * 3600;
-
-/**
- * A tag update that completed is marked as applied. Replaying it from the dashboard later then changes nothing:
- * applying it again would overwrite whatever the user's tags became since.
- */
+/** Applies a queued tag update unless it was withdrawn or already applied (a replay); a retried run applies it again. */
 export function tagUpdateProcessor(context: Pick<WorkerContext, 'models' | 'redis' | 'config'>): Processor {
   const deps = { models: context.models, redis: context.redis, queuePrefix: context.config.queuePrefix };
-  return async (job: Job<TagUpdateJob>) => {
+  return async (job: Job<TagUpdateJob>): Promise<TagUpdateResult> => {
     if (job.name !== tagUpdateJobName) throw new Error(`unknown tag-update job "${job.name}"`);
-    const appliedKey = `${deps.queuePrefix}:tag-update:applied:${job.id}`;
-    if ((await deps.redis.exists(appliedKey)) === 1) return { devices: await userDeviceViews(deps.models, job.data) };
+    const fate = await claimFate(deps.redis, deps.queuePrefix, job.id!, 'applying');
+    if (fate === 'withdrawn') return { withdrawn: true };
+    if (fate === 'applied') return { devices: await userDeviceViews(deps.models, job.data) };
     const result = await applyUserTags(deps, job.data);
-    await deps.redis.set(appliedKey, '1', 'EX', appliedMarkerSeconds);
+    await markApplied(deps.redis, deps.queuePrefix, job.id!);
     return result;
   };
 }

@@ -1,9 +1,11 @@
 import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { invalidRequest, unavailable } from '../http/api-error.ts';
 import { JobFailedError, JobWaitTimeoutError, waitForJob } from '../queues/wait-for-job.ts';
 import { tooManyTagsMessage } from '../devices/apply-tag-changes.ts';
 import type { UserDeviceView } from '../schemas/user-tags.ts';
 import { tagUpdateJobName, type TagUpdateJob, type TagUpdateResult } from './tag-update-job.ts';
+import { claimFate } from './tag-update-fate.ts';
 
 const tagUpdateJobOptions = {
   attempts: 3,
@@ -13,22 +15,41 @@ const tagUpdateJobOptions = {
   removeOnFail: { age: 24 * 3600 },
 };
 
+export interface UserTagsDeps {
+  queue: Queue;
+  redis: Redis;
+  queuePrefix: string;
+  timeoutMs: number;
+}
+
+const notApplied = (seconds: number) => unavailable(`The tag change could not be applied within ${seconds} s; nothing was changed. Retry shortly.`);
+
 /**
- * Queues the change and waits for the tag-update worker, so the answer shows the tags as they now are.
- * Past the bound the answer is 503, but the queued change is still applied.
+ * The job's result, waiting at most timeoutMs; then the change is withdrawn, unless a worker has already begun it,
+ * in which case its end is awaited as long again. Only a worker that died while applying it leaves the answer open.
  */
-export async function updateUserTags(queue: Queue, timeoutMs: number, job: TagUpdateJob): Promise<UserDeviceView[]> {
-  const added = await queue.add(tagUpdateJobName, job, tagUpdateJobOptions);
-  let result: TagUpdateResult;
+async function resultOf(deps: UserTagsDeps, jobId: string): Promise<TagUpdateResult> {
+  const seconds = deps.timeoutMs / 1000;
   try {
-    result = await waitForJob<TagUpdateResult>(queue, added.id!, timeoutMs);
+    return await waitForJob<TagUpdateResult>(deps.queue, jobId, deps.timeoutMs);
   } catch (error) {
-    if (error instanceof JobWaitTimeoutError) {
-      throw unavailable(`The tag change was queued but not confirmed within ${timeoutMs / 1000} s; it will still be applied. Read the devices again shortly.`);
-    }
     if (error instanceof JobFailedError) throw unavailable('The tag change could not be applied because the database is unavailable; retry shortly.');
-    throw error;
+    if (!(error instanceof JobWaitTimeoutError)) throw error;
   }
+  if ((await claimFate(deps.redis, deps.queuePrefix, jobId, 'withdrawn')) === 'withdrawn') throw notApplied(seconds);
+  try {
+    return await waitForJob<TagUpdateResult>(deps.queue, jobId, deps.timeoutMs);
+  } catch (error) {
+    if (!(error instanceof JobWaitTimeoutError)) throw error;
+    throw unavailable(`The tag change is being applied but was not confirmed within ${2 * seconds} s. Read the devices again shortly.`);
+  }
+}
+
+/** Queues the change and waits for the tag-update worker, so the answer shows the tags as they now are. */
+export async function updateUserTags(deps: UserTagsDeps, job: TagUpdateJob): Promise<UserDeviceView[]> {
+  const added = await deps.queue.add(tagUpdateJobName, job, tagUpdateJobOptions);
+  const result = await resultOf(deps, added.id!);
+  if ('withdrawn' in result) throw notApplied(deps.timeoutMs / 1000);
   if ('overLimit' in result) {
     throw invalidRequest(
       tooManyTagsMessage,

@@ -20,7 +20,8 @@ export function registerUpdateUserTags(app: App, context: AppContext): void {
       },
       handler: async (request) => {
         const job = { projectId: request.params.projectId, userId: request.body.userId, tags: request.body.tags };
-        const devices = await updateUserTags(context.queues.tagUpdate, context.config.tagUpdateTimeoutMs, job);
+        const deps = { queue: context.queues.tagUpdate, redis: context.redis, queuePrefix: context.config.queuePrefix, timeoutMs: context.config.tagUpdateTimeoutMs };
+        const devices = await updateUserTags(deps, job);
         return { data: { devices } };
       },
     });

@@ -1,0 +1,23 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * What became of a queued tag update, decided once: the worker claims it before applying ('applying', then
+ * 'applied'), or the request that queued it, tired of waiting, withdraws it ('withdrawn'), so that its 503 can truly
+ * say nothing changed. Whichever claims first wins. An applied update replayed from the dashboard changes nothing
+ * either: applying it again would overwrite whatever the user's tags became since.
+ */
+export type TagUpdateFate = 'applying' | 'applied' | 'withdrawn';
+
+const fateSeconds = 30 * 24 * 3600;
+const fateKey = (prefix: string, jobId: string) => `${prefix}:tag-update:fate:${jobId}`;
+
+/** The fate that holds after trying to claim one. */
+export async function claimFate(redis: Redis, prefix: string, jobId: string, claim: 'applying' | 'withdrawn'): Promise<TagUpdateFate> {
+  const key = fateKey(prefix, jobId);
+  if ((await redis.set(key, claim, 'EX', fateSeconds, 'NX')) === 'OK') return claim;
+  return ((await redis.get(key)) as TagUpdateFate | null) ?? claim;
+}
+
+export async function markApplied(redis: Redis, prefix: string, jobId: string): Promise<void> {
+  await redis.set(fateKey(prefix, jobId), 'applied', 'EX', fateSeconds);
+}
