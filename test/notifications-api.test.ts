@@ -57,6 +57,11 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
     expect(response.status).toBe(400);
     const paths = response.body.error.details.map((detail: { path: string }) => detail.path).sort();
     expect(paths).toEqual(['/body', '/data/nested', '/sendAt', '/targetIds', '/targetType']);
+    const missingBody = await send(team, { targetType: 'user', targetIds: ['a'] });
+    expect(missingBody.body.error.details).toEqual([
+      { path: '/body', message: 'is required unless templateId is given' },
+      { path: '/targetType', message: 'must be one of segment, userId, device' },
+    ]);
   });
 
   it('refuses inline content that is not valid Liquid', async () => {

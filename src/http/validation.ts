@@ -43,6 +43,8 @@ export function validationDetails(errors: ErrorObject[], prefix = ''): ErrorDeta
   const unionPaths = new Set(errors.filter((error) => error.keyword === 'anyOf').map((error) => error.schemaPath));
   const propertyNameFailures = new Set(errors.filter((error) => error.keyword === 'propertyNames').map((error) => error.schemaPath));
   const kept = errors.filter((error) => {
+    // An if/then failure is reported again by the keyword inside "then", which names the field.
+    if (error.keyword === 'if') return false;
     for (const unionPath of unionPaths) if (error.schemaPath.startsWith(`${unionPath}/`)) return false;
     for (const namesPath of propertyNameFailures) if (error.schemaPath.startsWith(`${namesPath}/`)) return false;
     return true;

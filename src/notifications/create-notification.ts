@@ -20,7 +20,6 @@ function requestErrors(plan: KeyOwner['plan'], body: SendNotificationBody, targe
   if (targetIds.length > maxTargets) {
     details.push({ path: '/targetIds', message: `allows at most ${maxTargets} ids for targetType ${body.targetType} on the ${plan} plan` });
   }
-  if (body.templateId === undefined && body.body === undefined) details.push({ path: '/body', message: 'is required unless templateId is given' });
   if (body.templateId === undefined) details.push(...contentSyntaxErrors(body));
   if (body.sendAt !== undefined && Date.parse(body.sendAt) - now > maxScheduleAheadMs) {
     details.push({ path: '/sendAt', message: 'must be at most 365 days ahead' });

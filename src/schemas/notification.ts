@@ -43,7 +43,12 @@ export const SendNotificationBody = Type.Object(
     data: Type.Optional(NotificationData),
     sendAt: Type.Optional(Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // In the schema rather than after it, so that a missing body is named beside every other offending field.
+    if: { not: { required: ['templateId'] } },
+    then: { required: ['body'], errorMessage: 'is required unless templateId is given' },
+  },
 );
 export type SendNotificationBody = Static<typeof SendNotificationBody>;
 
