@@ -15,6 +15,7 @@ import { findFreePort } from '../services/free-port.ts';
 import { connectMongo } from '../../src/infra/mongo.ts';
 import { createBlockingRedis } from '../../src/infra/redis.ts';
 import { createModels } from '../../src/models/index.ts';
+import { deviceKey } from '../../src/models/device.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { queueNames } from '../../src/queues/names.ts';
 
@@ -67,6 +68,7 @@ try {
   const project = await createProject(models, { name: 'bench', plan: 'business' });
   await models.Device.insertMany(
     Array.from({ length: users * 2 }, (_, index) => ({
+      _id: deviceKey(project.projectId, `device-${index}`),
       projectId: project.projectId,
       deviceId: `device-${index}`,
       platform: 'android',
