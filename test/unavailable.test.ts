@@ -32,32 +32,34 @@ function expectUnavailable(response: { status: number; body: any }) {
   expect(response.body).toEqual({ error: { code: 'unavailable', message: expect.any(String) } });
 }
 
+/** An ingress on a Redis of the test's own, and a project with one device registered while Redis answered. */
+async function deviceOnPrivateRedis(plan: 'starter' | 'team') {
+  const redis = await privateServer(startLocalRedis);
+  const ingress = await ingressOn({ redisUrl: redis.url });
+  const project = await ingress.createProject(plan);
+  const register = (id: string) => ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${id}`, { key: project.clientKey, body: { platform: 'ios', pushToken: 't' } });
+  expect((await register('before')).status).toBe(200);
+  return { redis, ingress, project, register };
+}
+
 describe('503 when a backing store is down (CONTRACTS §1)', () => {
   it('answers 503 and writes nothing while Redis is down', async () => {
-    const redis = await privateServer(startLocalRedis);
-    const ingress = await ingressOn({ redisUrl: redis.url });
-    const project = await ingress.createProject('starter');
-    const sdkPath = (id: string) => `/v1/sdk/projects/${project.projectId}/devices/${id}`;
-    expect((await ingress.request('PUT', sdkPath('before'), { key: project.clientKey, body: { platform: 'ios', pushToken: 't' } })).status).toBe(200);
+    const { redis, ingress, project, register } = await deviceOnPrivateRedis('starter');
 
     await redis.stop();
-    expectUnavailable(await ingress.request('PUT', sdkPath('during'), { key: project.clientKey, body: { platform: 'ios', pushToken: 't' } }));
+    expectUnavailable(await register('during'));
     expectUnavailable(await ingress.request('GET', `/v1/projects/${project.projectId}/devices/before`, { key: project.apiKey }));
     expect((await ingress.request('GET', '/readyz')).status).toBe(503);
     expect(await ingress.context.models.Device.countDocuments({ deviceId: 'during' })).toBe(0);
   });
 
   it('answers 503 within the command timeout, and writes nothing, while Redis is connected but does not answer', async () => {
-    const redis = await privateServer(startLocalRedis);
-    const ingress = await ingressOn({ redisUrl: redis.url });
-    const project = await ingress.createProject('team');
-    const sdkPath = (id: string) => `/v1/sdk/projects/${project.projectId}/devices/${id}`;
-    expect((await ingress.request('PUT', sdkPath('before'), { key: project.clientKey, body: { platform: 'ios', pushToken: 't' } })).status).toBe(200);
+    const { redis, ingress, register } = await deviceOnPrivateRedis('team');
 
     for (const pid of redis.pids) process.kill(pid, 'SIGSTOP');
     cleanups.push(async () => redis.pids.forEach((pid) => process.kill(pid, 'SIGCONT')));
     const startedAt = Date.now();
-    expectUnavailable(await ingress.request('PUT', sdkPath('during'), { key: project.clientKey, body: { platform: 'ios', pushToken: 't' } }));
+    expectUnavailable(await register('during'));
     expect(Date.now() - startedAt).toBeLessThan(redisCommandTimeoutMs + 2000);
     expect(await ingress.context.models.Device.countDocuments({ deviceId: 'during' })).toBe(0);
   });
