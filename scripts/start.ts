@@ -1,14 +1,13 @@
 import { resolve } from 'node:path';
 import { stateDir } from '../src/config.ts';
-import { provideServices } from './services/provide-services.ts';
-import { adoptRunningDefaults, defaultMongoPort, defaultRedisPort } from './start/default-services.ts';
+import { defaultMongoPort, defaultRedisPort, provideServices } from './services/provide-services.ts';
+import { withDatabase } from '../src/infra/mongo-url.ts';
 import { readProcfile } from './start/procfile.ts';
 import { superviseProcesses } from './start/supervise.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const log = (line: string) => process.stdout.write(`${'start'.padEnd(20)}| ${line}\n`);
 
-await adoptRunningDefaults(log);
 const services = await provideServices({
   stateDir: resolve(stateDir, 'services'),
   log,
@@ -18,7 +17,7 @@ const services = await provideServices({
 const env = {
   ...process.env,
   REDIS_URL: services.redisUrl,
-  MONGODB_URL: process.env.MONGODB_URL ?? `${services.mongoUrl}/pushengine`,
+  MONGODB_URL: process.env.MONGODB_URL || withDatabase(services.mongoUrl, 'pushengine'),
 };
 // The sandbox gateways are a local stand-in for FCM and APNs, not part of a deployment, so they are not in the Procfile.
 const sandboxEntries = (process.env.PUSH_GATEWAY ?? 'sandbox') === 'sandbox' ? [{ name: 'sandbox', command: 'node scripts/sandbox/main.ts' }] : [];

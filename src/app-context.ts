@@ -12,7 +12,6 @@ import { DeviceStore } from './devices/device-store.ts';
 import { TemplateStore } from './templates/template-store.ts';
 import { SegmentStore } from './segments/segment-store.ts';
 import { JourneyStore } from './journeys/journey-store.ts';
-import type { ServerCapabilities } from './models/server-capabilities.ts';
 import { EventTypeCatalog } from './events/event-type-catalog.ts';
 
 /** Everything a request handler needs, built once per ingress process. */
@@ -27,7 +26,6 @@ export interface AppContext {
   devices: DeviceStore;
   templates: TemplateStore;
   segments: SegmentStore;
-  serverCapabilities: ServerCapabilities;
   journeys: JourneyStore;
   eventTypes: EventTypeCatalog;
 }
@@ -36,7 +34,7 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
   const redis = createFailFastRedis(config.redisUrl);
   redis.on('error', (error) => log.warn({ err: error }, 'redis connection error'));
   await waitForRedis(redis);
-  const { mongo, models, queues, capabilities } = await openStorage(config, redis, log);
+  const { mongo, models, queues } = await openStorage(config, redis);
   const templates = new TemplateStore(models);
   return {
     config,
@@ -48,8 +46,7 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     limiter: new SlidingWindowLimiter(redis, config.queuePrefix),
     devices: new DeviceStore(models, queues.eventIngest, redis, config.queuePrefix),
     templates,
-    segments: new SegmentStore({ models, redis, queuePrefix: config.queuePrefix }, capabilities),
-    serverCapabilities: capabilities,
+    segments: new SegmentStore({ models, redis, queuePrefix: config.queuePrefix }),
     journeys: new JourneyStore({ models, templates, sendQueue: queues.send, redis, queuePrefix: config.queuePrefix }),
     eventTypes: new EventTypeCatalog(models),
   };

@@ -3,7 +3,6 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { deliverJobId, type DeliverJobData } from '../src/delivery/deliver-job.ts';
 import { deliverProcessor } from '../src/delivery/deliver-batch.ts';
 import { queueNames, type QueueName } from '../src/queues/names.ts';
-import { purgeHistoryJobName } from '../src/queues/maintenance-schedules.ts';
 import { registerDevices, readNotification, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 import { replayFromDashboard as replay } from './support/dashboard.ts';
@@ -98,21 +97,4 @@ describe('replaying jobs from the dashboard', () => {
     }
   });
 
-  it('maintenance: a completed history purge replayed deletes only what has expired', async () => {
-    const { History } = harness.ingress.context.models;
-    const entry = (deviceId: string, daysAgo: number) => ({
-      projectId: project.projectId,
-      deviceId,
-      notificationId: `purge-${deviceId}`,
-      notification: { id: `purge-${deviceId}`, createdAt: new Date(), body: 'b' },
-      sentAt: new Date(Date.now() - daysAgo * 24 * 3600 * 1000),
-    });
-    await History.insertMany([entry('old', 31), entry('recent', 29)]);
-    const job = await queues().maintenance.add(purgeHistoryJobName, {});
-    await eventually(async () => expect(await job.getState()).toBe('completed'));
-    expect(await History.countDocuments({ notificationId: { $in: ['purge-old', 'purge-recent'] } })).toBe(1);
-    const replayed = await replayFromDashboard(queueNames.maintenance, (await queues().maintenance.getJob(job.id!))!);
-    expect(replayed.returnvalue).toEqual({ deleted: 0 });
-    expect(await History.countDocuments({ notificationId: 'purge-recent' })).toBe(1);
-  });
 });

@@ -2,10 +2,11 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
 import { provideServices } from '../scripts/services/provide-services.ts';
 import { connectionRefused } from './support/connection-refused.ts';
+import { withDatabase } from '../src/infra/mongo-url.ts';
+import { connectMongo } from '../src/infra/mongo.ts';
 
 function portOf(url: string): number {
   return Number(new URL(url).port);
@@ -22,17 +23,17 @@ function isRunning(pid: number): boolean {
 }
 
 describe('provideServices without Docker or env URLs', () => {
-  it('starts a local Redis and FerretDB, and stop() leaves nothing behind', async () => {
+  it('starts a local Redis and SecantusDB, and stop() leaves nothing behind', async () => {
     const savedEnv = { REDIS_URL: process.env.REDIS_URL, MONGODB_URL: process.env.MONGODB_URL };
     delete process.env.REDIS_URL;
     delete process.env.MONGODB_URL;
     const stateDir = await mkdtemp(join(tmpdir(), 'pushengine-services-test-'));
     const logLines: string[] = [];
     try {
-      const services = await provideServices({ stateDir, log: (line) => logLines.push(line) });
+      const services = await provideServices({ stateDir, log: (line) => logLines.push(line), adoptRunning: false });
       try {
-        expect(services.path).toMatch(/redis: local redis-server .* on 127\.0\.0\.1:\d+; mongodb: local FerretDB .* on 127\.0\.0\.1:\d+/);
-        expect(services.mongoUrl).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+$/);
+        expect(services.path).toMatch(/redis: local redis-server .* on 127\.0\.0\.1:\d+; mongodb: local SecantusDB 0\.7\.0b3 on 127\.0\.0\.1:\d+/);
+        expect(services.mongoUrl).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/\?retryWrites=false$/);
         expect(services.pids).toHaveLength(2);
 
         const redis = new Redis(services.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
@@ -43,12 +44,11 @@ describe('provideServices without Docker or env URLs', () => {
           redis.disconnect();
         }
 
-        const connection = await mongoose.createConnection(`${services.mongoUrl}/svc_test`).asPromise();
+        const connection = await connectMongo(withDatabase(services.mongoUrl, 'svc_test'));
         try {
-          const Item = connection.model('Item', new mongoose.Schema({ name: String }));
-          await Item.create({ name: 'hello' });
-          const found = await Item.findOne({ name: 'hello' }).lean();
-          expect(found?.name).toBe('hello');
+          const items = connection.collection('items');
+          await items.insertOne({ name: 'hello' });
+          expect((await items.findOne({ name: 'hello' }))?.name).toBe('hello');
         } finally {
           await connection.close();
         }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLocalRedis } from '../scripts/services/redis-server.ts';
-import { startLocalFerretDb } from '../scripts/services/ferretdb.ts';
+import { startLocalSecantusDb } from '../scripts/services/secantusdb.ts';
+import { withDatabase } from '../src/infra/mongo-url.ts';
 import type { StartedService } from '../scripts/services/started-service.ts';
 import { startIngress, type TestIngress } from './support/ingress.ts';
 import { testConfig } from './support/test-config.ts';
@@ -65,8 +66,8 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
   });
 
   it('answers 503 and queues nothing while MongoDB is down', async () => {
-    const mongo = await privateServer(startLocalFerretDb);
-    const ingress = await ingressOn({ mongoUrl: `${mongo.url}/down_test` });
+    const mongo = await privateServer(startLocalSecantusDb);
+    const ingress = await ingressOn({ mongoUrl: withDatabase(mongo.url, 'down_test') });
     const project = await ingress.createProject('team');
     const sdkPath = (id: string) => `/v1/sdk/projects/${project.projectId}/devices/${id}`;
     expect((await ingress.request('PUT', sdkPath('before'), { key: project.clientKey, body: { platform: 'web', pushToken: 't' } })).status).toBe(200);

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Connection } from 'mongoose';
 import { stateDir } from '../../src/config.ts';
 import { connectMongo } from '../../src/infra/mongo.ts';
+import { withDatabase } from '../../src/infra/mongo-url.ts';
 import { createModels, type Models } from '../../src/models/index.ts';
 import { provideServices, type ProvidedServices } from '../services/provide-services.ts';
 import { findFreePort } from '../services/free-port.ts';
@@ -35,7 +36,7 @@ export async function openBenchEnvironment(name: string, options: { sandbox?: bo
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     REDIS_URL: services.redisUrl,
-    MONGODB_URL: `${services.mongoUrl}/bench_${name}_${suffix}`,
+    MONGODB_URL: withDatabase(services.mongoUrl, `bench_${name}_${suffix}`),
     QUEUE_PREFIX: `bench${suffix}`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     PORT: String(port),

@@ -13,6 +13,7 @@ import { provideServices } from '../services/provide-services.ts';
 import { startManagedProcess, type ManagedProcess } from '../services/managed-process.ts';
 import { findFreePort } from '../services/free-port.ts';
 import { connectMongo } from '../../src/infra/mongo.ts';
+import { withDatabase } from '../../src/infra/mongo-url.ts';
 import { createBlockingRedis } from '../../src/infra/redis.ts';
 import { createModels } from '../../src/models/index.ts';
 import { deviceKey } from '../../src/models/device.ts';
@@ -45,7 +46,7 @@ try {
   const suffix = randomBytes(3).toString('hex');
   Object.assign(process.env, {
     REDIS_URL: services.redisUrl,
-    MONGODB_URL: `${services.mongoUrl}/bench_${suffix}`,
+    MONGODB_URL: withDatabase(services.mongoUrl, `bench_${suffix}`),
     QUEUE_PREFIX: `bench${suffix}`,
     PORT: String(port),
     HOST: '127.0.0.1',

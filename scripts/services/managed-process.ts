@@ -23,6 +23,7 @@ export interface ManagedProcessOptions {
   args: string[];
   /** Directory deleted after the process is gone (also on parent exit). */
   removeOnStop?: string;
+  cwd?: string;
 }
 
 interface LiveChild {
@@ -64,7 +65,7 @@ function withParentDeathSignal(command: string, args: string[]): [string, string
 export async function startManagedProcess(options: ManagedProcessOptions): Promise<ManagedProcess> {
   installExitHook();
   const [command, args] = withParentDeathSignal(options.command, options.args);
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd });
 
   const output: string[] = [];
   const keepOutput = (chunk: Buffer): void => {

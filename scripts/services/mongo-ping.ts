@@ -2,6 +2,11 @@ import { MongoClient } from 'mongodb';
 
 /** One bounded attempt: connect, run { ping: 1 }, close. */
 export async function mongoAnswersPing(url: string, timeoutMs = 1_000): Promise<boolean> {
+  return (await mongoBuildInfo(url, timeoutMs)) !== undefined;
+}
+
+/** The server's buildInfo, or undefined when it does not answer within timeoutMs. */
+export async function mongoBuildInfo(url: string, timeoutMs = 1_000): Promise<Record<string, unknown> | undefined> {
   const client = new MongoClient(url, {
     serverSelectionTimeoutMS: timeoutMs,
     connectTimeoutMS: timeoutMs,
@@ -10,10 +15,9 @@ export async function mongoAnswersPing(url: string, timeoutMs = 1_000): Promise<
   });
   try {
     await client.connect();
-    const reply = await client.db('admin').command({ ping: 1 });
-    return reply.ok === 1;
+    return await client.db('admin').command({ buildInfo: 1 });
   } catch {
-    return false;
+    return undefined;
   } finally {
     await client.close().catch(() => {});
   }

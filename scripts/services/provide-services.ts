@@ -2,15 +2,17 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startMongoContainer, startRedisContainer } from './containers.ts';
 import { checkDockerEngine } from './docker-engine.ts';
-import { startLocalFerretDb } from './ferretdb.ts';
+import { mongoBuildInfo } from './mongo-ping.ts';
+import { redisAnswersPing } from './redis-ping.ts';
 import { startLocalRedis } from './redis-server.ts';
+import { secantusDbUrl, startLocalSecantusDb } from './secantusdb.ts';
 import type { LocalServiceOptions, StartedService } from './started-service.ts';
 
 export interface ProvidedServices {
   redisUrl: string;
-  /** Server URL without a database path; callers append `/<dbname>`. */
+  /** Server URL, possibly with options; name a database with withDatabase (src/infra/mongo-url.ts). */
   mongoUrl: string;
-  /** What was used, e.g. "redis: local redis-server 7.0.15 on 127.0.0.1:41234; mongodb: local FerretDB v1.24.2 (SQLite) on 127.0.0.1:41235". */
+  /** What was used, e.g. "redis: local redis-server 7.0.15 on 127.0.0.1:41234; mongodb: local SecantusDB 0.7.0b3 on 127.0.0.1:41235". */
   path: string;
   /** Local child processes started for these services (empty for env URLs and containers). */
   pids: number[];
@@ -25,11 +27,15 @@ export interface ProvideServicesOptions {
   persistent?: boolean;
   /** Fixed ports for local servers, so that other commands find them at their default URLs. */
   ports?: { redis?: number; mongodb?: number };
+  /** Use a server already answering on the default port (the default); false always starts servers of our own. */
+  adoptRunning?: boolean;
 }
 
 interface ServiceRecipe {
   label: string;
   envName: string;
+  /** The URL of a server already answering on the default port, if one does. */
+  findRunning: () => Promise<string | undefined>;
   startContainer: () => Promise<StartedService>;
   startLocal: (options: LocalServiceOptions) => Promise<StartedService>;
   localName: string;
@@ -38,6 +44,7 @@ interface ServiceRecipe {
 const REDIS: ServiceRecipe = {
   label: 'redis',
   envName: 'REDIS_URL',
+  findRunning: async () => ((await redisAnswersPing('127.0.0.1', defaultRedisPort)) ? `redis://127.0.0.1:${defaultRedisPort}` : undefined),
   startContainer: startRedisContainer,
   startLocal: startLocalRedis,
   localName: 'redis-server',
@@ -46,12 +53,27 @@ const REDIS: ServiceRecipe = {
 const MONGODB: ServiceRecipe = {
   label: 'mongodb',
   envName: 'MONGODB_URL',
+  findRunning: findRunningMongo,
   startContainer: startMongoContainer,
-  startLocal: startLocalFerretDb,
-  localName: 'FerretDB',
+  startLocal: startLocalSecantusDb,
+  localName: 'SecantusDB',
 };
 
-/** For each service independently: its env URL, else a Docker container, else a local server on loopback. */
+/** A SecantusDB left running by npm start gets the same retryWrites=false as one started here. */
+async function findRunningMongo(): Promise<string | undefined> {
+  const address = `127.0.0.1:${defaultMongoPort}`;
+  const buildInfo = await mongoBuildInfo(`mongodb://${address}`);
+  if (buildInfo === undefined) return undefined;
+  return buildInfo.secantusVersion !== undefined ? secantusDbUrl(address) : `mongodb://${address}`;
+}
+
+export const defaultRedisPort = 6379;
+export const defaultMongoPort = 27017;
+
+/**
+ * For each service independently: its env URL, else a server already answering on the default port, else a Docker
+ * container, else a local server on loopback.
+ */
 export async function provideServices(options: ProvideServicesOptions): Promise<ProvidedServices> {
   const localOptions: LocalServiceOptions = {
     stateDir: resolve(options.stateDir),
@@ -60,12 +82,13 @@ export async function provideServices(options: ProvideServicesOptions): Promise<
   };
   await mkdir(localOptions.stateDir, { recursive: true });
 
+  const adoptRunning = options.adoptRunning ?? true;
   let dockerCheck: ReturnType<typeof checkDockerEngine> | undefined;
   const checkDockerOnce = (): ReturnType<typeof checkDockerEngine> => (dockerCheck ??= checkDockerEngine());
 
   const [redis, mongodb] = await Promise.allSettled([
-    provideService(REDIS, { ...localOptions, port: options.ports?.redis }, checkDockerOnce),
-    provideService(MONGODB, { ...localOptions, port: options.ports?.mongodb }, checkDockerOnce),
+    provideService(REDIS, { ...localOptions, port: options.ports?.redis }, adoptRunning, checkDockerOnce),
+    provideService(MONGODB, { ...localOptions, port: options.ports?.mongodb }, adoptRunning, checkDockerOnce),
   ]);
   if (redis.status === 'rejected' || mongodb.status === 'rejected') {
     // Do not leave the one that did start running.
@@ -88,6 +111,7 @@ export async function provideServices(options: ProvideServicesOptions): Promise<
 async function provideService(
   recipe: ServiceRecipe,
   options: LocalServiceOptions,
+  adoptRunning: boolean,
   checkDocker: () => ReturnType<typeof checkDockerEngine>,
 ): Promise<StartedService> {
   const fromEnv = process.env[recipe.envName];
@@ -95,6 +119,12 @@ async function provideService(
     const description = `${recipe.envName} from the environment (${hidePassword(fromEnv)})`;
     options.log(`${recipe.label}: using ${description}`);
     return { url: fromEnv, description, pids: [], stop: async () => {} };
+  }
+  const running = adoptRunning ? await recipe.findRunning() : undefined;
+  if (running !== undefined) {
+    const description = `one already answering at ${running}`;
+    options.log(`${recipe.label}: using ${description}`);
+    return { url: running, description, pids: [], stop: async () => {} };
   }
 
   const docker = await checkDocker();

@@ -1,13 +1,13 @@
 import type { Models } from '../models/index.ts';
 import type { HistoryEntry } from '../schemas/history.ts';
-import { historyCutoff } from './purge-expired-history.ts';
+import { historyCutoff } from '../models/history.ts';
 
 export interface HistoryPage {
   limit: number;
   before?: Date;
 }
 
-/** Newest first, never older than the 30-day window, whether or not the purge has run yet. */
+/** Newest first, never older than the 30-day window, whether or not the TTL monitor has deleted the entry yet. */
 export async function deviceHistory(models: Models, projectId: string, deviceId: string, page: HistoryPage, now = new Date()): Promise<HistoryEntry[]> {
   const sentAt = { $gte: historyCutoff(now), ...(page.before && { $lt: page.before }) };
   const entries = await models.History.find({ projectId, deviceId, sentAt }, { notification: 1, sentAt: 1 })

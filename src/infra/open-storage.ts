@@ -1,26 +1,24 @@
 import type { Connection } from 'mongoose';
 import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { connectMongo } from './mongo.ts';
 import { createModels, type Models } from '../models/index.ts';
 import { createQueues, type Queues } from '../queues/create-queues.ts';
 import { ensureIndexes } from '../models/ensure-indexes.ts';
-import { detectServerCapabilities, type ServerCapabilities } from '../models/server-capabilities.ts';
+import { retireHistoryPurge } from '../queues/maintenance-schedules.ts';
 
 export interface Storage {
   mongo: Connection;
   models: Models;
   queues: Queues;
-  capabilities: ServerCapabilities;
 }
 
 /** MongoDB with its indexes in place, and the queues on the given Redis: what every process opens at start-up. */
-export async function openStorage(config: Config, redis: Redis, log: Logger): Promise<Storage> {
+export async function openStorage(config: Config, redis: Redis): Promise<Storage> {
   const mongo = await connectMongo(config.mongoUrl);
   const models = createModels(mongo);
   const queues = createQueues(redis, config);
-  const capabilities = await detectServerCapabilities(mongo);
-  await ensureIndexes(models, capabilities, queues.maintenance, log);
-  return { mongo, models, queues, capabilities };
+  await ensureIndexes(models);
+  await retireHistoryPurge(queues.maintenance);
+  return { mongo, models, queues };
 }

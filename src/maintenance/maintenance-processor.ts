@@ -1,16 +1,9 @@
 import type { Job, Processor } from 'bullmq';
 import type { WorkerContext } from '../worker-runtime/worker-context.ts';
-import { flushEventCountsJobName, purgeHistoryJobName } from '../queues/maintenance-schedules.ts';
-import { purgeExpiredHistory } from '../history/purge-expired-history.ts';
+import { flushEventCountsJobName } from '../queues/maintenance-schedules.ts';
 import { countDeps, flushCountsUnlessRunning, projectsWithPendingCounts } from '../events/pending-counts.ts';
 
 type MaintenanceContext = Pick<WorkerContext, 'models' | 'log' | 'redis' | 'config'>;
-
-async function purgeHistory(context: MaintenanceContext): Promise<{ deleted: number }> {
-  const deleted = await purgeExpiredHistory(context.models);
-  context.log.info({ deleted }, 'purged history older than 30 days');
-  return { deleted };
-}
 
 async function flushEventCounts(context: MaintenanceContext): Promise<{ projects: number }> {
   const deps = countDeps(context);
@@ -23,7 +16,6 @@ async function flushEventCounts(context: MaintenanceContext): Promise<{ projects
 }
 
 const maintenanceJobs: Record<string, (context: MaintenanceContext) => Promise<object>> = {
-  [purgeHistoryJobName]: purgeHistory,
   [flushEventCountsJobName]: flushEventCounts,
 };
 

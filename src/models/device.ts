@@ -3,8 +3,8 @@ import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 export const platforms = ['android', 'ios', 'web'] as const;
 
 /**
- * The natural key doubles as _id: FerretDB 1.x (SQLite) only pushes _id equality down to an index, so lookups by
- * _id are several times faster there than by (projectId, deviceId); MongoDB serves both from an index.
+ * The natural key doubles as _id: a device read or write is one lookup in the one index every collection has, and a
+ * project's devices are contiguous in it, which the fan-out cursor (sorted by _id) and a ranged shard key use.
  */
 export function deviceKey(projectId: string, deviceId: string): string {
   return `${projectId}:${deviceId}`;
@@ -29,6 +29,9 @@ const deviceSchema = new Schema(
 );
 deviceSchema.index({ projectId: 1, deviceId: 1 }, { unique: true });
 deviceSchema.index({ projectId: 1, userId: 1 });
+/** Serves segment tag conditions on any tag key (a compound wildcard index, MongoDB 7+). */
+export const deviceTagsIndexKey = { projectId: 1, 'tags.$**': 1 } as const;
+deviceSchema.index(deviceTagsIndexKey);
 
 export type DeviceDocument = InferSchemaType<typeof deviceSchema>;
 

@@ -4,8 +4,7 @@ export const historyRetentionSeconds = 30 * 24 * 60 * 60;
 
 /**
  * One history entry per notification and device, keyed by both: the _id index refuses a repeat, so no separate
- * unique index costs every insert (a fifth of an insert on FerretDB), and looking up which devices of a batch already
- * have history is an _id lookup, the only one FerretDB 1.x serves from an index.
+ * unique index costs every insert, and looking up which devices of a batch already have history is an _id lookup.
  */
 export function historyKey(notificationId: string, deviceId: string): string {
   return `${notificationId}:${deviceId}`;
@@ -35,10 +34,12 @@ const historySchema = new Schema(
   { versionKey: false },
 );
 historySchema.index({ projectId: 1, deviceId: 1, sentAt: -1 });
+historySchema.index({ sentAt: 1 }, { expireAfterSeconds: historyRetentionSeconds });
 
-
-/** The TTL index is created apart from the others, because some MongoDB-wire servers refuse it (see ensure-indexes). */
-export const historyTtlIndex = { key: { sentAt: 1 }, expireAfterSeconds: historyRetentionSeconds } as const;
+/** The TTL monitor runs about once a minute, so reads cut at the window themselves. */
+export function historyCutoff(now: Date): Date {
+  return new Date(now.getTime() - historyRetentionSeconds * 1000);
+}
 
 export function historyModel(connection: Connection) {
   return connection.model('History', historySchema, 'history');

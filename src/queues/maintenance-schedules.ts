@@ -1,8 +1,5 @@
 import type { Queue } from 'bullmq';
 
-export const purgeHistoryJobName = 'purge-history';
-export const purgeHistoryEveryMs = 10 * 60 * 1000;
-
 export const flushEventCountsJobName = 'flush-event-counts';
 export const flushEventCountsEveryMs = 60 * 1000;
 
@@ -11,8 +8,12 @@ function schedule(maintenance: Queue, jobName: string, everyMs: number): Promise
   return maintenance.upsertJobScheduler(jobName, { every: everyMs }, { name: jobName });
 }
 
-export async function schedulePurgeHistory(maintenance: Queue): Promise<void> {
-  await schedule(maintenance, purgeHistoryJobName, purgeHistoryEveryMs);
+/**
+ * Earlier versions scheduled a `purge-history` job for servers without TTL indexes; the TTL index on history now
+ * always does that work, and a schedule left in Redis would only run a job no worker knows.
+ */
+export async function retireHistoryPurge(maintenance: Queue): Promise<void> {
+  await maintenance.removeJobScheduler('purge-history');
 }
 
 /**

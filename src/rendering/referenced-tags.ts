@@ -1,13 +1,12 @@
 import { liquid } from './liquid.ts';
 import { contentFields, type ParsedContent } from './message-content.ts';
 import { isTagKey } from '../schemas/tags.ts';
-import { hasWhitespaceEdge } from '../models/server-capabilities.ts';
 
 /**
  * Which device tags the content reads: a list of names, or 'all' when a template reaches the tags as a whole or by a
  * computed name. Only those are loaded and carried with a delivery batch, whatever else a device has. The names
  * become projection paths (tags.<name>): a name no tag can have ($x, empty, with a dot) is left out, as it would make
- * the query fail, and a name edged with whitespace, which FerretDB refuses in a path, asks for all the tags.
+ * the query fail.
  */
 export function referencedDeviceTags(content: ParsedContent): 'all' | string[] {
   const names = new Set<string>();
@@ -16,7 +15,7 @@ export function referencedDeviceTags(content: ParsedContent): 'all' | string[] {
     if (template === null) continue;
     for (const [root, second, third] of liquid.globalVariableSegmentsSync(template)) {
       if (root !== 'device' || (second !== undefined && second !== 'tags')) continue;
-      if (typeof third !== 'string' || hasWhitespaceEdge(third)) return 'all';
+      if (typeof third !== 'string') return 'all';
       if (isTagKey(third)) names.add(third);
     }
   }

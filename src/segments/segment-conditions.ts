@@ -2,7 +2,6 @@ import { invalidRequest, type ErrorDetail } from '../http/api-error.ts';
 import { bodyPartErrors } from '../http/validation.ts';
 import { EventCondition, TagCondition, type SegmentCondition } from '../schemas/segment.ts';
 import { tagValueErrors, whereValueErrors } from '../conditions/condition-values.ts';
-import { hasWhitespaceEdge, type ServerCapabilities } from '../models/server-capabilities.ts';
 
 export const isTagCondition = (condition: SegmentCondition): condition is TagCondition => 'tag' in condition;
 
@@ -18,20 +17,9 @@ function conditionErrors(raw: unknown, path: string): ErrorDetail[] {
   return errors.length > 0 ? errors : whereValueErrors((raw as EventCondition).where ?? [], `${path}/where`);
 }
 
-const unfilterableKeyMessage = "starts or ends with whitespace, which this deployment's database (FerretDB 1.x) cannot filter on";
-
-/** Keys that become field paths of the device or event filter, refused where the server cannot take them. */
-function unfilterableKeyErrors(condition: SegmentCondition, path: string): ErrorDetail[] {
-  if (isTagCondition(condition)) return hasWhitespaceEdge(condition.tag) ? [{ path: `${path}/tag`, message: unfilterableKeyMessage }] : [];
-  return (condition.where ?? []).flatMap((where, index) => (hasWhitespaceEdge(where.field) ? [{ path: `${path}/where/${index}/field`, message: unfilterableKeyMessage }] : []));
-}
-
 /** The conditions as typed values, or a 400 naming each offending field, e.g. /conditions/2/op. */
-export function parseSegmentConditions(conditions: object[], capabilities: ServerCapabilities): SegmentCondition[] {
+export function parseSegmentConditions(conditions: object[]): SegmentCondition[] {
   const details = conditions.flatMap((condition, index) => conditionErrors(condition, `/conditions/${index}`));
-  if (details.length === 0 && !capabilities.whitespaceEdgedPathElements) {
-    details.push(...(conditions as SegmentCondition[]).flatMap((condition, index) => unfilterableKeyErrors(condition, `/conditions/${index}`)));
-  }
   if (details.length > 0) throw invalidRequest('The segment definition is not valid; see details for each condition.', details);
   return conditions as SegmentCondition[];
 }

@@ -6,7 +6,6 @@ import { notFound } from '../http/api-error.ts';
 import { parseSegmentConditions } from './segment-conditions.ts';
 import { segmentClause, subscribedDevicesFilter } from './segment-filter.ts';
 import type { CountDeps } from '../events/pending-counts.ts';
-import type { ServerCapabilities } from '../models/server-capabilities.ts';
 
 type StoredSegment = SegmentDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
@@ -30,16 +29,14 @@ export function toSegmentView(segment: StoredSegment): SegmentView {
 export class SegmentStore {
   private readonly models: Models;
   private readonly counts: CountDeps;
-  private readonly capabilities: ServerCapabilities;
 
-  constructor(counts: CountDeps, capabilities: ServerCapabilities) {
+  constructor(counts: CountDeps) {
     this.models = counts.models;
     this.counts = counts;
-    this.capabilities = capabilities;
   }
 
   private storedFields(input: SegmentBody) {
-    return { name: input.name, match: input.match, conditions: parseSegmentConditions(input.conditions, this.capabilities) };
+    return { name: input.name, match: input.match, conditions: parseSegmentConditions(input.conditions) };
   }
 
   async create(projectId: string, input: SegmentBody): Promise<StoredSegment> {

@@ -25,7 +25,7 @@ export interface WorkerContext {
 
 export async function createWorkerContext(config: Config, log: Logger): Promise<WorkerContext> {
   const redis = createBlockingRedis(config.redisUrl);
-  const { mongo, models, queues } = await openStorage(config, redis, log);
+  const { mongo, models, queues } = await openStorage(config, redis);
   await scheduleFlushEventCounts(queues.maintenance);
   return { config, log, mongo, redis, models, queues, gateways: createGatewayProvider(config, models) };
 }

@@ -8,7 +8,8 @@ import { deviceKey, platforms } from '../../src/models/device.ts';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/start-sandbox.ts';
 import type { TokenRuleOptions } from '../../scripts/sandbox/token-rules.ts';
 import { startLocalRedis } from '../../scripts/services/redis-server.ts';
-import { startLocalFerretDb } from '../../scripts/services/ferretdb.ts';
+import { startLocalSecantusDb } from '../../scripts/services/secantusdb.ts';
+import { withDatabase } from '../../src/infra/mongo-url.ts';
 import type { LocalServiceOptions, StartedService } from '../../scripts/services/started-service.ts';
 import { startIngress, type TestIngress } from './ingress.ts';
 import { testConfig } from './test-config.ts';
@@ -21,7 +22,7 @@ import { useResource } from './use-resource.ts';
 export interface RestartableService {
   url: string;
   stop(): Promise<void>;
-  /** SIGKILL, as in a crash: gone at once (FerretDB's SIGTERM shutdown takes seconds, during which it still answers). */
+  /** SIGKILL, as in a crash: gone at once (a SIGTERM shutdown takes time, during which the server still answers). */
   kill(): Promise<void>;
   /** Starts it again on the same port with the same data. */
   start(): Promise<void>;
@@ -48,7 +49,7 @@ export interface FaultHarnessOptions {
   sandbox?: TokenRuleOptions;
   /** Its own Redis with an append-only file, instead of the run's shared one. */
   ownRedis?: boolean;
-  /** Its own FerretDB, instead of the run's shared MongoDB-wire server. */
+  /** Its own MongoDB-wire server, instead of the run's shared MongoDB-wire server. */
   ownMongo?: boolean;
   /** Extra environment of every worker process (lock duration, stalled-job interval). */
   workerEnv?: Record<string, string>;
@@ -72,10 +73,10 @@ export interface FaultHarness {
 async function startFaultHarness(options: FaultHarnessOptions): Promise<FaultHarness> {
   const stateDir = await mkdtemp(join(tmpdir(), 'pushengine-faults-'));
   const redis = options.ownRedis ? await restartable(startLocalRedis, stateDir) : null;
-  const mongo = options.ownMongo ? await restartable(startLocalFerretDb, stateDir) : null;
+  const mongo = options.ownMongo ? await restartable(startLocalSecantusDb, stateDir) : null;
   const sandbox = await startSandbox({ port: 0, ...options.sandbox });
   const base = testConfig({ sandboxPort: sandbox.port });
-  const config = { ...base, ...(redis && { redisUrl: redis.url }), ...(mongo && { mongoUrl: `${mongo.url}/faults` }) };
+  const config = { ...base, ...(redis && { redisUrl: redis.url }), ...(mongo && { mongoUrl: withDatabase(mongo.url, 'faults') }) };
   const ingress = await startIngress(config);
   const workers: NodeProcess[] = [];
   return {

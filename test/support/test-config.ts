@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import type { Config } from '../../src/config.ts';
+import { withDatabase } from '../../src/infra/mongo-url.ts';
 
 /** A configuration of its own for each test file: a fresh database and Redis key prefix on the shared servers. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -9,7 +10,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     host: '127.0.0.1',
     port: 0,
     redisUrl: inject('redisUrl'),
-    mongoUrl: `${inject('mongoUrl')}/t_${id}`,
+    mongoUrl: withDatabase(inject('mongoUrl'), `t_${id}`),
     pushGateway: 'sandbox',
     sandboxHost: '127.0.0.1',
     sandboxPort: 0,

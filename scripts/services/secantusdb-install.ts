@@ -1,0 +1,78 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { findOnPath, isExecutableFile } from './find-executable.ts';
+import { describeFailure, runCommand } from './run-command.ts';
+
+/** Pinned: SecantusDB is beta, and every figure in the README was measured on this version. */
+export const SECANTUSDB_VERSION = '0.7.0b3';
+const MIN_PYTHON: [number, number] = [3, 10];
+const PIP_TIMEOUT_MS = 10 * 60_000;
+const APT_TIMEOUT_MS = 10 * 60_000;
+
+export interface SecantusDbInstall {
+  /** The server launcher inside the virtual environment. */
+  server: string;
+  version: string;
+}
+
+function cacheRoot(): string {
+  return process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+}
+
+/** One virtual environment per pinned version in the user cache, so every clone on the machine shares it. */
+export function secantusDbVenv(): string {
+  return join(cacheRoot(), 'pushengine', `secantusdb-${SECANTUSDB_VERSION}`);
+}
+
+/** The installed server, or a fresh install into the user cache (python3 -m venv, then pip). */
+export async function findOrInstallSecantusDb(log: (line: string) => void): Promise<SecantusDbInstall> {
+  const venv = secantusDbVenv();
+  const server = join(venv, 'bin', 'secantusd-py');
+  if (isExecutableFile(server)) return { server, version: SECANTUSDB_VERSION };
+
+  const python = await findPython();
+  log(`mongodb: installing SecantusDB ${SECANTUSDB_VERSION} (PyPI secantusdb) into ${venv} with ${python}; once per machine, about half a minute`);
+  await createVenv(python, venv, log);
+  const pip = join(venv, 'bin', 'pip');
+  const install = await runCommand(pip, ['install', '--disable-pip-version-check', '--quiet', `secantusdb==${SECANTUSDB_VERSION}`], { timeoutMs: PIP_TIMEOUT_MS });
+  if (install.exitCode !== 0 || !isExecutableFile(server)) {
+    throw new Error(`${describeFailure(`pip install secantusdb==${SECANTUSDB_VERSION}`, install)}\nSet MONGODB_URL to an existing MongoDB 7/8 to skip the local server.`);
+  }
+  log(`mongodb: installed SecantusDB ${SECANTUSDB_VERSION}`);
+  return { server, version: SECANTUSDB_VERSION };
+}
+
+async function findPython(): Promise<string> {
+  for (const name of ['python3', 'python']) {
+    const candidate = findOnPath(name);
+    if (candidate === undefined) continue;
+    const probe = await runCommand(candidate, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { timeoutMs: 10_000 });
+    const [major = 0, minor = 0] = probe.stdout.trim().split('.').map(Number);
+    if (major > MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor >= MIN_PYTHON[1])) return candidate;
+  }
+  throw new Error(
+    `SecantusDB needs Python ${MIN_PYTHON.join('.')} or newer as python3, and none was found on PATH. ` +
+      'Install it (Debian/Ubuntu: `apt-get install -y python3 python3-venv`), or set MONGODB_URL to an existing MongoDB 7/8.',
+  );
+}
+
+/** Debian's python3 ships without the venv module until python3-venv is installed; as root that is done here. */
+async function createVenv(python: string, venv: string, log: (line: string) => void): Promise<void> {
+  const create = () => runCommand(python, ['-m', 'venv', '--clear', venv], { timeoutMs: 120_000 });
+  let result = await create();
+  if (result.exitCode === 0) return;
+  const canApt = process.getuid?.() === 0 && findOnPath('apt-get') !== undefined;
+  if (canApt) {
+    log('mongodb: python3 cannot create a virtual environment; installing python3-venv with apt-get');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    await runCommand('apt-get', ['update'], { timeoutMs: APT_TIMEOUT_MS, env });
+    const install = await runCommand('apt-get', ['install', '-y', 'python3-venv'], { timeoutMs: APT_TIMEOUT_MS, env });
+    if (install.exitCode !== 0) log(`mongodb: ${describeFailure('apt-get install -y python3-venv', install)}`);
+    result = await create();
+    if (result.exitCode === 0) return;
+  }
+  throw new Error(
+    `${describeFailure(`${python} -m venv ${venv}`, result)}\n` +
+      'Install the venv module (Debian/Ubuntu: `apt-get install -y python3-venv`), or set MONGODB_URL to an existing MongoDB 7/8.',
+  );
+}
