@@ -28,7 +28,7 @@ export interface RestartableService {
   start(): Promise<void>;
 }
 
-async function restartable(start: (options: LocalServiceOptions) => Promise<StartedService>, stateDir: string): Promise<RestartableService> {
+export async function restartable(start: (options: LocalServiceOptions) => Promise<StartedService>, stateDir: string): Promise<RestartableService> {
   const log = () => {};
   let service = await start({ stateDir, log, persistent: true });
   const port = Number(new URL(service.url).port);
