@@ -10,9 +10,9 @@ const runKey = (prefix: string, batchId: string) => `${prefix}:batch-run:${batch
  * Marks a run of a delivery batch as started and answers how the previous one ended. Only a run after an unclean
  * end, or a run of a batch whose job data starts afresh (a batch queued again by a replayed fan-out), can meet
  * devices with history that the job's saved progress does not know about, so only those look history up. The
- * retry rounds a batch schedules for itself follow a clean end: looking up history there (a scan of the history
- * collection on FerretDB, which pushes only `_id` down to an index) held the worker's slots for seconds per round
- * when a gateway refused many pushes. The marker lasts as long as history does.
+ * retry rounds a batch schedules for itself follow a clean end, and skip a look-up of up to a batch of history
+ * entries per round, which held the worker's slots when a gateway refused many pushes. The marker lasts as long as
+ * history does.
  */
 export async function startBatchRun(redis: Redis, prefix: string, batchId: string): Promise<PreviousRun> {
   const previous = await redis.set(runKey(prefix, batchId), 'running', 'EX', historyRetentionSeconds, 'GET');

@@ -1,9 +1,10 @@
 import { Schema, type Connection } from 'mongoose';
 
 /**
- * The running outcome counts of one delivery batch, under the batch's job id. Only that batch's job writes its
- * document (a job runs in one worker at a time), so the counts stay exact on servers that lose concurrent updates
- * of one document; a notification's stats are the sum over its batches.
+ * The running outcome counts of one delivery batch, under the batch's job id, written with $set from the totals the
+ * job saves with its progress. An $inc on the notification would be simpler to read but not safe to repeat: a run
+ * killed after the $inc and before saving its progress would count the same pushes again when the job is retried or
+ * replayed. A notification's stats are the sum over its batches (one indexed read of at most targeted/500 documents).
  */
 const deliveryResultSchema = new Schema(
   {

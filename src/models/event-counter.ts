@@ -3,8 +3,9 @@ import { subjectTypes } from './event.ts';
 
 /**
  * How many events of one type one device or user sent on one UTC day, as gathered by one flush of the pending counts
- * (src/events/pending-counts.ts); a day's count is the sum of its documents. Insert-only: FerretDB 1.x neither uses
- * indexes for updates nor keeps concurrent updates of one document, and on MongoDB an insert is the cheapest write.
+ * (src/events/pending-counts.ts); a day's count is the sum of its documents. Insert-only with the flush in the _id,
+ * so a flush retried after MongoDB took its write but before Redis forgot the counts inserts nothing twice, where an
+ * $inc upsert per (subject, type, day) would count them again; an insert is also the cheapest write.
  */
 const eventCounterSchema = new Schema(
   {

@@ -18,9 +18,8 @@ const notificationSchema = new Schema(
     data: { type: Schema.Types.Mixed, default: () => ({}) },
     sendAt: { type: Date, default: null },
     /**
-     * Written only by the notification's send job, its single writer. Sent, failed and unsubscribed counts live in
-     * one delivery-result document per batch instead (see delivery-result.ts), because concurrent $inc on one
-     * document loses counts on FerretDB 1.x.
+     * Written only by the notification's send job. Sent, failed and unsubscribed counts live in one delivery-result
+     * document per batch instead (see delivery-result.ts), so that a retried or replayed batch cannot count twice.
      */
     stats: { targeted: { type: Number, default: 0 } },
     completedAt: { type: Date, default: null },

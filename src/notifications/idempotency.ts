@@ -12,7 +12,8 @@ return ARGV[1]
 
 /**
  * Binds an Idempotency-Key to a notification id for 24 hours and answers the id bound to it, which is `candidateId`
- * for the first request. Redis holds the binding because it expires keys by itself (FerretDB has no TTL indexes).
+ * for the first request. Redis holds the binding: the claim is one atomic script on the request path, and the key
+ * expires by itself.
  */
 export async function claimIdempotencyKey(redis: Redis, prefix: string, projectId: string, key: string, candidateId: string): Promise<string> {
   const digest = createHash('sha256').update(key).digest('hex');

@@ -67,8 +67,8 @@ export class SegmentStore {
 
   /**
    * The number of subscribed devices the segment holds now, and a few of their ids (sorted). The sample is the first
-   * matches the server finds, not the first in _id order: sorting would make a server without a usable index
-   * (FerretDB) read and sort every match a second time, while an unsorted limit stops after a few documents.
+   * matches the server finds, not the first in _id order: a filter served by the tag index would otherwise have to
+   * sort every match by _id, while an unsorted limit stops after a few documents.
    */
   async preview(projectId: string, segmentId: string): Promise<SegmentPreview> {
     const filter = subscribedDevicesFilter(projectId, [await segmentClause(this.counts, await this.find(projectId, segmentId))]);
