@@ -1,3 +1,4 @@
+import type { Models } from '../models/index.ts';
 import type { EventDataCondition } from '../schemas/event-conditions.ts';
 import { operatorFilter } from '../conditions/operator-filter.ts';
 import { storedConditionValue } from './event-data.ts';
@@ -42,6 +43,14 @@ export function eventWindow(withinDays: number, now = new Date()): EventWindow {
   return { now, since, firstWholeDay: new Date(startOfUtcDay(since).getTime() + dayMs), today: startOfUtcDay(now) };
 }
 
+/** The days from firstDay up to (not including) endDay. */
+export function dailyCountersQuery(models: Models, query: CountEventsQuery, subjects: Subject[], firstDay: Date, endDay: Date) {
+  return models.EventCounter.find(
+    { projectId: query.projectId, ...subjectsFilter(subjects), type: query.type, day: { $gte: firstDay, $lt: endDay } },
+    { _id: 0, subjectType: 1, subjectId: 1, day: 1, count: 1, flush: 1 },
+  ).lean();
+}
+
 /** The whole days of the window, from the counter documents plus what is still pending in Redis. */
 async function countWholeDays(deps: CountDeps, query: CountEventsQuery, subjects: Subject[], firstDay: Date, endDay: Date): Promise<number> {
   if (firstDay >= endDay) return 0;
@@ -50,10 +59,7 @@ async function countWholeDays(deps: CountDeps, query: CountEventsQuery, subjects
     for (const subject of subjects) countKeys.push({ ...subject, type: query.type, day });
   }
   const [counters, pending] = await Promise.all([
-    deps.models.EventCounter.find(
-      { projectId: query.projectId, ...subjectsFilter(subjects), type: query.type, day: { $gte: firstDay, $lt: endDay } },
-      { _id: 0, subjectType: 1, subjectId: 1, day: 1, count: 1, flush: 1 },
-    ).lean(),
+    dailyCountersQuery(deps.models, query, subjects, firstDay, endDay),
     pendingCounts(deps, query.projectId, countKeys),
   ]);
   // While a flush is under way its counts are both in Redis and, for the keys it has reached, in MongoDB.
@@ -80,17 +86,28 @@ async function countWholeDays(deps: CountDeps, query: CountEventsQuery, subjects
  * indexes, never by the project's whole history.
  */
 export async function countEvents(deps: CountDeps, query: CountEventsQuery): Promise<number> {
-  const { now, since, firstWholeDay, today } = eventWindow(query.withinDays, query.now);
+  const window = eventWindow(query.withinDays, query.now);
   const subjects = await subjectsCountingFor(deps.models, query.projectId, query);
   if (subjects.length === 0) return 0;
-  const eventFilter = { projectId: query.projectId, ...subjectsFilter(subjects), type: query.type };
-  if (query.where && query.where.length > 0) {
-    return deps.models.Event.countDocuments({ ...eventFilter, receivedAt: { $gt: since, $lte: now }, ...dataConditionsFilter(query.where) });
-  }
+  const filters = countedEventsFilters(query, subjects, window);
+  if ('matching' in filters) return deps.models.Event.countDocuments(filters.matching);
   const [head, wholeDays, tail] = await Promise.all([
-    deps.models.Event.countDocuments({ ...eventFilter, receivedAt: { $gt: since, $lt: firstWholeDay } }),
-    countWholeDays(deps, query, subjects, firstWholeDay, today),
-    deps.models.Event.countDocuments({ ...eventFilter, receivedAt: { $gte: today, $lte: now } }),
+    deps.models.Event.countDocuments(filters.head),
+    countWholeDays(deps, query, subjects, window.firstWholeDay, window.today),
+    deps.models.Event.countDocuments(filters.tail),
   ]);
   return head + wholeDays + tail;
+}
+
+/** With data conditions the whole window is counted from the events, else only its two partial days (the rest from the counters). */
+export function countedEventsFilters(query: CountEventsQuery, subjects: Subject[], window: EventWindow): { matching: object } | { head: object; tail: object } {
+  const { now, since, firstWholeDay, today } = window;
+  const eventFilter = { projectId: query.projectId, ...subjectsFilter(subjects), type: query.type };
+  if (query.where && query.where.length > 0) {
+    return { matching: { ...eventFilter, receivedAt: { $gt: since, $lte: now }, ...dataConditionsFilter(query.where) } };
+  }
+  return {
+    head: { ...eventFilter, receivedAt: { $gt: since, $lt: firstWholeDay } },
+    tail: { ...eventFilter, receivedAt: { $gte: today, $lte: now } },
+  };
 }

@@ -1,7 +1,7 @@
 import type { Models } from '../models/index.ts';
 import type { EventDocument } from '../models/event.ts';
 import type { EventView, RecentEventsQuery } from '../schemas/events.ts';
-import { subjectsCountingFor, subjectsFilter } from './subjects.ts';
+import { subjectsCountingFor, subjectsFilter, type Subject } from './subjects.ts';
 
 /**
  * Newest first. userId and deviceId select the events that count for that user or device (their own and those of
@@ -9,14 +9,9 @@ import { subjectsCountingFor, subjectsFilter } from './subjects.ts';
  */
 export async function recentEvents(models: Models, projectId: string, query: RecentEventsQuery): Promise<EventView[]> {
   const bySubject = query.userId !== undefined || query.deviceId !== undefined;
-  const subjects = bySubject ? await subjectsCountingFor(models, projectId, query) : [];
-  if (bySubject && subjects.length === 0) return [];
-  const filter = {
-    projectId,
-    ...(bySubject && subjectsFilter(subjects)),
-    ...(query.type !== undefined && { type: query.type }),
-  };
-  const events = await models.Event.find(filter).sort({ receivedAt: -1, _id: -1 }).limit(query.limit).lean<Array<EventDocument & { _id: string }>>();
+  const subjects = bySubject ? await subjectsCountingFor(models, projectId, query) : null;
+  if (subjects !== null && subjects.length === 0) return [];
+  const events = await recentEventsQuery(models, projectId, subjects, query);
   return events.map((event) => ({
     id: event._id,
     type: event.type,
@@ -25,4 +20,14 @@ export async function recentEvents(models: Models, projectId: string, query: Rec
     data: event.data as Record<string, unknown>,
     receivedAt: event.receivedAt.toISOString(),
   }));
+}
+
+/** subjects: null for the whole project, else at least one. */
+export function recentEventsQuery(models: Models, projectId: string, subjects: Subject[] | null, query: Pick<RecentEventsQuery, 'type' | 'limit'>) {
+  const filter = {
+    projectId,
+    ...(subjects !== null && subjectsFilter(subjects)),
+    ...(query.type !== undefined && { type: query.type }),
+  };
+  return models.Event.find(filter).sort({ receivedAt: -1, _id: -1 }).limit(query.limit).lean<Array<EventDocument & { _id: string }>>();
 }

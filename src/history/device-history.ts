@@ -9,11 +9,7 @@ export interface HistoryPage {
 
 /** Newest first, never older than the 30-day window, whether or not the TTL monitor has deleted the entry yet. */
 export async function deviceHistory(models: Models, projectId: string, deviceId: string, page: HistoryPage, now = new Date()): Promise<HistoryEntry[]> {
-  const sentAt = { $gte: historyCutoff(now), ...(page.before && { $lt: page.before }) };
-  const entries = await models.History.find({ projectId, deviceId, sentAt }, { notification: 1, sentAt: 1 })
-    .sort({ sentAt: -1 })
-    .limit(page.limit)
-    .lean();
+  const entries = await deviceHistoryQuery(models, projectId, deviceId, page, now);
   return entries.map(({ notification, sentAt }) => ({
     notification: {
       id: notification?.id ?? '',
@@ -25,4 +21,12 @@ export async function deviceHistory(models: Models, projectId: string, deviceId:
     },
     sentAt: sentAt.toISOString(),
   }));
+}
+
+export function deviceHistoryQuery(models: Models, projectId: string, deviceId: string, page: HistoryPage, now: Date) {
+  const sentAt = { $gte: historyCutoff(now), ...(page.before && { $lt: page.before }) };
+  return models.History.find({ projectId, deviceId, sentAt }, { notification: 1, sentAt: 1 })
+    .sort({ sentAt: -1 })
+    .limit(page.limit)
+    .lean();
 }

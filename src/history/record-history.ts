@@ -21,6 +21,11 @@ function onlyDuplicateKeyErrors(error: unknown, documents: number): boolean {
   return errors.length > 0 && errors.every((writeError) => writeError.code === 11000) && (insertedCount ?? 0) + errors.length === documents;
 }
 
+/** By the history key, so one _id lookup per device however large the history grows. */
+export function deliveredHistoryQuery(models: Models, notificationId: string, deviceIds: string[]) {
+  return models.History.find({ _id: { $in: deviceIds.map((deviceId) => historyKey(notificationId, deviceId)) } }, { deviceId: 1 }).lean();
+}
+
 /** One history document per accepted push; its (notificationId, deviceId) _id makes a repeat a no-op. */
 export async function recordHistory(
   models: Models,

@@ -6,12 +6,16 @@ import type { Models } from '../models/index.ts';
  * that starts meanwhile finds the journey inactive or gone and cancels itself (src/delivery/fan-out.ts).
  */
 export async function cancelJourneySends(models: Models, sendQueue: Queue, journeyId: string): Promise<void> {
-  const pending = await models.Notification.find({ journeyId, status: 'queued' }, { _id: 1 }).lean();
+  const pending = await pendingJourneySendsQuery(models, journeyId);
   if (pending.length === 0) return;
   const ids = pending.map((notification) => notification._id);
   await models.Notification.updateMany({ _id: { $in: ids }, status: 'queued' }, { $set: { status: 'canceled' } });
   // A job that a worker has just taken cannot be removed; it cancels itself when it reads the journey.
   await Promise.all(ids.map((id) => sendQueue.remove(id).catch(() => 0)));
+}
+
+export function pendingJourneySendsQuery(models: Models, journeyId: string) {
+  return models.Notification.find({ journeyId, status: 'queued' }, { _id: 1 }).lean();
 }
 
 /** Whether a journey's triggered send may still go out. */

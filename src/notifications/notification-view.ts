@@ -2,9 +2,18 @@ import type { Models } from '../models/index.ts';
 import type { NotificationView, NotificationStats } from '../schemas/notification.ts';
 import { notFound } from '../http/api-error.ts';
 
+export function deliveryResultsQuery(models: Models, notificationId: string) {
+  return models.DeliveryResult.find({ notificationId }, { sent: 1, failed: 1, unsubscribed: 1 }).lean();
+}
+
+/** A notification of another project is not found, as if it did not exist. */
+export function projectNotificationQuery(models: Models, projectId: string, notificationId: string) {
+  return models.Notification.findOne({ _id: notificationId, projectId }).lean();
+}
+
 /** Sent, failed and unsubscribed are summed over the notification's delivery batches (see models/delivery-result.ts). */
 export async function deliveryStats(models: Models, notificationId: string): Promise<Omit<NotificationStats, 'targeted'>> {
-  const results = await models.DeliveryResult.find({ notificationId }, { sent: 1, failed: 1, unsubscribed: 1 }).lean();
+  const results = await deliveryResultsQuery(models, notificationId);
   const stats = { sent: 0, failed: 0, unsubscribed: 0 };
   for (const result of results) {
     stats.sent += result.sent ?? 0;
@@ -16,7 +25,7 @@ export async function deliveryStats(models: Models, notificationId: string): Pro
 
 export async function findNotificationView(models: Models, projectId: string, notificationId: string): Promise<NotificationView> {
   const [notification, stats] = await Promise.all([
-    models.Notification.findOne({ _id: notificationId, projectId }).lean(),
+    projectNotificationQuery(models, projectId, notificationId),
     deliveryStats(models, notificationId),
   ]);
   if (!notification) throw notFound(`No notification "${notificationId}" in this project.`);

@@ -1,3 +1,4 @@
+import type { PipelineStage } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import { flushCountsNow, type CountDeps } from '../events/pending-counts.ts';
 import { deviceKey } from '../models/device.ts';
@@ -22,34 +23,63 @@ interface SubjectCounts {
 
 const add = (counts: Counts, id: string, count: number) => counts.set(id, (counts.get(id) ?? 0) + count);
 
+export function eventSubjectsQuery(models: Models, filter: object) {
+  return models.Event.find(filter, { _id: 0, subjectType: 1, subjectId: 1 }).lean();
+}
+
 /** Events matching the filter, counted per subject they were reported for (a device or a user). */
 async function countEventsBySubject(models: Models, filter: object, into: SubjectCounts): Promise<void> {
-  const cursor = models.Event.find(filter, { _id: 0, subjectType: 1, subjectId: 1 }).lean().cursor({ batchSize: 5000 });
-  for await (const event of cursor) add(event.subjectType === 'device' ? into.devices : into.users, event.subjectId, 1);
+  for await (const event of eventSubjectsQuery(models, filter).cursor({ batchSize: 5000 })) add(event.subjectType === 'device' ? into.devices : into.users, event.subjectId, 1);
+}
+
+export interface EventConditionQueries {
+  /** Per subject, the count of the whole days of the window from the daily counters; none with data conditions. */
+  counters: PipelineStage[] | null;
+  /** The events counted one by one: the window's two partial days, or with data conditions the whole window. */
+  events: object[];
 }
 
 /**
- * Every device and user with at least one matching event in the window, with its count: from the daily counters
- * for the whole days (one $group over the counters of that type, server side) and from the events of the two
- * partial days at the edges; with data conditions, from the matching events of the window. The work is bounded by
- * the project's activity of that event type in the window, not by its number of devices.
+ * What counting an event condition reads, apart from how it is read, so that test/query-plans.test.ts explains the
+ * very filters: from the daily counters for the whole days (one $group over the counters of that type, server side)
+ * and from the events of the two partial days at the edges; with data conditions, from the matching events of the window.
  */
-async function subjectCounts(models: Models, projectId: string, condition: EventCondition, now: Date): Promise<SubjectCounts> {
-  const counts: SubjectCounts = { devices: new Map(), users: new Map() };
+export function eventConditionQueries(projectId: string, condition: EventCondition, now: Date): EventConditionQueries {
   const window = eventWindow(condition.withinDays, now);
   const events = { projectId, type: condition.event };
   if (condition.where && condition.where.length > 0) {
-    await countEventsBySubject(models, { ...events, receivedAt: { $gt: window.since, $lte: window.now }, ...dataConditionsFilter(condition.where) }, counts);
-    return counts;
+    return { counters: null, events: [{ ...events, receivedAt: { $gt: window.since, $lte: window.now }, ...dataConditionsFilter(condition.where) }] };
   }
-  const wholeDays = models.EventCounter.aggregate<{ _id: { kind: 'device' | 'user'; id: string }; count: number }>([
-    { $match: { projectId, type: condition.event, day: { $gte: window.firstWholeDay, $lt: window.today } } },
-    { $group: { _id: { kind: '$subjectType', id: '$subjectId' }, count: { $sum: '$count' } } },
-  ]);
-  for await (const counter of wholeDays.cursor({ batchSize: 5000 })) add(counter._id.kind === 'device' ? counts.devices : counts.users, counter._id.id, counter.count);
-  await countEventsBySubject(models, { ...events, receivedAt: { $gt: window.since, $lt: window.firstWholeDay } }, counts);
-  await countEventsBySubject(models, { ...events, receivedAt: { $gte: window.today, $lte: window.now } }, counts);
+  return {
+    counters: [
+      { $match: { projectId, type: condition.event, day: { $gte: window.firstWholeDay, $lt: window.today } } },
+      { $group: { _id: { kind: '$subjectType', id: '$subjectId' }, count: { $sum: '$count' } } },
+    ],
+    events: [
+      { ...events, receivedAt: { $gt: window.since, $lt: window.firstWholeDay } },
+      { ...events, receivedAt: { $gte: window.today, $lte: window.now } },
+    ],
+  };
+}
+
+/**
+ * Every device and user with at least one matching event in the window, with its count (see eventConditionQueries).
+ * The work is bounded by the project's activity of that event type in the window, not by its number of devices.
+ */
+async function subjectCounts(models: Models, projectId: string, condition: EventCondition, now: Date): Promise<SubjectCounts> {
+  const counts: SubjectCounts = { devices: new Map(), users: new Map() };
+  const queries = eventConditionQueries(projectId, condition, now);
+  if (queries.counters !== null) {
+    const wholeDays = models.EventCounter.aggregate<{ _id: { kind: 'device' | 'user'; id: string }; count: number }>(queries.counters);
+    for await (const counter of wholeDays.cursor({ batchSize: 5000 })) add(counter._id.kind === 'device' ? counts.devices : counts.users, counter._id.id, counter.count);
+  }
+  for (const filter of queries.events) await countEventsBySubject(models, filter, counts);
   return counts;
+}
+
+/** The devices of the users, to count their users' events for them. */
+export function devicesOfUsersQuery(models: Models, projectId: string, userIds: string[]) {
+  return models.Device.find({ projectId, userId: { $in: userIds } }, { _id: 0, deviceId: 1, userId: 1 }).lean();
 }
 
 /**
@@ -68,7 +98,7 @@ export async function eventConditionFilter(deps: CountDeps, projectId: string, c
   const counts = await subjectCounts(models, projectId, condition, now);
   const effective = new Map(counts.devices);
   if (counts.users.size > 0) {
-    const devicesOfUsers = models.Device.find({ projectId, userId: { $in: [...counts.users.keys()] } }, { _id: 0, deviceId: 1, userId: 1 }).lean().cursor({ batchSize: 5000 });
+    const devicesOfUsers = devicesOfUsersQuery(models, projectId, [...counts.users.keys()]).cursor({ batchSize: 5000 });
     for await (const device of devicesOfUsers) add(effective, device.deviceId, counts.users.get(device.userId!) ?? 0);
   }
   const passes = (count: number) => countPasses[condition.count.op](count, condition.count.value);

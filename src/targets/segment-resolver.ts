@@ -1,4 +1,5 @@
 import type { CountDeps } from '../events/pending-counts.ts';
+import type { Models } from '../models/index.ts';
 import type { TargetDevice, TargetProjection } from './target-device.ts';
 import { segmentClause, subscribedDevicesFilter } from '../segments/segment-filter.ts';
 
@@ -26,10 +27,14 @@ export function databaseSegmentResolver(deps: CountDeps): SegmentResolver {
       if (segments.length === 0) return;
       const now = new Date();
       const clauses = await Promise.all(segments.map((segment) => segmentClause(deps, segment, now)));
-      const filter = subscribedDevicesFilter(projectId, clauses);
-      // $and, not a spread: an event condition's clause is itself a filter on _id.
-      const resumed = query.afterId === null ? filter : { $and: [filter, { _id: { $gt: query.afterId } }] };
-      yield* models.Device.find(resumed, query.projection).sort({ _id: 1 }).lean<TargetDevice[]>().cursor({ batchSize: 1000 });
+      yield* segmentDevicesQuery(models, subscribedDevicesFilter(projectId, clauses), query).cursor({ batchSize: 1000 });
     },
   };
+}
+
+/** The query the cursor reads for a filter of segment clauses, on its own so that test/query-plans.test.ts explains it as sent. */
+export function segmentDevicesQuery(models: Models, filter: object, query: TargetQuery) {
+  // $and, not a spread: an event condition's clause is itself a filter on _id.
+  const resumed = query.afterId === null ? filter : { $and: [filter, { _id: { $gt: query.afterId } }] };
+  return models.Device.find(resumed, query.projection).sort({ _id: 1 }).lean<TargetDevice[]>();
 }
