@@ -44,7 +44,7 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     queues,
     keyCache: new KeyCache(redis, models, config.queuePrefix),
     limiter: new SlidingWindowLimiter(redis, config.queuePrefix),
-    devices: new DeviceStore(models, queues.eventIngest, redis, config.queuePrefix),
+    devices: new DeviceStore(models, queues.eventIngest),
     templates,
     segments: new SegmentStore({ models, redis, queuePrefix: config.queuePrefix }),
     journeys: new JourneyStore({ models, templates, sendQueue: queues.send, redis, queuePrefix: config.queuePrefix }),

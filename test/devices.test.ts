@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 import { eventIngestJobName, type EventIngestJob } from '../src/events/ingest-job.ts';
-import { deviceLockKey } from '../src/devices/device-store.ts';
 
 const { ingress, projects: { project } } = useIngress({ projects: { project: 'team' } });
 
@@ -122,17 +121,5 @@ describe('device registration and updates (CONTRACTS §3)', () => {
     const path = `/v1/sdk/projects/${second.projectId}/devices/shared-id`;
     await ingress.request('PUT', path, { key: second.clientKey, body: { platform: 'web', pushToken: 'two', tags: { owner: 'second' } } });
     expect((await read('shared-id')).body.data.tags).toEqual({ owner: 'first' });
-  });
-
-  it('answers 503 with Retry-After, changing nothing, when the device stays locked by another writer for 5 s', async () => {
-    await register('held', { platform: 'ios', pushToken: 'held-token', tags: { step: 1 } });
-    const { redis, config } = ingress.context;
-    // A writer that holds the device's lock and does not finish, such as a process stopped in its critical section.
-    await redis.set(deviceLockKey(config.queuePrefix, project.projectId, 'held'), 'another-writer', 'PX', 30_000);
-    const refused = await update('held', { tags: { step: 2 } });
-    expect(refused.status).toBe(503);
-    expect(refused.headers.get('retry-after')).toBe('1');
-    expect(refused.body.error.code).toBe('unavailable');
-    expect((await storedDevice('held'))?.tags).toEqual({ step: 1 });
   });
 });

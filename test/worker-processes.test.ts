@@ -1,30 +1,30 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 import { deviceKey } from '../src/models/device.ts';
-import { deviceLockKey } from '../src/devices/device-store.ts';
 import { deliverJobId } from '../src/delivery/deliver-job.ts';
 import { registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
 import { processEnv, startWorkerProcess, type NodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
+import { startMongoGate, type MongoGate } from './support/mongo-gate.ts';
 
 // Fan-out runs in this process; every delivery runs in worker processes started by the tests.
 const { harness } = useDeliveryHarness({ queues: ['send'] });
-let redis: Redis;
+// The worker processes reach MongoDB through it, so that a test can hold a batch at one write.
+let gate: MongoGate;
 const running: NodeProcess[] = [];
 
-beforeAll(() => {
-  redis = new Redis(harness.config.redisUrl);
+beforeAll(async () => {
+  gate = await startMongoGate(harness.config.mongoUrl);
 });
 afterEach(async () => {
   await Promise.all(running.splice(0).map((worker) => worker.stop()));
 });
-afterAll(() => redis?.disconnect());
+afterAll(() => gate?.close());
 
 const deliverQueue = () => harness.ingress.context.queues.deliver;
 
 async function deliverWorker(extra: Record<string, string> = {}): Promise<NodeProcess> {
-  const worker = await startWorkerProcess('deliver', processEnv(harness.config, { WORKER_LOCK_DURATION_MS: '1500', WORKER_STALLED_INTERVAL_MS: '300', ...extra }));
+  const worker = await startWorkerProcess('deliver', processEnv(harness.config, { MONGODB_URL: gate.url, WORKER_LOCK_DURATION_MS: '1500', WORKER_STALLED_INTERVAL_MS: '300', ...extra }));
   running.push(worker);
   return worker;
 }
@@ -68,8 +68,8 @@ describe('horizontal deliver workers', () => {
 });
 
 /**
- * A batch whose pushes went out but which is still running: its unsubscribe step waits for the lock of the
- * rejected device, which the test holds. History is written before that step, so the test can see when it is there.
+ * A batch whose pushes went out but which is still running: the gate holds its unsubscribe step, the update of the
+ * rejected device. History is written before that step, so the test can see when it is there.
  */
 async function batchHeldAfterSending(prefix: string) {
   const project = await harness.ingress.createProject('team');
@@ -79,19 +79,19 @@ async function batchHeldAfterSending(prefix: string) {
     { id: `${prefix}-gone`, platform: 'android' as const, token: `unregistered-${prefix}` },
   ];
   await registerDevices(harness.ingress, project, devices);
-  const lock = deviceLockKey(harness.config.queuePrefix, project.projectId, `${prefix}-gone`);
-  await redis.set(lock, 'held by the test', 'PX', 60_000);
+  gate.hold('update', 'devices');
   const id = await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: devices.map((device) => device.id), body: 'once' });
   const batch = deliverJobId(id, 0);
   await eventually(async () => {
     expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(2);
     expect(await deliverQueue().getJobState(batch)).toBe('active');
+    expect(gate.held()).toBe(1);
   });
   return {
     project,
     id,
     batch,
-    release: () => redis.del(lock),
+    release: () => gate.release(),
     async expectDeliveredOnce() {
       const notification = await waitUntilCompleted(harness.ingress, project, id, 20_000);
       expect(notification.stats).toEqual({ targeted: 3, sent: 2, failed: 0, unsubscribed: 1 });

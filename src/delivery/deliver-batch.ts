@@ -4,8 +4,7 @@ import type { OutgoingPush, PushOutcome } from '../gateways/gateway.ts';
 import type { BatchDevice } from '../targets/target-device.ts';
 import { renderContent, type MessageContent } from '../rendering/message-content.ts';
 import { personalizationScope } from '../rendering/personalization-scope.ts';
-import { recordHistory, type DeliveredPush } from '../history/record-history.ts';
-import { historyKey } from '../models/history.ts';
+import { deliveredHistoryQuery, recordHistory, type DeliveredPush } from '../history/record-history.ts';
 import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
 import { deliverJobId, emptyTally, type DeliverJobData, type DeliveryTally, type UnrecordedOutcomes } from './deliver-job.ts';
 import { PreparedNotifications, type PreparedNotification } from './prepared-notification.ts';
@@ -102,7 +101,7 @@ function byDeviceId(devices: BatchDevice[]): Map<string, BatchDevice> {
 export function deliverProcessor(context: WorkerContext): Processor<DeliverJobData> {
   const notifications = new PreparedNotifications(context.models);
   const limiter = new DeliveryRateLimiter(context.redis, context.models, context.config.queuePrefix);
-  const { History, DeliveryResult } = context.models;
+  const { DeliveryResult } = context.models;
   const prefix = context.config.queuePrefix;
 
   async function saveProgress(job: Job<DeliverJobData>, done: string[], tally: DeliveryTally, retryRound?: number): Promise<void> {
@@ -116,13 +115,13 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
     const progressKnown = job.data.tally !== undefined;
     if (previous === 'none' || (previous === 'clean' && progressKnown)) return new Set();
     const { notificationId } = job.data;
-    const entries = await History.find({ _id: { $in: devices.map((device) => historyKey(notificationId, device.deviceId)) } }, { deviceId: 1 }).lean();
+    const entries = await deliveredHistoryQuery(context.models, notificationId, devices.map((device) => device.deviceId));
     return new Set(entries.map((entry) => entry.deviceId));
   }
 
   async function recordOutcomes(projectId: string, notification: PreparedNotification, sent: DeliveredPush[], rejected: Rejection[], at: Date): Promise<void> {
     await recordHistory(context.models, projectId, notification, sent, at);
-    await markUnsubscribed(context.redis, context.models, prefix, projectId, rejected, at);
+    await markUnsubscribed(context.models, projectId, rejected, at);
   }
 
   /**

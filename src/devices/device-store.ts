@@ -1,36 +1,50 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Models } from '../models/index.ts';
 import { deviceKey, type DeviceDocument } from '../models/device.ts';
 import type { RegisterDeviceBody, UpdateDeviceBody } from '../schemas/device.ts';
-import type { Tags } from '../schemas/tags.ts';
+import type { TagChanges } from '../schemas/tags.ts';
 import { notFound } from '../http/api-error.ts';
-import { withRedisLock } from '../infra/redis-lock.ts';
-import { applyTagChanges } from './apply-tag-changes.ts';
+import { applyTagChanges, tooManyTags } from './apply-tag-changes.ts';
+import { changeDevice } from './change-device.ts';
 import { enqueueEvents } from '../events/ingest-job.ts';
 import { firstSessionEvent } from '../events/automatic-events.ts';
 
 type StoredDevice = DeviceDocument;
 
-export function deviceLockKey(prefix: string, projectId: string, deviceId: string): string {
-  return `${prefix}:lock:device:${projectId}:${deviceId}`;
+/** MongoDB's duplicate-key error code: the device was created by a concurrent request first. */
+const duplicateKeyCode = 11000;
+
+/**
+ * The fields a registration sets. Whether it subscribes the device again (a token other than the one the gateway
+ * rejected) is decided by the server on the document it writes, in the same update as the rest.
+ */
+function registration(input: RegisterDeviceBody): Record<string, unknown> {
+  const resubscribe = { $and: [{ $eq: ['$isSubscribed', false] }, { $ne: ['$rejectedPushToken', { $literal: input.pushToken }] }] };
+  const unlessResubscribed = (field: string, value: unknown) => ({ $cond: [resubscribe, value, `$${field}`] });
+  return {
+    platform: { $literal: input.platform },
+    pushToken: { $literal: input.pushToken },
+    ...(input.userId !== undefined && { userId: { $literal: input.userId } }),
+    isSubscribed: unlessResubscribed('isSubscribed', true),
+    unsubscribedAt: unlessResubscribed('unsubscribedAt', null),
+    unsubscribeReason: unlessResubscribed('unsubscribeReason', null),
+    rejectedPushToken: unlessResubscribed('rejectedPushToken', null),
+  };
 }
 
 /**
- * Device writes are read-modify-write under a per-device lock: tag limits are checked on the merged result, and two
- * concurrent changes to one device never overwrite each other, on MongoDB and on FerretDB alike (no transactions).
+ * Every device write is one atomic pipeline update of the device's document (changeDevice), with the tag limit in
+ * its filter. We chose that over a version-guarded read-modify-write because it takes one round trip and the
+ * concurrent writers of one device (an app setting tags in a burst, the delivery worker unsubscribing it) never make
+ * each other retry: only a write refused for the limit reads the device.
  */
 export class DeviceStore {
   private readonly models: Models;
   private readonly eventIngest: Queue;
-  private readonly redis: Redis;
-  private readonly prefix: string;
 
-  constructor(models: Models, eventIngest: Queue, redis: Redis, prefix: string) {
+  constructor(models: Models, eventIngest: Queue) {
     this.models = models;
     this.eventIngest = eventIngest;
-    this.redis = redis;
-    this.prefix = prefix;
   }
 
   async find(projectId: string, deviceId: string): Promise<StoredDevice> {
@@ -39,40 +53,38 @@ export class DeviceStore {
     return device;
   }
 
-  register(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice> {
-    return this.locked(projectId, deviceId, async () => {
-      const existing = await this.models.Device.findById(deviceKey(projectId, deviceId)).lean<StoredDevice>();
-      if (!existing) return this.create(projectId, deviceId, input);
-      const resubscribe = !existing.isSubscribed && input.pushToken !== existing.rejectedPushToken;
-      return this.save(existing, {
-        platform: input.platform,
-        pushToken: input.pushToken,
-        tags: applyTagChanges(existing.tags as Tags, input.tags),
-        ...(input.userId !== undefined && { userId: input.userId }),
-        ...(resubscribe && { isSubscribed: true, unsubscribedAt: null, unsubscribeReason: null, rejectedPushToken: null }),
-      });
-    });
+  /** Updates the device, or else creates it; a request that loses the race to create it goes back to updating it. */
+  async register(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice> {
+    for (;;) {
+      const changed = await this.change(deviceKey(projectId, deviceId), registration(input), input.tags);
+      if (changed) return changed;
+      const created = await this.create(projectId, deviceId, input);
+      if (created) return created;
+    }
   }
 
-  update(projectId: string, deviceId: string, input: UpdateDeviceBody): Promise<StoredDevice> {
-    return this.locked(projectId, deviceId, async () => {
-      const existing = await this.find(projectId, deviceId);
-      return this.save(existing, {
-        tags: applyTagChanges(existing.tags as Tags, input.tags),
-        ...(input.userId !== undefined && { userId: input.userId }),
-      });
-    });
+  async update(projectId: string, deviceId: string, input: UpdateDeviceBody): Promise<StoredDevice> {
+    const fields = input.userId !== undefined ? { userId: { $literal: input.userId } } : {};
+    const changed = await this.change(deviceKey(projectId, deviceId), fields, input.tags);
+    if (!changed) throw notFound(`No device "${deviceId}" in this project.`);
+    return changed;
   }
 
-  private locked<T>(projectId: string, deviceId: string, fn: () => Promise<T>): Promise<T> {
-    return withRedisLock(this.redis, deviceLockKey(this.prefix, projectId, deviceId), fn);
+  /** The device after the change, or null when there is none; a 400 when the change would pass the tag limit. */
+  private async change(key: string, fields: Record<string, unknown>, changes: TagChanges | undefined): Promise<StoredDevice | null> {
+    const result = await changeDevice(this.models, { _id: key }, fields, changes);
+    if (result && 'tagCount' in result) throw tooManyTags(result.tagCount);
+    return result?.device ?? null;
   }
 
   /**
-   * Creating a device records @first_session. If the event cannot be queued the device is removed again, so a
-   * failed request leaves nothing behind and the client's retry creates the device and its event together.
+   * Creates the device and records @first_session, or answers null when a concurrent request created it first (that
+   * request records the event; this one then updates the device). If the event cannot be queued the device is
+   * removed again, so a failed request leaves nothing behind and the client's retry creates the device and its
+   * event together; a concurrent registration that updated the device in between loses its write with it, as the
+   * device's next registration (at the app's next start) creates it again.
    */
-  private async create(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice> {
+  private async create(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice | null> {
     const document = await this.models.Device.create({
       _id: deviceKey(projectId, deviceId),
       projectId,
@@ -81,7 +93,11 @@ export class DeviceStore {
       pushToken: input.pushToken,
       userId: input.userId ?? null,
       tags: applyTagChanges({}, input.tags),
+    }).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === duplicateKeyCode) return null;
+      throw error;
     });
+    if (!document) return null;
     try {
       await enqueueEvents(this.eventIngest, projectId, [{ type: firstSessionEvent, subjectType: 'device', subjectId: deviceId, data: {} }]);
     } catch (error) {
@@ -89,10 +105,5 @@ export class DeviceStore {
       throw error;
     }
     return document.toObject() as StoredDevice;
-  }
-
-  private async save(existing: StoredDevice, changes: Partial<DeviceDocument>): Promise<StoredDevice> {
-    await this.models.Device.updateOne({ _id: existing._id }, { $set: changes });
-    return { ...existing, ...changes };
   }
 }

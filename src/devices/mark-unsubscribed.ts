@@ -1,7 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { Models } from '../models/index.ts';
-import { withRedisLock } from '../infra/redis-lock.ts';
-import { deviceLockKey } from './device-store.ts';
+import { deviceKey } from '../models/device.ts';
 
 export interface Rejection {
   deviceId: string;
@@ -10,18 +8,20 @@ export interface Rejection {
 }
 
 /**
- * The gateway said the token is dead (CONTRACTS §9). Only a device still holding that token is unsubscribed: one that
- * registered a new token meanwhile stays subscribed. Each write holds the device lock that device writes share.
+ * The gateway said the token is dead (CONTRACTS §9). Only a device still holding that token and subscribed is
+ * unsubscribed: one that registered a new token meanwhile stays subscribed. Each update checks that in its filter, on
+ * the document as the server writes it, so it needs no lock against a concurrent registration; all of them go in one
+ * unordered bulk write.
  */
-export async function markUnsubscribed(redis: Redis, models: Models, prefix: string, projectId: string, rejections: Rejection[], now: Date): Promise<void> {
-  await Promise.all(
-    rejections.map((rejection) =>
-      withRedisLock(redis, deviceLockKey(prefix, projectId, rejection.deviceId), () =>
-        models.Device.updateOne(
-          { projectId, deviceId: rejection.deviceId, pushToken: rejection.pushToken, isSubscribed: true },
-          { $set: { isSubscribed: false, unsubscribedAt: now, unsubscribeReason: rejection.reason, rejectedPushToken: rejection.pushToken } },
-        ),
-      ),
-    ),
+export async function markUnsubscribed(models: Models, projectId: string, rejections: Rejection[], now: Date): Promise<void> {
+  if (rejections.length === 0) return;
+  await models.Device.bulkWrite(
+    rejections.map((rejection) => ({
+      updateOne: {
+        filter: { _id: deviceKey(projectId, rejection.deviceId), pushToken: rejection.pushToken, isSubscribed: true },
+        update: { $set: { isSubscribed: false, unsubscribedAt: now, unsubscribeReason: rejection.reason, rejectedPushToken: rejection.pushToken } },
+      },
+    })),
+    { ordered: false },
   );
 }

@@ -26,10 +26,11 @@ function toApiError(error: FastifyError): ApiError | null {
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError(error.statusCode, 'invalid_request', error.message);
   }
-  // CONTRACTS §1 has no conflict status; a device kept locked by other writers is, to the caller, a store that cannot
-  // take the write now, and a 503 tells a client built to the contract to retry.
+  // CONTRACTS §1 has no conflict status; a lock held too long by another process (a segment's event counts still
+  // being flushed, src/events/pending-counts.ts) is, to the caller, a store that cannot answer now, and a 503 tells a
+  // client built to the contract to retry.
   if (error instanceof LockTimeoutError) {
-    return unavailable('The device is being changed by other requests at this moment; nothing was accepted. Retry shortly.');
+    return unavailable('The data this request needs is being updated by another process at this moment; nothing was accepted. Retry shortly.');
   }
   if (isUnavailableError(error)) {
     return unavailable('The service cannot reach its database or queue right now; nothing was accepted. Retry shortly.');

@@ -18,10 +18,11 @@ export interface LockOptions {
 }
 
 /**
- * Runs fn while holding a Redis lock on key. Needed because FerretDB 1.x applies an update by reading the
- * document and writing it back outside a transaction (FerretDB issue #3040): two concurrent updates of one
- * document, even $inc or a filter on a revision number, can silently lose one of them. Real MongoDB does not
- * need this, and it costs one SET and one EVAL there.
+ * Runs fn while holding a Redis lock on key: mutual exclusion across processes, for work of several steps over
+ * Redis and MongoDB that no single atomic update covers. Its user is the flush of a project's event counts
+ * (src/events/pending-counts.ts: move the pending hash aside, insert it into MongoDB, delete it): two flushes at once
+ * could delete counts the other has just moved aside and not yet inserted. The lease frees the lock of a holder that
+ * died, so it must be longer than any critical section.
  */
 export async function withRedisLock<T>(redis: Redis, key: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const leaseMs = options.leaseMs ?? 10_000;
@@ -38,12 +39,4 @@ export async function withRedisLock<T>(redis: Redis, key: string, fn: () => Prom
   } finally {
     await redis.eval(releaseScript, 1, key, token).catch(() => undefined);
   }
-}
-
-/** Holds the locks on every key at once, taken in sorted order so that two callers never wait on each other in a cycle. */
-export function withRedisLocks<T>(redis: Redis, keys: string[], fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
-  const sorted = [...new Set(keys)].sort();
-  const lockFrom = (position: number): Promise<T> =>
-    position === sorted.length ? fn() : withRedisLock(redis, sorted[position]!, () => lockFrom(position + 1), options);
-  return lockFrom(0);
 }

@@ -12,7 +12,7 @@ export function tagUpdateProcessor(context: Pick<WorkerContext, 'models' | 'redi
     const fate = await claimFate(deps.redis, deps.queuePrefix, job.id!, 'applying');
     if (fate === 'withdrawn') return { withdrawn: true };
     if (fate === 'applied') return { devices: await userDeviceViews(deps.models, job.data) };
-    const result = await applyUserTags(deps, job.data);
+    const result = await applyUserTags(deps.models, job.data);
     await markApplied(deps.redis, deps.queuePrefix, job.id!);
     return result;
   };
