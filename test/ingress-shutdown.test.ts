@@ -30,7 +30,7 @@ describe('ingress shutdown', () => {
       expect(registered.status).toBe(200);
 
       // The request in flight waits for its device write, held by the gate, so it is still running when SIGTERM arrives.
-      gate.hold('findAndModify', 'devices');
+      gate.hold('update', 'devices');
       const inFlight = sendRequest<any>(baseUrl, 'PATCH', devicePath, { key: project.clientKey, body: { tags: { plan: 'gold' } } });
       await eventually(() => expect(gate.held()).toBe(1));
 

@@ -15,28 +15,21 @@ type StoredDevice = DeviceDocument;
 const duplicateKeyCode = 11000;
 
 /**
- * The fields a registration sets. Whether it subscribes the device again (a token other than the one the gateway
- * rejected) is decided by the server on the document it writes, in the same update as the rest.
+ * The fields a registration sets, given the device as read. A token other than the one the gateway rejected
+ * subscribes the device again; the revision guard of changeDevice makes that decision hold on the document written.
  */
-function registration(input: RegisterDeviceBody): Record<string, unknown> {
-  const resubscribe = { $and: [{ $eq: ['$isSubscribed', false] }, { $ne: ['$rejectedPushToken', { $literal: input.pushToken }] }] };
-  const unlessResubscribed = (field: string, value: unknown) => ({ $cond: [resubscribe, value, `$${field}`] });
-  return {
-    platform: { $literal: input.platform },
-    pushToken: { $literal: input.pushToken },
-    ...(input.userId !== undefined && { userId: { $literal: input.userId } }),
-    isSubscribed: unlessResubscribed('isSubscribed', true),
-    unsubscribedAt: unlessResubscribed('unsubscribedAt', null),
-    unsubscribeReason: unlessResubscribed('unsubscribeReason', null),
-    rejectedPushToken: unlessResubscribed('rejectedPushToken', null),
-  };
+function registration(input: RegisterDeviceBody): (current: DeviceDocument) => Partial<DeviceDocument> {
+  return (current) => ({
+    platform: input.platform,
+    pushToken: input.pushToken,
+    ...(input.userId !== undefined && { userId: input.userId }),
+    ...(!current.isSubscribed && current.rejectedPushToken !== input.pushToken && { isSubscribed: true, unsubscribedAt: null, unsubscribeReason: null, rejectedPushToken: null }),
+  });
 }
 
 /**
- * Every device write is one atomic pipeline update of the device's document (changeDevice), with the tag limit in
- * its filter. We chose that over a version-guarded read-modify-write because it takes one round trip and the
- * concurrent writers of one device (an app setting tags in a burst, the delivery worker unsubscribing it) never make
- * each other retry: only a write refused for the limit reads the device.
+ * Every device write is a revision-guarded read and update of the device's document (changeDevice): the tag limit
+ * holds under concurrent writers, and no writer's change is lost.
  */
 export class DeviceStore {
   private readonly models: Models;
@@ -64,15 +57,15 @@ export class DeviceStore {
   }
 
   async update(projectId: string, deviceId: string, input: UpdateDeviceBody): Promise<StoredDevice> {
-    const fields = input.userId !== undefined ? { userId: { $literal: input.userId } } : {};
-    const changed = await this.change(deviceKey(projectId, deviceId), fields, input.tags);
+    const fields = input.userId !== undefined ? { userId: input.userId } : {};
+    const changed = await this.change(deviceKey(projectId, deviceId), () => fields, input.tags);
     if (!changed) throw notFound(`No device "${deviceId}" in this project.`);
     return changed;
   }
 
   /** The device after the change, or null when there is none; a 400 when the change would pass the tag limit. */
-  private async change(key: string, fields: Record<string, unknown>, changes: TagChanges | undefined): Promise<StoredDevice | null> {
-    const result = await changeDevice(this.models, { _id: key }, fields, changes);
+  private async change(key: string, fieldsFor: (current: DeviceDocument) => Partial<DeviceDocument>, changes: TagChanges | undefined): Promise<StoredDevice | null> {
+    const result = await changeDevice(this.models, { _id: key }, fieldsFor, changes);
     if (result && 'tagCount' in result) throw tooManyTags(result.tagCount);
     return result?.device ?? null;
   }

@@ -10,8 +10,8 @@ export interface Rejection {
 /**
  * The gateway said the token is dead (CONTRACTS §9). Only a device still holding that token and subscribed is
  * unsubscribed: one that registered a new token meanwhile stays subscribed. Each update checks that in its filter, on
- * the document as the server writes it, so it needs no lock against a concurrent registration; all of them go in one
- * unordered bulk write.
+ * the document as the server writes it, and bumps the revision, so a registration that read the device before this
+ * write retries on what it wrote (src/devices/change-device.ts); all of them go in one unordered bulk write.
  */
 export async function markUnsubscribed(models: Models, projectId: string, rejections: Rejection[], now: Date): Promise<void> {
   if (rejections.length === 0) return;
@@ -19,7 +19,7 @@ export async function markUnsubscribed(models: Models, projectId: string, reject
     rejections.map((rejection) => ({
       updateOne: {
         filter: { _id: deviceKey(projectId, rejection.deviceId), pushToken: rejection.pushToken, isSubscribed: true },
-        update: { $set: { isSubscribed: false, unsubscribedAt: now, unsubscribeReason: rejection.reason, rejectedPushToken: rejection.pushToken } },
+        update: { $set: { isSubscribed: false, unsubscribedAt: now, unsubscribeReason: rejection.reason, rejectedPushToken: rejection.pushToken }, $inc: { revision: 1 } },
       },
     })),
     { ordered: false },

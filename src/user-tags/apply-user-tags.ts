@@ -17,8 +17,8 @@ export async function userDeviceViews(models: Models, job: Pick<TagUpdateJob, 'p
 }
 
 /**
- * Changes every device of the user, each with the atomic update the SDK routes use (changeDevice), guarded by the tag
- * limit and by the device still being the user's: a device relinked or deleted meanwhile is left out. Either every
+ * Changes every device of the user, each with the guarded update the SDK routes use (changeDevice), within the tag
+ * limit and only while the device is still the user's: a device relinked or deleted meanwhile is left out. Either every
  * device takes the change or, when one would go over the limit, none does; that check is made on a read of the
  * devices before writing, not under a lock or in a multi-document transaction. So a device that a concurrent SDK
  * write fills between that read and its own update is refused by its guard, checked again, and reported over the
@@ -32,10 +32,10 @@ export async function applyUserTags(models: Models, job: TagUpdateJob): Promise<
     .filter((device) => device.tagCount > maxTagsPerDevice);
   if (overLimit.length > 0) return { overLimit };
   const changed: UserDeviceView[] = [];
-  // One findOneAndUpdate per device, not a bulk write, which would not say which devices its guards refused; at most
-  // a chunk of them in flight at once.
+  // One guarded update per device, not a bulk write, which would not say which devices its guards refused; at most a
+  // chunk of them in flight at once.
   for (const chunk of inChunks(devices)) {
-    const results = await Promise.all(chunk.map(({ deviceId }) => changeDevice(models, { _id: deviceKey(job.projectId, deviceId), userId: job.userId }, {}, job.tags)));
+    const results = await Promise.all(chunk.map(({ deviceId }) => changeDevice(models, { _id: deviceKey(job.projectId, deviceId), userId: job.userId }, () => ({}), job.tags)));
     results.forEach((result, index) => {
       const deviceId = chunk[index]!.deviceId;
       if (result && 'tagCount' in result) overLimit.push({ deviceId, tagCount: result.tagCount });

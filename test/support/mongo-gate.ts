@@ -4,7 +4,7 @@ import { ConnectionString } from 'mongodb-connection-string-url';
 
 /**
  * A TCP proxy in front of the MongoDB-wire server that can hold one kind of command on one collection (the
- * findAndModify of a device, the update of the devices unsubscribed) until released, as a server stalled on that
+ * update of a device, the update of the devices unsubscribed) until released, as a server stalled on that
  * write would: a test stops a process at exactly that point of its work. A command is recognised by the bytes of
  * the first element of its body, <command>: "<collection>", found in the wire message.
  */
