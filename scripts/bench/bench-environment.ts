@@ -56,8 +56,9 @@ export async function openBenchEnvironment(name: string, options: { sandbox?: bo
   const spawnProcess = (name: string, extraEnv: NodeJS.ProcessEnv = {}) => {
     const entry = procfile.find((candidate) => candidate.name === name);
     if (!entry) throw new Error(`the Procfile has no process "${name}"`);
-    // exec: the shell becomes the process, so its pid is the one measured and signalled.
-    return track(spawn(`exec ${entry.command}`, { shell: true, cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] }));
+    // exec: the shell becomes the process, so its pid is the one measured and signalled. Its logs go to stderr (fd 2):
+    // a benchmark's stdout is its result, one JSON line with --json.
+    return track(spawn(`exec ${entry.command}`, { shell: true, cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 2, 'inherit'] }));
   };
   return {
     services,

@@ -2,21 +2,25 @@
  * npm run bench -- [--devices 100000] [--json]
  * Seeds N devices (android, ios and web in turn, with tags), creates a segment matching all of them, sends one
  * personalised push to it through the sandbox and waits for the last delivery. Then measures the ceiling: how many
- * pushes per second a minimal client (the same gateway adapters, no queue, no database) gets from the same sandbox.
+ * pushes per second a minimal client (the same gateway adapters, no queue, no database) gets from the same sandbox,
+ * and the ceiling of the database write every push costs: raw insertMany of history documents in batches of 100,
+ * 16 in flight as in a deliver worker, on the same server. Target: deliveries/s ≥ 70% of the lower of the two.
  */
 import { parseArgs } from 'node:util';
 import { createProject } from '../../src/projects/create-project.ts';
-import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
-import type { OutgoingPush } from '../../src/gateways/gateway.ts';
 import { openBenchEnvironment } from './bench-environment.ts';
 import { peakRssMiB, waitUntil } from './measure.ts';
 import { seedDevices } from './seed-devices.ts';
+import { measureSandboxCeiling } from './sandbox-ceiling.ts';
+import { checkTarget, historyInsertCeiling, ratio } from './database-ceilings.ts';
 
 const { values } = parseArgs({
   options: {
     devices: { type: 'string', default: '100000' },
     json: { type: 'boolean', default: false },
     'timeout-seconds': { type: 'string', default: '1800' },
+    /** Seconds of the history-insert ceiling. */
+    'ceiling-seconds': { type: 'string', default: '15' },
   },
 });
 const deviceCount = Number(values.devices);
@@ -28,37 +32,6 @@ const progress = (label: string, done: number) => {
   process.stderr.write(`\r${label.padEnd(10)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${deviceCount}`);
   if (done >= deviceCount) process.stderr.write('\n');
 };
-
-/** Pushes per second through the adapters alone, in batches of 500 with as many in flight as a deliver worker runs. */
-async function measureCeiling(sandboxPort: number, pushes: number): Promise<number> {
-  const gateways = createSandboxGateways(sandboxPort);
-  const batchSize = 500;
-  const inFlight = 16;
-  let next = 0;
-  const startedAt = performance.now();
-  async function lane(): Promise<void> {
-    while (next < pushes) {
-      const first = next;
-      next += batchSize;
-      const platform = (first / batchSize) % 2 === 0 ? 'android' : 'ios';
-      const batch: OutgoingPush[] = Array.from({ length: Math.min(batchSize, pushes - first) }, (_, offset) => ({
-        token: `ceiling-${first + offset}`,
-        platform,
-        title: 'Hello',
-        body: 'Ceiling',
-        url: null,
-        imageUrl: null,
-        data: {},
-        collapseId: 'ceiling',
-      }));
-      await gateways[platform === 'ios' ? 'apns' : 'fcm'].send(batch);
-    }
-  }
-  await Promise.all(Array.from({ length: inFlight }, lane));
-  const seconds = (performance.now() - startedAt) / 1000;
-  await Promise.all([gateways.fcm.close(), gateways.apns.close()]);
-  return Math.round(pushes / seconds);
-}
 
 const bench = await openBenchEnvironment('e2e', { sandbox: true });
 const sandbox = bench.sandbox!;
@@ -79,9 +52,7 @@ try {
     });
 
   const cities = ['Seoul', 'Busan', 'Berlin', 'Lisbon'];
-  await seedDevices(models, project.projectId, deviceCount, (index) => ({ name: `User ${index}`, city: cities[index % cities.length]!, bench: 1 }), (done) =>
-    progress('seeding', done),
-  );
+  await seedDevices(models, project.projectId, deviceCount, (index) => ({ name: `User ${index}`, city: cities[index % cities.length]!, bench: 1 }), { label: 'e2e' });
   const segment = await api('/segments', { name: 'everyone', match: 'all', conditions: [{ tag: 'bench', op: 'exists' }] });
 
   const postedAt = Date.now();
@@ -116,17 +87,32 @@ try {
   const historyWritten = await models.History.countDocuments({ notificationId: notification.id });
   const stats = await fetch(`${baseUrl}/v1/projects/${project.projectId}/notifications/${notification.id}`, { headers: { authorization: `Bearer ${project.apiKey}` } })
     .then((response) => response.json() as Promise<{ data: { stats: { failed: number } } }>);
-  const ceilingPerSecond = await measureCeiling(sandbox.port, Math.min(deviceCount, 50_000));
+  const ceilingPerSecond = await measureSandboxCeiling(sandbox.port, Math.min(deviceCount, 50_000));
+  const historyCeiling = await historyInsertCeiling(models.History.db.db!, project.projectId, {
+    concurrency: 16,
+    seconds: Number(values['ceiling-seconds']),
+    operations: Math.ceil(deviceCount / 100),
+  });
+  const deliveriesPerSecond = Math.round(delivered / seconds);
+  const bound = Math.min(ceilingPerSecond, historyCeiling.perSecond);
   const result = {
     devices: deviceCount,
     delivered,
     duplicates: received.length - delivered,
     seconds: Number(seconds.toFixed(2)),
-    deliveriesPerSecond: Math.round(delivered / seconds),
+    deliveriesPerSecond,
     peakRssMb: peakRss,
     historyWritten,
     failed: stats.data.stats.failed,
     ceilingPerSecond,
+    ratioToSandboxCeiling: ratio(deliveriesPerSecond, ceilingPerSecond),
+    historyInsertCeilingPerSecond: historyCeiling.perSecond,
+    historyInsertCeiling: historyCeiling,
+    ratioToHistoryInsertCeiling: ratio(deliveriesPerSecond, historyCeiling.perSecond),
+    ratioToLowerCeiling: ratio(deliveriesPerSecond, bound),
+    targets: [
+      checkTarget(`end-to-end segment send of ${deviceCount}: deliveries/s ≥ 0.7 × min(sandbox ceiling, history-insert ceiling)`, ratio(deliveriesPerSecond, bound), deliveriesPerSecond >= 0.7 * bound),
+    ],
   };
   if (values.json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -4,6 +4,9 @@
  * Starts Redis and MongoDB the way the tests do, an ingress and an event-ingest worker as child processes, then
  * posts requests of 100 events for a fixed time. Reports events/s accepted at the ingress, events/s stored by the
  * worker, and the queue depth sampled every second; then how long the worker needed to drain what was left.
+ * Then the ceiling, on the same server: raw insertMany of event documents in batches of 100 (one request's events)
+ * into a scratch collection with the events collection's indexes, at the workers' total concurrency, for the same
+ * seconds. Target: events stored/s ≥ 70% of it.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,7 +19,8 @@ import { connectMongo } from '../../src/infra/mongo.ts';
 import { withDatabase } from '../../src/infra/mongo-url.ts';
 import { createBlockingRedis } from '../../src/infra/redis.ts';
 import { createModels } from '../../src/models/index.ts';
-import { deviceKey } from '../../src/models/device.ts';
+import { seedDevices } from './seed-devices.ts';
+import { checkTarget, eventInsertCeiling, ratio } from './database-ceilings.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { queueNames } from '../../src/queues/names.ts';
 
@@ -28,14 +32,18 @@ const { values: options } = parseArgs({
     'worker-concurrency': { type: 'string', default: '8' },
     /** Events per second to offer in total; unlimited when absent, which measures the ingress. */
     rate: { type: 'string' },
+    /** Devices seeded, two per user; events name users and devices among them. */
+    devices: { type: 'string', default: '2000' },
+    json: { type: 'boolean', default: false },
   },
 });
 const seconds = Number(options.seconds);
 const connections = Number(options.connections);
 const eventsPerRequest = 100;
-const users = 1000;
+const users = Math.max(1, Math.floor(Number(options.devices) / 2));
 const root = resolve(import.meta.dirname, '../..');
-const log = (line: string) => process.stdout.write(`${line}\n`);
+// Progress on stderr: stdout is the result (one JSON line with --json).
+const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const services = await provideServices({ stateDir: resolve(root, '.state/bench-events'), log: (line) => log(`[services] ${line}`) });
 const children: ManagedProcess[] = [];
@@ -67,16 +75,7 @@ try {
   await waitUntil(async () => (await fetch(`${baseUrl}/readyz`).catch(() => null))?.ok === true, 30_000, () => children[0]!.outputTail());
   // The ingress built the indexes; devices are written directly, as their creation is not what is measured.
   const project = await createProject(models, { name: 'bench', plan: 'business' });
-  await models.Device.insertMany(
-    Array.from({ length: users * 2 }, (_, index) => ({
-      _id: deviceKey(project.projectId, `device-${index}`),
-      projectId: project.projectId,
-      deviceId: `device-${index}`,
-      platform: 'android',
-      pushToken: `token-${index}`,
-      userId: `user-${index % users}`,
-    })),
-  );
+  await seedDevices(models, project.projectId, users * 2, () => ({}), { devicesPerUser: 2, label: 'events' });
   for (let index = 0; index < Number(options['worker-processes']); index++) {
     children.push(await startManagedProcess({ name: `worker-${index}`, command: node, args: [resolve(root, 'workers/event-ingest.ts')] }));
   }
@@ -91,7 +90,7 @@ try {
   let acceptedEvents = 0;
   let failedRequests = 0;
   // Stored events are derived from the queue (each job holds one request's events): counting documents would
-  // scan the collection on FerretDB and slow down the very worker being measured.
+  // slow down the very worker being measured.
   const samples: Array<{ second: number; depth: number; storedEvents: number }> = [];
   let sampling = true;
   const sampler = (async () => {
@@ -138,7 +137,18 @@ try {
     queueDepthMax: Math.max(0, ...depths),
     queueDepthLast: depths.at(-1) ?? 0,
   };
-  log(JSON.stringify(result, null, 2));
+  const workerConcurrency = Number(options['worker-processes']) * Number(options['worker-concurrency']);
+  const ceiling = await eventInsertCeiling(mongo.db!, project.projectId, { concurrency: workerConcurrency, seconds });
+  const stored = result.storedPerSecondUntilDrained;
+  const summary = {
+    ...result,
+    insertCeilingPerSecond: ceiling.perSecond,
+    ratioToCeiling: ratio(stored, ceiling.perSecond),
+    ratioDuringLoadToCeiling: ratio(result.storedDuringLoadPerSecond, ceiling.perSecond),
+    ceilings: { eventInsert: ceiling },
+    targets: [checkTarget('events stored/s (until drained) ≥ 0.7 × raw event-insert ceiling', ratio(stored, ceiling.perSecond), stored >= 0.7 * ceiling.perSecond)],
+  };
+  process.stdout.write(`${JSON.stringify(summary, null, options.json ? undefined : 2)}\n`);
   if (storedTotal !== acceptedEvents) throw new Error(`accepted ${acceptedEvents} events but ${storedTotal} were stored`);
 } finally {
   for (const child of children.reverse()) await child.stop();

@@ -1,7 +1,23 @@
+/**
+ * npm run bench:ingress -- [--mix mixed|reads|registrations|tags-by-user] [--devices 100000] [--seconds 20] [--connections 64] [--json]
+ *
+ * Seeds N devices (bulk insert, user-<i> each) and runs autocannon against the ingress:
+ *  - mixed: half SDK registrations (PUT, client key) of existing devices, half device reads (GET, server key);
+ *  - reads: device reads only;            - registrations: SDK registrations only;
+ *  - tags-by-user: PATCH /users/tags {userId, tags} (server key, business project), with a tag-update worker.
+ * Then, on the same server and at the same concurrency as the autocannon connections, the raw driver's ceiling of
+ * the operation the mix is dominated by (findOne by _id, updateOne by _id, find by {projectId, userId}), and prints
+ * product / ceiling and whether the targets are met.
+ */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createProject } from '../../src/projects/create-project.ts';
 import { openBenchEnvironment } from './bench-environment.ts';
+import { seedDevices } from './seed-devices.ts';
+import { checkTarget, deviceFindOneCeiling, deviceUpdateOneCeiling, devicesByUserCeiling, ratio, type Ceiling, type TargetCheck } from './database-ceilings.ts';
+
+const mixes = ['mixed', 'reads', 'registrations', 'tags-by-user'] as const;
+type Mix = (typeof mixes)[number];
 
 const { values } = parseArgs({
   options: {
@@ -9,63 +25,112 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '64' },
     devices: { type: 'string', default: '2000' },
     mix: { type: 'string', default: 'mixed' },
+    /** Seconds of each raw ceiling; the run's own seconds when absent. */
+    'ceiling-seconds': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
+if (!mixes.includes(values.mix as Mix)) throw new Error(`--mix must be one of ${mixes.join(', ')}`);
+const mix = values.mix as Mix;
 const deviceCount = Number(values.devices);
+const connections = Number(values.connections);
+const ceilingSeconds = Number(values['ceiling-seconds'] ?? values.seconds);
 
 const bench = await openBenchEnvironment('ingress');
 try {
   await bench.startIngress();
-  const { baseUrl } = bench;
-  const project = await createProject(bench.models, { name: 'bench', plan: 'business' });
+  if (mix === 'tags-by-user') bench.spawnProcess('worker-tag-update');
+  const { baseUrl, models } = bench;
+  const project = await createProject(models, { name: 'bench', plan: 'business' });
+  // Every mix reads or changes existing devices: seeded in bulk, outside the measured run.
+  await seedDevices(models, project.projectId, deviceCount, (index) => ({ plan: index % 2 === 0 ? 'pro' : 'free', visits: index % 10 }), { label: `ingress ${mix}` });
 
-  const deviceId = () => `device-${Math.floor(Math.random() * deviceCount)}`;
+  const randomIndex = () => Math.floor(Math.random() * deviceCount);
   const sdkBase = `/v1/sdk/projects/${project.projectId}/devices/`;
   const serverBase = `/v1/projects/${project.projectId}/devices/`;
-  // Half registrations (client key), half reads (server key): the two hot paths of an SDK-heavy day.
   const registration = {
-        method: 'PUT' as const,
-        setupRequest: (request: autocannon.Request) => ({
-          ...request,
-          path: sdkBase + deviceId(),
-          headers: { authorization: `Bearer ${project.clientKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ platform: 'android', pushToken: `token-${Math.random()}`, tags: { plan: 'pro', visits: 3 } }),
-        }),
+    method: 'PUT' as const,
+    setupRequest: (request: autocannon.Request) => ({
+      ...request,
+      path: sdkBase + `device-${randomIndex()}`,
+      headers: { authorization: `Bearer ${project.clientKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ platform: 'android', pushToken: `token-${Math.random()}`, tags: { plan: 'pro', visits: 3 } }),
+    }),
   };
   const read = {
     method: 'GET' as const,
-    setupRequest: (request: autocannon.Request) => ({ ...request, path: serverBase + deviceId(), headers: { authorization: `Bearer ${project.apiKey}` } }),
+    setupRequest: (request: autocannon.Request) => ({ ...request, path: serverBase + `device-${randomIndex()}`, headers: { authorization: `Bearer ${project.apiKey}` } }),
   };
-  if (values.mix === 'reads') {
-    // Reads need devices to read: register them all first, outside the measured run.
-    await Promise.all(
-      Array.from({ length: deviceCount }, (_, index) =>
-        fetch(`${baseUrl}${sdkBase}device-${index}`, {
-          method: 'PUT',
-          headers: { authorization: `Bearer ${project.clientKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ platform: 'android', pushToken: `token-${index}` }),
-        }),
+  let visits = 0;
+  const tagsByUser = {
+    method: 'PATCH' as const,
+    setupRequest: (request: autocannon.Request) => ({
+      ...request,
+      path: `/v1/projects/${project.projectId}/users/tags`,
+      headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ userId: `user-${randomIndex()}`, tags: { plan: 'team', visits: visits++ } }),
+    }),
+  };
+  // The ceilings first, on the same server at the same concurrency, with the ingress idle: measured after the run they
+  // would meet the product's requests still in flight on the server (a slow update goes on after its client gave up).
+  const limit = { concurrency: connections, seconds: ceilingSeconds };
+  const ceilings: Record<string, Ceiling> = {};
+  let ceilingPerSecond: number;
+  if (mix === 'reads') {
+    ceilings.findOne = await deviceFindOneCeiling(models, project.projectId, deviceCount, limit);
+    ceilingPerSecond = ceilings.findOne.perSecond;
+  } else if (mix === 'registrations') {
+    ceilings.updateOne = await deviceUpdateOneCeiling(models, project.projectId, deviceCount, limit);
+    ceilingPerSecond = ceilings.updateOne.perSecond;
+  } else if (mix === 'mixed') {
+    ceilings.updateOne = await deviceUpdateOneCeiling(models, project.projectId, deviceCount, limit);
+    ceilings.findOne = await deviceFindOneCeiling(models, project.projectId, deviceCount, limit);
+    // Half and half: the time of one of each, so the harmonic mean of the two ceilings.
+    ceilingPerSecond = Math.round(2 / (1 / ceilings.updateOne.perSecond + 1 / ceilings.findOne.perSecond));
+  } else {
+    ceilings.findByUser = await devicesByUserCeiling(models, project.projectId, deviceCount, limit);
+    ceilingPerSecond = ceilings.findByUser.perSecond;
+  }
+  const requests = { mixed: [registration, read], reads: [read], registrations: [registration], 'tags-by-user': [tagsByUser] }[mix];
+  process.stderr.write(`[ingress] ${mix}: ${connections} connections for ${values.seconds} s over ${deviceCount} devices\n`);
+  const result = await autocannon({ url: baseUrl, connections, duration: Number(values.seconds), requests });
+  const requestsPerSecond = Math.round(result.requests.average);
+  const targets: TargetCheck[] = [];
+  if (mix === 'reads') {
+    targets.push(
+      checkTarget(`device reads at ${deviceCount} devices ≥ 0.8 × raw findOne ceiling`, ratio(requestsPerSecond, ceilingPerSecond), requestsPerSecond >= 0.8 * ceilingPerSecond),
+      checkTarget('device reads p99 < 50 ms', result.latency.p99, result.latency.p99 < 50),
+    );
+  } else if (mix === 'registrations') {
+    targets.push(checkTarget(`registrations at ${deviceCount} devices ≥ 0.6 × raw updateOne ceiling`, ratio(requestsPerSecond, ceilingPerSecond), requestsPerSecond >= 0.6 * ceilingPerSecond));
+  } else if (mix === 'mixed') {
+    const registrationsPerSecond = Math.round(requestsPerSecond / 2);
+    targets.push(
+      checkTarget(
+        `registrations in the mix (${registrationsPerSecond}/s) ≥ 0.6 × their share of the raw 50/50 updateOne+findOne ceiling`,
+        ratio(requestsPerSecond, ceilingPerSecond),
+        requestsPerSecond >= 0.6 * ceilingPerSecond,
       ),
     );
+  } else {
+    targets.push(checkTarget(`tags by userId at ${deviceCount} devices ≥ 300 requests/s`, requestsPerSecond, requestsPerSecond >= 300));
   }
-  const result = await autocannon({
-    url: baseUrl,
-    connections: Number(values.connections),
-    duration: Number(values.seconds),
-    requests: values.mix === 'reads' ? [read] : [registration, read],
-  });
   const summary = {
-    mix: values.mix,
+    mix,
+    devices: deviceCount,
     seconds: Number(values.seconds),
-    connections: Number(values.connections),
-    requestsPerSecond: Math.round(result.requests.average),
+    connections,
+    requestsPerSecond,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
-    // Reads of devices not registered yet answer 404, which is a correct answer, not an error.
+    timeouts: result.timeouts,
     statusCounts: { '2xx': result['2xx'], '4xx': result['4xx'], '5xx': result['5xx'] },
+    ceilingPerSecond,
+    ratioToCeiling: ratio(requestsPerSecond, ceilingPerSecond),
+    ceilings,
+    targets,
   };
   if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   else process.stdout.write(`${autocannon.printResult(result)}\n${JSON.stringify(summary, null, 2)}\n`);

@@ -4,18 +4,22 @@
  * reads, batches of 10 events, sends to a user and history reads on a team project, plus device reads on a starter
  * project that runs into its 100 requests a minute. Reports throughput, latency and the answers per endpoint and status,
  * and fails (exit 1) on any answer other than 2xx and the starter project's 429s, or on any connection error or timeout.
+ * For scale, the raw driver's findOne-by-_id ceiling on the same server at the same concurrency (the cheapest request
+ * of the mix; every request costs at least one such read) and requests/s over it.
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createProject, type CreatedProject } from '../../src/projects/create-project.ts';
 import { openBenchEnvironment } from './bench-environment.ts';
 import { seedDevices } from './seed-devices.ts';
+import { deviceFindOneCeiling, ratio } from './database-ceilings.ts';
 
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '60' },
     connections: { type: 'string', default: '500' },
     devices: { type: 'string', default: '1000' },
+    'ceiling-seconds': { type: 'string', default: '15' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -72,8 +76,10 @@ try {
   await bench.startIngress({ LOG_LEVEL: 'error' });
   const team = await createProject(bench.models, { name: 'load team', plan: 'team' });
   const starter = await createProject(bench.models, { name: 'load starter', plan: 'starter' });
-  await seedDevices(bench.models, team.projectId, deviceCount, () => ({ plan: 'pro' }));
-  await seedDevices(bench.models, starter.projectId, 1, () => ({ plan: 'pro' }));
+  await seedDevices(bench.models, team.projectId, deviceCount, () => ({ plan: 'pro' }), { label: 'load team' });
+  await seedDevices(bench.models, starter.projectId, 1, () => ({ plan: 'pro' }), () => undefined);
+  // The ceiling first, with the ingress idle: after the run it would share the server with requests still in flight.
+  const ceiling = await deviceFindOneCeiling(bench.models, team.projectId, deviceCount, { concurrency: Number(values.connections), seconds: Number(values['ceiling-seconds']) });
   log(`seeded ${deviceCount} devices; ${values.connections} connections for ${values.seconds} s`);
 
   const counts = new Map<string, number>();
@@ -109,11 +115,16 @@ try {
     const [endpoint, status] = key.split(' ') as [Endpoint, string];
     return !status.startsWith('2') && !(endpoint === 'starterRead' && status === '429');
   });
+  const requestsPerSecond = Math.round(result.requests.average);
   const summary = {
+    devices: deviceCount,
     seconds: Number(values.seconds),
     connections: Number(values.connections),
     requests: result.requests.total,
-    requestsPerSecond: Math.round(result.requests.average),
+    requestsPerSecond,
+    findOneCeilingPerSecond: ceiling.perSecond,
+    ratioToFindOneCeiling: ratio(requestsPerSecond, ceiling.perSecond),
+    ceilings: { findOne: ceiling },
     latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count ?? 0])),
     byEndpoint,

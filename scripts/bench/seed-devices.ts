@@ -3,27 +3,67 @@ import { deviceKey, platforms } from '../../src/models/device.ts';
 import type { Tags } from '../../src/schemas/tags.ts';
 
 const insertChunk = 5000;
+/** Chunks in flight at once: the server works on one while the next is built and sent, memory stays a few chunks. */
+const chunksInFlight = 2;
 
-/** Bulk-inserts devices device-0 … device-(count-1), platforms in turn, token bench-<i>, user user-<i>. */
-export async function seedDevices(models: Models, projectId: string, count: number, tagsFor: (index: number) => Tags, onProgress?: (done: number) => void): Promise<void> {
-  for (let start = 0; start < count; start += insertChunk) {
-    const now = new Date();
-    const documents = Array.from({ length: Math.min(insertChunk, count - start) }, (_, offset) => {
-      const index = start + offset;
-      return {
-        _id: deviceKey(projectId, `device-${index}`),
-        projectId,
-        deviceId: `device-${index}`,
-        platform: platforms[index % platforms.length]!,
-        pushToken: `bench-${index}`,
-        userId: `user-${index}`,
-        tags: tagsFor(index),
-        isSubscribed: true,
-        createdAt: now,
-        updatedAt: now,
-      };
-    });
-    await models.Device.insertMany(documents, { ordered: false, lean: true });
-    onProgress?.(start + documents.length);
+export interface SeedOptions {
+  /** user-<i / devicesPerUser>; 1 (the default) gives every device its own user. */
+  devicesPerUser?: number;
+  /** Called after each chunk; by default progress goes to stderr about every 10% (and at the end). */
+  onProgress?: (done: number) => void;
+  label?: string;
+}
+
+/** Progress lines on stderr, at most about ten per seeding, so that --json keeps stdout to one line. */
+export function stderrProgress(label: string, total: number): (done: number) => void {
+  const startedAt = Date.now();
+  let nextReport = 0;
+  return (done) => {
+    if (done < nextReport && done < total) return;
+    nextReport = done + Math.max(insertChunk, Math.ceil(total / 10));
+    const seconds = (Date.now() - startedAt) / 1000;
+    process.stderr.write(`[seed] ${label}: ${done}/${total} devices (${Math.round(done / Math.max(seconds, 0.001))}/s)\n`);
+  };
+}
+
+/**
+ * Bulk-inserts devices device-0 … device-(count-1), platforms in turn, token bench-<i>, user user-<i>, with the raw
+ * driver in unordered chunks of 5,000, two in flight: only those chunks are ever in memory, so 100,000 or 10 million
+ * devices seed in the same memory.
+ */
+export async function seedDevices(models: Models, projectId: string, count: number, tagsFor: (index: number) => Tags, options: SeedOptions | ((done: number) => void) = {}): Promise<void> {
+  const { devicesPerUser = 1, onProgress = stderrProgress(options instanceof Function ? projectId : (options.label ?? projectId), count) } =
+    options instanceof Function ? { onProgress: options } : options;
+  const devices = models.Device.collection;
+  let nextStart = 0;
+  let done = 0;
+  async function lane(): Promise<void> {
+    while (nextStart < count) {
+      const start = nextStart;
+      nextStart += insertChunk;
+      const now = new Date();
+      const documents = Array.from({ length: Math.min(insertChunk, count - start) }, (_, offset) => {
+        const index = start + offset;
+        return {
+          _id: deviceKey(projectId, `device-${index}`),
+          projectId,
+          deviceId: `device-${index}`,
+          platform: platforms[index % platforms.length]!,
+          pushToken: `bench-${index}`,
+          userId: `user-${Math.floor(index / devicesPerUser)}`,
+          tags: tagsFor(index),
+          isSubscribed: true,
+          unsubscribedAt: null,
+          unsubscribeReason: null,
+          rejectedPushToken: null,
+          createdAt: now,
+          updatedAt: now,
+        };
+      });
+      await devices.insertMany(documents as never[], { ordered: false });
+      done += documents.length;
+      onProgress(done);
+    }
   }
+  await Promise.all(Array.from({ length: chunksInFlight }, lane));
 }

@@ -1,0 +1,205 @@
+/**
+ * Ceilings of the database operations the benchmarks are dominated by, measured with the raw `mongodb` driver (the
+ * bench's own mongoose connection's collections: same server, same pool size, same write concern, `j: true`, as the
+ * product) at the concurrency of the product run. Each function runs for a fixed time or a fixed number of operations
+ * and answers operations (or documents) per second; a benchmark prints its own figure divided by it.
+ *
+ * The product pays HTTP, queues and its own processes on the same two cores as the database, so a ratio below 1 is
+ * expected; what the ratio shows is how much of what the database can do the product gets.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Collection, Db, Document, IndexSpecification, CreateIndexesOptions } from 'mongodb';
+import type { Models } from '../../src/models/index.ts';
+import { deviceKey } from '../../src/models/device.ts';
+import { historyKey, historyRetentionSeconds } from '../../src/models/history.ts';
+
+export interface Ceiling {
+  /** What was measured, e.g. "raw findOne by _id on devices". */
+  operation: string;
+  concurrency: number;
+  /** Operations completed (a batch insert counts as one operation). */
+  operations: number;
+  /** Documents read or written, for the batch operations; equal to operations otherwise. */
+  documents: number;
+  seconds: number;
+  /** Operations per second, or documents per second for the batch inserts. */
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface RunLimit {
+  concurrency: number;
+  /** Stop after this many seconds ... */
+  seconds?: number;
+  /** ... or after this many operations, whichever comes first. */
+  operations?: number;
+}
+
+const log = (line: string) => process.stderr.write(`[ceiling] ${line}\n`);
+
+function percentile(sorted: number[], fraction: number): number {
+  if (sorted.length === 0) return 0;
+  return Number(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!.toFixed(2));
+}
+
+/** Runs `operation` from `concurrency` lanes until the time or the operation count is spent. */
+async function runLanes(operation: string, limit: RunLimit, documentsPerOperation: number, run: (index: number) => Promise<unknown>): Promise<Ceiling> {
+  const deadline = limit.seconds === undefined ? Infinity : performance.now() + limit.seconds * 1000;
+  const maxOperations = limit.operations ?? Infinity;
+  if (deadline === Infinity && maxOperations === Infinity) throw new Error('a ceiling needs seconds or operations');
+  // Latencies kept in a preallocated typed array: a long run must not grow the heap the product figure shared.
+  const latencies = new Float64Array(Math.min(maxOperations === Infinity ? 2_000_000 : maxOperations, 2_000_000));
+  let started = 0;
+  let completed = 0;
+  const startedAt = performance.now();
+  async function lane(): Promise<void> {
+    while (started < maxOperations && performance.now() < deadline) {
+      const index = started++;
+      const before = performance.now();
+      await run(index);
+      if (completed < latencies.length) latencies[completed] = performance.now() - before;
+      completed++;
+    }
+  }
+  await Promise.all(Array.from({ length: limit.concurrency }, lane));
+  const seconds = (performance.now() - startedAt) / 1000;
+  const sorted = Array.from(latencies.subarray(0, Math.min(completed, latencies.length))).sort((a, b) => a - b);
+  const ceiling: Ceiling = {
+    operation,
+    concurrency: limit.concurrency,
+    operations: completed,
+    documents: completed * documentsPerOperation,
+    seconds: Number(seconds.toFixed(2)),
+    perSecond: Math.round((completed * documentsPerOperation) / seconds),
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+  };
+  log(`${operation}: ${ceiling.perSecond}/s at concurrency ${limit.concurrency} (${completed} operations in ${ceiling.seconds} s, p50 ${ceiling.p50Ms} ms, p99 ${ceiling.p99Ms} ms)`);
+  return ceiling;
+}
+
+const randomIndex = (count: number) => Math.floor(Math.random() * count);
+
+/** Raw findOne by _id on devices, devices picked at random among device-0 … device-(deviceCount-1) (device reads). */
+export function deviceFindOneCeiling(models: Models, projectId: string, deviceCount: number, limit: RunLimit): Promise<Ceiling> {
+  const devices = models.Device.collection;
+  return runLanes('raw findOne by _id on devices', limit, 1, () => devices.findOne({ _id: deviceKey(projectId, `device-${randomIndex(deviceCount)}`) } as Document));
+}
+
+/** Raw updateOne by _id with a $set of one tag (and updatedAt), devices at random (registrations). */
+export function deviceUpdateOneCeiling(models: Models, projectId: string, deviceCount: number, limit: RunLimit): Promise<Ceiling> {
+  const devices = models.Device.collection;
+  return runLanes('raw updateOne by _id $set of a tag on devices', limit, 1, (index) =>
+    devices.updateOne({ _id: deviceKey(projectId, `device-${randomIndex(deviceCount)}`) } as Document, { $set: { 'tags.visits': index, updatedAt: new Date() } }),
+  );
+}
+
+/** Raw find of every device of a user by {projectId, userId} (sends by userId, tag updates by user); users user-0 … */
+export function devicesByUserCeiling(models: Models, projectId: string, userCount: number, limit: RunLimit): Promise<Ceiling> {
+  const devices = models.Device.collection;
+  return runLanes('raw find by {projectId, userId} on devices', limit, 1, () => devices.find({ projectId, userId: `user-${randomIndex(userCount)}` }).toArray());
+}
+
+/** One raw countDocuments of a device filter, run `limit.operations` times (segment previews). */
+export function deviceCountCeiling(models: Models, filter: Document, limit: RunLimit): Promise<Ceiling> {
+  const devices = models.Device.collection;
+  return runLanes('raw countDocuments on devices', limit, 1, () => devices.countDocuments(filter));
+}
+
+/** A scratch collection with the given indexes, dropped by the returned function. */
+async function scratchCollection(db: Db, base: string, indexes: Array<[IndexSpecification, CreateIndexesOptions?]>): Promise<{ collection: Collection<Document>; drop: () => Promise<void> }> {
+  const name = `${base}_ceiling_${randomBytes(3).toString('hex')}`;
+  const collection = await db.createCollection(name);
+  for (const [keys, options] of indexes) await collection.createIndex(keys, options ?? {});
+  return { collection, drop: async () => void (await collection.drop().catch(() => false)) };
+}
+
+export interface BatchInsertLimit extends RunLimit {
+  batchSize?: number;
+}
+
+/**
+ * Raw insertMany, unordered, of history-shaped documents in batches of 100 into a scratch collection with the history
+ * collection's indexes (_id `<notificationId>:<deviceId>`, {projectId, deviceId, sentAt: -1}, TTL on sentAt), dropped
+ * afterwards: what each push costs the deliver worker. Answers documents per second.
+ */
+export async function historyInsertCeiling(db: Db, projectId: string, limit: BatchInsertLimit): Promise<Ceiling> {
+  const batchSize = limit.batchSize ?? 100;
+  const { collection, drop } = await scratchCollection(db, 'history', [[{ projectId: 1, deviceId: 1, sentAt: -1 }], [{ sentAt: 1 }, { expireAfterSeconds: historyRetentionSeconds }]]);
+  const notificationId = randomBytes(12).toString('hex');
+  const createdAt = new Date();
+  try {
+    return await runLanes(`raw insertMany of history documents in batches of ${batchSize}`, limit, batchSize, (batch) => {
+      const sentAt = new Date();
+      const documents = Array.from({ length: batchSize }, (_, offset) => {
+        const deviceId = `device-${batch * batchSize + offset}`;
+        return {
+          _id: historyKey(notificationId, deviceId),
+          projectId,
+          deviceId,
+          notificationId,
+          notification: { id: notificationId, createdAt, title: `Hello User ${offset}`, body: 'News from Seoul', url: null, imageUrl: null },
+          sentAt,
+        };
+      });
+      return collection.insertMany(documents as never[], { ordered: false });
+    });
+  } finally {
+    await drop();
+  }
+}
+
+/**
+ * Raw insertMany, unordered, of event-shaped documents (as the event-ingest worker stores them, 100 per request) into
+ * a scratch collection with the events collection's indexes, dropped afterwards. Answers documents per second.
+ */
+export async function eventInsertCeiling(db: Db, projectId: string, limit: BatchInsertLimit): Promise<Ceiling> {
+  const batchSize = limit.batchSize ?? 100;
+  const { collection, drop } = await scratchCollection(db, 'events', [
+    [{ projectId: 1, receivedAt: -1, _id: -1 }],
+    [{ projectId: 1, type: 1, receivedAt: -1, _id: -1 }],
+    [{ projectId: 1, subjectType: 1, subjectId: 1, receivedAt: -1, _id: -1 }],
+    [{ projectId: 1, subjectType: 1, subjectId: 1, type: 1, receivedAt: -1, _id: -1 }],
+  ]);
+  const types = ['purchase', 'view', 'add_to_cart', 'search', 'login'];
+  const prefix = randomBytes(4).toString('hex');
+  try {
+    return await runLanes(`raw insertMany of event documents in batches of ${batchSize}`, limit, batchSize, (batch) => {
+      const receivedAt = new Date();
+      const documents = Array.from({ length: batchSize }, (_, index) => {
+        const user = randomIndex(1000);
+        const onDevice = index % 2 === 0;
+        return {
+          _id: `${prefix}-${batch}:${String(index).padStart(3, '0')}`,
+          projectId,
+          type: types[index % types.length],
+          subjectType: onDevice ? 'device' : 'user',
+          subjectId: onDevice ? `device-${user * 2}` : `user-${user}`,
+          data: { amount: Math.round(Math.random() * 10_000) / 100, sku: `sku-${index}`, at: receivedAt.toISOString(), tags: ['a', 'b'] },
+          receivedAt,
+        };
+      });
+      return collection.insertMany(documents as never[], { ordered: false });
+    });
+  } finally {
+    await drop();
+  }
+}
+
+/** product / ceiling, two decimals (0 when the ceiling is 0). */
+export function ratio(product: number, ceiling: number): number {
+  return ceiling > 0 ? Number((product / ceiling).toFixed(2)) : 0;
+}
+
+export interface TargetCheck {
+  target: string;
+  value: number;
+  met: boolean;
+}
+
+/** Records a target and prints whether it is met, on stderr so that --json keeps stdout to one line. */
+export function checkTarget(target: string, value: number, met: boolean): TargetCheck {
+  process.stderr.write(`[target] ${met ? 'MET    ' : 'MISSED '} ${target}: ${value}\n`);
+  return { target, value, met };
+}
