@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { markUnsubscribed } from '../src/devices/mark-unsubscribed.ts';
 import { applyUserTags } from '../src/user-tags/apply-user-tags.ts';
 
-// Device writes take no lock: each is one atomic update of the device's document (src/devices/change-device.ts).
+// Device writes take no lock: each is a read and an update guarded by the revision read (src/devices/change-device.ts).
 const { ingress, projects: { project } } = useIngress({ workers: ['tag-update'], projects: { project: 'team' } });
 
 const sdk = (deviceId: string) => `/v1/sdk/projects/${project.projectId}/devices/${deviceId}`;
@@ -31,6 +31,14 @@ describe('concurrent writes of one device', () => {
     const responses = await Promise.all(keys.map((key) => update('burst', { tags: { [key]: key } })));
     expect(responses.map((response) => response.status)).toEqual(keys.map(() => 200));
     expect((await storedDevice('burst'))?.tags).toEqual(Object.fromEntries(keys.map((key) => [key, key])));
+  });
+
+  it('changes a device stored before devices had a revision, and starts its revision', async () => {
+    const { Device } = ingress.context.models;
+    await Device.collection.insertOne({ _id: `${project.projectId}:legacy` as never, projectId: project.projectId, deviceId: 'legacy', platform: 'web', pushToken: 'legacy-token', userId: null, tags: { old: 'kept' }, isSubscribed: true });
+    const responses = await Promise.all([update('legacy', { tags: { a: 1 } }), update('legacy', { tags: { b: 2 } })]);
+    expect(statuses(responses)).toEqual([200, 200]);
+    expect(await storedDevice('legacy')).toMatchObject({ tags: { old: 'kept', a: 1, b: 2 }, revision: 2 });
   });
 
   it('lets only one of two concurrent PATCHes take a device of 98 tags to 100, the other a 400 that writes nothing', async () => {

@@ -2,6 +2,10 @@ import type { Models } from '../models/index.ts';
 import type { DeviceDocument } from '../models/device.ts';
 import { maxTagsPerDevice, type TagChanges, type Tags } from '../schemas/tags.ts';
 import { tagCountAfter } from './apply-tag-changes.ts';
+import { unavailable } from '../http/api-error.ts';
+
+/** Each try follows another writer's success, so this many only under a storm of writes to one device. */
+const maxAttempts = 100;
 
 /** Field paths of the tags the changes set and unset: the other keys, which concurrent writers may change, stay. */
 function tagUpdate(changes: TagChanges): { set: Record<string, unknown>; unset: Record<string, ''> } {
@@ -43,8 +47,9 @@ export async function changeDevice(
   changes: TagChanges = {},
 ): Promise<DeviceChange> {
   const { set, unset } = tagUpdate(changes);
-  for (;;) {
-    const current = await models.Device.findOne(filter).lean<DeviceDocument>();
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    // From the primary: a revision read on a lagging secondary would never match, and the loop would spin.
+    const current = await models.Device.findOne(filter).read('primary').lean<DeviceDocument>();
     if (!current) return null;
     const tags = (current.tags ?? {}) as Tags;
     const tagCount = tagCountAfter(tags, changes);
@@ -54,4 +59,5 @@ export async function changeDevice(
     const written = await models.Device.updateOne({ ...filter, revision: current.revision ?? null }, update);
     if (written.matchedCount === 1) return { device: { ...current, ...fields, tags: withChanges(tags, changes), revision: (current.revision ?? 0) + 1 } };
   }
+  throw unavailable('The device is being changed by many requests at once; retry shortly.');
 }

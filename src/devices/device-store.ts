@@ -74,8 +74,8 @@ export class DeviceStore {
    * Creates the device and records @first_session, or answers null when a concurrent request created it first (that
    * request records the event; this one then updates the device). If the event cannot be queued the device is
    * removed again, so a failed request leaves nothing behind and the client's retry creates the device and its
-   * event together; a concurrent registration that updated the device in between loses its write with it, as the
-   * device's next registration (at the app's next start) creates it again.
+   * event together; but only while no other request has written it (revision 0): a concurrent registration answered
+   * 200 keeps its device, which then goes without @first_session rather than lose an acknowledged write.
    */
   private async create(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice | null> {
     const document = await this.models.Device.create({
@@ -94,7 +94,7 @@ export class DeviceStore {
     try {
       await enqueueEvents(this.eventIngest, projectId, [{ type: firstSessionEvent, subjectType: 'device', subjectId: deviceId, data: {} }]);
     } catch (error) {
-      await this.models.Device.deleteOne({ _id: document._id }).catch(() => undefined);
+      await this.models.Device.deleteOne({ _id: document._id, revision: 0 }).catch(() => undefined);
       throw error;
     }
     return document.toObject() as StoredDevice;
