@@ -13,6 +13,7 @@ const services = await provideServices({
   log,
   persistent: true,
   ports: { redis: defaultRedisPort, mongodb: defaultMongoPort },
+  adoptRunning: true,
 });
 const env = {
   ...process.env,

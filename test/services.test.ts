@@ -30,7 +30,7 @@ describe('provideServices without Docker or env URLs', () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'pushengine-services-test-'));
     const logLines: string[] = [];
     try {
-      const services = await provideServices({ stateDir, log: (line) => logLines.push(line), adoptRunning: false });
+      const services = await provideServices({ stateDir, log: (line) => logLines.push(line) });
       try {
         expect(services.path).toMatch(/redis: local redis-server .* on 127\.0\.0\.1:\d+; mongodb: local SecantusDB 0\.7\.0b3 on 127\.0\.0\.1:\d+/);
         expect(services.mongoUrl).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/\?retryWrites=false$/);

@@ -27,7 +27,7 @@ export interface ProvideServicesOptions {
   persistent?: boolean;
   /** Fixed ports for local servers, so that other commands find them at their default URLs. */
   ports?: { redis?: number; mongodb?: number };
-  /** Use a server already answering on the default port (the default); false always starts servers of our own. */
+  /** Use a server already answering on the default port (npm start); otherwise servers of our own are started. */
   adoptRunning?: boolean;
 }
 
@@ -71,8 +71,9 @@ export const defaultRedisPort = 6379;
 export const defaultMongoPort = 27017;
 
 /**
- * For each service independently: its env URL, else a server already answering on the default port, else a Docker
- * container, else a local server on loopback.
+ * For each service independently: its env URL, else (for npm start) a server already answering on the default port,
+ * else a Docker container, else a local server on loopback. Tests and benchmarks never borrow a running server: their
+ * figures and data must not depend on what else runs on the machine.
  */
 export async function provideServices(options: ProvideServicesOptions): Promise<ProvidedServices> {
   const localOptions: LocalServiceOptions = {
@@ -82,7 +83,7 @@ export async function provideServices(options: ProvideServicesOptions): Promise<
   };
   await mkdir(localOptions.stateDir, { recursive: true });
 
-  const adoptRunning = options.adoptRunning ?? true;
+  const adoptRunning = options.adoptRunning ?? false;
   let dockerCheck: ReturnType<typeof checkDockerEngine> | undefined;
   const checkDockerOnce = (): ReturnType<typeof checkDockerEngine> => (dockerCheck ??= checkDockerEngine());
 
