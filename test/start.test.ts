@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { findFreePort } from '../scripts/services/free-port.ts';
+import { startNodeProcess } from './support/child-processes.ts';
+import { eventually } from './support/eventually.ts';
+import { connectionRefused } from './support/connection-refused.ts';
+
+/** Every process started with this state directory: the servers name it in their arguments, the rest inherit it. */
+function processesOf(stateDir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const seen = readFileSync(`/proc/${entry}/cmdline`, 'utf8') + readFileSync(`/proc/${entry}/environ`, 'utf8');
+      if (seen.includes(stateDir)) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+it('npm start brings up Redis, SecantusDB and every process, answers, and leaves no process behind on Ctrl-C', async () => {
+  const stateDir = await mkdtemp(join(tmpdir(), 'pushengine-start-'));
+  const port = await findFreePort();
+  const start = startNodeProcess('scripts/start.ts', { PATH: process.env.PATH, STATE_DIR: stateDir, PORT: String(port), SANDBOX_PORT: String(await findFreePort()), LOG_LEVEL: 'warn' });
+  try {
+    await eventually(async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200), 90_000, 250);
+    expect(start.output()).toMatch(/mongodb: (local SecantusDB 0\.7\.0b3 on 127\.0\.0\.1:27017|using one already answering)/);
+    // The ingress, five workers and the sandbox, plus the servers it started itself.
+    expect(processesOf(stateDir).length).toBeGreaterThanOrEqual(7);
+
+    start.child.kill('SIGINT');
+    expect((await start.exited).code).toBe(0);
+    expect(processesOf(stateDir)).toEqual([]);
+    expect(await connectionRefused(port)).toBe(true);
+  } finally {
+    await start.stop();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}, 150_000);
