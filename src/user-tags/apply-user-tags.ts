@@ -7,7 +7,8 @@ import { inChunks } from '../infra/chunks.ts';
 import type { UserDeviceView } from '../schemas/user-tags.ts';
 import type { TagUpdateJob, TagUpdateResult } from './tag-update-job.ts';
 
-const readUserDevices = (models: Models, job: Pick<TagUpdateJob, 'projectId' | 'userId'>) =>
+/** On its own so that test/query-plans.test.ts explains it as sent. */
+export const readUserDevices = (models: Models, job: Pick<TagUpdateJob, 'projectId' | 'userId'>) =>
   models.Device.find({ projectId: job.projectId, userId: job.userId }, { _id: 0, deviceId: 1, tags: 1 }).sort({ deviceId: 1 }).lean();
 
 /** The user's devices with their tags as they are now. */
