@@ -15,7 +15,10 @@ export async function connectMongo(url: string): Promise<Connection> {
     autoIndex: false,
     autoCreate: false,
     serverSelectionTimeoutMS: 2000,
-    connectTimeoutMS: 2000,
+    // Also the timeout of the driver's heartbeat, which clears the pool and interrupts every query in flight when it
+    // expires: SecantusDB answered no heartbeat for over 2 s while it scanned a 1,000,000-device segment, and the send
+    // failed. A server that is down refuses connections at once, so requests still fail fast then.
+    connectTimeoutMS: 10_000,
     maxPoolSize: 50,
     writeConcern: { journal: true },
   });
