@@ -1,7 +1,7 @@
 import type { Models } from '../models/index.ts';
 import type { DeviceDocument } from '../models/device.ts';
 import { maxTagsPerDevice, type TagChanges, type Tags } from '../schemas/tags.ts';
-import { tagCountAfter } from './apply-tag-changes.ts';
+import { applyTagChanges, tagCountAfter } from './apply-tag-changes.ts';
 import { unavailable } from '../http/api-error.ts';
 
 /** Each try follows another writer's success, so this many only under a storm of writes to one device. */
@@ -16,15 +16,6 @@ function tagUpdate(changes: TagChanges): { set: Record<string, unknown>; unset: 
     else set[`tags.${key}`] = value;
   }
   return { set, unset };
-}
-
-function withChanges(tags: Tags, changes: TagChanges): Tags {
-  const next: Tags = { ...tags };
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) delete next[key];
-    else next[key] = value;
-  }
-  return next;
 }
 
 export type DeviceChange = { device: DeviceDocument } | { tagCount: number } | null;
@@ -57,7 +48,7 @@ export async function changeDevice(
     const fields = fieldsFor(current);
     const update = { $set: { ...fields, ...set }, $inc: { revision: 1 }, ...(Object.keys(unset).length > 0 && { $unset: unset }) };
     const written = await models.Device.updateOne({ ...filter, revision: current.revision ?? null }, update);
-    if (written.matchedCount === 1) return { device: { ...current, ...fields, tags: withChanges(tags, changes), revision: (current.revision ?? 0) + 1 } };
+    if (written.matchedCount === 1) return { device: { ...current, ...fields, tags: applyTagChanges(tags, changes), revision: (current.revision ?? 0) + 1 } };
   }
   throw unavailable('The device is being changed by many requests at once; retry shortly.');
 }
