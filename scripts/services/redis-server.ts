@@ -4,12 +4,12 @@ import { findOnPath } from './find-executable.ts';
 import { startOnPort } from './free-port.ts';
 import { startManagedProcess } from './managed-process.ts';
 import { redisAnswersPing } from './redis-ping.ts';
-import { describeFailure, runCommand } from './run-command.ts';
+import { runCommand } from './run-command.ts';
+import { aptInstall } from './apt-install.ts';
 import type { LocalServiceOptions, StartedService } from './started-service.ts';
 import { waitUntilReady } from './wait-until-ready.ts';
 
 const READY_TIMEOUT_MS = 15_000;
-const APT_TIMEOUT_MS = 10 * 60_000;
 
 export async function startLocalRedis(options: LocalServiceOptions): Promise<StartedService> {
   const redisServer = await findOrInstallRedisServer(options.log);
@@ -58,14 +58,7 @@ async function findOrInstallRedisServer(log: (line: string) => void): Promise<st
   const found = findOnPath('redis-server');
   if (found !== undefined) return found;
 
-  const isRoot = process.getuid?.() === 0;
-  if (isRoot && findOnPath('apt-get') !== undefined) {
-    log('redis: redis-server not found on PATH; installing it with apt-get (apt-get update && apt-get install -y redis-server)');
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    const update = await runCommand('apt-get', ['update'], { timeoutMs: APT_TIMEOUT_MS, env });
-    if (update.exitCode !== 0) log(`redis: ${describeFailure('apt-get update', update)}`);
-    const install = await runCommand('apt-get', ['install', '-y', 'redis-server'], { timeoutMs: APT_TIMEOUT_MS, env });
-    if (install.exitCode !== 0) log(`redis: ${describeFailure('apt-get install -y redis-server', install)}`);
+  if (await aptInstall(['redis-server'], (line) => log(`redis: ${line}`))) {
     const installed = findOnPath('redis-server');
     if (installed !== undefined) return installed;
   }

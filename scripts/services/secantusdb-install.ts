@@ -2,12 +2,12 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findOnPath, isExecutableFile } from './find-executable.ts';
 import { describeFailure, runCommand } from './run-command.ts';
+import { aptInstall } from './apt-install.ts';
 
 /** Pinned: SecantusDB is beta, and every figure in the README was measured on this version. */
 export const SECANTUSDB_VERSION = '0.7.0b3';
 const MIN_PYTHON: [number, number] = [3, 10];
 const PIP_TIMEOUT_MS = 10 * 60_000;
-const APT_TIMEOUT_MS = 10 * 60_000;
 
 export interface SecantusDbInstall {
   /** The server launcher inside the virtual environment. */
@@ -61,13 +61,7 @@ async function createVenv(python: string, venv: string, log: (line: string) => v
   const create = () => runCommand(python, ['-m', 'venv', '--clear', venv], { timeoutMs: 120_000 });
   let result = await create();
   if (result.exitCode === 0) return;
-  const canApt = process.getuid?.() === 0 && findOnPath('apt-get') !== undefined;
-  if (canApt) {
-    log('mongodb: python3 cannot create a virtual environment; installing python3-venv with apt-get');
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    await runCommand('apt-get', ['update'], { timeoutMs: APT_TIMEOUT_MS, env });
-    const install = await runCommand('apt-get', ['install', '-y', 'python3-venv'], { timeoutMs: APT_TIMEOUT_MS, env });
-    if (install.exitCode !== 0) log(`mongodb: ${describeFailure('apt-get install -y python3-venv', install)}`);
+  if (await aptInstall(['python3-venv'], (line) => log(`mongodb: python3 cannot create a virtual environment; ${line}`))) {
     result = await create();
     if (result.exitCode === 0) return;
   }

@@ -1,11 +1,14 @@
 import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { provideServices } from '../../scripts/services/provide-services.ts';
+import { findOrInstallChromium } from '../../scripts/services/chromium.ts';
+import { buildWebAssets } from '../../scripts/build/web.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     redisUrl: string;
     mongoUrl: string;
+    chromiumPath: string;
   }
 }
 
@@ -15,9 +18,13 @@ export default async function setup(project: TestProject) {
   if (nodeMajor < 24) {
     throw new Error(`the tests run on Node.js 24 (this is ${process.version}); start them with npm test or npx vitest, which use node_modules/.bin/node`);
   }
+  await buildWebAssets((line) => process.stdout.write(`[web] ${line}\n`));
+  const log = (line: string) => process.stdout.write(`[services] ${line}\n`);
+  // Before the servers start, so that a failed install leaves nothing running.
+  project.provide('chromiumPath', await findOrInstallChromium(log));
   const services = await provideServices({
     stateDir: resolve(import.meta.dirname, '../../.state/test'),
-    log: (line) => process.stdout.write(`[services] ${line}\n`),
+    log,
   });
   process.stdout.write(`[services] ${services.path}\n`);
   project.provide('redisUrl', services.redisUrl);
