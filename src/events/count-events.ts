@@ -3,7 +3,7 @@ import type { EventDataCondition } from '../schemas/event-conditions.ts';
 import { operatorFilter } from '../conditions/operator-filter.ts';
 import { storedConditionValue } from './event-data.ts';
 import { dayMs, startOfUtcDay } from './utc-day.ts';
-import { subjectsCountingFor, subjectsFilter, type Subject } from './subjects.ts';
+import { subjectsCountingFor, type Subject } from './subjects.ts';
 import { countField, pendingCounts, type CountDeps, type CountKey } from './pending-counts.ts';
 
 export interface CountEventsQuery {
@@ -43,12 +43,14 @@ export function eventWindow(withinDays: number, now = new Date()): EventWindow {
   return { now, since, firstWholeDay: new Date(startOfUtcDay(since).getTime() + dayMs), today: startOfUtcDay(now) };
 }
 
-/** The days from firstDay up to (not including) endDay. */
-export function dailyCountersQuery(models: Models, query: CountEventsQuery, subjects: Subject[], firstDay: Date, endDay: Date) {
-  return models.EventCounter.find(
-    { projectId: query.projectId, ...subjectsFilter(subjects), type: query.type, day: { $gte: firstDay, $lt: endDay } },
-    { _id: 0, subjectType: 1, subjectId: 1, day: 1, count: 1, flush: 1 },
-  ).lean();
+/** The days from firstDay up to (not including) endDay: a query per subject. */
+export function dailyCountersQueries(models: Models, query: CountEventsQuery, subjects: Subject[], firstDay: Date, endDay: Date) {
+  return subjects.map((subject) =>
+    models.EventCounter.find(
+      { projectId: query.projectId, ...subject, type: query.type, day: { $gte: firstDay, $lt: endDay } },
+      { _id: 0, subjectType: 1, subjectId: 1, day: 1, count: 1, flush: 1 },
+    ).lean(),
+  );
 }
 
 /** The whole days of the window, from the counter documents plus what is still pending in Redis. */
@@ -59,7 +61,7 @@ async function countWholeDays(deps: CountDeps, query: CountEventsQuery, subjects
     for (const subject of subjects) countKeys.push({ ...subject, type: query.type, day });
   }
   const [counters, pending] = await Promise.all([
-    dailyCountersQuery(deps.models, query, subjects, firstDay, endDay),
+    Promise.all(dailyCountersQueries(deps.models, query, subjects, firstDay, endDay)).then((perSubject) => perSubject.flat()),
     pendingCounts(deps, query.projectId, countKeys),
   ]);
   // While a flush is under way its counts are both in Redis and, for the keys it has reached, in MongoDB.
@@ -90,24 +92,35 @@ export async function countEvents(deps: CountDeps, query: CountEventsQuery): Pro
   const subjects = await subjectsCountingFor(deps.models, query.projectId, query);
   if (subjects.length === 0) return 0;
   const filters = countedEventsFilters(query, subjects, window);
-  if ('matching' in filters) return deps.models.Event.countDocuments(filters.matching);
+  const countAll = async (perSubject: object[]) => sum(await Promise.all(perSubject.map((filter) => deps.models.Event.countDocuments(filter))));
+  if ('matching' in filters) return countAll(filters.matching);
   const [head, wholeDays, tail] = await Promise.all([
-    deps.models.Event.countDocuments(filters.head),
+    countAll(filters.head),
     countWholeDays(deps, query, subjects, window.firstWholeDay, window.today),
-    deps.models.Event.countDocuments(filters.tail),
+    countAll(filters.tail),
   ]);
   return head + wholeDays + tail;
 }
 
-/** With data conditions the whole window is counted from the events, else only its two partial days (the rest from the counters). */
-export function countedEventsFilters(query: CountEventsQuery, subjects: Subject[], window: EventWindow): { matching: object } | { head: object; tail: object } {
+const sum = (counts: number[]) => counts.reduce((total, count) => total + count, 0);
+
+/**
+ * With data conditions the whole window is counted from the events, else only its two partial days (the rest from
+ * the counters); each as one filter per subject, whose counts add up.
+ */
+export function countedEventsFilters(
+  query: CountEventsQuery,
+  subjects: Subject[],
+  window: EventWindow,
+): { matching: object[] } | { head: object[]; tail: object[] } {
   const { now, since, firstWholeDay, today } = window;
-  const eventFilter = { projectId: query.projectId, ...subjectsFilter(subjects), type: query.type };
+  const eventFilters = subjects.map((subject) => ({ projectId: query.projectId, ...subject, type: query.type }));
   if (query.where && query.where.length > 0) {
-    return { matching: { ...eventFilter, receivedAt: { $gt: since, $lte: now }, ...dataConditionsFilter(query.where) } };
+    const where = dataConditionsFilter(query.where);
+    return { matching: eventFilters.map((filter) => ({ ...filter, receivedAt: { $gt: since, $lte: now }, ...where })) };
   }
   return {
-    head: { ...eventFilter, receivedAt: { $gt: since, $lt: firstWholeDay } },
-    tail: { ...eventFilter, receivedAt: { $gte: today, $lte: now } },
+    head: eventFilters.map((filter) => ({ ...filter, receivedAt: { $gt: since, $lt: firstWholeDay } })),
+    tail: eventFilters.map((filter) => ({ ...filter, receivedAt: { $gte: today, $lte: now } })),
   };
 }

@@ -1,6 +1,13 @@
 import type { Models } from '../models/index.ts';
-import { subjectTypes, type SubjectType } from '../models/event.ts';
+import type { SubjectType } from '../models/event.ts';
 
+/**
+ * Whose events count. Reads of events and counters run one query per subject, an equality served by a (projectId,
+ * subjectType, subjectId, ...) index, rather than one $or or $in: subjects never overlap, so counts add up and
+ * newest-first pages merge, and there are few (a device and its user, or a user and their devices). MongoDB plans an
+ * $or or $in branch by branch the same way; SecantusDB answers a top-level $or with a collection scan and uses an
+ * index past an $in only for a range (test/query-plans.test.ts).
+ */
 export interface Subject {
   subjectType: SubjectType;
   subjectId: string;
@@ -36,23 +43,4 @@ export function deviceUserQuery(models: Models, projectId: string, deviceId: str
 
 export function userDevicesQuery(models: Models, projectId: string, userId: string) {
   return models.Device.find({ projectId, userId }, { _id: 0, deviceId: 1 }).lean();
-}
-
-/**
- * An events filter matching any of the (at least one) subjects; each branch is served by a (projectId, subjectType, subjectId, ...) index.
- * One id is an equality rather than a one-element $in: the same to MongoDB, while SecantusDB uses an index for a
- * range after equalities only (test/query-plans.test.ts).
- */
-export function subjectsFilter(subjects: Subject[]): SubjectBranch | { $or: SubjectBranch[] } {
-  const branches: SubjectBranch[] = [];
-  for (const subjectType of subjectTypes) {
-    const ids = subjects.filter((subject) => subject.subjectType === subjectType).map((subject) => subject.subjectId);
-    if (ids.length > 0) branches.push({ subjectType, subjectId: ids.length === 1 ? ids[0]! : { $in: ids } });
-  }
-  return branches.length === 1 ? branches[0]! : { $or: branches };
-}
-
-interface SubjectBranch {
-  subjectType: SubjectType;
-  subjectId: string | { $in: string[] };
 }
