@@ -9,6 +9,7 @@ import { registerOpenApi, registerOpenApiRoute } from './http/openapi.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { serverApi } from './routes/server-api.ts';
 import { sdkApi } from './routes/sdk-api.ts';
+import { projectsApi } from './routes/projects/list-projects.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { createIngressMetrics } from './metrics/ingress-metrics.ts';
 
@@ -36,6 +37,7 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
   await registerOpenApi(app);
   registerHealthRoutes(app, context);
   registerOpenApiRoute(app);
+  await app.register(projectsApi(context), { prefix: '/v1/projects' });
   await app.register(serverApi(context), { prefix: '/v1/projects/:projectId' });
   await app.register(sdkApi(context), { prefix: '/v1/sdk/projects/:projectId' });
   await registerAdminRoutes(app, context, metrics);

@@ -23,12 +23,18 @@ export async function deliveryStats(models: Models, notificationId: string): Pro
   return stats;
 }
 
+type StoredNotification = NonNullable<Awaited<ReturnType<typeof projectNotificationQuery>>>;
+
 export async function findNotificationView(models: Models, projectId: string, notificationId: string): Promise<NotificationView> {
   const [notification, stats] = await Promise.all([
     projectNotificationQuery(models, projectId, notificationId),
     deliveryStats(models, notificationId),
   ]);
   if (!notification) throw notFound(`No notification "${notificationId}" in this project.`);
+  return toNotificationView(notification, stats);
+}
+
+export function toNotificationView(notification: StoredNotification, stats: Omit<NotificationStats, 'targeted'>): NotificationView {
   return {
     id: notification._id,
     createdAt: notification.createdAt.toISOString(),

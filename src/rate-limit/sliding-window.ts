@@ -34,6 +34,13 @@ if oldest[2] then resetMs = tonumber(oldest[2]) + windowMs - nowMs end
 return {allowed, count, resetMs}
 `;
 
+/** How many requests the window holds now, by Redis's clock like the script above; nothing is logged. */
+const usedScript = `
+local now = redis.call('TIME')
+local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+return redis.call('ZCOUNT', KEYS[1], '(' .. (nowMs - tonumber(ARGV[1])), '+inf')
+`;
+
 export class SlidingWindowLimiter {
   private readonly redis: Redis;
   private readonly prefix: string;
@@ -45,8 +52,12 @@ export class SlidingWindowLimiter {
     this.windowMs = windowMs;
   }
 
+  private key(subject: string): string {
+    return `${this.prefix}:ratelimit:${subject}`;
+  }
+
   async take(subject: string, limit: number): Promise<RateDecision> {
-    const [allowed, count, resetMs] = (await this.redis.eval(script, 1, `${this.prefix}:ratelimit:${subject}`, this.windowMs, limit, randomUUID())) as [
+    const [allowed, count, resetMs] = (await this.redis.eval(script, 1, this.key(subject), this.windowMs, limit, randomUUID())) as [
       number,
       number,
       number,
@@ -57,5 +68,9 @@ export class SlidingWindowLimiter {
       remaining: Math.max(0, limit - count),
       resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
     };
+  }
+
+  async used(subject: string): Promise<number> {
+    return (await this.redis.eval(usedScript, 1, this.key(subject), this.windowMs)) as number;
   }
 }

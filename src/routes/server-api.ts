@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
-import { authenticate } from '../auth/authenticate.ts';
+import { authenticateServer } from '../auth/authenticate-server.ts';
 import { enforcePlanRateLimit } from '../rate-limit/plan-rate-limit.ts';
 import { registerGetDevice } from './devices/get-device.ts';
 import { registerConsoleResources } from './console-resources.ts';
@@ -13,14 +13,19 @@ import { registerUpdateUserTags } from './users/update-user-tags.ts';
 import { registerReportEvents } from './events/report-events.ts';
 import { registerEventTypes } from './events/event-types.ts';
 import { registerRecentEvents } from './events/recent-events.ts';
+import { registerGetProject } from './projects/get-project.ts';
+import { registerRotateProjectKeys } from './projects/rotate-project-keys.ts';
+import { registerListNotifications } from './notifications/list-notifications.ts';
+import { registerPreviewNotification } from './notifications/preview-notification.ts';
+import { registerListDevices } from './devices/list-devices.ts';
 
-/** Routes under /v1/projects/{PROJECT_ID}: server API key, plan rate limit. */
+/** Routes under /v1/projects/{PROJECT_ID}: server API key (or ADMIN_TOKEN), plan rate limit. */
 export function serverApi(context: AppContext) {
   return async function serverApiPlugin(instance: FastifyInstance): Promise<void> {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', async (request, reply) => {
-      const owner = await authenticate(request, context.keyCache, 'server');
-      await enforcePlanRateLimit(context.limiter, owner, reply);
+      const { owner, admin } = await authenticateServer(request, context);
+      if (!admin) await enforcePlanRateLimit(context.limiter, owner, reply);
       rememberOwner(request, owner);
     });
     registerGetDevice(app, context);
@@ -32,5 +37,10 @@ export function serverApi(context: AppContext) {
     registerReportEvents(app, context);
     registerRecentEvents(app, context);
     registerEventTypes(app, context);
+    registerGetProject(app, context);
+    registerRotateProjectKeys(app, context);
+    registerListNotifications(app, context);
+    registerPreviewNotification(app, context);
+    registerListDevices(app, context);
   };
 }

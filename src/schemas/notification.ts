@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { targetTypes, notificationStatuses } from '../models/notification.ts';
-import { FiniteNumber, ProjectParams } from './common.ts';
+import { DeviceId, FiniteNumber, ProjectParams } from './common.ts';
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
 
 export const maxTargetIds = 100;
@@ -74,3 +74,35 @@ export const NotificationView = Type.Object({
   stats: NotificationStats,
 });
 export type NotificationView = Static<typeof NotificationView>;
+
+export const maxNotificationsPerPage = 500;
+
+export const ListNotificationsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: maxNotificationsPerPage, default: 50, errorMessage: `must be a whole number from 1 to ${maxNotificationsPerPage}` }),
+    before: Type.Optional(Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' })),
+  },
+  { additionalProperties: false },
+);
+
+/** What one device would be shown: the content rendered with its variables, before anything is sent. */
+export const PreviewNotificationBody = Type.Object(
+  {
+    /** Without a device, its variables render empty. */
+    deviceId: Type.Optional(DeviceId),
+    templateId: SendNotificationBody.properties.templateId,
+    title: SendNotificationBody.properties.title,
+    body: SendNotificationBody.properties.body,
+    url: SendNotificationBody.properties.url,
+    imageUrl: SendNotificationBody.properties.imageUrl,
+    data: SendNotificationBody.properties.data,
+  },
+  {
+    additionalProperties: false,
+    if: { not: { required: ['templateId'] } },
+    then: { required: ['body'], errorMessage: 'is required unless templateId is given' },
+  },
+);
+export type PreviewNotificationBody = Static<typeof PreviewNotificationBody>;
+
+export const RenderedContent = Type.Object({ title: NullableString, body: Type.String(), url: NullableString, imageUrl: NullableString });

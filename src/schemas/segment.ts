@@ -60,6 +60,13 @@ export const SegmentBody = Type.Object(
 );
 export type SegmentBody = Static<typeof SegmentBody>;
 
+/** A segment's definition without its name: what a preview of an unsaved segment takes. */
+export const SegmentDefinition = Type.Object(
+  { match: SegmentBody.properties.match, conditions: SegmentBody.properties.conditions },
+  { additionalProperties: false },
+);
+export type SegmentDefinition = Static<typeof SegmentDefinition>;
+
 
 export const SegmentView = Type.Object({
   id: Type.String(),

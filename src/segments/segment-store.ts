@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Models } from '../models/index.ts';
 import type { SegmentDocument } from '../models/segment.ts';
-import type { SegmentBody, SegmentCondition, SegmentPreview, SegmentView } from '../schemas/segment.ts';
+import type { SegmentBody, SegmentCondition, SegmentDefinition, SegmentPreview, SegmentView } from '../schemas/segment.ts';
 import { notFound } from '../http/api-error.ts';
 import { parseSegmentConditions } from './segment-conditions.ts';
 import { segmentClause, subscribedDevicesFilter } from './segment-filter.ts';
@@ -71,7 +71,16 @@ export class SegmentStore {
    * sort every match by _id, while an unsorted limit stops after a few documents.
    */
   async preview(projectId: string, segmentId: string): Promise<SegmentPreview> {
-    const filter = subscribedDevicesFilter(projectId, [await segmentClause(this.counts, await this.find(projectId, segmentId))]);
+    return this.previewOf(await this.find(projectId, segmentId));
+  }
+
+  /** The same for a definition not saved yet, checked as a write would check it. */
+  previewDefinition(projectId: string, definition: SegmentDefinition): Promise<SegmentPreview> {
+    return this.previewOf({ projectId, match: definition.match, conditions: parseSegmentConditions(definition.conditions) });
+  }
+
+  private async previewOf(segment: Parameters<typeof segmentClause>[1]): Promise<SegmentPreview> {
+    const filter = subscribedDevicesFilter(segment.projectId, [await segmentClause(this.counts, segment)]);
     const [count, sample] = await Promise.all([
       this.models.Device.countDocuments(filter),
       this.models.Device.find(filter, { _id: 0, deviceId: 1 }).limit(previewSampleSize).lean(),

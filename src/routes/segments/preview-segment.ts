@@ -1,7 +1,7 @@
 import type { App } from '../../http/app-types.ts';
 import type { AppContext } from '../../app-context.ts';
-import { ErrorResponse, dataResponse } from '../../schemas/common.ts';
-import { SegmentPreview } from '../../schemas/segment.ts';
+import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
+import { SegmentDefinition, SegmentPreview } from '../../schemas/segment.ts';
 import { ResourceIdParams } from '../resource-routes.ts';
 
 export function registerPreviewSegment(app: App, context: AppContext): void {
@@ -16,5 +16,19 @@ export function registerPreviewSegment(app: App, context: AppContext): void {
       },
     },
     async (request) => ({ data: await context.segments.preview(request.params.projectId, request.params.id) }),
+  );
+
+  app.post(
+    '/segments/preview',
+    {
+      schema: {
+        summary: 'Preview a segment definition before saving it: the count of subscribed devices and a sample',
+        tags: ['segments'],
+        params: ProjectParams,
+        body: SegmentDefinition,
+        response: { 200: dataResponse(SegmentPreview), 400: ErrorResponse },
+      },
+    },
+    async (request) => ({ data: await context.segments.previewDefinition(request.params.projectId, request.body) }),
   );
 }

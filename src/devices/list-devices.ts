@@ -1,0 +1,42 @@
+import type { Models } from '../models/index.ts';
+import { deviceKey, type DeviceDocument } from '../models/device.ts';
+import type { DeviceListItem, DeviceSubscription, ListDevicesQuery } from '../schemas/device-list.ts';
+import { toDeviceView } from './device-view.ts';
+
+type SubscriptionFields = Pick<DeviceDocument, 'isSubscribed' | 'unsubscribedAt' | 'unsubscribeReason'>;
+
+export function toDeviceSubscription(device: SubscriptionFields): DeviceSubscription {
+  return {
+    isSubscribed: device.isSubscribed ?? true,
+    unsubscribedAt: device.unsubscribedAt?.toISOString() ?? null,
+    reason: device.unsubscribeReason ?? null,
+  };
+}
+
+/** A tag value from a query string: tags hold strings and numbers, so "42" matches either. */
+function tagValueFilter(value: string | undefined): object {
+  if (value === undefined) return { $exists: true };
+  const number = Number(value);
+  return value.trim() !== '' && Number.isFinite(number) ? { $in: [value, number] } : { $eq: value };
+}
+
+/**
+ * In _id order (the project's devices are contiguous there), resuming after the last device id seen; a userId is
+ * served by {projectId, userId}, a tag by the wildcard tag index.
+ */
+export function listDevicesQuery(models: Models, projectId: string, query: ListDevicesQuery) {
+  return models.Device.find({
+    projectId,
+    ...(query.userId !== undefined && { userId: query.userId }),
+    ...(query.tag !== undefined && { [`tags.${query.tag}`]: tagValueFilter(query.value) }),
+    ...(query.after !== undefined && { _id: { $gt: deviceKey(projectId, query.after) } }),
+  })
+    .sort({ _id: 1 })
+    .limit(query.limit)
+    .lean<DeviceDocument[]>();
+}
+
+export async function listDevices(models: Models, projectId: string, query: ListDevicesQuery): Promise<DeviceListItem[]> {
+  const devices = await listDevicesQuery(models, projectId, query);
+  return devices.map((device) => ({ ...toDeviceView(device), platform: device.platform, subscription: toDeviceSubscription(device) }));
+}

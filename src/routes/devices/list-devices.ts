@@ -1,0 +1,38 @@
+import { Type } from 'typebox';
+import type { App } from '../../http/app-types.ts';
+import type { AppContext } from '../../app-context.ts';
+import { ErrorResponse, ProjectDeviceParams, ProjectParams, dataResponse } from '../../schemas/common.ts';
+import { DeviceListItem, DeviceSubscription, ListDevicesQuery } from '../../schemas/device-list.ts';
+import { listDevices, toDeviceSubscription } from '../../devices/list-devices.ts';
+
+export function registerListDevices(app: App, context: AppContext): void {
+  app.get(
+    '/devices',
+    {
+      schema: {
+        summary: "List the project's devices, by userId and/or tag",
+        description:
+          'In device id order; page with limit (default 50, at most 500) and after, the id of the last device seen. ' +
+          'tag alone lists the devices that have the tag; with value, those whose tag equals it (as text or as a number).',
+        tags: ['devices'],
+        params: ProjectParams,
+        querystring: ListDevicesQuery,
+        response: { 200: dataResponse(Type.Array(DeviceListItem)), 400: ErrorResponse },
+      },
+    },
+    async (request) => ({ data: await listDevices(context.models, request.params.projectId, request.query) }),
+  );
+
+  app.get(
+    '/devices/:deviceId/subscription',
+    {
+      schema: {
+        summary: 'Whether the device is subscribed, and when and why a gateway unsubscribed it',
+        tags: ['devices'],
+        params: ProjectDeviceParams,
+        response: { 200: dataResponse(DeviceSubscription), 404: ErrorResponse },
+      },
+    },
+    async (request) => ({ data: toDeviceSubscription(await context.devices.find(request.params.projectId, request.params.deviceId)) }),
+  );
+}

@@ -1,0 +1,41 @@
+import { Type, type Static } from 'typebox';
+import { DeviceId } from './common.ts';
+import { DeviceView, UserId } from './device.ts';
+import { TagKey, maxTagValueLength } from './tags.ts';
+import { platforms } from '../models/device.ts';
+
+export const maxDevicesPerPage = 500;
+
+export const ListDevicesQuery = Type.Object(
+  {
+    userId: Type.Optional(UserId),
+    tag: Type.Optional(TagKey),
+    /** Matches the tag's value as text or, when it reads as one, as a number; without it, any device that has the tag. */
+    value: Type.Optional(Type.String({ maxLength: maxTagValueLength })),
+    limit: Type.Integer({ minimum: 1, maximum: maxDevicesPerPage, default: 50, errorMessage: `must be a whole number from 1 to ${maxDevicesPerPage}` }),
+    after: Type.Optional(DeviceId),
+  },
+  {
+    additionalProperties: false,
+    dependencies: { value: ['tag'] },
+    errorMessage: 'value filters a tag: give tag with it',
+  },
+);
+export type ListDevicesQuery = Static<typeof ListDevicesQuery>;
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** Why and when the gateway's answer unsubscribed the device (CONTRACTS §9); both null while it is subscribed. */
+export const DeviceSubscription = Type.Object({
+  isSubscribed: Type.Boolean(),
+  unsubscribedAt: NullableString,
+  reason: NullableString,
+});
+export type DeviceSubscription = Static<typeof DeviceSubscription>;
+
+export const DeviceListItem = Type.Object({
+  ...DeviceView.properties,
+  platform: Type.Enum(platforms),
+  subscription: DeviceSubscription,
+});
+export type DeviceListItem = Static<typeof DeviceListItem>;
