@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findOnPath, isExecutableFile } from './find-executable.ts';
@@ -10,9 +12,19 @@ const MIN_PYTHON: [number, number] = [3, 10];
 const PIP_TIMEOUT_MS = 10 * 60_000;
 
 export interface SecantusDbInstall {
-  /** The server launcher inside the virtual environment. */
-  server: string;
+  /** The virtual environment's python, which runs the launcher: see installedAt. */
+  python: string;
+  /** The server's launcher script inside the virtual environment. */
+  launcher: string;
   version: string;
+}
+
+/**
+ * The launcher runs through the venv's python rather than its own shebang: pip wrote the shebang for the directory the
+ * venv was built in, which was renamed to its final place afterwards.
+ */
+function installedAt(venv: string): SecantusDbInstall {
+  return { python: join(venv, 'bin', 'python'), launcher: join(venv, 'bin', 'secantusd-py'), version: SECANTUSDB_VERSION };
 }
 
 function cacheRoot(): string {
@@ -24,22 +36,34 @@ export function secantusDbVenv(): string {
   return join(cacheRoot(), 'pushengine', `secantusdb-${SECANTUSDB_VERSION}`);
 }
 
-/** The installed server, or a fresh install into the user cache (python3 -m venv, then pip). */
+/**
+ * The installed server, or a fresh install into the user cache (python3 -m venv, then pip). The venv is built under a
+ * name of its own and renamed into place when complete, so that two first runs at once (npm start beside
+ * npm test) or an install cut short never leave a half-built venv where the next run would take it for a good one.
+ */
 export async function findOrInstallSecantusDb(log: (line: string) => void): Promise<SecantusDbInstall> {
   const venv = secantusDbVenv();
-  const server = join(venv, 'bin', 'secantusd-py');
-  if (isExecutableFile(server)) return { server, version: SECANTUSDB_VERSION };
+  if (isExecutableFile(installedAt(venv).launcher)) return installedAt(venv);
 
   const python = await findPython();
+  const building = `${venv}.partial-${randomUUID()}`;
   log(`mongodb: installing SecantusDB ${SECANTUSDB_VERSION} (PyPI secantusdb) into ${venv} with ${python}; once per machine, about half a minute`);
-  await createVenv(python, venv, log);
-  const pip = join(venv, 'bin', 'pip');
-  const install = await runCommand(pip, ['install', '--disable-pip-version-check', '--quiet', `secantusdb==${SECANTUSDB_VERSION}`], { timeoutMs: PIP_TIMEOUT_MS });
-  if (install.exitCode !== 0 || !isExecutableFile(server)) {
-    throw new Error(`${describeFailure(`pip install secantusdb==${SECANTUSDB_VERSION}`, install)}\nSet MONGODB_URL to an existing MongoDB 7/8 to skip the local server.`);
+  try {
+    await createVenv(python, building, log);
+    const pip = join(building, 'bin', 'pip');
+    const install = await runCommand(pip, ['install', '--disable-pip-version-check', '--quiet', `secantusdb==${SECANTUSDB_VERSION}`], { timeoutMs: PIP_TIMEOUT_MS });
+    if (install.exitCode !== 0 || !isExecutableFile(installedAt(building).launcher)) {
+      throw new Error(`${describeFailure(`pip install secantusdb==${SECANTUSDB_VERSION}`, install)}\nSet MONGODB_URL to an existing MongoDB 7/8 to skip the local server.`);
+    }
+    await rename(building, venv).catch((error: NodeJS.ErrnoException) => {
+      // Another run finished first: its venv is as good as this one.
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    });
+  } finally {
+    await rm(building, { recursive: true, force: true });
   }
   log(`mongodb: installed SecantusDB ${SECANTUSDB_VERSION}`);
-  return { server, version: SECANTUSDB_VERSION };
+  return installedAt(venv);
 }
 
 async function findPython(): Promise<string> {

@@ -31,8 +31,8 @@ async function startSecantusDbOnPort(install: SecantusDbInstall, port: number, o
   const address = `127.0.0.1:${port}`;
   const server = await startManagedProcess({
     name: `secantusdb on ${address}`,
-    command: install.server,
-    args: ['--host', '127.0.0.1', '--port', String(port), '--storage-path', dataDir, '--log-level', 'WARNING'],
+    command: install.python,
+    args: [install.launcher, '--host', '127.0.0.1', '--port', String(port), '--storage-path', dataDir, '--log-level', 'WARNING'],
     removeOnStop: options.persistent ? undefined : dataDir,
     // Its launcher discovers ./secantusd.toml; a neutral working directory keeps a stray one from changing it.
     cwd: dataDir,
