@@ -10,6 +10,7 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { serverApi } from './routes/server-api.ts';
 import { sdkApi } from './routes/sdk-api.ts';
 import { projectsApi } from './routes/projects/list-projects.ts';
+import { registerConsole } from './console/serve-console.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { createIngressMetrics } from './metrics/ingress-metrics.ts';
 
@@ -41,5 +42,6 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
   await app.register(serverApi(context), { prefix: '/v1/projects/:projectId' });
   await app.register(sdkApi(context), { prefix: '/v1/sdk/projects/:projectId' });
   await registerAdminRoutes(app, context, metrics);
+  await registerConsole(app);
   return app;
 }

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
+import { buildConsole } from '../../web/console/build.ts';
 
 /** Where the browser bundles land; the ingress serves them from here. */
 export const WEB_DIST = resolve(import.meta.dirname, '../../dist/web');
 
 /** Each browser bundle's build, given the output directory of its own under WEB_DIST. */
-const BUILDERS: Array<{ name: string; build(outdir: string): Promise<void> }> = [];
+const BUILDERS: Array<{ name: string; build(outdir: string): Promise<void> }> = [{ name: 'console', build: buildConsole }];
 
 export async function buildWebAssets(log: (line: string) => void): Promise<void> {
   for (const builder of BUILDERS) {

@@ -106,3 +106,4 @@ export const PreviewNotificationBody = Type.Object(
 export type PreviewNotificationBody = Static<typeof PreviewNotificationBody>;
 
 export const RenderedContent = Type.Object({ title: NullableString, body: Type.String(), url: NullableString, imageUrl: NullableString });
+export type RenderedContent = Static<typeof RenderedContent>;

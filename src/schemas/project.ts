@@ -29,3 +29,4 @@ export type ListProjectsQuery = Static<typeof ListProjectsQuery>;
 
 /** Shown once: only their hashes are stored (CONTRACTS §2). */
 export const RotatedKeys = Type.Object({ projectId: Type.String(), apiKey: Type.String(), clientKey: Type.String(), plan: Type.Enum(planNames) });
+export type RotatedKeys = Static<typeof RotatedKeys>;

@@ -1,0 +1,44 @@
+import { resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { App } from '../http/app-types.ts';
+
+/** Built by scripts/build/web.ts (npm start's prestart and the test set-up) into its WEB_DIST. */
+export const consoleDist = resolve(import.meta.dirname, '../../dist/web/console');
+
+/**
+ * Only the console's own files run: no inline script or style, no framing, nothing loaded from elsewhere. The API it
+ * calls is this origin's, so connect-src 'self' is enough.
+ */
+const securityHeaders = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+} as const;
+
+/**
+ * The console at /console: index.html is never cached, so a deploy reaches every tab at its next load; the scripts and
+ * stylesheets it names carry a content hash, so they are cached for a year and never revalidated.
+ */
+export async function registerConsole(app: App): Promise<void> {
+  await app.register(async (console) => {
+    console.addHook('onSend', async (_request, reply) => {
+      reply.headers(securityHeaders);
+    });
+    await console.register(fastifyStatic, {
+      root: consoleDist,
+      prefix: '/console/',
+      index: false,
+      wildcard: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        reply.header('cache-control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
+      },
+      schemaHide: true,
+    });
+    for (const url of ['/console', '/console/']) {
+      console.get(url, { schema: { hide: true } }, (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+    }
+  });
+}

@@ -1,0 +1,58 @@
+/** The one way the console reaches the server: the public REST API, with the signed-in key as a bearer token. */
+
+const sessionKeyName = 'pushengine.console.key';
+
+/** The tab's session storage only: gone when the tab closes or on sign-out, never in a URL or a cookie. */
+export const session = {
+  key: (): string | null => sessionStorage.getItem(sessionKeyName),
+  signIn: (key: string) => sessionStorage.setItem(sessionKeyName, key),
+  signOut: () => sessionStorage.removeItem(sessionKeyName),
+};
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** An answer in the CONTRACTS §1 error format, or a network failure put in the same shape. */
+export class ApiFailure extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: ErrorDetail[];
+
+  constructor(status: number, code: string, message: string, details: ErrorDetail[] = []) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+interface ErrorBody {
+  error?: { code?: string; message?: string; details?: ErrorDetail[] };
+}
+
+export async function api<T>(method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; key?: string } = {}): Promise<T> {
+  const headers: Record<string, string> = { authorization: `Bearer ${options.key ?? session.key() ?? ''}`, ...options.headers };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  } catch {
+    throw new ApiFailure(0, 'network', 'The server could not be reached; check the connection and try again.');
+  }
+  const payload = (await response.json().catch(() => null)) as ({ data: T } & ErrorBody) | null;
+  if (!response.ok || payload === null) {
+    const error = payload?.error;
+    throw new ApiFailure(response.status, error?.code ?? 'unexpected', error?.message ?? `The server answered ${response.status} without an explanation.`, error?.details);
+  }
+  return payload.data;
+}
+
+/** A query string from the given values, leaving out the empty ones. */
+export function query(values: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== '') params.set(name, String(value));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}

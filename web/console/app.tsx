@@ -1,0 +1,166 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ProjectView } from '../../src/schemas/project.ts';
+import { api, session } from './api.ts';
+import { useAction, useLoad } from './hooks.ts';
+import { ProjectContext } from './context.ts';
+import { ErrorMessage, Field, LoadedView, Select } from './ui.tsx';
+import { screens, type ScreenName } from './screens/index.ts';
+
+function currentScreen(): ScreenName {
+  const name = location.hash.replace(/^#\/?/, '');
+  return (name in screens ? name : 'project') as ScreenName;
+}
+
+function useHashScreen(): ScreenName {
+  const [screen, setScreen] = useState(currentScreen);
+  useEffect(() => {
+    const follow = () => setScreen(currentScreen());
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  return screen;
+}
+
+function SignIn({ onSignedIn }: { onSignedIn(key: string, projects: ProjectView[]): void }) {
+  const [key, setKey] = useState('');
+  const signIn = useAction((candidate: string) => api<ProjectView[]>('GET', '/v1/projects', { key: candidate }));
+  return (
+    <main id="main" class="sign-in">
+      <h1>Push console</h1>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const projects = await signIn.run(key.trim());
+          if (projects) onSignedIn(key.trim(), projects);
+        }}
+      >
+        <Field
+          label="Server API key or ADMIN_TOKEN"
+          name="key"
+          type="password"
+          value={key}
+          onInput={setKey}
+          required
+          hint="Kept in this tab's session only; signing out or closing the tab forgets it."
+        />
+        <button type="submit" disabled={signIn.running}>
+          {signIn.running ? 'Signing in…' : 'Sign in'}
+        </button>
+        <ErrorMessage error={signIn.error} />
+      </form>
+    </main>
+  );
+}
+
+export function App() {
+  const [key, setKey] = useState(session.key);
+  const [projects, setProjects] = useState<ProjectView[] | undefined>(undefined);
+  const restored = useLoad(key !== null && projects === undefined ? () => api<ProjectView[]>('GET', '/v1/projects') : null, [key, projects === undefined]);
+  useEffect(() => {
+    if (restored.data) setProjects(restored.data);
+  }, [restored.data]);
+
+  const signOut = () => {
+    session.signOut();
+    setKey(null);
+    setProjects(undefined);
+  };
+
+  if (key === null) {
+    return (
+      <SignIn
+        onSignedIn={(signedInKey, list) => {
+          session.signIn(signedInKey);
+          setKey(signedInKey);
+          setProjects(list);
+        }}
+      />
+    );
+  }
+  if (projects === undefined) {
+    return (
+      <main id="main">
+        <LoadedView loaded={restored}>{() => null}</LoadedView>
+        {restored.error && (
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
+        )}
+      </main>
+    );
+  }
+  return (
+    <Shell
+      projects={projects}
+      signOut={signOut}
+      replaceKey={(oldKey, newKey) => {
+        if (session.key() !== oldKey) return;
+        session.signIn(newKey);
+        setKey(newKey);
+      }}
+    />
+  );
+}
+
+const selectedProjectKey = 'pushengine.console.project';
+
+function Shell({ projects, signOut, replaceKey }: { projects: ProjectView[]; signOut(): void; replaceKey(oldKey: string, newKey: string): void }) {
+  const screen = useHashScreen();
+  const [projectId, setProjectId] = useState(() => {
+    const remembered = sessionStorage.getItem(selectedProjectKey);
+    return projects.some((project) => project.id === remembered) ? remembered! : (projects[0]?.id ?? '');
+  });
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [screen]);
+  const project = projects.find((candidate) => candidate.id === projectId);
+  const Screen = screens[screen].component;
+
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <strong class="brand">Push console</strong>
+        {projects.length > 1 && (
+          <Select
+            label="Project"
+            name="project"
+            value={projectId}
+            options={projects.map((candidate) => [candidate.id, `${candidate.name} (${candidate.id})`] as const)}
+            onChange={(id) => {
+              sessionStorage.setItem(selectedProjectKey, id);
+              setProjectId(id);
+            }}
+          />
+        )}
+        <button type="button" class="secondary" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <nav aria-label="Screens">
+        <ul>
+          {(Object.keys(screens) as ScreenName[]).map((name) => (
+            <li key={name}>
+              <a href={`#/${name}`} aria-current={name === screen ? 'page' : undefined}>
+                {screens[name].title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main">
+        <h1 ref={heading} tabIndex={-1}>
+          {screens[screen].title}
+        </h1>
+        {project === undefined ? (
+          <p class="empty">This key sees no project.</p>
+        ) : (
+          <ProjectContext.Provider key={project.id} value={{ project, base: `/v1/projects/${encodeURIComponent(project.id)}`, replaceKey }}>
+            <Screen />
+          </ProjectContext.Provider>
+        )}
+      </main>
+    </>
+  );
+}

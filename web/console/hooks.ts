@@ -1,0 +1,71 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiFailure } from './api.ts';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: ApiFailure | undefined;
+  loading: boolean;
+  reload(): void;
+}
+
+function asFailure(error: unknown): ApiFailure {
+  return error instanceof ApiFailure ? error : new ApiFailure(0, 'unexpected', (error as Error).message);
+}
+
+/** Loads when a dependency changes; an answer that arrives after a newer request started is dropped. */
+export function useLoad<T>(load: (() => Promise<T>) | null, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; error?: ApiFailure; loading: boolean }>({ loading: load !== null });
+  const [round, setRound] = useState(0);
+  const latest = useRef(0);
+  useEffect(() => {
+    if (load === null) {
+      setState({ loading: false });
+      return;
+    }
+    const ticket = ++latest.current;
+    setState((previous) => ({ ...previous, loading: true }));
+    load().then(
+      (data) => ticket === latest.current && setState({ data, loading: false }),
+      (error: unknown) => ticket === latest.current && setState({ error: asFailure(error), loading: false }),
+    );
+  }, [...deps, round]);
+  return { data: state.data, error: state.error, loading: state.loading, reload: useCallback(() => setRound((value) => value + 1), []) };
+}
+
+/** The value once it has stopped changing for a moment: live counts follow typing without a request per key. */
+export function useDebounced<T>(value: T, delayMs = 250): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
+}
+
+/** An action that shows its progress and error, e.g. a form's submit. */
+export function useAction<A extends unknown[], T>(action: (...args: A) => Promise<T>) {
+  const [state, setState] = useState<{ running: boolean; error?: ApiFailure; result?: T }>({ running: false });
+  const run = async (...args: A) => {
+    setState({ running: true });
+    try {
+      const result = await action(...args);
+      setState({ running: false, result });
+      return result;
+    } catch (error) {
+      setState({ running: false, error: asFailure(error) });
+      return undefined;
+    }
+  };
+  return { ...state, run, reset: () => setState({ running: false }) };
+}
+
+/** Runs every intervalMs while active, for statuses that change on the server. */
+export function useInterval(callback: () => void, intervalMs: number, active: boolean): void {
+  const saved = useRef(callback);
+  saved.current = callback;
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => saved.current(), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs, active]);
+}

@@ -1,0 +1,124 @@
+import { useState } from 'preact/hooks';
+import type { DeviceView } from '../../../src/schemas/device.ts';
+import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/device-list.ts';
+import type { HistoryEntry } from '../../../src/schemas/history.ts';
+import { api, query } from '../api.ts';
+import { useAction, useLoad } from '../hooks.ts';
+import { useProject } from '../context.ts';
+import { ErrorMessage, Field, LoadedView, Select, Tags, formatTime } from '../ui.tsx';
+
+type LookupBy = 'deviceId' | 'userId';
+type FoundDevice = DeviceView & { platform?: DeviceListItem['platform']; subscription: DeviceSubscription };
+
+const historyPage = 10;
+
+async function lookUp(base: string, by: LookupBy, id: string): Promise<FoundDevice[]> {
+  if (by === 'userId') return api<DeviceListItem[]>('GET', `${base}/devices${query({ userId: id, limit: 100 })}`);
+  const path = `${base}/devices/${encodeURIComponent(id)}`;
+  const [device, subscription] = await Promise.all([api<DeviceView>('GET', path), api<DeviceSubscription>('GET', `${path}/subscription`)]);
+  return [{ ...device, subscription }];
+}
+
+function Subscription({ subscription }: { subscription: DeviceSubscription }) {
+  if (subscription.isSubscribed) return <span class="status status-completed">subscribed</span>;
+  return (
+    <span class="status status-failed">
+      unsubscribed {formatTime(subscription.unsubscribedAt)}
+      {subscription.reason && ` (${subscription.reason})`}
+    </span>
+  );
+}
+
+function History({ deviceId }: { deviceId: string }) {
+  const { base } = useProject();
+  const [pages, setPages] = useState<HistoryEntry[][]>([]);
+  const first = useLoad(() => api<HistoryEntry[]>('GET', `${base}/devices/${encodeURIComponent(deviceId)}/notification-history${query({ limit: historyPage })}`), [base, deviceId]);
+  const more = useAction(async (before: string) => {
+    const page = await api<HistoryEntry[]>('GET', `${base}/devices/${encodeURIComponent(deviceId)}/notification-history${query({ limit: historyPage, before })}`);
+    setPages([...pages, page]);
+  });
+  const entries = [...(first.data ?? []), ...pages.flat()];
+  const lastPage = pages.at(-1) ?? first.data ?? [];
+  return (
+    <LoadedView loaded={first} empty="No notification in the last 30 days." isEmpty={() => entries.length === 0}>
+      {() => (
+        <>
+          <ol class="history" data-testid="history">
+            {entries.map((entry) => (
+              <li key={entry.notification.id + entry.sentAt}>
+                <strong>{entry.notification.title ?? ''}</strong> {entry.notification.body} <small class="muted">sent {formatTime(entry.sentAt)}</small>
+              </li>
+            ))}
+          </ol>
+          <ErrorMessage error={more.error} />
+          {lastPage.length === historyPage && (
+            <button type="button" class="secondary" disabled={more.running} onClick={() => more.run(entries.at(-1)!.sentAt)}>
+              Older history
+            </button>
+          )}
+        </>
+      )}
+    </LoadedView>
+  );
+}
+
+export function DevicesScreen() {
+  const { base } = useProject();
+  const [by, setBy] = useState<LookupBy>('userId');
+  const [id, setId] = useState('');
+  const [search, setSearch] = useState<{ by: LookupBy; id: string } | null>(null);
+  const found = useLoad(search === null ? null : () => lookUp(base, search.by, search.id), [base, search]);
+
+  return (
+    <>
+      <form
+        class="filters"
+        role="search"
+        aria-label="Look up devices"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setSearch({ by, id: id.trim() });
+        }}
+      >
+        <Select label="Look up by" name="lookup-by" value={by} options={[['userId', 'User id'], ['deviceId', 'Device id']] as const} onChange={setBy} />
+        <Field label={by === 'userId' ? 'User id' : 'Device id'} name="lookup-id" required value={id} onInput={setId} />
+        <button type="submit">Look up</button>
+      </form>
+      {search === null ? (
+        <p class="empty">Look a device up by its id, or every device of a user by the user id.</p>
+      ) : (
+        <LoadedView loaded={found} empty="No device found.">
+          {(devices) =>
+            devices.map((device) => (
+              <article class="device" key={device.id} aria-labelledby={`device-${device.id}`} data-device={device.id}>
+                <h2 id={`device-${device.id}`}>
+                  Device <code>{device.id}</code>
+                </h2>
+                <dl class="facts">
+                  <dt>User id</dt>
+                  <dd>{device.userId ?? '—'}</dd>
+                  {device.platform && (
+                    <>
+                      <dt>Platform</dt>
+                      <dd>{device.platform}</dd>
+                    </>
+                  )}
+                  <dt>Subscription</dt>
+                  <dd>
+                    <Subscription subscription={device.subscription} />
+                  </dd>
+                  <dt>Tags</dt>
+                  <dd data-testid="tags">
+                    <Tags tags={device.tags} />
+                  </dd>
+                </dl>
+                <h3>Notification history</h3>
+                <History deviceId={device.id} />
+              </article>
+            ))
+          }
+        </LoadedView>
+      )}
+    </>
+  );
+}

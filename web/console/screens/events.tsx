@@ -1,0 +1,101 @@
+import { useState } from 'preact/hooks';
+import type { EventTypeView, EventView } from '../../../src/schemas/events.ts';
+import { api, query } from '../api.ts';
+import { useAction, useLoad } from '../hooks.ts';
+import { useProject } from '../context.ts';
+import { ErrorMessage, Field, LoadedView, asText, formatTime } from '../ui.tsx';
+
+const emptyFilters = { userId: '', deviceId: '', type: '' };
+
+export function EventsScreen() {
+  const { base } = useProject();
+  const [filters, setFilters] = useState(emptyFilters);
+  const [applied, setApplied] = useState(emptyFilters);
+  const events = useLoad(() => api<EventView[]>('GET', `${base}/events${query({ ...applied, limit: 50 })}`), [base, applied]);
+  const catalog = useLoad(() => api<EventTypeView[]>('GET', `${base}/event-types`), [base]);
+  const [newType, setNewType] = useState('');
+  const add = useAction(async () => {
+    const added = await api<EventTypeView>('POST', `${base}/event-types`, { body: { type: newType } });
+    setNewType('');
+    catalog.reload();
+    return added;
+  });
+
+  return (
+    <div class="columns">
+      <section aria-labelledby="recent-events">
+        <h2 id="recent-events">Recent events</h2>
+        <form
+          class="filters"
+          role="search"
+          aria-label="Filter recent events"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setApplied(filters);
+          }}
+        >
+          <Field label="User id" name="events-user" value={filters.userId} onInput={(userId) => setFilters({ ...filters, userId })} />
+          <Field label="Device id" name="events-device" value={filters.deviceId} onInput={(deviceId) => setFilters({ ...filters, deviceId })} />
+          <Field label="Event type" name="events-type" value={filters.type} onInput={(type) => setFilters({ ...filters, type })} />
+          <button type="submit">Filter</button>
+        </form>
+        <LoadedView loaded={events} empty="No event matches.">
+          {(list) => (
+            <table class="list" data-testid="events-table">
+              <thead>
+                <tr>
+                  <th scope="col">Received</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Subject</th>
+                  <th scope="col">Data</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((event) => (
+                  <tr key={event.id}>
+                    <td>{formatTime(event.receivedAt)}</td>
+                    <td>
+                      <code>{event.type}</code>
+                    </td>
+                    <td>
+                      {event.subjectType} <code>{event.subjectId}</code>
+                    </td>
+                    <td>
+                      <code class="data">{asText(event.data)}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </LoadedView>
+      </section>
+      <section aria-labelledby="event-catalog">
+        <h2 id="event-catalog">Event catalog</h2>
+        <LoadedView loaded={catalog} empty="No event type yet.">
+          {(types) => (
+            <ul data-testid="event-catalog">
+              {types.map((type) => (
+                <li key={type.type}>
+                  <code>{type.type}</code> <small class="muted">{type.source === 'manual' ? 'added by hand' : 'seen in events'}</small>
+                </li>
+              ))}
+            </ul>
+          )}
+        </LoadedView>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void add.run();
+          }}
+        >
+          <Field label="New event type" name="new-event-type" required value={newType} onInput={setNewType} hint="Usable in segments and journeys at once." />
+          <button type="submit" disabled={add.running}>
+            Add event type
+          </button>
+          <ErrorMessage error={add.error} />
+        </form>
+      </section>
+    </div>
+  );
+}

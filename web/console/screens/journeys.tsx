@@ -1,0 +1,105 @@
+import { useState } from 'preact/hooks';
+import type { JourneyBody, JourneyView } from '../../../src/schemas/journey.ts';
+import type { TemplateView } from '../../../src/schemas/template.ts';
+import { api } from '../api.ts';
+import { useAction, useLoad } from '../hooks.ts';
+import { useProject } from '../context.ts';
+import { ErrorMessage, Field, LoadedView, Select } from '../ui.tsx';
+
+/** The fields a journey is written with, from what reading it answered: PUT replaces the whole journey. */
+function bodyOf(journey: JourneyView): JourneyBody {
+  const { name, trigger, delaySeconds, templateId, title, body, url, imageUrl, active } = journey;
+  return { name, trigger, delaySeconds, templateId, title, body, url, imageUrl, active };
+}
+
+export function JourneysScreen() {
+  const { base } = useProject();
+  const list = useLoad(() => api<JourneyView[]>('GET', `${base}/journeys`), [base]);
+  const templates = useLoad(() => api<TemplateView[]>('GET', `${base}/templates`), [base]);
+  const [draft, setDraft] = useState({ name: '', event: '', delaySeconds: '0', templateId: '', body: '' });
+
+  const create = useAction(async () => {
+    const content = draft.templateId === '' ? { body: draft.body } : { templateId: draft.templateId };
+    const created = await api<JourneyView>('POST', `${base}/journeys`, { body: { name: draft.name, trigger: { event: draft.event }, delaySeconds: Number(draft.delaySeconds), ...content } });
+    list.reload();
+    return created;
+  });
+  const toggle = useAction(async (journey: JourneyView) => {
+    await api('PUT', `${base}/journeys/${journey.id}`, { body: { ...bodyOf(journey), active: !journey.active } });
+    list.reload();
+  });
+  const remove = useAction(async (id: string) => {
+    await api('DELETE', `${base}/journeys/${id}`);
+    list.reload();
+  });
+
+  return (
+    <div class="columns">
+      <section aria-labelledby="journeys-list">
+        <h2 id="journeys-list">Journeys</h2>
+        <ErrorMessage error={toggle.error ?? remove.error} />
+        <LoadedView loaded={list} empty="No journey yet.">
+          {(journeys) => (
+            <table class="list">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Message</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {journeys.map((journey) => (
+                  <tr key={journey.id}>
+                    <td>{journey.name}</td>
+                    <td>
+                      <code>{journey.trigger.event}</code> + {journey.delaySeconds} s
+                    </td>
+                    <td>{journey.templateId === null ? journey.body : `template ${journey.templateId}`}</td>
+                    <td>{journey.active ? 'active' : 'paused'}</td>
+                    <td class="actions">
+                      <button type="button" class="secondary" onClick={() => toggle.run(journey)}>
+                        {journey.active ? `Pause ${journey.name}` : `Resume ${journey.name}`}
+                      </button>
+                      <button type="button" class="danger" onClick={() => remove.run(journey.id)}>
+                        Delete {journey.name}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </LoadedView>
+      </section>
+      <form
+        aria-labelledby="journey-new"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void create.run();
+        }}
+      >
+        <h2 id="journey-new">New journey</h2>
+        <Field label="Name" name="journey-name" required value={draft.name} onInput={(name) => setDraft({ ...draft, name })} />
+        <Field label="Trigger event type" name="journey-event" required value={draft.event} onInput={(event) => setDraft({ ...draft, event })} />
+        <Field label="Delay (seconds)" name="journey-delay" type="number" value={draft.delaySeconds} onInput={(delaySeconds) => setDraft({ ...draft, delaySeconds })} />
+        <Select
+          label="Template"
+          name="journey-template"
+          value={draft.templateId}
+          options={[['', 'Inline body'] as const, ...(templates.data ?? []).map((template) => [template.id, template.name] as const)]}
+          onChange={(templateId) => setDraft({ ...draft, templateId })}
+        />
+        {draft.templateId === '' && (
+          <Field label="Body" name="journey-body" multiline value={draft.body} onInput={(body) => setDraft({ ...draft, body })} hint="Liquid, with {{ entry_event.data.x }} from the triggering event." />
+        )}
+        <button type="submit" disabled={create.running}>
+          Create journey
+        </button>
+        <ErrorMessage error={create.error} />
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import { useMemo, useState } from 'preact/hooks';
+import type { RenderedContent, SendNotificationBody } from '../../../src/schemas/notification.ts';
+import type { TemplateView } from '../../../src/schemas/template.ts';
+import type { SegmentPreview, SegmentView } from '../../../src/schemas/segment.ts';
+import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/device-list.ts';
+import { api, query } from '../api.ts';
+import { useAction, useDebounced, useLoad } from '../hooks.ts';
+import { useProject } from '../context.ts';
+import { ErrorMessage, Field, Loading, Select } from '../ui.tsx';
+
+type TargetType = SendNotificationBody['targetType'];
+type ContentMode = 'template' | 'inline';
+
+const targetTypes: ReadonlyArray<readonly [TargetType, string]> = [
+  ['segment', 'Segment'],
+  ['userId', 'User id'],
+  ['device', 'Device id'],
+];
+
+/** How many subscribed devices the audience holds now: what the send would target. */
+function audienceCount(base: string, targetType: TargetType, target: string): Promise<number> {
+  if (targetType === 'segment') return api<SegmentPreview>('GET', `${base}/segments/${encodeURIComponent(target)}/preview`).then((preview) => preview.count);
+  if (targetType === 'userId') {
+    return api<DeviceListItem[]>('GET', `${base}/devices${query({ userId: target, limit: 500 })}`).then((devices) => devices.filter((device) => device.isSubscribed).length);
+  }
+  return api<DeviceSubscription>('GET', `${base}/devices/${encodeURIComponent(target)}/subscription`).then((subscription) => (subscription.isSubscribed ? 1 : 0));
+}
+
+export function SendScreen() {
+  const { base } = useProject();
+  const templates = useLoad(() => api<TemplateView[]>('GET', `${base}/templates`), [base]);
+  const segments = useLoad(() => api<SegmentView[]>('GET', `${base}/segments`), [base]);
+  const [mode, setMode] = useState<ContentMode>('inline');
+  const [templateId, setTemplateId] = useState('');
+  const [content, setContent] = useState({ title: '', body: '', url: '', imageUrl: '' });
+  const [targetType, setTargetType] = useState<TargetType>('segment');
+  const [target, setTarget] = useState('');
+  const [previewDevice, setPreviewDevice] = useState('');
+  const [idempotencyKey, setIdempotencyKey] = useState<string>(() => crypto.randomUUID());
+
+  const chosenTemplate = templateId || templates.data?.[0]?.id || '';
+  const chosenTarget = targetType === 'segment' ? target || segments.data?.[0]?.id || '' : target.trim();
+  const message = useMemo(
+    () =>
+      mode === 'template'
+        ? { templateId: chosenTemplate }
+        : Object.fromEntries(Object.entries(content).filter(([field, text]) => field === 'body' || text !== '')) as Pick<SendNotificationBody, 'title' | 'body' | 'url' | 'imageUrl'>,
+    [mode, chosenTemplate, content],
+  );
+
+  const audience = useDebounced(`${targetType}\u0000${chosenTarget}`);
+  const count = useLoad(chosenTarget === '' ? null : () => audienceCount(base, targetType, chosenTarget), [audience]);
+  const previewInput = useDebounced(JSON.stringify({ ...message, deviceId: previewDevice.trim() || undefined }));
+  const preview = useLoad(mode === 'template' && chosenTemplate === '' ? null : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }), [previewInput]);
+
+  const send = useAction(async () => {
+    const body = { ...message, targetType, targetIds: [chosenTarget] };
+    const answer = await api<{ id: string }>('POST', `${base}/notifications`, { body, headers: { 'idempotency-key': idempotencyKey } });
+    // The next message is another send; a retry of this one (same key) would answer the same id.
+    setIdempotencyKey(crypto.randomUUID());
+    return answer;
+  });
+
+  return (
+    <form
+      class="columns"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send.run();
+      }}
+    >
+      <fieldset>
+        <legend>Content</legend>
+        <Select label="Content from" name="content-mode" value={mode} options={[['inline', 'Inline content'], ['template', 'A template']] as const} onChange={setMode} />
+        {mode === 'template' ? (
+          templates.data === undefined ? (
+            <Loading what="Loading templates" />
+          ) : templates.data.length === 0 ? (
+            <p class="empty">No template yet: create one on the Templates screen.</p>
+          ) : (
+            <Select label="Template" name="send-template" value={chosenTemplate} options={templates.data.map((template) => [template.id, template.name] as const)} onChange={setTemplateId} />
+          )
+        ) : (
+          <>
+            <Field label="Title" name="send-title" value={content.title} onInput={(title) => setContent({ ...content, title })} />
+            <Field label="Body" name="send-body" multiline required value={content.body} onInput={(body) => setContent({ ...content, body })} hint="Liquid: {{ device.tags.name }}, {{ device.userId }}, {{ data.x | default: 'y' }}" />
+            <Field label="URL" name="send-url" value={content.url} onInput={(url) => setContent({ ...content, url })} />
+            <Field label="Image URL" name="send-image" value={content.imageUrl} onInput={(imageUrl) => setContent({ ...content, imageUrl })} />
+          </>
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>Audience</legend>
+        <Select label="Send to" name="target-type" value={targetType} options={targetTypes} onChange={(type) => (setTargetType(type), setTarget(''))} />
+        {targetType === 'segment' ? (
+          segments.data === undefined ? (
+            <Loading what="Loading segments" />
+          ) : segments.data.length === 0 ? (
+            <p class="empty">No segment yet: build one on the Segments screen.</p>
+          ) : (
+            <Select label="Segment" name="send-segment" value={chosenTarget} options={segments.data.map((segment) => [segment.id, segment.name] as const)} onChange={setTarget} />
+          )
+        ) : (
+          <Field label={targetType === 'userId' ? 'User id' : 'Device id'} name="send-target" value={target} onInput={setTarget} required />
+        )}
+        <p class="count" aria-live="polite" data-testid="audience-count">
+          {chosenTarget === '' ? 'Choose an audience.' : count.loading ? 'Counting…' : count.error ? `Cannot count: ${count.error.message}` : `${count.data} subscribed device${count.data === 1 ? '' : 's'}`}
+        </p>
+      </fieldset>
+      <fieldset>
+        <legend>Preview</legend>
+        <Field label="Preview for device id" name="preview-device" value={previewDevice} onInput={setPreviewDevice} hint="Renders the message with this device's tags and user id; without one, device variables are empty." />
+        <ErrorMessage error={preview.error} />
+        {preview.data && !preview.error && (
+          <div class="push-preview" data-testid="send-preview">
+            <strong>{preview.data.title ?? ''}</strong>
+            <p>{preview.data.body}</p>
+          </div>
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>Send</legend>
+        <Field label="Idempotency-Key" name="idempotency-key" value={idempotencyKey} onInput={setIdempotencyKey} hint="Sending again with the same key within 24 hours answers the same notification and sends nothing twice." />
+        <button type="submit" disabled={send.running || chosenTarget === ''}>
+          {send.running ? 'Sending…' : 'Send'}
+        </button>
+        <ErrorMessage error={send.error} />
+        {send.result && (
+          <p role="status" class="notice">
+            Accepted as notification <code>{send.result.id}</code>. <a href="#/notifications">Follow it on the Notifications screen</a>.
+          </p>
+        )}
+      </fieldset>
+    </form>
+  );
+}

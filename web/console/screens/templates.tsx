@@ -1,0 +1,129 @@
+import { useState } from 'preact/hooks';
+import type { TemplateBody, TemplateView } from '../../../src/schemas/template.ts';
+import type { RenderedContent } from '../../../src/schemas/notification.ts';
+import { api, type ApiFailure } from '../api.ts';
+import { useAction, useDebounced, useLoad } from '../hooks.ts';
+import { useProject } from '../context.ts';
+import { ErrorMessage, Field, LoadedView } from '../ui.tsx';
+
+type Draft = { name: string; title: string; body: string; url: string; imageUrl: string };
+const blank: Draft = { name: '', title: '', body: '', url: '', imageUrl: '' };
+const liquidFields = [
+  ['title', 'Title'],
+  ['body', 'Body'],
+  ['url', 'URL'],
+  ['imageUrl', 'Image URL'],
+] as const;
+
+function draftOf(template: TemplateView): Draft {
+  return { name: template.name, title: template.title ?? '', body: template.body, url: template.url ?? '', imageUrl: template.imageUrl ?? '' };
+}
+
+function bodyOf(draft: Draft): TemplateBody {
+  return { name: draft.name, body: draft.body, title: draft.title || null, url: draft.url || null, imageUrl: draft.imageUrl || null };
+}
+
+/** The API names a Liquid error by its field (/title); shown beside that field. */
+function fieldErrors(error: ApiFailure | undefined): Record<string, string> {
+  return Object.fromEntries((error?.details ?? []).map((detail) => [detail.path.replace(/^\//, ''), detail.message]));
+}
+
+export function TemplatesScreen() {
+  const { base } = useProject();
+  const list = useLoad(() => api<TemplateView[]>('GET', `${base}/templates`), [base]);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [draft, setDraft] = useState<Draft>(blank);
+  const [previewDevice, setPreviewDevice] = useState('');
+
+  const previewInput = useDebounced(JSON.stringify({ ...bodyOf(draft), name: undefined, deviceId: previewDevice.trim() || undefined }));
+  const preview = useLoad(draft.body === '' ? null : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }), [previewInput]);
+  const liquidErrors = fieldErrors(preview.error);
+
+  const save = useAction(async () => {
+    const saved = editing === null ? await api<TemplateView>('POST', `${base}/templates`, { body: bodyOf(draft) }) : await api<TemplateView>('PUT', `${base}/templates/${editing}`, { body: bodyOf(draft) });
+    setEditing(saved.id);
+    list.reload();
+    return saved;
+  });
+  const remove = useAction(async (id: string) => {
+    await api('DELETE', `${base}/templates/${id}`);
+    setEditing(null);
+    setDraft(blank);
+    list.reload();
+  });
+
+  return (
+    <div class="columns">
+      <section aria-labelledby="templates-list">
+        <h2 id="templates-list">Templates</h2>
+        <LoadedView loaded={list} empty="No template yet: write the first one here.">
+          {(templates) => (
+            <ul class="picks">
+              {templates.map((template) => (
+                <li key={template.id}>
+                  <button type="button" class="link" aria-pressed={editing === template.id} onClick={() => (setEditing(template.id), setDraft(draftOf(template)), save.reset())}>
+                    {template.name}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </LoadedView>
+        <button type="button" class="secondary" onClick={() => (setEditing(null), setDraft(blank), save.reset())}>
+          New template
+        </button>
+      </section>
+      <form
+        aria-labelledby="template-editor"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save.run();
+        }}
+      >
+        <h2 id="template-editor">{editing === null ? 'New template' : 'Edit template'}</h2>
+        <Field label="Name" name="template-name" required value={draft.name} onInput={(name) => setDraft({ ...draft, name })} />
+        {liquidFields.map(([field, label]) => (
+          <Field
+            key={field}
+            label={label}
+            name={`template-${field}`}
+            multiline={field === 'body'}
+            required={field === 'body'}
+            value={draft[field]}
+            onInput={(text) => setDraft({ ...draft, [field]: text })}
+            error={liquidErrors[field]}
+          />
+        ))}
+        <div class="actions">
+          <button type="submit" disabled={save.running}>
+            Save template
+          </button>
+          {editing !== null && (
+            <button type="button" class="danger" disabled={remove.running} onClick={() => remove.run(editing)}>
+              Delete
+            </button>
+          )}
+        </div>
+        <ErrorMessage error={save.error ?? remove.error} />
+        {save.result && !save.running && (
+          <p role="status" class="notice">
+            Saved <code>{save.result.id}</code>.
+          </p>
+        )}
+      </form>
+      <section aria-labelledby="template-preview">
+        <h2 id="template-preview">Preview</h2>
+        <Field label="Preview for device id" name="template-preview-device" value={previewDevice} onInput={setPreviewDevice} hint="Optional: renders with this device's tags." />
+        {preview.error && Object.keys(liquidErrors).length === 0 && <ErrorMessage error={preview.error} />}
+        {preview.error && Object.keys(liquidErrors).length > 0 && <p role="alert">The template does not parse; see the fields marked.</p>}
+        {preview.data && !preview.error && (
+          <div class="push-preview" data-testid="template-preview">
+            <strong>{preview.data.title ?? ''}</strong>
+            <p>{preview.data.body}</p>
+            {preview.data.url && <small>{preview.data.url}</small>}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,143 @@
+import type { ComponentChildren } from 'preact';
+import type { ApiFailure } from './api.ts';
+import type { Loaded } from './hooks.ts';
+
+/** The API's own message (CONTRACTS §1) and each offending field, announced to screen readers. */
+export function ErrorMessage({ error }: { error: ApiFailure | undefined }) {
+  if (error === undefined) return null;
+  return (
+    <div class="error" role="alert">
+      <p>{error.message}</p>
+      {error.details.length > 0 && (
+        <ul>
+          {error.details.map((detail) => (
+            <li key={detail.path + detail.message}>
+              <code>{detail.path || '(request)'}</code> {detail.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return (
+    <p class="muted" role="status">
+      {what}…
+    </p>
+  );
+}
+
+export function Empty({ children }: { children: ComponentChildren }) {
+  return <p class="empty">{children}</p>;
+}
+
+/** Loading, error or empty state in place of the content, else the content for the loaded data. */
+export function LoadedView<T>({ loaded, empty, isEmpty, children }: { loaded: Loaded<T>; empty?: string; isEmpty?: (data: T) => boolean; children: (data: T) => ComponentChildren }) {
+  if (loaded.error) return <ErrorMessage error={loaded.error} />;
+  if (loaded.data === undefined) return loaded.loading ? <Loading /> : null;
+  if (empty !== undefined && (isEmpty ? isEmpty(loaded.data) : Array.isArray(loaded.data) && loaded.data.length === 0)) return <Empty>{empty}</Empty>;
+  return <>{children(loaded.data)}</>;
+}
+
+interface FieldProps {
+  label: string;
+  value: string;
+  onInput(value: string): void;
+  hint?: string;
+  type?: 'text' | 'number' | 'password';
+  required?: boolean;
+  multiline?: boolean;
+  name?: string;
+  error?: string;
+}
+
+/** A labelled text input (or textarea), with an optional hint and inline error tied to it for assistive technology. */
+export function Field({ label, value, onInput, hint, type = 'text', required, multiline, name, error }: FieldProps) {
+  const id = `field-${(name ?? label).replace(/\W+/g, '-').toLowerCase()}`;
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  const common = {
+    id,
+    name: name ?? id,
+    value,
+    required,
+    'aria-describedby': described,
+    'aria-invalid': error ? true : undefined,
+    onInput: (event: Event) => onInput((event.currentTarget as HTMLInputElement | HTMLTextAreaElement).value),
+  };
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {multiline ? (
+        <textarea rows={4} {...common} />
+      ) : type === 'password' ? (
+        <input type="password" autocomplete="off" {...common} />
+      ) : type === 'number' ? (
+        <input type="number" {...common} />
+      ) : (
+        <input type="text" {...common} />
+      )}
+      {hint && (
+        <small id={`${id}-hint`} class="muted">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-error`} class="field-error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+interface SelectProps<V extends string> {
+  label: string;
+  value: V;
+  options: ReadonlyArray<readonly [NoInfer<V>, string]>;
+  onChange(value: NoInfer<V>): void;
+  name?: string;
+}
+
+export function Select<V extends string>({ label, value, options, onChange, name }: SelectProps<V>) {
+  const id = `select-${(name ?? label).replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(event) => onChange((event.currentTarget as HTMLSelectElement).value as V)}>
+        {options.map(([optionValue, text]) => (
+          <option key={optionValue} value={optionValue}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const time = new Date(iso);
+  return Number.isNaN(time.getTime()) ? iso : time.toLocaleString();
+}
+
+/** Any value as text: objects as JSON, so hostile strings stay inert text wherever they are shown. */
+export function asText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+export function Tags({ tags }: { tags: Record<string, unknown> }) {
+  const entries = Object.entries(tags);
+  if (entries.length === 0) return <span class="muted">no tags</span>;
+  return (
+    <dl class="tags">
+      {entries.map(([key, value]) => (
+        <div key={key}>
+          <dt>{key}</dt>
+          <dd>{asText(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
