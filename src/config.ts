@@ -13,6 +13,8 @@ export interface Config {
   sandboxHost: string;
   sandboxPort: number;
   credentialsKey: Buffer;
+  /** The contact in every VAPID signature (RFC 8292 `sub`): a mailto: or https: URL push services can reach. */
+  vapidSubject: string;
   adminToken: string | undefined;
   logLevel: string;
   queuePrefix: string;
@@ -68,6 +70,13 @@ function loadCredentialsKey(): Buffer {
   return decodeKey(readFileSync(file, 'utf8'), file);
 }
 
+/** Safari's push service refuses a localhost subject, so it is refused here rather than on every push. */
+function parseVapidSubject(raw: string): string {
+  const valid = URL.canParse(raw) && ['mailto:', 'https:'].includes(new URL(raw).protocol) && !/^https:\/\/localhost(?:[:/]|$)/i.test(raw);
+  if (!valid) throw new Error(`VAPID_SUBJECT must be a mailto: or https: URL other than https://localhost, got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(): Config {
   const pushGateway = process.env.PUSH_GATEWAY ?? 'sandbox';
   if (pushGateway !== 'sandbox' && pushGateway !== 'live') throw new Error(`PUSH_GATEWAY must be "sandbox" or "live", got "${pushGateway}"`);
@@ -80,6 +89,7 @@ export function loadConfig(): Config {
     sandboxHost: process.env.SANDBOX_HOST || '127.0.0.1',
     sandboxPort: parsePort('SANDBOX_PORT', 4100),
     credentialsKey: loadCredentialsKey(),
+    vapidSubject: parseVapidSubject(process.env.VAPID_SUBJECT || 'mailto:push@example.com'),
     adminToken: process.env.ADMIN_TOKEN || undefined,
     logLevel: process.env.LOG_LEVEL ?? 'info',
     queuePrefix: process.env.QUEUE_PREFIX ?? 'push',

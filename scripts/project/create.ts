@@ -5,10 +5,10 @@ import { printResult, runCli } from './cli-context.ts';
 
 const { values } = parseArgs({ options: { name: { type: 'string' }, plan: { type: 'string', default: 'starter' }, json: { type: 'boolean', default: false } } });
 
-await runCli(async ({ models }) => {
+await runCli(async ({ config, models }) => {
   if (!values.name) throw new Error('--name is required');
   if (!isPlanName(values.plan)) throw new Error(`--plan must be one of ${planNames.join(', ')}`);
-  const created = await createProject(models, { name: values.name, plan: values.plan });
+  const created = await createProject(models, { name: values.name, plan: values.plan }, config.credentialsKey);
   printResult({ ...created }, values.json);
   if (!values.json) process.stdout.write('The keys are shown once; store them now.\n');
 });

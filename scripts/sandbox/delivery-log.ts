@@ -1,10 +1,10 @@
-export type SandboxGateway = 'fcm' | 'apns';
+export type SandboxGateway = 'fcm' | 'apns' | 'webpush';
 
 export interface Delivery {
   gateway: SandboxGateway;
   token: string;
   payload: unknown;
-  /** APNs only: the `apns-collapse-id` header (FCM's collapse key and web push Topic are in the payload). */
+  /** APNs `apns-collapse-id` and Web Push `Topic` headers (FCM's collapse key is in the payload). */
   collapseId?: string;
   receivedAt: string;
 }
@@ -35,7 +35,8 @@ export function createDeliveryLog() {
     recordAttempt(gateway: SandboxGateway, token: string, status: number, reason: string | null, payload: unknown, collapseId?: string): void {
       const receivedAt = new Date().toISOString();
       append(attempts, attemptsByToken, token, { gateway, token, status, reason, receivedAt });
-      if (status === 200) append(deliveries, deliveriesByToken, token, { gateway, token, payload, ...(collapseId !== undefined && { collapseId }), receivedAt });
+      // Web Push services answer 201 Created.
+      if (status >= 200 && status < 300) append(deliveries, deliveriesByToken, token, { gateway, token, payload, ...(collapseId !== undefined && { collapseId }), receivedAt });
     },
     deliveries: (token?: string): Delivery[] => (token === undefined ? deliveries : (deliveriesByToken.get(token) ?? [])),
     attempts: (token?: string): Attempt[] => (token === undefined ? attempts : (attemptsByToken.get(token) ?? [])),

@@ -8,7 +8,8 @@ const host = process.env.SANDBOX_LISTEN_HOST || '127.0.0.1';
 const sandbox = await startSandbox({ port: requestedPort, host });
 const base = `${host}:${sandbox.port}`;
 process.stdout.write(
-  `sandbox gateways on ${base}: FCM https://${base}/v1/projects/{id}/messages:send, APNs h2 https://${base}/3/device/{token}; ` +
+  `sandbox gateways on ${base}: FCM https://${base}/v1/projects/{id}/messages:send, APNs h2 https://${base}/3/device/{token}, ` +
+    `Web Push subscriptions from POST http://${base}/webpush/subscriptions; ` +
     `received pushes at http://${base}/deliveries?token=<token>\n`,
 );
 

@@ -5,6 +5,8 @@ export interface SandboxRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body as sent: Web Push bodies are encrypted bytes, not text. */
+  bytes: Buffer;
 }
 
 export interface SandboxAnswer {

@@ -7,6 +7,7 @@ import { createDeliveryLog, type Delivery, type Attempt } from './delivery-log.t
 import { createTokenRules, type TokenRuleOptions } from './token-rules.ts';
 import { answerFcm, fcmSendPath } from './fake-fcm.ts';
 import { answerApns, apnsDevicePath } from './fake-apns.ts';
+import { createFakeWebPush, webPushEndpointPath, webPushSubscriptionsPath } from './fake-webpush.ts';
 import type { SandboxAnswer, SandboxRequest } from './sandbox-request.ts';
 
 export interface Sandbox {
@@ -22,11 +23,11 @@ type AnyResponse = ServerResponse | Http2ServerResponse;
 /** The first byte of a TLS connection is a handshake record (0x16); anything else is plain HTTP. */
 const tlsHandshakeByte = 0x16;
 
-function readBody(request: AnyRequest): Promise<string> {
+function readBody(request: AnyRequest): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
   });
 }
@@ -40,12 +41,14 @@ function reply(response: AnyResponse, answer: SandboxAnswer): void {
 }
 
 /**
- * One port serves all three: TLS connections reach a server speaking HTTP/2 (APNs, FCM's HTTP/2 transport)
- * and HTTP/1.1 (FCM's legacy transport) chosen by ALPN; plain connections reach the inspection endpoints.
+ * One port serves them all: TLS connections reach a server speaking HTTP/2 (APNs, FCM's HTTP/2 transport)
+ * and HTTP/1.1 (FCM's legacy transport, Web Push) chosen by ALPN; plain connections reach the inspection endpoints
+ * and can ask for Web Push subscriptions.
  */
 export async function startSandbox(options: { port?: number; host?: string } & TokenRuleOptions = {}): Promise<Sandbox> {
   const log = createDeliveryLog();
   const rules = createTokenRules(options);
+  const webPush = createFakeWebPush(rules, log);
 
   function inspect(url: URL): SandboxAnswer | undefined {
     const token = url.searchParams.get('token') ?? undefined;
@@ -57,14 +60,17 @@ export async function startSandbox(options: { port?: number; host?: string } & T
 
   async function handle(request: AnyRequest, response: AnyResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://sandbox');
-    const body = await readBody(request);
-    const sandboxRequest: SandboxRequest = { method: request.method ?? 'GET', path: url.pathname, headers: request.headers, body };
+    const bytes = await readBody(request);
+    const sandboxRequest: SandboxRequest = { method: request.method ?? 'GET', path: url.pathname, headers: request.headers, body: bytes.toString('utf8'), bytes };
     const fcmMatch = fcmSendPath.exec(url.pathname);
     const apnsMatch = apnsDevicePath.exec(url.pathname);
+    const webPushMatch = webPushEndpointPath.exec(url.pathname);
     const answer =
       (request.method === 'GET' ? inspect(url) : undefined) ??
       (fcmMatch ? answerFcm(sandboxRequest, fcmMatch[1]!, rules, log) : undefined) ??
       (apnsMatch ? answerApns(sandboxRequest, decodeURIComponent(apnsMatch[1]!), rules, log) : undefined) ??
+      (url.pathname === webPushSubscriptionsPath ? webPush.subscribe(sandboxRequest) : undefined) ??
+      (webPushMatch ? webPush.push(sandboxRequest, webPushMatch[1]!) : undefined) ??
       { status: 404, body: { error: `no sandbox route for ${request.method} ${url.pathname}` } };
     reply(response, answer);
   }

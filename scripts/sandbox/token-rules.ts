@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SandboxGateway } from './delivery-log.ts';
 
 /** What the sandbox answers for a token; the prefixes are CONTRACTS §10 plus `badpayload-` and `throttled-`. */
 export type TokenVerdict = 'accept' | 'unregistered' | 'invalid' | 'unavailable' | 'throttled' | 'badpayload';
@@ -25,7 +26,7 @@ export function createTokenRules(options: TokenRuleOptions = {}) {
   const attemptsSeen = new Set<string>();
   const attemptCounts = new Map<string, number>();
   return {
-    verdictFor(gateway: 'fcm' | 'apns', token: string): TokenVerdict {
+    verdictFor(gateway: SandboxGateway, token: string): TokenVerdict {
       if (token.startsWith('unregistered-')) return 'unregistered';
       if (token.startsWith('invalid-')) return 'invalid';
       if (token.startsWith('badpayload-')) return 'badpayload';

@@ -43,7 +43,9 @@ function render(notification: PreparedNotification, device: BatchDevice): Render
 }
 
 function toOutgoing(notification: PreparedNotification, { device, content }: Rendered): OutgoingPush {
-  return { token: device.pushToken, platform: device.platform, ...content, data: notification.pushData, collapseId: notification.id };
+  const push: OutgoingPush = { token: device.pushToken, platform: device.platform, ...content, data: notification.pushData, collapseId: notification.id };
+  if (device.webPushKeys) push.webPushKeys = device.webPushKeys;
+  return push;
 }
 
 async function delayJob(job: Job, token: string | undefined, delayMs: number): Promise<never> {

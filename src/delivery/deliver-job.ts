@@ -42,8 +42,10 @@ export const deliverJobName = (notificationId: string, batch: number) => `delive
 /** Deterministic, so a replayed fan-out adds nothing twice (BullMQ ids cannot contain ":"). */
 export const deliverJobId = (notificationId: string, batch: number) => `${notificationId}-${batch}`;
 
-export function gatewayForPlatform(platform: 'android' | 'ios' | 'web'): GatewayName {
-  return platform === 'ios' ? 'apns' : 'fcm';
+/** A web device with a Web Push subscription goes through Web Push; one with an FCM token, through FCM. */
+export function gatewayForDevice(device: Pick<BatchDevice, 'platform' | 'webPushKeys'>): GatewayName {
+  if (device.webPushKeys) return 'webpush';
+  return device.platform === 'ios' ? 'apns' : 'fcm';
 }
 
 export const deliverJobOptions: JobsOptions = {

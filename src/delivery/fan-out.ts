@@ -6,7 +6,7 @@ import { targetCursor, type Targets } from '../targets/target-cursor.ts';
 import { targetProjection, type BatchDevice, type TargetDevice, type TargetProjection } from '../targets/target-device.ts';
 import { contentOf, parseContent } from '../rendering/message-content.ts';
 import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
-import { deliverJobId, deliverJobName, deliverJobOptions, gatewayForPlatform, type DeliverJobData } from './deliver-job.ts';
+import { deliverJobId, deliverJobName, deliverJobOptions, gatewayForDevice, type DeliverJobData } from './deliver-job.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import { isJourneyActive } from '../journeys/cancel-journey-sends.ts';
 
@@ -78,7 +78,7 @@ async function fanOut(
 async function queueBatches(context: WorkerContext, job: Job<SendJobData>, targets: Targets & { _id: string }, chunk: TargetDevice[], progress: FanOutProgress): Promise<FanOutProgress> {
   const byGateway = new Map<GatewayName, BatchDevice[]>();
   for (const { _id, ...device } of chunk) {
-    const gateway = gatewayForPlatform(device.platform);
+    const gateway = gatewayForDevice(device);
     const devices = byGateway.get(gateway) ?? [];
     devices.push(device);
     byGateway.set(gateway, devices);

@@ -14,16 +14,28 @@ type StoredDevice = DeviceDocument;
 /** MongoDB's duplicate-key error code: the device was created by a concurrent request first. */
 const duplicateKeyCode = 11000;
 
+/** Where pushes for the device go: its token, its Web Push subscription's endpoint and keys, or (a browser without a subscription) nowhere. */
+function pushAddress(input: RegisterDeviceBody): Pick<DeviceDocument, 'pushToken' | 'webPushKeys'> {
+  if (input.webPush) return { pushToken: input.webPush.endpoint, webPushKeys: input.webPush.keys };
+  return { pushToken: input.pushToken ?? null, webPushKeys: null };
+}
+
+const noSubscriptionReason = 'the browser has no push subscription';
+
 /**
  * The fields a registration sets, given the device as read. A token other than the one the gateway rejected
- * subscribes the device again; the revision guard of changeDevice makes that decision hold on the document written.
+ * subscribes the device again, and a browser that registers without a subscription is unsubscribed; the revision
+ * guard of changeDevice makes that decision hold on the document written.
  */
 function registration(input: RegisterDeviceBody): (current: DeviceDocument) => Partial<DeviceDocument> {
+  const address = pushAddress(input);
   return (current) => ({
     platform: input.platform,
-    pushToken: input.pushToken,
+    ...address,
     ...(input.userId !== undefined && { userId: input.userId }),
-    ...(!current.isSubscribed && current.rejectedPushToken !== input.pushToken && { isSubscribed: true, unsubscribedAt: null, unsubscribeReason: null, rejectedPushToken: null }),
+    ...(address.pushToken === null
+      ? current.isSubscribed && { isSubscribed: false, unsubscribedAt: new Date(), unsubscribeReason: noSubscriptionReason }
+      : !current.isSubscribed && current.rejectedPushToken !== address.pushToken && { isSubscribed: true, unsubscribedAt: null, unsubscribeReason: null, rejectedPushToken: null }),
   });
 }
 
@@ -78,12 +90,14 @@ export class DeviceStore {
    * 200 keeps its device, which then goes without @first_session rather than lose an acknowledged write.
    */
   private async create(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice | null> {
+    const address = pushAddress(input);
     const document = await this.models.Device.create({
       _id: deviceKey(projectId, deviceId),
       projectId,
       deviceId,
       platform: input.platform,
-      pushToken: input.pushToken,
+      ...address,
+      ...(address.pushToken === null && { isSubscribed: false, unsubscribedAt: new Date(), unsubscribeReason: noSubscriptionReason }),
       userId: input.userId ?? null,
       tags: applyTagChanges({}, input.tags),
     }).catch((error: unknown) => {

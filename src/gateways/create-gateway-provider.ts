@@ -1,9 +1,10 @@
 import type { Config } from '../config.ts';
 import type { Models } from '../models/index.ts';
-import type { GatewayName, GatewayProvider } from './gateway.ts';
+import type { CredentialedGateway, GatewayProvider, PushGateway } from './gateway.ts';
 import type { ClosableGateway } from './closable-gateway.ts';
 import { createSandboxGateways } from './sandbox-gateways.ts';
 import { loadLiveGateway, sealedCredentials, type LiveGateway } from './live-gateways.ts';
+import { createWebPushGateways } from './webpush/webpush-gateways.ts';
 
 /** How long a cached client is trusted before its credentials are compared with the stored ones again. */
 const credentialsRecheckMs = 30_000;
@@ -16,20 +17,34 @@ interface CachedGateway extends LiveGateway {
   checkedAt: number;
 }
 
+/** Web Push signs with each project's own VAPID key in both modes; FCM and APNs go to the sandbox or use the project's credentials. */
 export function createGatewayProvider(config: Config, models: Models): GatewayProvider {
-  if (config.pushGateway === 'sandbox') {
-    const gateways = createSandboxGateways(config.sandboxPort, config.sandboxHost);
-    return {
-      gatewayFor: async (_projectId, gateway) => gateways[gateway],
-      close: async () => {
-        await Promise.all(Object.values(gateways).map((gateway) => gateway.close()));
-      },
-    };
-  }
-  return createLiveGatewayProvider(config, models);
+  const webPush = createWebPushGateways(config, models);
+  const others = config.pushGateway === 'sandbox' ? createSandboxGatewayProvider(config) : createLiveGatewayProvider(config, models);
+  return {
+    gatewayFor: (projectId, gateway) => (gateway === 'webpush' ? webPush.gatewayFor(projectId) : others.gatewayFor(projectId, gateway)),
+    close: async () => {
+      await Promise.all([webPush.close(), others.close()]);
+    },
+  };
 }
 
-function createLiveGatewayProvider(config: Config, models: Models): GatewayProvider {
+interface CredentialedGatewayProvider {
+  gatewayFor(projectId: string, gateway: CredentialedGateway): Promise<PushGateway>;
+  close(): Promise<void>;
+}
+
+function createSandboxGatewayProvider(config: Config): CredentialedGatewayProvider {
+  const gateways = createSandboxGateways(config.sandboxPort, config.sandboxHost);
+  return {
+    gatewayFor: async (_projectId, gateway) => gateways[gateway],
+    close: async () => {
+      await Promise.all(Object.values(gateways).map((gateway) => gateway.close()));
+    },
+  };
+}
+
+function createLiveGatewayProvider(config: Config, models: Models): CredentialedGatewayProvider {
   const cache = new Map<string, Promise<CachedGateway>>();
   const retiring = new Map<ClosableGateway, NodeJS.Timeout>();
 
@@ -42,7 +57,7 @@ function createLiveGatewayProvider(config: Config, models: Models): GatewayProvi
     retiring.set(gateway, timer);
   }
 
-  function load(key: string, projectId: string, gateway: GatewayName): Promise<CachedGateway> {
+  function load(key: string, projectId: string, gateway: CredentialedGateway): Promise<CachedGateway> {
     const loading = loadLiveGateway(models, config.credentialsKey, projectId, gateway).then((live) => ({ ...live, checkedAt: Date.now() }));
     cache.set(key, loading);
     loading.catch(() => cache.delete(key));
@@ -55,7 +70,7 @@ function createLiveGatewayProvider(config: Config, models: Models): GatewayProvi
   }
 
   /** Credentials set again since the client was built make it stale: drop it so the next send uses the new ones. */
-  async function fresh(key: string, projectId: string, gateway: GatewayName, cached: Promise<CachedGateway>): Promise<CachedGateway> {
+  async function fresh(key: string, projectId: string, gateway: CredentialedGateway, cached: Promise<CachedGateway>): Promise<CachedGateway> {
     const entry = await cached;
     if (Date.now() - entry.checkedAt < credentialsRecheckMs) return entry;
     const sealed = await sealedCredentials(models, projectId, gateway);

@@ -1,4 +1,12 @@
-export type GatewayName = 'fcm' | 'apns';
+export type GatewayName = 'fcm' | 'apns' | 'webpush';
+/** The gateways that need credentials set by the operator; Web Push signs with the project's own VAPID key. */
+export type CredentialedGateway = Exclude<GatewayName, 'webpush'>;
+
+/** A standard Web Push subscription's keys (RFC 8291); its endpoint is the push's token. */
+export interface WebPushKeys {
+  p256dh: string;
+  auth: string;
+}
 
 export interface OutgoingPush {
   token: string;
@@ -14,6 +22,8 @@ export interface OutgoingPush {
    * before a worker was killed, README "Shutdown and crashes") shows once.
    */
   collapseId: string;
+  /** Web Push only: the subscription keys the payload is encrypted for. */
+  webPushKeys?: WebPushKeys;
 }
 
 export type PushOutcome =

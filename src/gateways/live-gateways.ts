@@ -3,7 +3,7 @@ import { Value } from 'typebox/value';
 import type { Models } from '../models/index.ts';
 import { unseal, type Sealed } from '../credentials/cipher.ts';
 import { ApnsCredentials, FcmServiceAccount } from '../credentials/push-credentials.ts';
-import type { GatewayName, PushOutcome } from './gateway.ts';
+import type { CredentialedGateway, PushOutcome } from './gateway.ts';
 import type { ClosableGateway } from './closable-gateway.ts';
 import { createFcmGateway } from './fcm/fcm-gateway.ts';
 import { createApnsGateway } from './apns/apns-gateway.ts';
@@ -20,13 +20,13 @@ function failingGateway(reason: string): ClosableGateway {
   return { send: async (pushes) => pushes.map(() => outcome), close: async () => {} };
 }
 
-export async function sealedCredentials(models: Models, projectId: string, gateway: GatewayName): Promise<Sealed | null> {
+export async function sealedCredentials(models: Models, projectId: string, gateway: CredentialedGateway): Promise<Sealed | null> {
   const project = await models.Project.findById(projectId, { [`credentials.${gateway}`]: 1 }).lean();
   const sealed = project?.credentials?.[gateway];
   return sealed?.iv && sealed.tag && sealed.data ? { iv: sealed.iv, tag: sealed.tag, data: sealed.data } : null;
 }
 
-function clientFor(gateway: GatewayName, credentials: unknown): ClosableGateway {
+function clientFor(gateway: CredentialedGateway, credentials: unknown): ClosableGateway {
   if (gateway === 'fcm') {
     if (!Value.Check(FcmServiceAccount, credentials)) return failingGateway('the project FCM service account is incomplete');
     return createFcmGateway({
@@ -41,9 +41,9 @@ function clientFor(gateway: GatewayName, credentials: unknown): ClosableGateway 
   });
 }
 
-const gatewayLabel: Record<GatewayName, string> = { fcm: 'FCM', apns: 'APNs' };
+const gatewayLabel: Record<CredentialedGateway, string> = { fcm: 'FCM', apns: 'APNs' };
 
-export async function loadLiveGateway(models: Models, credentialsKey: Buffer, projectId: string, gateway: GatewayName): Promise<LiveGateway> {
+export async function loadLiveGateway(models: Models, credentialsKey: Buffer, projectId: string, gateway: CredentialedGateway): Promise<LiveGateway> {
   const sealed = await sealedCredentials(models, projectId, gateway);
   if (sealed === null) return { gateway: failingGateway(`the project has no ${gatewayLabel[gateway]} credentials`), version: null };
   let credentials: unknown;

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import type { GatewayName } from './gateway.ts';
+import type { CredentialedGateway } from './gateway.ts';
 import type { ClosableGateway } from './closable-gateway.ts';
 import { createFcmGateway } from './fcm/fcm-gateway.ts';
 import { sandboxFcmAgent } from './fcm/sandbox-agent.ts';
@@ -11,7 +11,7 @@ export const sandboxApnsTopic = 'com.pushengine.sandbox';
  * Every project shares one pair of clients pointed at the sandbox. Both run the same library code as in live
  * mode; only the endpoint and the credentials differ (a fixed OAuth token, a signing key made now).
  */
-export function createSandboxGateways(sandboxPort: number, sandboxHost = '127.0.0.1'): Record<GatewayName, ClosableGateway> {
+export function createSandboxGateways(sandboxPort: number, sandboxHost = '127.0.0.1'): Record<CredentialedGateway, ClosableGateway> {
   const fcm = createFcmGateway({
     appOptions: {
       projectId: 'pushengine-sandbox',

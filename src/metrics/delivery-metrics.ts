@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { GatewayName } from '../gateways/gateway.ts';
 
-export const gatewayNames: GatewayName[] = ['fcm', 'apns'];
+export const gatewayNames: GatewayName[] = ['fcm', 'apns', 'webpush'];
 export const deliveryResults = ['sent', 'failed', 'unsubscribed', 'retried'] as const;
 export type DeliveryResult = (typeof deliveryResults)[number];
 export type DeliveryCounts = Record<DeliveryResult, number>;

@@ -16,7 +16,10 @@ const deviceSchema = new Schema(
     projectId: { type: String, required: true },
     deviceId: { type: String, required: true },
     platform: { type: String, enum: platforms, required: true },
-    pushToken: { type: String, required: true },
+    /** An FCM or APNs token, or a Web Push subscription's endpoint; null for a browser not subscribed to push. */
+    pushToken: { type: String, default: null },
+    /** Web Push devices only: the subscription's keys, which the payload is encrypted for (RFC 8291). */
+    webPushKeys: { type: new Schema({ p256dh: String, auth: String }, { _id: false }), default: null },
     userId: { type: String, default: null },
     tags: { type: Schema.Types.Mixed, default: () => ({}) },
     isSubscribed: { type: Boolean, default: true },

@@ -2,6 +2,8 @@ import { Schema, type Connection } from 'mongoose';
 import { planNames } from '../plans/plans.ts';
 
 const sealedSchema = new Schema({ iv: String, tag: String, data: String }, { _id: false });
+/** The project's VAPID key pair (RFC 8292): the public key is handed to browsers, the private one is sealed. */
+const vapidSchema = new Schema({ publicKey: String, privateKey: sealedSchema }, { _id: false });
 
 const projectSchema = new Schema(
   {
@@ -16,6 +18,9 @@ const projectSchema = new Schema(
       fcm: { type: sealedSchema, default: null },
       apns: { type: sealedSchema, default: null },
     },
+    vapid: { type: vapidSchema, default: null },
+    /** Origins whose pages may call the SDK endpoints (CORS); empty allows every origin. */
+    allowedOrigins: { type: [String], default: () => [] },
   },
   { timestamps: true, versionKey: false },
 );

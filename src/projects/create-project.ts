@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Models } from '../models/index.ts';
 import type { PlanName } from '../plans/plans.ts';
 import { generateKeyPair } from '../keys/api-keys.ts';
+import { newVapidKeys } from '../webpush/vapid-keys.ts';
 
 export interface CreatedProject {
   projectId: string;
@@ -10,10 +11,14 @@ export interface CreatedProject {
   plan: PlanName;
 }
 
-/** The plaintext keys exist only in the returned object: MongoDB holds their SHA-256 hashes. */
-export async function createProject(models: Models, input: { name: string; plan: PlanName }): Promise<CreatedProject> {
+/**
+ * The plaintext keys exist only in the returned object: MongoDB holds their SHA-256 hashes. Given the credentials
+ * key, the project's VAPID pair is made now; without it (benchmarks, fuzzing) on the first Web Push use.
+ */
+export async function createProject(models: Models, input: { name: string; plan: PlanName }, credentialsKey?: Buffer): Promise<CreatedProject> {
   const { apiKey, clientKey, serverKeyHash, clientKeyHash } = generateKeyPair();
   const projectId = randomUUID();
-  await models.Project.create({ _id: projectId, name: input.name, plan: input.plan, serverKeyHash, clientKeyHash });
+  const vapid = credentialsKey ? newVapidKeys(credentialsKey) : null;
+  await models.Project.create({ _id: projectId, name: input.name, plan: input.plan, serverKeyHash, clientKeyHash, vapid });
   return { projectId, apiKey, clientKey, plan: input.plan };
 }

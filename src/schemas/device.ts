@@ -4,14 +4,44 @@ import { TagChanges, Tags } from './tags.ts';
 
 export const UserId = Type.String({ minLength: 1, maxLength: 256 });
 
+const base64url = (bytes: number) => {
+  const length = Math.ceil((bytes * 4) / 3);
+  return Type.String({ pattern: `^[A-Za-z0-9_-]{${length}}={0,2}$`, errorMessage: `must be ${bytes} bytes in URL-safe base64` });
+};
+
+/** A standard Web Push subscription as PushSubscription.toJSON() gives it (RFC 8030 endpoint, RFC 8291 keys). */
+export const WebPushSubscription = Type.Object(
+  {
+    endpoint: Type.String({ maxLength: 2048, pattern: '^https://[^\\s]+$', errorMessage: 'must be the https:// URL of the subscription' }),
+    keys: Type.Object({ p256dh: base64url(65), auth: base64url(16) }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+
 export const RegisterDeviceBody = Type.Object(
   {
     platform: Type.Union(platforms.map((platform) => Type.Literal(platform)), { errorMessage: `must be one of ${platforms.join(', ')}` }),
-    pushToken: Type.String({ minLength: 1, maxLength: 4096 }),
+    pushToken: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    webPush: Type.Optional(WebPushSubscription),
     userId: Type.Optional(Type.Union([UserId, Type.Null()], { errorMessage: 'must be a user id of 1 to 256 characters, or null to unlink' })),
     tags: Type.Optional(TagChanges),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // A device has one way of being reached: an FCM or APNs token, or (websites) a standard Web Push subscription.
+    // A browser that has not (or no longer) subscribed gives neither: it is stored, unsubscribed, for its user and tags.
+    if: { required: ['webPush'] },
+    then: {
+      properties: {
+        platform: { const: 'web', errorMessage: 'must be web with a webPush subscription' },
+        pushToken: { not: {}, errorMessage: 'must not be given with webPush' },
+      },
+    },
+    else: {
+      if: { properties: { platform: { const: 'web' } } },
+      else: { required: ['pushToken'], errorMessage: 'is required for android and ios devices' },
+    },
+  },
 );
 export type RegisterDeviceBody = Static<typeof RegisterDeviceBody>;
 

@@ -1,10 +1,13 @@
 import type { Types } from 'mongoose';
+import type { WebPushKeys } from '../gateways/gateway.ts';
 
 /** What a delivery needs of a device, read once by the fan-out and carried in the delivery batch. */
 export interface BatchDevice {
   deviceId: string;
   platform: 'android' | 'ios' | 'web';
   pushToken: string;
+  /** Set for a Web Push subscription, whose endpoint is then the pushToken. */
+  webPushKeys?: WebPushKeys | null;
   userId?: string | null;
   tags?: Record<string, unknown>;
 }
@@ -17,7 +20,7 @@ export interface TargetDevice extends BatchDevice {
 export type TargetProjection = Record<string, 1>;
 
 export function targetProjection(tags: 'all' | string[]): TargetProjection {
-  const projection: TargetProjection = { deviceId: 1, platform: 1, pushToken: 1, userId: 1 };
+  const projection: TargetProjection = { deviceId: 1, platform: 1, pushToken: 1, webPushKeys: 1, userId: 1 };
   if (tags === 'all') projection.tags = 1;
   else for (const name of tags) projection[`tags.${name}`] = 1;
   return projection;

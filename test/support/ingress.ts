@@ -44,7 +44,7 @@ export async function startIngress(config: Config = testConfig()): Promise<TestI
     baseUrl,
     context,
     request: (method, path, options = {}) => sendRequest(baseUrl, method, path, options),
-    createProject: (plan = 'starter') => createProject(context.models, { name: `test ${plan}`, plan }),
+    createProject: (plan = 'starter') => createProject(context.models, { name: `test ${plan}`, plan }, config.credentialsKey),
     async close() {
       await app.close();
       await closeAppContext(context);

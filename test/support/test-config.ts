@@ -15,6 +15,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sandboxHost: '127.0.0.1',
     sandboxPort: 0,
     credentialsKey: randomBytes(32),
+    vapidSubject: 'mailto:tests@example.com',
     adminToken: undefined,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     queuePrefix: `t${id}`,

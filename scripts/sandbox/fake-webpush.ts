@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { DeliveryLog } from './delivery-log.ts';
+import type { TokenRules } from './token-rules.ts';
+import type { SandboxAnswer, SandboxRequest } from './sandbox-request.ts';
+import { decryptAes128gcm, newSubscriptionSecrets, vapidProblem, type SubscriptionSecrets } from './webpush-crypto.ts';
+
+export const webPushSubscriptionsPath = '/webpush/subscriptions';
+export const webPushEndpointPath = /^\/webpush\/push\/([^/?]+)$/;
+
+/** RFC 8291 §4: push services must accept 4096 bytes of encrypted body; the sandbox accepts no more. */
+const maxBodyBytes = 4096;
+
+function problem(status: number, reason: string, headers?: Record<string, string>): SandboxAnswer {
+  return { status, body: { reason }, ...(headers && { headers }) };
+}
+
+function requestedPrefix(body: string): string {
+  if (body.trim() === '') return '';
+  const prefix = (JSON.parse(body) as { prefix?: unknown }).prefix;
+  return typeof prefix === 'string' && /^[A-Za-z0-9_-]{0,32}$/.test(prefix) ? prefix : '';
+}
+
+function header(request: SandboxRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A Web Push service (CONTRACTS §10). It issues subscriptions and keeps each one's private key and auth secret, as a
+ * browser would, so it can check what a push carries: a valid VAPID signature and an aes128gcm body it decrypts.
+ * Endpoints whose id starts `gone-` answer 410 and `flaky-` 503 once (the token rules); an endpoint it never issued
+ * (a real browser's, in sandbox mode, or one from before a restart) is accepted without a readable payload.
+ */
+export function createFakeWebPush(rules: TokenRules, log: DeliveryLog) {
+  const subscriptions = new Map<string, SubscriptionSecrets>();
+
+  function subscribe(request: SandboxRequest): SandboxAnswer {
+    if (request.method !== 'POST') return problem(405, 'MethodNotAllowed');
+    let prefix: string;
+    try {
+      prefix = requestedPrefix(request.body);
+    } catch {
+      return problem(400, 'the body must be empty or {"prefix": "gone-"}');
+    }
+    const secrets = newSubscriptionSecrets();
+    const endpoint = `https://${header(request, 'host')}/webpush/push/${prefix}${randomUUID()}`;
+    subscriptions.set(endpoint, secrets);
+    return { status: 201, body: { endpoint, keys: { p256dh: secrets.publicKey.toString('base64url'), auth: secrets.authSecret.toString('base64url') } } };
+  }
+
+  function check(request: SandboxRequest, origin: string): SandboxAnswer | undefined {
+    if (request.method !== 'POST') return problem(405, 'MethodNotAllowed');
+    const vapid = vapidProblem(header(request, 'authorization'), origin);
+    if (vapid !== null) return problem(401, vapid);
+    if (header(request, 'ttl') === undefined) return problem(400, 'the TTL header is required');
+    if (header(request, 'content-encoding') !== 'aes128gcm') return problem(415, 'the body must be aes128gcm');
+    if (request.bytes.length > maxBodyBytes) return problem(413, `the body is ${request.bytes.length} bytes; at most ${maxBodyBytes}`);
+    return undefined;
+  }
+
+  function verdict(request: SandboxRequest, id: string, endpoint: string): { answer: SandboxAnswer; payload: unknown } {
+    if (id.startsWith('gone-')) return { answer: problem(410, 'the subscription has expired'), payload: null };
+    switch (rules.verdictFor('webpush', id)) {
+      case 'unregistered':
+        return { answer: problem(410, 'the subscription has expired'), payload: null };
+      case 'invalid':
+        return { answer: problem(404, 'no such subscription'), payload: null };
+      case 'badpayload':
+        return { answer: problem(400, 'the payload is refused'), payload: null };
+      case 'unavailable':
+        return { answer: problem(503, 'the service is unavailable'), payload: null };
+      case 'throttled':
+        return { answer: problem(429, 'too many pushes', { 'retry-after': '1' }), payload: null };
+      case 'accept':
+        break;
+    }
+    const secrets = subscriptions.get(endpoint);
+    if (secrets === undefined) return { answer: { status: 201 }, payload: null };
+    try {
+      return { answer: { status: 201 }, payload: JSON.parse(decryptAes128gcm(request.bytes, secrets).toString('utf8')) };
+    } catch (error) {
+      return { answer: problem(400, `the body does not decrypt for this subscription: ${(error as Error).message}`), payload: null };
+    }
+  }
+
+  function push(request: SandboxRequest, id: string): SandboxAnswer {
+    const origin = `https://${header(request, 'host')}`;
+    const endpoint = `${origin}${request.path}`;
+    const refused = check(request, origin);
+    const { answer, payload } = refused === undefined ? verdict(request, id, endpoint) : { answer: refused, payload: null };
+    const failure = answer.body as { reason: string } | undefined;
+    log.recordAttempt('webpush', endpoint, answer.status, failure?.reason ?? null, payload, header(request, 'topic'));
+    return { ...answer, headers: { ...answer.headers, location: `${endpoint}/messages/${randomUUID()}` } };
+  }
+
+  return { subscribe, push };
+}

@@ -1,0 +1,24 @@
+import type { OutgoingPush } from '../gateway.ts';
+
+/**
+ * What the service worker receives, decrypted (web/sdk/service-worker.ts). `tag` is the collapse id: a push shown
+ * again under the same tag replaces the first instead of stacking. `data` carries notificationId for @clicked.
+ */
+export interface WebPushPayload {
+  title: string | null;
+  body: string;
+  url: string | null;
+  imageUrl: string | null;
+  tag: string;
+  data: Record<string, string>;
+}
+
+export function webPushPayload(push: OutgoingPush, tag: string): WebPushPayload {
+  return { title: push.title, body: push.body, url: push.url, imageUrl: push.imageUrl, tag, data: push.data };
+}
+
+/**
+ * Push services take 4096 bytes of encrypted record (RFC 8291 §4): less the aes128gcm header with the sender's key
+ * (86 bytes), the GCM tag (16) and the padding delimiter (1), 3993 bytes of payload.
+ */
+export const maxWebPushPayloadBytes = 3993;
