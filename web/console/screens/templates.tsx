@@ -35,7 +35,10 @@ export function TemplatesScreen() {
   const [draft, setDraft] = useState<Draft>(blank);
   const [previewDevice, setPreviewDevice] = useState('');
 
-  const previewInput = useDebounced(JSON.stringify({ ...bodyOf(draft), name: undefined, deviceId: previewDevice.trim() || undefined }));
+  // Empty fields are left out (JSON drops undefined): a send, which the preview mirrors, has no null content.
+  const previewInput = useDebounced(
+    JSON.stringify({ title: draft.title || undefined, body: draft.body, url: draft.url || undefined, imageUrl: draft.imageUrl || undefined, deviceId: previewDevice.trim() || undefined }),
+  );
   const preview = useLoad(draft.body === '' ? null : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }), [previewInput]);
   const liquidErrors = fieldErrors(preview.error);
 

@@ -1,0 +1,269 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { useBrowser } from './support/browser.ts';
+import { registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
+import { screens } from '../web/console/screens/index.ts';
+
+/**
+ * The console in headless Chromium against the real ingress, send/deliver/event workers, sandbox gateways, Redis and
+ * MongoDB-wire server: every click goes through the public API the console is built on.
+ */
+
+const adminToken = 'console-browser-admin-token';
+const hostileTag = '<img src=x onerror=alert(1)>';
+const { harness, projects: { project, second } } = useDeliveryHarness({
+  configOverrides: { adminToken },
+  queues: ['send', 'deliver', 'event-ingest'],
+  projects: { project: 'team', second: 'starter' },
+});
+const browser = useBrowser();
+const screenshots = resolve(import.meta.dirname, '../.state/test/console-screenshots');
+
+const vip = [
+  { id: 'vip-1', platform: 'android', token: 'console-vip-1', userId: 'console-user', tags: { group: 'vip', name: 'Ada' } },
+  { id: 'vip-2', platform: 'ios', token: 'console-vip-2', tags: { group: 'vip', name: 'Grace' } },
+  { id: 'vip-gone', platform: 'android', token: 'unregistered-console-vip-3', tags: { group: 'vip' } },
+] as const;
+
+beforeAll(async () => {
+  await registerDevices(harness.ingress, project, [
+    ...vip,
+    { id: 'regular', platform: 'android', token: 'console-regular', tags: { group: 'regular' } },
+    { id: 'hostile', platform: 'web', token: 'console-hostile', tags: { bio: hostileTag } },
+  ]);
+  const events = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/events`, {
+    key: project.apiKey,
+    body: { events: [
+      { type: 'purchase', subjectType: 'device', subjectId: 'vip-1', data: { amount: 12 } },
+      { type: 'purchase', subjectType: 'device', subjectId: 'vip-2', data: { amount: 5 } },
+      { type: 'view', subjectType: 'device', subjectId: 'vip-1', data: { page: hostileTag } },
+    ] },
+  });
+  expect(events.body.data.success).toBe(3);
+  await mkdir(screenshots, { recursive: true });
+});
+
+/** Polls what the page shows until it matches: the screens load and refresh asynchronously. */
+const until = <T>(read: () => Promise<T> | T, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 5_000, ...options });
+
+interface ConsolePage {
+  page: Page;
+  dialogs: string[];
+  close(): Promise<void>;
+}
+
+async function openConsole(width = 1280): Promise<ConsolePage> {
+  const context = await browser().newContext({ viewport: { width, height: 900 } });
+  // Well under the test's own timeout, so that a missing element is named rather than the test timing out.
+  context.setDefaultTimeout(5_000);
+  const page = await context.newPage();
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.goto(`${harness.ingress.baseUrl}/console`);
+  return { page, dialogs, close: () => context.close() };
+}
+
+async function signIn(page: Page, key = project.apiKey): Promise<void> {
+  await page.getByLabel('Server API key or ADMIN_TOKEN').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+}
+
+async function show(page: Page, screen: keyof typeof screens): Promise<void> {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: screens[screen].title, exact: true }).click();
+  await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(screens[screen].title);
+}
+
+describe('console', () => {
+  it('is served with a strict Content-Security-Policy, nosniff, no-cache for the page and immutable hashed assets', async () => {
+    const page = await fetch(`${harness.ingress.baseUrl}/console`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self';.*frame-ancestors 'none'/);
+    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const html = await page.text();
+    const script = /src="(\/console\/console-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${harness.ingress.baseUrl}${script}`);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('signs in with a server key; a wrong key shows the API error and nothing else; sign-out forgets the key', async () => {
+    const { page, close } = await openConsole();
+    try {
+      await page.getByLabel('Server API key or ADMIN_TOKEN').fill('sk_wrong');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await until(() => page.getByRole('alert').textContent()).toBe('The API key is not valid; it may have been rotated.');
+      expect(await page.getByRole('navigation').count()).toBe(0);
+      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+
+      await signIn(page);
+      await until(() => page.locator('.facts').textContent()).toContain(project.projectId);
+      expect(page.url()).not.toContain(project.apiKey);
+      expect(await page.evaluate(() => document.cookie)).toBe('');
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('Server API key or ADMIN_TOKEN').waitFor();
+      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
+  it('with ADMIN_TOKEN sees every project and switches between them', async () => {
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, adminToken);
+      const switcher = page.getByLabel('Project', { exact: true });
+      await switcher.selectOption(second.projectId);
+      await until(() => page.locator('.facts').textContent()).toContain(second.projectId);
+      await until(() => page.locator('.facts').textContent()).toContain('100 requests per minute');
+    } finally {
+      await close();
+    }
+  });
+
+  it('creates a template, builds a segment with a live count, sends to it and follows the funnel to completed', async () => {
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page);
+      await show(page, 'templates');
+      await page.getByLabel('Name').fill('Welcome');
+      await page.getByLabel('Title').fill('Hi {{ device.tags.name');
+      await page.getByLabel('Body').fill('Hello {{ device.tags.name | default: "friend" }}');
+      // A Liquid syntax error is shown beside its field.
+      await until(() => page.locator('#field-template-title-error').textContent()).toContain('is not a valid Liquid template');
+      await page.getByLabel('Title').fill('Hi {{ device.tags.name }}');
+      await page.getByLabel('Preview for device id').fill('vip-2');
+      await until(() => page.getByTestId('template-preview').textContent()).toBe('Hi GraceHello Grace');
+      await page.getByRole('button', { name: 'Save template' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+
+      await show(page, 'segments');
+      await page.getByLabel('Name').fill('VIPs');
+      await page.getByLabel('Tag', { exact: true }).fill('group');
+      await page.getByLabel('Value', { exact: true }).fill('vip');
+      await until(() => page.getByTestId('segment-count').textContent()).toBe(`${vip.length} subscribed devices`);
+      await page.getByLabel('Value', { exact: true }).fill('nobody');
+      await until(() => page.getByTestId('segment-count').textContent()).toBe('0 subscribed devices');
+      await page.getByLabel('Value', { exact: true }).fill('vip');
+      await until(() => page.getByTestId('segment-count').textContent()).toBe(`${vip.length} subscribed devices`);
+      await page.getByRole('button', { name: 'Save segment' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+
+      await show(page, 'send');
+      await page.getByLabel('Content from').selectOption('template');
+      await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Welcome' });
+      await until(() => page.getByTestId('audience-count').textContent()).toBe(`${vip.length} subscribed devices`);
+      await page.getByLabel('Preview for device id').fill('vip-1');
+      await until(() => page.getByTestId('send-preview').textContent()).toBe('Hi AdaHello Ada');
+      const idempotencyKey = await page.getByLabel('Idempotency-Key').inputValue();
+      expect(idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      const accepted = page.getByRole('status').filter({ hasText: 'Accepted as notification' });
+      const notificationId = (await accepted.locator('code').textContent())!;
+      // The same key within 24 hours answers the same notification: the console sent it.
+      const replay = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
+        key: project.apiKey,
+        body: { targetType: 'device', targetIds: ['regular'], body: 'x' },
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+      expect(replay.body.data.id).toBe(notificationId);
+
+      await show(page, 'notifications');
+      const row = page.locator(`tr[data-notification="${notificationId}"]`);
+      await until(() => row.getByTestId('status').textContent(), { timeout: 20_000 }).toBe('completed');
+      const stat = async (name: string) => (await row.locator(`[data-stat="${name}"]`).textContent())!.replace(/\D+/g, ' ').trim();
+      const delivered = vip.filter((device) => harness.sandbox.deliveries(device.token).some((delivery) => JSON.stringify(delivery.payload).includes(notificationId)));
+      expect(delivered.map((device) => device.id)).toEqual(['vip-1', 'vip-2']);
+      expect(await stat('targeted')).toBe(String(vip.length));
+      expect(await stat('sent')).toBe(String(delivered.length));
+      expect(await stat('unsubscribed')).toBe('1');
+      expect(await stat('failed')).toBe('0');
+      expect(await row.textContent()).toContain('Hello {{ device.tags.name | default: "friend" }}');
+    } finally {
+      await close();
+    }
+  });
+
+  it('looks up a device by userId with its history, filters recent events by deviceId and type, and adds an event type', async () => {
+    const sent = await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: ['vip-1'], title: 'History', body: 'for {{ device.userId }}' });
+    await waitUntilCompleted(harness.ingress, project, sent);
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page);
+      await show(page, 'devices');
+      await page.getByLabel('User id').fill('console-user');
+      await page.getByRole('button', { name: 'Look up' }).click();
+      const card = page.locator('article[data-device="vip-1"]');
+      await until(() => card.getByTestId('tags').textContent()).toBe('groupvipnameAda');
+      await until(() => card.getByTestId('history').textContent()).toContain('History for console-user');
+      expect(await card.textContent()).toContain('subscribed');
+
+      await show(page, 'events');
+      await page.getByLabel('Device id', { exact: true }).fill('vip-1');
+      await page.getByLabel('Event type', { exact: true }).fill('purchase');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      const table = page.getByTestId('events-table');
+      await until(async () => (await table.locator('tbody tr').allTextContents()).length, { timeout: 10_000 }).toBe(1);
+      expect(await table.locator('tbody tr').textContent()).toContain('{"amount":12}');
+
+      await page.getByLabel('New event type').fill('console_added');
+      await page.getByRole('button', { name: 'Add event type' }).click();
+      await until(() => page.getByTestId('event-catalog').textContent()).toContain('console_added added by hand');
+    } finally {
+      await close();
+    }
+  });
+
+  it('shows hostile tag values and event data as text, and no script of theirs runs', async () => {
+    const { page, dialogs, close } = await openConsole(390);
+    try {
+      await signIn(page);
+      await show(page, 'devices');
+      await page.getByLabel('Look up by').selectOption('deviceId');
+      await page.getByLabel('Device id').fill('hostile');
+      await page.getByRole('button', { name: 'Look up' }).click();
+      await until(() => page.locator('article[data-device="hostile"]').getByTestId('tags').textContent()).toBe(`bio${hostileTag}`);
+      await show(page, 'events');
+      await until(() => page.getByTestId('events-table').textContent(), { timeout: 10_000 }).toContain(hostileTag);
+      expect(await page.locator('main img').count()).toBe(0);
+      expect(dialogs).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('has no serious or critical accessibility violation on any screen, at 1280 and 390 pixels wide', async () => {
+    for (const width of [1280, 390]) {
+      const { page, close } = await openConsole(width);
+      try {
+        const scan = async (name: string) => {
+          await until(() => page.locator('[role=status]').filter({ hasText: 'Loading' }).count()).toBe(0);
+          const results = await new AxeBuilder({ page }).analyze();
+          const blocking = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+          expect(blocking.map((violation) => `${name}: ${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`)).toEqual([]);
+          await page.screenshot({ path: resolve(screenshots, `${name}-${width}.png`), fullPage: true });
+        };
+        await scan('sign-in');
+        await signIn(page);
+        for (const name of Object.keys(screens) as Array<keyof typeof screens>) {
+          await show(page, name);
+          await scan(name);
+        }
+      } finally {
+        await close();
+      }
+    }
+  });
+});
