@@ -41,7 +41,7 @@ async function expectDeliveredOnce(prefix: string, id: string, rejectedTokenAtte
     expect(await history(`${prefix}-${suffix}`)).toHaveLength(1);
   }
   expect(harness.sandbox.attempts(`unregistered-${prefix}`)).toHaveLength(rejectedTokenAttempts);
-  expect((await readNotification(harness.ingress, project, id)).stats).toEqual({ targeted: 3, sent: 2, failed: 0, unsubscribed: 1 });
+  expect((await readNotification(harness.ingress, project, id)).stats).toEqual({ targeted: 3, sent: 2, failed: 0, unsubscribed: 1, clicked: 0 });
 }
 
 describe('replaying jobs from the dashboard', () => {

@@ -32,7 +32,7 @@ describe('segment sends', () => {
     const pro = await createSegment([{ tag: 'plan', op: 'eq', value: 'pro' }]);
     const id = await sendNotification(harness.ingress, project, { targetType: 'segment', targetIds: [pro], body: 'Score {{ device.tags.score }}' });
     const notification = await waitUntilCompleted(harness.ingress, project, id);
-    expect(notification.stats).toEqual({ targeted: 2, sent: 2, failed: 0, unsubscribed: 0 });
+    expect(notification.stats).toEqual({ targeted: 2, sent: 2, failed: 0, unsubscribed: 0, clicked: 0 });
     expect(receivedBy(id)).toEqual({ 'seg-pro-high': 1, 'seg-pro-low': 1, 'seg-free-high': 0, 'seg-free-low': 0, 'seg-pro-off': 0 });
     expect((harness.sandbox.deliveries('seg-pro-high').at(-1)!.payload as any).notification.body).toBe('Score 90');
   });
@@ -42,7 +42,7 @@ describe('segment sends', () => {
     const high = await createSegment([{ tag: 'score', op: 'gte', value: 50 }]);
     const id = await sendNotification(harness.ingress, project, { targetType: 'segment', targetIds: [pro, high], body: 'Union' });
     const notification = await waitUntilCompleted(harness.ingress, project, id);
-    expect(notification.stats).toEqual({ targeted: 3, sent: 3, failed: 0, unsubscribed: 0 });
+    expect(notification.stats).toEqual({ targeted: 3, sent: 3, failed: 0, unsubscribed: 0, clicked: 0 });
     expect(receivedBy(id)).toEqual({ 'seg-pro-high': 1, 'seg-pro-low': 1, 'seg-free-high': 1, 'seg-free-low': 0, 'seg-pro-off': 0 });
   });
 

@@ -94,7 +94,7 @@ async function batchHeldAfterSending(prefix: string) {
     release: () => gate.release(),
     async expectDeliveredOnce() {
       const notification = await waitUntilCompleted(harness.ingress, project, id, 20_000);
-      expect(notification.stats).toEqual({ targeted: 3, sent: 2, failed: 0, unsubscribed: 1 });
+      expect(notification.stats).toEqual({ targeted: 3, sent: 2, failed: 0, unsubscribed: 1, clicked: 0 });
       for (const token of [`${prefix}-tok-1`, `${prefix}-tok-2`]) expect(harness.sandbox.deliveries(token)).toHaveLength(1);
       expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(2);
       const gone = await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${prefix}-gone`, { key: project.apiKey });

@@ -10,6 +10,7 @@ import { templateModel } from './template.ts';
 import { segmentModel } from './segment.ts';
 import { journeyModel } from './journey.ts';
 import { deliveryResultModel } from './delivery-result.ts';
+import { notificationClickModel } from './notification-click.ts';
 
 export function createModels(connection: Connection) {
   return {
@@ -24,6 +25,7 @@ export function createModels(connection: Connection) {
     Segment: segmentModel(connection),
     Journey: journeyModel(connection),
     DeliveryResult: deliveryResultModel(connection),
+    NotificationClick: notificationClickModel(connection),
   };
 }
 

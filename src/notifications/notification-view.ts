@@ -1,6 +1,7 @@
 import type { Models } from '../models/index.ts';
 import type { NotificationView, NotificationStats } from '../schemas/notification.ts';
 import { notFound } from '../http/api-error.ts';
+import { countClicks } from './notification-clicks.ts';
 
 export function deliveryResultsQuery(models: Models, notificationId: string) {
   return models.DeliveryResult.find({ notificationId }, { sent: 1, failed: 1, unsubscribed: 1 }).lean();
@@ -11,10 +12,13 @@ export function projectNotificationQuery(models: Models, projectId: string, noti
   return models.Notification.findOne({ _id: notificationId, projectId }).lean();
 }
 
-/** Sent, failed and unsubscribed are summed over the notification's delivery batches (see models/delivery-result.ts). */
+/**
+ * Sent, failed and unsubscribed are summed over the notification's delivery batches (see models/delivery-result.ts);
+ * clicked counts its clicks (see models/notification-click.ts).
+ */
 export async function deliveryStats(models: Models, notificationId: string): Promise<Omit<NotificationStats, 'targeted'>> {
-  const results = await deliveryResultsQuery(models, notificationId);
-  const stats = { sent: 0, failed: 0, unsubscribed: 0 };
+  const [results, clicked] = await Promise.all([deliveryResultsQuery(models, notificationId), countClicks(models, notificationId)]);
+  const stats = { sent: 0, failed: 0, unsubscribed: 0, clicked };
   for (const result of results) {
     stats.sent += result.sent ?? 0;
     stats.failed += result.failed ?? 0;

@@ -58,7 +58,13 @@ export const IdempotencyHeaders = Type.Object({
 
 export const NotificationIdParams = Type.Object({ projectId: ProjectParams.properties.projectId, notificationId: Type.String({ minLength: 1, maxLength: 128 }) });
 
-export const NotificationStats = Type.Object({ targeted: Type.Integer(), sent: Type.Integer(), failed: Type.Integer(), unsubscribed: Type.Integer() });
+export const NotificationStats = Type.Object({
+  targeted: Type.Integer(),
+  sent: Type.Integer(),
+  failed: Type.Integer(),
+  unsubscribed: Type.Integer(),
+  clicked: Type.Integer({ description: 'distinct devices that reported @clicked with this notification id' }),
+});
 export type NotificationStats = Static<typeof NotificationStats>;
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);

@@ -180,7 +180,7 @@ export async function expectEveryDeviceDelivered(harness: FaultHarness, project:
   expect({ missing: missing.length, firstMissing: missing.slice(0, 3) }).toEqual({ missing: 0, firstMissing: [] });
   expect(doubled.length, `doubled, e.g. ${doubled.slice(0, 3).join(', ')}`).toBeLessThanOrEqual(maxDoubled);
   expect(perToken.size).toBe(tokens.length);
-  expect(notification.stats).toEqual({ targeted: tokens.length, sent: tokens.length, failed: 0, unsubscribed: 0 });
+  expect(notification.stats).toEqual({ targeted: tokens.length, sent: tokens.length, failed: 0, unsubscribed: 0, clicked: 0 });
   expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(tokens.length);
   return doubled;
 }

@@ -4,7 +4,8 @@ import { ErrorResponse, ProjectDeviceParams, dataResponse } from '../../schemas/
 import { ReportEventsResult, TrackDeviceEventBody } from '../../schemas/events.ts';
 import { invalidRequest } from '../../http/api-error.ts';
 import { eventDataProblem } from '../../events/event-data.ts';
-import { isReservedEventType, sdkAutomaticEvents } from '../../events/automatic-events.ts';
+import { clickedEvent, isReservedEventType, sdkAutomaticEvents } from '../../events/automatic-events.ts';
+import { recordClick } from '../../notifications/notification-clicks.ts';
 import { enqueueEvents } from '../../events/ingest-job.ts';
 
 export function registerTrackDeviceEvent(app: App, context: AppContext): void {
@@ -29,7 +30,9 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
       const dataProblem = eventDataProblem(data);
       if (dataProblem) throw invalidRequest('The event data is not valid.', [{ path: '/data', message: dataProblem }]);
       await context.devices.find(projectId, deviceId);
-      await enqueueEvents(context.queues.eventIngest, projectId, [{ type, subjectType: 'device', subjectId: deviceId, data: data as Record<string, unknown> }]);
+      const fields = data as Record<string, unknown>;
+      if (type === clickedEvent && typeof fields.notificationId === 'string') await recordClick(context.models, projectId, fields.notificationId, deviceId);
+      await enqueueEvents(context.queues.eventIngest, projectId, [{ type, subjectType: 'device', subjectId: deviceId, data: fields }]);
       return { data: { success: 1, error: [] } };
     },
   );
