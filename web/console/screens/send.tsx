@@ -51,7 +51,8 @@ export function SendScreen() {
   const audience = useDebounced(`${targetType}\u0000${chosenTarget}`);
   const count = useLoad(chosenTarget === '' ? null : () => audienceCount(base, targetType, chosenTarget), [audience]);
   const previewInput = useDebounced(JSON.stringify({ ...message, deviceId: previewDevice.trim() || undefined }));
-  const preview = useLoad(mode === 'template' && chosenTemplate === '' ? null : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }), [previewInput]);
+  const nothingToRender = mode === 'template' ? chosenTemplate === '' : content.body === '';
+  const preview = useLoad(nothingToRender ? null : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }), [previewInput]);
 
   const send = useAction(async () => {
     const body = { ...message, targetType, targetIds: [chosenTarget] };
