@@ -11,6 +11,7 @@ import { serverApi } from './routes/server-api.ts';
 import { sdkApi } from './routes/sdk-api.ts';
 import { projectsApi } from './routes/projects/list-projects.ts';
 import { registerConsole } from './console/serve-console.ts';
+import { registerWebSdk } from './web-sdk/serve-sdk.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { createIngressMetrics } from './metrics/ingress-metrics.ts';
 
@@ -43,5 +44,6 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
   await app.register(sdkApi(context), { prefix: '/v1/sdk/projects/:projectId' });
   await registerAdminRoutes(app, context, metrics);
   await registerConsole(app);
+  await registerWebSdk(app);
   return app;
 }

@@ -1,0 +1,8 @@
+import { createSdk } from './sdk.ts';
+
+export type { EventValue, InitializeOptions, PushEngineError, PushEngineSdk, TagValue, TrackEventOptions } from './types.ts';
+
+/** `import PushEngine from 'https://push.example.com/sdk/web.js'` */
+const PushEngine = createSdk();
+export default PushEngine;
+export { PushEngine };

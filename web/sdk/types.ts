@@ -1,0 +1,47 @@
+/** The public face of the web SDK: /sdk/web.d.ts is made from this file. */
+
+export interface InitializeOptions {
+  /** The project id shown by `npm run project:create`. */
+  projectId: string;
+  /** The project's client key: public by design, never the server API key. */
+  clientKey: string;
+  /** Where the push service's ingress answers, e.g. https://push.example.com. */
+  baseUrl: string;
+  /**
+   * The site's own service worker file, at the site's origin, which imports ours:
+   * `importScripts('https://push.example.com/sdk/service-worker.js')`. Default `/push-engine-sw.js`.
+   */
+  serviceWorkerPath?: string;
+}
+
+export interface TrackEventOptions {
+  /** For events fired as the page unloads: sent at once with `keepalive`, outliving the page, and not retried. */
+  useBeacon?: boolean;
+}
+
+export type TagValue = string | number | null;
+export type EventValue = string | number | boolean | null | string[] | number[];
+
+/** A call the service refused: the status and the `error` object of CONTRACTS §1. */
+export interface PushEngineError extends Error {
+  status: number;
+  code: string;
+  details?: Array<{ path: string; message: string }>;
+}
+
+export interface PushEngineSdk {
+  /** Registers this browser as a device (its push subscription, if it has one) and installs the service worker. */
+  initialize(options: InitializeOptions): Promise<void>;
+  /** Asks for permission (call it from a click), subscribes with the project's VAPID key and registers the subscription; false when permission is refused. */
+  subscribe(): Promise<boolean>;
+  getIsSubscribed(): Promise<boolean>;
+  /** false unsubscribes this browser from push; true is subscribe(). */
+  setIsSubscribed(subscribed: boolean): Promise<boolean>;
+  /** Links the device to your user (at login); null unlinks it. */
+  setUserId(userId: string | null): Promise<void>;
+  /** Merges tags into the device's; a null value deletes the tag. */
+  setTags(tags: Record<string, TagValue>): Promise<void>;
+  trackEvent(type: string, data?: Record<string, EventValue>, options?: TrackEventOptions): Promise<void>;
+  /** The id generated for this browser on its first visit and kept in IndexedDB. */
+  getDeviceId(): Promise<string>;
+}
