@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { platforms } from '../models/device.ts';
 import { TagChanges, Tags } from './tags.ts';
+import { FiniteNumber } from './common.ts';
 
 export const UserId = Type.String({ minLength: 1, maxLength: 256 });
 
@@ -14,6 +15,8 @@ export const WebPushSubscription = Type.Object(
   {
     endpoint: Type.String({ maxLength: 2048, pattern: '^https://[^\\s]+$', errorMessage: 'must be the https:// URL of the subscription' }),
     keys: Type.Object({ p256dh: base64url(65), auth: base64url(16) }, { additionalProperties: false }),
+    /** Sent by browsers, not kept: push services report an expired subscription with 404 or 410 anyway. */
+    expirationTime: Type.Optional(Type.Union([FiniteNumber(), Type.Null()])),
   },
   { additionalProperties: false },
 );

@@ -35,8 +35,9 @@ self.addEventListener('notificationclick', (event) => {
   event.waitUntil(handleClick(event.notification.data as ClickData));
 });
 
+/** Each half on its own: a browser refusing to open a window must not lose the click, nor the reverse. */
 async function handleClick(data: ClickData): Promise<void> {
-  await Promise.all([reportClick(data.notificationId), data.url ? showPage(data.url) : undefined]);
+  await Promise.allSettled([reportClick(data.notificationId), data.url ? showPage(data.url) : undefined]);
 }
 
 /** @clicked with the notification's id (CONTRACTS §3): it feeds the notification's stats.clicked. */
