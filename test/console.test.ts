@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { useBrowser } from './support/browser.ts';
 import { registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
-import { screens } from '../web/console/screens/index.ts';
+import { screenTitles, type ScreenName } from '../web/console/screen-titles.ts';
 
 /**
  * The console in headless Chromium against the real ingress, send/deliver/event workers, sandbox gateways, Redis and
@@ -75,9 +75,9 @@ async function signIn(page: Page, key = project.apiKey): Promise<void> {
   await page.getByRole('navigation', { name: 'Screens' }).waitFor();
 }
 
-async function show(page: Page, screen: keyof typeof screens): Promise<void> {
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: screens[screen].title, exact: true }).click();
-  await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(screens[screen].title);
+async function show(page: Page, screen: ScreenName): Promise<void> {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: screenTitles[screen], exact: true }).click();
+  await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(screenTitles[screen]);
 }
 
 describe('console', () => {
@@ -109,7 +109,7 @@ describe('console', () => {
       await signIn(page);
       await until(() => page.locator('.facts').textContent()).toContain(project.projectId);
       expect(page.url()).not.toContain(project.apiKey);
-      expect(await page.evaluate(() => document.cookie)).toBe('');
+      expect(await page.context().cookies()).toEqual([]);
       await page.reload();
       await page.getByRole('navigation', { name: 'Screens' }).waitFor();
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -257,7 +257,7 @@ describe('console', () => {
         };
         await scan('sign-in');
         await signIn(page);
-        for (const name of Object.keys(screens) as Array<keyof typeof screens>) {
+        for (const name of Object.keys(screenTitles) as ScreenName[]) {
           await show(page, name);
           await scan(name);
         }

@@ -1,24 +1,10 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
+import { headlessChromiumArgs } from '../../scripts/services/chromium-flags.ts';
 
-/**
- * Headless Debian Chromium through playwright-core. The background-networking flags matter here: without them
- * Chromium keeps dialling Google's hosts, which this machine's closed network refuses.
- */
+/** Headless Debian Chromium through playwright-core, found or installed by the global set-up. */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: inject('chromiumPath'),
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ executablePath: inject('chromiumPath'), headless: true, args: headlessChromiumArgs });
 }
 
 /** One browser for the test file, launched before its tests and closed after them; call the answer inside a test. */

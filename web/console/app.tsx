@@ -4,11 +4,12 @@ import { api, session } from './api.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { ProjectContext } from './context.ts';
 import { ErrorMessage, Field, LoadedView, Select } from './ui.tsx';
-import { screens, type ScreenName } from './screens/index.ts';
+import { screens } from './screens/index.ts';
+import { screenTitles, type ScreenName } from './screen-titles.ts';
 
 function currentScreen(): ScreenName {
   const name = location.hash.replace(/^#\/?/, '');
-  return (name in screens ? name : 'project') as ScreenName;
+  return (name in screenTitles ? name : 'project') as ScreenName;
 }
 
 function useHashScreen(): ScreenName {
@@ -113,7 +114,7 @@ function Shell({ projects, signOut, replaceKey }: { projects: ProjectView[]; sig
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [screen]);
   const project = projects.find((candidate) => candidate.id === projectId);
-  const Screen = screens[screen].component;
+  const Screen = screens[screen];
 
   return (
     <>
@@ -140,10 +141,10 @@ function Shell({ projects, signOut, replaceKey }: { projects: ProjectView[]; sig
       </header>
       <nav aria-label="Screens">
         <ul>
-          {(Object.keys(screens) as ScreenName[]).map((name) => (
+          {(Object.keys(screenTitles) as ScreenName[]).map((name) => (
             <li key={name}>
               <a href={`#/${name}`} aria-current={name === screen ? 'page' : undefined}>
-                {screens[name].title}
+                {screenTitles[name]}
               </a>
             </li>
           ))}
@@ -151,7 +152,7 @@ function Shell({ projects, signOut, replaceKey }: { projects: ProjectView[]; sig
       </nav>
       <main id="main">
         <h1 ref={heading} tabIndex={-1}>
-          {screens[screen].title}
+          {screenTitles[screen]}
         </h1>
         {project === undefined ? (
           <p class="empty">This key sees no project.</p>

@@ -1,4 +1,5 @@
 import type { FunctionComponent } from 'preact';
+import type { ScreenName } from '../screen-titles.ts';
 import { ProjectScreen } from './project.tsx';
 import { SendScreen } from './send.tsx';
 import { NotificationsScreen } from './notifications.tsx';
@@ -8,16 +9,13 @@ import { JourneysScreen } from './journeys.tsx';
 import { EventsScreen } from './events.tsx';
 import { DevicesScreen } from './devices.tsx';
 
-/** The screens of CONTRACTS §12, by the name they have in the URL's fragment (#/send). */
-export const screens = {
-  project: { title: 'Project', component: ProjectScreen },
-  send: { title: 'Send', component: SendScreen },
-  notifications: { title: 'Notifications', component: NotificationsScreen },
-  templates: { title: 'Templates', component: TemplatesScreen },
-  segments: { title: 'Segments', component: SegmentsScreen },
-  journeys: { title: 'Journeys', component: JourneysScreen },
-  events: { title: 'Events', component: EventsScreen },
-  devices: { title: 'Devices', component: DevicesScreen },
-} satisfies Record<string, { title: string; component: FunctionComponent }>;
-
-export type ScreenName = keyof typeof screens;
+export const screens: Record<ScreenName, FunctionComponent> = {
+  project: ProjectScreen,
+  send: SendScreen,
+  notifications: NotificationsScreen,
+  templates: TemplatesScreen,
+  segments: SegmentsScreen,
+  journeys: JourneysScreen,
+  events: EventsScreen,
+  devices: DevicesScreen,
+};

@@ -88,7 +88,9 @@ export function SegmentsScreen() {
   const [match, setMatch] = useState<SegmentView['match']>('all');
   const [conditions, setConditions] = useState<DraftCondition[]>([newTagCondition()]);
 
-  const definition = useDebounced(JSON.stringify({ match, conditions: conditions.map(toCondition) }));
+  // A condition still without its tag or event is left out of the live count rather than answered with a 400.
+  const complete = conditions.filter((condition) => (condition.kind === 'tag' ? condition.tag : condition.event) !== '');
+  const definition = useDebounced(JSON.stringify({ match, conditions: complete.map(toCondition) }));
   const preview = useLoad(() => api<SegmentPreview>('POST', `${base}/segments/preview`, { body: JSON.parse(definition) }), [definition]);
   const save = useAction(async () => {
     const body = { name, match, conditions: conditions.map(toCondition) };

@@ -48,8 +48,10 @@ export function SendScreen() {
     [mode, chosenTemplate, content],
   );
 
-  const audience = useDebounced(`${targetType}\u0000${chosenTarget}`);
-  const count = useLoad(chosenTarget === '' ? null : () => audienceCount(base, targetType, chosenTarget), [audience]);
+  // The count follows the audience once it has settled, and reads the settled values, not those of the render.
+  const audience = useDebounced(JSON.stringify([targetType, chosenTarget]));
+  const [countedType, counted] = JSON.parse(audience) as [TargetType, string];
+  const count = useLoad(counted === '' ? null : () => audienceCount(base, countedType, counted), [audience]);
   const previewInput = useDebounced(JSON.stringify({ ...message, deviceId: previewDevice.trim() || undefined }));
   const nothingToRender = mode === 'template' ? chosenTemplate === '' : content.body === '';
   const preview = useLoad(nothingToRender ? null : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }), [previewInput]);
@@ -105,7 +107,13 @@ export function SendScreen() {
           <Field label={targetType === 'userId' ? 'User id' : 'Device id'} name="send-target" value={target} onInput={setTarget} required />
         )}
         <p class="count" aria-live="polite" data-testid="audience-count">
-          {chosenTarget === '' ? 'Choose an audience.' : count.loading ? 'Counting…' : count.error ? `Cannot count: ${count.error.message}` : `${count.data} subscribed device${count.data === 1 ? '' : 's'}`}
+          {chosenTarget === ''
+            ? 'Choose an audience.'
+            : count.error
+              ? `Cannot count: ${count.error.message}`
+              : count.loading || count.data === undefined
+                ? 'Counting…'
+                : `${count.data} subscribed device${count.data === 1 ? '' : 's'}`}
         </p>
       </fieldset>
       <fieldset>
