@@ -196,3 +196,33 @@ describe('CORS (CONTRACTS §3)', () => {
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
+
+describe('content that cannot fit a push (about 4 KB)', () => {
+  it('is a 400 before rendering, naming the fields that take the room', async () => {
+    const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
+      key: project.apiKey,
+      body: { targetType: 'device', targetIds: ['web-1'], title: 'T'.repeat(1000), body: `${'b'.repeat(2500)}{{ data.name }}`, data: { note: 'n'.repeat(1000) } },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.details.map((detail: { path: string }) => detail.path)).toEqual(['/title', '/body', '/data']);
+    expect(answer.body.error.details[1].message).toContain('takes 2500 bytes');
+  });
+
+  it('counts only text that renders whatever the variables: a long optional block is accepted', async () => {
+    const id = await send({ targetType: 'device', targetIds: ['web-1'], title: 'T'.repeat(1000), body: `Hi{% if data.long %}${'x'.repeat(3500)}{% endif %}{% comment %}{% endif %}{% endcomment %}` });
+    expect((await waitUntilCompleted(harness.ingress, project, id)).stats).toMatchObject({ sent: 1 });
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('lists the config route and the webPush registration shape, and no CORS preflight routes', async () => {
+    const document = (await harness.ingress.request('GET', '/openapi.json')).body;
+    const config = document.paths['/v1/sdk/projects/{projectId}/config'].get;
+    expect(config.responses['200'].content['application/json'].schema.properties.data.properties.vapidPublicKey.type).toBe('string');
+    const register = document.paths['/v1/sdk/projects/{projectId}/devices/{deviceId}'].put.requestBody.content['application/json'].schema;
+    expect(register.properties.webPush.properties.endpoint.type).toBe('string');
+    expect(Object.keys(register.properties.webPush.properties.keys.properties).sort()).toEqual(['auth', 'p256dh']);
+    expect(register.required).toEqual(['platform']);
+    for (const operations of Object.values<Record<string, unknown>>(document.paths)) expect(operations.options).toBeUndefined();
+  });
+});

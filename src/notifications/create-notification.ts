@@ -5,6 +5,7 @@ import type { SendNotificationBody } from '../schemas/notification.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
 import { contentOf, contentSyntaxErrors, type MessageContent } from '../rendering/message-content.ts';
+import { payloadFloorErrors } from '../rendering/payload-floor.ts';
 import { claimIdempotencyKey } from './idempotency.ts';
 import { enqueueSend } from './send-job.ts';
 
@@ -51,6 +52,8 @@ export async function createNotification(context: AppContext, owner: KeyOwner, b
   const details = requestErrors(owner.plan, body, targetIds, now);
   if (details.length > 0) throw invalidRequest('The notification is not valid; see details for each field.', details);
   const content = await resolveContent(context, owner.projectId, body);
+  const tooLarge = payloadFloorErrors(content, body.data ?? {}, body.templateId !== undefined);
+  if (tooLarge.length > 0) throw invalidRequest('The notification cannot fit in a push (about 4 KB) even before rendering; see details for each field.', tooLarge);
   if (body.targetType === 'segment') await assertSegmentsExist(context, owner.projectId, targetIds);
 
   const candidateId = randomUUID();
