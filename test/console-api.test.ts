@@ -96,7 +96,7 @@ describe('GET /v1/projects/{id}/notifications', () => {
     const first = await get(path('/notifications?limit=2'));
     expect(first.status).toBe(200);
     expect(first.body.data.map((item: { id: string }) => item.id)).toEqual(notificationIds.slice(0, 2));
-    expect(first.body.data[0]).toMatchObject({ status: 'queued', body: 'n4', stats: { targeted: 0, sent: 0, failed: 0, unsubscribed: 0 } });
+    expect(first.body.data[0]).toMatchObject({ status: 'queued', body: 'n4', stats: { targeted: 0, sent: 0, failed: 0, unsubscribed: 0, clicked: 0 } });
     const before = encodeURIComponent(first.body.data[1].createdAt);
     const rest = await get(path(`/notifications?limit=10&before=${before}`));
     const seen = [...first.body.data, ...rest.body.data].map((item: { id: string }) => item.id);

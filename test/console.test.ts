@@ -190,7 +190,17 @@ describe('console', () => {
       expect(await stat('sent')).toBe(String(delivered.length));
       expect(await stat('unsubscribed')).toBe('1');
       expect(await stat('failed')).toBe('0');
+      expect(await stat('clicked')).toBe('0');
       expect(await row.textContent()).toContain('Hello {{ device.tags.name | default: "friend" }}');
+
+      // A click reported by the SDK shows on the next read of the list.
+      const click = await harness.ingress.request('POST', `/v1/sdk/projects/${project.projectId}/devices/vip-1/events`, {
+        key: project.clientKey,
+        body: { type: '@clicked', data: { notificationId } },
+      });
+      expect(click.status).toBe(200);
+      await page.reload();
+      await until(() => stat('clicked')).toBe('1');
     } finally {
       await close();
     }

@@ -8,11 +8,8 @@ import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
 const pageSize = 20;
 const unfinished = new Set<NotificationView['status']>(['queued', 'sending']);
 
-/** clicked joins the stats with the web SDK (CONTRACTS §6); until the server reports it, the funnel shows a dash. */
-type Stats = NotificationView['stats'] & { clicked?: number };
-
-function Funnel({ stats }: { stats: Stats }) {
-  const steps: Array<[string, number | undefined]> = [
+function Funnel({ stats }: { stats: NotificationView['stats'] }) {
+  const steps: Array<[string, number]> = [
     ['targeted', stats.targeted],
     ['sent', stats.sent],
     ['clicked', stats.clicked],
@@ -22,8 +19,8 @@ function Funnel({ stats }: { stats: Stats }) {
       <ol aria-label="Delivery funnel">
         {steps.map(([name, value]) => (
           <li key={name} data-stat={name}>
-            <span class="stat-name">{name}</span> <span class="stat-value">{value ?? '—'}</span>
-            {value !== undefined && <meter min={0} max={Math.max(stats.targeted, 1)} value={value} aria-label={`${name} of targeted`} />}
+            <span class="stat-name">{name}</span> <span class="stat-value">{value}</span>
+            <meter min={0} max={Math.max(stats.targeted, 1)} value={value} aria-label={`${name} of targeted`} />
           </li>
         ))}
       </ol>
@@ -40,8 +37,9 @@ export function NotificationsScreen() {
   const [olderEnd, setOlderEnd] = useState(false);
   const latest = useLoad(() => api<NotificationView[]>('GET', `${base}/notifications${query({ limit: pageSize })}`), [base]);
   const shown = [...(latest.data ?? []), ...older.filter((item) => !latest.data?.some((fresh) => fresh.id === item.id))];
-  // Live status: the newest page is read again while any notification on screen is still being sent.
-  useInterval(latest.reload, 1000, shown.some((item) => unfinished.has(item.status)));
+  // Live status: the newest page is read again every second while a notification on screen is being sent, and every
+  // ten seconds after, for the clicks that keep arriving.
+  useInterval(latest.reload, shown.some((item) => unfinished.has(item.status)) ? 1000 : 10_000, true);
 
   const loadOlder = useAction(async (before: string) => {
     const page = await api<NotificationView[]>('GET', `${base}/notifications${query({ limit: pageSize, before })}`);
