@@ -1,3 +1,14 @@
+# The browser bundles (the console, the web SDK) are built with the dev dependencies, which the image leaves out.
+FROM node:24-slim AS web
+WORKDIR /build
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json ./
+COPY scripts/build ./scripts/build
+COPY web ./web
+COPY src ./src
+RUN node scripts/build/web.ts
+
 # One image for every process: the ingress, each worker kind and the sandbox gateways differ only in their command.
 FROM node:24-slim
 
@@ -10,11 +21,12 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
-# Node 24 runs the TypeScript sources directly (type stripping): there is no build step.
+# Node 24 runs the TypeScript sources directly (type stripping): the server needs no build step.
 COPY Procfile tsconfig.json ./
 COPY src ./src
 COPY workers ./workers
 COPY scripts ./scripts
+COPY --from=web /build/dist/web ./dist/web
 
 # The official image's unprivileged user; nothing under /app is writable by it.
 USER node
