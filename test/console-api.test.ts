@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 import { testConfig } from './support/test-config.ts';
 import { listNotificationsQuery } from '../src/notifications/list-notifications.ts';
+import { listDevicesQuery } from '../src/devices/list-devices.ts';
 
 const adminToken = 'console-api-admin-token';
 const { ingress, projects: { project, other, limited } } = useIngress({
@@ -150,6 +151,12 @@ describe('GET /v1/projects/{id}/devices', () => {
     ]);
     expect((await get(path('/devices/alice-phone/subscription'))).body.data).toEqual({ isSubscribed: true, unsubscribedAt: null, reason: null });
     expectError(await get(path('/devices/nobody/subscription')), 404, 'not_found');
+  });
+
+  it('reads the devices of a user through the index {projectId, userId}', async () => {
+    const plan = await listDevicesQuery(ingress.context.models, project.projectId, { userId: 'alice', limit: 50 }).explain('queryPlanner');
+    const winning = JSON.stringify((plan as unknown as { queryPlanner: { winningPlan: object } }).queryPlanner.winningPlan);
+    expect(winning).toMatch(/"stage":"IXSCAN","keyPattern":\{"projectId":1,"userId":1\}/);
   });
 
   it('refuses bad filters with 400', async () => {

@@ -59,13 +59,15 @@ export function useAction<A extends unknown[], T>(action: (...args: A) => Promis
   return { ...state, run, reset: () => setState({ running: false }) };
 }
 
-/** Runs every intervalMs while active, for statuses that change on the server. */
-export function useInterval(callback: () => void, intervalMs: number, active: boolean): void {
+/**
+ * Runs every intervalMs while the tab is visible, for statuses that change on the server. Each run is an API call that
+ * counts against the project's plan limit like any other, so a tab left in the background costs nothing.
+ */
+export function useInterval(callback: () => void, intervalMs: number): void {
   const saved = useRef(callback);
   saved.current = callback;
   useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => saved.current(), intervalMs);
+    const timer = setInterval(() => document.visibilityState === 'visible' && saved.current(), intervalMs);
     return () => clearInterval(timer);
-  }, [intervalMs, active]);
+  }, [intervalMs]);
 }
