@@ -161,6 +161,18 @@ describe('console', () => {
       await page.getByRole('button', { name: 'Save segment' }).click();
       await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
 
+      // An event condition with a condition on the event's data: vip-1 bought for 12, vip-2 for 5.
+      await page.getByRole('button', { name: 'New segment' }).click();
+      await page.getByLabel('Kind').selectOption('event');
+      await page.getByLabel('Event type').fill('purchase');
+      await page.getByRole('button', { name: "Add a condition on the event's data" }).click();
+      await page.getByLabel('Data field').fill('amount');
+      await page.getByLabel('Operator').selectOption('gte');
+      await page.getByLabel('Value', { exact: true }).fill('10');
+      await page.getByLabel('Value type').selectOption('number');
+      await until(() => page.getByTestId('segment-sample').textContent()).toBe('vip-1');
+      expect(await page.getByTestId('segment-count').textContent()).toBe('1 subscribed device');
+
       await show(page, 'send');
       await page.getByLabel('Content from').selectOption('template');
       await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Welcome' });

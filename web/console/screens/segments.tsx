@@ -21,31 +21,71 @@ const tagOps: Record<ConditionOp, string> = {
 };
 const countOps: Record<CountOp, string> = { eq: 'exactly', ne: 'not', gt: 'more than', gte: 'at least', lt: 'fewer than', lte: 'at most' };
 
+/** A tag's or an event data field's comparison, as typed: the value stays text until it is sent. */
+interface DraftComparison {
+  key: string;
+  op: ConditionOp;
+  value: string;
+  valueType: 'text' | 'number' | 'boolean';
+}
+
 type DraftCondition =
-  | { kind: 'tag'; tag: string; op: ConditionOp; value: string; valueType: 'text' | 'number' }
-  | { kind: 'event'; event: string; withinDays: string; countOp: CountOp; count: string };
+  | ({ kind: 'tag' } & DraftComparison)
+  | { kind: 'event'; event: string; withinDays: string; countOp: CountOp; count: string; where: DraftComparison[] };
 
-const newTagCondition = (): DraftCondition => ({ kind: 'tag', tag: '', op: 'eq', value: '', valueType: 'text' });
-const newEventCondition = (): DraftCondition => ({ kind: 'event', event: '', withinDays: '30', countOp: 'gte', count: '1' });
+const newComparison = (): DraftComparison => ({ key: '', op: 'eq', value: '', valueType: 'text' });
+const newTagCondition = (): DraftCondition => ({ kind: 'tag', ...newComparison() });
+const newEventCondition = (): DraftCondition => ({ kind: 'event', event: '', withinDays: '30', countOp: 'gte', count: '1', where: [] });
 
-function typedValue(text: string, valueType: 'text' | 'number'): string | number {
+function typedValue(text: string, valueType: DraftComparison['valueType']): string | number | boolean {
+  if (valueType === 'boolean') return text.trim() === 'true';
   return valueType === 'number' && text.trim() !== '' ? Number(text) : text;
 }
 
-/** What the API takes; a number left unparsable is sent as typed, so the API's 400 names it. */
+/** The op and value the API takes; a number left unparsable is sent as typed, so the API's 400 names it. */
+function comparisonOf(draft: DraftComparison): { op: ConditionOp; value?: unknown } {
+  if (draft.op === 'exists' || draft.op === 'notExists') return { op: draft.op };
+  const list = draft.op === 'in' || draft.op === 'nin';
+  return { op: draft.op, value: list ? draft.value.split(',').map((part) => typedValue(part.trim(), draft.valueType)) : typedValue(draft.value, draft.valueType) };
+}
+
 function toCondition(draft: DraftCondition): TagCondition | EventCondition {
-  if (draft.kind === 'event') {
-    return { event: draft.event, withinDays: Number(draft.withinDays), count: { op: draft.countOp, value: Number(draft.count) } };
-  }
-  if (draft.op === 'exists' || draft.op === 'notExists') return { tag: draft.tag, op: draft.op };
-  const value = draft.op === 'in' || draft.op === 'nin' ? draft.value.split(',').map((part) => typedValue(part.trim(), draft.valueType)) : typedValue(draft.value, draft.valueType);
-  return { tag: draft.tag, op: draft.op, value };
+  if (draft.kind === 'tag') return { tag: draft.key, ...comparisonOf(draft) };
+  const where = draft.where.filter((comparison) => comparison.key !== '').map((comparison) => ({ field: comparison.key, ...comparisonOf(comparison) }));
+  return { event: draft.event, withinDays: Number(draft.withinDays), count: { op: draft.countOp, value: Number(draft.count) }, ...(where.length > 0 && { where }) };
+}
+
+function toComparison(key: string, op: ConditionOp, value: unknown): DraftComparison {
+  const values = Array.isArray(value) ? value : [value];
+  const valueType = typeof values[0] === 'number' ? 'number' : typeof values[0] === 'boolean' ? 'boolean' : 'text';
+  return { key, op, value: value === undefined ? '' : values.join(', '), valueType };
 }
 
 function toDraft(condition: TagCondition | EventCondition): DraftCondition {
-  if ('event' in condition) return { kind: 'event', event: condition.event, withinDays: String(condition.withinDays), countOp: condition.count.op, count: String(condition.count.value) };
-  const values = Array.isArray(condition.value) ? condition.value : [condition.value];
-  return { kind: 'tag', tag: condition.tag, op: condition.op, value: condition.value === undefined ? '' : values.join(', '), valueType: typeof values[0] === 'number' ? 'number' : 'text' };
+  if ('tag' in condition) return { kind: 'tag', ...toComparison(condition.tag, condition.op, condition.value) };
+  const where = (condition.where ?? []).map((comparison) => toComparison(comparison.field, comparison.op, comparison.value));
+  return { kind: 'event', event: condition.event, withinDays: String(condition.withinDays), countOp: condition.count.op, count: String(condition.count.value), where };
+}
+
+const valueTypes = [
+  ['text', 'Text'],
+  ['number', 'Number or time (ms)'],
+  ['boolean', 'true or false'],
+] as const;
+
+function ComparisonFields({ keyLabel, comparison, name, onChange }: { keyLabel: string; comparison: DraftComparison; name: (field: string) => string; onChange(next: DraftComparison): void }) {
+  return (
+    <>
+      <Field label={keyLabel} name={name('key')} value={comparison.key} onInput={(key) => onChange({ ...comparison, key })} required />
+      <Select label="Operator" name={name('op')} value={comparison.op} options={Object.entries(tagOps) as Array<[ConditionOp, string]>} onChange={(op) => onChange({ ...comparison, op })} />
+      {comparison.op !== 'exists' && comparison.op !== 'notExists' && (
+        <>
+          <Field label="Value" name={name('value')} value={comparison.value} onInput={(value) => onChange({ ...comparison, value })} />
+          <Select label="Value type" name={name('value-type')} value={comparison.valueType} options={valueTypes} onChange={(valueType) => onChange({ ...comparison, valueType })} />
+        </>
+      )}
+    </>
+  );
 }
 
 function ConditionEditor({ condition, index, onChange, onRemove }: { condition: DraftCondition; index: number; onChange(next: DraftCondition): void; onRemove(): void }) {
@@ -55,22 +95,32 @@ function ConditionEditor({ condition, index, onChange, onRemove }: { condition: 
       <legend>Condition {index + 1}</legend>
       <Select label="Kind" name={name('kind')} value={condition.kind} options={[['tag', 'Tag'], ['event', 'Event']] as const} onChange={(kind) => onChange(kind === 'tag' ? newTagCondition() : newEventCondition())} />
       {condition.kind === 'tag' ? (
-        <>
-          <Field label="Tag" name={name('tag')} value={condition.tag} onInput={(tag) => onChange({ ...condition, tag })} required />
-          <Select label="Operator" name={name('op')} value={condition.op} options={Object.entries(tagOps) as Array<[ConditionOp, string]>} onChange={(op) => onChange({ ...condition, op })} />
-          {condition.op !== 'exists' && condition.op !== 'notExists' && (
-            <>
-              <Field label="Value" name={name('value')} value={condition.value} onInput={(value) => onChange({ ...condition, value })} />
-              <Select label="Value type" name={name('value-type')} value={condition.valueType} options={[['text', 'Text'], ['number', 'Number or time (ms)']] as const} onChange={(valueType) => onChange({ ...condition, valueType })} />
-            </>
-          )}
-        </>
+        <ComparisonFields keyLabel="Tag" comparison={condition} name={name} onChange={(comparison) => onChange({ kind: 'tag', ...comparison })} />
       ) : (
         <>
           <Field label="Event type" name={name('event')} value={condition.event} onInput={(event) => onChange({ ...condition, event })} required />
           <Select label="Happened" name={name('count-op')} value={condition.countOp} options={Object.entries(countOps) as Array<[CountOp, string]>} onChange={(countOp) => onChange({ ...condition, countOp })} />
           <Field label="Times" name={name('count')} type="number" value={condition.count} onInput={(count) => onChange({ ...condition, count })} />
           <Field label="Within days" name={name('within')} type="number" value={condition.withinDays} onInput={(withinDays) => onChange({ ...condition, withinDays })} />
+          {condition.where.map((comparison, at) => (
+            <fieldset key={at} class="condition">
+              <legend>
+                Data condition {at + 1} of condition {index + 1}
+              </legend>
+              <ComparisonFields
+                keyLabel="Data field"
+                comparison={comparison}
+                name={(field) => name(`where-${at}-${field}`)}
+                onChange={(next) => onChange({ ...condition, where: condition.where.map((old, other) => (other === at ? next : old)) })}
+              />
+              <button type="button" class="secondary" onClick={() => onChange({ ...condition, where: condition.where.filter((_, other) => other !== at) })}>
+                Remove data condition {at + 1}
+              </button>
+            </fieldset>
+          ))}
+          <button type="button" class="secondary" onClick={() => onChange({ ...condition, where: [...condition.where, newComparison()] })}>
+            Add a condition on the event's data
+          </button>
         </>
       )}
       <button type="button" class="secondary" onClick={onRemove}>
@@ -89,7 +139,7 @@ export function SegmentsScreen() {
   const [conditions, setConditions] = useState<DraftCondition[]>([newTagCondition()]);
 
   // A condition still without its tag or event is left out of the live count rather than answered with a 400.
-  const complete = conditions.filter((condition) => (condition.kind === 'tag' ? condition.tag : condition.event) !== '');
+  const complete = conditions.filter((condition) => (condition.kind === 'tag' ? condition.key : condition.event) !== '');
   const definition = useDebounced(JSON.stringify({ match, conditions: complete.map(toCondition) }));
   const preview = useLoad(() => api<SegmentPreview>('POST', `${base}/segments/preview`, { body: JSON.parse(definition) }), [definition]);
   const save = useAction(async () => {
@@ -98,6 +148,11 @@ export function SegmentsScreen() {
     setEditing(saved.id);
     list.reload();
     return saved;
+  });
+  const remove = useAction(async (id: string) => {
+    await api('DELETE', `${base}/segments/${id}`);
+    open(null);
+    list.reload();
   });
   const open = (segment: SegmentView | null) => {
     setEditing(segment?.id ?? null);
@@ -154,8 +209,13 @@ export function SegmentsScreen() {
           <button type="submit" disabled={save.running}>
             Save segment
           </button>
+          {editing !== null && (
+            <button type="button" class="danger" disabled={remove.running} onClick={() => remove.run(editing)}>
+              Delete
+            </button>
+          )}
         </div>
-        <ErrorMessage error={save.error} />
+        <ErrorMessage error={save.error ?? remove.error} />
         {save.result && !save.running && (
           <p role="status" class="notice">
             Saved <code>{save.result.id}</code>.
