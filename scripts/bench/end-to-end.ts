@@ -1,6 +1,7 @@
 /**
- * npm run bench -- [--devices 100000] [--json]
- * Seeds N devices (android, ios and web in turn, with tags), creates a segment matching all of them, sends one
+ * npm run bench -- [--devices 100000] [--web-push] [--json]
+ * Seeds N devices (android, ios and web in turn, with tags; with --web-push the web third has standard Web Push
+ * subscriptions issued by the sandbox instead of FCM tokens), creates a segment matching all of them, sends one
  * personalised push to it through the sandbox and waits for the last delivery. Then measures the ceiling: how many
  * pushes per second a minimal client (the same gateway adapters, no queue, no database) gets from the same sandbox,
  * and the ceiling of the database write every push costs: raw insertMany of history documents in batches of 100,
@@ -18,6 +19,7 @@ const { values } = parseArgs({
   options: {
     devices: { type: 'string', default: '100000' },
     json: { type: 'boolean', default: false },
+    'web-push': { type: 'boolean', default: false },
     'timeout-seconds': { type: 'string', default: '1800' },
     /** Seconds of the history-insert ceiling. */
     'ceiling-seconds': { type: 'string', default: '15' },
@@ -25,6 +27,8 @@ const { values } = parseArgs({
 });
 const deviceCount = Number(values.devices);
 const tokenPrefix = 'bench-';
+/** A seeded token, or a seeded Web Push endpoint (its id starts with the prefix too). */
+const isBenchToken = (token: string) => token.startsWith(tokenPrefix) || token.includes(`/webpush/push/${tokenPrefix}`);
 const progress = (label: string, done: number) => {
   if (values.json) return;
   const width = 30;
@@ -52,7 +56,10 @@ try {
     });
 
   const cities = ['Seoul', 'Busan', 'Berlin', 'Lisbon'];
-  await seedDevices(models, project.projectId, deviceCount, (index) => ({ name: `User ${index}`, city: cities[index % cities.length]!, bench: 1 }), { label: 'e2e' });
+  await seedDevices(models, project.projectId, deviceCount, (index) => ({ name: `User ${index}`, city: cities[index % cities.length]!, bench: 1 }), {
+    label: 'e2e',
+    ...(values['web-push'] && { webPushFor: () => sandbox.issueWebPushSubscription(tokenPrefix) }),
+  });
   const segment = await api('/segments', { name: 'everyone', match: 'all', conditions: [{ tag: 'bench', op: 'exists' }] });
 
   const postedAt = Date.now();
@@ -73,13 +80,13 @@ try {
     async () => {
       const rss = await Promise.all(workers.map((worker) => peakRssMiB(worker.pid)));
       peakRss = Math.max(peakRss, ...rss);
-      progress('delivering', Math.min(sandbox.deliveries().filter((delivery) => delivery.token.startsWith(tokenPrefix)).length, deviceCount));
+      progress('delivering', Math.min(sandbox.deliveries().filter((delivery) => isBenchToken(delivery.token)).length, deviceCount));
       return settled();
     },
     Number(values['timeout-seconds']) * 1000,
     250,
   );
-  const received = sandbox.deliveries().filter((delivery) => delivery.token.startsWith(tokenPrefix));
+  const received = sandbox.deliveries().filter((delivery) => isBenchToken(delivery.token));
   // A loop, not Math.max(...): a million arguments overflow the stack.
   const lastReceipt = received.reduce((latest, delivery) => Math.max(latest, Date.parse(delivery.receivedAt)), 0);
   const seconds = (lastReceipt - postedAt) / 1000;
@@ -97,6 +104,7 @@ try {
   const bound = Math.min(ceilingPerSecond, historyCeiling.perSecond);
   const result = {
     devices: deviceCount,
+    webDevicesThrough: values['web-push'] ? 'webpush' : 'fcm',
     delivered,
     duplicates: received.length - delivered,
     seconds: Number(seconds.toFixed(2)),

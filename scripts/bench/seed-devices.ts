@@ -1,6 +1,7 @@
 import type { Models } from '../../src/models/index.ts';
 import { deviceKey, platforms } from '../../src/models/device.ts';
 import type { Tags } from '../../src/schemas/tags.ts';
+import type { WebPushKeys } from '../../src/gateways/gateway.ts';
 
 const insertChunk = 5000;
 /** Chunks in flight at once: the server works on one while the next is built and sent, memory stays a few chunks. */
@@ -12,6 +13,8 @@ export interface SeedOptions {
   /** Called after each chunk; by default progress goes to stderr about every 10% (and at the end). */
   onProgress?: (done: number) => void;
   label?: string;
+  /** A Web Push subscription for a web device (index), or null to give it a token like the others. */
+  webPushFor?: (index: number) => { endpoint: string; keys: WebPushKeys } | null;
 }
 
 /** Progress lines on stderr, at most about ten per seeding, so that --json keeps stdout to one line. */
@@ -32,7 +35,7 @@ export function stderrProgress(label: string, total: number): (done: number) => 
  * devices seed in the same memory.
  */
 export async function seedDevices(models: Models, projectId: string, count: number, tagsFor: (index: number) => Tags, options: SeedOptions | ((done: number) => void) = {}): Promise<void> {
-  const { devicesPerUser = 1, onProgress = stderrProgress(options instanceof Function ? projectId : (options.label ?? projectId), count) } =
+  const { devicesPerUser = 1, onProgress = stderrProgress(options instanceof Function ? projectId : (options.label ?? projectId), count), webPushFor } =
     options instanceof Function ? { onProgress: options } : options;
   const devices = models.Device.collection;
   let nextStart = 0;
@@ -44,12 +47,15 @@ export async function seedDevices(models: Models, projectId: string, count: numb
       const now = new Date();
       const documents = Array.from({ length: Math.min(insertChunk, count - start) }, (_, offset) => {
         const index = start + offset;
+        const platform = platforms[index % platforms.length]!;
+        const webPush = platform === 'web' ? (webPushFor?.(index) ?? null) : null;
         return {
           _id: deviceKey(projectId, `device-${index}`),
           projectId,
           deviceId: `device-${index}`,
-          platform: platforms[index % platforms.length]!,
-          pushToken: `bench-${index}`,
+          platform,
+          pushToken: webPush?.endpoint ?? `bench-${index}`,
+          webPushKeys: webPush?.keys ?? null,
           userId: `user-${Math.floor(index / devicesPerUser)}`,
           tags: tagsFor(index),
           isSubscribed: true,

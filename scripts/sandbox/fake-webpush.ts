@@ -5,6 +5,11 @@ import type { SandboxAnswer, SandboxRequest } from './sandbox-request.ts';
 import { decryptAes128gcm, newSubscriptionSecrets, vapidProblem, type SubscriptionSecrets } from './webpush-crypto.ts';
 
 export const webPushSubscriptionsPath = '/webpush/subscriptions';
+
+export interface WebPushSubscription {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
 export const webPushEndpointPath = /^\/webpush\/push\/([^/?]+)$/;
 
 /** RFC 8291 §4: push services must accept 4096 bytes of encrypted body; the sandbox accepts no more. */
@@ -34,6 +39,14 @@ function header(request: SandboxRequest, name: string): string | undefined {
 export function createFakeWebPush(rules: TokenRules, log: DeliveryLog) {
   const subscriptions = new Map<string, SubscriptionSecrets>();
 
+  /** A new subscription whose endpoint is on `origin` and whose id starts with `prefix`. */
+  function issue(origin: string, prefix = ''): WebPushSubscription {
+    const secrets = newSubscriptionSecrets();
+    const endpoint = `${origin}/webpush/push/${prefix}${randomUUID()}`;
+    subscriptions.set(endpoint, secrets);
+    return { endpoint, keys: { p256dh: secrets.publicKey.toString('base64url'), auth: secrets.authSecret.toString('base64url') } };
+  }
+
   function subscribe(request: SandboxRequest): SandboxAnswer {
     if (request.method !== 'POST') return problem(405, 'MethodNotAllowed');
     let prefix: string;
@@ -42,10 +55,7 @@ export function createFakeWebPush(rules: TokenRules, log: DeliveryLog) {
     } catch {
       return problem(400, 'the body must be empty or {"prefix": "gone-"}');
     }
-    const secrets = newSubscriptionSecrets();
-    const endpoint = `https://${header(request, 'host')}/webpush/push/${prefix}${randomUUID()}`;
-    subscriptions.set(endpoint, secrets);
-    return { status: 201, body: { endpoint, keys: { p256dh: secrets.publicKey.toString('base64url'), auth: secrets.authSecret.toString('base64url') } } };
+    return { status: 201, body: issue(`https://${header(request, 'host')}`, prefix) };
   }
 
   function check(request: SandboxRequest, origin: string): SandboxAnswer | undefined {
@@ -93,5 +103,5 @@ export function createFakeWebPush(rules: TokenRules, log: DeliveryLog) {
     return { ...answer, headers: { ...answer.headers, location: `${endpoint}/messages/${randomUUID()}` } };
   }
 
-  return { subscribe, push };
+  return { issue, subscribe, push };
 }

@@ -7,13 +7,15 @@ import { createDeliveryLog, type Delivery, type Attempt } from './delivery-log.t
 import { createTokenRules, type TokenRuleOptions } from './token-rules.ts';
 import { answerFcm, fcmSendPath } from './fake-fcm.ts';
 import { answerApns, apnsDevicePath } from './fake-apns.ts';
-import { createFakeWebPush, webPushEndpointPath, webPushSubscriptionsPath } from './fake-webpush.ts';
+import { createFakeWebPush, webPushEndpointPath, webPushSubscriptionsPath, type WebPushSubscription } from './fake-webpush.ts';
 import type { SandboxAnswer, SandboxRequest } from './sandbox-request.ts';
 
 export interface Sandbox {
   port: number;
   deliveries(token?: string): Delivery[];
   attempts(token?: string): Attempt[];
+  /** What POST /webpush/subscriptions answers, without the request (benchmarks issue thousands). */
+  issueWebPushSubscription(prefix?: string): WebPushSubscription;
   close(): Promise<void>;
 }
 
@@ -109,6 +111,7 @@ export async function startSandbox(options: { port?: number; host?: string } & T
     port: address.port,
     deliveries: log.deliveries,
     attempts: log.attempts,
+    issueWebPushSubscription: (prefix) => webPush.issue(`https://127.0.0.1:${address.port}`, prefix),
     close: () =>
       new Promise<void>((resolve) => {
         front.close(() => resolve());
