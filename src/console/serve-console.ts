@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { App } from '../http/app-types.ts';
+import { notFound } from '../http/api-error.ts';
 
 /** Built by scripts/build/web.ts (npm start's prestart and the test set-up) into its WEB_DIST. */
 export const consoleDist = resolve(import.meta.dirname, '../../dist/web/console');
@@ -22,11 +24,11 @@ const securityHeaders = {
  * stylesheets it names carry a content hash, so they are cached for a year and never revalidated.
  */
 export async function registerConsole(app: App): Promise<void> {
-  await app.register(async (console) => {
-    console.addHook('onSend', async (_request, reply) => {
+  await app.register(async (scope) => {
+    scope.addHook('onSend', async (_request, reply) => {
       reply.headers(securityHeaders);
     });
-    await console.register(fastifyStatic, {
+    await scope.register(fastifyStatic, {
       root: consoleDist,
       prefix: '/console/',
       index: false,
@@ -37,8 +39,13 @@ export async function registerConsole(app: App): Promise<void> {
       },
       schemaHide: true,
     });
+    const index = resolve(consoleDist, 'index.html');
     for (const url of ['/console', '/console/']) {
-      console.get(url, { schema: { hide: true } }, (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+      scope.get(url, { schema: { hide: true } }, (_request, reply) => {
+        // Checked on each request, so that a build finished after the ingress started is served at once.
+        if (!existsSync(index)) throw notFound('The console is not built: run npm run build:web (npm start and npm test build it).');
+        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      });
     }
   });
 }
