@@ -174,6 +174,14 @@ describe('console', () => {
       expect(await page.getByTestId('segment-count').textContent()).toBe('1 subscribed device');
 
       await show(page, 'send');
+      // The live count for each kind of audience: a user's subscribed devices, one device, then the segment.
+      await page.getByLabel('Send to').selectOption('userId');
+      await page.getByLabel('User id').fill('console-user');
+      await until(() => page.getByTestId('audience-count').textContent()).toBe('1 subscribed device');
+      await page.getByLabel('Send to').selectOption('device');
+      await page.getByLabel('Device id', { exact: true }).fill('no-such-device');
+      await until(() => page.getByTestId('audience-count').textContent()).toBe('Cannot count: No device "no-such-device" in this project.');
+      await page.getByLabel('Send to').selectOption('segment');
       await page.getByLabel('Content from').selectOption('template');
       await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Welcome' });
       await until(() => page.getByTestId('audience-count').textContent()).toBe(`${vip.length} subscribed devices`);
@@ -243,6 +251,28 @@ describe('console', () => {
       await page.getByLabel('New event type').fill('console_added');
       await page.getByRole('button', { name: 'Add event type' }).click();
       await until(() => page.getByTestId('event-catalog').textContent()).toContain('console_added added by hand');
+    } finally {
+      await close();
+    }
+  });
+
+  it('creates a journey, pauses and resumes it', async () => {
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page);
+      await show(page, 'journeys');
+      await page.getByLabel('Name').fill('Thank buyers');
+      await page.getByLabel('Trigger event type').fill('purchase');
+      await page.getByLabel('Body').fill('Thanks for {{ entry_event.data.amount }}');
+      await page.getByRole('button', { name: 'Create journey' }).click();
+      const row = page.getByRole('row').filter({ hasText: 'Thank buyers' });
+      await until(() => row.getByRole('cell').nth(3).textContent()).toBe('active');
+      await row.getByRole('button', { name: 'Pause Thank buyers' }).click();
+      await until(() => row.getByRole('cell').nth(3).textContent()).toBe('paused');
+      const [journey] = (await harness.ingress.request('GET', `/v1/projects/${project.projectId}/journeys`, { key: project.apiKey })).body.data;
+      expect(journey).toMatchObject({ name: 'Thank buyers', trigger: { event: 'purchase' }, active: false });
+      await row.getByRole('button', { name: 'Resume Thank buyers' }).click();
+      await until(() => row.getByRole('cell').nth(3).textContent()).toBe('active');
     } finally {
       await close();
     }
