@@ -65,7 +65,7 @@ export function NotificationsScreen() {
               {shown.map((notification) => (
                 <tr key={notification.id} data-notification={notification.id}>
                   <td>{formatTime(notification.createdAt)}</td>
-                  <td>
+                  <td class="message">
                     <strong>{notification.title ?? ''}</strong>
                     <div>{notification.body}</div>
                     <small class="muted">
