@@ -313,6 +313,11 @@ describe('console', () => {
           await show(page, name);
           await scan(name);
         }
+        // The devices screen again with a user's devices, their tags and history on it.
+        await page.getByLabel('User id').fill('console-user');
+        await page.getByRole('button', { name: 'Look up' }).click();
+        await page.locator('article[data-device="vip-1"]').waitFor();
+        await scan('devices-found');
       } finally {
         await close();
       }
