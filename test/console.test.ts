@@ -128,6 +128,9 @@ describe('console', () => {
       await switcher.selectOption(second.projectId);
       await until(() => page.locator('.facts').textContent()).toContain(second.projectId);
       await until(() => page.locator('.facts').textContent()).toContain('100 requests per minute');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('Server API key or ADMIN_TOKEN').waitFor();
+      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     } finally {
       await close();
     }

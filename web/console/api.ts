@@ -1,12 +1,19 @@
 /** The one way the console reaches the server: the public REST API, with the signed-in key as a bearer token. */
 
 const sessionKeyName = 'pushengine.console.key';
+const projectKeyName = 'pushengine.console.project';
 
 /** The tab's session storage only: gone when the tab closes or on sign-out, never in a URL or a cookie. */
 export const session = {
   key: (): string | null => sessionStorage.getItem(sessionKeyName),
   signIn: (key: string) => sessionStorage.setItem(sessionKeyName, key),
-  signOut: () => sessionStorage.removeItem(sessionKeyName),
+  /** The project chosen last, for a key that sees several (ADMIN_TOKEN). */
+  project: (): string | null => sessionStorage.getItem(projectKeyName),
+  selectProject: (projectId: string) => sessionStorage.setItem(projectKeyName, projectId),
+  signOut: () => {
+    sessionStorage.removeItem(sessionKeyName);
+    sessionStorage.removeItem(projectKeyName);
+  },
 };
 
 export interface ErrorDetail {

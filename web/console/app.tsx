@@ -103,12 +103,10 @@ export function App() {
   );
 }
 
-const selectedProjectKey = 'pushengine.console.project';
-
 function Shell({ projects, signOut, replaceKey }: { projects: ProjectView[]; signOut(): void; replaceKey(oldKey: string, newKey: string): void }) {
   const screen = useHashScreen();
   const [projectId, setProjectId] = useState(() => {
-    const remembered = sessionStorage.getItem(selectedProjectKey);
+    const remembered = session.project();
     return projects.some((project) => project.id === remembered) ? remembered! : (projects[0]?.id ?? '');
   });
   const heading = useRef<HTMLHeadingElement>(null);
@@ -130,7 +128,7 @@ function Shell({ projects, signOut, replaceKey }: { projects: ProjectView[]; sig
             value={projectId}
             options={projects.map((candidate) => [candidate.id, `${candidate.name} (${candidate.id})`] as const)}
             onChange={(id) => {
-              sessionStorage.setItem(selectedProjectKey, id);
+              session.selectProject(id);
               setProjectId(id);
             }}
           />
