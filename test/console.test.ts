@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { useBrowser } from './support/browser.ts';
 import { registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
@@ -254,6 +254,24 @@ describe('console', () => {
       await page.getByLabel('New event type').fill('console_added');
       await page.getByRole('button', { name: 'Add event type' }).click();
       await until(() => page.getByTestId('event-catalog').textContent()).toContain('console_added added by hand');
+    } finally {
+      await close();
+    }
+  });
+
+  it('is usable from the keyboard: Tab reaches the screens, Enter opens one and puts the focus on its heading', async () => {
+    const { page, close } = await openConsole();
+    try {
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(project.apiKey);
+      await page.keyboard.press('Enter');
+      await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+      const hasFocus = (locator: Locator) => locator.evaluate((element) => element === element.ownerDocument.activeElement);
+      const link = page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Events', exact: true });
+      for (let presses = 0; presses < 20 && !(await hasFocus(link)); presses++) await page.keyboard.press('Tab');
+      expect(await hasFocus(link)).toBe(true);
+      await page.keyboard.press('Enter');
+      await until(() => hasFocus(page.getByRole('heading', { level: 1, name: 'Events' }))).toBe(true);
     } finally {
       await close();
     }
