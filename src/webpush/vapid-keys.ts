@@ -1,6 +1,6 @@
 import webpush from 'web-push';
 import type { Models } from '../models/index.ts';
-import { seal, unseal, type Sealed } from '../credentials/cipher.ts';
+import { seal, type Sealed } from '../credentials/cipher.ts';
 
 export interface VapidKeys {
   /** Uncompressed P-256 point, base64url: the `applicationServerKey` browsers subscribe with. */
@@ -19,11 +19,11 @@ export function newVapidKeys(credentialsKey: Buffer): SealedVapidKeys {
 }
 
 /**
- * The project's VAPID keys, made now for a project created before Web Push existed. Only the first writer's pair is
- * kept (the filter requires none yet), so concurrent first uses agree on one pair: browsers subscribed with the
- * public key only accept pushes signed by its private key. Null when there is no such project.
+ * The project's VAPID keys as stored, made now for a project created before Web Push existed. Only the first
+ * writer's pair is kept (the filter requires none yet), so concurrent first uses agree on one pair: browsers
+ * subscribed with the public key only accept pushes signed by its private key. Null when there is no such project.
  */
-export async function projectVapidKeys(models: Models, credentialsKey: Buffer, projectId: string): Promise<VapidKeys | null> {
+export async function projectVapidKeys(models: Models, credentialsKey: Buffer, projectId: string): Promise<SealedVapidKeys | null> {
   let project = await models.Project.findById(projectId, { vapid: 1 }).lean();
   if (!project) return null;
   if (!project.vapid?.publicKey) {
@@ -33,5 +33,5 @@ export async function projectVapidKeys(models: Models, credentialsKey: Buffer, p
   const vapid = project?.vapid;
   if (!vapid?.publicKey || !vapid.privateKey?.iv || !vapid.privateKey.tag || !vapid.privateKey.data) return null;
   const { iv, tag, data } = vapid.privateKey;
-  return { publicKey: vapid.publicKey, privateKey: unseal({ iv, tag, data }, credentialsKey) };
+  return { publicKey: vapid.publicKey, privateKey: { iv, tag, data } };
 }

@@ -10,12 +10,18 @@ interface DeviceView {
 
 interface Session {
   client: ApiClient;
+  projectPath: string;
   devicePath: string;
   deviceId: string;
   /** The service worker's registration, or why there is none (subscribe() reports it). */
   worker: Promise<ServiceWorkerRegistration>;
   /** The device as the service last answered it. */
   isSubscribed: boolean;
+}
+
+/** Safari on iOS offers notifications only to sites added to the home screen. */
+function notificationsSupported(): boolean {
+  return typeof Notification !== 'undefined';
 }
 
 function newDeviceId(): string {
@@ -57,9 +63,11 @@ export function createSdk(): PushEngineSdk {
         ? navigator.serviceWorker.register(options.serviceWorkerPath ?? defaultServiceWorkerPath)
         : Promise.reject(new Error('This browser has no service workers, so it cannot receive push notifications.'));
     worker.catch(() => undefined);
+    const projectPath = `/v1/sdk/projects/${encodeURIComponent(options.projectId)}`;
     const current: Session = {
       client: new ApiClient(options.baseUrl, options.clientKey),
-      devicePath: `/v1/sdk/projects/${encodeURIComponent(options.projectId)}/devices/${encodeURIComponent(deviceId)}`,
+      projectPath,
+      devicePath: `${projectPath}/devices/${encodeURIComponent(deviceId)}`,
       deviceId,
       worker,
       isSubscribed: false,
@@ -70,10 +78,9 @@ export function createSdk(): PushEngineSdk {
 
   async function subscribe(): Promise<boolean> {
     const current = await started();
-    if ((await Notification.requestPermission()) !== 'granted') return false;
+    if (!notificationsSupported() || (await Notification.requestPermission()) !== 'granted') return false;
     const registration = await current.worker;
-    const projectPath = current.devicePath.slice(0, current.devicePath.indexOf('/devices/'));
-    const config = await current.client.call<{ vapidPublicKey: string }>({ method: 'GET', path: `${projectPath}/config` });
+    const config = await current.client.call<{ vapidPublicKey: string }>({ method: 'GET', path: `${current.projectPath}/config` });
     await navigator.serviceWorker.ready;
     const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: config.vapidPublicKey });
     await register(current, subscription);
@@ -90,7 +97,7 @@ export function createSdk(): PushEngineSdk {
     subscribe,
     async getIsSubscribed() {
       const current = await started();
-      return current.isSubscribed && Notification.permission === 'granted' && (await currentSubscription(current.worker)) !== null;
+      return current.isSubscribed && notificationsSupported() && Notification.permission === 'granted' && (await currentSubscription(current.worker)) !== null;
     },
     async setIsSubscribed(subscribed) {
       if (subscribed) return subscribe();

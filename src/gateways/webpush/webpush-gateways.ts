@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Models } from '../../models/index.ts';
 import type { PushGateway, PushOutcome } from '../gateway.ts';
 import { projectVapidKeys } from '../../webpush/vapid-keys.ts';
+import { unseal } from '../../credentials/cipher.ts';
 import { createWebPushGateway } from './webpush-gateway.ts';
 
 /** Projects whose gateway is kept at once; the least recently used is dropped beyond this. */
@@ -41,14 +42,16 @@ export function createWebPushGateways(config: Config, models: Models): WebPushGa
   const cache = new Map<string, Promise<PushGateway>>();
 
   async function load(projectId: string): Promise<PushGateway> {
-    const vapid = await projectVapidKeys(models, config.credentialsKey, projectId).catch((error: Error) => {
+    const sealed = await projectVapidKeys(models, config.credentialsKey, projectId);
+    if (sealed === null) return failingGateway('the project no longer exists');
+    let privateKey: string;
+    try {
+      privateKey = unseal(sealed.privateKey, config.credentialsKey);
+    } catch {
       // Sealed with another CREDENTIALS_KEY: the operator's to fix, and no retry helps meanwhile.
-      if (/unable to authenticate|unsupported state/i.test(error.message)) return 'undecryptable' as const;
-      throw error;
-    });
-    if (vapid === 'undecryptable') return failingGateway('the project VAPID key cannot be decrypted with CREDENTIALS_KEY');
-    if (vapid === null) return failingGateway('the project no longer exists');
-    return createWebPushGateway({ vapid, subject: config.vapidSubject, agent });
+      return failingGateway('the project VAPID key cannot be decrypted with CREDENTIALS_KEY');
+    }
+    return createWebPushGateway({ vapid: { publicKey: sealed.publicKey, privateKey }, subject: config.vapidSubject, agent });
   }
 
   return {
