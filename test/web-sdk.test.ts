@@ -51,8 +51,8 @@ function initialize(page: Page): Promise<void> {
  * The browser's own push service (Google's, for Chromium) cannot be reached from here, so PushManager answers a
  * subscription the sandbox issued; the SDK, the service worker and everything after the subscription are real.
  */
-async function fakePushService(context: BrowserContext): Promise<Subscription> {
-  const response = await fetch(`http://127.0.0.1:${harness.sandbox.port}/webpush/subscriptions`, { method: 'POST' });
+async function fakePushService(context: BrowserContext, prefix = ''): Promise<Subscription> {
+  const response = await fetch(`http://127.0.0.1:${harness.sandbox.port}/webpush/subscriptions`, { method: 'POST', body: JSON.stringify({ prefix }) });
   const subscription = (await response.json()) as Subscription;
   await context.grantPermissions(['notifications'], { origin: site.origin });
   await context.addInitScript((issued: Subscription) => {
@@ -177,6 +177,24 @@ describe('Web Push end to end in the browser', () => {
         (list) => list.length === 1,
       );
       expect(clicks[0]!.data).toEqual({ notificationId: id });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('unsubscribes a browser whose subscription is gone after one send, and skips it on the next', async () => {
+    const context = await browser().newContext();
+    try {
+      const subscription = await fakePushService(context, 'gone-');
+      const page = await openSite(context);
+      await initialize(page);
+      expect(await page.evaluate(() => (globalThis as unknown as SiteGlobals).PushEngine.subscribe())).toBe(true);
+      const deviceId = await page.evaluate(() => (globalThis as unknown as SiteGlobals).PushEngine.getDeviceId());
+      const send = async () => (await waitUntilCompleted(harness.ingress, project, await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: [deviceId], body: 'Anyone there?' }))).stats;
+      expect(await send()).toMatchObject({ targeted: 1, sent: 0, unsubscribed: 1 });
+      expect((await api(`/devices/${deviceId}`)).body.data.isSubscribed).toBe(false);
+      expect(await send()).toMatchObject({ targeted: 0 });
+      expect(harness.sandbox.attempts(subscription.endpoint).map((attempt) => attempt.status)).toEqual([410]);
     } finally {
       await context.close();
     }
