@@ -60,6 +60,21 @@ export async function openBenchEnvironment(name: string, options: { sandbox?: bo
     // a benchmark's stdout is its result, one JSON line with --json.
     return track(spawn(`exec ${entry.command}`, { shell: true, cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 2, 'inherit'] }));
   };
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await Promise.all(children.map(stopChild));
+      await mongo.close();
+      await sandbox?.close();
+      await services.stop();
+    })());
+  // Node's default for these signals is to die at once, which would leave the ingress, the workers and the servers running.
+  for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`[bench] ${signal}: stopping the processes and servers this run started\n`);
+      void close().finally(() => process.exit(exitCode));
+    });
+  }
   return {
     services,
     sandbox,
@@ -72,12 +87,7 @@ export async function openBenchEnvironment(name: string, options: { sandbox?: bo
       await waitUntil('the ingress to be ready', () => fetch(`${baseUrl}/readyz`).then((response) => response.ok, () => false), 30_000);
       return ingress;
     },
-    async close() {
-      await Promise.all(children.map(stopChild));
-      await mongo.close();
-      await sandbox?.close();
-      await services.stop();
-    },
+    close,
   };
 }
 
