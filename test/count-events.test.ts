@@ -9,6 +9,7 @@ import { flushCounts, type CountDeps } from '../src/events/pending-counts.ts';
 import { Job } from 'bullmq';
 import { flushEventCountsJobName } from '../src/queues/maintenance-schedules.ts';
 import { maintenanceProcessor } from '../src/maintenance/maintenance-processor.ts';
+import { redisKeys } from '../src/infra/redis-keys.ts';
 
 const { config, ingress, workers, projects: { project } } = useIngress({ workers: ['event-ingest'], projects: { project: 'team' } });
 let firstBatchAt: number;
@@ -101,7 +102,7 @@ describe('countEvents: how often an event happened for a device or user in the l
     ];
     const before = await Promise.all(queries.map(count));
     expect(before).toEqual([3, 3, 1, 1]);
-    const pendingKey = `${deps.queuePrefix}:event-counts:pending:${project.projectId}`;
+    const pendingKey = redisKeys.eventCounts(deps.queuePrefix, project.projectId).pending;
     const pending = await deps.redis.hgetall(pendingKey);
     expect(Object.keys(pending).length).toBeGreaterThan(0);
     await flushCounts(deps, project.projectId);
@@ -110,7 +111,7 @@ describe('countEvents: how often an event happened for a device or user in the l
     expect(counters.reduce((sum, counter) => sum + counter.count, 0)).toBeGreaterThanOrEqual(5);
     expect(await Promise.all(queries.map(count))).toEqual(before);
     // A flush that died after writing the counters and before deleting its hash is finished without adding twice.
-    const flushingKey = `${deps.queuePrefix}:event-counts:flushing:${project.projectId}`;
+    const flushingKey = redisKeys.eventCounts(deps.queuePrefix, project.projectId).flushing;
     const lastFlush = Math.max(...counters.map((counter) => counter.flush));
     await deps.redis.hset(flushingKey, { ...pending, '#flush': String(lastFlush) });
     await flushCounts(deps, project.projectId);
@@ -130,7 +131,7 @@ describe('countEvents: how often an event happened for a device or user in the l
   it('moves the counts of a project that stopped sending events into MongoDB on the maintenance schedule', async () => {
     const quiet = await ingress.createProject('team');
     const counted = async () => (await deps.models.EventCounter.find({ projectId: quiet.projectId, type: 'last_words' }).lean()).reduce((sum, counter) => sum + counter.count, 0);
-    const pendingKey = `${deps.queuePrefix}:event-counts:pending:${quiet.projectId}`;
+    const pendingKey = redisKeys.eventCounts(deps.queuePrefix, quiet.projectId).pending;
     const reportOne = async () => {
       const body = { events: [{ type: 'last_words', subjectType: 'user', subjectId: 'quiet-user' }] };
       expect((await ingress.request('POST', `/v1/projects/${quiet.projectId}/events`, { key: quiet.apiKey, body })).status).toBe(200);

@@ -3,6 +3,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { deliverJobId, type DeliverJobData } from '../src/delivery/deliver-job.ts';
 import { deliverProcessor } from '../src/delivery/deliver-batch.ts';
 import { queueNames, type QueueName } from '../src/queues/names.ts';
+import { redisKeys } from '../src/infra/redis-keys.ts';
 import { registerDevices, readNotification, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 import { replayFromDashboard as replay } from './support/dashboard.ts';
@@ -67,7 +68,7 @@ describe('replaying jobs from the dashboard', () => {
     // worker's job fails: its history is written, its job data never learnt what was done.
     const deliverWorker = harness.workers.workers.find((worker) => worker.name === queueNames.deliver)!;
     await deliverWorker.pause();
-    const manual = new Worker(queueNames.deliver, null, { connection: harness.workers.context.redis, prefix: harness.config.queuePrefix });
+    const manual = new Worker(queueNames.deliver, null, { connection: harness.workers.context.redis, prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver) });
     try {
       const { id } = await sendToThree('crash');
       const taken: Job<DeliverJobData>[] = [];

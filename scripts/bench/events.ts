@@ -23,6 +23,7 @@ import { seedDevices } from './seed-devices.ts';
 import { checkTarget, eventInsertCeiling, ratio } from './database-ceilings.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { queueNames } from '../../src/queues/names.ts';
+import { redisKeys } from '../../src/infra/redis-keys.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -66,7 +67,7 @@ try {
   const models = createModels(mongo);
   const redis = createBlockingRedis(services.redisUrl);
   closers.push(async () => redis.disconnect());
-  const queue = new Queue(queueNames.eventIngest, { connection: redis, prefix: process.env.QUEUE_PREFIX });
+  const queue = new Queue(queueNames.eventIngest, { connection: redis, prefix: redisKeys.queuePrefix(`bench${suffix}`, queueNames.eventIngest) });
   closers.push(() => queue.close());
 
   const node = process.execPath;

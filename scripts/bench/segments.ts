@@ -15,6 +15,7 @@ import { seedDevices } from './seed-devices.ts';
 import { waitUntil } from './measure.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { queueNames } from '../../src/queues/names.ts';
+import { redisKeys } from '../../src/infra/redis-keys.ts';
 import { deliverJobId } from '../../src/delivery/deliver-job.ts';
 import { subscribedDevicesFilter, tagConditionFilter } from '../../src/segments/segment-filter.ts';
 import { checkTarget, deviceCountCeiling, ratio } from './database-ceilings.ts';
@@ -35,7 +36,7 @@ const log = (line: string) => process.stderr.write(`[segments] ${line}\n`);
 
 const environment = await openBenchEnvironment('segments');
 const redis = new Redis(environment.env.REDIS_URL!, { maxRetriesPerRequest: null });
-const deliverQueue = new Queue(queueNames.deliver, { connection: redis, prefix: environment.env.QUEUE_PREFIX });
+const deliverQueue = new Queue(queueNames.deliver, { connection: redis, prefix: redisKeys.queuePrefix(environment.env.QUEUE_PREFIX!, queueNames.deliver) });
 try {
   const { models, baseUrl } = environment;
   await environment.startIngress();

@@ -1,10 +1,9 @@
 import type { Redis } from 'ioredis';
+import { redisKeys } from '../infra/redis-keys.ts';
 import { historyRetentionSeconds } from '../models/history.ts';
 
 /** How the previous run of a delivery batch ended: there was none, it saved its progress, or it died or threw. */
 export type PreviousRun = 'none' | 'clean' | 'unclean';
-
-const runKey = (prefix: string, batchId: string) => `${prefix}:batch-run:${batchId}`;
 
 /**
  * Marks a run of a delivery batch as started and answers how the previous one ended. Only a run after an unclean
@@ -15,11 +14,11 @@ const runKey = (prefix: string, batchId: string) => `${prefix}:batch-run:${batch
  * history does.
  */
 export async function startBatchRun(redis: Redis, prefix: string, batchId: string): Promise<PreviousRun> {
-  const previous = await redis.set(runKey(prefix, batchId), 'running', 'EX', historyRetentionSeconds, 'GET');
+  const previous = await redis.set(redisKeys.batchRun(prefix, batchId), 'running', 'EX', historyRetentionSeconds, 'GET');
   return previous === null ? 'none' : previous === 'clean' ? 'clean' : 'unclean';
 }
 
 /** The run saved its progress: it finished, or it is delayed until its next retry round. */
 export async function endBatchRun(redis: Redis, prefix: string, batchId: string): Promise<void> {
-  await redis.set(runKey(prefix, batchId), 'clean', 'EX', historyRetentionSeconds);
+  await redis.set(redisKeys.batchRun(prefix, batchId), 'clean', 'EX', historyRetentionSeconds);
 }

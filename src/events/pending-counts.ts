@@ -5,6 +5,7 @@ import type { SubjectType } from '../models/event.ts';
 import { duplicateKeyPositions } from '../infra/bulk-write-errors.ts';
 import { LockTimeoutError, withRedisLock } from '../infra/redis-lock.ts';
 import { inChunks } from '../infra/chunks.ts';
+import { redisKeys } from '../infra/redis-keys.ts';
 
 /**
  * Daily event counts per subject and type are gathered in Redis, then flushed into MongoDB (event_counters) every few
@@ -38,15 +39,6 @@ const recordedMarkerSeconds = 3600;
 const flushIdField = '#flush';
 const insertChunkSize = 1000;
 
-const keys = (prefix: string, projectId: string) => ({
-  pending: `${prefix}:event-counts:pending:${projectId}`,
-  flushing: `${prefix}:event-counts:flushing:${projectId}`,
-  flushSequence: `${prefix}:event-counts:flush-sequence:${projectId}`,
-  flushGate: `${prefix}:event-counts:flush-gate:${projectId}`,
-  flushLock: `${prefix}:lock:event-counts-flush:${projectId}`,
-  recorded: (jobId: string) => `${prefix}:event-counts:recorded:${jobId}`,
-});
-
 export const countField = (key: CountKey): string => JSON.stringify([key.subjectType, key.subjectId, key.type, key.day]);
 
 
@@ -59,13 +51,13 @@ return 0`;
 
 export async function recordCounts(redis: Redis, prefix: string, projectId: string, jobId: string, counts: Map<string, number>): Promise<void> {
   if (counts.size === 0) return;
-  const names = keys(prefix, projectId);
+  const names = redisKeys.eventCounts(prefix, projectId);
   await redis.eval(recordScript, 2, names.recorded(jobId), names.pending, recordedMarkerSeconds, ...[...counts].flat());
 }
 
 /** Counts added in Redis and not yet in MongoDB for the given keys, and the flush under way if there is one. */
 export async function pendingCounts(deps: CountDeps, projectId: string, keysToRead: CountKey[]): Promise<{ pending: number[]; flushing: number[]; flushId: number | null }> {
-  const names = keys(deps.queuePrefix, projectId);
+  const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
   const fields = keysToRead.map(countField);
   const [pending, flushing] = await Promise.all([
     deps.redis.hmget(names.pending, ...fields),
@@ -81,14 +73,14 @@ export async function pendingCounts(deps: CountDeps, projectId: string, keysToRe
 
 /** Flushes the project's pending counts when the last flush is older than flushEveryMs and no other flush is running. */
 export async function flushCountsWhenDue(deps: CountDeps, projectId: string, log: Logger): Promise<void> {
-  const names = keys(deps.queuePrefix, projectId);
+  const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
   if ((await deps.redis.set(names.flushGate, '1', 'PX', flushEveryMs, 'NX')) !== 'OK') return;
   await flushCountsUnlessRunning(deps, projectId, log);
 }
 
 /** Flushes the project's pending counts unless another flush is running, which takes them anyway. */
 export async function flushCountsUnlessRunning(deps: CountDeps, projectId: string, log: Logger): Promise<void> {
-  const names = keys(deps.queuePrefix, projectId);
+  const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
   try {
     await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), { leaseMs: 10 * 60_000, waitMs: 0 });
   } catch (error) {
@@ -102,10 +94,10 @@ export async function flushCountsUnlessRunning(deps: CountDeps, projectId: strin
 export async function* projectsWithPendingCounts(redis: Redis, prefix: string): AsyncGenerator<string> {
   const seen = new Set<string>();
   for (const kind of ['pending', 'flushing'] as const) {
-    const keyPrefix = keys(prefix, '')[kind];
-    for await (const found of redis.scanStream({ match: `${keyPrefix}*`, count: 1000 }) as AsyncIterable<string[]>) {
+    const search = redisKeys.eventCountsSearch(prefix, kind);
+    for await (const found of redis.scanStream({ match: search.match, count: 1000 }) as AsyncIterable<string[]>) {
       for (const key of found) {
-        const projectId = key.slice(keyPrefix.length);
+        const projectId = search.projectIdOf(key);
         if (!seen.has(projectId)) {
           seen.add(projectId);
           yield projectId;
@@ -120,7 +112,7 @@ export async function* projectsWithPendingCounts(redis: Redis, prefix: string): 
  * server side (segment evaluation) call it first, so no count waits in Redis unseen.
  */
 export async function flushCountsNow(deps: CountDeps, projectId: string): Promise<void> {
-  const names = keys(deps.queuePrefix, projectId);
+  const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
   await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), { leaseMs: 10 * 60_000, waitMs: 60_000 });
 }
 
@@ -130,7 +122,7 @@ export async function flushCountsNow(deps: CountDeps, projectId: string): Promis
  * documents it already inserted are refused by _id, so nothing is counted twice.
  */
 export async function flushCounts(deps: CountDeps, projectId: string): Promise<void> {
-  const names = keys(deps.queuePrefix, projectId);
+  const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
   if ((await deps.redis.exists(names.flushing)) === 0) {
     const moved = await deps.redis.renamenx(names.pending, names.flushing).catch((error: Error) => {
       if (/no such key/i.test(error.message)) return 0;

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { redisKeys } from '../infra/redis-keys.ts';
 import type { Models } from '../models/index.ts';
 import type { PlanName } from '../plans/plans.ts';
 import type { KeyKind } from './api-keys.ts';
@@ -29,7 +30,7 @@ export class KeyCache {
   }
 
   private cacheKey(hash: string): string {
-    return `${this.prefix}:apikey:${hash}`;
+    return redisKeys.apiKey(this.prefix, hash);
   }
 
   async lookup(hash: string): Promise<KeyOwner | null> {

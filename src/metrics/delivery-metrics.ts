@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { redisKeys } from '../infra/redis-keys.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 
 export const gatewayNames: GatewayName[] = ['fcm', 'apns', 'webpush'];
@@ -9,14 +10,6 @@ export type DeliveryCounts = Record<DeliveryResult, number>;
 /** Upper bounds, in seconds, of the gateway latency histogram's buckets. */
 export const gatewayLatencyBuckets = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-/**
- * Deliveries happen in worker processes but are scraped from the ingress, so the counters live in Redis: one hash
- * per metric, incremented once per batch run, whichever process ran it. Under the queue prefix, so a hash-tagged
- * prefix keeps them in the queues' Redis Cluster slot.
- */
-export const deliveryCountsKey = (prefix: string) => `${prefix}:metrics:deliveries`;
-export const gatewayLatencyKey = (prefix: string) => `${prefix}:metrics:gateway-latency`;
-
 export const deliveryCountField = (gateway: GatewayName, result: DeliveryResult) => `${gateway}|${result}`;
 export const latencyBucketField = (gateway: GatewayName, bound: number | '+Inf') => `${gateway}|le|${bound}`;
 export const latencySumField = (gateway: GatewayName) => `${gateway}|sum`;
@@ -25,14 +18,18 @@ export function emptyDeliveryCounts(): DeliveryCounts {
   return { sent: 0, failed: 0, unsubscribed: 0, retried: 0 };
 }
 
-/** One round trip per batch run: the outcome counts and, when the gateway was called, how long the call took. */
+/**
+ * One round trip per batch run: the outcome counts and, when the gateway was called, how long the call took.
+ * Deliveries happen in worker processes but are scraped from the ingress, so the counters live in Redis: one hash
+ * per metric, incremented by whichever process ran the batch.
+ */
 export async function recordDeliveryMetrics(redis: Redis, prefix: string, gateway: GatewayName, counts: DeliveryCounts, gatewaySeconds: number | null): Promise<void> {
   const pipeline = redis.multi();
   for (const result of deliveryResults) {
-    if (counts[result] > 0) pipeline.hincrby(deliveryCountsKey(prefix), deliveryCountField(gateway, result), counts[result]);
+    if (counts[result] > 0) pipeline.hincrby(redisKeys.deliveryCounts(prefix), deliveryCountField(gateway, result), counts[result]);
   }
   if (gatewaySeconds !== null) {
-    const key = gatewayLatencyKey(prefix);
+    const key = redisKeys.gatewayLatency(prefix);
     for (const bound of gatewayLatencyBuckets) {
       if (gatewaySeconds <= bound) pipeline.hincrby(key, latencyBucketField(gateway, bound), 1);
     }

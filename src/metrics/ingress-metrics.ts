@@ -1,12 +1,11 @@
 import { Counter, Gauge, Histogram, Registry, type Metric, type MetricValueWithName } from 'prom-client';
 import type { Redis } from 'ioredis';
 import type { Queues } from '../queues/create-queues.ts';
+import { redisKeys } from '../infra/redis-keys.ts';
 import {
   deliveryCountField,
-  deliveryCountsKey,
   deliveryResults,
   gatewayLatencyBuckets,
-  gatewayLatencyKey,
   gatewayNames,
   latencyBucketField,
   latencySumField,
@@ -54,7 +53,7 @@ export function createIngressMetrics(redis: Redis, queues: Queues, prefix: strin
     labelNames: ['gateway', 'result'],
     registers: [registry],
     async collect() {
-      const stored = await redis.hgetall(deliveryCountsKey(prefix));
+      const stored = await redis.hgetall(redisKeys.deliveryCounts(prefix));
       this.reset();
       for (const gateway of gatewayNames) {
         for (const result of deliveryResults) this.inc({ gateway, result }, Number(stored[deliveryCountField(gateway, result)] ?? 0));
@@ -83,7 +82,7 @@ function gatewayLatencyHistogram(redis: Redis, prefix: string) {
     type: 'histogram',
     reset() {},
     async get() {
-      const stored = await redis.hgetall(gatewayLatencyKey(prefix));
+      const stored = await redis.hgetall(redisKeys.gatewayLatency(prefix));
       const read = (field: string) => Number(stored[field] ?? 0);
       const values = gatewayNames.flatMap((gateway): MetricValueWithName<string>[] => [
         ...[...gatewayLatencyBuckets, '+Inf' as const].map((bound) => ({

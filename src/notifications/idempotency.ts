@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { redisKeys } from '../infra/redis-keys.ts';
 
 export const idempotencyWindowSeconds = 24 * 60 * 60;
 
@@ -17,5 +18,5 @@ return ARGV[1]
  */
 export async function claimIdempotencyKey(redis: Redis, prefix: string, projectId: string, key: string, candidateId: string): Promise<string> {
   const digest = createHash('sha256').update(key).digest('hex');
-  return (await redis.eval(claimScript, 1, `${prefix}:idempotency:${projectId}:${digest}`, candidateId, idempotencyWindowSeconds)) as string;
+  return (await redis.eval(claimScript, 1, redisKeys.idempotency(prefix, projectId, digest), candidateId, idempotencyWindowSeconds)) as string;
 }

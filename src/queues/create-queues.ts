@@ -1,27 +1,28 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import { queueNames } from './names.ts';
+import { queueNames, type QueueName } from './names.ts';
+import { redisKeys } from '../infra/redis-keys.ts';
 
 /**
  * Every queue keeps finished jobs, failed ones with their data, error and stack, for as long as configured, so the
  * dashboard can show and replay them; jobs may still set their own retention.
  */
 export function createQueues(connection: Redis, config: Pick<Config, 'queuePrefix' | 'jobRetention'>) {
-  const options = {
+  const options = (name: QueueName) => ({
     connection,
-    prefix: config.queuePrefix,
+    prefix: redisKeys.queuePrefix(config.queuePrefix, name),
     defaultJobOptions: {
       removeOnComplete: { age: config.jobRetention.completedHours * 3600 },
       removeOnFail: { age: config.jobRetention.failedDays * 24 * 3600 },
     },
-  };
+  });
   return {
-    send: new Queue(queueNames.send, options),
-    deliver: new Queue(queueNames.deliver, options),
-    tagUpdate: new Queue(queueNames.tagUpdate, options),
-    eventIngest: new Queue(queueNames.eventIngest, options),
-    maintenance: new Queue(queueNames.maintenance, options),
+    send: new Queue(queueNames.send, options(queueNames.send)),
+    deliver: new Queue(queueNames.deliver, options(queueNames.deliver)),
+    tagUpdate: new Queue(queueNames.tagUpdate, options(queueNames.tagUpdate)),
+    eventIngest: new Queue(queueNames.eventIngest, options(queueNames.eventIngest)),
+    maintenance: new Queue(queueNames.maintenance, options(queueNames.maintenance)),
   };
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { redisKeys } from '../infra/redis-keys.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -53,7 +54,7 @@ export class SlidingWindowLimiter {
   }
 
   private key(subject: string): string {
-    return `${this.prefix}:ratelimit:${subject}`;
+    return redisKeys.rateLimit(this.prefix, subject);
   }
 
   async take(subject: string, limit: number): Promise<RateDecision> {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { redisKeys } from '../infra/redis-keys.ts';
 
 /**
  * What became of a queued tag update, decided once: the worker claims it before applying ('applying', then
@@ -9,15 +10,14 @@ import type { Redis } from 'ioredis';
 export type TagUpdateFate = 'applying' | 'applied' | 'withdrawn';
 
 const fateSeconds = 30 * 24 * 3600;
-const fateKey = (prefix: string, jobId: string) => `${prefix}:tag-update:fate:${jobId}`;
 
 /** The fate that holds after trying to claim one. */
 export async function claimFate(redis: Redis, prefix: string, jobId: string, claim: 'applying' | 'withdrawn'): Promise<TagUpdateFate> {
-  const key = fateKey(prefix, jobId);
+  const key = redisKeys.tagUpdateFate(prefix, jobId);
   if ((await redis.set(key, claim, 'EX', fateSeconds, 'NX')) === 'OK') return claim;
   return ((await redis.get(key)) as TagUpdateFate | null) ?? claim;
 }
 
 export async function markApplied(redis: Redis, prefix: string, jobId: string): Promise<void> {
-  await redis.set(fateKey(prefix, jobId), 'applied', 'EX', fateSeconds);
+  await redis.set(redisKeys.tagUpdateFate(prefix, jobId), 'applied', 'EX', fateSeconds);
 }

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { Worker, type Processor } from 'bullmq';
 import type { WorkerContext } from './worker-context.ts';
 import type { QueueName } from '../queues/names.ts';
+import { redisKeys } from '../infra/redis-keys.ts';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -18,7 +19,7 @@ export interface WorkerOptions {
 export function startWorker(context: WorkerContext, queueName: QueueName, processor: Processor, options: WorkerOptions): Worker {
   const worker = new Worker(queueName, processor, {
     connection: context.redis,
-    prefix: context.config.queuePrefix,
+    prefix: redisKeys.queuePrefix(context.config.queuePrefix, queueName),
     name: `${queueName}@${hostname()}:${process.pid}`,
     concurrency: options.concurrency,
     ...(options.lockDurationMs !== undefined && { lockDuration: options.lockDurationMs }),

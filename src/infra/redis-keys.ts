@@ -1,0 +1,41 @@
+import type { QueueName } from '../queues/names.ts';
+
+/**
+ * Every Redis key of the product, BullMQ's queues included, built from the configured prefix in this one place.
+ *
+ * Each key carries a Redis Cluster hash tag (the part in braces decides the slot). Keys that one command, script or
+ * transaction touches together share a tag: a queue's keys, a project's event counts, the two metrics hashes. Keys
+ * that are never used together get tags of their own (per project, per queue, per job), so a cluster spreads them
+ * over its masters instead of piling everything into one slot. On a single Redis the braces are just characters.
+ */
+export const redisKeys = {
+  /** BullMQ's prefix for one queue: its Lua scripts touch many of the queue's keys at once. */
+  queuePrefix: (prefix: string, queue: QueueName) => `${prefix}:{${queue}}`,
+  apiKey: (prefix: string, keyHash: string) => `${prefix}:apikey:{${keyHash}}`,
+  rateLimit: (prefix: string, projectId: string) => `${prefix}:ratelimit:{${projectId}}`,
+  idempotency: (prefix: string, projectId: string, keyDigest: string) => `${prefix}:idempotency:{${projectId}}:${keyDigest}`,
+  deliveryRate: (prefix: string, projectId: string) => `${prefix}:delivery-rate:{${projectId}}`,
+  batchRun: (prefix: string, batchId: string) => `${prefix}:batch-run:{${batchId}}`,
+  tagUpdateFate: (prefix: string, jobId: string) => `${prefix}:tag-update-fate:{${jobId}}`,
+  journeysVersion: (prefix: string, projectId: string) => `${prefix}:journeys-version:{${projectId}}`,
+  /** Written in one MULTI per delivery batch. */
+  deliveryCounts: (prefix: string) => `${prefix}:metrics:{metrics}:deliveries`,
+  gatewayLatency: (prefix: string) => `${prefix}:metrics:{metrics}:gateway-latency`,
+  /** A project's event counts: recorded with a job's marker in one script, then renamed and flushed together. */
+  eventCounts: (prefix: string, projectId: string) => {
+    const tag = `{${projectId}}`;
+    return {
+      pending: `${prefix}:event-counts:pending:${tag}`,
+      flushing: `${prefix}:event-counts:flushing:${tag}`,
+      flushSequence: `${prefix}:event-counts:flush-sequence:${tag}`,
+      flushGate: `${prefix}:event-counts:flush-gate:${tag}`,
+      flushLock: `${prefix}:event-counts:flush-lock:${tag}`,
+      recorded: (jobId: string) => `${prefix}:event-counts:recorded:${tag}:${jobId}`,
+    };
+  },
+  /** The pattern that finds the projects with counts of this kind, and the project id back from a key it found. */
+  eventCountsSearch: (prefix: string, kind: 'pending' | 'flushing') => {
+    const start = `${prefix}:event-counts:${kind}:{`;
+    return { match: `${start}*}`, projectIdOf: (key: string) => key.slice(start.length, -1) };
+  },
+};
