@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './infra/redis.ts';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createFailFastRedis, waitForRedis } from './infra/redis.ts';
@@ -18,7 +18,7 @@ import { EventTypeCatalog } from './events/event-type-catalog.ts';
 export interface AppContext {
   config: Config;
   mongo: Connection;
-  redis: Redis;
+  redis: RedisClient;
   models: Models;
   queues: Queues;
   keyCache: KeyCache;

@@ -11,10 +11,10 @@ import { waitUntilReady } from './wait-until-ready.ts';
 
 const READY_TIMEOUT_MS = 15_000;
 
-export async function startLocalRedis(options: LocalServiceOptions): Promise<StartedService> {
+export async function startLocalRedis(options: LocalServiceOptions, extraArgs: string[] = []): Promise<StartedService> {
   const redisServer = await findOrInstallRedisServer(options.log);
   const version = await readRedisVersion(redisServer);
-  return startOnPort(options.port, (port) => startRedisOnPort(redisServer, version, port, options));
+  return startOnPort(options.port, (port) => startRedisOnPort(redisServer, version, port, options, extraArgs));
 }
 
 async function startRedisOnPort(
@@ -22,6 +22,7 @@ async function startRedisOnPort(
   version: string,
   port: number,
   options: LocalServiceOptions,
+  extraArgs: string[],
 ): Promise<StartedService> {
   // A persistent instance needs a stable dir so the next start (on another port) finds its data.
   const dataDir = join(options.stateDir, options.persistent ? 'redis' : `redis-${port}`);
@@ -37,6 +38,7 @@ async function startRedisOnPort(
       '--appendonly', options.persistent ? 'yes' : 'no',
       '--maxmemory-policy', 'noeviction',
       '--daemonize', 'no',
+      ...extraArgs,
     ],
     removeOnStop: options.persistent ? undefined : dataDir,
   });

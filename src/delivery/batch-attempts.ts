@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import { historyRetentionSeconds } from '../models/history.ts';
 
@@ -13,12 +13,12 @@ export type PreviousRun = 'none' | 'clean' | 'unclean';
  * entries per round, which held the worker's slots when a gateway refused many pushes. The marker lasts as long as
  * history does.
  */
-export async function startBatchRun(redis: Redis, prefix: string, batchId: string): Promise<PreviousRun> {
+export async function startBatchRun(redis: RedisClient, prefix: string, batchId: string): Promise<PreviousRun> {
   const previous = await redis.set(redisKeys.batchRun(prefix, batchId), 'running', 'EX', historyRetentionSeconds, 'GET');
   return previous === null ? 'none' : previous === 'clean' ? 'clean' : 'unclean';
 }
 
 /** The run saved its progress: it finished, or it is delayed until its next retry round. */
-export async function endBatchRun(redis: Redis, prefix: string, batchId: string): Promise<void> {
+export async function endBatchRun(redis: RedisClient, prefix: string, batchId: string): Promise<void> {
   await redis.set(redisKeys.batchRun(prefix, batchId), 'clean', 'EX', historyRetentionSeconds);
 }

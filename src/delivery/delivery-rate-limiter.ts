@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import type { Models } from '../models/index.ts';
 
@@ -25,12 +25,12 @@ const rateCacheMs = 5000;
 
 /** Per-project delivery pacing shared by every deliver worker; projects without a rate are never delayed. */
 export class DeliveryRateLimiter {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly models: Models;
   private readonly prefix: string;
   private readonly rates = new Map<string, { rate: number | null; readAt: number }>();
 
-  constructor(redis: Redis, models: Models, prefix: string) {
+  constructor(redis: RedisClient, models: Models, prefix: string) {
     this.redis = redis;
     this.models = models;
     this.prefix = prefix;

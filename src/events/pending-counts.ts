@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { scanKeys, type RedisClient } from '../infra/redis.ts';
 import type { Logger } from 'pino';
 import type { Models } from '../models/index.ts';
 import type { SubjectType } from '../models/event.ts';
@@ -10,7 +10,7 @@ import { redisKeys } from '../infra/redis-keys.ts';
 /**
  * Daily event counts per subject and type are gathered in Redis, then flushed into MongoDB (event_counters) every few
  * seconds by one flusher per project at a time. The write cost follows the number of distinct (subject, type, day)
- * in a flush rather than the number of events, Redis adds atomically whatever the concurrency, and MongoDB only
+ * in a flush rather than the number of events, RedisClient adds atomically whatever the concurrency, and MongoDB only
  * receives inserts. Readers add what is still pending.
  */
 
@@ -24,11 +24,11 @@ export interface CountKey {
 
 export interface CountDeps {
   models: Models;
-  redis: Redis;
+  redis: RedisClient;
   queuePrefix: string;
 }
 
-export function countDeps(context: { models: Models; redis: Redis; config: { queuePrefix: string } }): CountDeps {
+export function countDeps(context: { models: Models; redis: RedisClient; config: { queuePrefix: string } }): CountDeps {
   return { models: context.models, redis: context.redis, queuePrefix: context.config.queuePrefix };
 }
 
@@ -49,7 +49,7 @@ if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then
 end
 return 0`;
 
-export async function recordCounts(redis: Redis, prefix: string, projectId: string, jobId: string, counts: Map<string, number>): Promise<void> {
+export async function recordCounts(redis: RedisClient, prefix: string, projectId: string, jobId: string, counts: Map<string, number>): Promise<void> {
   if (counts.size === 0) return;
   const names = redisKeys.eventCounts(prefix, projectId);
   await redis.eval(recordScript, 2, names.recorded(jobId), names.pending, recordedMarkerSeconds, ...[...counts].flat());
@@ -91,17 +91,15 @@ export async function flushCountsUnlessRunning(deps: CountDeps, projectId: strin
 }
 
 /** The projects with counts waiting in Redis (or a flush left half done), found by key without blocking Redis. */
-export async function* projectsWithPendingCounts(redis: Redis, prefix: string): AsyncGenerator<string> {
+export async function* projectsWithPendingCounts(redis: RedisClient, prefix: string): AsyncGenerator<string> {
   const seen = new Set<string>();
   for (const kind of ['pending', 'flushing'] as const) {
     const search = redisKeys.eventCountsSearch(prefix, kind);
-    for await (const found of redis.scanStream({ match: search.match, count: 1000 }) as AsyncIterable<string[]>) {
-      for (const key of found) {
-        const projectId = search.projectIdOf(key);
-        if (!seen.has(projectId)) {
-          seen.add(projectId);
-          yield projectId;
-        }
+    for await (const key of scanKeys(redis, search.match)) {
+      const projectId = search.projectIdOf(key);
+      if (!seen.has(projectId)) {
+        seen.add(projectId);
+        yield projectId;
       }
     }
   }

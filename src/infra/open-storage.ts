@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.ts';
 import type { Config } from '../config.ts';
 import { connectMongo } from './mongo.ts';
 import { createModels, type Models } from '../models/index.ts';
@@ -14,7 +14,7 @@ export interface Storage {
 }
 
 /** MongoDB with its indexes in place, and the queues on the given Redis: what every process opens at start-up. */
-export async function openStorage(config: Config, redis: Redis): Promise<Storage> {
+export async function openStorage(config: Config, redis: RedisClient): Promise<Storage> {
   const mongo = await connectMongo(config.mongoUrl);
   const models = createModels(mongo);
   const queues = createQueues(redis, config);

@@ -8,9 +8,21 @@ import type { QueueName } from '../queues/names.ts';
  * that are never used together get tags of their own (per project, per queue, per job), so a cluster spreads them
  * over its masters instead of piling everything into one slot. On a single Redis the braces are just characters.
  */
+/**
+ * The hash tag of each queue's keys. BullMQ's scripts touch many keys of a queue at once, and a send job is the
+ * BullMQ parent of its deliver jobs, so adding a deliver batch also touches the send queue: those two share a tag.
+ */
+const queueTags: Record<QueueName, string> = {
+  send: 'delivery',
+  deliver: 'delivery',
+  'tag-update': 'tag-update',
+  'event-ingest': 'event-ingest',
+  maintenance: 'maintenance',
+};
+
 export const redisKeys = {
-  /** BullMQ's prefix for one queue: its Lua scripts touch many of the queue's keys at once. */
-  queuePrefix: (prefix: string, queue: QueueName) => `${prefix}:{${queue}}`,
+  /** BullMQ's prefix for one queue. */
+  queuePrefix: (prefix: string, queue: QueueName) => `${prefix}:{${queueTags[queue]}}`,
   apiKey: (prefix: string, keyHash: string) => `${prefix}:apikey:{${keyHash}}`,
   rateLimit: (prefix: string, projectId: string) => `${prefix}:ratelimit:{${projectId}}`,
   idempotency: (prefix: string, projectId: string, keyDigest: string) => `${prefix}:idempotency:{${projectId}}:${keyDigest}`,

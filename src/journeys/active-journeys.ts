@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.ts';
 import type { Models } from '../models/index.ts';
 import type { StoredJourney } from './journey-store.ts';
 import { readJourneyVersion } from './journey-version.ts';
@@ -14,12 +14,12 @@ interface CachedJourneys {
  */
 export class ActiveJourneys {
   private readonly models: Models;
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly prefix: string;
   private readonly capacity: number;
   private readonly cache = new Map<string, CachedJourneys>();
 
-  constructor(models: Models, redis: Redis, prefix: string, capacity = 1000) {
+  constructor(models: Models, redis: RedisClient, prefix: string, capacity = 1000) {
     this.models = models;
     this.redis = redis;
     this.prefix = prefix;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.ts';
 import type { Models } from '../models/index.ts';
 import type { JourneyDocument } from '../models/journey.ts';
 import type { EventDataCondition } from '../schemas/event-conditions.ts';
@@ -59,7 +59,7 @@ interface JourneyStoreDeps {
   models: Models;
   templates: TemplateStore;
   sendQueue: Queue;
-  redis: Redis;
+  redis: RedisClient;
   queuePrefix: string;
 }
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import type { Models } from '../models/index.ts';
 import type { PlanName } from '../plans/plans.ts';
@@ -19,11 +19,11 @@ const unknownMarker = '-';
  * (which deletes the cached hashes) revokes the old ones at once on every ingress process.
  */
 export class KeyCache {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly models: Models;
   private readonly prefix: string;
 
-  constructor(redis: Redis, models: Models, prefix: string) {
+  constructor(redis: RedisClient, models: Models, prefix: string) {
     this.redis = redis;
     this.models = models;
     this.prefix = prefix;
@@ -49,6 +49,7 @@ export class KeyCache {
   }
 
   async forget(hashes: string[]): Promise<void> {
-    if (hashes.length > 0) await this.redis.del(...hashes.map((hash) => this.cacheKey(hash)));
+    // One DEL per key: on a Redis Cluster the keys lie in different slots, which one DEL may not span.
+    await Promise.all(hashes.map((hash) => this.redis.del(this.cacheKey(hash))));
   }
 }

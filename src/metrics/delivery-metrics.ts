@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 
@@ -23,7 +23,7 @@ export function emptyDeliveryCounts(): DeliveryCounts {
  * Deliveries happen in worker processes but are scraped from the ingress, so the counters live in Redis: one hash
  * per metric, incremented by whichever process ran the batch.
  */
-export async function recordDeliveryMetrics(redis: Redis, prefix: string, gateway: GatewayName, counts: DeliveryCounts, gatewaySeconds: number | null): Promise<void> {
+export async function recordDeliveryMetrics(redis: RedisClient, prefix: string, gateway: GatewayName, counts: DeliveryCounts, gatewaySeconds: number | null): Promise<void> {
   const pipeline = redis.multi();
   for (const result of deliveryResults) {
     if (counts[result] > 0) pipeline.hincrby(redisKeys.deliveryCounts(prefix), deliveryCountField(gateway, result), counts[result]);

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, type Metric, type MetricValueWithName } from 'prom-client';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.ts';
 import type { Queues } from '../queues/create-queues.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import {
@@ -22,7 +22,7 @@ export interface IngressMetrics {
  * What /metrics shows. Request durations are this process's own; delivery counts and gateway latency are read from
  * Redis, where every worker process adds to them; queue sizes are read from the queues at scrape time.
  */
-export function createIngressMetrics(redis: Redis, queues: Queues, prefix: string): IngressMetrics {
+export function createIngressMetrics(redis: RedisClient, queues: Queues, prefix: string): IngressMetrics {
   const registry = new Registry();
   const requestDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -73,7 +73,7 @@ export function createIngressMetrics(redis: Redis, queues: Queues, prefix: strin
  * prom-client's Histogram can only observe, not be loaded with counts kept elsewhere, so this one is read from the
  * Redis hash the workers fill and handed to the registry in the shape its own histograms produce.
  */
-function gatewayLatencyHistogram(redis: Redis, prefix: string) {
+function gatewayLatencyHistogram(redis: RedisClient, prefix: string) {
   const name = 'push_gateway_send_duration_seconds';
   const help = "Time a delivery batch spent in its gateway's send call (FCM sendEach, APNs HTTP/2 requests).";
   return {

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.ts';
 import type { Config } from '../config.ts';
 import { queueNames, type QueueName } from './names.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
@@ -8,7 +8,7 @@ import { redisKeys } from '../infra/redis-keys.ts';
  * Every queue keeps finished jobs, failed ones with their data, error and stack, for as long as configured, so the
  * dashboard can show and replay them; jobs may still set their own retention.
  */
-export function createQueues(connection: Redis, config: Pick<Config, 'queuePrefix' | 'jobRetention'>) {
+export function createQueues(connection: RedisClient, config: Pick<Config, 'queuePrefix' | 'jobRetention'>) {
   const options = (name: QueueName) => ({
     connection,
     prefix: redisKeys.queuePrefix(config.queuePrefix, name),

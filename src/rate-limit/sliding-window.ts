@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 
 export interface RateDecision {
@@ -43,11 +43,11 @@ return redis.call('ZCOUNT', KEYS[1], '(' .. (nowMs - tonumber(ARGV[1])), '+inf')
 `;
 
 export class SlidingWindowLimiter {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly prefix: string;
   private readonly windowMs: number;
 
-  constructor(redis: Redis, prefix: string, windowMs = 60_000) {
+  constructor(redis: RedisClient, prefix: string, windowMs = 60_000) {
     this.redis = redis;
     this.prefix = prefix;
     this.windowMs = windowMs;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 
 /**
@@ -12,12 +12,12 @@ export type TagUpdateFate = 'applying' | 'applied' | 'withdrawn';
 const fateSeconds = 30 * 24 * 3600;
 
 /** The fate that holds after trying to claim one. */
-export async function claimFate(redis: Redis, prefix: string, jobId: string, claim: 'applying' | 'withdrawn'): Promise<TagUpdateFate> {
+export async function claimFate(redis: RedisClient, prefix: string, jobId: string, claim: 'applying' | 'withdrawn'): Promise<TagUpdateFate> {
   const key = redisKeys.tagUpdateFate(prefix, jobId);
   if ((await redis.set(key, claim, 'EX', fateSeconds, 'NX')) === 'OK') return claim;
   return ((await redis.get(key)) as TagUpdateFate | null) ?? claim;
 }
 
-export async function markApplied(redis: Redis, prefix: string, jobId: string): Promise<void> {
+export async function markApplied(redis: RedisClient, prefix: string, jobId: string): Promise<void> {
   await redis.set(redisKeys.tagUpdateFate(prefix, jobId), 'applied', 'EX', fateSeconds);
 }

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.ts';
 import { invalidRequest, unavailable } from '../http/api-error.ts';
 import { JobFailedError, JobWaitTimeoutError, waitForJob } from '../queues/wait-for-job.ts';
 import { tooManyTagsMessage } from '../devices/apply-tag-changes.ts';
@@ -17,7 +17,7 @@ const tagUpdateJobOptions = {
 
 export interface UserTagsDeps {
   queue: Queue;
-  redis: Redis;
+  redis: RedisClient;
   queuePrefix: string;
   timeoutMs: number;
 }

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { createBlockingRedis } from '../infra/redis.ts';
@@ -16,7 +16,7 @@ export interface WorkerContext {
   log: Logger;
   mongo: Connection;
   /** Waits and reconnects while Redis is away, as BullMQ workers require. */
-  redis: Redis;
+  redis: RedisClient;
   models: Models;
   queues: Queues;
   /** Push gateway clients, built on first use per project. */

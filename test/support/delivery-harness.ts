@@ -19,7 +19,7 @@ export interface DeliveryHarness {
 }
 
 /** Ingress, send and deliver workers and the sandbox gateways, as a customer's installation runs them. */
-async function startDeliveryHarness(overrides: Partial<Config> = {}, queues: QueueName[] = ['send', 'deliver']): Promise<DeliveryHarness> {
+export async function startDeliveryHarness(overrides: Partial<Config> = {}, queues: QueueName[] = ['send', 'deliver']): Promise<DeliveryHarness> {
   const sandbox = await startSandbox({ port: 0 });
   const config = testConfig({ sandboxPort: sandbox.port, ...overrides });
   const ingress = await startIngress(config);
