@@ -8,12 +8,11 @@ import { applyTagChanges, tooManyTags } from './apply-tag-changes.ts';
 import { changeDevice } from './change-device.ts';
 import { enqueueEvents } from '../events/ingest-job.ts';
 import { firstSessionEvent } from '../events/automatic-events.ts';
+import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 
 type StoredDevice = DeviceDocument;
 
 /** MongoDB's duplicate-key error code: the device was created by a concurrent request first. */
-const duplicateKeyCode = 11000;
-
 /** Where pushes for the device go: its token, its Web Push subscription's endpoint and keys, or (a browser without a subscription) nowhere. */
 function pushAddress(input: RegisterDeviceBody): Pick<DeviceDocument, 'pushToken' | 'webPushKeys'> {
   if (input.webPush) return { pushToken: input.webPush.endpoint, webPushKeys: input.webPush.keys };
@@ -101,7 +100,7 @@ export class DeviceStore {
       userId: input.userId ?? null,
       tags: applyTagChanges({}, input.tags),
     }).catch((error: unknown) => {
-      if ((error as { code?: unknown }).code === duplicateKeyCode) return null;
+      if (isDuplicateKeyError(error)) return null;
       throw error;
     });
     if (!document) return null;

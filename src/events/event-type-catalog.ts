@@ -1,7 +1,7 @@
 import type { Models } from '../models/index.ts';
 import type { EventTypeDocument } from '../models/event-type.ts';
 import type { EventTypeView } from '../schemas/events.ts';
-import { duplicateKeyPositions } from '../infra/bulk-write-errors.ts';
+import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 
 type Source = EventTypeView['source'];
 
@@ -26,12 +26,8 @@ export class EventTypeCatalog {
     const operations = fresh.map((type) => ({
       updateOne: { filter: { projectId, type }, update: { $setOnInsert: { projectId, type, source, createdAt } }, upsert: true },
     }));
-    try {
-      await this.models.EventType.collection.bulkWrite(operations, { ordered: false });
-    } catch (error) {
-      // Two writers adding the same new type at once: one of them loses the upsert race, and the type is there.
-      if (duplicateKeyPositions(error) === null) throw error;
-    }
+    // Two writers adding the same new type at once: one of them loses the upsert race, and the type is there.
+    await ignoringDuplicateKeys(operations.length, () => this.models.EventType.collection.bulkWrite(operations, { ordered: false }));
     for (const type of fresh) this.known.add(`${projectId}\u0000${type}`);
   }
 

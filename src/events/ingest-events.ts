@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Models } from '../models/index.ts';
 import type { EventDocument } from '../models/event.ts';
-import { duplicateKeyPositions } from '../infra/bulk-write-errors.ts';
+import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 import type { EventIngestJob } from './ingest-job.ts';
 import type { EventTypeCatalog } from './event-type-catalog.ts';
 import { toStoredData } from './event-data.ts';
@@ -17,11 +17,7 @@ type StoredEvent = EventDocument & { _id: string };
 
 /** Inserts the events; those an earlier attempt of the job already stored are refused by _id and skipped. */
 async function insertEvents(models: Models, events: StoredEvent[]): Promise<void> {
-  try {
-    await models.Event.collection.insertMany(events as never[], { ordered: false });
-  } catch (error) {
-    if (duplicateKeyPositions(error) === null) throw error;
-  }
+  await ignoringDuplicateKeys(events.length, () => models.Event.collection.insertMany(events as never[], { ordered: false }));
 }
 
 /** The job's events merged per (subject, type, day), so that a busy subject costs one increment per request. */

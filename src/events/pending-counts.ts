@@ -2,7 +2,7 @@ import { scanKeys, type RedisClient } from '../infra/redis.ts';
 import type { Logger } from 'pino';
 import type { Models } from '../models/index.ts';
 import type { SubjectType } from '../models/event.ts';
-import { duplicateKeyPositions } from '../infra/bulk-write-errors.ts';
+import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 import { LockTimeoutError, withRedisLock } from '../infra/redis-lock.ts';
 import { inChunks } from '../infra/chunks.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
@@ -147,11 +147,7 @@ export async function flushCounts(deps: CountDeps, projectId: string): Promise<v
     };
   });
   for (const chunk of inChunks(documents, insertChunkSize)) {
-    try {
-      await deps.models.EventCounter.collection.insertMany(chunk as never[], { ordered: false });
-    } catch (error) {
-      if (duplicateKeyPositions(error) === null) throw error;
-    }
+    await ignoringDuplicateKeys(chunk.length, () => deps.models.EventCounter.collection.insertMany(chunk as never[], { ordered: false }));
   }
   await deps.redis.del(names.flushing);
 }

@@ -5,7 +5,7 @@ import type { EventDataCondition } from '../schemas/event-conditions.ts';
 import { toStoredData } from '../events/event-data.ts';
 import { matchesDataConditions } from '../conditions/match-data.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
-import { duplicateKeyPositions } from '../infra/bulk-write-errors.ts';
+import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 import { sendJob } from '../notifications/send-job.ts';
 import type { ActiveJourneys } from './active-journeys.ts';
 import type { StoredJourney } from './journey-store.ts';
@@ -67,11 +67,7 @@ export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: Eve
       entryEvent: { type: event.type, data: event.data },
     }));
   if (notifications.length === 0) return 0;
-  try {
-    await deps.models.Notification.insertMany(notifications, { ordered: false });
-  } catch (error) {
-    if (duplicateKeyPositions(error) === null) throw error;
-  }
+  await ignoringDuplicateKeys(notifications.length, () => deps.models.Notification.insertMany(notifications, { ordered: false }));
   const now = Date.now();
   await deps.sendQueue.addBulk(notifications.map((notification) => sendJob(notification, now)));
   return notifications.length;

@@ -8,12 +8,9 @@ import { contentOf, contentSyntaxErrors, type MessageContent } from '../renderin
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
 import { claimIdempotencyKey } from './idempotency.ts';
 import { enqueueSend } from './send-job.ts';
+import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
-
-function isDuplicateKey(error: unknown): boolean {
-  return (error as { code?: unknown }).code === 11000;
-}
 
 function requestErrors(plan: KeyOwner['plan'], body: SendNotificationBody, targetIds: string[], now: number): ErrorDetail[] {
   const details: ErrorDetail[] = [];
@@ -71,7 +68,7 @@ export async function createNotification(context: AppContext, owner: KeyOwner, b
   try {
     await context.models.Notification.create(notification);
   } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
+    if (!isDuplicateKeyError(error)) throw error;
     const existing = await context.models.Notification.findById(id, { projectId: 1, status: 1, sendAt: 1 }).lean();
     // Past "queued" the send job has run, so it certainly exists; before that, adding it again is a no-op or repairs a lost add.
     if (existing && existing.status === 'queued') await enqueueSend(context.queues.send, existing, now);
