@@ -55,7 +55,7 @@ describe('horizontal deliver workers', () => {
     const userIds = Array.from({ length: 100 }, (_, index) => `u${index}`);
     const id = await sendNotification(harness.ingress, project, { targetType: 'userId', targetIds: userIds, body: 'hello everyone' });
     const notification = await waitUntilCompleted(harness.ingress, project, id, 90_000);
-    expect(notification.stats, workers.map((worker) => worker.output()).join('\n')).toEqual({ targeted: devices, sent: devices, failed: 0, unsubscribed: 0 });
+    expect(notification.stats, workers.map((worker) => worker.output()).join('\n')).toEqual({ targeted: devices, sent: devices, failed: 0, unsubscribed: 0, clicked: 0 });
 
     const received = harness.sandbox.deliveries().filter((delivery) => delivery.token.startsWith(`${project.projectId}-`));
     expect(received).toHaveLength(devices);
