@@ -4,6 +4,7 @@ import { defaultMongoPort, defaultRedisPort, provideServices } from './services/
 import { withDatabase } from '../src/infra/mongo-url.ts';
 import { readProcfile } from './start/procfile.ts';
 import { superviseProcesses } from './start/supervise.ts';
+import { lineFormatter, wantsReadableLogs } from './start/log-lines.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const log = (line: string) => process.stdout.write(`${'start'.padEnd(20)}| ${line}\n`);
@@ -23,7 +24,7 @@ const env = {
 // The sandbox gateways are a local stand-in for FCM and APNs, not part of a deployment, so they are not in the Procfile.
 const sandboxEntries = (process.env.PUSH_GATEWAY ?? 'sandbox') === 'sandbox' ? [{ name: 'sandbox', command: 'node scripts/sandbox/main.ts' }] : [];
 const entries = [...sandboxEntries, ...readProcfile(resolve(root, 'Procfile'))];
-const supervisor = superviseProcesses(entries, env, root);
+const supervisor = superviseProcesses(entries, env, root, lineFormatter(wantsReadableLogs(process.env, process.stdout.isTTY === true)));
 log(`running ${entries.map((entry) => entry.name).join(', ')}`);
 log(`the API answers on http://127.0.0.1:${process.env.PORT ?? 3000} (Ctrl-C stops everything)`);
 

@@ -31,6 +31,7 @@ describe('npm start', () => {
         pidFiles.map((pidFile, index) => ({ name: `entry-${index}`, command: `node --max-old-space-size=64 ${child} ${pidFile}` })),
         process.env,
         dir,
+        (line) => line,
       );
       started = await Promise.all(pidFiles.map((pidFile) => waitFor(() => readFile(pidFile, 'utf8').then(Number, () => 0), (pid) => pid > 0)));
       await supervisor.stopAll();

@@ -1,10 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import type { ProcfileEntry } from './procfile.ts';
 
 const stopGraceMs = 35_000;
 
-/** Runs each entry as a child with its output prefixed by its name; resolves with the first unexpected exit. */
-export function superviseProcesses(entries: ProcfileEntry[], env: NodeJS.ProcessEnv, cwd: string) {
+/**
+ * Runs each entry as a child with its output, line by line through formatLine, prefixed by its name; resolves with
+ * the first unexpected exit.
+ */
+export function superviseProcesses(entries: ProcfileEntry[], env: NodeJS.ProcessEnv, cwd: string, formatLine: (line: string) => string) {
   const children = new Map<string, ChildProcess>();
   let stopping = false;
   const firstExit = new Promise<string>((resolve) => {
@@ -13,8 +17,9 @@ export function superviseProcesses(entries: ProcfileEntry[], env: NodeJS.Process
       const child = spawn(`exec ${entry.command}`, { shell: true, cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
       children.set(entry.name, child);
       for (const stream of [child.stdout, child.stderr]) {
-        stream?.on('data', (chunk: Buffer) => {
-          for (const line of chunk.toString().split('\n')) if (line !== '') process.stdout.write(`${entry.name.padEnd(20)}| ${line}\n`);
+        // Whole lines, however the pipe splits them: a log line is parsed as JSON.
+        createInterface({ input: stream! }).on('line', (line) => {
+          if (line !== '') process.stdout.write(`${entry.name.padEnd(20)}| ${formatLine(line)}\n`);
         });
       }
       child.on('exit', (code, signal) => {
