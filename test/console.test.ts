@@ -47,7 +47,7 @@ beforeAll(async () => {
 });
 
 /** Polls what the page shows until it matches: the screens load and refresh asynchronously. */
-const until = <T>(read: () => Promise<T> | T, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 5_000, ...options });
+const until = <T>(read: () => Promise<T> | T, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 15_000, ...options });
 
 interface ConsolePage {
   page: Page;
@@ -57,8 +57,9 @@ interface ConsolePage {
 
 async function openConsole(width = 1280): Promise<ConsolePage> {
   const context = await browser().newContext({ viewport: { width, height: 900 } });
-  // Well under the test's own timeout, so that a missing element is named rather than the test timing out.
-  context.setDefaultTimeout(5_000);
+  // Well under the tests' own timeout, so that a missing element is named rather than the test timing out; long
+  // enough for a full suite run on two busy cores, where a sign-in once took over 5 s.
+  context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
@@ -80,7 +81,7 @@ async function show(page: Page, screen: ScreenName): Promise<void> {
   await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(screenTitles[screen]);
 }
 
-describe('console', () => {
+describe('console', { timeout: 120_000 }, () => {
   it('is served with a strict Content-Security-Policy, nosniff, no-cache for the page and immutable hashed assets', async () => {
     const page = await fetch(`${harness.ingress.baseUrl}/console`);
     expect(page.status).toBe(200);
