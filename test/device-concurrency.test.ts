@@ -115,7 +115,9 @@ describe('concurrent writes of one device', () => {
       const userApplied = userChange.status === 200;
       expect([userChange, ...sdkResponses].every((response) => [200, 400].includes(response.status))).toBe(true);
       expect([Object.hasOwn(tags, 'u1'), Object.hasOwn(tags, 'u2')]).toEqual([userApplied, userApplied]);
-      sdkResponses.forEach((response, index) => expect(Object.hasOwn(tags, `s${index}`), `s${index}`).toBe(response.status === 200));
+      sdkResponses.forEach((response, index) => {
+        expect(Object.hasOwn(tags, `s${index}`), `s${index}`).toBe(response.status === 200);
+      });
       const sdkApplied = sdkResponses.filter((response) => response.status === 200).length;
       expect(Object.keys(tags)).toHaveLength(95 + (userApplied ? 2 : 0) + sdkApplied);
       expect(Object.keys(tags).length).toBeLessThanOrEqual(100);

@@ -169,7 +169,10 @@ interface PlanUse {
 function planUse(explain: Explain | Explain[]): PlanUse {
   const use: PlanUse = { stages: [], indexes: [] };
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+      return;
+    }
     if (!isObject(node)) return;
     if (typeof node.stage === 'string') use.stages.push(node.stage);
     if (typeof node.indexName === 'string') use.indexes.push(node.indexName);

@@ -1,8 +1,8 @@
+import { stripVTControlCharacters as stripColours } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { lineFormatter, wantsReadableLogs } from '../scripts/start/log-lines.ts';
 
 const pinoLine = JSON.stringify({ level: 30, time: Date.UTC(2026, 10, 23, 9, 5, 7), pid: 42, hostname: 'box', queue: 'deliver', msg: 'batch delivered' });
-const stripColours = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 describe('npm start logs', () => {
   it('are readable at a terminal, JSON otherwise or when LOG_FORMAT=json', () => {

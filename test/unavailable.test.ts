@@ -58,7 +58,9 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
     const { redis, ingress, register } = await deviceOnPrivateRedis('team');
 
     for (const pid of redis.pids) process.kill(pid, 'SIGSTOP');
-    cleanups.push(async () => redis.pids.forEach((pid) => process.kill(pid, 'SIGCONT')));
+    cleanups.push(async () => {
+      for (const pid of redis.pids) process.kill(pid, 'SIGCONT');
+    });
     const startedAt = Date.now();
     expectUnavailable(await register('during'));
     expect(Date.now() - startedAt).toBeLessThan(redisCommandTimeoutMs + 2000);

@@ -139,7 +139,8 @@ describe('the script-tag build', () => {
       const page = await context.newPage();
       await page.addInitScript((options) => {
         const globals = globalThis as unknown as SiteGlobals & { deferredDeviceId?: string };
-        const queue = (globals.PushEngineDeferred ??= []);
+        globals.PushEngineDeferred ??= [];
+        const queue = globals.PushEngineDeferred;
         queue.push((sdk) => sdk.initialize(options));
         queue.push(async (sdk) => {
           await sdk.setUserId('deferred-user');

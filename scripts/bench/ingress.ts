@@ -52,14 +52,14 @@ try {
     method: 'PUT' as const,
     setupRequest: (request: autocannon.Request) => ({
       ...request,
-      path: sdkBase + `device-${randomIndex()}`,
+      path: `${sdkBase}device-${randomIndex()}`,
       headers: { authorization: `Bearer ${project.clientKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ platform: 'android', pushToken: `token-${Math.random()}`, tags: { plan: 'pro', visits: 3 } }),
     }),
   };
   const read = {
     method: 'GET' as const,
-    setupRequest: (request: autocannon.Request) => ({ ...request, path: serverBase + `device-${randomIndex()}`, headers: { authorization: `Bearer ${project.apiKey}` } }),
+    setupRequest: (request: autocannon.Request) => ({ ...request, path: `${serverBase}device-${randomIndex()}`, headers: { authorization: `Bearer ${project.apiKey}` } }),
   };
   let visits = 0;
   const tagsByUser = {

@@ -108,7 +108,7 @@ try {
   const byEndpoint: Record<string, Record<string, number>> = {};
   for (const [key, count] of [...counts].sort()) {
     const [endpoint, status] = key.split(' ') as [string, string];
-    (byEndpoint[endpoint] ??= {})[status] = count;
+    byEndpoint[endpoint] = { ...byEndpoint[endpoint], [status]: count };
   }
   // Only the starter project may be refused, and only with 429: everything else is an error of the ingress.
   const unexpected = [...counts].filter(([key]) => {

@@ -49,33 +49,33 @@ try {
   const seedMs = Date.now() - seedStart;
   log(`seeded ${deviceCount} devices in ${seedMs} ms (${Math.round(deviceCount / (seedMs / 1000))}/s)`);
 
-  const api = async (method: string, path: string, body?: unknown) => {
+  const api = async <Data>(method: string, path: string, body?: unknown): Promise<Data> => {
     const response = await fetch(`${baseUrl}/v1/projects/${project.projectId}${path}`, {
       method,
       headers: { authorization: `Bearer ${project.apiKey}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const json = (await response.json()) as { data?: any; error?: unknown };
+    const json = (await response.json()) as { data?: unknown; error?: unknown };
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json.data;
+    return json.data as Data;
   };
 
   const conditions = [
     { tag: 'plan', op: 'eq', value: 'pro' },
     { tag: 'score', op: 'gte', value: 50 },
   ] as const;
-  const segment = await api('POST', '/segments', { name: 'pro with a high score', match: 'all', conditions });
+  const segment = await api<{ id: string }>('POST', '/segments', { name: 'pro with a high score', match: 'all', conditions });
   const previewMs: number[] = [];
   let count = 0;
   for (let run = 0; run < Number(values['preview-runs']); run++) {
     const started = performance.now();
-    count = (await api('GET', `/segments/${segment.id}/preview`)).count;
+    count = (await api<{ count: number }>('GET', `/segments/${segment.id}/preview`)).count;
     previewMs.push(Math.round(performance.now() - started));
   }
   log(`preview: ${count} devices; ${previewMs.join(', ')} ms`);
 
   const sentAt = performance.now();
-  const { id } = await api('POST', '/notifications', { targetType: 'segment', targetIds: [segment.id], body: 'Hello {{ device.tags.plan }}' });
+  const { id } = await api<{ id: string }>('POST', '/notifications', { targetType: 'segment', targetIds: [segment.id], body: 'Hello {{ device.tags.plan }}' });
   const timeout = Number(values['timeout-seconds']) * 1000;
   await waitUntil('the first delivery batch', async () => (await deliverQueue.getJob(deliverJobId(id, 0))) !== undefined, timeout, 10);
   const firstBatchMs = Math.round(performance.now() - sentAt);
@@ -88,7 +88,10 @@ try {
     100,
   ).then(
     () => Math.round(performance.now() - sentAt),
-    (error: Error) => (log(error.message), null),
+    (error: Error) => {
+      log(error.message);
+      return null;
+    },
   );
   // The same filter the preview counts with, built by the product's own (pure) filter functions, counted raw.
   const rawFilter = subscribedDevicesFilter(project.projectId, [{ $and: conditions.map((condition) => tagConditionFilter({ ...condition })) }]);

@@ -81,7 +81,10 @@ try {
       peakSend = Math.max(peakSend, await peakRssMiB(sendWorker.pid));
       peakDeliver = Math.max(peakDeliver, await peakRssMiB(deliverWorker.pid));
       const delivered = sandbox.deliveries().length;
-      if (delivered > reported + deviceCount / 10) log(`delivered ${(reported = delivered)}/${deviceCount}`);
+      if (delivered > reported + deviceCount / 10) {
+        reported = delivered;
+        log(`delivered ${reported}/${deviceCount}`);
+      }
       return delivered >= expected;
     },
     Math.max(1000, deadline - Date.now()),

@@ -37,7 +37,7 @@ export async function startLocalRedisCluster(options: { stateDir: string; log: (
     try {
       await formCluster(clients);
     } finally {
-      clients.forEach((client) => client.disconnect());
+      for (const client of clients) client.disconnect();
     }
   } catch (error) {
     await stop();

@@ -34,6 +34,7 @@ export const RegisterDeviceBody = Type.Object(
     // A device has one way of being reached: an FCM or APNs token, or (websites) a standard Web Push subscription.
     // A browser that has not (or no longer) subscribed gives neither: it is stored, unsubscribed, for its user and tags.
     if: { required: ['webPush'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
     then: {
       properties: {
         platform: { const: 'web', errorMessage: 'must be web with a webPush subscription' },

@@ -47,6 +47,7 @@ export const SendNotificationBody = Type.Object(
     additionalProperties: false,
     // In the schema rather than after it, so that a missing body is named beside every other offending field.
     if: { not: { required: ['templateId'] } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
     then: { required: ['body'], errorMessage: 'is required unless templateId is given' },
   },
 );
@@ -106,6 +107,7 @@ export const PreviewNotificationBody = Type.Object(
   {
     additionalProperties: false,
     if: { not: { required: ['templateId'] } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
     then: { required: ['body'], errorMessage: 'is required unless templateId is given' },
   },
 );

@@ -60,6 +60,8 @@ describe('APNs adapter against the sandbox', () => {
   it('keeps outcomes in input order across a mixed batch', async () => {
     const tokens = Array.from({ length: 600 }, (_, index) => (index % 50 === 3 ? `invalid-mixed-${index}` : `mixed-${index}`));
     const outcomes = await gateways.apns.send(tokens.map((token) => outgoingPush(token, 'ios')));
-    tokens.forEach((token, index) => expect(outcomes[index]!.kind, token).toBe(token.startsWith('invalid-') ? 'unsubscribed' : 'sent'));
+    tokens.forEach((token, index) => {
+      expect(outcomes[index]!.kind, token).toBe(token.startsWith('invalid-') ? 'unsubscribed' : 'sent');
+    });
   });
 });

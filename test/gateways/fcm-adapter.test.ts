@@ -83,7 +83,9 @@ describe('FCM adapter against the sandbox', () => {
     const tokens = Array.from({ length: 1234 }, (_, index) => (index % 100 === 7 ? `unregistered-batch-${index}` : `batch-${index}`));
     const outcomes = await gateways.fcm.send(tokens.map((token) => outgoingPush(token, 'android')));
     expect(outcomes).toHaveLength(1234);
-    tokens.forEach((token, index) => expect(outcomes[index]!.kind, token).toBe(token.startsWith('unregistered-') ? 'unsubscribed' : 'sent'));
+    tokens.forEach((token, index) => {
+      expect(outcomes[index]!.kind, token).toBe(token.startsWith('unregistered-') ? 'unsubscribed' : 'sent');
+    });
     expect(tokens.filter((token) => gateways.sandbox.deliveries(token).length === 1)).toHaveLength(1234 - 13);
   });
 });

@@ -15,7 +15,8 @@ declare global {
  * The script-tag build (/sdk/web.iife.js): it sets window.PushEngine, runs the callbacks the page queued in
  * window.PushEngineDeferred in order, and from then on runs each one pushed at once.
  */
-const sdk = (window.PushEngine ??= createSdk());
+window.PushEngine ??= createSdk();
+const sdk = window.PushEngine;
 const queued = Array.isArray(window.PushEngineDeferred) ? window.PushEngineDeferred : [];
 const run = (callback: Deferred) => {
   Promise.resolve()

@@ -71,19 +71,19 @@ export function DevicesScreen() {
 
   return (
     <>
-      <form
-        class="filters"
-        role="search"
-        aria-label="Look up devices"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setSearch({ by, id: id.trim() });
-        }}
-      >
-        <Select label="Look up by" name="lookup-by" value={by} options={[['userId', 'User id'], ['deviceId', 'Device id']] as const} onChange={setBy} />
-        <Field label={by === 'userId' ? 'User id' : 'Device id'} name="lookup-id" required value={id} onInput={setId} />
-        <button type="submit">Look up</button>
-      </form>
+      <search aria-label="Look up devices">
+        <form
+          class="filters"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setSearch({ by, id: id.trim() });
+          }}
+        >
+          <Select label="Look up by" name="lookup-by" value={by} options={[['userId', 'User id'], ['deviceId', 'Device id']] as const} onChange={setBy} />
+          <Field label={by === 'userId' ? 'User id' : 'Device id'} name="lookup-id" required value={id} onInput={setId} />
+          <button type="submit">Look up</button>
+        </form>
+      </search>
       {search === null ? (
         <p class="empty">Look a device up by its id, or every device of a user by the user id.</p>
       ) : (

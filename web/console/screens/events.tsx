@@ -25,20 +25,20 @@ export function EventsScreen() {
     <div class="columns">
       <section aria-labelledby="recent-events">
         <h2 id="recent-events">Recent events</h2>
-        <form
-          class="filters"
-          role="search"
-          aria-label="Filter recent events"
-          onSubmit={(event) => {
-            event.preventDefault();
-            setApplied(filters);
-          }}
-        >
-          <Field label="User id" name="events-user" value={filters.userId} onInput={(userId) => setFilters({ ...filters, userId })} />
-          <Field label="Device id" name="events-device" value={filters.deviceId} onInput={(deviceId) => setFilters({ ...filters, deviceId })} />
-          <Field label="Event type" name="events-type" value={filters.type} onInput={(type) => setFilters({ ...filters, type })} />
-          <button type="submit">Filter</button>
-        </form>
+        <search aria-label="Filter recent events">
+          <form
+            class="filters"
+            onSubmit={(event) => {
+              event.preventDefault();
+              setApplied(filters);
+            }}
+          >
+            <Field label="User id" name="events-user" value={filters.userId} onInput={(userId) => setFilters({ ...filters, userId })} />
+            <Field label="Device id" name="events-device" value={filters.deviceId} onInput={(deviceId) => setFilters({ ...filters, deviceId })} />
+            <Field label="Event type" name="events-type" value={filters.type} onInput={(type) => setFilters({ ...filters, type })} />
+            <button type="submit">Filter</button>
+          </form>
+        </search>
         <LoadedView loaded={events} empty="No event matches.">
           {(list) => (
             <table class="list" data-testid="events-table">

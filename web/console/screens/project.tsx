@@ -50,7 +50,7 @@ export function ProjectScreen() {
           </button>
         )}
         {confirming && (
-          <div class="confirm" role="group" aria-label="Confirm key rotation">
+          <fieldset class="confirm" aria-label="Confirm key rotation">
             <p>Apps and servers using the current keys stop working until they get the new ones.</p>
             <button
               type="button"
@@ -66,7 +66,7 @@ export function ProjectScreen() {
             <button type="button" class="secondary" onClick={() => setConfirming(false)}>
               Cancel
             </button>
-          </div>
+          </fieldset>
         )}
         <ErrorMessage error={rotate.error} />
         {rotate.result && (

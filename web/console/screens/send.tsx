@@ -94,7 +94,10 @@ export function SendScreen() {
       </fieldset>
       <fieldset>
         <legend>Audience</legend>
-        <Select label="Send to" name="target-type" value={targetType} options={targetTypes} onChange={(type) => (setTargetType(type), setTarget(''))} />
+        <Select label="Send to" name="target-type" value={targetType} options={targetTypes} onChange={(type) => {
+          setTargetType(type);
+          setTarget('');
+        }} />
         {targetType === 'segment' ? (
           segments.data === undefined ? (
             <Loading what="Loading segments" />

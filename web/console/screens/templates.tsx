@@ -64,7 +64,11 @@ export function TemplatesScreen() {
             <ul class="picks">
               {templates.map((template) => (
                 <li key={template.id}>
-                  <button type="button" class="link" aria-pressed={editing === template.id} onClick={() => (setEditing(template.id), setDraft(draftOf(template)), save.reset())}>
+                  <button type="button" class="link" aria-pressed={editing === template.id} onClick={() => {
+                    setEditing(template.id);
+                    setDraft(draftOf(template));
+                    save.reset();
+                  }}>
                     {template.name}
                   </button>
                 </li>
@@ -72,7 +76,11 @@ export function TemplatesScreen() {
             </ul>
           )}
         </LoadedView>
-        <button type="button" class="secondary" onClick={() => (setEditing(null), setDraft(blank), save.reset())}>
+        <button type="button" class="secondary" onClick={() => {
+          setEditing(null);
+          setDraft(blank);
+          save.reset();
+        }}>
           New template
         </button>
       </section>
