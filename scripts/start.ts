@@ -22,9 +22,17 @@ const env = {
   MONGODB_URL: process.env.MONGODB_URL || withDatabase(services.mongoUrl, 'pushengine'),
 };
 // The sandbox gateways are a local stand-in for FCM and APNs, not part of a deployment, so they are not in the Procfile.
-const sandboxEntries = (process.env.PUSH_GATEWAY ?? 'sandbox') === 'sandbox' ? [{ name: 'sandbox', command: 'node scripts/sandbox/main.ts' }] : [];
+const sandboxEntries =
+  (process.env.PUSH_GATEWAY ?? 'sandbox') === 'sandbox'
+    ? [{ name: 'sandbox', command: 'node scripts/sandbox/main.ts' }]
+    : [];
 const entries = [...sandboxEntries, ...readProcfile(resolve(root, 'Procfile'))];
-const supervisor = superviseProcesses(entries, env, root, lineFormatter(wantsReadableLogs(process.env, process.stdout.isTTY === true)));
+const supervisor = superviseProcesses(
+  entries,
+  env,
+  root,
+  lineFormatter(wantsReadableLogs(process.env, process.stdout.isTTY === true)),
+);
 log(`running ${entries.map((entry) => entry.name).join(', ')}`);
 log(`the API answers on http://127.0.0.1:${process.env.PORT ?? 3000} (Ctrl-C stops everything)`);
 

@@ -34,7 +34,12 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
   installErrorHandling(app);
   const metrics = createIngressMetrics(context.redis, context.queues, context.config.queuePrefix);
   app.addHook('onResponse', async (request, reply) => {
-    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observeRequest(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
   });
   await registerOpenApi(app);
   registerHealthRoutes(app, context);

@@ -36,7 +36,8 @@ function parsePort(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${raw}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`${name} must be a port number, got "${raw}"`);
   return port;
 }
 
@@ -72,14 +73,19 @@ function loadCredentialsKey(): Buffer {
 
 /** Safari's push service refuses a localhost subject, so it is refused here rather than on every push. */
 function parseVapidSubject(raw: string): string {
-  const valid = URL.canParse(raw) && ['mailto:', 'https:'].includes(new URL(raw).protocol) && !/^https:\/\/localhost(?:[:/]|$)/i.test(raw);
-  if (!valid) throw new Error(`VAPID_SUBJECT must be a mailto: or https: URL other than https://localhost, got "${raw}"`);
+  const valid =
+    URL.canParse(raw) &&
+    ['mailto:', 'https:'].includes(new URL(raw).protocol) &&
+    !/^https:\/\/localhost(?:[:/]|$)/i.test(raw);
+  if (!valid)
+    throw new Error(`VAPID_SUBJECT must be a mailto: or https: URL other than https://localhost, got "${raw}"`);
   return raw;
 }
 
 export function loadConfig(): Config {
   const pushGateway = process.env.PUSH_GATEWAY ?? 'sandbox';
-  if (pushGateway !== 'sandbox' && pushGateway !== 'live') throw new Error(`PUSH_GATEWAY must be "sandbox" or "live", got "${pushGateway}"`);
+  if (pushGateway !== 'sandbox' && pushGateway !== 'live')
+    throw new Error(`PUSH_GATEWAY must be "sandbox" or "live", got "${pushGateway}"`);
   return {
     host: process.env.HOST ?? '0.0.0.0',
     port: parsePort('PORT', 3000),

@@ -10,14 +10,17 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:
 
 const { ingress } = useIngress({ config: testConfig({ adminToken }) });
 
-const get = (path: string, authorization?: string) => ingress.request('GET', path, { headers: authorization === undefined ? {} : { authorization } });
+const get = (path: string, authorization?: string) =>
+  ingress.request('GET', path, { headers: authorization === undefined ? {} : { authorization } });
 
 describe('dashboard and metrics access', () => {
   it('lets the admin in with the token as bearer or as the basic-auth password of "admin"', async () => {
     for (const authorization of [`Bearer ${adminToken}`, basic('admin', adminToken)]) {
       const queues = await get('/admin/queues/api/queues', authorization);
       expect(queues.status).toBe(200);
-      expect(queues.body.queues.map((queue: { name: string }) => queue.name).sort()).toEqual(Object.values(queueNames).sort());
+      expect(queues.body.queues.map((queue: { name: string }) => queue.name).sort()).toEqual(
+        Object.values(queueNames).sort(),
+      );
       const page = await fetch(`${ingress.baseUrl}/admin/queues`, { headers: { authorization } });
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<html');
@@ -28,7 +31,15 @@ describe('dashboard and metrics access', () => {
   });
 
   it('answers 401 in the API error format to anything else, and asks the browser for a password', async () => {
-    const attempts = [undefined, `Bearer ${adminToken}x`, `Bearer ${adminToken.slice(0, -1)}`, basic('root', adminToken), basic('admin', 'guess'), `Token ${adminToken}`, 'Basic !!!'];
+    const attempts = [
+      undefined,
+      `Bearer ${adminToken}x`,
+      `Bearer ${adminToken.slice(0, -1)}`,
+      basic('root', adminToken),
+      basic('admin', 'guess'),
+      `Token ${adminToken}`,
+      'Basic !!!',
+    ];
     for (const authorization of attempts) {
       for (const path of ['/admin/queues', '/admin/queues/api/queues', '/metrics']) {
         const response = await get(path, authorization);

@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 import { rotateKeys } from '../src/projects/rotate-keys.ts';
 
-const { ingress, projects: { project, other } } = useIngress({ projects: { project: 'team', other: 'team' } });
+const {
+  ingress,
+  projects: { project, other },
+} = useIngress({ projects: { project: 'team', other: 'team' } });
 
 beforeAll(async () => {
   const registered = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/d1`, {
@@ -31,9 +34,16 @@ describe('server API authentication', () => {
     expectError(await ingress.request('GET', devicePath()), 401, 'unauthorized');
   });
 
-  it.each([['Basic abc'], ['Bearer'], ['Bearer two words'], [project?.apiKey ?? 'sk_x']])('refuses the malformed header %j with 401', async (header) => {
-    expectError(await ingress.request('GET', devicePath(), { headers: { authorization: header } }), 401, 'unauthorized');
-  });
+  it.each([['Basic abc'], ['Bearer'], ['Bearer two words'], [project?.apiKey ?? 'sk_x']])(
+    'refuses the malformed header %j with 401',
+    async (header) => {
+      expectError(
+        await ingress.request('GET', devicePath(), { headers: { authorization: header } }),
+        401,
+        'unauthorized',
+      );
+    },
+  );
 
   it('refuses an unknown key with 401', async () => {
     expectError(await ingress.request('GET', devicePath(), { key: 'sk_unknown' }), 401, 'unauthorized');
@@ -48,12 +58,17 @@ describe('server API authentication', () => {
   });
 
   it('refuses the server key on an SDK route with 403, so it is never embedded in an app', async () => {
-    const response = await ingress.request('PATCH', `/v1/sdk/projects/${project.projectId}/devices/d1`, { key: project.apiKey, body: {} });
+    const response = await ingress.request('PATCH', `/v1/sdk/projects/${project.projectId}/devices/d1`, {
+      key: project.apiKey,
+      body: {},
+    });
     expectError(response, 403, 'forbidden');
   });
 
   it('checks the key before the body, so an unauthenticated caller learns nothing from validation', async () => {
-    const response = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/d1`, { body: { platform: 'nope' } });
+    const response = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/d1`, {
+      body: { platform: 'nope' },
+    });
     expectError(response, 401, 'unauthorized');
   });
 
@@ -71,7 +86,8 @@ describe('server API authentication', () => {
   it('stores no plaintext key anywhere in MongoDB', async () => {
     const collections = await ingress.context.mongo.db!.listCollections().toArray();
     const dump: string[] = [];
-    for (const { name } of collections) dump.push(JSON.stringify(await ingress.context.mongo.db!.collection(name).find().toArray()));
+    for (const { name } of collections)
+      dump.push(JSON.stringify(await ingress.context.mongo.db!.collection(name).find().toArray()));
     const everything = dump.join('\n');
     for (const secret of [project.apiKey, project.clientKey, other.apiKey, other.clientKey]) {
       expect(everything).not.toContain(secret);

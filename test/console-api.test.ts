@@ -5,7 +5,10 @@ import { listNotificationsQuery } from '../src/notifications/list-notifications.
 import { listDevicesQuery } from '../src/devices/list-devices.ts';
 
 const adminToken = 'console-api-admin-token';
-const { ingress, projects: { project, other, limited } } = useIngress({
+const {
+  ingress,
+  projects: { project, other, limited },
+} = useIngress({
   config: testConfig({ adminToken }),
   projects: { project: 'team', other: 'team', limited: 'starter' },
 });
@@ -28,16 +31,28 @@ beforeAll(async () => {
     { id: 'bob-phone', userId: 'bob', tags: { plan: 'pro', name: '<b>Bob</b>' } },
   ];
   for (const { id, ...fields } of devices) {
-    const response = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${id}`, { key: project.clientKey, body: { platform: 'android', pushToken: `t-${id}`, ...fields } });
+    const response = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${id}`, {
+      key: project.clientKey,
+      body: { platform: 'android', pushToken: `t-${id}`, ...fields },
+    });
     expect(response.status).toBe(200);
   }
   await ingress.context.models.Device.updateOne(
     { projectId: project.projectId, deviceId: 'bob-phone' },
-    { $set: { isSubscribed: false, unsubscribedAt: new Date('2026-01-02T03:04:05Z'), unsubscribeReason: 'Unregistered' } },
+    {
+      $set: {
+        isSubscribed: false,
+        unsubscribedAt: new Date('2026-01-02T03:04:05Z'),
+        unsubscribeReason: 'Unregistered',
+      },
+    },
   );
   // Without workers the sends stay queued: the list reads what the send route stored.
   for (let index = 0; index < 5; index++) {
-    const response = await ingress.request('POST', path('/notifications'), { key: project.apiKey, body: { targetType: 'device', targetIds: ['alice-phone'], body: `n${index}` } });
+    const response = await ingress.request('POST', path('/notifications'), {
+      key: project.apiKey,
+      body: { targetType: 'device', targetIds: ['alice-phone'], body: `n${index}` },
+    });
     expect(response.status).toBe(200);
     notificationIds.unshift(response.body.data.id);
   }
@@ -48,7 +63,13 @@ describe('GET /v1/projects', () => {
     const response = await ingress.request('GET', '/v1/projects', { key: project.apiKey });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual([
-      { id: project.projectId, name: 'test team', plan: 'team', createdAt: expect.any(String), rateLimit: { requestsPerMinute: null, used: null } },
+      {
+        id: project.projectId,
+        name: 'test team',
+        plan: 'team',
+        createdAt: expect.any(String),
+        rateLimit: { requestsPerMinute: null, used: null },
+      },
     ]);
   });
 
@@ -66,7 +87,10 @@ describe('GET /v1/projects', () => {
     expectError(await ingress.request('GET', '/v1/projects'), 401, 'unauthorized');
     const bad = await ingress.request('GET', '/v1/projects?limit=0&color=red', { key: adminToken });
     expectError(bad, 400, 'invalid_request');
-    expect(bad.body.error.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['/query/color', '/query/limit']);
+    expect(bad.body.error.details.map((detail: { path: string }) => detail.path).sort()).toEqual([
+      '/query/color',
+      '/query/limit',
+    ]);
   });
 });
 
@@ -75,7 +99,11 @@ describe('GET /v1/projects/{id}', () => {
     const key = limited.apiKey;
     await ingress.request('GET', `/v1/projects/${limited.projectId}/event-types`, { key });
     const response = await ingress.request('GET', `/v1/projects/${limited.projectId}`, { key });
-    expect(response.body.data).toMatchObject({ id: limited.projectId, plan: 'starter', rateLimit: { requestsPerMinute: 100, used: 2 } });
+    expect(response.body.data).toMatchObject({
+      id: limited.projectId,
+      plan: 'starter',
+      rateLimit: { requestsPerMinute: 100, used: 2 },
+    });
   });
 
   it('lets ADMIN_TOKEN use the server API of any project, and answers 404 for a project that does not exist', async () => {
@@ -97,7 +125,11 @@ describe('GET /v1/projects/{id}/notifications', () => {
     const first = await get(path('/notifications?limit=2'));
     expect(first.status).toBe(200);
     expect(first.body.data.map((item: { id: string }) => item.id)).toEqual(notificationIds.slice(0, 2));
-    expect(first.body.data[0]).toMatchObject({ status: 'queued', body: 'n4', stats: { targeted: 0, sent: 0, failed: 0, unsubscribed: 0, clicked: 0 } });
+    expect(first.body.data[0]).toMatchObject({
+      status: 'queued',
+      body: 'n4',
+      stats: { targeted: 0, sent: 0, failed: 0, unsubscribed: 0, clicked: 0 },
+    });
     const before = encodeURIComponent(first.body.data[1].createdAt);
     const rest = await get(path(`/notifications?limit=10&before=${before}`));
     const seen = [...first.body.data, ...rest.body.data].map((item: { id: string }) => item.id);
@@ -108,7 +140,12 @@ describe('GET /v1/projects/{id}/notifications', () => {
   });
 
   it('refuses a bad limit or before with 400 naming the field', async () => {
-    for (const [query, field] of [['limit=0', '/query/limit'], ['limit=501', '/query/limit'], ['before=yesterday', '/query/before'], ['page=2', '/query/page']]) {
+    for (const [query, field] of [
+      ['limit=0', '/query/limit'],
+      ['limit=501', '/query/limit'],
+      ['before=yesterday', '/query/before'],
+      ['page=2', '/query/page'],
+    ]) {
       const response = await get(path(`/notifications?${query}`));
       expectError(response, 400, 'invalid_request');
       expect(response.body.error.details[0].path).toBe(field);
@@ -116,9 +153,14 @@ describe('GET /v1/projects/{id}/notifications', () => {
   });
 
   it('is planned on the index {projectId, createdAt}', async () => {
-    const plan = await listNotificationsQuery(ingress.context.models, project.projectId, { limit: 2, before: new Date() }).explain('queryPlanner');
+    const plan = await listNotificationsQuery(ingress.context.models, project.projectId, {
+      limit: 2,
+      before: new Date(),
+    }).explain('queryPlanner');
     // MongoDB 7/8 walk the index in its order; SecantusDB adds a top-k SORT stage over the same index range.
-    const winning = JSON.stringify((plan as unknown as { queryPlanner: { winningPlan: object } }).queryPlanner.winningPlan);
+    const winning = JSON.stringify(
+      (plan as unknown as { queryPlanner: { winningPlan: object } }).queryPlanner.winningPlan,
+    );
     expect(winning).toMatch(/"stage":"IXSCAN","keyPattern":\{"projectId":1,"createdAt":-1\}/);
     expect(winning).not.toContain('COLLSCAN');
   });
@@ -149,18 +191,32 @@ describe('GET /v1/projects/{id}/devices', () => {
         subscription: { isSubscribed: false, unsubscribedAt: '2026-01-02T03:04:05.000Z', reason: 'Unregistered' },
       },
     ]);
-    expect((await get(path('/devices/alice-phone/subscription'))).body.data).toEqual({ isSubscribed: true, unsubscribedAt: null, reason: null });
+    expect((await get(path('/devices/alice-phone/subscription'))).body.data).toEqual({
+      isSubscribed: true,
+      unsubscribedAt: null,
+      reason: null,
+    });
     expectError(await get(path('/devices/nobody/subscription')), 404, 'not_found');
   });
 
   it('reads the devices of a user through the index {projectId, userId}', async () => {
-    const plan = await listDevicesQuery(ingress.context.models, project.projectId, { userId: 'alice', limit: 50 }).explain('queryPlanner');
-    const winning = JSON.stringify((plan as unknown as { queryPlanner: { winningPlan: object } }).queryPlanner.winningPlan);
+    const plan = await listDevicesQuery(ingress.context.models, project.projectId, {
+      userId: 'alice',
+      limit: 50,
+    }).explain('queryPlanner');
+    const winning = JSON.stringify(
+      (plan as unknown as { queryPlanner: { winningPlan: object } }).queryPlanner.winningPlan,
+    );
     expect(winning).toMatch(/"stage":"IXSCAN","keyPattern":\{"projectId":1,"userId":1\}/);
   });
 
   it('refuses bad filters with 400', async () => {
-    for (const [query, field] of [['value=pro', '/query'], ['tag=%24set', '/query/tag'], ['limit=501', '/query/limit'], ['after=a%20b', '/query/after']]) {
+    for (const [query, field] of [
+      ['value=pro', '/query'],
+      ['tag=%24set', '/query/tag'],
+      ['limit=501', '/query/limit'],
+      ['after=a%20b', '/query/after'],
+    ]) {
       const response = await get(path(`/devices?${query}`));
       expectError(response, 400, 'invalid_request');
       expect(response.body.error.details[0].path).toBe(field);
@@ -172,32 +228,73 @@ describe('POST /v1/projects/{id}/notifications/preview', () => {
   it('renders the inline content or a template for one device', async () => {
     const inline = await ingress.request('POST', path('/notifications/preview'), {
       key: project.apiKey,
-      body: { deviceId: 'alice-phone', title: 'Hi {{ device.userId }}', body: '{{ device.tags.plan }} {{ data.x | default: "none" }}', data: { x: 7 } },
+      body: {
+        deviceId: 'alice-phone',
+        title: 'Hi {{ device.userId }}',
+        body: '{{ device.tags.plan }} {{ data.x | default: "none" }}',
+        data: { x: 7 },
+      },
     });
     expect(inline.body.data).toEqual({ title: 'Hi alice', body: 'pro 7', url: null, imageUrl: null });
-    const template = await ingress.request('POST', path('/templates'), { key: project.apiKey, body: { name: 't', body: 'Level {{ device.tags.level }}' } });
-    const rendered = await ingress.request('POST', path('/notifications/preview'), { key: project.apiKey, body: { deviceId: 'alice-tablet', templateId: template.body.data.id } });
+    const template = await ingress.request('POST', path('/templates'), {
+      key: project.apiKey,
+      body: { name: 't', body: 'Level {{ device.tags.level }}' },
+    });
+    const rendered = await ingress.request('POST', path('/notifications/preview'), {
+      key: project.apiKey,
+      body: { deviceId: 'alice-tablet', templateId: template.body.data.id },
+    });
     expect(rendered.body.data.body).toBe('Level 3');
-    const noDevice = await ingress.request('POST', path('/notifications/preview'), { key: project.apiKey, body: { body: '[{{ device.tags.plan }}]' } });
+    const noDevice = await ingress.request('POST', path('/notifications/preview'), {
+      key: project.apiKey,
+      body: { body: '[{{ device.tags.plan }}]' },
+    });
     expect(noDevice.body.data.body).toBe('[]');
   });
 
   it('names each field whose Liquid does not parse, and 404s an unknown device or template', async () => {
-    const broken = await ingress.request('POST', path('/notifications/preview'), { key: project.apiKey, body: { title: '{{ x', body: '{% if %}' } });
+    const broken = await ingress.request('POST', path('/notifications/preview'), {
+      key: project.apiKey,
+      body: { title: '{{ x', body: '{% if %}' },
+    });
     expectError(broken, 400, 'invalid_request');
     expect(broken.body.error.details.map((detail: { path: string }) => detail.path)).toEqual(['/title', '/body']);
-    expectError(await ingress.request('POST', path('/notifications/preview'), { key: project.apiKey, body: { deviceId: 'nobody', body: 'x' } }), 404, 'not_found');
-    expectError(await ingress.request('POST', path('/notifications/preview'), { key: project.apiKey, body: { templateId: 'nope' } }), 404, 'not_found');
-    expectError(await ingress.request('POST', path('/notifications/preview'), { key: project.apiKey, body: {} }), 400, 'invalid_request');
+    expectError(
+      await ingress.request('POST', path('/notifications/preview'), {
+        key: project.apiKey,
+        body: { deviceId: 'nobody', body: 'x' },
+      }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await ingress.request('POST', path('/notifications/preview'), {
+        key: project.apiKey,
+        body: { templateId: 'nope' },
+      }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await ingress.request('POST', path('/notifications/preview'), { key: project.apiKey, body: {} }),
+      400,
+      'invalid_request',
+    );
   });
 });
 
 describe('POST /v1/projects/{id}/segments/preview', () => {
   it('counts an unsaved definition and refuses a malformed condition naming it', async () => {
-    const preview = await ingress.request('POST', path('/segments/preview'), { key: project.apiKey, body: { match: 'all', conditions: [{ tag: 'plan', op: 'eq', value: 'pro' }] } });
+    const preview = await ingress.request('POST', path('/segments/preview'), {
+      key: project.apiKey,
+      body: { match: 'all', conditions: [{ tag: 'plan', op: 'eq', value: 'pro' }] },
+    });
     // bob-phone is unsubscribed.
     expect(preview.body.data).toEqual({ count: 1, sample: ['alice-phone'] });
-    const bad = await ingress.request('POST', path('/segments/preview'), { key: project.apiKey, body: { match: 'all', conditions: [{ tag: 'plan', op: 'like' }] } });
+    const bad = await ingress.request('POST', path('/segments/preview'), {
+      key: project.apiKey,
+      body: { match: 'all', conditions: [{ tag: 'plan', op: 'like' }] },
+    });
     expectError(bad, 400, 'invalid_request');
     expect(bad.body.error.details[0].path).toBe('/conditions/0/op');
   });
@@ -206,11 +303,20 @@ describe('POST /v1/projects/{id}/segments/preview', () => {
 describe('POST /v1/projects/{id}/keys/rotate', () => {
   it('answers the new keys once and revokes the old ones; ADMIN_TOKEN may rotate any project', async () => {
     const rotating = await ingress.createProject('team');
-    const response = await ingress.request('POST', `/v1/projects/${rotating.projectId}/keys/rotate`, { key: rotating.apiKey });
-    expect(response.body.data).toEqual({ projectId: rotating.projectId, apiKey: expect.any(String), clientKey: expect.any(String), plan: 'team' });
+    const response = await ingress.request('POST', `/v1/projects/${rotating.projectId}/keys/rotate`, {
+      key: rotating.apiKey,
+    });
+    expect(response.body.data).toEqual({
+      projectId: rotating.projectId,
+      apiKey: expect.any(String),
+      clientKey: expect.any(String),
+      plan: 'team',
+    });
     expectError(await get(`/v1/projects/${rotating.projectId}`, rotating.apiKey), 401, 'unauthorized');
     expect((await get(`/v1/projects/${rotating.projectId}`, response.body.data.apiKey)).status).toBe(200);
-    const byAdmin = await ingress.request('POST', `/v1/projects/${rotating.projectId}/keys/rotate`, { key: adminToken });
+    const byAdmin = await ingress.request('POST', `/v1/projects/${rotating.projectId}/keys/rotate`, {
+      key: adminToken,
+    });
     expectError(await get(`/v1/projects/${rotating.projectId}`, response.body.data.apiKey), 401, 'unauthorized');
     expect((await get(`/v1/projects/${rotating.projectId}`, byAdmin.body.data.apiKey)).status).toBe(200);
   });

@@ -4,7 +4,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { useBrowser } from './support/browser.ts';
-import { registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
+import {
+  registerDevices,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from './support/delivery-harness.ts';
 import { screenTitles, type ScreenName } from '../web/console/screen-titles.ts';
 
 /**
@@ -14,7 +19,10 @@ import { screenTitles, type ScreenName } from '../web/console/screen-titles.ts';
 
 const adminToken = 'console-browser-admin-token';
 const hostileTag = '<img src=x onerror=alert(1)>';
-const { harness, projects: { project, second } } = useDeliveryHarness({
+const {
+  harness,
+  projects: { project, second },
+} = useDeliveryHarness({
   configOverrides: { adminToken },
   queues: ['send', 'deliver', 'event-ingest'],
   projects: { project: 'team', second: 'starter' },
@@ -23,7 +31,13 @@ const browser = useBrowser();
 const screenshots = resolve(import.meta.dirname, '../.state/test/console-screenshots');
 
 const vip = [
-  { id: 'vip-1', platform: 'android', token: 'console-vip-1', userId: 'console-user', tags: { group: 'vip', name: 'Ada' } },
+  {
+    id: 'vip-1',
+    platform: 'android',
+    token: 'console-vip-1',
+    userId: 'console-user',
+    tags: { group: 'vip', name: 'Ada' },
+  },
   { id: 'vip-2', platform: 'ios', token: 'console-vip-2', tags: { group: 'vip', name: 'Grace' } },
   { id: 'vip-gone', platform: 'android', token: 'unregistered-console-vip-3', tags: { group: 'vip' } },
 ] as const;
@@ -36,18 +50,21 @@ beforeAll(async () => {
   ]);
   const events = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/events`, {
     key: project.apiKey,
-    body: { events: [
-      { type: 'purchase', subjectType: 'device', subjectId: 'vip-1', data: { amount: 12 } },
-      { type: 'purchase', subjectType: 'device', subjectId: 'vip-2', data: { amount: 5 } },
-      { type: 'view', subjectType: 'device', subjectId: 'vip-1', data: { page: hostileTag } },
-    ] },
+    body: {
+      events: [
+        { type: 'purchase', subjectType: 'device', subjectId: 'vip-1', data: { amount: 12 } },
+        { type: 'purchase', subjectType: 'device', subjectId: 'vip-2', data: { amount: 5 } },
+        { type: 'view', subjectType: 'device', subjectId: 'vip-1', data: { page: hostileTag } },
+      ],
+    },
   });
   expect(events.body.data.success).toBe(3);
   await mkdir(screenshots, { recursive: true });
 });
 
 /** Polls what the page shows until it matches: the screens load and refresh asynchronously. */
-const until = <T>(read: () => Promise<T> | T, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 15_000, ...options });
+const until = <T>(read: () => Promise<T> | T, options: { timeout?: number } = {}) =>
+  expect.poll(read, { timeout: 15_000, ...options });
 
 interface ConsolePage {
   page: Page;
@@ -77,7 +94,10 @@ async function signIn(page: Page, key = project.apiKey): Promise<void> {
 }
 
 async function show(page: Page, screen: ScreenName): Promise<void> {
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: screenTitles[screen], exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('link', { name: screenTitles[screen], exact: true })
+    .click();
   await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(screenTitles[screen]);
 }
 
@@ -103,7 +123,9 @@ describe('console', { timeout: 120_000 }, () => {
     try {
       await page.getByLabel('Server API key or ADMIN_TOKEN').fill('sk_wrong');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await until(() => page.getByRole('alert').textContent()).toBe('The API key is not valid; it may have been rotated.');
+      await until(() => page.getByRole('alert').textContent()).toBe(
+        'The API key is not valid; it may have been rotated.',
+      );
       expect(await page.getByRole('navigation').count()).toBe(0);
       expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
 
@@ -146,7 +168,9 @@ describe('console', { timeout: 120_000 }, () => {
       await page.getByLabel('Title').fill('Hi {{ device.tags.name');
       await page.getByLabel('Body').fill('Hello {{ device.tags.name | default: "friend" }}');
       // A Liquid syntax error is shown beside its field.
-      await until(() => page.locator('#field-template-title-error').textContent()).toContain('is not a valid Liquid template');
+      await until(() => page.locator('#field-template-title-error').textContent()).toContain(
+        'is not a valid Liquid template',
+      );
       await page.getByLabel('Title').fill('Hi {{ device.tags.name }}');
       await page.getByLabel('Preview for device id').fill('vip-2');
       await until(() => page.getByTestId('template-preview').textContent()).toBe('Hi GraceHello Grace');
@@ -184,7 +208,9 @@ describe('console', { timeout: 120_000 }, () => {
       await until(() => page.getByTestId('audience-count').textContent()).toBe('1 subscribed device');
       await page.getByLabel('Send to').selectOption('device');
       await page.getByLabel('Device id', { exact: true }).fill('no-such-device');
-      await until(() => page.getByTestId('audience-count').textContent()).toBe('Cannot count: No device "no-such-device" in this project.');
+      await until(() => page.getByTestId('audience-count').textContent()).toBe(
+        'Cannot count: No device "no-such-device" in this project.',
+      );
       await page.getByLabel('Send to').selectOption('segment');
       await page.getByLabel('Content from').selectOption('template');
       await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Welcome' });
@@ -207,8 +233,13 @@ describe('console', { timeout: 120_000 }, () => {
       await show(page, 'notifications');
       const row = page.locator(`tr[data-notification="${notificationId}"]`);
       await until(() => row.getByTestId('status').textContent(), { timeout: 20_000 }).toBe('completed');
-      const stat = async (name: string) => (await row.locator(`[data-stat="${name}"]`).textContent())!.replace(/\D+/g, ' ').trim();
-      const delivered = vip.filter((device) => harness.sandbox.deliveries(device.token).some((delivery) => JSON.stringify(delivery.payload).includes(notificationId)));
+      const stat = async (name: string) =>
+        (await row.locator(`[data-stat="${name}"]`).textContent())!.replace(/\D+/g, ' ').trim();
+      const delivered = vip.filter((device) =>
+        harness.sandbox
+          .deliveries(device.token)
+          .some((delivery) => JSON.stringify(delivery.payload).includes(notificationId)),
+      );
       expect(delivered.map((device) => device.id)).toEqual(['vip-1', 'vip-2']);
       expect(await stat('targeted')).toBe(String(vip.length));
       expect(await stat('sent')).toBe(String(delivered.length));
@@ -218,10 +249,14 @@ describe('console', { timeout: 120_000 }, () => {
       expect(await row.textContent()).toContain('Hello {{ device.tags.name | default: "friend" }}');
 
       // A click reported by the SDK shows on the next read of the list.
-      const click = await harness.ingress.request('POST', `/v1/sdk/projects/${project.projectId}/devices/vip-1/events`, {
-        key: project.clientKey,
-        body: { type: '@clicked', data: { notificationId } },
-      });
+      const click = await harness.ingress.request(
+        'POST',
+        `/v1/sdk/projects/${project.projectId}/devices/vip-1/events`,
+        {
+          key: project.clientKey,
+          body: { type: '@clicked', data: { notificationId } },
+        },
+      );
       expect(click.status).toBe(200);
       await page.reload();
       await until(() => stat('clicked')).toBe('1');
@@ -231,7 +266,12 @@ describe('console', { timeout: 120_000 }, () => {
   });
 
   it('looks up a device by userId with its history, filters recent events by deviceId and type, and adds an event type', async () => {
-    const sent = await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: ['vip-1'], title: 'History', body: 'for {{ device.userId }}' });
+    const sent = await sendNotification(harness.ingress, project, {
+      targetType: 'device',
+      targetIds: ['vip-1'],
+      title: 'History',
+      body: 'for {{ device.userId }}',
+    });
     await waitUntilCompleted(harness.ingress, project, sent);
     const { page, close } = await openConsole();
     try {
@@ -267,7 +307,8 @@ describe('console', { timeout: 120_000 }, () => {
       await page.keyboard.type(project.apiKey);
       await page.keyboard.press('Enter');
       await page.getByRole('navigation', { name: 'Screens' }).waitFor();
-      const hasFocus = (locator: Locator) => locator.evaluate((element) => element === element.ownerDocument.activeElement);
+      const hasFocus = (locator: Locator) =>
+        locator.evaluate((element) => element === element.ownerDocument.activeElement);
       const link = page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Events', exact: true });
       for (let presses = 0; presses < 20 && !(await hasFocus(link)); presses++) await page.keyboard.press('Tab');
       expect(await hasFocus(link)).toBe(true);
@@ -291,7 +332,9 @@ describe('console', { timeout: 120_000 }, () => {
       await until(() => row.getByRole('cell').nth(3).textContent()).toBe('active');
       await row.getByRole('button', { name: 'Pause Thank buyers' }).click();
       await until(() => row.getByRole('cell').nth(3).textContent()).toBe('paused');
-      const [journey] = (await harness.ingress.request('GET', `/v1/projects/${project.projectId}/journeys`, { key: project.apiKey })).body.data;
+      const [journey] = (
+        await harness.ingress.request('GET', `/v1/projects/${project.projectId}/journeys`, { key: project.apiKey })
+      ).body.data;
       expect(journey).toMatchObject({ name: 'Thank buyers', trigger: { event: 'purchase' }, active: false });
       await row.getByRole('button', { name: 'Resume Thank buyers' }).click();
       await until(() => row.getByRole('cell').nth(3).textContent()).toBe('active');
@@ -308,7 +351,9 @@ describe('console', { timeout: 120_000 }, () => {
       await page.getByLabel('Look up by').selectOption('deviceId');
       await page.getByLabel('Device id').fill('hostile');
       await page.getByRole('button', { name: 'Look up' }).click();
-      await until(() => page.locator('article[data-device="hostile"]').getByTestId('tags').textContent()).toBe(`bio${hostileTag}`);
+      await until(() => page.locator('article[data-device="hostile"]').getByTestId('tags').textContent()).toBe(
+        `bio${hostileTag}`,
+      );
       await show(page, 'events');
       await until(() => page.getByTestId('events-table').textContent(), { timeout: 10_000 }).toContain(hostileTag);
       expect(await page.locator('main img').count()).toBe(0);
@@ -325,8 +370,14 @@ describe('console', { timeout: 120_000 }, () => {
         const scan = async (name: string) => {
           await until(() => page.locator('[role=status]').filter({ hasText: 'Loading' }).count()).toBe(0);
           const results = await new AxeBuilder({ page }).analyze();
-          const blocking = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-          expect(blocking.map((violation) => `${name}: ${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`)).toEqual([]);
+          const blocking = results.violations.filter(
+            (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+          );
+          expect(
+            blocking.map(
+              (violation) => `${name}: ${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`,
+            ),
+          ).toEqual([]);
           await page.screenshot({ path: resolve(screenshots, `${name}-${width}.png`), fullPage: true });
         };
         await scan('sign-in');

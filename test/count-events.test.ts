@@ -11,7 +11,12 @@ import { flushEventCountsJobName } from '../src/queues/maintenance-schedules.ts'
 import { maintenanceProcessor } from '../src/maintenance/maintenance-processor.ts';
 import { redisKeys } from '../src/infra/redis-keys.ts';
 
-const { config, ingress, workers, projects: { project } } = useIngress({ workers: ['event-ingest'], projects: { project: 'team' } });
+const {
+  config,
+  ingress,
+  workers,
+  projects: { project },
+} = useIngress({ workers: ['event-ingest'], projects: { project: 'team' } });
 let firstBatchAt: number;
 let secondBatchAt: number;
 let deps: CountDeps;
@@ -22,13 +27,20 @@ const receivedAtOf = async (type: string) =>
 
 async function report(events: object[]) {
   const before = await storedCount();
-  const response = await ingress.request('POST', `/v1/projects/${project.projectId}/events`, { key: project.apiKey, body: { events } });
+  const response = await ingress.request('POST', `/v1/projects/${project.projectId}/events`, {
+    key: project.apiKey,
+    body: { events },
+  });
   expect(response.body.data).toEqual({ success: events.length, error: [] });
   await waitFor(storedCount, (count) => count === before + events.length);
 }
 
 beforeAll(async () => {
-  for (const [deviceId, userId] of [['count-phone', 'count-user'], ['count-tablet', 'count-user'], ['count-lonely', null]] as const) {
+  for (const [deviceId, userId] of [
+    ['count-phone', 'count-user'],
+    ['count-tablet', 'count-user'],
+    ['count-lonely', null],
+  ] as const) {
     await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${deviceId}`, {
       key: project.clientKey,
       body: { platform: 'android', pushToken: `token-${deviceId}`, userId },
@@ -37,13 +49,23 @@ beforeAll(async () => {
   await waitFor(storedCount, (count) => count === 3);
   await report([
     { type: 'purchase', subjectType: 'device', subjectId: 'count-phone', data: { amount: 50 } },
-    { type: 'purchase', subjectType: 'user', subjectId: 'count-user', data: { amount: 150, at: '2024-03-01T10:00:00+09:00' } },
+    {
+      type: 'purchase',
+      subjectType: 'user',
+      subjectId: 'count-user',
+      data: { amount: 150, at: '2024-03-01T10:00:00+09:00' },
+    },
     { type: 'view', subjectType: 'device', subjectId: 'count-phone' },
     { type: 'purchase', subjectType: 'device', subjectId: 'count-lonely', data: { amount: 500 } },
     { type: 'first_batch', subjectType: 'user', subjectId: 'nobody' },
   ]);
   await report([
-    { type: 'purchase', subjectType: 'device', subjectId: 'count-phone', data: { amount: 200, at: '2024-05-01T00:00:00Z' } },
+    {
+      type: 'purchase',
+      subjectType: 'device',
+      subjectId: 'count-phone',
+      data: { amount: 200, at: '2024-05-01T00:00:00Z' },
+    },
     { type: 'second_batch', subjectType: 'user', subjectId: 'nobody' },
   ]);
   deps = { models: workers.context.models, redis: workers.context.redis, queuePrefix: config.queuePrefix };
@@ -55,7 +77,7 @@ const count = (query: Partial<CountEventsQuery> & Pick<CountEventsQuery, 'within
   countEvents(deps, { projectId: project.projectId, type: 'purchase', ...query } as CountEventsQuery);
 
 describe('countEvents: how often an event happened for a device or user in the last N days', () => {
-  it('counts a device\'s own events and its user\'s, and a user\'s events on all their devices', async () => {
+  it("counts a device's own events and its user's, and a user's events on all their devices", async () => {
     expect(secondBatchAt).toBeGreaterThan(firstBatchAt);
     expect(await count({ deviceId: 'count-phone', withinDays: 1 })).toBe(3);
     expect(await count({ deviceId: 'count-tablet', withinDays: 1 })).toBe(1);
@@ -82,14 +104,32 @@ describe('countEvents: how often an event happened for a device or user in the l
 
   it('counts only the events whose data matches the conditions, numbers and times alike', async () => {
     const tenDaysOn = new Date(secondBatchAt + 10 * dayMs);
-    expect(await count({ deviceId: 'count-phone', withinDays: 30, now: tenDaysOn, where: [{ field: 'amount', op: 'gte', value: 100 }] })).toBe(2);
-    expect(await count({ deviceId: 'count-phone', withinDays: 30, now: tenDaysOn, where: [{ field: 'amount', op: 'in', value: [50, 500] }] })).toBe(1);
-    expect(await count({ deviceId: 'count-phone', withinDays: 30, now: tenDaysOn, where: [{ field: 'at', op: 'exists' }] })).toBe(2);
+    expect(
+      await count({
+        deviceId: 'count-phone',
+        withinDays: 30,
+        now: tenDaysOn,
+        where: [{ field: 'amount', op: 'gte', value: 100 }],
+      }),
+    ).toBe(2);
+    expect(
+      await count({
+        deviceId: 'count-phone',
+        withinDays: 30,
+        now: tenDaysOn,
+        where: [{ field: 'amount', op: 'in', value: [50, 500] }],
+      }),
+    ).toBe(1);
+    expect(
+      await count({ deviceId: 'count-phone', withinDays: 30, now: tenDaysOn, where: [{ field: 'at', op: 'exists' }] }),
+    ).toBe(2);
     const afterApril = [{ field: 'at', op: 'gte' as const, value: '2024-04-01T00:00:00Z' }];
     expect(await count({ deviceId: 'count-phone', withinDays: 30, now: tenDaysOn, where: afterApril })).toBe(1);
     const between = (firstBatchAt + secondBatchAt) / 2;
     const amountOver100 = [{ field: 'amount', op: 'gt' as const, value: 100 }];
-    expect(await count({ deviceId: 'count-phone', withinDays: 3, now: new Date(between + 3 * dayMs), where: amountOver100 })).toBe(1);
+    expect(
+      await count({ deviceId: 'count-phone', withinDays: 3, now: new Date(between + 3 * dayMs), where: amountOver100 }),
+    ).toBe(1);
     expect(await count({ deviceId: 'count-phone', withinDays: 5, now: tenDaysOn, where: amountOver100 })).toBe(0);
   });
 
@@ -121,27 +161,44 @@ describe('countEvents: how often an event happened for a device or user in the l
 
   it('does not count a retried ingest job twice', async () => {
     const ingestDeps = { ...deps, catalog: new EventTypeCatalog(deps.models), log: workers.context.log };
-    const job = { projectId: project.projectId, receivedAt: new Date().toISOString(), events: [{ type: 'retried', subjectType: 'device' as const, subjectId: 'count-phone', data: {} }] };
+    const job = {
+      projectId: project.projectId,
+      receivedAt: new Date().toISOString(),
+      events: [{ type: 'retried', subjectType: 'device' as const, subjectId: 'count-phone', data: {} }],
+    };
     await ingestEvents(ingestDeps, 'retried-job', job);
     await ingestEvents(ingestDeps, 'retried-job', job);
-    expect(await count({ deviceId: 'count-phone', type: 'retried', withinDays: 30, now: new Date(Date.now() + 5 * dayMs) })).toBe(1);
-    expect(await workers.context.models.Event.countDocuments({ projectId: project.projectId, type: 'retried' })).toBe(1);
+    expect(
+      await count({ deviceId: 'count-phone', type: 'retried', withinDays: 30, now: new Date(Date.now() + 5 * dayMs) }),
+    ).toBe(1);
+    expect(await workers.context.models.Event.countDocuments({ projectId: project.projectId, type: 'retried' })).toBe(
+      1,
+    );
   });
 
   it('moves the counts of a project that stopped sending events into MongoDB on the maintenance schedule', async () => {
     const quiet = await ingress.createProject('team');
-    const counted = async () => (await deps.models.EventCounter.find({ projectId: quiet.projectId, type: 'last_words' }).lean()).reduce((sum, counter) => sum + counter.count, 0);
+    const counted = async () =>
+      (await deps.models.EventCounter.find({ projectId: quiet.projectId, type: 'last_words' }).lean()).reduce(
+        (sum, counter) => sum + counter.count,
+        0,
+      );
     const pendingKey = redisKeys.eventCounts(deps.queuePrefix, quiet.projectId).pending;
     const reportOne = async () => {
       const body = { events: [{ type: 'last_words', subjectType: 'user', subjectId: 'quiet-user' }] };
-      expect((await ingress.request('POST', `/v1/projects/${quiet.projectId}/events`, { key: quiet.apiKey, body })).status).toBe(200);
+      expect(
+        (await ingress.request('POST', `/v1/projects/${quiet.projectId}/events`, { key: quiet.apiKey, body })).status,
+      ).toBe(200);
     };
     // The first event's counts are flushed at once; the second's, within 5 s of that flush, wait in Redis for a flush
     // that no further event of this project triggers.
     await reportOne();
     await waitFor(counted, (total) => total === 1);
     await reportOne();
-    await waitFor(() => deps.redis.exists(pendingKey), (exists) => exists === 1);
+    await waitFor(
+      () => deps.redis.exists(pendingKey),
+      (exists) => exists === 1,
+    );
     expect(await counted()).toBe(1);
     const schedulers = await workers.context.queues.maintenance.getJobSchedulers();
     expect(schedulers.find((scheduler) => scheduler.key === flushEventCountsJobName)?.every).toBe(60_000);

@@ -1,14 +1,31 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverJobId } from '../src/delivery/deliver-job.ts';
-import { readNotification, registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
+import {
+  readNotification,
+  registerDevices,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 
-const { harness, projects: { throttled, unthrottled } } = useDeliveryHarness({ projects: { throttled: 'team', unthrottled: 'team' } });
+const {
+  harness,
+  projects: { throttled, unthrottled },
+} = useDeliveryHarness({ projects: { throttled: 'team', unthrottled: 'team' } });
 
 beforeAll(async () => {
-  await harness.ingress.context.models.Project.updateOne({ _id: throttled.projectId }, { $set: { deliveryRatePerSecond: 1 } });
+  await harness.ingress.context.models.Project.updateOne(
+    { _id: throttled.projectId },
+    { $set: { deliveryRatePerSecond: 1 } },
+  );
   await registerDevices(harness.ingress, throttled, [
-    ...['t1', 't2', 't3', 't4'].map((id) => ({ id, platform: 'android' as const, token: `slow-${id}`, userId: 'tess' })),
+    ...['t1', 't2', 't3', 't4'].map((id) => ({
+      id,
+      platform: 'android' as const,
+      token: `slow-${id}`,
+      userId: 'tess',
+    })),
     { id: 't5', platform: 'android', token: 'slow-t5' },
   ]);
   await registerDevices(harness.ingress, unthrottled, [{ id: 'u1', platform: 'ios', token: 'fast-u1' }]);
@@ -16,15 +33,27 @@ beforeAll(async () => {
 
 describe('per-project delivery rate', () => {
   it("delays a throttled project's batches without holding up another project", async () => {
-    const burst = await sendNotification(harness.ingress, throttled, { targetType: 'userId', targetIds: ['tess'], body: 'four messages' });
+    const burst = await sendNotification(harness.ingress, throttled, {
+      targetType: 'userId',
+      targetIds: ['tess'],
+      body: 'four messages',
+    });
     await waitUntilCompleted(harness.ingress, throttled, burst);
     // The four messages used four seconds of a one-per-second budget: the next batch must wait about three.
-    const held = await sendNotification(harness.ingress, throttled, { targetType: 'device', targetIds: ['t5'], body: 'held back' });
+    const held = await sendNotification(harness.ingress, throttled, {
+      targetType: 'device',
+      targetIds: ['t5'],
+      body: 'held back',
+    });
     await eventually(async () => {
       const job = await harness.workers.context.queues.deliver.getJob(deliverJobId(held, 0));
       expect(await job?.getState()).toBe('delayed');
     });
-    const other = await sendNotification(harness.ingress, unthrottled, { targetType: 'device', targetIds: ['u1'], body: 'not held' });
+    const other = await sendNotification(harness.ingress, unthrottled, {
+      targetType: 'device',
+      targetIds: ['u1'],
+      body: 'not held',
+    });
     await waitUntilCompleted(harness.ingress, unthrottled, other, 2000);
     expect(harness.sandbox.deliveries('fast-u1')).toHaveLength(1);
     expect((await readNotification(harness.ingress, throttled, held)).status).toBe('sending');

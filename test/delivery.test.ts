@@ -1,19 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { deliverJobId, deliverJobName, type DeliverJobData } from '../src/delivery/deliver-job.ts';
-import { registerDevices, readNotification, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
+import {
+  registerDevices,
+  readNotification,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 
-const { harness, projects: { project } } = useDeliveryHarness({ projects: { project: 'team' } });
+const {
+  harness,
+  projects: { project },
+} = useDeliveryHarness({ projects: { project: 'team' } });
 
-const send = (body: unknown, headers?: Record<string, string>) => sendNotification(harness.ingress, project, body, headers);
+const send = (body: unknown, headers?: Record<string, string>) =>
+  sendNotification(harness.ingress, project, body, headers);
 const completed = (id: string, timeoutMs?: number) => waitUntilCompleted(harness.ingress, project, id, timeoutMs);
 const register = (devices: Parameters<typeof registerDevices>[2]) => registerDevices(harness.ingress, project, devices);
 const deliveries = (token: string) => harness.sandbox.deliveries(token);
 const payload = (token: string, index = 0) => deliveries(token)[index]?.payload as any;
 const history = async (deviceId: string) =>
-  (await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}/notification-history`, { key: project.apiKey })).body.data;
+  (
+    await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}/notification-history`, {
+      key: project.apiKey,
+    })
+  ).body.data;
 const device = async (deviceId: string) =>
-  (await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}`, { key: project.apiKey })).body.data;
+  (
+    await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}`, {
+      key: project.apiKey,
+    })
+  ).body.data;
 
 describe('targets', () => {
   it('sends to one device with its title, body, url, image and data as FCM received them', async () => {
@@ -34,13 +52,26 @@ describe('targets', () => {
     expect(payload('tok-android')).toMatchObject({
       token: 'tok-android',
       notification: { title: 'Sale', body: 'Everything -20%' },
-      data: { campaign: 'spring', priority: '2', notificationId: id, url: 'https://shop.example/sale', imageUrl: 'https://shop.example/sale.png' },
+      data: {
+        campaign: 'spring',
+        priority: '2',
+        notificationId: id,
+        url: 'https://shop.example/sale',
+        imageUrl: 'https://shop.example/sale.png',
+      },
       android: { notification: { image: 'https://shop.example/sale.png' } },
     });
     const entries = await history('dev-android');
     expect(entries).toEqual([
       {
-        notification: { id, createdAt: notification.createdAt, title: 'Sale', body: 'Everything -20%', url: 'https://shop.example/sale', imageUrl: 'https://shop.example/sale.png' },
+        notification: {
+          id,
+          createdAt: notification.createdAt,
+          title: 'Sale',
+          body: 'Everything -20%',
+          url: 'https://shop.example/sale',
+          imageUrl: 'https://shop.example/sale.png',
+        },
         sentAt: expect.any(String),
       },
     ]);
@@ -54,8 +85,19 @@ describe('targets', () => {
       { id: 'alice-old', platform: 'android', token: 'alice-old', userId: 'alice' },
       { id: 'bob-ios', platform: 'ios', token: 'bob-i', userId: 'bob' },
     ]);
-    await harness.ingress.context.models.Device.updateOne({ projectId: project.projectId, deviceId: 'alice-old' }, { $set: { isSubscribed: false } });
-    const id = await send({ targetType: 'userId', targetIds: ['alice'], title: 'Hello', body: 'News', url: 'https://news.example/1', imageUrl: 'https://news.example/1.jpg', data: { article: '1' } });
+    await harness.ingress.context.models.Device.updateOne(
+      { projectId: project.projectId, deviceId: 'alice-old' },
+      { $set: { isSubscribed: false } },
+    );
+    const id = await send({
+      targetType: 'userId',
+      targetIds: ['alice'],
+      title: 'Hello',
+      body: 'News',
+      url: 'https://news.example/1',
+      imageUrl: 'https://news.example/1.jpg',
+      data: { article: '1' },
+    });
     const notification = await completed(id);
     expect(notification.stats).toEqual({ targeted: 3, sent: 3, failed: 0, unsubscribed: 0, clicked: 0 });
     expect(deliveries('alice-old')).toEqual([]);
@@ -72,7 +114,10 @@ describe('targets', () => {
     expect(payload('alice-w')).toMatchObject({
       notification: { title: 'Hello', body: 'News' },
       data: { article: '1', notificationId: id },
-      webpush: { notification: { image: 'https://news.example/1.jpg' }, fcmOptions: { link: 'https://news.example/1' } },
+      webpush: {
+        notification: { image: 'https://news.example/1.jpg' },
+        fcmOptions: { link: 'https://news.example/1' },
+      },
     });
     expect(deliveries('alice-a')).toHaveLength(1);
   });
@@ -99,21 +144,40 @@ describe('templates and personalization', () => {
         imageUrl: 'https://img.example/{{ data.product | downcase }}.png',
       },
     });
-    const id = await send({ targetType: 'device', targetIds: ['p-1', 'p-2'], templateId: template.body.data.id, title: 'ignored', body: 'ignored', data: { product: 'Shoes' } });
+    const id = await send({
+      targetType: 'device',
+      targetIds: ['p-1', 'p-2'],
+      templateId: template.body.data.id,
+      title: 'ignored',
+      body: 'ignored',
+      data: { product: 'Shoes' },
+    });
     const notification = await completed(id);
     expect(notification).toMatchObject({ title: 'Hi {{ device.tags.name | default: "friend" }}', stats: { sent: 2 } });
     expect(payload('p-tok-1')).toMatchObject({
       notification: { title: 'Hi Carol', body: 'Shoes for carol (gold)' },
       data: { url: 'https://shop.example/Shoes?d=p-1', imageUrl: 'https://img.example/shoes.png', product: 'Shoes' },
     });
-    expect(payload('p-tok-2')).toMatchObject({ aps: { alert: { title: 'Hi friend', body: 'Shoes for dave (basic)' } }, url: 'https://shop.example/Shoes?d=p-2' });
+    expect(payload('p-tok-2')).toMatchObject({
+      aps: { alert: { title: 'Hi friend', body: 'Shoes for dave (basic)' } },
+      url: 'https://shop.example/Shoes?d=p-2',
+    });
     const [entry] = await history('p-2');
-    expect(entry.notification).toMatchObject({ id, title: 'Hi friend', body: 'Shoes for dave (basic)', url: 'https://shop.example/Shoes?d=p-2', imageUrl: 'https://img.example/shoes.png' });
+    expect(entry.notification).toMatchObject({
+      id,
+      title: 'Hi friend',
+      body: 'Shoes for dave (basic)',
+      url: 'https://shop.example/Shoes?d=p-2',
+      imageUrl: 'https://img.example/shoes.png',
+    });
   });
 
   it('renders tags named by any string, including ones no device can have ($x, empty, edged with spaces)', async () => {
-    await register([{ id: 'odd-tags', platform: 'android', token: 'odd-tok', tags: { ' edged ': 'E', 'first name': 'Ada' } }]);
-    const body = '{{ device.tags[" edged "] }} {{ device.tags["first name"] }} [{{ device.tags["$x"] }}{{ device.tags[""] }}{{ device.tags["a.b"] }}]';
+    await register([
+      { id: 'odd-tags', platform: 'android', token: 'odd-tok', tags: { ' edged ': 'E', 'first name': 'Ada' } },
+    ]);
+    const body =
+      '{{ device.tags[" edged "] }} {{ device.tags["first name"] }} [{{ device.tags["$x"] }}{{ device.tags[""] }}{{ device.tags["a.b"] }}]';
     const id = await send({ targetType: 'device', targetIds: ['odd-tags'], body });
     expect((await completed(id)).stats).toEqual({ targeted: 1, sent: 1, failed: 0, unsubscribed: 0, clicked: 0 });
     expect(payload('odd-tok').notification.body).toBe('E Ada []');
@@ -121,7 +185,11 @@ describe('templates and personalization', () => {
 
   it('fails only the devices whose rendering exceeds the limits, without stalling the worker', async () => {
     await register([{ id: 'hostile', platform: 'android', token: 'hostile-tok' }]);
-    const id = await send({ targetType: 'device', targetIds: ['hostile'], body: '{% for i in (1..100000000) %}{{ i }}{% endfor %}' });
+    const id = await send({
+      targetType: 'device',
+      targetIds: ['hostile'],
+      body: '{% for i in (1..100000000) %}{{ i }}{% endfor %}',
+    });
     expect((await completed(id)).stats).toEqual({ targeted: 1, sent: 0, failed: 1, unsubscribed: 0, clicked: 0 });
     expect(deliveries('hostile-tok')).toEqual([]);
   });
@@ -129,7 +197,12 @@ describe('templates and personalization', () => {
 
 describe('gateway answers (CONTRACTS §9)', () => {
   const dead = [
-    { id: 'dead-fcm-unregistered', platform: 'android', token: 'unregistered-fcm', reason: 'registration-token-not-registered' },
+    {
+      id: 'dead-fcm-unregistered',
+      platform: 'android',
+      token: 'unregistered-fcm',
+      reason: 'registration-token-not-registered',
+    },
     { id: 'dead-fcm-invalid', platform: 'web', token: 'invalid-fcm', reason: 'invalid-(registration-token|argument)' },
     { id: 'dead-apns-unregistered', platform: 'ios', token: 'unregistered-apns', reason: 'Unregistered' },
     { id: 'dead-apns-invalid', platform: 'ios', token: 'invalid-apns', reason: 'BadDeviceToken' },
@@ -141,9 +214,12 @@ describe('gateway answers (CONTRACTS §9)', () => {
     expect((await completed(id)).stats).toEqual({ targeted: 4, sent: 0, failed: 0, unsubscribed: 4, clicked: 0 });
     for (const entry of dead) {
       expect(await device(entry.id)).toMatchObject({ id: entry.id, isSubscribed: false });
-      const stored = await harness.ingress.context.models.Device.findOne({ projectId: project.projectId, deviceId: entry.id }).lean();
+      const stored = await harness.ingress.context.models.Device.findOne({
+        projectId: project.projectId,
+        deviceId: entry.id,
+      }).lean();
       expect(stored).toMatchObject({ rejectedPushToken: entry.token, unsubscribedAt: expect.any(Date) });
-      expect(stored!.unsubscribeReason).toMatch(new RegExp(entry.reason, "i"));
+      expect(stored!.unsubscribeReason).toMatch(new RegExp(entry.reason, 'i'));
       expect(await history(entry.id)).toEqual([]);
     }
     const again = await send({ targetType: 'device', targetIds: dead.map((entry) => entry.id), body: 'hello again' });
@@ -218,7 +294,12 @@ describe('scheduling', () => {
   it('holds a send with sendAt until that time', async () => {
     await register([{ id: 'later', platform: 'android', token: 'later-tok' }]);
     const sendAt = new Date(Date.now() + 1500);
-    const id = await send({ targetType: 'device', targetIds: ['later'], body: 'on time', sendAt: sendAt.toISOString() });
+    const id = await send({
+      targetType: 'device',
+      targetIds: ['later'],
+      body: 'on time',
+      sendAt: sendAt.toISOString(),
+    });
     expect((await readNotification(harness.ingress, project, id)).status).toBe('queued');
     await completed(id);
     const [delivery] = deliveries('later-tok');

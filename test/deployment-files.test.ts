@@ -19,12 +19,15 @@ interface ComposeService {
 
 const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
 const procfile = readProcfile(resolve(root, 'Procfile'));
-const commandOf = (service: ComposeService) => (Array.isArray(service.command) ? service.command.join(' ') : service.command);
+const commandOf = (service: ComposeService) =>
+  Array.isArray(service.command) ? service.command.join(' ') : service.command;
 const packageScripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
 
 describe('deployment files', () => {
   it('the compose file runs exactly the Procfile processes, with the same commands, from the app image', () => {
-    const appServices = Object.entries(compose.services).filter(([name, service]) => service.build === '.' && name !== 'sandbox');
+    const appServices = Object.entries(compose.services).filter(
+      ([name, service]) => service.build === '.' && name !== 'sandbox',
+    );
     expect(Object.fromEntries(appServices.map(([name, service]) => [name, commandOf(service)]))).toEqual(
       Object.fromEntries(procfile.map((entry) => [entry.name, entry.command])),
     );
@@ -32,15 +35,21 @@ describe('deployment files', () => {
 
   it('every worker entry has its Procfile line and npm script, and the Procfile has the ingress as web', () => {
     const workerFiles = readdirSync(resolve(root, 'workers')).filter((file) => file.endsWith('.ts'));
-    expect(procfile.filter((entry) => entry.name.startsWith('worker-')).map((entry) => entry.command).sort()).toEqual(
-      workerFiles.map((file) => `node ${workerHeapFlag} workers/${file}`).sort(),
-    );
-    for (const file of workerFiles) expect(packageScripts[`worker:${file.replace(/\.ts$/, '')}`]).toBe(`node ${workerHeapFlag} workers/${file}`);
+    expect(
+      procfile
+        .filter((entry) => entry.name.startsWith('worker-'))
+        .map((entry) => entry.command)
+        .sort(),
+    ).toEqual(workerFiles.map((file) => `node ${workerHeapFlag} workers/${file}`).sort());
+    for (const file of workerFiles)
+      expect(packageScripts[`worker:${file.replace(/\.ts$/, '')}`]).toBe(`node ${workerHeapFlag} workers/${file}`);
     expect(procfile.find((entry) => entry.name === 'web')?.command).toBe(packageScripts.ingress);
   });
 
   it('workers scale with --scale: no fixed container names or published ports', () => {
-    for (const [name, service] of Object.entries(compose.services).filter(([serviceName]) => serviceName.startsWith('worker-'))) {
+    for (const [name, service] of Object.entries(compose.services).filter(([serviceName]) =>
+      serviceName.startsWith('worker-'),
+    )) {
       expect(service.container_name, name).toBeUndefined();
       expect(service.ports, name).toBeUndefined();
       expect(service.environment?.REDIS_URL, name).toBe('redis://redis:6379');

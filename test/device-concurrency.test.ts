@@ -6,14 +6,22 @@ import { markUnsubscribed } from '../src/devices/mark-unsubscribed.ts';
 import { applyUserTags } from '../src/user-tags/apply-user-tags.ts';
 
 // Device writes take no lock: each is a read and an update guarded by the revision read (src/devices/change-device.ts).
-const { ingress, projects: { project } } = useIngress({ workers: ['tag-update'], projects: { project: 'team' } });
+const {
+  ingress,
+  projects: { project },
+} = useIngress({ workers: ['tag-update'], projects: { project: 'team' } });
 
 const sdk = (deviceId: string) => `/v1/sdk/projects/${project.projectId}/devices/${deviceId}`;
-const register = (deviceId: string, body: unknown) => ingress.request('PUT', sdk(deviceId), { key: project.clientKey, body });
-const update = (deviceId: string, body: unknown) => ingress.request('PATCH', sdk(deviceId), { key: project.clientKey, body });
-const changeUserTags = (body: unknown) => ingress.request('PATCH', `/v1/projects/${project.projectId}/users/tags`, { key: project.apiKey, body });
-const storedDevice = (deviceId: string) => ingress.context.models.Device.findOne({ projectId: project.projectId, deviceId }).lean();
-const numbered = (prefix: string, count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`${prefix}${index}`, index]));
+const register = (deviceId: string, body: unknown) =>
+  ingress.request('PUT', sdk(deviceId), { key: project.clientKey, body });
+const update = (deviceId: string, body: unknown) =>
+  ingress.request('PATCH', sdk(deviceId), { key: project.clientKey, body });
+const changeUserTags = (body: unknown) =>
+  ingress.request('PATCH', `/v1/projects/${project.projectId}/users/tags`, { key: project.apiKey, body });
+const storedDevice = (deviceId: string) =>
+  ingress.context.models.Device.findOne({ projectId: project.projectId, deviceId }).lean();
+const numbered = (prefix: string, count: number) =>
+  Object.fromEntries(Array.from({ length: count }, (_, index) => [`${prefix}${index}`, index]));
 const statuses = (responses: Array<{ status: number }>) => responses.map((response) => response.status).sort();
 
 async function firstSessionsOf(deviceId: string): Promise<number> {
@@ -35,7 +43,16 @@ describe('concurrent writes of one device', () => {
 
   it('changes a device stored before devices had a revision, and starts its revision', async () => {
     const { Device } = ingress.context.models;
-    await Device.collection.insertOne({ _id: `${project.projectId}:legacy` as never, projectId: project.projectId, deviceId: 'legacy', platform: 'web', pushToken: 'legacy-token', userId: null, tags: { old: 'kept' }, isSubscribed: true });
+    await Device.collection.insertOne({
+      _id: `${project.projectId}:legacy` as never,
+      projectId: project.projectId,
+      deviceId: 'legacy',
+      platform: 'web',
+      pushToken: 'legacy-token',
+      userId: null,
+      tags: { old: 'kept' },
+      isSubscribed: true,
+    });
     const responses = await Promise.all([update('legacy', { tags: { a: 1 } }), update('legacy', { tags: { b: 2 } })]);
     expect(statuses(responses)).toEqual([200, 200]);
     expect(await storedDevice('legacy')).toMatchObject({ tags: { old: 'kept', a: 1, b: 2 }, revision: 2 });
@@ -62,7 +79,11 @@ describe('concurrent writes of one device', () => {
 
   it('refuses a registration that would pass 100 tags without changing the token either', async () => {
     await register('full-register', { platform: 'web', pushToken: 'kept-token', tags: numbered('t', 99) });
-    const refused = await register('full-register', { platform: 'android', pushToken: 'new-token', tags: { x: 1, y: 2 } });
+    const refused = await register('full-register', {
+      platform: 'android',
+      pushToken: 'new-token',
+      tags: { x: 1, y: 2 },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details).toEqual([{ path: '/tags', message: 'would leave the device with 101 tags' }]);
     expect(await storedDevice('full-register')).toMatchObject({ platform: 'web', pushToken: 'kept-token' });
@@ -72,13 +93,20 @@ describe('concurrent writes of one device', () => {
     for (let round = 0; round < 5; round++) {
       const deviceId = `raced-${round}`;
       const responses = await Promise.all(
-        Array.from({ length: 8 }, (_, index) => register(deviceId, { platform: 'android', pushToken: `token-${index}`, tags: { [`by${index}`]: index } })),
+        Array.from({ length: 8 }, (_, index) =>
+          register(deviceId, { platform: 'android', pushToken: `token-${index}`, tags: { [`by${index}`]: index } }),
+        ),
       );
-      expect(responses.map((response) => response.status), `round ${round}`).toEqual(responses.map(() => 200));
+      expect(
+        responses.map((response) => response.status),
+        `round ${round}`,
+      ).toEqual(responses.map(() => 200));
       expect(await ingress.context.models.Device.countDocuments({ projectId: project.projectId, deviceId })).toBe(1);
       expect(await firstSessionsOf(deviceId)).toBe(1);
       // Every registration's tag is there: the ones that did not create the device updated it.
-      expect(Object.keys((await storedDevice(deviceId))?.tags ?? {}).sort()).toEqual(Array.from({ length: 8 }, (_, index) => `by${index}`).sort());
+      expect(Object.keys((await storedDevice(deviceId))?.tags ?? {}).sort()).toEqual(
+        Array.from({ length: 8 }, (_, index) => `by${index}`).sort(),
+      );
     }
   });
 
@@ -109,8 +137,13 @@ describe('concurrent writes of one device', () => {
       const userId = `user-${round}`;
       await register(deviceId, { platform: 'ios', pushToken: 'shared-token', userId, tags: numbered('t', 95) });
       // Spread over the time the tag-update worker takes, so that some land between its read and its write.
-      const sdkChanges = Array.from({ length: 8 }, (_, index) => delay(index * 4).then(() => update(deviceId, { tags: { [`s${index}`]: index } })));
-      const [userChange, ...sdkResponses] = await Promise.all([changeUserTags({ userId, tags: { u1: 1, u2: 2 } }), ...sdkChanges]);
+      const sdkChanges = Array.from({ length: 8 }, (_, index) =>
+        delay(index * 4).then(() => update(deviceId, { tags: { [`s${index}`]: index } })),
+      );
+      const [userChange, ...sdkResponses] = await Promise.all([
+        changeUserTags({ userId, tags: { u1: 1, u2: 2 } }),
+        ...sdkChanges,
+      ]);
       const tags = (await storedDevice(deviceId))?.tags ?? {};
       const userApplied = userChange.status === 200;
       expect([userChange, ...sdkResponses].every((response) => [200, 400].includes(response.status))).toBe(true);
@@ -124,7 +157,7 @@ describe('concurrent writes of one device', () => {
     }
   });
 
-  it('reports over the limit a device filled between the read of the user\'s devices and its update; the others keep the change', async () => {
+  it("reports over the limit a device filled between the read of the user's devices and its update; the others keep the change", async () => {
     await register('late-full', { platform: 'ios', pushToken: 'late-1', userId: 'late', tags: numbered('t', 98) });
     await register('late-other', { platform: 'ios', pushToken: 'late-2', userId: 'late' });
     const { models } = ingress.context;
@@ -135,7 +168,10 @@ describe('concurrent writes of one device', () => {
         return (...query: Parameters<typeof target.find>) => ({
           sort: (order: Record<string, 1 | -1>) => ({
             lean: async () => {
-              const devices = await target.find(...query).sort(order).lean();
+              const devices = await target
+                .find(...query)
+                .sort(order)
+                .lean();
               await update('late-full', { tags: { filler: 1 } });
               return devices;
             },
@@ -143,7 +179,10 @@ describe('concurrent writes of one device', () => {
         });
       },
     });
-    const result = await applyUserTags({ ...models, Device }, { projectId: project.projectId, userId: 'late', tags: { x: 1, y: 2 } });
+    const result = await applyUserTags(
+      { ...models, Device },
+      { projectId: project.projectId, userId: 'late', tags: { x: 1, y: 2 } },
+    );
     expect(result).toEqual({ overLimit: [{ deviceId: 'late-full', tagCount: 101 }] });
     expect(Object.keys((await storedDevice('late-full'))?.tags ?? {})).toHaveLength(99);
     expect((await storedDevice('late-other'))?.tags).toEqual({ x: 1, y: 2 });
@@ -151,16 +190,41 @@ describe('concurrent writes of one device', () => {
 });
 
 describe('tag keys as field paths (CONTRACTS §4)', () => {
-  const awkward = { ' leading': 'a', 'trailing ': 'b', ' ': 'blank', '\tboth\u00a0': 3, 'two words': 4, a$b: 5, '0': 6, 'ü-ключ': 7 };
+  const awkward = {
+    ' leading': 'a',
+    'trailing ': 'b',
+    ' ': 'blank',
+    '\tboth\u00a0': 3,
+    'two words': 4,
+    a$b: 5,
+    '0': 6,
+    'ü-ключ': 7,
+  };
 
   it('sets and deletes keys with spaces, $ inside, digits or any script, and stores values such as "$x" as they are', async () => {
     const created = await register('awkward', { platform: 'web', pushToken: 'w', tags: { ...awkward, path: '$tags' } });
     expect(created.body.data.tags).toEqual({ ...awkward, path: '$tags' });
-    const renewed = await register('awkward', { platform: 'web', pushToken: 'w2', tags: { ' leading': null, now: '$$NOW', expression: '{"$literal": 1}' } });
+    const renewed = await register('awkward', {
+      platform: 'web',
+      pushToken: 'w2',
+      tags: { ' leading': null, now: '$$NOW', expression: '{"$literal": 1}' },
+    });
     const { ' leading': _deleted, ...rest } = awkward;
     expect(renewed.body.data.tags).toEqual({ ...rest, path: '$tags', now: '$$NOW', expression: '{"$literal": 1}' });
-    const changed = await update('awkward', { tags: { ' ': null, 'trailing ': 'c', '\tboth\u00a0': null, 'new key ': 8 } });
-    const expected = { 'trailing ': 'c', 'two words': 4, a$b: 5, '0': 6, 'ü-ключ': 7, path: '$tags', now: '$$NOW', expression: '{"$literal": 1}', 'new key ': 8 };
+    const changed = await update('awkward', {
+      tags: { ' ': null, 'trailing ': 'c', '\tboth\u00a0': null, 'new key ': 8 },
+    });
+    const expected = {
+      'trailing ': 'c',
+      'two words': 4,
+      a$b: 5,
+      '0': 6,
+      'ü-ключ': 7,
+      path: '$tags',
+      now: '$$NOW',
+      expression: '{"$literal": 1}',
+      'new key ': 8,
+    };
     expect(changed.body.data.tags).toEqual(expected);
     expect((await storedDevice('awkward'))?.tags).toEqual(expected);
   });
@@ -168,23 +232,51 @@ describe('tag keys as field paths (CONTRACTS §4)', () => {
 
 describe('markUnsubscribed', () => {
   it('unsubscribes, in one call, only the devices still holding the rejected token and subscribed', async () => {
-    for (const [deviceId, pushToken] of [['dead-1', 'dead-1'], ['dead-2', 'dead-2'], ['moved', 'moved-new'], ['already', 'already']]) {
+    for (const [deviceId, pushToken] of [
+      ['dead-1', 'dead-1'],
+      ['dead-2', 'dead-2'],
+      ['moved', 'moved-new'],
+      ['already', 'already'],
+    ]) {
       await register(deviceId!, { platform: 'android', pushToken });
     }
     const earlier = new Date('2024-01-01T00:00:00Z');
-    await markUnsubscribed(ingress.context.models, project.projectId, [{ deviceId: 'already', pushToken: 'already', reason: 'BEFORE' }], earlier);
+    await markUnsubscribed(
+      ingress.context.models,
+      project.projectId,
+      [{ deviceId: 'already', pushToken: 'already', reason: 'BEFORE' }],
+      earlier,
+    );
     const now = new Date();
-    await markUnsubscribed(ingress.context.models, project.projectId, [
-      { deviceId: 'dead-1', pushToken: 'dead-1', reason: 'UNREGISTERED' },
-      { deviceId: 'dead-2', pushToken: 'dead-2', reason: 'BadDeviceToken' },
-      { deviceId: 'moved', pushToken: 'moved-old', reason: 'UNREGISTERED' },
-      { deviceId: 'already', pushToken: 'already', reason: 'UNREGISTERED' },
-      { deviceId: 'never-registered', pushToken: 'x', reason: 'UNREGISTERED' },
-    ], now);
-    expect(await storedDevice('dead-1')).toMatchObject({ isSubscribed: false, unsubscribedAt: now, unsubscribeReason: 'UNREGISTERED', rejectedPushToken: 'dead-1' });
+    await markUnsubscribed(
+      ingress.context.models,
+      project.projectId,
+      [
+        { deviceId: 'dead-1', pushToken: 'dead-1', reason: 'UNREGISTERED' },
+        { deviceId: 'dead-2', pushToken: 'dead-2', reason: 'BadDeviceToken' },
+        { deviceId: 'moved', pushToken: 'moved-old', reason: 'UNREGISTERED' },
+        { deviceId: 'already', pushToken: 'already', reason: 'UNREGISTERED' },
+        { deviceId: 'never-registered', pushToken: 'x', reason: 'UNREGISTERED' },
+      ],
+      now,
+    );
+    expect(await storedDevice('dead-1')).toMatchObject({
+      isSubscribed: false,
+      unsubscribedAt: now,
+      unsubscribeReason: 'UNREGISTERED',
+      rejectedPushToken: 'dead-1',
+    });
     expect(await storedDevice('dead-2')).toMatchObject({ isSubscribed: false, unsubscribeReason: 'BadDeviceToken' });
-    expect(await storedDevice('moved')).toMatchObject({ isSubscribed: true, unsubscribeReason: null, rejectedPushToken: null });
-    expect(await storedDevice('already')).toMatchObject({ isSubscribed: false, unsubscribedAt: earlier, unsubscribeReason: 'BEFORE' });
+    expect(await storedDevice('moved')).toMatchObject({
+      isSubscribed: true,
+      unsubscribeReason: null,
+      rejectedPushToken: null,
+    });
+    expect(await storedDevice('already')).toMatchObject({
+      isSubscribed: false,
+      unsubscribedAt: earlier,
+      unsubscribeReason: 'BEFORE',
+    });
     expect(await storedDevice('never-registered')).toBeNull();
   });
 });

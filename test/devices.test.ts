@@ -2,12 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 import { eventIngestJobName, type EventIngestJob } from '../src/events/ingest-job.ts';
 
-const { ingress, projects: { project } } = useIngress({ projects: { project: 'team' } });
+const {
+  ingress,
+  projects: { project },
+} = useIngress({ projects: { project: 'team' } });
 
 const sdk = (deviceId: string) => `/v1/sdk/projects/${project.projectId}/devices/${deviceId}`;
-const register = (deviceId: string, body: unknown) => ingress.request('PUT', sdk(deviceId), { key: project.clientKey, body });
-const update = (deviceId: string, body: unknown) => ingress.request('PATCH', sdk(deviceId), { key: project.clientKey, body });
-const read = (deviceId: string) => ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}`, { key: project.apiKey });
+const register = (deviceId: string, body: unknown) =>
+  ingress.request('PUT', sdk(deviceId), { key: project.clientKey, body });
+const update = (deviceId: string, body: unknown) =>
+  ingress.request('PATCH', sdk(deviceId), { key: project.clientKey, body });
+const read = (deviceId: string) =>
+  ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}`, { key: project.apiKey });
 
 async function storedDevice(deviceId: string) {
   return ingress.context.models.Device.findOne({ projectId: project.projectId, deviceId }).lean();
@@ -15,9 +21,19 @@ async function storedDevice(deviceId: string) {
 
 describe('device registration and updates (CONTRACTS §3)', () => {
   it('registers a device and reads back the four fields of spec §2.2', async () => {
-    const created = await register('phone-1', { platform: 'android', pushToken: 'fcm-token-1', userId: 'alice@example.com', tags: { plan: 'pro', visits: 3 } });
+    const created = await register('phone-1', {
+      platform: 'android',
+      pushToken: 'fcm-token-1',
+      userId: 'alice@example.com',
+      tags: { plan: 'pro', visits: 3 },
+    });
     expect(created.status).toBe(200);
-    const expected = { id: 'phone-1', userId: 'alice@example.com', tags: { plan: 'pro', visits: 3 }, isSubscribed: true };
+    const expected = {
+      id: 'phone-1',
+      userId: 'alice@example.com',
+      tags: { plan: 'pro', visits: 3 },
+      isSubscribed: true,
+    };
     expect(created.body).toEqual({ data: expected });
     expect((await read('phone-1')).body).toEqual({ data: expected });
   });
@@ -32,7 +48,12 @@ describe('device registration and updates (CONTRACTS §3)', () => {
   it('merges tags on update, a null deleting one, and links and unlinks the user', async () => {
     await register('phone-2', { platform: 'ios', pushToken: 'apns-1', tags: { a: 'x', b: 1 } });
     const changed = await update('phone-2', { userId: 'bob', tags: { b: null, c: 1713500000000 } });
-    expect(changed.body.data).toEqual({ id: 'phone-2', userId: 'bob', tags: { a: 'x', c: 1713500000000 }, isSubscribed: true });
+    expect(changed.body.data).toEqual({
+      id: 'phone-2',
+      userId: 'bob',
+      tags: { a: 'x', c: 1713500000000 },
+      isSubscribed: true,
+    });
     const unlinked = await update('phone-2', { userId: null });
     expect(unlinked.body.data.userId).toBeNull();
     expect(unlinked.body.data.tags).toEqual({ a: 'x', c: 1713500000000 });
@@ -44,7 +65,9 @@ describe('device registration and updates (CONTRACTS §3)', () => {
     const stored = await storedDevice('phone-3');
     expect(stored?.pushToken).toBe('new');
     expect(stored?.tags).toEqual({ k: 'v' });
-    expect(await ingress.context.models.Device.countDocuments({ projectId: project.projectId, deviceId: 'phone-3' })).toBe(1);
+    expect(
+      await ingress.context.models.Device.countDocuments({ projectId: project.projectId, deviceId: 'phone-3' }),
+    ).toBe(1);
   });
 
   it('updating an unknown device is a 404', async () => {
@@ -98,19 +121,37 @@ describe('device registration and updates (CONTRACTS §3)', () => {
     const jobs = await ingress.context.queues.eventIngest.getJobs(['waiting', 'delayed', 'prioritized', 'active']);
     const firstSessions = jobs
       .filter((job) => job.name === eventIngestJobName)
-      .flatMap((job) => (job.data as EventIngestJob).events.map((event) => ({ ...event, projectId: (job.data as EventIngestJob).projectId })))
+      .flatMap((job) =>
+        (job.data as EventIngestJob).events.map((event) => ({
+          ...event,
+          projectId: (job.data as EventIngestJob).projectId,
+        })),
+      )
       .filter((event) => event.subjectId === 'fresh');
-    expect(firstSessions).toEqual([{ type: '@first_session', subjectType: 'device', subjectId: 'fresh', data: {}, projectId: project.projectId }]);
+    expect(firstSessions).toEqual([
+      { type: '@first_session', subjectType: 'device', subjectId: 'fresh', data: {}, projectId: project.projectId },
+    ]);
   });
 
   it('subscribes a device again only when it registers a token other than the rejected one', async () => {
     await register('gone', { platform: 'android', pushToken: 'rejected-token' });
     await ingress.context.models.Device.updateOne(
       { projectId: project.projectId, deviceId: 'gone' },
-      { $set: { isSubscribed: false, unsubscribedAt: new Date(), unsubscribeReason: 'UNREGISTERED', rejectedPushToken: 'rejected-token' } },
+      {
+        $set: {
+          isSubscribed: false,
+          unsubscribedAt: new Date(),
+          unsubscribeReason: 'UNREGISTERED',
+          rejectedPushToken: 'rejected-token',
+        },
+      },
     );
-    expect((await register('gone', { platform: 'android', pushToken: 'rejected-token' })).body.data.isSubscribed).toBe(false);
-    expect((await register('gone', { platform: 'android', pushToken: 'fresh-token' })).body.data.isSubscribed).toBe(true);
+    expect((await register('gone', { platform: 'android', pushToken: 'rejected-token' })).body.data.isSubscribed).toBe(
+      false,
+    );
+    expect((await register('gone', { platform: 'android', pushToken: 'fresh-token' })).body.data.isSubscribed).toBe(
+      true,
+    );
     const stored = await storedDevice('gone');
     expect(stored?.unsubscribeReason).toBeNull();
   });
@@ -119,7 +160,10 @@ describe('device registration and updates (CONTRACTS §3)', () => {
     const second = await ingress.createProject('team');
     await register('shared-id', { platform: 'web', pushToken: 'one', tags: { owner: 'first' } });
     const path = `/v1/sdk/projects/${second.projectId}/devices/shared-id`;
-    await ingress.request('PUT', path, { key: second.clientKey, body: { platform: 'web', pushToken: 'two', tags: { owner: 'second' } } });
+    await ingress.request('PUT', path, {
+      key: second.clientKey,
+      body: { platform: 'web', pushToken: 'two', tags: { owner: 'second' } },
+    });
     expect((await read('shared-id')).body.data.tags).toEqual({ owner: 'first' });
   });
 });

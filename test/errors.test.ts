@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 
-const { ingress, projects: { project } } = useIngress({ projects: { project: 'team' } });
+const {
+  ingress,
+  projects: { project },
+} = useIngress({ projects: { project: 'team' } });
 
 const sdkDevice = (id = 'd1') => `/v1/sdk/projects/${project.projectId}/devices/${id}`;
 
@@ -13,37 +16,63 @@ describe('error responses (CONTRACTS §1)', () => {
   });
 
   it('answers an unknown device with 404 not_found', async () => {
-    const response = await ingress.request('GET', `/v1/projects/${project.projectId}/devices/missing`, { key: project.apiKey });
+    const response = await ingress.request('GET', `/v1/projects/${project.projectId}/devices/missing`, {
+      key: project.apiKey,
+    });
     expect(response.status).toBe(404);
     expect(response.body.error.code).toBe('not_found');
   });
 
   it('answers a body over 1 MiB with 413 payload_too_large', async () => {
     const body = JSON.stringify({ platform: 'ios', pushToken: 'x'.repeat(1024 * 1024) });
-    const response = await ingress.request('PUT', sdkDevice(), { key: project.clientKey, rawBody: body, headers: { 'content-type': 'application/json' } });
+    const response = await ingress.request('PUT', sdkDevice(), {
+      key: project.clientKey,
+      rawBody: body,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(413);
     expect(response.body.error.code).toBe('payload_too_large');
   });
 
-  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/xml']])('answers a %s body with 415', async (type) => {
-    const response = await ingress.request('PUT', sdkDevice(), { key: project.clientKey, rawBody: 'platform=ios', headers: { 'content-type': type } });
-    expect(response.status).toBe(415);
-    expect(response.body.error.code).toBe('unsupported_media_type');
-  });
+  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/xml']])(
+    'answers a %s body with 415',
+    async (type) => {
+      const response = await ingress.request('PUT', sdkDevice(), {
+        key: project.clientKey,
+        rawBody: 'platform=ios',
+        headers: { 'content-type': type },
+      });
+      expect(response.status).toBe(415);
+      expect(response.body.error.code).toBe('unsupported_media_type');
+    },
+  );
 
   it('answers a path parameter over 256 characters or broken percent-encoding with 400 in the error format', async () => {
-    const tooLong = await ingress.request('GET', `/v1/projects/${project.projectId}/journeys/${'x'.repeat(257)}`, { key: project.apiKey });
+    const tooLong = await ingress.request('GET', `/v1/projects/${project.projectId}/journeys/${'x'.repeat(257)}`, {
+      key: project.apiKey,
+    });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body).toEqual({
-      error: { code: 'invalid_request', message: 'The URL is not valid; see details.', details: [{ path: '/path', message: 'a path parameter is longer than 256 characters' }] },
+      error: {
+        code: 'invalid_request',
+        message: 'The URL is not valid; see details.',
+        details: [{ path: '/path', message: 'a path parameter is longer than 256 characters' }],
+      },
     });
     const badEncoding = await ingress.request('GET', sdkDevice('%E0%A4%A'), { key: project.clientKey });
     expect(badEncoding.status).toBe(400);
-    expect(badEncoding.body.error).toMatchObject({ code: 'invalid_request', details: [{ path: '/path', message: 'a path segment is not valid percent-encoded UTF-8' }] });
+    expect(badEncoding.body.error).toMatchObject({
+      code: 'invalid_request',
+      details: [{ path: '/path', message: 'a path segment is not valid percent-encoded UTF-8' }],
+    });
   });
 
   it('answers malformed JSON with 400 invalid_request', async () => {
-    const response = await ingress.request('PUT', sdkDevice(), { key: project.clientKey, rawBody: '{"platform":', headers: { 'content-type': 'application/json' } });
+    const response = await ingress.request('PUT', sdkDevice(), {
+      key: project.clientKey,
+      rawBody: '{"platform":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('invalid_request');
   });
@@ -57,15 +86,31 @@ describe('error responses (CONTRACTS §1)', () => {
     expect(response.body.error.code).toBe('invalid_request');
     const paths = response.body.error.details.map((detail: { path: string }) => detail.path);
     expect(paths).toEqual(expect.arrayContaining(['/path/deviceId']));
-    const bodyResponse = await ingress.request('PUT', sdkDevice(), { key: project.clientKey, body: { platform: 'blackberry', userId: 5, extra: true } });
+    const bodyResponse = await ingress.request('PUT', sdkDevice(), {
+      key: project.clientKey,
+      body: { platform: 'blackberry', userId: 5, extra: true },
+    });
     const bodyPaths = bodyResponse.body.error.details.map((detail: { path: string }) => detail.path).sort();
     expect(bodyPaths).toEqual(['/extra', '/platform', '/pushToken', '/userId']);
   });
 
   it('never answers 500 to hostile bodies', async () => {
-    const bodies = ['[]', 'null', '"text"', '1e999', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}', '{"platform":"ios","pushToken":"t","tags":[]}', '\u0000'];
+    const bodies = [
+      '[]',
+      'null',
+      '"text"',
+      '1e999',
+      '{"__proto__":{"x":1}}',
+      '{"constructor":{"prototype":{}}}',
+      '{"platform":"ios","pushToken":"t","tags":[]}',
+      '\u0000',
+    ];
     for (const rawBody of bodies) {
-      const response = await ingress.request('PUT', sdkDevice(), { key: project.clientKey, rawBody, headers: { 'content-type': 'application/json' } });
+      const response = await ingress.request('PUT', sdkDevice(), {
+        key: project.clientKey,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(response.status, rawBody).toBe(400);
       expect(response.body.error.code, rawBody).toBe('invalid_request');
     }
@@ -76,7 +121,10 @@ describe('error responses (CONTRACTS §1)', () => {
     expect(response.status).toBe(200);
     expect(response.body.openapi).toMatch(/^3\./);
     expect(Object.keys(response.body.paths)).toEqual(
-      expect.arrayContaining(['/v1/projects/{projectId}/devices/{deviceId}', '/v1/sdk/projects/{projectId}/devices/{deviceId}']),
+      expect.arrayContaining([
+        '/v1/projects/{projectId}/devices/{deviceId}',
+        '/v1/sdk/projects/{projectId}/devices/{deviceId}',
+      ]),
     );
     const put = response.body.paths['/v1/sdk/projects/{projectId}/devices/{deviceId}'].put;
     expect(put.requestBody.content['application/json'].schema.properties.platform).toBeDefined();
@@ -87,7 +135,9 @@ describe('error responses (CONTRACTS §1)', () => {
     expect(document.components.schemas.ErrorResponse.properties.error.required).toEqual(['code', 'message']);
     for (const operations of Object.values<Record<string, any>>(document.paths)) {
       for (const operation of Object.values(operations)) {
-        expect(operation.responses['4XX'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+        expect(operation.responses['4XX'].content['application/json'].schema).toEqual({
+          $ref: '#/components/schemas/ErrorResponse',
+        });
         expect(operation.responses['503'].content['application/json'].schema).toBeDefined();
       }
     }
@@ -97,6 +147,10 @@ describe('error responses (CONTRACTS §1)', () => {
 
   it('answers /healthz and /readyz', async () => {
     expect((await ingress.request('GET', '/healthz')).status).toBe(200);
-    expect((await ingress.request('GET', '/readyz')).body.data).toEqual({ status: 'ready', redis: 'up', mongodb: 'up' });
+    expect((await ingress.request('GET', '/readyz')).body.data).toEqual({
+      status: 'ready',
+      redis: 'up',
+      mongodb: 'up',
+    });
   });
 });

@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 import { waitFor } from './support/eventually.ts';
 
-const { ingress, workers, projects: { project } } = useIngress({ workers: ['event-ingest'], projects: { project: 'team' } });
+const {
+  ingress,
+  workers,
+  projects: { project },
+} = useIngress({ workers: ['event-ingest'], projects: { project: 'team' } });
 
 const serverPath = (suffix: string) => `/v1/projects/${project.projectId}${suffix}`;
-const report = (events: unknown, path = '/events') => ingress.request('POST', serverPath(path), { key: project.apiKey, body: { events } });
+const report = (events: unknown, path = '/events') =>
+  ingress.request('POST', serverPath(path), { key: project.apiKey, body: { events } });
 const recent = (query = '') => ingress.request('GET', serverPath(`/events${query}`), { key: project.apiKey });
 const registerDevice = (deviceId: string, userId?: string) =>
   ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${deviceId}`, {
@@ -13,12 +18,24 @@ const registerDevice = (deviceId: string, userId?: string) =>
     body: { platform: 'android', pushToken: `token-${deviceId}`, ...(userId && { userId }) },
   });
 const trackFromSdk = (deviceId: string, body: unknown) =>
-  ingress.request('POST', `/v1/sdk/projects/${project.projectId}/devices/${deviceId}/events`, { key: project.clientKey, body });
+  ingress.request('POST', `/v1/sdk/projects/${project.projectId}/devices/${deviceId}/events`, {
+    key: project.clientKey,
+    body,
+  });
 
 /** Waits until the worker has stored events matching the query. */
-const eventsStored = (query: string, count: number) => waitFor(async () => (await recent(query)).body.data as any[], (events) => events.length >= count);
+const eventsStored = (query: string, count: number) =>
+  waitFor(
+    async () => (await recent(query)).body.data as any[],
+    (events) => events.length >= count,
+  );
 
-const userEvent = (type: string, subjectId: string, data?: object) => ({ type, subjectType: 'user', subjectId, ...(data && { data }) });
+const userEvent = (type: string, subjectId: string, data?: object) => ({
+  type,
+  subjectType: 'user',
+  subjectId,
+  ...(data && { data }),
+});
 
 describe('POST /events and /track (CONTRACTS §5)', () => {
   it('accepts the valid events of a mixed batch and lists each invalid one with its index', async () => {
@@ -53,7 +70,8 @@ describe('POST /events and /track (CONTRACTS §5)', () => {
   });
 
   it('accepts 500 events in one request and refuses 501, 0, or a body without an events array', async () => {
-    const batch = (size: number) => Array.from({ length: size }, (_, index) => userEvent('bulk', 'bulk-user', { index }));
+    const batch = (size: number) =>
+      Array.from({ length: size }, (_, index) => userEvent('bulk', 'bulk-user', { index }));
     const accepted = await report(batch(500));
     expect(accepted.status).toBe(200);
     expect(accepted.body.data).toEqual({ success: 500, error: [] });
@@ -62,16 +80,26 @@ describe('POST /events and /track (CONTRACTS §5)', () => {
       expect(refused.status, JSON.stringify(body).slice(0, 40)).toBe(400);
       expect(refused.body.error.code).toBe('invalid_request');
     }
-    const notJson = await ingress.request('POST', serverPath('/events'), { key: project.apiKey, rawBody: '{"events": [', headers: { 'content-type': 'application/json' } });
+    const notJson = await ingress.request('POST', serverPath('/events'), {
+      key: project.apiKey,
+      rawBody: '{"events": [',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notJson.status).toBe(400);
     const stored = await eventsStored('?userId=bulk-user&limit=500', 500);
     expect(new Set(stored.map((event) => event.data.index)).size).toBe(500);
   });
 
   it('takes and answers the same shapes on /track', async () => {
-    const response = await report([userEvent('tracked', 'track-user'), userEvent('@first_session', 'track-user')], '/track');
+    const response = await report(
+      [userEvent('tracked', 'track-user'), userEvent('@first_session', 'track-user')],
+      '/track',
+    );
     expect(response.status).toBe(200);
-    expect(response.body.data).toEqual({ success: 1, error: [{ index: 1, code: 'reserved_type', message: expect.any(String) }] });
+    expect(response.body.data).toEqual({
+      success: 1,
+      error: [{ index: 1, code: 'reserved_type', message: expect.any(String) }],
+    });
     const refused = await ingress.request('POST', serverPath('/track'), { key: project.apiKey, body: { events: [] } });
     expect(refused.status).toBe(400);
     await eventsStored('?userId=track-user', 1);
@@ -96,7 +124,10 @@ describe('POST /events and /track (CONTRACTS §5)', () => {
     expect((await report([userEvent('typed', 'typed-user', data)])).body.data).toEqual({ success: 1, error: [] });
     const [event] = await eventsStored('?userId=typed-user', 1);
     expect(event.data).toEqual({ ...data, zoned: '2024-04-19T05:23:56.000Z' });
-    const stored = await workers.context.models.Event.findOne({ projectId: project.projectId, subjectId: 'typed-user' }).lean();
+    const stored = await workers.context.models.Event.findOne({
+      projectId: project.projectId,
+      subjectId: 'typed-user',
+    }).lean();
     const storedData = stored!.data as Record<string, unknown>;
     expect(storedData.zoned).toBeInstanceOf(Date);
     expect(storedData.utc).toBeInstanceOf(Date);
@@ -118,10 +149,17 @@ describe('POST /events and /track (CONTRACTS §5)', () => {
       'text',
       [1],
     ];
-    const response = await report([...badData.map((data) => userEvent('bad', 'bad-user', data as object)), userEvent('ok', 'bad-user', { k: 1 })]);
+    const response = await report([
+      ...badData.map((data) => userEvent('bad', 'bad-user', data as object)),
+      userEvent('ok', 'bad-user', { k: 1 }),
+    ]);
     expect(response.body.data.success).toBe(1);
-    expect(response.body.data.error.map((error: { index: number }) => error.index)).toEqual(badData.map((_, index) => index));
-    expect(new Set(response.body.data.error.map((error: { code: string }) => error.code))).toEqual(new Set(['invalid_data']));
+    expect(response.body.data.error.map((error: { index: number }) => error.index)).toEqual(
+      badData.map((_, index) => index),
+    );
+    expect(new Set(response.body.data.error.map((error: { code: string }) => error.code))).toEqual(
+      new Set(['invalid_data']),
+    );
     const hundredKeys = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`k${index}`, index]));
     expect((await report([userEvent('wide', 'bad-user', hundredKeys)])).body.data.success).toBe(1);
   });
@@ -145,54 +183,93 @@ describe('automatic events', () => {
       expect(response.status, type).toBe(200);
       expect(response.body).toEqual({ data: { success: 1, error: [] } });
     }
-    for (const body of [{ type: '@first_session' }, { type: '@made_up' }, { type: 'x', data: { a: { b: 1 } } }, { type: '' }, {}]) {
+    for (const body of [
+      { type: '@first_session' },
+      { type: '@made_up' },
+      { type: 'x', data: { a: { b: 1 } } },
+      { type: '' },
+      {},
+    ]) {
       const response = await trackFromSdk('sdk-device', body);
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.body.error.code).toBe('invalid_request');
     }
     expect((await trackFromSdk('no-such-device', { type: 'viewed' })).status).toBe(404);
     const events = await eventsStored('?deviceId=sdk-device&limit=10', 6);
-    expect(events.map((event) => event.type).sort()).toEqual(['@clicked', '@first_session', '@iam_clicked', '@iam_closed', '@iam_displayed', 'viewed']);
+    expect(events.map((event) => event.type).sort()).toEqual([
+      '@clicked',
+      '@first_session',
+      '@iam_clicked',
+      '@iam_closed',
+      '@iam_displayed',
+      'viewed',
+    ]);
     expect((await recent('?userId=sdk-user&limit=10')).body.data).toEqual(events);
   });
 
   it('refuses the SDK endpoint to the server key', async () => {
-    const response = await ingress.request('POST', `/v1/sdk/projects/${project.projectId}/devices/sdk-device/events`, { key: project.apiKey, body: { type: 'x' } });
+    const response = await ingress.request('POST', `/v1/sdk/projects/${project.projectId}/devices/sdk-device/events`, {
+      key: project.apiKey,
+      body: { type: 'x' },
+    });
     expect(response.status).toBe(403);
   });
 });
 
 describe('event catalog', () => {
-  const listTypes = async () => (await ingress.request('GET', serverPath('/event-types'), { key: project.apiKey })).body.data as any[];
+  const listTypes = async () =>
+    (await ingress.request('GET', serverPath('/event-types'), { key: project.apiKey })).body.data as any[];
 
   it('adds a newly reported type automatically after ingest', async () => {
     expect((await listTypes()).map((entry) => entry.type)).not.toContain('catalog_auto');
     await report([userEvent('catalog_auto', 'catalog-user')]);
     const types = await waitFor(listTypes, (entries) => entries.some((entry) => entry.type === 'catalog_auto'));
-    expect(types.find((entry) => entry.type === 'catalog_auto')).toEqual({ type: 'catalog_auto', source: 'auto', createdAt: expect.any(String) });
+    expect(types.find((entry) => entry.type === 'catalog_auto')).toEqual({
+      type: 'catalog_auto',
+      source: 'auto',
+      createdAt: expect.any(String),
+    });
   });
 
   it('adds a type manually, usable at once, and keeps the first entry when it is added again', async () => {
-    const added = await ingress.request('POST', serverPath('/event-types'), { key: project.apiKey, body: { type: 'catalog_manual' } });
+    const added = await ingress.request('POST', serverPath('/event-types'), {
+      key: project.apiKey,
+      body: { type: 'catalog_manual' },
+    });
     expect(added.status).toBe(200);
     expect(added.body.data).toEqual({ type: 'catalog_manual', source: 'manual', createdAt: expect.any(String) });
     expect((await listTypes()).find((entry) => entry.type === 'catalog_manual')).toEqual(added.body.data);
-    const again = await ingress.request('POST', serverPath('/event-types'), { key: project.apiKey, body: { type: 'catalog_manual' } });
+    const again = await ingress.request('POST', serverPath('/event-types'), {
+      key: project.apiKey,
+      body: { type: 'catalog_manual' },
+    });
     expect(again.body.data).toEqual(added.body.data);
-    expect((await ingress.request('POST', serverPath('/event-types'), { key: project.apiKey, body: { type: '@clicked' } })).status).toBe(200);
+    expect(
+      (await ingress.request('POST', serverPath('/event-types'), { key: project.apiKey, body: { type: '@clicked' } }))
+        .status,
+    ).toBe(200);
     for (const type of ['@nope', '', 'x'.repeat(65)]) {
-      expect((await ingress.request('POST', serverPath('/event-types'), { key: project.apiKey, body: { type } })).status, type).toBe(400);
+      expect(
+        (await ingress.request('POST', serverPath('/event-types'), { key: project.apiKey, body: { type } })).status,
+        type,
+      ).toBe(400);
     }
   });
 });
 
 describe('recent events', () => {
-  it('filters by user (theirs and their devices\'), device (its own and its user\'s) and type, newest first, with a limit', async () => {
+  it("filters by user (theirs and their devices'), device (its own and its user's) and type, newest first, with a limit", async () => {
     await registerDevice('recent-phone', 'recent-user');
     await registerDevice('recent-tablet', 'recent-user');
     await registerDevice('recent-other', 'someone-else');
-    await report([userEvent('login', 'recent-user'), { type: 'tap', subjectType: 'device', subjectId: 'recent-phone' }]);
-    await report([userEvent('purchase', 'recent-user', { amount: 5 }), { type: 'tap', subjectType: 'device', subjectId: 'recent-other' }]);
+    await report([
+      userEvent('login', 'recent-user'),
+      { type: 'tap', subjectType: 'device', subjectId: 'recent-phone' },
+    ]);
+    await report([
+      userEvent('purchase', 'recent-user', { amount: 5 }),
+      { type: 'tap', subjectType: 'device', subjectId: 'recent-other' },
+    ]);
     const byUser = await eventsStored('?userId=recent-user', 5);
     expect(byUser.map((event) => event.type)).toEqual(['purchase', 'tap', 'login', '@first_session', '@first_session']);
     const phone = await eventsStored('?deviceId=recent-phone', 4);
@@ -217,11 +294,18 @@ describe('recent events', () => {
   });
 
   it('serves each filter combination from an index', async () => {
-    const filters = [{}, { type: 't' }, { subjectType: 'user', subjectId: 'u' }, { subjectType: 'user', subjectId: 'u', type: 't' }];
+    const filters = [
+      {},
+      { type: 't' },
+      { subjectType: 'user', subjectId: 'u' },
+      { subjectType: 'user', subjectId: 'u', type: 't' },
+    ];
     const indexes = await workers.context.models.Event.collection.indexes();
     const keys = indexes.map((index) => Object.keys(index.key).join(','));
     for (const filter of filters) {
-      expect(keys, JSON.stringify(filter)).toContain(['projectId', ...Object.keys(filter), 'receivedAt', '_id'].join(','));
+      expect(keys, JSON.stringify(filter)).toContain(
+        ['projectId', ...Object.keys(filter), 'receivedAt', '_id'].join(','),
+      );
     }
   });
 });

@@ -1,13 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 
-const { ingress, projects: { project } } = useIngress({ projects: { project: 'team' } });
+const {
+  ingress,
+  projects: { project },
+} = useIngress({ projects: { project: 'team' } });
 
 const day = 24 * 60 * 60 * 1000;
 const now = Date.now();
 
 beforeAll(async () => {
-  const registered = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/phone`, { key: project.clientKey, body: { platform: 'android', pushToken: 'tok' } });
+  const registered = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/phone`, {
+    key: project.clientKey,
+    body: { platform: 'android', pushToken: 'tok' },
+  });
   expect(registered.status).toBe(200);
   // Written as the deliver worker writes them; one is past the 30-day window and not yet purged.
   const ages = [31 * day, 29 * day, 3 * day, 2 * day, day, 60_000];
@@ -16,14 +22,23 @@ beforeAll(async () => {
       projectId: project.projectId,
       deviceId: 'phone',
       notificationId: `n${index}`,
-      notification: { id: `n${index}`, createdAt: new Date(now - age - 1000), title: `title ${index}`, body: `body ${index}`, url: null, imageUrl: null },
+      notification: {
+        id: `n${index}`,
+        createdAt: new Date(now - age - 1000),
+        title: `title ${index}`,
+        body: `body ${index}`,
+        url: null,
+        imageUrl: null,
+      },
       sentAt: new Date(now - age),
     })),
   );
 });
 
-const historyPath = (query = '', device = 'phone') => `/v1/projects/${project.projectId}/devices/${device}/notification-history${query}`;
-const notificationIds = (response: { body: any }) => response.body.data.map((entry: { notification: { id: string } }) => entry.notification.id);
+const historyPath = (query = '', device = 'phone') =>
+  `/v1/projects/${project.projectId}/devices/${device}/notification-history${query}`;
+const notificationIds = (response: { body: any }) =>
+  response.body.data.map((entry: { notification: { id: string } }) => entry.notification.id);
 
 describe('GET notification-history (spec §4.3, CONTRACTS §8)', () => {
   it('answers entries newest first with the spec fields, never older than 30 days', async () => {
@@ -31,7 +46,14 @@ describe('GET notification-history (spec §4.3, CONTRACTS §8)', () => {
     expect(response.status).toBe(200);
     expect(notificationIds(response)).toEqual(['n5', 'n4', 'n3', 'n2', 'n1']);
     expect(response.body.data[0]).toEqual({
-      notification: { id: 'n5', createdAt: new Date(now - 61_000).toISOString(), title: 'title 5', body: 'body 5', url: null, imageUrl: null },
+      notification: {
+        id: 'n5',
+        createdAt: new Date(now - 61_000).toISOString(),
+        title: 'title 5',
+        body: 'body 5',
+        url: null,
+        imageUrl: null,
+      },
       sentAt: new Date(now - 60_000).toISOString(),
     });
   });
@@ -42,7 +64,11 @@ describe('GET notification-history (spec §4.3, CONTRACTS §8)', () => {
     const before = encodeURIComponent(first.body.data[1].sentAt);
     const second = await ingress.request('GET', historyPath(`?limit=2&before=${before}`), { key: project.apiKey });
     expect(notificationIds(second)).toEqual(['n3', 'n2']);
-    const last = await ingress.request('GET', historyPath(`?limit=2&before=${encodeURIComponent(second.body.data[1].sentAt)}`), { key: project.apiKey });
+    const last = await ingress.request(
+      'GET',
+      historyPath(`?limit=2&before=${encodeURIComponent(second.body.data[1].sentAt)}`),
+      { key: project.apiKey },
+    );
     expect(notificationIds(last)).toEqual(['n1']);
   });
 
@@ -61,7 +87,10 @@ describe('GET notification-history (spec §4.3, CONTRACTS §8)', () => {
   });
 
   it('answers an empty list for a device that received nothing', async () => {
-    await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/quiet`, { key: project.clientKey, body: { platform: 'ios', pushToken: 't2' } });
+    await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/quiet`, {
+      key: project.clientKey,
+      body: { platform: 'ios', pushToken: 't2' },
+    });
     const response = await ingress.request('GET', historyPath('', 'quiet'), { key: project.apiKey });
     expect(response.body).toEqual({ data: [] });
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import {
+  registerDevices,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+  type DeliveryHarness,
+} from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 
 /**
@@ -7,15 +13,22 @@ import { eventually } from './support/eventually.ts';
  * limits, deep nesting, and Liquid that loops, recurses or reads files. Each gets a 400 naming the field, or is
  * accepted and stays harmless; a worker that rendered hostile Liquid goes on delivering at once.
  */
-const { harness, projects: { project } } = useDeliveryHarness({ projects: { project: 'team' } });
+const {
+  harness,
+  projects: { project },
+} = useDeliveryHarness({ projects: { project: 'team' } });
 
-const request = (method: string, path: string, options: Parameters<DeliveryHarness['ingress']['request']>[2]) => harness.ingress.request(method, path, options);
+const request = (method: string, path: string, options: Parameters<DeliveryHarness['ingress']['request']>[2]) =>
+  harness.ingress.request(method, path, options);
 const sdkPath = (suffix: string) => `/v1/sdk/projects/${project.projectId}${suffix}`;
 const serverPath = (suffix: string) => `/v1/projects/${project.projectId}${suffix}`;
-const putDevice = (deviceId: string, body: unknown) => request('PUT', sdkPath(`/devices/${deviceId}`), { key: project.clientKey, body });
+const putDevice = (deviceId: string, body: unknown) =>
+  request('PUT', sdkPath(`/devices/${deviceId}`), { key: project.clientKey, body });
 const rawJson = (body: string) => ({ rawBody: body, headers: { 'content-type': 'application/json' } });
-const readTags = async (deviceId: string) => (await request('GET', serverPath(`/devices/${deviceId}`), { key: project.apiKey })).body.data.tags;
-const reportEvents = (events: unknown[]) => request('POST', serverPath('/events'), { key: project.apiKey, body: { events } });
+const readTags = async (deviceId: string) =>
+  (await request('GET', serverPath(`/devices/${deviceId}`), { key: project.apiKey })).body.data.tags;
+const reportEvents = (events: unknown[]) =>
+  request('POST', serverPath('/events'), { key: project.apiKey, body: { events } });
 
 function expectRefused(response: { status: number; body: any }, path: string): void {
   expect(response.status, JSON.stringify(response.body)).toBe(400);
@@ -31,12 +44,29 @@ describe('hostile tag keys', () => {
     ['65 characters', 'k'.repeat(65), `/tags/${'k'.repeat(65)}`],
     ['nothing', '', '/tags/'],
   ])('refuses %s with a 400 naming the key, on devices and on users', async (_name, key, path) => {
-    expectRefused(await putDevice('tag-keys', { platform: 'android', pushToken: 'tag-keys', tags: { [key]: 'x' } }), path);
-    expectRefused(await request('PATCH', serverPath('/users/tags'), { key: project.apiKey, body: { userId: 'tag-user', tags: { [key]: 'x' } } }), path);
+    expectRefused(
+      await putDevice('tag-keys', { platform: 'android', pushToken: 'tag-keys', tags: { [key]: 'x' } }),
+      path,
+    );
+    expectRefused(
+      await request('PATCH', serverPath('/users/tags'), {
+        key: project.apiKey,
+        body: { userId: 'tag-user', tags: { [key]: 'x' } },
+      }),
+      path,
+    );
   });
 
   it('keeps prototype names, 64 characters and any unicode as ordinary tags', async () => {
-    const tags = { constructor: 'c', toString: 't', hasOwnProperty: 'h', ['k'.repeat(64)]: 64, 名前: '太郎', '🙂': 'smile', ' ': 'space' };
+    const tags = {
+      constructor: 'c',
+      toString: 't',
+      hasOwnProperty: 'h',
+      ['k'.repeat(64)]: 64,
+      名前: '太郎',
+      '🙂': 'smile',
+      ' ': 'space',
+    };
     const response = await putDevice('odd-keys', { platform: 'android', pushToken: 'odd-keys', tags });
     expect(response.status).toBe(200);
     expect(await readTags('odd-keys')).toEqual(tags);
@@ -44,7 +74,10 @@ describe('hostile tag keys', () => {
   });
 
   it('refuses __proto__ anywhere in a body as malformed JSON, so nothing can reach a prototype', async () => {
-    for (const body of ['{"platform":"android","pushToken":"p","tags":{"__proto__":{"polluted":1}}}', '{"__proto__":{"platform":"android"},"pushToken":"p"}']) {
+    for (const body of [
+      '{"platform":"android","pushToken":"p","tags":{"__proto__":{"polluted":1}}}',
+      '{"__proto__":{"platform":"android"},"pushToken":"p"}',
+    ]) {
       const response = await request('PUT', sdkPath('/devices/proto'), { key: project.clientKey, ...rawJson(body) });
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('invalid_request');
@@ -72,23 +105,33 @@ describe('hostile event data', () => {
     ]);
     expect(response.status).toBe(200);
     expect(response.body.data.success).toBe(1);
-    expect(response.body.data.error.map((error: { index: number; code: string }) => [error.index, error.code])).toEqual([
-      [1, 'invalid_data'],
-      [2, 'invalid_data'],
-      [3, 'invalid_data'],
-      [4, 'invalid_data'],
-      [5, 'invalid_data'],
-      [6, 'invalid_data'],
-    ]);
+    expect(response.body.data.error.map((error: { index: number; code: string }) => [error.index, error.code])).toEqual(
+      [
+        [1, 'invalid_data'],
+        [2, 'invalid_data'],
+        [3, 'invalid_data'],
+        [4, 'invalid_data'],
+        [5, 'invalid_data'],
+        [6, 'invalid_data'],
+      ],
+    );
   });
 
   it('refuses nesting 100,000 levels deep without a stack overflow', async () => {
-    const server = await request('POST', serverPath('/events'), { key: project.apiKey, ...rawJson(`{"events":[${JSON.stringify(event({ ok: 1 }))},{"type":"x","subjectType":"user","subjectId":"u","data":{"a":${deepArray}}},${deepObject}]}`) });
+    const server = await request('POST', serverPath('/events'), {
+      key: project.apiKey,
+      ...rawJson(
+        `{"events":[${JSON.stringify(event({ ok: 1 }))},{"type":"x","subjectType":"user","subjectId":"u","data":{"a":${deepArray}}},${deepObject}]}`,
+      ),
+    });
     expect(server.status).toBe(200);
     expect(server.body.data.success).toBe(1);
     expect(server.body.data.error.map((error: { index: number }) => error.index)).toEqual([1, 2]);
     await putDevice('deep-sdk', { platform: 'android', pushToken: 'deep-sdk' });
-    const sdk = await request('POST', sdkPath('/devices/deep-sdk/events'), { key: project.clientKey, ...rawJson(`{"type":"deep","data":${deepObject}}`) });
+    const sdk = await request('POST', sdkPath('/devices/deep-sdk/events'), {
+      key: project.clientKey,
+      ...rawJson(`{"type":"deep","data":${deepObject}}`),
+    });
     expectRefused(sdk, '/data');
   });
 
@@ -106,7 +149,11 @@ describe('hostile Liquid', () => {
     ['a hundred-million-step loop', '{% for i in (1..100000000) %}{{ i }}{% endfor %}', 'failed'],
     ['nested loops', `${'{% for i in (1..1000) %}'.repeat(40)}x${'{% endfor %}'.repeat(40)}`, 'failed'],
     ['huge output', '{% for i in (1..100000) %}{{ data.big }}{% endfor %}', 'failed'],
-    ['recursive assigns', '{% assign s = "ab" %}{% for i in (1..64) %}{% assign s = s | append: s %}{% endfor %}{{ s }}', 'failed'],
+    [
+      'recursive assigns',
+      '{% assign s = "ab" %}{% for i in (1..64) %}{% assign s = s | append: s %}{% endfor %}{{ s }}',
+      'failed',
+    ],
     ['deeply nested tags', `${'{% if true %}'.repeat(150)}deep${'{% endif %}'.repeat(150)}`, 'sent'],
   ];
 
@@ -115,8 +162,17 @@ describe('hostile Liquid', () => {
     // include, render and layout failed inside the send job (found here): they are refused when the message arrives.
     refused.push("{% include 'x' %}", "{% render '/etc/passwd' %}", "{% layout 'x' %}");
     for (const body of refused) {
-      expectRefused(await request('POST', serverPath('/templates'), { key: project.apiKey, body: { name: 'bad', body } }), '/body');
-      expectRefused(await request('POST', serverPath('/notifications'), { key: project.apiKey, body: { targetType: 'device', targetIds: ['x'], body } }), '/body');
+      expectRefused(
+        await request('POST', serverPath('/templates'), { key: project.apiKey, body: { name: 'bad', body } }),
+        '/body',
+      );
+      expectRefused(
+        await request('POST', serverPath('/notifications'), {
+          key: project.apiKey,
+          body: { targetType: 'device', targetIds: ['x'], body },
+        }),
+        '/body',
+      );
     }
   });
 
@@ -126,15 +182,30 @@ describe('hostile Liquid', () => {
     for (const [name, body, outcome] of hostileTemplates) {
       const before = harness.sandbox.deliveries('liquid-token').length;
       const started = Date.now();
-      const id = await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: ['liquid-target'], body, data: { big: 'y'.repeat(1000) } });
+      const id = await sendNotification(harness.ingress, project, {
+        targetType: 'device',
+        targetIds: ['liquid-target'],
+        body,
+        data: { big: 'y'.repeat(1000) },
+      });
       const notification = await waitUntilCompleted(harness.ingress, project, id, 10_000);
       expect(notification.stats, name).toMatchObject({ targeted: 1, [outcome]: 1 });
-      expect(pushesSince(before).map((push: any) => push.payload.aps.alert.body), name).toEqual(outcome === 'sent' ? ['deep'] : []);
+      expect(
+        pushesSince(before).map((push: any) => push.payload.aps.alert.body),
+        name,
+      ).toEqual(outcome === 'sent' ? ['deep'] : []);
       expect(Date.now() - started, name).toBeLessThan(5_000);
 
       const normalSentAt = Date.now();
-      const normal = await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: ['liquid-target'], body: `after ${name}` });
-      await eventually(() => expect(pushesSince(before).map((push: any) => push.payload.aps.alert.body)).toContain(`after ${name}`), 5_000);
+      const normal = await sendNotification(harness.ingress, project, {
+        targetType: 'device',
+        targetIds: ['liquid-target'],
+        body: `after ${name}`,
+      });
+      await eventually(
+        () => expect(pushesSince(before).map((push: any) => push.payload.aps.alert.body)).toContain(`after ${name}`),
+        5_000,
+      );
       expect(Date.now() - normalSentAt, name).toBeLessThan(5_000);
       expect((await waitUntilCompleted(harness.ingress, project, normal)).stats.sent).toBe(1);
     }
@@ -153,15 +224,44 @@ describe('found by npm run fuzz', () => {
   });
 
   it('refuses a number past ±1.8e308 (parsed as Infinity) with a 400 naming it, and deletes no tag (was a 500, or a silent delete)', async () => {
-    await registerDevices(harness.ingress, project, [{ id: 'huge-number', platform: 'android', token: 'huge-number', userId: 'huge-user', tags: { level: 3 } }]);
+    await registerDevices(harness.ingress, project, [
+      { id: 'huge-number', platform: 'android', token: 'huge-number', userId: 'huge-user', tags: { level: 3 } },
+    ]);
     for (const huge of ['1e400', '-1e400']) {
-      expectRefused(await request('PUT', sdkPath('/devices/huge-number'), { key: project.clientKey, ...rawJson(`{"platform":"android","pushToken":"huge-number","tags":{"level":${huge}}}`) }), '/tags/level');
-      expectRefused(await request('PATCH', sdkPath('/devices/huge-number'), { key: project.clientKey, ...rawJson(`{"tags":{"level":${huge}}}`) }), '/tags/level');
-      expectRefused(await request('PATCH', serverPath('/users/tags'), { key: project.apiKey, ...rawJson(`{"userId":"huge-user","tags":{"level":${huge}}}`) }), '/tags/level');
-      expectRefused(await request('POST', serverPath('/notifications'), { key: project.apiKey, ...rawJson(`{"targetType":"userId","targetIds":["huge-user"],"body":"b","data":{"a":${huge}}}`) }), '/data/a');
+      expectRefused(
+        await request('PUT', sdkPath('/devices/huge-number'), {
+          key: project.clientKey,
+          ...rawJson(`{"platform":"android","pushToken":"huge-number","tags":{"level":${huge}}}`),
+        }),
+        '/tags/level',
+      );
+      expectRefused(
+        await request('PATCH', sdkPath('/devices/huge-number'), {
+          key: project.clientKey,
+          ...rawJson(`{"tags":{"level":${huge}}}`),
+        }),
+        '/tags/level',
+      );
+      expectRefused(
+        await request('PATCH', serverPath('/users/tags'), {
+          key: project.apiKey,
+          ...rawJson(`{"userId":"huge-user","tags":{"level":${huge}}}`),
+        }),
+        '/tags/level',
+      );
+      expectRefused(
+        await request('POST', serverPath('/notifications'), {
+          key: project.apiKey,
+          ...rawJson(`{"targetType":"userId","targetIds":["huge-user"],"body":"b","data":{"a":${huge}}}`),
+        }),
+        '/data/a',
+      );
     }
     const segment = `{"name":"huge","match":"all","conditions":[{"event":"purchase","withinDays":3,"count":{"op":"gte","value":1e400}}]}`;
-    expectRefused(await request('POST', serverPath('/segments'), { key: project.apiKey, ...rawJson(segment) }), '/conditions/0/count/value');
+    expectRefused(
+      await request('POST', serverPath('/segments'), { key: project.apiKey, ...rawJson(segment) }),
+      '/conditions/0/count/value',
+    );
     expect(await readTags('huge-number')).toEqual({ level: 3 });
   });
 });

@@ -10,7 +10,11 @@ describe('ignoringDuplicateKeys', () => {
     await collection().insertMany([{ _id: 'a' }, { _id: 'b' }]);
     const again = [{ _id: 'a' }, { _id: 'b' }, { _id: 'c' }];
     await ignoringDuplicateKeys(again.length, () => collection().insertMany(again, { ordered: false }));
-    expect((await collection().find().sort({ _id: 1 }).toArray()).map((document) => document._id)).toEqual(['a', 'b', 'c']);
+    expect((await collection().find().sort({ _id: 1 }).toArray()).map((document) => document._id)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
   });
 
   it('rethrows a refusal that is not a duplicate, and a failure that accounts for fewer documents than were written', async () => {

@@ -8,7 +8,10 @@ const { ingress } = useIngress();
 describe('indexes', () => {
   it('expires history after 30 days through a TTL index on sentAt', async () => {
     const indexes = await ingress.context.models.History.collection.indexes();
-    expect(indexes.find((index) => index.expireAfterSeconds !== undefined)).toMatchObject({ key: { sentAt: 1 }, expireAfterSeconds: 30 * 24 * 60 * 60 });
+    expect(indexes.find((index) => index.expireAfterSeconds !== undefined)).toMatchObject({
+      key: { sentAt: 1 },
+      expireAfterSeconds: 30 * 24 * 60 * 60,
+    });
   });
 
   it('builds the compound wildcard index on device tags, and building every index again from several processes changes nothing', async () => {
@@ -23,7 +26,9 @@ describe('indexes', () => {
   it('refuses a second device with the same id in a project', async () => {
     const { Device } = ingress.context.models;
     await Device.create({ _id: 'a', projectId: 'p', deviceId: 'same', platform: 'ios', pushToken: 't' });
-    await expect(Device.create({ _id: 'b', projectId: 'p', deviceId: 'same', platform: 'ios', pushToken: 't' })).rejects.toMatchObject({ code: 11000 });
+    await expect(
+      Device.create({ _id: 'b', projectId: 'p', deviceId: 'same', platform: 'ios', pushToken: 't' }),
+    ).rejects.toMatchObject({ code: 11000 });
     await Device.create({ _id: 'c', projectId: 'other', deviceId: 'same', platform: 'ios', pushToken: 't' });
   });
 });

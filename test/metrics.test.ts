@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
+import {
+  registerDevices,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from './support/delivery-harness.ts';
 
 const adminToken = 'metrics-admin-token';
 const { harness } = useDeliveryHarness({ configOverrides: { adminToken } });
 
 /** Prometheus text format: `name{label="value",...} number` lines, keyed by everything before the number. */
 async function scrape(): Promise<Map<string, number>> {
-  const response = await fetch(`${harness.ingress.baseUrl}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } });
+  const response = await fetch(`${harness.ingress.baseUrl}/metrics`, {
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   const samples = new Map<string, number>();
@@ -18,13 +25,15 @@ async function scrape(): Promise<Map<string, number>> {
   return samples;
 }
 
-const deliveries = (gateway: string, result: string) => `push_deliveries_total{gateway="${gateway}",result="${result}"}`;
+const deliveries = (gateway: string, result: string) =>
+  `push_deliveries_total{gateway="${gateway}",result="${result}"}`;
 
 describe('/metrics', () => {
   it('counts pushes by gateway and outcome, gateway latency, queue sizes and request durations as pushes go out', async () => {
     const before = await scrape();
     for (const gateway of ['fcm', 'apns']) {
-      for (const result of ['sent', 'failed', 'unsubscribed', 'retried']) expect(before.get(deliveries(gateway, result))).toBe(0);
+      for (const result of ['sent', 'failed', 'unsubscribed', 'retried'])
+        expect(before.get(deliveries(gateway, result))).toBe(0);
     }
     expect(before.get('push_queue_jobs{queue="deliver",state="completed"}')).toBe(0);
 
@@ -37,7 +46,11 @@ describe('/metrics', () => {
       { id: 'm-gone', platform: 'ios', token: 'unregistered-m' },
       { id: 'm-bad', platform: 'ios', token: 'badpayload-m' },
     ]);
-    const id = await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: ['m-a1', 'm-a2', 'm-flaky', 'm-i1', 'm-gone', 'm-bad'], body: 'counted' });
+    const id = await sendNotification(harness.ingress, project, {
+      targetType: 'device',
+      targetIds: ['m-a1', 'm-a2', 'm-flaky', 'm-i1', 'm-gone', 'm-bad'],
+      body: 'counted',
+    });
     await waitUntilCompleted(harness.ingress, project, id);
 
     const after = await scrape();
@@ -53,9 +66,11 @@ describe('/metrics', () => {
     expect(after.get('push_gateway_send_duration_seconds_sum{gateway="fcm"}')).toBeGreaterThan(0);
     expect(after.get('push_queue_jobs{queue="deliver",state="completed"}')).toBe(2);
     expect(after.get('push_queue_jobs{queue="send",state="completed"}')).toBe(1);
-    const postCount = 'http_request_duration_seconds_count{method="POST",route="/v1/projects/:projectId/notifications",status="200"}';
+    const postCount =
+      'http_request_duration_seconds_count{method="POST",route="/v1/projects/:projectId/notifications",status="200"}';
     expect(after.get(postCount)).toBe(1);
-    const registrations = 'http_request_duration_seconds_count{method="PUT",route="/v1/sdk/projects/:projectId/devices/:deviceId",status="200"}';
+    const registrations =
+      'http_request_duration_seconds_count{method="PUT",route="/v1/sdk/projects/:projectId/devices/:deviceId",status="200"}';
     expect(after.get(registrations)).toBe(6);
   });
 });

@@ -9,11 +9,20 @@ describe('MONGODB_URL in every valid form gets a database of its own', () => {
     ['mongodb://127.0.0.1:27017/', 'mongodb://127.0.0.1:27017/t_1'],
     ['mongodb://127.0.0.1:27017/pushengine', 'mongodb://127.0.0.1:27017/t_1'],
     ['mongodb://127.0.0.1:27017/?retryWrites=false', 'mongodb://127.0.0.1:27017/t_1?retryWrites=false'],
-    ['mongodb://app:s%40cret@db1:27017,db2:27017/pushengine?authSource=admin&replicaSet=rs0', 'mongodb://app:s%40cret@db1:27017,db2:27017/t_1?authSource=admin&replicaSet=rs0'],
-    ['mongodb+srv://app:pw@cluster0.example.net/?retryWrites=true&w=majority&authSource=admin', 'mongodb+srv://app:pw@cluster0.example.net/t_1?retryWrites=true&w=majority&authSource=admin'],
+    [
+      'mongodb://app:s%40cret@db1:27017,db2:27017/pushengine?authSource=admin&replicaSet=rs0',
+      'mongodb://app:s%40cret@db1:27017,db2:27017/t_1?authSource=admin&replicaSet=rs0',
+    ],
+    [
+      'mongodb+srv://app:pw@cluster0.example.net/?retryWrites=true&w=majority&authSource=admin',
+      'mongodb+srv://app:pw@cluster0.example.net/t_1?retryWrites=true&w=majority&authSource=admin',
+    ],
     // Credentials without authSource log in against the path's database (admin when none), wherever the data goes.
     ['mongodb://app:pw@db1:27017', 'mongodb://app:pw@db1:27017/t_1?authSource=admin'],
-    ['mongodb://app:pw@db1:27017/pushengine?w=majority', 'mongodb://app:pw@db1:27017/t_1?w=majority&authSource=pushengine'],
+    [
+      'mongodb://app:pw@db1:27017/pushengine?w=majority',
+      'mongodb://app:pw@db1:27017/t_1?w=majority&authSource=pushengine',
+    ],
   ];
   it.each(cases)('%s', (url, expected) => {
     expect(withDatabase(url, 't_1')).toBe(expected);

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 
-const { ingress, projects: { starter, team } } = useIngress({ projects: { starter: 'starter', team: 'team' } });
+const {
+  ingress,
+  projects: { starter, team },
+} = useIngress({ projects: { starter: 'starter', team: 'team' } });
 
 const send = (owner: CreatedProject, body: unknown, headers?: Record<string, string>) =>
   ingress.request('POST', `/v1/projects/${owner.projectId}/notifications`, { key: owner.apiKey, body, headers });
@@ -16,11 +19,20 @@ function expectInvalid(response: { status: number; body: any }, path: string) {
 
 describe('POST /notifications validation (spec §4.1, §8)', () => {
   it('accepts a send and answers its id, which GET reads back as queued', async () => {
-    const response = await send(team, { targetType: 'userId', targetIds: ['nobody'], title: 'T', body: 'B', url: 'https://x.example', imageUrl: 'https://x.example/i.png' });
+    const response = await send(team, {
+      targetType: 'userId',
+      targetIds: ['nobody'],
+      title: 'T',
+      body: 'B',
+      url: 'https://x.example',
+      imageUrl: 'https://x.example/i.png',
+    });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body)).toEqual(['data']);
     const id = response.body.data.id;
-    const read = await ingress.request('GET', `/v1/projects/${team.projectId}/notifications/${id}`, { key: team.apiKey });
+    const read = await ingress.request('GET', `/v1/projects/${team.projectId}/notifications/${id}`, {
+      key: team.apiKey,
+    });
     expect(read.status).toBe(200);
     expect(read.body.data).toEqual({
       id,
@@ -53,7 +65,13 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
   });
 
   it('names every offending field of a bad request', async () => {
-    const response = await send(team, { targetType: 'topic', targetIds: [], body: 5, data: { nested: { x: 1 } }, sendAt: 'tomorrow' });
+    const response = await send(team, {
+      targetType: 'topic',
+      targetIds: [],
+      body: 5,
+      data: { nested: { x: 1 } },
+      sendAt: 'tomorrow',
+    });
     expect(response.status).toBe(400);
     const paths = response.body.error.details.map((detail: { path: string }) => detail.path).sort();
     expect(paths).toEqual(['/body', '/data/nested', '/sendAt', '/targetIds', '/targetType']);
@@ -78,7 +96,13 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
   });
 
   it('accepts a known segment', async () => {
-    await ingress.context.models.Segment.create({ _id: 'vip', projectId: team.projectId, name: 'VIP', match: 'all', conditions: [] });
+    await ingress.context.models.Segment.create({
+      _id: 'vip',
+      projectId: team.projectId,
+      name: 'VIP',
+      match: 'all',
+      conditions: [],
+    });
     expect((await send(team, { targetType: 'segment', targetIds: ['vip'], body: 'b' })).status).toBe(200);
     const foreign = await send(starter, { targetType: 'segment', targetIds: ['vip'], body: 'b' });
     expect(foreign.status).toBe(404);
@@ -86,8 +110,16 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
 
   it("answers 404 for an unknown notification or another project's", async () => {
     const created = await send(team, { targetType: 'device', targetIds: ['d'], body: 'b' });
-    expect((await ingress.request('GET', `/v1/projects/${team.projectId}/notifications/nope`, { key: team.apiKey })).status).toBe(404);
-    expect((await ingress.request('GET', `/v1/projects/${starter.projectId}/notifications/${created.body.data.id}`, { key: starter.apiKey })).status).toBe(404);
+    expect(
+      (await ingress.request('GET', `/v1/projects/${team.projectId}/notifications/nope`, { key: team.apiKey })).status,
+    ).toBe(404);
+    expect(
+      (
+        await ingress.request('GET', `/v1/projects/${starter.projectId}/notifications/${created.body.data.id}`, {
+          key: starter.apiKey,
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -99,7 +131,9 @@ describe('Idempotency-Key and sendAt (CONTRACTS §6)', () => {
     const otherKey = await send(team, body, { 'idempotency-key': 'order-43' });
     expect(again.body.data.id).toBe(first.body.data.id);
     expect(otherKey.body.data.id).not.toBe(first.body.data.id);
-    expect(await ingress.context.models.Notification.countDocuments({ projectId: team.projectId, body: 'once' })).toBe(2);
+    expect(await ingress.context.models.Notification.countDocuments({ projectId: team.projectId, body: 'once' })).toBe(
+      2,
+    );
     const jobs = await ingress.context.queues.send.getJobs(['waiting', 'delayed', 'active', 'completed']);
     expect(jobs.filter((job) => job.id === first.body.data.id)).toHaveLength(1);
   });
@@ -113,7 +147,12 @@ describe('Idempotency-Key and sendAt (CONTRACTS §6)', () => {
 
   it('schedules a send with sendAt as a delayed job', async () => {
     const sendAt = new Date(Date.now() + 60 * 60 * 1000);
-    const response = await send(team, { targetType: 'device', targetIds: ['d'], body: 'later', sendAt: sendAt.toISOString() });
+    const response = await send(team, {
+      targetType: 'device',
+      targetIds: ['d'],
+      body: 'later',
+      sendAt: sendAt.toISOString(),
+    });
     const job = await ingress.context.queues.send.getJob(response.body.data.id);
     expect(await job?.getState()).toBe('delayed');
     expect(Math.abs(job!.timestamp + job!.delay - sendAt.getTime())).toBeLessThan(5000);

@@ -40,7 +40,9 @@ describe('project CLI (CONTRACTS §2)', () => {
       body: { platform: 'web', pushToken: 't' },
     });
     expect(register.status).toBe(200);
-    expect((await ingress.request('GET', `/v1/projects/${created.projectId}/devices/d`, { key: created.apiKey })).status).toBe(200);
+    expect(
+      (await ingress.request('GET', `/v1/projects/${created.projectId}/devices/d`, { key: created.apiKey })).status,
+    ).toBe(200);
   });
 
   it('refuses an unknown plan with a message and a non-zero exit', async () => {
@@ -64,13 +66,26 @@ describe('project CLI (CONTRACTS §2)', () => {
   it('stores push credentials encrypted with CREDENTIALS_KEY', async () => {
     const created = await createWithCli('business');
     const dir = await mkdtemp(join(tmpdir(), 'credentials-'));
-    const serviceAccount = { project_id: 'my-app', client_email: 'push@my-app.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nSECRETFCM\n-----END PRIVATE KEY-----\n' };
+    const serviceAccount = {
+      project_id: 'my-app',
+      client_email: 'push@my-app.iam.gserviceaccount.com',
+      private_key: '-----BEGIN PRIVATE KEY-----\nSECRETFCM\n-----END PRIVATE KEY-----\n',
+    };
     await writeFile(join(dir, 'sa.json'), JSON.stringify(serviceAccount));
     await writeFile(join(dir, 'AuthKey.p8'), '-----BEGIN PRIVATE KEY-----\nSECRETAPNS\n-----END PRIVATE KEY-----\n');
     const result = await cli('credentials.ts', [
-      '--project', created.projectId,
-      '--fcm-service-account', join(dir, 'sa.json'),
-      '--apns-key', join(dir, 'AuthKey.p8'), '--apns-key-id', 'KEY123', '--apns-team-id', 'TEAM42', '--apns-topic', 'com.example.app',
+      '--project',
+      created.projectId,
+      '--fcm-service-account',
+      join(dir, 'sa.json'),
+      '--apns-key',
+      join(dir, 'AuthKey.p8'),
+      '--apns-key-id',
+      'KEY123',
+      '--apns-team-id',
+      'TEAM42',
+      '--apns-topic',
+      'com.example.app',
       '--json',
     ]);
     expect(JSON.parse(result.stdout.trim())).toEqual({ projectId: created.projectId, fcm: true, apns: true });
@@ -78,7 +93,12 @@ describe('project CLI (CONTRACTS §2)', () => {
     const stored = await ingress.context.mongo.db!.collection('projects').findOne({ _id: created.projectId as never });
     expect(JSON.stringify(stored)).not.toMatch(/SECRETFCM|SECRETAPNS|TEAM42/);
     expect(JSON.parse(unseal(stored!.credentials.fcm, config.credentialsKey))).toEqual(serviceAccount);
-    expect(JSON.parse(unseal(stored!.credentials.apns, config.credentialsKey))).toMatchObject({ keyId: 'KEY123', teamId: 'TEAM42', topic: 'com.example.app', production: false });
+    expect(JSON.parse(unseal(stored!.credentials.apns, config.credentialsKey))).toMatchObject({
+      keyId: 'KEY123',
+      teamId: 'TEAM42',
+      topic: 'com.example.app',
+      production: false,
+    });
   });
 
   it('refuses an incomplete APNs key with a message naming what is missing', async () => {
@@ -91,13 +111,20 @@ describe('project CLI (CONTRACTS §2)', () => {
   });
   it('sets and clears a project delivery rate', async () => {
     const created = await createWithCli('team');
-    const rateOf = async () => (await ingress.context.models.Project.findById(created.projectId).lean())?.deliveryRatePerSecond;
+    const rateOf = async () =>
+      (await ingress.context.models.Project.findById(created.projectId).lean())?.deliveryRatePerSecond;
     const set = await cli('delivery-rate.ts', ['--project', created.projectId, '--per-second', '250', '--json']);
     expect(JSON.parse(set.stdout.trim())).toEqual({ projectId: created.projectId, deliveryRatePerSecond: 250 });
     expect(await rateOf()).toBe(250);
     await cli('delivery-rate.ts', ['--project', created.projectId, '--per-second', 'unlimited']);
     expect(await rateOf()).toBeNull();
-    expect(await cli('delivery-rate.ts', ['--project', created.projectId, '--per-second', '-3'])).toMatchObject({ failed: true, code: 1 });
-    expect(await cli('delivery-rate.ts', ['--project', 'missing', '--per-second', '5'])).toMatchObject({ failed: true, code: 1 });
+    expect(await cli('delivery-rate.ts', ['--project', created.projectId, '--per-second', '-3'])).toMatchObject({
+      failed: true,
+      code: 1,
+    });
+    expect(await cli('delivery-rate.ts', ['--project', 'missing', '--per-second', '5'])).toMatchObject({
+      failed: true,
+      code: 1,
+    });
   });
 });

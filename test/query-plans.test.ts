@@ -6,10 +6,19 @@ import { historyKey } from '../src/models/history.ts';
 import { countDeps } from '../src/events/pending-counts.ts';
 import { deviceUserQuery, subjectsCountingFor, userDevicesQuery, type SubjectQuery } from '../src/events/subjects.ts';
 import { recentEventsQueries } from '../src/events/recent-events.ts';
-import { countedEventsFilters, dailyCountersQueries, eventWindow, type CountEventsQuery } from '../src/events/count-events.ts';
+import {
+  countedEventsFilters,
+  dailyCountersQueries,
+  eventWindow,
+  type CountEventsQuery,
+} from '../src/events/count-events.ts';
 import { dayMs } from '../src/events/utc-day.ts';
 import { segmentClause, subscribedDevicesFilter } from '../src/segments/segment-filter.ts';
-import { devicesOfUsersQuery, eventConditionQueries, eventSubjectsQuery } from '../src/segments/event-condition-filter.ts';
+import {
+  devicesOfUsersQuery,
+  eventConditionQueries,
+  eventSubjectsQuery,
+} from '../src/segments/event-condition-filter.ts';
 import { segmentDevicesQuery, type TargetQuery } from '../src/targets/segment-resolver.ts';
 import { listedTargetsQuery } from '../src/targets/target-cursor.ts';
 import { readUserDevices } from '../src/user-tags/apply-user-tags.ts';
@@ -72,7 +81,11 @@ async function seed(models: Models): Promise<void> {
         platform: (['android', 'ios', 'web'] as const)[index % 3],
         pushToken: `token-${project}-${index}`,
         userId: userOf(index),
-        tags: { plan: ['pro', 'free', 'basic'][index % 3], score: index % 100, ...(index % 7 === 0 && { country: 'fr' }) },
+        tags: {
+          plan: ['pro', 'free', 'basic'][index % 3],
+          score: index % 100,
+          ...(index % 7 === 0 && { country: 'fr' }),
+        },
         isSubscribed: index % 10 !== 9,
       })),
     );
@@ -86,7 +99,7 @@ async function seed(models: Models): Promise<void> {
           subjectType: byDevice ? 'device' : 'user',
           subjectId: byDevice ? deviceIdOf(index % devicesPerProject) : `u${index % 100}`,
           data: { amount: index % 250 },
-          receivedAt: new Date(now.getTime() - (index % 40) * dayMs / 4 - index * 1000),
+          receivedAt: new Date(now.getTime() - ((index % 40) * dayMs) / 4 - index * 1000),
         };
       }),
     );
@@ -101,7 +114,18 @@ async function seed(models: Models): Promise<void> {
           count: 1 + (index % 4),
           flush: 1 + Math.floor(index / 100),
         };
-        return { _id: JSON.stringify([project, counter.flush, counter.subjectType, counter.subjectId, counter.type, counter.day.getTime(), index]), ...counter };
+        return {
+          _id: JSON.stringify([
+            project,
+            counter.flush,
+            counter.subjectType,
+            counter.subjectId,
+            counter.type,
+            counter.day.getTime(),
+            index,
+          ]),
+          ...counter,
+        };
       }),
     );
     await models.History.insertMany(
@@ -130,19 +154,27 @@ async function seed(models: Models): Promise<void> {
       })),
     );
     await models.DeliveryResult.insertMany(
-      Array.from({ length: 300 }, (_, index) => ({ _id: `${project}-n${index % 100}:${Math.floor(index / 100)}`, notificationId: `${project}-n${index % 100}`, sent: 1 })),
+      Array.from({ length: 300 }, (_, index) => ({
+        _id: `${project}-n${index % 100}:${Math.floor(index / 100)}`,
+        notificationId: `${project}-n${index % 100}`,
+        sent: 1,
+      })),
     );
   }
 }
 
 /** Mongoose answers the explain document for a query with the explain option. */
-const explainQuery = async (query: { explain(verbosity: 'queryPlanner'): unknown }): Promise<Explain> => await (query.explain('queryPlanner') as PromiseLike<Explain>);
+const explainQuery = async (query: { explain(verbosity: 'queryPlanner'): unknown }): Promise<Explain> =>
+  await (query.explain('queryPlanner') as PromiseLike<Explain>);
 
 /** countDocuments is this aggregate on the wire (mongodb/lib/collection.js), which is what gets planned. */
 const explainCount = (model: Models['Event'] | Models['Device'], filter: object) =>
-  model.aggregate([{ $match: filter }, { $group: { _id: 1, n: { $sum: 1 } } }]).explain('queryPlanner') as Promise<Explain>;
+  model
+    .aggregate([{ $match: filter }, { $group: { _id: 1, n: { $sum: 1 } } }])
+    .explain('queryPlanner') as Promise<Explain>;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The winning plan of every planned part: find's queryPlanner, an aggregate's $cursor stage or a pipeline pushed
@@ -158,7 +190,16 @@ function winningPlans(node: unknown): unknown[] {
   });
 }
 
-const childKeys = ['inputStage', 'inputStages', 'queryPlan', 'thenStage', 'elseStage', 'outerStage', 'innerStage', 'shards'];
+const childKeys = [
+  'inputStage',
+  'inputStages',
+  'queryPlan',
+  'thenStage',
+  'elseStage',
+  'outerStage',
+  'innerStage',
+  'shards',
+];
 
 interface PlanUse {
   stages: string[];
@@ -200,7 +241,14 @@ const purchases: EventCondition = { event: 'purchase', withinDays: 30, count: { 
 const bigPurchases: EventCondition = { ...purchases, where: [{ field: 'amount', op: 'gte', value: 100 }] };
 
 function countQuery(subject: SubjectQuery, condition: EventCondition): CountEventsQuery {
-  return { projectId, ...subject, type: condition.event, withinDays: condition.withinDays, where: condition.where, now };
+  return {
+    projectId,
+    ...subject,
+    type: condition.event,
+    withinDays: condition.withinDays,
+    where: condition.where,
+    now,
+  };
 }
 
 /** The filters countEvents counts for the subject, with the subjects it resolves the way it resolves them. */
@@ -243,51 +291,87 @@ const hotQueries: HotQuery[] = [
   {
     // Resumed or not, the query is the same: the resume point is checked as the devices stream by.
     name: 'a send to users: the fan-out cursor',
-    explain: () => explainQuery(listedTargetsQuery(models(), { projectId, targetType: 'userId', targetIds: ['u7', 'u8', 'u9'] }, fanOut)),
+    explain: () =>
+      explainQuery(
+        listedTargetsQuery(models(), { projectId, targetType: 'userId', targetIds: ['u7', 'u8', 'u9'] }, fanOut),
+      ),
     index: 'projectId_1_userId_1',
   },
   {
     name: 'a send to devices: the fan-out cursor',
-    explain: () => explainQuery(listedTargetsQuery(models(), { projectId, targetType: 'device', targetIds: ['d007', 'd008'] }, fanOut)),
+    explain: () =>
+      explainQuery(
+        listedTargetsQuery(models(), { projectId, targetType: 'device', targetIds: ['d007', 'd008'] }, fanOut),
+      ),
     index: 'projectId_1_deviceId_1',
   },
   // Segments: tag conditions
   {
     name: 'segment tag plan eq pro: the fan-out cursor in _id order',
-    explain: async () => explainQuery(segmentDevicesQuery(models(), await segmentFilter('all', [{ tag: 'plan', op: 'eq', value: 'pro' }]), fanOut)),
+    explain: async () =>
+      explainQuery(
+        segmentDevicesQuery(models(), await segmentFilter('all', [{ tag: 'plan', op: 'eq', value: 'pro' }]), fanOut),
+      ),
     index: deviceTags,
     secantus: 'wildcard',
   },
   {
     name: 'segment tag score gte 50: the fan-out cursor in _id order',
-    explain: async () => explainQuery(segmentDevicesQuery(models(), await segmentFilter('all', [{ tag: 'score', op: 'gte', value: 50 }]), fanOut)),
+    explain: async () =>
+      explainQuery(
+        segmentDevicesQuery(models(), await segmentFilter('all', [{ tag: 'score', op: 'gte', value: 50 }]), fanOut),
+      ),
     index: deviceTags,
     secantus: 'wildcard',
   },
   {
     name: 'segment tag plan eq pro: the preview count',
-    explain: async () => explainCount(models().Device, await segmentFilter('all', [{ tag: 'plan', op: 'eq', value: 'pro' }])),
+    explain: async () =>
+      explainCount(models().Device, await segmentFilter('all', [{ tag: 'plan', op: 'eq', value: 'pro' }])),
     index: deviceTags,
     secantus: 'wildcard',
   },
   {
     name: 'segment plan eq pro and score gte 50: the fan-out cursor',
     explain: async () =>
-      explainQuery(segmentDevicesQuery(models(), await segmentFilter('all', [{ tag: 'plan', op: 'eq', value: 'pro' }, { tag: 'score', op: 'gte', value: 50 }]), fanOut)),
+      explainQuery(
+        segmentDevicesQuery(
+          models(),
+          await segmentFilter('all', [
+            { tag: 'plan', op: 'eq', value: 'pro' },
+            { tag: 'score', op: 'gte', value: 50 },
+          ]),
+          fanOut,
+        ),
+      ),
     index: deviceTags,
     secantus: 'topLevelOperator',
   },
   {
     name: 'segment plan eq pro or score gte 50: the fan-out cursor',
     explain: async () =>
-      explainQuery(segmentDevicesQuery(models(), await segmentFilter('any', [{ tag: 'plan', op: 'eq', value: 'pro' }, { tag: 'score', op: 'gte', value: 50 }]), fanOut)),
+      explainQuery(
+        segmentDevicesQuery(
+          models(),
+          await segmentFilter('any', [
+            { tag: 'plan', op: 'eq', value: 'pro' },
+            { tag: 'score', op: 'gte', value: 50 },
+          ]),
+          fanOut,
+        ),
+      ),
     index: deviceTags,
     secantus: 'topLevelOperator',
   },
   {
     name: 'segment plan eq pro: the fan-out cursor resumed after an _id',
     explain: async () =>
-      explainQuery(segmentDevicesQuery(models(), await segmentFilter('all', [{ tag: 'plan', op: 'eq', value: 'pro' }]), { ...fanOut, afterId: deviceKey(projectId, 'd150') })),
+      explainQuery(
+        segmentDevicesQuery(models(), await segmentFilter('all', [{ tag: 'plan', op: 'eq', value: 'pro' }]), {
+          ...fanOut,
+          afterId: deviceKey(projectId, 'd150'),
+        }),
+      ),
     // Either bounds the scan by the project: the tag's values, or the rest of the project's _id range.
     index: [deviceTags, '_id_'],
     secantus: 'topLevelOperator',
@@ -295,22 +379,28 @@ const hotQueries: HotQuery[] = [
   // Segments: event conditions
   {
     name: 'segment event condition: whole days from the daily counters ($match of the $group)',
-    explain: () => models().EventCounter.aggregate(eventConditionQueries(projectId, purchases, now).counters!).explain('queryPlanner') as Promise<Explain>,
+    explain: () =>
+      models()
+        .EventCounter.aggregate(eventConditionQueries(projectId, purchases, now).counters!)
+        .explain('queryPlanner') as Promise<Explain>,
     index: 'projectId_1_type_1_day_-1',
   },
   {
     name: 'segment event condition: the events of the first partial day',
-    explain: () => explainQuery(eventSubjectsQuery(models(), eventConditionQueries(projectId, purchases, now).events[0]!)),
+    explain: () =>
+      explainQuery(eventSubjectsQuery(models(), eventConditionQueries(projectId, purchases, now).events[0]!)),
     index: eventIndexes.type,
   },
   {
     name: 'segment event condition: the events of today',
-    explain: () => explainQuery(eventSubjectsQuery(models(), eventConditionQueries(projectId, purchases, now).events[1]!)),
+    explain: () =>
+      explainQuery(eventSubjectsQuery(models(), eventConditionQueries(projectId, purchases, now).events[1]!)),
     index: eventIndexes.type,
   },
   {
     name: 'segment event condition with data conditions: the events of the window',
-    explain: () => explainQuery(eventSubjectsQuery(models(), eventConditionQueries(projectId, bigPurchases, now).events[0]!)),
+    explain: () =>
+      explainQuery(eventSubjectsQuery(models(), eventConditionQueries(projectId, bigPurchases, now).events[0]!)),
     index: eventIndexes.type,
     secantus: 'explainGap',
   },
@@ -333,7 +423,16 @@ const hotQueries: HotQuery[] = [
   },
   {
     name: 'the history of a device, next page',
-    explain: () => explainQuery(deviceHistoryQuery(models(), projectId, 'd003', { limit: 100, before: new Date(now.getTime() - 5 * dayMs) }, now)),
+    explain: () =>
+      explainQuery(
+        deviceHistoryQuery(
+          models(),
+          projectId,
+          'd003',
+          { limit: 100, before: new Date(now.getTime() - 5 * dayMs) },
+          now,
+        ),
+      ),
     index: 'projectId_1_deviceId_1_sentAt_-1',
   },
   {
@@ -393,7 +492,9 @@ const hotQueries: HotQuery[] = [
     explain: async () => {
       const { query, subjects } = await countedEvents({ deviceId: 'd250' }, purchases);
       const window = eventWindow(query.withinDays, now);
-      return Promise.all(dailyCountersQueries(models(), query, subjects, window.firstWholeDay, window.today).map(explainQuery));
+      return Promise.all(
+        dailyCountersQueries(models(), query, subjects, window.firstWholeDay, window.today).map(explainQuery),
+      );
     },
     index: 'projectId_1_subjectType_1_subjectId_1_type_1_day_-1',
   },
@@ -421,7 +522,9 @@ const hotQueries: HotQuery[] = [
     explain: async () => {
       const { query, subjects } = await countedEvents({ userId: 'u7' }, purchases);
       const window = eventWindow(query.withinDays, now);
-      return Promise.all(dailyCountersQueries(models(), query, subjects, window.firstWholeDay, window.today).map(explainQuery));
+      return Promise.all(
+        dailyCountersQueries(models(), query, subjects, window.firstWholeDay, window.today).map(explainQuery),
+      );
     },
     index: 'projectId_1_subjectType_1_subjectId_1_type_1_day_-1',
   },
@@ -457,7 +560,10 @@ describe('query plans of the hot queries', () => {
     const use = planUse(await query.explain());
     expect(use.stages, 'no winning plan found in the explain output').not.toEqual([]);
     if (onSecantus && query.secantus !== undefined) {
-      expect(use.stages, `SecantusDB now plans this shape (${query.secantus}) on an index: remove the exception`).toContain('COLLSCAN');
+      expect(
+        use.stages,
+        `SecantusDB now plans this shape (${query.secantus}) on an index: remove the exception`,
+      ).toContain('COLLSCAN');
       return;
     }
     expect(use.stages).not.toContain('COLLSCAN');
@@ -468,11 +574,32 @@ describe('query plans of the hot queries', () => {
 
   it('walks the plan shapes of both servers', () => {
     // MongoDB 7/8: SBE nests the tree under queryPlan; a pipeline pushed down whole has no $cursor stage; IDHACK names no index.
-    const sbe = { queryPlanner: { winningPlan: { queryPlan: { stage: 'GROUP', inputStage: { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'a_1' } } } }, rejectedPlans: [{ stage: 'COLLSCAN' }] } };
+    const sbe = {
+      queryPlanner: {
+        winningPlan: {
+          queryPlan: {
+            stage: 'GROUP',
+            inputStage: { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'a_1' } },
+          },
+        },
+        rejectedPlans: [{ stage: 'COLLSCAN' }],
+      },
+    };
     expect(planUse(sbe)).toEqual({ stages: ['GROUP', 'FETCH', 'IXSCAN'], indexes: ['a_1'] });
-    const or = { queryPlanner: { winningPlan: { stage: 'SUBPLAN', inputStage: { stage: 'OR', inputStages: [{ stage: 'IXSCAN', indexName: 'a_1' }, { stage: 'IDHACK' }] } } } };
+    const or = {
+      queryPlanner: {
+        winningPlan: {
+          stage: 'SUBPLAN',
+          inputStage: { stage: 'OR', inputStages: [{ stage: 'IXSCAN', indexName: 'a_1' }, { stage: 'IDHACK' }] },
+        },
+      },
+    };
     expect(planUse(or)).toEqual({ stages: ['SUBPLAN', 'OR', 'IXSCAN', 'IDHACK'], indexes: ['a_1', '_id_'] });
-    const express = { queryPlanner: { winningPlan: { isCached: false, stage: 'EXPRESS_IXSCAN', keyPattern: '{ _id: 1 }', indexName: '_id_' } } };
+    const express = {
+      queryPlanner: {
+        winningPlan: { isCached: false, stage: 'EXPRESS_IXSCAN', keyPattern: '{ _id: 1 }', indexName: '_id_' },
+      },
+    };
     expect(planUse(express)).toEqual({ stages: ['EXPRESS_IXSCAN'], indexes: ['_id_'] });
     // SecantusDB and MongoDB's classic engine: an aggregate's $cursor stage.
     const cursor = { stages: [{ $cursor: { queryPlanner: { winningPlan: { stage: 'COLLSCAN' } } } }, { $group: {} }] };

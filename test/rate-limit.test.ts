@@ -11,7 +11,9 @@ const devicePath = (projectId: string) => `/v1/projects/${projectId}/devices/som
 describe('plan rate limits (CONTRACTS §2)', () => {
   it('lets exactly 100 server API calls through per minute on starter, across two ingress processes', async () => {
     const project = await first.createProject('starter');
-    const calls = Array.from({ length: 130 }, (_, index) => (index % 2 === 0 ? first : second).request('GET', devicePath(project.projectId), { key: project.apiKey }));
+    const calls = Array.from({ length: 130 }, (_, index) =>
+      (index % 2 === 0 ? first : second).request('GET', devicePath(project.projectId), { key: project.apiKey }),
+    );
     const responses = await Promise.all(calls);
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 404)).toHaveLength(100);
@@ -40,14 +42,18 @@ describe('plan rate limits (CONTRACTS §2)', () => {
   it('keeps projects apart: one project at its limit does not slow another', async () => {
     const busy = await first.createProject('starter');
     const quiet = await first.createProject('starter');
-    await Promise.all(Array.from({ length: 101 }, () => first.request('GET', devicePath(busy.projectId), { key: busy.apiKey })));
+    await Promise.all(
+      Array.from({ length: 101 }, () => first.request('GET', devicePath(busy.projectId), { key: busy.apiKey })),
+    );
     expect((await first.request('GET', devicePath(busy.projectId), { key: busy.apiKey })).status).toBe(429);
     expect((await first.request('GET', devicePath(quiet.projectId), { key: quiet.apiKey })).status).toBe(404);
   });
 
   it('does not limit the team plan', async () => {
     const project = await first.createProject('team');
-    const responses = await Promise.all(Array.from({ length: 150 }, () => second.request('GET', devicePath(project.projectId), { key: project.apiKey })));
+    const responses = await Promise.all(
+      Array.from({ length: 150 }, () => second.request('GET', devicePath(project.projectId), { key: project.apiKey })),
+    );
     expect(responses.every((response) => response.status === 404)).toBe(true);
     expect(responses[0]!.headers.get('ratelimit-limit')).toBeNull();
   });

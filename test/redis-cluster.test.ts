@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startLocalRedisCluster, type StartedRedisCluster } from '../scripts/services/redis-cluster.ts';
 import type { CreatedProject } from '../src/projects/create-project.ts';
-import { registerDevices, sendNotification, startDeliveryHarness, waitUntilCompleted, type DeliveryHarness } from './support/delivery-harness.ts';
+import {
+  registerDevices,
+  sendNotification,
+  startDeliveryHarness,
+  waitUntilCompleted,
+  type DeliveryHarness,
+} from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 
 /**
@@ -45,28 +51,59 @@ describe('on a Redis Cluster', () => {
       { id: 'c-3', platform: 'android', token: 'cluster-fcm-3', userId: 'bo', tags: { plan: 'free' } },
       { id: 'c-4', platform: 'android', token: 'unregistered-cluster-4', userId: 'cy', tags: { plan: 'pro' } },
     ]);
-    const byUser = await sendNotification(harness.ingress, team, { targetType: 'userId', targetIds: ['ada'], body: 'Hi {{ device.id }}' });
-    expect((await waitUntilCompleted(harness.ingress, team, byUser)).stats).toMatchObject({ targeted: 2, sent: 2, failed: 0 });
+    const byUser = await sendNotification(harness.ingress, team, {
+      targetType: 'userId',
+      targetIds: ['ada'],
+      body: 'Hi {{ device.id }}',
+    });
+    expect((await waitUntilCompleted(harness.ingress, team, byUser)).stats).toMatchObject({
+      targeted: 2,
+      sent: 2,
+      failed: 0,
+    });
 
-    const segment = await request('POST', '/segments', team, { name: 'pro', match: 'all', conditions: [{ tag: 'plan', op: 'eq', value: 'pro' }] });
+    const segment = await request('POST', '/segments', team, {
+      name: 'pro',
+      match: 'all',
+      conditions: [{ tag: 'plan', op: 'eq', value: 'pro' }],
+    });
     expect(segment.status).toBe(200);
-    const bySegment = await sendNotification(harness.ingress, team, { targetType: 'segment', targetIds: [segment.body.data.id], body: 'Pro news' });
-    expect((await waitUntilCompleted(harness.ingress, team, bySegment)).stats).toMatchObject({ targeted: 3, sent: 2, unsubscribed: 1 });
+    const bySegment = await sendNotification(harness.ingress, team, {
+      targetType: 'segment',
+      targetIds: [segment.body.data.id],
+      body: 'Pro news',
+    });
+    expect((await waitUntilCompleted(harness.ingress, team, bySegment)).stats).toMatchObject({
+      targeted: 3,
+      sent: 2,
+      unsubscribed: 1,
+    });
 
-    const received = await Promise.all(['cluster-fcm-1', 'cluster-apns-2', 'cluster-fcm-3'].map((token) => harness.sandbox.deliveries(token)));
+    const received = await Promise.all(
+      ['cluster-fcm-1', 'cluster-apns-2', 'cluster-fcm-3'].map((token) => harness.sandbox.deliveries(token)),
+    );
     expect(received.map((deliveries) => deliveries.length)).toEqual([2, 2, 0]);
   });
 
   it('changes the tags of every device of a user', async () => {
-    await registerDevices(harness.ingress, team, [{ id: 'd-1', platform: 'ios', token: 'cluster-tags-1', userId: 'dee' }]);
+    await registerDevices(harness.ingress, team, [
+      { id: 'd-1', platform: 'ios', token: 'cluster-tags-1', userId: 'dee' },
+    ]);
     const changed = await request('PATCH', '/users/tags', team, { userId: 'dee', tags: { tier: 'gold' } });
     expect(changed.status).toBe(200);
     expect((await request('GET', '/devices/d-1', team)).body.data.tags).toEqual({ tier: 'gold' });
   });
 
   it('stores events and counts them in segment conditions', async () => {
-    await registerDevices(harness.ingress, team, [{ id: 'e-1', platform: 'android', token: 'cluster-events-1', userId: 'eve' }]);
-    const events = [1, 2, 3].map((amount) => ({ type: 'purchase', subjectType: 'user', subjectId: 'eve', data: { amount } }));
+    await registerDevices(harness.ingress, team, [
+      { id: 'e-1', platform: 'android', token: 'cluster-events-1', userId: 'eve' },
+    ]);
+    const events = [1, 2, 3].map((amount) => ({
+      type: 'purchase',
+      subjectType: 'user',
+      subjectId: 'eve',
+      data: { amount },
+    }));
     expect((await request('POST', '/events', team, { events })).body.data).toEqual({ success: 3, error: [] });
     const stored = await eventually(async () => {
       const recent = await request('GET', '/events?deviceId=e-1&type=purchase', team);

@@ -26,7 +26,9 @@ describe('Liquid rendering limits', () => {
         return 'Ada';
       },
     };
-    expect(renderContent(content('Hello {{ data.name }}, welcome {{ data.name }}!'), { data }).body).toBe('Hello Ada, welcome Ada!');
+    expect(renderContent(content('Hello {{ data.name }}, welcome {{ data.name }}!'), { data }).body).toBe(
+      'Hello Ada, welcome Ada!',
+    );
   });
 
   it('reads no file: include and render find nothing', () => {
@@ -39,15 +41,28 @@ describe('Liquid rendering limits', () => {
   });
 
   it('renders the CONTRACTS §6 variables', () => {
-    const scope = personalizationScope({ deviceId: 'd1', userId: 'u1', tags: { plan: 'pro' } }, { code: 'X' }, { type: 'purchase', data: { amount: 5 } });
-    const rendered = renderContent(content('{{ device.id }} {{ device.userId }} {{ device.tags.plan }} {{ data.code }} {{ entry_event.type }} {{ entry_event.data.amount }} {{ data.none | default: "-" }}'), scope);
+    const scope = personalizationScope(
+      { deviceId: 'd1', userId: 'u1', tags: { plan: 'pro' } },
+      { code: 'X' },
+      { type: 'purchase', data: { amount: 5 } },
+    );
+    const rendered = renderContent(
+      content(
+        '{{ device.id }} {{ device.userId }} {{ device.tags.plan }} {{ data.code }} {{ entry_event.type }} {{ entry_event.data.amount }} {{ data.none | default: "-" }}',
+      ),
+      scope,
+    );
     expect(rendered.body).toBe('d1 u1 pro X purchase 5 -');
   });
 });
 
 describe('referenced device tags', () => {
   it('names the tags a message reads, so a batch carries only those', () => {
-    expect(referencedDeviceTags(content('Hi {{ device.tags.name }} {{ device.tags["first name"] }}', '{{ device.id }} {{ data.x }}'))).toEqual(['name', 'first name']);
+    expect(
+      referencedDeviceTags(
+        content('Hi {{ device.tags.name }} {{ device.tags["first name"] }}', '{{ device.id }} {{ data.x }}'),
+      ),
+    ).toEqual(['name', 'first name']);
     expect(referencedDeviceTags(content('no variables'))).toEqual([]);
   });
 

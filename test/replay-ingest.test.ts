@@ -6,7 +6,11 @@ import { waitFor } from './support/eventually.ts';
 import { replayFromDashboard } from './support/dashboard.ts';
 
 const adminToken = 'replay-ingest-admin';
-const { ingress, workers, projects: { project } } = useIngress({
+const {
+  ingress,
+  workers,
+  projects: { project },
+} = useIngress({
   config: testConfig({ adminToken }),
   workers: ['tag-update', 'event-ingest'],
   projects: { project: 'team' },
@@ -24,7 +28,10 @@ beforeAll(async () => {
 
 const queues = () => ingress.context.queues;
 const userTags = (tags: Record<string, unknown>) =>
-  ingress.request('PATCH', `/v1/projects/${project.projectId}/users/tags`, { key: project.apiKey, body: { userId: 'rita', tags } });
+  ingress.request('PATCH', `/v1/projects/${project.projectId}/users/tags`, {
+    key: project.apiKey,
+    body: { userId: 'rita', tags },
+  });
 
 describe('replaying ingest jobs from the dashboard', () => {
   it('tag-update: replaying an old completed update does not overwrite what came after it', async () => {
@@ -33,7 +40,9 @@ describe('replaying ingest jobs from the dashboard', () => {
     expect((await userTags({ plan: 'free' })).status).toBe(200);
 
     await replayFromDashboard(ingress, adminToken, queues().tagUpdate, first!);
-    const device = await ingress.request('GET', `/v1/projects/${project.projectId}/devices/r1`, { key: project.apiKey });
+    const device = await ingress.request('GET', `/v1/projects/${project.projectId}/devices/r1`, {
+      key: project.apiKey,
+    });
     expect(device.body.data.tags).toEqual({ plan: 'free' });
   });
 
@@ -42,17 +51,28 @@ describe('replaying ingest jobs from the dashboard', () => {
       { type: 'purchase', subjectType: 'user', subjectId: 'rita', data: { amount: 10 } },
       { type: 'purchase', subjectType: 'device', subjectId: 'r2', data: { amount: 20 } },
     ];
-    const response = await ingress.request('POST', `/v1/projects/${project.projectId}/events`, { key: project.apiKey, body: { events } });
+    const response = await ingress.request('POST', `/v1/projects/${project.projectId}/events`, {
+      key: project.apiKey,
+      body: { events },
+    });
     expect(response.body.data).toEqual({ success: 2, error: [] });
-    const stored = () => workers.context.models.Event.countDocuments({ projectId: project.projectId, type: 'purchase' });
+    const stored = () =>
+      workers.context.models.Event.countDocuments({ projectId: project.projectId, type: 'purchase' });
     await waitFor(stored, (count) => count === 2);
     const purchaseJob = async () =>
-      (await queues().eventIngest.getJobs(['completed'])).find((candidate) => candidate.data.events.some((event: { type: string }) => event.type === 'purchase'));
+      (await queues().eventIngest.getJobs(['completed'])).find((candidate) =>
+        candidate.data.events.some((event: { type: string }) => event.type === 'purchase'),
+      );
     const job = (await waitFor(purchaseJob, (found) => found !== undefined))!;
-    const countFor = () => countEvents(
-      { models: workers.context.models, redis: workers.context.redis, queuePrefix: workers.context.config.queuePrefix },
-      { projectId: project.projectId, userId: 'rita', type: 'purchase', withinDays: 1 },
-    );
+    const countFor = () =>
+      countEvents(
+        {
+          models: workers.context.models,
+          redis: workers.context.redis,
+          queuePrefix: workers.context.config.queuePrefix,
+        },
+        { projectId: project.projectId, userId: 'rita', type: 'purchase', withinDays: 1 },
+      );
     const before = await countFor();
     expect(before).toBe(2);
 

@@ -4,12 +4,21 @@ import { deliverJobId, type DeliverJobData } from '../src/delivery/deliver-job.t
 import { deliverProcessor } from '../src/delivery/deliver-batch.ts';
 import { queueNames, type QueueName } from '../src/queues/names.ts';
 import { redisKeys } from '../src/infra/redis-keys.ts';
-import { registerDevices, readNotification, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
+import {
+  registerDevices,
+  readNotification,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 import { replayFromDashboard as replay } from './support/dashboard.ts';
 
 const adminToken = 'replay-admin-token';
-const { harness, projects: { project } } = useDeliveryHarness({
+const {
+  harness,
+  projects: { project },
+} = useDeliveryHarness({
   configOverrides: { adminToken },
   queues: ['send', 'deliver', 'maintenance'],
   projects: { project: 'team' },
@@ -17,7 +26,11 @@ const { harness, projects: { project } } = useDeliveryHarness({
 
 const queues = () => harness.ingress.context.queues;
 const history = async (deviceId: string) =>
-  (await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}/notification-history`, { key: project.apiKey })).body.data;
+  (
+    await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}/notification-history`, {
+      key: project.apiKey,
+    })
+  ).body.data;
 
 async function replayFromDashboard(queue: QueueName, job: Job): Promise<Job> {
   const target = Object.values(queues()).find((candidate) => candidate.name === queue)!;
@@ -31,7 +44,11 @@ async function sendToThree(prefix: string) {
     { id: `${prefix}-gone`, platform: 'android' as const, token: `unregistered-${prefix}` },
   ];
   await registerDevices(harness.ingress, project, devices);
-  const id = await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: devices.map((device) => device.id), body: 'replay me' });
+  const id = await sendNotification(harness.ingress, project, {
+    targetType: 'device',
+    targetIds: devices.map((device) => device.id),
+    body: 'replay me',
+  });
   return { id, devices };
 }
 
@@ -42,7 +59,13 @@ async function expectDeliveredOnce(prefix: string, id: string, rejectedTokenAtte
     expect(await history(`${prefix}-${suffix}`)).toHaveLength(1);
   }
   expect(harness.sandbox.attempts(`unregistered-${prefix}`)).toHaveLength(rejectedTokenAttempts);
-  expect((await readNotification(harness.ingress, project, id)).stats).toEqual({ targeted: 3, sent: 2, failed: 0, unsubscribed: 1, clicked: 0 });
+  expect((await readNotification(harness.ingress, project, id)).stats).toEqual({
+    targeted: 3,
+    sent: 2,
+    failed: 0,
+    unsubscribed: 1,
+    clicked: 0,
+  });
 }
 
 describe('replaying jobs from the dashboard', () => {
@@ -68,7 +91,10 @@ describe('replaying jobs from the dashboard', () => {
     // worker's job fails: its history is written, its job data never learnt what was done.
     const deliverWorker = harness.workers.workers.find((worker) => worker.name === queueNames.deliver)!;
     await deliverWorker.pause();
-    const manual = new Worker(queueNames.deliver, null, { connection: harness.workers.context.redis, prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver) });
+    const manual = new Worker(queueNames.deliver, null, {
+      connection: harness.workers.context.redis,
+      prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver),
+    });
     try {
       const { id } = await sendToThree('crash');
       const taken: Job<DeliverJobData>[] = [];
@@ -97,5 +123,4 @@ describe('replaying jobs from the dashboard', () => {
       await manual.close();
     }
   });
-
 });

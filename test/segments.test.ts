@@ -7,7 +7,11 @@ import { ingestEvents } from '../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../src/events/event-type-catalog.ts';
 import { dayMs } from '../src/events/utc-day.ts';
 
-const { ingress, workers, projects: { tagsProject, eventsProject } } = useIngress({
+const {
+  ingress,
+  workers,
+  projects: { tagsProject, eventsProject },
+} = useIngress({
   workers: ['event-ingest'],
   projects: { tagsProject: 'team', eventsProject: 'team' },
 });
@@ -22,7 +26,10 @@ beforeAll(async () => {
     { id: 'd4', platform: 'android', token: 'tok-d4' },
     { id: 'd5', platform: 'android', token: 'tok-d5', tags: { plan: 'pro', score: 10, seenAt: t0 } },
   ]);
-  await ingress.context.models.Device.updateOne({ projectId: tagsProject.projectId, deviceId: 'd5' }, { $set: { isSubscribed: false } });
+  await ingress.context.models.Device.updateOne(
+    { projectId: tagsProject.projectId, deviceId: 'd5' },
+    { $set: { isSubscribed: false } },
+  );
 });
 
 const path = (project: CreatedProject, rest = '') => `/v1/projects/${project.projectId}/segments${rest}`;
@@ -33,14 +40,22 @@ async function createSegment(project: CreatedProject, body: object): Promise<str
   return response.body.data.id;
 }
 
-async function preview(project: CreatedProject, conditions: object[], match: 'all' | 'any' = 'all'): Promise<{ count: number; sample: string[] }> {
+async function preview(
+  project: CreatedProject,
+  conditions: object[],
+  match: 'all' | 'any' = 'all',
+): Promise<{ count: number; sample: string[] }> {
   const id = await createSegment(project, { name: 'probe', match, conditions });
   const response = await ingress.request('GET', path(project, `/${id}/preview`), { key: project.apiKey });
   expect(response.status).toBe(200);
   return response.body.data;
 }
 
-async function matching(project: CreatedProject, conditions: object[], match: 'all' | 'any' = 'all'): Promise<string[]> {
+async function matching(
+  project: CreatedProject,
+  conditions: object[],
+  match: 'all' | 'any' = 'all',
+): Promise<string[]> {
   const { count, sample } = await preview(project, conditions, match);
   expect(sample).toHaveLength(count);
   return sample;
@@ -55,17 +70,44 @@ describe('segments API (CONTRACTS §7)', () => {
     const list = await ingress.request('GET', path(tagsProject), { key: tagsProject.apiKey });
     expect(list.body.data.map((segment: { id: string }) => segment.id)).toContain(id);
 
-    const replacement = { name: 'Buyers', match: 'any', conditions: [{ event: 'purchase', withinDays: 30, count: { op: 'gte', value: 2 }, where: [{ field: 'amount', op: 'gte', value: 100 }] }] };
-    const replaced = await ingress.request('PUT', path(tagsProject, `/${id}`), { key: tagsProject.apiKey, body: replacement });
+    const replacement = {
+      name: 'Buyers',
+      match: 'any',
+      conditions: [
+        {
+          event: 'purchase',
+          withinDays: 30,
+          count: { op: 'gte', value: 2 },
+          where: [{ field: 'amount', op: 'gte', value: 100 }],
+        },
+      ],
+    };
+    const replaced = await ingress.request('PUT', path(tagsProject, `/${id}`), {
+      key: tagsProject.apiKey,
+      body: replacement,
+    });
     expect(replaced.body.data).toMatchObject({ id, ...replacement });
 
-    expect((await ingress.request('DELETE', path(tagsProject, `/${id}`), { key: tagsProject.apiKey })).body.data).toEqual({ id, deleted: true });
-    for (const [method, rest] of [['GET', `/${id}`], ['PUT', `/${id}`], ['DELETE', `/${id}`], ['GET', `/${id}/preview`]] as const) {
-      const response = await ingress.request(method, path(tagsProject, rest), { key: tagsProject.apiKey, body: method === 'PUT' ? definition : undefined });
+    expect(
+      (await ingress.request('DELETE', path(tagsProject, `/${id}`), { key: tagsProject.apiKey })).body.data,
+    ).toEqual({ id, deleted: true });
+    for (const [method, rest] of [
+      ['GET', `/${id}`],
+      ['PUT', `/${id}`],
+      ['DELETE', `/${id}`],
+      ['GET', `/${id}/preview`],
+    ] as const) {
+      const response = await ingress.request(method, path(tagsProject, rest), {
+        key: tagsProject.apiKey,
+        body: method === 'PUT' ? definition : undefined,
+      });
       expect(response.status).toBe(404);
       expect(response.body.error.code).toBe('not_found');
     }
-    const send = await ingress.request('POST', `/v1/projects/${tagsProject.projectId}/notifications`, { key: tagsProject.apiKey, body: { targetType: 'segment', targetIds: [id], body: 'x' } });
+    const send = await ingress.request('POST', `/v1/projects/${tagsProject.projectId}/notifications`, {
+      key: tagsProject.apiKey,
+      body: { targetType: 'segment', targetIds: [id], body: 'x' },
+    });
     expect(send.status).toBe(404);
   });
 
@@ -82,7 +124,12 @@ describe('segments API (CONTRACTS §7)', () => {
           { tag: 'plan', op: 'in', value: 'pro' },
           { tag: 'plan', op: 'gt', value: true },
           { event: 'purchase', withinDays: 0, count: { op: 'gte', value: 1 } },
-          { event: 'purchase', withinDays: 7, count: { op: 'gte', value: 1 }, where: [{ field: 'amount', op: 'in', value: 3 }] },
+          {
+            event: 'purchase',
+            withinDays: 7,
+            count: { op: 'gte', value: 1 },
+            where: [{ field: 'amount', op: 'in', value: 3 }],
+          },
           { tag: 'plan', event: 'purchase' },
           { event: 'purchase', withinDays: 7, count: { op: 'most', value: 1 } },
         ],
@@ -92,17 +139,44 @@ describe('segments API (CONTRACTS §7)', () => {
     expect(response.body.error.code).toBe('invalid_request');
     const paths = response.body.error.details.map((detail: { path: string }) => detail.path);
     expect(paths).toEqual(
-      expect.arrayContaining(['/conditions/0/value', '/conditions/1/tag', '/conditions/2/op', '/conditions/3/value', '/conditions/4/value', '/conditions/5/withinDays', '/conditions/6/where/0/value', '/conditions/7', '/conditions/8/count/op']),
+      expect.arrayContaining([
+        '/conditions/0/value',
+        '/conditions/1/tag',
+        '/conditions/2/op',
+        '/conditions/3/value',
+        '/conditions/4/value',
+        '/conditions/5/withinDays',
+        '/conditions/6/where/0/value',
+        '/conditions/7',
+        '/conditions/8/count/op',
+      ]),
     );
-    const badMatch = await ingress.request('POST', path(tagsProject), { key: tagsProject.apiKey, body: { name: 'x', match: 'some', conditions: [] } });
+    const badMatch = await ingress.request('POST', path(tagsProject), {
+      key: tagsProject.apiKey,
+      body: { name: 'x', match: 'some', conditions: [] },
+    });
     expect(badMatch.body.error.details).toEqual([{ path: '/match', message: 'must be all or any' }]);
   });
 
   it('matches on tag keys with inner spaces and on keys edged with whitespace (CONTRACTS §4 allows both)', async () => {
     const project = await ingress.createProject('team');
-    await registerDevices(ingress, project, [{ id: 'spaced', platform: 'web', token: 'tok-spaced', tags: { 'first name': 'Ada', ' edged ': 'yes' } }]);
+    await registerDevices(ingress, project, [
+      { id: 'spaced', platform: 'web', token: 'tok-spaced', tags: { 'first name': 'Ada', ' edged ': 'yes' } },
+    ]);
     expect(await matching(project, [{ tag: 'first name', op: 'eq', value: 'Ada' }])).toEqual(['spaced']);
-    const edged = { name: 'edged', match: 'all', conditions: [{ tag: ' edged ', op: 'eq', value: 'yes' }, { event: 'visit', withinDays: 7, count: { op: 'gte', value: 1 }, where: [{ field: 'page ', op: 'eq', value: '/' }] }] };
+    const edged = {
+      name: 'edged',
+      match: 'all',
+      conditions: [
+        { tag: ' edged ', op: 'eq', value: 'yes' },
+        {
+          event: 'visit',
+          withinDays: 7,
+          count: { op: 'gte', value: 1 },
+          where: [{ field: 'page ', op: 'eq', value: '/' }],
+        },
+      ],
+    };
     const response = await ingress.request('POST', path(project), { key: project.apiKey, body: edged });
     expect(response.status).toBe(200);
     expect(await matching(project, [edged.conditions[0]!])).toEqual(['spaced']);
@@ -155,9 +229,36 @@ describe('tag conditions: one query on devices, subscribed devices only', () => 
   });
 
   it('combines conditions with all and any; no conditions is every subscribed device', async () => {
-    expect(await matching(tagsProject, [{ tag: 'plan', op: 'eq', value: 'pro' }, { tag: 'score', op: 'gte', value: 10 }], 'all')).toEqual(['d1']);
-    expect(await matching(tagsProject, [{ tag: 'plan', op: 'eq', value: 'pro' }, { tag: 'score', op: 'gte', value: 20 }], 'all')).toEqual([]);
-    expect(await matching(tagsProject, [{ tag: 'plan', op: 'eq', value: 'free' }, { tag: 'score', op: 'gte', value: 20 }], 'any')).toEqual(['d2', 'd3']);
+    expect(
+      await matching(
+        tagsProject,
+        [
+          { tag: 'plan', op: 'eq', value: 'pro' },
+          { tag: 'score', op: 'gte', value: 10 },
+        ],
+        'all',
+      ),
+    ).toEqual(['d1']);
+    expect(
+      await matching(
+        tagsProject,
+        [
+          { tag: 'plan', op: 'eq', value: 'pro' },
+          { tag: 'score', op: 'gte', value: 20 },
+        ],
+        'all',
+      ),
+    ).toEqual([]);
+    expect(
+      await matching(
+        tagsProject,
+        [
+          { tag: 'plan', op: 'eq', value: 'free' },
+          { tag: 'score', op: 'gte', value: 20 },
+        ],
+        'any',
+      ),
+    ).toEqual(['d2', 'd3']);
     expect(await matching(tagsProject, [], 'all')).toEqual(['d1', 'd2', 'd3', 'd4']);
   });
 });
@@ -184,14 +285,32 @@ describe('event conditions: counts in a window, through the device or its user',
     expect(response.body.data.success).toBe(2);
     await waitFor(stored, (count) => count === 2);
     // Earlier purchases of e3, ingested by the real ingest code as if received 20 and 3 days ago.
-    const deps = { models, redis: workers.context.redis, queuePrefix: workers.context.config.queuePrefix, catalog: new EventTypeCatalog(models), log: workers.context.log };
-    for (const [daysAgo, amount] of [[20, 500], [3, 20]] as const) {
+    const deps = {
+      models,
+      redis: workers.context.redis,
+      queuePrefix: workers.context.config.queuePrefix,
+      catalog: new EventTypeCatalog(models),
+      log: workers.context.log,
+    };
+    for (const [daysAgo, amount] of [
+      [20, 500],
+      [3, 20],
+    ] as const) {
       const receivedAt = new Date(Date.now() - daysAgo * dayMs).toISOString();
-      await ingestEvents(deps, `backdated-${daysAgo}`, { projectId: eventsProject.projectId, receivedAt, events: [{ type: 'purchase', subjectType: 'device', subjectId: 'e3', data: { amount } }] });
+      await ingestEvents(deps, `backdated-${daysAgo}`, {
+        projectId: eventsProject.projectId,
+        receivedAt,
+        events: [{ type: 'purchase', subjectType: 'device', subjectId: 'e3', data: { amount } }],
+      });
     }
   });
 
-  const purchases = (withinDays: number, op: string, value: number, where?: object[]) => ({ event: 'purchase', withinDays, count: { op, value }, ...(where && { where }) });
+  const purchases = (withinDays: number, op: string, value: number, where?: object[]) => ({
+    event: 'purchase',
+    withinDays,
+    count: { op, value },
+    ...(where && { where }),
+  });
 
   it('counts the events inside the window only', async () => {
     expect(await matching(eventsProject, [purchases(30, 'gte', 2)])).toEqual(['e1', 'e3']);
@@ -210,18 +329,38 @@ describe('event conditions: counts in a window, through the device or its user',
   });
 
   it("counts only events whose data matches where, and a user's events on each of the user's devices, not one device's on another", async () => {
-    expect(await matching(eventsProject, [purchases(30, 'gte', 1, [{ field: 'amount', op: 'gte', value: 100 }])])).toEqual(['e1', 'e2', 'e3']);
-    expect(await matching(eventsProject, [purchases(7, 'gte', 1, [{ field: 'amount', op: 'gte', value: 100 }])])).toEqual(['e1', 'e2']);
+    expect(
+      await matching(eventsProject, [purchases(30, 'gte', 1, [{ field: 'amount', op: 'gte', value: 100 }])]),
+    ).toEqual(['e1', 'e2', 'e3']);
+    expect(
+      await matching(eventsProject, [purchases(7, 'gte', 1, [{ field: 'amount', op: 'gte', value: 100 }])]),
+    ).toEqual(['e1', 'e2']);
     // The purchase of 150 was reported for alice, so both her devices count it; the purchase of 50 was reported for
     // e1 only, so her other device e2 does not.
-    expect(await matching(eventsProject, [purchases(30, 'gte', 1, [{ field: 'amount', op: 'lt', value: 100 }])])).toEqual(['e1', 'e3']);
-    expect(await matching(eventsProject, [purchases(30, 'gte', 1, [{ field: 'amount', op: 'gt', value: 400 }])])).toEqual(['e3']);
-    expect(await matching(eventsProject, [purchases(30, 'eq', 0, [{ field: 'amount', op: 'gt', value: 400 }])])).toEqual(['e1', 'e2', 'e4']);
+    expect(
+      await matching(eventsProject, [purchases(30, 'gte', 1, [{ field: 'amount', op: 'lt', value: 100 }])]),
+    ).toEqual(['e1', 'e3']);
+    expect(
+      await matching(eventsProject, [purchases(30, 'gte', 1, [{ field: 'amount', op: 'gt', value: 400 }])]),
+    ).toEqual(['e3']);
+    expect(
+      await matching(eventsProject, [purchases(30, 'eq', 0, [{ field: 'amount', op: 'gt', value: 400 }])]),
+    ).toEqual(['e1', 'e2', 'e4']);
   });
 
   it('mixes tag and event conditions under all and any', async () => {
-    expect(await matching(eventsProject, [{ tag: 'vip', op: 'eq', value: 'yes' }, purchases(30, 'gte', 2)], 'all')).toEqual(['e1']);
-    expect(await matching(eventsProject, [{ tag: 'vip', op: 'eq', value: 'yes' }, purchases(30, 'gte', 1, [{ field: 'amount', op: 'gt', value: 400 }])], 'any')).toEqual(['e1', 'e3']);
-    expect(await matching(eventsProject, [{ tag: 'vip', op: 'notExists' }, purchases(7, 'lt', 1)], 'all')).toEqual(['e4']);
+    expect(
+      await matching(eventsProject, [{ tag: 'vip', op: 'eq', value: 'yes' }, purchases(30, 'gte', 2)], 'all'),
+    ).toEqual(['e1']);
+    expect(
+      await matching(
+        eventsProject,
+        [{ tag: 'vip', op: 'eq', value: 'yes' }, purchases(30, 'gte', 1, [{ field: 'amount', op: 'gt', value: 400 }])],
+        'any',
+      ),
+    ).toEqual(['e1', 'e3']);
+    expect(await matching(eventsProject, [{ tag: 'vip', op: 'notExists' }, purchases(7, 'lt', 1)], 'all')).toEqual([
+      'e4',
+    ]);
   });
 });

@@ -12,7 +12,6 @@ function portOf(url: string): number {
   return Number(new URL(url).port);
 }
 
-
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -32,7 +31,9 @@ describe('provideServices without Docker or env URLs', () => {
     try {
       const services = await provideServices({ stateDir, log: (line) => logLines.push(line) });
       try {
-        expect(services.path).toMatch(/redis: local redis-server .* on 127\.0\.0\.1:\d+; mongodb: local SecantusDB 0\.7\.0b3 on 127\.0\.0\.1:\d+/);
+        expect(services.path).toMatch(
+          /redis: local redis-server .* on 127\.0\.0\.1:\d+; mongodb: local SecantusDB 0\.7\.0b3 on 127\.0\.0\.1:\d+/,
+        );
         expect(services.mongoUrl).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/\?retryWrites=false$/);
         expect(services.pids).toHaveLength(2);
 
@@ -62,7 +63,10 @@ describe('provideServices without Docker or env URLs', () => {
       expect(await readdir(stateDir)).toEqual([]);
       expect(logLines.join('\n')).toMatch(/redis: no Docker engine/);
     } finally {
-      Object.assign(process.env, Object.fromEntries(Object.entries(savedEnv).filter(([, value]) => value !== undefined)));
+      Object.assign(
+        process.env,
+        Object.fromEntries(Object.entries(savedEnv).filter(([, value]) => value !== undefined)),
+      );
       await rm(stateDir, { recursive: true, force: true });
     }
   }, 120_000);

@@ -2,7 +2,14 @@ import { stripVTControlCharacters as stripColours } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { lineFormatter, wantsReadableLogs } from '../scripts/start/log-lines.ts';
 
-const pinoLine = JSON.stringify({ level: 30, time: Date.UTC(2026, 10, 23, 9, 5, 7), pid: 42, hostname: 'box', queue: 'deliver', msg: 'batch delivered' });
+const pinoLine = JSON.stringify({
+  level: 30,
+  time: Date.UTC(2026, 10, 23, 9, 5, 7),
+  pid: 42,
+  hostname: 'box',
+  queue: 'deliver',
+  msg: 'batch delivered',
+});
 
 describe('npm start logs', () => {
   it('are readable at a terminal, JSON otherwise or when LOG_FORMAT=json', () => {

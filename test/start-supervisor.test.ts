@@ -25,15 +25,28 @@ describe('npm start', () => {
     const dir = await mkdtemp(join(tmpdir(), 'supervise-'));
     try {
       const child = join(dir, 'child.cjs');
-      await writeFile(child, "require('node:fs').writeFileSync(process.argv[2], String(process.pid)); setInterval(() => {}, 1000);");
+      await writeFile(
+        child,
+        "require('node:fs').writeFileSync(process.argv[2], String(process.pid)); setInterval(() => {}, 1000);",
+      );
       const pidFiles = ['web', 'worker'].map((name) => join(dir, `${name}.pid`));
       const supervisor = superviseProcesses(
-        pidFiles.map((pidFile, index) => ({ name: `entry-${index}`, command: `node --max-old-space-size=64 ${child} ${pidFile}` })),
+        pidFiles.map((pidFile, index) => ({
+          name: `entry-${index}`,
+          command: `node --max-old-space-size=64 ${child} ${pidFile}`,
+        })),
         process.env,
         dir,
         (line) => line,
       );
-      started = await Promise.all(pidFiles.map((pidFile) => waitFor(() => readFile(pidFile, 'utf8').then(Number, () => 0), (pid) => pid > 0)));
+      started = await Promise.all(
+        pidFiles.map((pidFile) =>
+          waitFor(
+            () => readFile(pidFile, 'utf8').then(Number, () => 0),
+            (pid) => pid > 0,
+          ),
+        ),
+      );
       await supervisor.stopAll();
       expect(started.filter(isRunning)).toEqual([]);
     } finally {

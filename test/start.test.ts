@@ -26,10 +26,22 @@ function processesOf(stateDir: string): number[] {
 it('npm start brings up Redis, SecantusDB and every process, answers, and leaves no process behind on Ctrl-C', async () => {
   const stateDir = await mkdtemp(join(tmpdir(), 'pushengine-start-'));
   const port = await findFreePort();
-  const start = startNodeProcess('scripts/start.ts', { PATH: process.env.PATH, STATE_DIR: stateDir, PORT: String(port), SANDBOX_PORT: String(await findFreePort()), LOG_LEVEL: 'warn' });
+  const start = startNodeProcess('scripts/start.ts', {
+    PATH: process.env.PATH,
+    STATE_DIR: stateDir,
+    PORT: String(port),
+    SANDBOX_PORT: String(await findFreePort()),
+    LOG_LEVEL: 'warn',
+  });
   try {
-    await eventually(async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200), 90_000, 250);
-    expect(start.output()).toMatch(/mongodb: (local SecantusDB 0\.7\.0b3 on 127\.0\.0\.1:27017|using one already answering)/);
+    await eventually(
+      async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200),
+      90_000,
+      250,
+    );
+    expect(start.output()).toMatch(
+      /mongodb: (local SecantusDB 0\.7\.0b3 on 127\.0\.0\.1:27017|using one already answering)/,
+    );
     // The ingress, five workers and the sandbox, plus the servers it started itself.
     expect(processesOf(stateDir).length).toBeGreaterThanOrEqual(7);
 

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 
-const { ingress, projects: { project, other } } = useIngress({ projects: { project: 'team', other: 'team' } });
+const {
+  ingress,
+  projects: { project, other },
+} = useIngress({ projects: { project: 'team', other: 'team' } });
 
 const templatesPath = (owner = project) => `/v1/projects/${owner.projectId}/templates`;
-const welcome = { name: 'welcome', title: 'Hi {{ device.tags.name | default: "there" }}', body: 'Your code is {{ data.code }}', url: 'https://shop.example/{{ data.code }}' };
+const welcome = {
+  name: 'welcome',
+  title: 'Hi {{ device.tags.name | default: "there" }}',
+  body: 'Your code is {{ data.code }}',
+  url: 'https://shop.example/{{ data.code }}',
+};
 
 describe('templates (CONTRACTS §7)', () => {
   it('creates, reads, lists, replaces and deletes a template', async () => {
@@ -16,13 +24,25 @@ describe('templates (CONTRACTS §7)', () => {
     const read = await ingress.request('GET', `${templatesPath()}/${id}`, { key: project.apiKey });
     expect(read.body.data).toEqual(created.body.data);
 
-    const second = await ingress.request('POST', templatesPath(), { key: project.apiKey, body: { name: 'second', body: 'b' } });
+    const second = await ingress.request('POST', templatesPath(), {
+      key: project.apiKey,
+      body: { name: 'second', body: 'b' },
+    });
     const listed = await ingress.request('GET', templatesPath(), { key: project.apiKey });
     expect(listed.body.data.map((template: { id: string }) => template.id)).toEqual([second.body.data.id, id]);
 
-    const replaced = await ingress.request('PUT', `${templatesPath()}/${id}`, { key: project.apiKey, body: { name: 'welcome 2', body: 'New {{ data.code }}' } });
+    const replaced = await ingress.request('PUT', `${templatesPath()}/${id}`, {
+      key: project.apiKey,
+      body: { name: 'welcome 2', body: 'New {{ data.code }}' },
+    });
     expect(replaced.status).toBe(200);
-    expect(replaced.body.data).toMatchObject({ id, name: 'welcome 2', title: null, body: 'New {{ data.code }}', url: null });
+    expect(replaced.body.data).toMatchObject({
+      id,
+      name: 'welcome 2',
+      title: null,
+      body: 'New {{ data.code }}',
+      url: null,
+    });
 
     expect((await ingress.request('DELETE', `${templatesPath()}/${id}`, { key: project.apiKey })).status).toBe(200);
     expect((await ingress.request('GET', `${templatesPath()}/${id}`, { key: project.apiKey })).status).toBe(404);
@@ -30,28 +50,41 @@ describe('templates (CONTRACTS §7)', () => {
   });
 
   it('refuses a template that does not parse as Liquid with 400 naming the field', async () => {
-    const response = await ingress.request('POST', templatesPath(), { key: project.apiKey, body: { name: 'broken', title: 'ok', body: 'Hello {% if %}' } });
+    const response = await ingress.request('POST', templatesPath(), {
+      key: project.apiKey,
+      body: { name: 'broken', title: 'ok', body: 'Hello {% if %}' },
+    });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('invalid_request');
     expect(response.body.error.details).toEqual([{ path: '/body', message: expect.stringContaining('Liquid') }]);
   });
 
   it('refuses an unknown filter, which would otherwise fail at every send', async () => {
-    const response = await ingress.request('POST', templatesPath(), { key: project.apiKey, body: { name: 'typo', body: '{{ data.x | upcasee }}' } });
+    const response = await ingress.request('POST', templatesPath(), {
+      key: project.apiKey,
+      body: { name: 'typo', body: '{{ data.x | upcasee }}' },
+    });
     expect(response.status).toBe(400);
   });
 
   it('refuses a replacement that does not parse and keeps the old content', async () => {
     const created = await ingress.request('POST', templatesPath(), { key: project.apiKey, body: welcome });
     const id = created.body.data.id;
-    const response = await ingress.request('PUT', `${templatesPath()}/${id}`, { key: project.apiKey, body: { name: 'x', body: '{{ ' } });
+    const response = await ingress.request('PUT', `${templatesPath()}/${id}`, {
+      key: project.apiKey,
+      body: { name: 'x', body: '{{ ' },
+    });
     expect(response.status).toBe(400);
-    expect((await ingress.request('GET', `${templatesPath()}/${id}`, { key: project.apiKey })).body.data.body).toBe(welcome.body);
+    expect((await ingress.request('GET', `${templatesPath()}/${id}`, { key: project.apiKey })).body.data.body).toBe(
+      welcome.body,
+    );
   });
 
   it("does not show one project's templates to another", async () => {
     const created = await ingress.request('POST', templatesPath(), { key: project.apiKey, body: welcome });
-    const response = await ingress.request('GET', `${templatesPath(other)}/${created.body.data.id}`, { key: other.apiKey });
+    const response = await ingress.request('GET', `${templatesPath(other)}/${created.body.data.id}`, {
+      key: other.apiKey,
+    });
     expect(response.status).toBe(404);
     expect((await ingress.request('GET', templatesPath(other), { key: other.apiKey })).body.data).toEqual([]);
   });

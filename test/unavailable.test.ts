@@ -38,7 +38,11 @@ async function deviceOnPrivateRedis(plan: 'starter' | 'team') {
   const redis = await privateServer(startLocalRedis);
   const ingress = await ingressOn({ redisUrl: redis.url });
   const project = await ingress.createProject(plan);
-  const register = (id: string) => ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${id}`, { key: project.clientKey, body: { platform: 'ios', pushToken: 't' } });
+  const register = (id: string) =>
+    ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${id}`, {
+      key: project.clientKey,
+      body: { platform: 'ios', pushToken: 't' },
+    });
   expect((await register('before')).status).toBe(200);
   return { redis, ingress, project, register };
 }
@@ -49,7 +53,9 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
 
     await redis.stop();
     expectUnavailable(await register('during'));
-    expectUnavailable(await ingress.request('GET', `/v1/projects/${project.projectId}/devices/before`, { key: project.apiKey }));
+    expectUnavailable(
+      await ingress.request('GET', `/v1/projects/${project.projectId}/devices/before`, { key: project.apiKey }),
+    );
     expect((await ingress.request('GET', '/readyz')).status).toBe(503);
     expect(await ingress.context.models.Device.countDocuments({ deviceId: 'during' })).toBe(0);
   });
@@ -72,12 +78,26 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
     const ingress = await ingressOn({ mongoUrl: withDatabase(mongo.url, 'down_test') });
     const project = await ingress.createProject('team');
     const sdkPath = (id: string) => `/v1/sdk/projects/${project.projectId}/devices/${id}`;
-    expect((await ingress.request('PUT', sdkPath('before'), { key: project.clientKey, body: { platform: 'web', pushToken: 't' } })).status).toBe(200);
+    expect(
+      (
+        await ingress.request('PUT', sdkPath('before'), {
+          key: project.clientKey,
+          body: { platform: 'web', pushToken: 't' },
+        })
+      ).status,
+    ).toBe(200);
     const queuedBefore = await ingress.context.queues.eventIngest.count();
 
     await mongo.stop();
-    expectUnavailable(await ingress.request('PUT', sdkPath('during'), { key: project.clientKey, body: { platform: 'web', pushToken: 't' } }));
-    expectUnavailable(await ingress.request('GET', `/v1/projects/${project.projectId}/devices/before`, { key: project.apiKey }));
+    expectUnavailable(
+      await ingress.request('PUT', sdkPath('during'), {
+        key: project.clientKey,
+        body: { platform: 'web', pushToken: 't' },
+      }),
+    );
+    expectUnavailable(
+      await ingress.request('GET', `/v1/projects/${project.projectId}/devices/before`, { key: project.apiKey }),
+    );
     expect((await ingress.request('GET', '/readyz')).status).toBe(503);
     expect(await ingress.context.queues.eventIngest.count()).toBe(queuedBefore);
   });

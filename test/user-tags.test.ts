@@ -5,9 +5,18 @@ import { waitFor } from './support/eventually.ts';
 import { testConfig } from './support/test-config.ts';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 
-const { ingress, projects: { project } } = useIngress({ workers: ['tag-update'], projects: { project: 'team' } });
+const {
+  ingress,
+  projects: { project },
+} = useIngress({ workers: ['tag-update'], projects: { project: 'team' } });
 
-function registerDevice(target: TestIngress, owner: CreatedProject, deviceId: string, userId: string | null, tags: Record<string, unknown> = {}) {
+function registerDevice(
+  target: TestIngress,
+  owner: CreatedProject,
+  deviceId: string,
+  userId: string | null,
+  tags: Record<string, unknown> = {},
+) {
   return target.request('PUT', `/v1/sdk/projects/${owner.projectId}/devices/${deviceId}`, {
     key: owner.clientKey,
     body: { platform: 'ios', pushToken: `token-${deviceId}`, userId, tags },
@@ -44,7 +53,9 @@ describe('PATCH and POST /users/tags (spec §4.2)', () => {
     expect(added.status).toBe(200);
     expect((await readDevice('dana-phone')).tags).toEqual({ kept: 1, ...keys });
     const deleted = await changeUserTags({ userId: 'dana', tags: { ' leading': null, 'trailing ': null } });
-    expect(deleted.body.data.devices).toEqual([{ id: 'dana-phone', userId: 'dana', tags: { kept: 1, '\tboth\u00a0': 3 } }]);
+    expect(deleted.body.data.devices).toEqual([
+      { id: 'dana-phone', userId: 'dana', tags: { kept: 1, '\tboth\u00a0': 3 } },
+    ]);
     expect((await readDevice('dana-phone')).tags).toEqual({ kept: 1, '\tboth\u00a0': 3 });
   });
 
@@ -80,9 +91,14 @@ describe('PATCH and POST /users/tags (spec §4.2)', () => {
   it('applies concurrent updates of different keys, and concurrent SDK tag changes, without losing any', async () => {
     await registerDevice(ingress, project, 'erin-phone', 'erin');
     await registerDevice(ingress, project, 'erin-watch', 'erin');
-    const userUpdates = Array.from({ length: 8 }, (_, index) => changeUserTags({ userId: 'erin', tags: { [`user${index}`]: index } }));
+    const userUpdates = Array.from({ length: 8 }, (_, index) =>
+      changeUserTags({ userId: 'erin', tags: { [`user${index}`]: index } }),
+    );
     const sdkUpdates = Array.from({ length: 4 }, (_, index) =>
-      ingress.request('PATCH', `/v1/sdk/projects/${project.projectId}/devices/erin-phone`, { key: project.clientKey, body: { tags: { [`sdk${index}`]: index } } }),
+      ingress.request('PATCH', `/v1/sdk/projects/${project.projectId}/devices/erin-phone`, {
+        key: project.clientKey,
+        body: { tags: { [`sdk${index}`]: index } },
+      }),
     );
     const responses = await Promise.all([...userUpdates, ...sdkUpdates]);
     expect(responses.map((response) => response.status)).toEqual(responses.map(() => 200));
@@ -104,10 +120,18 @@ describe('PATCH and POST /users/tags (spec §4.2)', () => {
     expect((await readDevice('frank-empty')).tags).toEqual({});
     const swapped = await changeUserTags({ userId: 'frank', tags: { t0: null, extra1: 1 } });
     expect(swapped.status).toBe(200);
-    const tagCounts = swapped.body.data.devices.map((device: { id: string; tags: object }) => [device.id, Object.keys(device.tags).length]);
-    expect(tagCounts).toEqual([['frank-empty', 1], ['frank-full', 99]]);
+    const tagCounts = swapped.body.data.devices.map((device: { id: string; tags: object }) => [
+      device.id,
+      Object.keys(device.tags).length,
+    ]);
+    expect(tagCounts).toEqual([
+      ['frank-empty', 1],
+      ['frank-full', 99],
+    ]);
     const filled = await changeUserTags({ userId: 'frank', tags: { extra2: 2 } });
-    expect(filled.body.data.devices.map((device: { tags: object }) => Object.keys(device.tags).length)).toEqual([2, 100]);
+    expect(filled.body.data.devices.map((device: { tags: object }) => Object.keys(device.tags).length)).toEqual([
+      2, 100,
+    ]);
   });
 });
 
@@ -120,10 +144,16 @@ describe('when the tag-update worker is slow', () => {
       await registerDevice(slowIngress, owner, 'gina-phone', 'gina', { plan: 'free' });
       const response = await changeUserTags({ userId: 'gina', tags: { plan: 'pro' } }, 'PATCH', slowIngress, owner);
       expect(response.status).toBe(503);
-      expect(response.body.error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('nothing was changed') });
+      expect(response.body.error).toMatchObject({
+        code: 'unavailable',
+        message: expect.stringContaining('nothing was changed'),
+      });
       const lateWorkers = await startTestWorkers(config, ['tag-update']);
       try {
-        await waitFor(() => slowIngress.context.queues.tagUpdate.getCompletedCount(), (completed) => completed === 1);
+        await waitFor(
+          () => slowIngress.context.queues.tagUpdate.getCompletedCount(),
+          (completed) => completed === 1,
+        );
       } finally {
         await lateWorkers.close();
       }

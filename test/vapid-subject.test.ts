@@ -26,7 +26,12 @@ describe('VAPID_SUBJECT (README, Configuration)', () => {
   });
 
   it('refuses https://localhost, which Safari rejects, and anything that is not a mailto: or https: URL', () => {
-    for (const subject of ['https://localhost', 'https://localhost:8443/x', 'http://shop.example', 'ops@shop.example']) {
+    for (const subject of [
+      'https://localhost',
+      'https://localhost:8443/x',
+      'http://shop.example',
+      'ops@shop.example',
+    ]) {
       expect(() => configWith(subject), subject).toThrow(/VAPID_SUBJECT/);
     }
   });

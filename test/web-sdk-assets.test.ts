@@ -23,7 +23,9 @@ describe('the web SDK files (/sdk/...)', () => {
     for (const file of ['web.js', 'web.iife.js', 'service-worker.js', 'web.d.ts']) {
       const first = await fetch(`${ingress.baseUrl}/sdk/${file}`, { headers: { origin: 'https://shop.example' } });
       expect(first.status, file).toBe(200);
-      expect(first.headers.get('content-type'), file).toMatch(file.endsWith('.d.ts') ? /^application\/typescript/ : /^text\/javascript/);
+      expect(first.headers.get('content-type'), file).toMatch(
+        file.endsWith('.d.ts') ? /^application\/typescript/ : /^text\/javascript/,
+      );
       expect(first.headers.get('access-control-allow-origin'), file).toBe('*');
       expect(first.headers.get('cache-control'), file).toBe('public, max-age=300');
       const etag = first.headers.get('etag');

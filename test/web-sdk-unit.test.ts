@@ -6,12 +6,16 @@ import { useWebSite } from './support/web-site.ts';
 import { waitFor } from './support/eventually.ts';
 import type { SiteGlobals } from './support/page-globals.ts';
 
-const { ingress, projects: { project } } = useIngress({ projects: { project: 'team' } });
+const {
+  ingress,
+  projects: { project },
+} = useIngress({ projects: { project: 'team' } });
 const browser = useBrowser();
 const site = useWebSite(() => ingress.baseUrl);
 
 const device = async (deviceId: string) =>
-  (await ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}`, { key: project.apiKey })).body.data;
+  (await ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}`, { key: project.apiKey })).body
+    .data;
 
 async function openSite(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
@@ -22,10 +26,11 @@ async function openSite(context: BrowserContext): Promise<Page> {
 
 async function initialized(context: BrowserContext): Promise<Page> {
   const page = await openSite(context);
-  await page.evaluate(
-    (options) => (globalThis as unknown as SiteGlobals).PushEngine.initialize(options),
-    { projectId: project.projectId, clientKey: project.clientKey, baseUrl: ingress.baseUrl },
-  );
+  await page.evaluate((options) => (globalThis as unknown as SiteGlobals).PushEngine.initialize(options), {
+    projectId: project.projectId,
+    clientKey: project.clientKey,
+    baseUrl: ingress.baseUrl,
+  });
   return page;
 }
 
@@ -41,7 +46,10 @@ async function withContext(use: (context: BrowserContext) => Promise<void>): Pro
 }
 
 /** Each SDK request the page makes, in the order it leaves the page, answered by `answer` or else by the ingress. */
-async function recordRequests(page: Page, answer?: (route: Route, index: number) => Promise<boolean>): Promise<string[]> {
+async function recordRequests(
+  page: Page,
+  answer?: (route: Route, index: number) => Promise<boolean>,
+): Promise<string[]> {
   const sent: string[] = [];
   await page.route(`${ingress.baseUrl}/v1/sdk/**`, async (route) => {
     const request = route.request();
@@ -60,10 +68,11 @@ describe('device id', () => {
       expect((await device(first)).id).toBe(first);
       await page.reload();
       await page.waitForFunction(() => (globalThis as unknown as SiteGlobals).sdkLoaded === true);
-      await page.evaluate(
-        (options) => (globalThis as unknown as SiteGlobals).PushEngine.initialize(options),
-        { projectId: project.projectId, clientKey: project.clientKey, baseUrl: ingress.baseUrl },
-      );
+      await page.evaluate((options) => (globalThis as unknown as SiteGlobals).PushEngine.initialize(options), {
+        projectId: project.projectId,
+        clientKey: project.clientKey,
+        baseUrl: ingress.baseUrl,
+      });
       expect(await deviceIdOf(page)).toBe(first);
       await withContext(async (other) => {
         expect(await deviceIdOf(await initialized(other))).not.toBe(first);
@@ -81,13 +90,25 @@ describe('the call queue', () => {
       await page.evaluate(() => {
         const globals = globalThis as unknown as SiteGlobals & { pending?: Promise<unknown> };
         const { PushEngine } = globals;
-        globals.pending = Promise.all([PushEngine.setTags({ step: 1 }), PushEngine.setUserId('offline-user'), PushEngine.setTags({ step: 2 }), PushEngine.trackEvent('came_back')]);
+        globals.pending = Promise.all([
+          PushEngine.setTags({ step: 1 }),
+          PushEngine.setUserId('offline-user'),
+          PushEngine.setTags({ step: 2 }),
+          PushEngine.trackEvent('came_back'),
+        ]);
       });
-      expect(await page.evaluate(() => (globalThis as unknown as { navigator: { onLine: boolean } }).navigator.onLine)).toBe(false);
+      expect(
+        await page.evaluate(() => (globalThis as unknown as { navigator: { onLine: boolean } }).navigator.onLine),
+      ).toBe(false);
       expect(sent).toEqual([]);
       await context.setOffline(false);
       await page.evaluate(() => (globalThis as unknown as { pending: Promise<unknown> }).pending);
-      expect(sent).toEqual(['PATCH {"tags":{"step":1}}', 'PATCH {"userId":"offline-user"}', 'PATCH {"tags":{"step":2}}', 'POST {"type":"came_back"}']);
+      expect(sent).toEqual([
+        'PATCH {"tags":{"step":1}}',
+        'PATCH {"userId":"offline-user"}',
+        'PATCH {"tags":{"step":2}}',
+        'POST {"type":"came_back"}',
+      ]);
       expect(await device(await deviceIdOf(page))).toMatchObject({ userId: 'offline-user', tags: { step: 2 } });
     });
   });
@@ -95,14 +116,22 @@ describe('the call queue', () => {
   it('retries 503 and 429 with backoff, waiting at least Retry-After, then succeeds', async () => {
     await withContext(async (context) => {
       const page = await initialized(context);
-      const refusals: Array<[number, string]> = [[503, '0'], [429, '1']];
+      const refusals: Array<[number, string]> = [
+        [503, '0'],
+        [429, '1'],
+      ];
       const sent = await recordRequests(page, async (route, index) => {
         const refusal = refusals[index];
         if (!refusal) return false;
         const [status, retryAfter] = refusal;
         await route.fulfill({
           status,
-          headers: { 'content-type': 'application/json', 'retry-after': retryAfter, 'access-control-allow-origin': '*', 'access-control-expose-headers': 'retry-after' },
+          headers: {
+            'content-type': 'application/json',
+            'retry-after': retryAfter,
+            'access-control-allow-origin': '*',
+            'access-control-expose-headers': 'retry-after',
+          },
           body: JSON.stringify({ error: { code: status === 429 ? 'rate_limited' : 'unavailable', message: 'later' } }),
         });
         return true;
@@ -125,10 +154,19 @@ describe('the call queue', () => {
       const error = await page.evaluate(() =>
         (globalThis as unknown as SiteGlobals).PushEngine.setTags({ $bad: 1 }).then(
           () => null,
-          (failure: { name: string; status: number; code: string; message: string; details?: unknown }) => ({ ...failure, name: failure.name, message: failure.message }),
+          (failure: { name: string; status: number; code: string; message: string; details?: unknown }) => ({
+            ...failure,
+            name: failure.name,
+            message: failure.message,
+          }),
         ),
       );
-      expect(error).toMatchObject({ name: 'PushEngineError', status: 400, code: 'invalid_request', details: [{ path: expect.stringMatching(/^\/tags/) }] });
+      expect(error).toMatchObject({
+        name: 'PushEngineError',
+        status: 400,
+        code: 'invalid_request',
+        details: [{ path: expect.stringMatching(/^\/tags/) }],
+      });
     });
   });
 });
@@ -137,18 +175,24 @@ describe('the script-tag build', () => {
   it('runs the calls a page queued in PushEngineDeferred before the script loaded, in order', async () => {
     await withContext(async (context) => {
       const page = await context.newPage();
-      await page.addInitScript((options) => {
-        const globals = globalThis as unknown as SiteGlobals & { deferredDeviceId?: string };
-        globals.PushEngineDeferred ??= [];
-        const queue = globals.PushEngineDeferred;
-        queue.push((sdk) => sdk.initialize(options));
-        queue.push(async (sdk) => {
-          await sdk.setUserId('deferred-user');
-          globals.deferredDeviceId = await sdk.getDeviceId();
-        });
-      }, { projectId: project.projectId, clientKey: project.clientKey, baseUrl: ingress.baseUrl });
+      await page.addInitScript(
+        (options) => {
+          const globals = globalThis as unknown as SiteGlobals & { deferredDeviceId?: string };
+          globals.PushEngineDeferred ??= [];
+          const queue = globals.PushEngineDeferred;
+          queue.push((sdk) => sdk.initialize(options));
+          queue.push(async (sdk) => {
+            await sdk.setUserId('deferred-user');
+            globals.deferredDeviceId = await sdk.getDeviceId();
+          });
+        },
+        { projectId: project.projectId, clientKey: project.clientKey, baseUrl: ingress.baseUrl },
+      );
       await page.goto(`${site.origin}/script-tag.html`);
-      const deviceId = await waitFor(() => page.evaluate(() => (globalThis as unknown as { deferredDeviceId?: string }).deferredDeviceId), (id) => id !== undefined);
+      const deviceId = await waitFor(
+        () => page.evaluate(() => (globalThis as unknown as { deferredDeviceId?: string }).deferredDeviceId),
+        (id) => id !== undefined,
+      );
       expect(await device(deviceId!)).toMatchObject({ userId: 'deferred-user', isSubscribed: false });
     });
   });

@@ -7,7 +7,10 @@ import { waitFor } from './support/eventually.ts';
 import type { ServiceWorkerGlobals, SiteGlobals } from './support/page-globals.ts';
 
 const adminToken = 'web-sdk-admin';
-const { harness, projects: { project } } = useDeliveryHarness({
+const {
+  harness,
+  projects: { project },
+} = useDeliveryHarness({
   configOverrides: { adminToken },
   queues: ['send', 'deliver', 'event-ingest'],
   projects: { project: 'team' },
@@ -20,14 +23,18 @@ interface Subscription {
   keys: { p256dh: string; auth: string };
 }
 
-const api = (path: string) => harness.ingress.request('GET', `/v1/projects/${project.projectId}${path}`, { key: project.apiKey });
+const api = (path: string) =>
+  harness.ingress.request('GET', `/v1/projects/${project.projectId}${path}`, { key: project.apiKey });
 
 /** SDK requests the ingress answered, by method, from its own request metrics (a browser reports no preflight to the page). */
 async function sdkRequestsAnswered(): Promise<Record<string, number>> {
-  const text = await (await fetch(`${harness.ingress.baseUrl}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })).text();
+  const text = await (
+    await fetch(`${harness.ingress.baseUrl}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })
+  ).text();
   const counts: Record<string, number> = {};
   for (const row of text.split('\n')) {
-    const match = /^http_request_duration_seconds_count\{method="(\w+)",route="\/v1\/sdk\/[^"]*",status="\d+"\} (\d+)$/.exec(row);
+    const match =
+      /^http_request_duration_seconds_count\{method="(\w+)",route="\/v1\/sdk\/[^"]*",status="\d+"\} (\d+)$/.exec(row);
     if (match) counts[match[1]!] = (counts[match[1]!] ?? 0) + Number(match[2]);
   }
   return counts;
@@ -42,7 +49,8 @@ async function openSite(context: BrowserContext, path = '/'): Promise<Page> {
 
 function initialize(page: Page): Promise<void> {
   return page.evaluate(
-    ({ projectId, clientKey, baseUrl }) => (globalThis as unknown as SiteGlobals).PushEngine.initialize({ projectId, clientKey, baseUrl }),
+    ({ projectId, clientKey, baseUrl }) =>
+      (globalThis as unknown as SiteGlobals).PushEngine.initialize({ projectId, clientKey, baseUrl }),
     { projectId: project.projectId, clientKey: project.clientKey, baseUrl: harness.ingress.baseUrl },
   );
 }
@@ -52,7 +60,10 @@ function initialize(page: Page): Promise<void> {
  * subscription the sandbox issued; the SDK, the service worker and everything after the subscription are real.
  */
 async function fakePushService(context: BrowserContext, prefix = ''): Promise<Subscription> {
-  const response = await fetch(`http://127.0.0.1:${harness.sandbox.port}/webpush/subscriptions`, { method: 'POST', body: JSON.stringify({ prefix }) });
+  const response = await fetch(`http://127.0.0.1:${harness.sandbox.port}/webpush/subscriptions`, {
+    method: 'POST',
+    body: JSON.stringify({ prefix }),
+  });
   const subscription = (await response.json()) as Subscription;
   await context.grantPermissions(['notifications'], { origin: site.origin });
   await context.addInitScript((issued: Subscription) => {
@@ -90,7 +101,11 @@ describe('the web SDK from another origin, through real CORS preflights', () => 
       const page = await openSite(context);
       await initialize(page);
       // A first visit registers the device in one request after its preflight.
-      expect(await sdkRequestsAnswered()).toEqual({ ...before, OPTIONS: (before.OPTIONS ?? 0) + 1, PUT: (before.PUT ?? 0) + 1 });
+      expect(await sdkRequestsAnswered()).toEqual({
+        ...before,
+        OPTIONS: (before.OPTIONS ?? 0) + 1,
+        PUT: (before.PUT ?? 0) + 1,
+      });
       const deviceId = await page.evaluate(async () => {
         const { PushEngine } = globalThis as unknown as SiteGlobals;
         await PushEngine.setUserId('ada');
@@ -99,7 +114,12 @@ describe('the web SDK from another origin, through real CORS preflights', () => 
         return PushEngine.getDeviceId();
       });
       expect(deviceId).toMatch(/^web-[0-9a-f-]{36}$/);
-      expect((await api(`/devices/${deviceId}`)).body.data).toEqual({ id: deviceId, userId: 'ada', tags: { plan: 'pro', visits: 3 }, isSubscribed: false });
+      expect((await api(`/devices/${deviceId}`)).body.data).toEqual({
+        id: deviceId,
+        userId: 'ada',
+        tags: { plan: 'pro', visits: 3 },
+        isSubscribed: false,
+      });
       const events = await waitFor(
         async () => (await api(`/events?deviceId=${deviceId}`)).body.data as Array<{ type: string; data: unknown }>,
         (list) => list.some((event) => event.type === 'viewed_item'),
@@ -107,7 +127,13 @@ describe('the web SDK from another origin, through real CORS preflights', () => 
       expect(events.find((event) => event.type === 'viewed_item')?.data).toEqual({ sku: 'A-1' });
       // Authorization and a JSON body make none of them a simple request. A preflight's answer is cached per URL
       // (Access-Control-Max-Age), so the PATCHes to the device's URL reuse the PUT's and only the events URL needs one.
-      expect(await sdkRequestsAnswered()).toEqual({ ...before, OPTIONS: (before.OPTIONS ?? 0) + 2, PUT: (before.PUT ?? 0) + 1, PATCH: (before.PATCH ?? 0) + 2, POST: (before.POST ?? 0) + 1 });
+      expect(await sdkRequestsAnswered()).toEqual({
+        ...before,
+        OPTIONS: (before.OPTIONS ?? 0) + 2,
+        PUT: (before.PUT ?? 0) + 1,
+        PATCH: (before.PATCH ?? 0) + 2,
+        POST: (before.POST ?? 0) + 1,
+      });
     } finally {
       await context.close();
     }
@@ -122,7 +148,9 @@ describe('Web Push end to end in the browser', () => {
       const page = await openSite(context);
       await initialize(page);
       expect(await page.evaluate(() => (globalThis as unknown as SiteGlobals).PushEngine.subscribe())).toBe(true);
-      const { vapidPublicKey } = (await harness.ingress.request('GET', `/v1/sdk/projects/${project.projectId}/config`, { key: project.clientKey })).body.data;
+      const { vapidPublicKey } = (
+        await harness.ingress.request('GET', `/v1/sdk/projects/${project.projectId}/config`, { key: project.clientKey })
+      ).body.data;
       expect(await page.evaluate(() => (globalThis as unknown as SiteGlobals).subscribedWith)).toBe(vapidPublicKey);
       const deviceId = await page.evaluate(async () => {
         const { PushEngine } = globalThis as unknown as SiteGlobals;
@@ -133,27 +161,44 @@ describe('Web Push end to end in the browser', () => {
       expect((await api(`/devices/${deviceId}`)).body.data).toMatchObject({ userId: 'grace', isSubscribed: true });
 
       const url = `${site.origin}/`;
-      const id = await sendNotification(harness.ingress, project, { targetType: 'userId', targetIds: ['grace'], title: 'Hello {{ device.userId }}', body: 'Your order shipped', url });
+      const id = await sendNotification(harness.ingress, project, {
+        targetType: 'userId',
+        targetIds: ['grace'],
+        title: 'Hello {{ device.userId }}',
+        body: 'Your order shipped',
+        url,
+      });
       expect((await waitUntilCompleted(harness.ingress, project, id)).stats).toMatchObject({ targeted: 1, sent: 1 });
       // The sandbox accepted it only with a valid VAPID signature, and decrypted it with the subscription's keys.
       const [delivery] = harness.sandbox.deliveries(subscription.endpoint);
-      expect(delivery).toMatchObject({ gateway: 'webpush', payload: { title: 'Hello grace', body: 'Your order shipped', url, data: { notificationId: id } } });
+      expect(delivery).toMatchObject({
+        gateway: 'webpush',
+        payload: { title: 'Hello grace', body: 'Your order shipped', url, data: { notificationId: id } },
+      });
 
       // The decrypted payload, handed to the page's service worker as the browser's push service would.
       const cdp = await context.newCDPSession(page);
       const registered = new Promise<string>((resolve) => {
         cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-          const match = registrations.find((registration) => registration.scopeURL === `${site.origin}/` && !registration.isDeleted);
+          const match = registrations.find(
+            (registration) => registration.scopeURL === `${site.origin}/` && !registration.isDeleted,
+          );
           if (match) resolve(match.registrationId);
         });
       });
       await cdp.send('ServiceWorker.enable');
       const registrationId = await registered;
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: site.origin, registrationId, data: JSON.stringify(delivery!.payload) });
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: site.origin,
+        registrationId,
+        data: JSON.stringify(delivery!.payload),
+      });
       const worker = await serviceWorker(context);
       const shown = () =>
         worker.evaluate(async () =>
-          (await (globalThis as unknown as ServiceWorkerGlobals).registration.getNotifications()).map(({ title, body, tag }) => ({ title, body, tag })),
+          (await (globalThis as unknown as ServiceWorkerGlobals).registration.getNotifications()).map(
+            ({ title, body, tag }) => ({ title, body, tag }),
+          ),
         );
       const tag = id.replace(/-/g, '');
       await waitFor(shown, (notifications) => notifications.length === 1);
@@ -161,7 +206,11 @@ describe('Web Push end to end in the browser', () => {
 
       // The same push again (as after a worker crash, CONTRACTS §1), here with a changed body: it replaces the first.
       const again = { ...(delivery!.payload as object), body: 'Shown once' };
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: site.origin, registrationId, data: JSON.stringify(again) });
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: site.origin,
+        registrationId,
+        data: JSON.stringify(again),
+      });
       await waitFor(shown, (notifications) => notifications.some((notification) => notification.body === 'Shown once'));
       expect(await shown()).toEqual([{ title: 'Hello grace', body: 'Shown once', tag }]);
 
@@ -171,7 +220,10 @@ describe('Web Push end to end in the browser', () => {
         const [notification] = await scope.registration.getNotifications();
         scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification: notification! }));
       });
-      await waitFor(() => waitUntilCompleted(harness.ingress, project, id), (notification) => notification.stats.clicked === 1);
+      await waitFor(
+        () => waitUntilCompleted(harness.ingress, project, id),
+        (notification) => notification.stats.clicked === 1,
+      );
       const clicks = await waitFor(
         async () => (await api(`/events?deviceId=${deviceId}&type=@clicked`)).body.data as Array<{ data: unknown }>,
         (list) => list.length === 1,
@@ -190,7 +242,18 @@ describe('Web Push end to end in the browser', () => {
       await initialize(page);
       expect(await page.evaluate(() => (globalThis as unknown as SiteGlobals).PushEngine.subscribe())).toBe(true);
       const deviceId = await page.evaluate(() => (globalThis as unknown as SiteGlobals).PushEngine.getDeviceId());
-      const send = async () => (await waitUntilCompleted(harness.ingress, project, await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: [deviceId], body: 'Anyone there?' }))).stats;
+      const send = async () =>
+        (
+          await waitUntilCompleted(
+            harness.ingress,
+            project,
+            await sendNotification(harness.ingress, project, {
+              targetType: 'device',
+              targetIds: [deviceId],
+              body: 'Anyone there?',
+            }),
+          )
+        ).stats;
       expect(await send()).toMatchObject({ targeted: 1, sent: 0, unsubscribed: 1 });
       expect((await api(`/devices/${deviceId}`)).body.data.isSubscribed).toBe(false);
       expect(await send()).toMatchObject({ targeted: 0 });

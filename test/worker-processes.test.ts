@@ -2,7 +2,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 import { deviceKey } from '../src/models/device.ts';
 import { deliverJobId } from '../src/delivery/deliver-job.ts';
-import { registerDevices, sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
+import {
+  registerDevices,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from './support/delivery-harness.ts';
 import { processEnv, startWorkerProcess, type NodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
 import { startMongoGate, type MongoGate } from './support/mongo-gate.ts';
@@ -24,7 +29,15 @@ afterAll(() => gate?.close());
 const deliverQueue = () => harness.ingress.context.queues.deliver;
 
 async function deliverWorker(extra: Record<string, string> = {}): Promise<NodeProcess> {
-  const worker = await startWorkerProcess('deliver', processEnv(harness.config, { MONGODB_URL: gate.url, WORKER_LOCK_DURATION_MS: '1500', WORKER_STALLED_INTERVAL_MS: '300', ...extra }));
+  const worker = await startWorkerProcess(
+    'deliver',
+    processEnv(harness.config, {
+      MONGODB_URL: gate.url,
+      WORKER_LOCK_DURATION_MS: '1500',
+      WORKER_STALLED_INTERVAL_MS: '300',
+      ...extra,
+    }),
+  );
   running.push(worker);
   return worker;
 }
@@ -48,21 +61,38 @@ async function insertDevices(project: CreatedProject, count: number, users: numb
 
 describe('horizontal deliver workers', () => {
   it('two worker processes share one large send and every device gets exactly one push', async () => {
-    const workers = [await deliverWorker({ DELIVER_CONCURRENCY: '2' }), await deliverWorker({ DELIVER_CONCURRENCY: '2' })];
+    const workers = [
+      await deliverWorker({ DELIVER_CONCURRENCY: '2' }),
+      await deliverWorker({ DELIVER_CONCURRENCY: '2' }),
+    ];
     const project = await harness.ingress.createProject('team');
     const devices = 2400;
     await insertDevices(project, devices, 100);
     const userIds = Array.from({ length: 100 }, (_, index) => `u${index}`);
-    const id = await sendNotification(harness.ingress, project, { targetType: 'userId', targetIds: userIds, body: 'hello everyone' });
+    const id = await sendNotification(harness.ingress, project, {
+      targetType: 'userId',
+      targetIds: userIds,
+      body: 'hello everyone',
+    });
     const notification = await waitUntilCompleted(harness.ingress, project, id, 90_000);
-    expect(notification.stats, workers.map((worker) => worker.output()).join('\n')).toEqual({ targeted: devices, sent: devices, failed: 0, unsubscribed: 0, clicked: 0 });
+    expect(notification.stats, workers.map((worker) => worker.output()).join('\n')).toEqual({
+      targeted: devices,
+      sent: devices,
+      failed: 0,
+      unsubscribed: 0,
+      clicked: 0,
+    });
 
-    const received = harness.sandbox.deliveries().filter((delivery) => delivery.token.startsWith(`${project.projectId}-`));
+    const received = harness.sandbox
+      .deliveries()
+      .filter((delivery) => delivery.token.startsWith(`${project.projectId}-`));
     expect(received).toHaveLength(devices);
     expect(new Set(received.map((delivery) => delivery.token)).size).toBe(devices);
 
     const batches = await deliverQueue().getJobs(['completed']);
-    const ranBy = new Set(batches.filter((job) => job.data.notificationId === id).map((job) => job.processedBy?.split(':').pop()));
+    const ranBy = new Set(
+      batches.filter((job) => job.data.notificationId === id).map((job) => job.processedBy?.split(':').pop()),
+    );
     expect(ranBy).toEqual(new Set(workers.map((worker) => String(worker.pid))));
   }, 120_000);
 });
@@ -80,7 +110,11 @@ async function batchHeldAfterSending(prefix: string) {
   ];
   await registerDevices(harness.ingress, project, devices);
   gate.hold('update', 'devices');
-  const id = await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: devices.map((device) => device.id), body: 'once' });
+  const id = await sendNotification(harness.ingress, project, {
+    targetType: 'device',
+    targetIds: devices.map((device) => device.id),
+    body: 'once',
+  });
   const batch = deliverJobId(id, 0);
   await eventually(async () => {
     expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(2);
@@ -95,9 +129,12 @@ async function batchHeldAfterSending(prefix: string) {
     async expectDeliveredOnce() {
       const notification = await waitUntilCompleted(harness.ingress, project, id, 20_000);
       expect(notification.stats).toEqual({ targeted: 3, sent: 2, failed: 0, unsubscribed: 1, clicked: 0 });
-      for (const token of [`${prefix}-tok-1`, `${prefix}-tok-2`]) expect(harness.sandbox.deliveries(token)).toHaveLength(1);
+      for (const token of [`${prefix}-tok-1`, `${prefix}-tok-2`])
+        expect(harness.sandbox.deliveries(token)).toHaveLength(1);
       expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(2);
-      const gone = await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${prefix}-gone`, { key: project.apiKey });
+      const gone = await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${prefix}-gone`, {
+        key: project.apiKey,
+      });
       expect(gone.body.data.isSubscribed).toBe(false);
     },
   };

@@ -4,4 +4,8 @@ import { databaseSegmentResolver } from '../src/targets/segment-resolver.ts';
 import { countDeps } from '../src/events/pending-counts.ts';
 import { sendProcessor } from '../src/delivery/fan-out.ts';
 
-await runWorkerProcess(queueNames.send, (context) => sendProcessor(context, databaseSegmentResolver(countDeps(context))), 4);
+await runWorkerProcess(
+  queueNames.send,
+  (context) => sendProcessor(context, databaseSegmentResolver(countDeps(context))),
+  4,
+);

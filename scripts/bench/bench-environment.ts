@@ -28,8 +28,14 @@ export interface BenchEnvironment {
 }
 
 /** Fresh services, database and key prefix for one benchmark run, set up the way the tests do it. */
-export async function openBenchEnvironment(name: string, options: { sandbox?: boolean } = {}): Promise<BenchEnvironment> {
-  const services = await provideServices({ stateDir: resolve(stateDir, 'bench'), log: (line) => process.stderr.write(`[services] ${line}\n`) });
+export async function openBenchEnvironment(
+  name: string,
+  options: { sandbox?: boolean } = {},
+): Promise<BenchEnvironment> {
+  const services = await provideServices({
+    stateDir: resolve(stateDir, 'bench'),
+    log: (line) => process.stderr.write(`[services] ${line}\n`),
+  });
   const sandbox = options.sandbox ? await startSandbox({ port: 0 }) : null;
   const suffix = randomBytes(3).toString('hex');
   const port = await findFreePort();
@@ -58,7 +64,14 @@ export async function openBenchEnvironment(name: string, options: { sandbox?: bo
     if (!entry) throw new Error(`the Procfile has no process "${name}"`);
     // exec: the shell becomes the process, so its pid is the one measured and signalled. Its logs go to stderr (fd 2):
     // a benchmark's stdout is its result, one JSON line with --json.
-    return track(spawn(`exec ${entry.command}`, { shell: true, cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 2, 'inherit'] }));
+    return track(
+      spawn(`exec ${entry.command}`, {
+        shell: true,
+        cwd: root,
+        env: { ...env, ...extraEnv },
+        stdio: ['ignore', 2, 'inherit'],
+      }),
+    );
   };
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -69,7 +82,10 @@ export async function openBenchEnvironment(name: string, options: { sandbox?: bo
       await services.stop();
     })());
   // Node's default for these signals is to die at once, which would leave the ingress, the workers and the servers running.
-  for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, exitCode] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     process.once(signal, () => {
       process.stderr.write(`[bench] ${signal}: stopping the processes and servers this run started\n`);
       void close().finally(() => process.exit(exitCode));
@@ -84,7 +100,15 @@ export async function openBenchEnvironment(name: string, options: { sandbox?: bo
     spawnProcess,
     async startIngress(extraEnv) {
       const ingress = spawnProcess('web', extraEnv);
-      await waitUntil('the ingress to be ready', () => fetch(`${baseUrl}/readyz`).then((response) => response.ok, () => false), 30_000);
+      await waitUntil(
+        'the ingress to be ready',
+        () =>
+          fetch(`${baseUrl}/readyz`).then(
+            (response) => response.ok,
+            () => false,
+          ),
+        30_000,
+      );
       return ingress;
     },
     close,

@@ -37,7 +37,13 @@ try {
   await environment.startIngress();
   const project = await createProject(models, { name: 'bench console', plan: 'team' });
   const { projectId } = project;
-  await seedDevices(models, projectId, deviceCount, (index) => ({ plan: ['free', 'pro', 'team'][index % 3]!, score: index % 100 }), { devicesPerUser: 2, label: 'console' });
+  await seedDevices(
+    models,
+    projectId,
+    deviceCount,
+    (index) => ({ plan: ['free', 'pro', 'team'][index % 3]!, score: index % 100 }),
+    { devicesPerUser: 2, label: 'console' },
+  );
 
   const now = Date.now();
   await models.Notification.insertMany(
@@ -70,7 +76,14 @@ try {
       projectId,
       deviceId,
       notificationId: firstNotification!._id,
-      notification: { id: firstNotification!._id, createdAt: firstNotification!.createdAt, title: null, body: firstNotification!.body, url: null, imageUrl: null },
+      notification: {
+        id: firstNotification!._id,
+        createdAt: firstNotification!.createdAt,
+        title: null,
+        body: firstNotification!.body,
+        url: null,
+        imageUrl: null,
+      },
       sentAt: new Date(),
     })),
   );
@@ -100,8 +113,12 @@ try {
     await (typeof firstData === 'string' ? page.locator(firstData) : firstData).first().waitFor();
     return Math.round(performance.now() - started);
   };
-  const count = (testId: string, devices?: number) => page.getByTestId(testId).filter({ hasText: devices === undefined ? /^\d+ subscribed device/ : `${devices} subscribed` });
-  const open = (title: string) => () => page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: title, exact: true }).click();
+  const count = (testId: string, devices?: number) =>
+    page
+      .getByTestId(testId)
+      .filter({ hasText: devices === undefined ? /^\d+ subscribed device/ : `${devices} subscribed` });
+  const open = (title: string) => () =>
+    page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: title, exact: true }).click();
   const screens: Record<string, number> = {};
   // Each screen's first data, as a selector that only matches once that data has arrived. The send screen's is the
   // audience count of its first segment.
@@ -112,19 +129,27 @@ try {
   screens.segments = await timed(open('Segments'), '.picks li');
   // The count of a new, empty segment (the whole project) first, so that the timed count does not queue behind it.
   await count('segment-count').waitFor();
-  screens.segmentCount = await timed(() => page.getByRole('button', { name: 'Pro users' }).click(), count('segment-count', Math.floor((deviceCount + 1) / 3)));
+  screens.segmentCount = await timed(
+    () => page.getByRole('button', { name: 'Pro users' }).click(),
+    count('segment-count', Math.floor((deviceCount + 1) / 3)),
+  );
   screens.journeys = await timed(open('Journeys'), 'tbody tr');
   screens.events = await timed(open('Events'), '[data-testid="events-table"] tbody tr');
   await open('Devices')();
   await page.getByLabel('User id').fill('user-0');
-  screens.devices = await timed(() => page.getByRole('button', { name: 'Look up' }).click(), '[data-testid="history"] li');
+  screens.devices = await timed(
+    () => page.getByRole('button', { name: 'Look up' }).click(),
+    '[data-testid="history"] li',
+  );
   for (const [screen, ms] of Object.entries(screens)) log(`${screen}: ${ms} ms`);
 
   const result = {
     devices: deviceCount,
     notifications: notificationCount,
     firstDataMs: screens,
-    targets: Object.entries(screens).map(([screen, ms]) => checkTarget(`${screen} first data at ${deviceCount} devices < 1 s (ms)`, ms, ms < 1000)),
+    targets: Object.entries(screens).map(([screen, ms]) =>
+      checkTarget(`${screen} first data at ${deviceCount} devices < 1 s (ms)`, ms, ms < 1000),
+    ),
     services: environment.services.path,
   };
   process.stdout.write(`${JSON.stringify(result, null, values.json ? undefined : 2)}\n`);

@@ -44,7 +44,12 @@ function percentile(sorted: number[], fraction: number): number {
 }
 
 /** Runs `operation` from `concurrency` lanes until the time or the operation count is spent. */
-async function runLanes(operation: string, limit: RunLimit, documentsPerOperation: number, run: (index: number) => Promise<unknown>): Promise<Ceiling> {
+async function runLanes(
+  operation: string,
+  limit: RunLimit,
+  documentsPerOperation: number,
+  run: (index: number) => Promise<unknown>,
+): Promise<Ceiling> {
   const deadline = limit.seconds === undefined ? Infinity : performance.now() + limit.seconds * 1000;
   const maxOperations = limit.operations ?? Infinity;
   if (deadline === Infinity && maxOperations === Infinity) throw new Error('a ceiling needs seconds or operations');
@@ -75,30 +80,53 @@ async function runLanes(operation: string, limit: RunLimit, documentsPerOperatio
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
   };
-  log(`${operation}: ${ceiling.perSecond}/s at concurrency ${limit.concurrency} (${completed} operations in ${ceiling.seconds} s, p50 ${ceiling.p50Ms} ms, p99 ${ceiling.p99Ms} ms)`);
+  log(
+    `${operation}: ${ceiling.perSecond}/s at concurrency ${limit.concurrency} (${completed} operations in ${ceiling.seconds} s, p50 ${ceiling.p50Ms} ms, p99 ${ceiling.p99Ms} ms)`,
+  );
   return ceiling;
 }
 
 const randomIndex = (count: number) => Math.floor(Math.random() * count);
 
 /** Raw findOne by _id on devices, devices picked at random among device-0 … device-(deviceCount-1) (device reads). */
-export function deviceFindOneCeiling(models: Models, projectId: string, deviceCount: number, limit: RunLimit): Promise<Ceiling> {
+export function deviceFindOneCeiling(
+  models: Models,
+  projectId: string,
+  deviceCount: number,
+  limit: RunLimit,
+): Promise<Ceiling> {
   const devices = models.Device.collection;
-  return runLanes('raw findOne by _id on devices', limit, 1, () => devices.findOne({ _id: deviceKey(projectId, `device-${randomIndex(deviceCount)}`) } as Document));
+  return runLanes('raw findOne by _id on devices', limit, 1, () =>
+    devices.findOne({ _id: deviceKey(projectId, `device-${randomIndex(deviceCount)}`) } as Document),
+  );
 }
 
 /** Raw updateOne by _id with a $set of one tag (and updatedAt), devices at random (registrations). */
-export function deviceUpdateOneCeiling(models: Models, projectId: string, deviceCount: number, limit: RunLimit): Promise<Ceiling> {
+export function deviceUpdateOneCeiling(
+  models: Models,
+  projectId: string,
+  deviceCount: number,
+  limit: RunLimit,
+): Promise<Ceiling> {
   const devices = models.Device.collection;
   return runLanes('raw updateOne by _id $set of a tag on devices', limit, 1, (index) =>
-    devices.updateOne({ _id: deviceKey(projectId, `device-${randomIndex(deviceCount)}`) } as Document, { $set: { 'tags.visits': index, updatedAt: new Date() } }),
+    devices.updateOne({ _id: deviceKey(projectId, `device-${randomIndex(deviceCount)}`) } as Document, {
+      $set: { 'tags.visits': index, updatedAt: new Date() },
+    }),
   );
 }
 
 /** Raw find of every device of a user by {projectId, userId} (sends by userId, tag updates by user); users user-0 … */
-export function devicesByUserCeiling(models: Models, projectId: string, userCount: number, limit: RunLimit): Promise<Ceiling> {
+export function devicesByUserCeiling(
+  models: Models,
+  projectId: string,
+  userCount: number,
+  limit: RunLimit,
+): Promise<Ceiling> {
   const devices = models.Device.collection;
-  return runLanes('raw find by {projectId, userId} on devices', limit, 1, () => devices.find({ projectId, userId: `user-${randomIndex(userCount)}` }).toArray());
+  return runLanes('raw find by {projectId, userId} on devices', limit, 1, () =>
+    devices.find({ projectId, userId: `user-${randomIndex(userCount)}` }).toArray(),
+  );
 }
 
 /** One raw countDocuments of a device filter, run `limit.operations` times (segment previews). */
@@ -108,7 +136,11 @@ export function deviceCountCeiling(models: Models, filter: Document, limit: RunL
 }
 
 /** A scratch collection with the given indexes, dropped by the returned function. */
-async function scratchCollection(db: Db, base: string, indexes: Array<[IndexSpecification, CreateIndexesOptions?]>): Promise<{ collection: Collection<Document>; drop: () => Promise<void> }> {
+async function scratchCollection(
+  db: Db,
+  base: string,
+  indexes: Array<[IndexSpecification, CreateIndexesOptions?]>,
+): Promise<{ collection: Collection<Document>; drop: () => Promise<void> }> {
   const name = `${base}_ceiling_${randomBytes(3).toString('hex')}`;
   const collection = await db.createCollection(name);
   for (const [keys, options] of indexes) await collection.createIndex(keys, options ?? {});
@@ -126,25 +158,40 @@ export interface BatchInsertLimit extends RunLimit {
  */
 export async function historyInsertCeiling(db: Db, projectId: string, limit: BatchInsertLimit): Promise<Ceiling> {
   const batchSize = limit.batchSize ?? 100;
-  const { collection, drop } = await scratchCollection(db, 'history', [[{ projectId: 1, deviceId: 1, sentAt: -1 }], [{ sentAt: 1 }, { expireAfterSeconds: historyRetentionSeconds }]]);
+  const { collection, drop } = await scratchCollection(db, 'history', [
+    [{ projectId: 1, deviceId: 1, sentAt: -1 }],
+    [{ sentAt: 1 }, { expireAfterSeconds: historyRetentionSeconds }],
+  ]);
   const notificationId = randomBytes(12).toString('hex');
   const createdAt = new Date();
   try {
-    return await runLanes(`raw insertMany of history documents in batches of ${batchSize}`, limit, batchSize, (batch) => {
-      const sentAt = new Date();
-      const documents = Array.from({ length: batchSize }, (_, offset) => {
-        const deviceId = `device-${batch * batchSize + offset}`;
-        return {
-          _id: historyKey(notificationId, deviceId),
-          projectId,
-          deviceId,
-          notificationId,
-          notification: { id: notificationId, createdAt, title: `Hello User ${offset}`, body: 'News from Seoul', url: null, imageUrl: null },
-          sentAt,
-        };
-      });
-      return collection.insertMany(documents as never[], { ordered: false });
-    });
+    return await runLanes(
+      `raw insertMany of history documents in batches of ${batchSize}`,
+      limit,
+      batchSize,
+      (batch) => {
+        const sentAt = new Date();
+        const documents = Array.from({ length: batchSize }, (_, offset) => {
+          const deviceId = `device-${batch * batchSize + offset}`;
+          return {
+            _id: historyKey(notificationId, deviceId),
+            projectId,
+            deviceId,
+            notificationId,
+            notification: {
+              id: notificationId,
+              createdAt,
+              title: `Hello User ${offset}`,
+              body: 'News from Seoul',
+              url: null,
+              imageUrl: null,
+            },
+            sentAt,
+          };
+        });
+        return collection.insertMany(documents as never[], { ordered: false });
+      },
+    );
   } finally {
     await drop();
   }
@@ -176,7 +223,12 @@ export async function eventInsertCeiling(db: Db, projectId: string, limit: Batch
           type: types[index % types.length],
           subjectType: onDevice ? 'device' : 'user',
           subjectId: onDevice ? `device-${user * 2}` : `user-${user}`,
-          data: { amount: Math.round(Math.random() * 10_000) / 100, sku: `sku-${index}`, at: receivedAt.toISOString(), tags: ['a', 'b'] },
+          data: {
+            amount: Math.round(Math.random() * 10_000) / 100,
+            sku: `sku-${index}`,
+            at: receivedAt.toISOString(),
+            tags: ['a', 'b'],
+          },
           receivedAt,
         };
       });

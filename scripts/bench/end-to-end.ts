@@ -33,7 +33,9 @@ const progress = (label: string, done: number) => {
   if (values.json) return;
   const width = 30;
   const filled = Math.round((done / deviceCount) * width);
-  process.stderr.write(`\r${label.padEnd(10)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${deviceCount}`);
+  process.stderr.write(
+    `\r${label.padEnd(10)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${deviceCount}`,
+  );
   if (done >= deviceCount) process.stderr.write('\n');
 };
 
@@ -51,16 +53,27 @@ try {
       body: JSON.stringify(body),
     }).then(async (response) => {
       const parsed = (await response.json()) as { data?: { id: string }; error?: unknown };
-      if (!response.ok || !parsed.data) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(parsed)}`);
+      if (!response.ok || !parsed.data)
+        throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(parsed)}`);
       return parsed.data;
     });
 
   const cities = ['Seoul', 'Busan', 'Berlin', 'Lisbon'];
-  await seedDevices(models, project.projectId, deviceCount, (index) => ({ name: `User ${index}`, city: cities[index % cities.length]!, bench: 1 }), {
-    label: 'e2e',
-    ...(values['web-push'] && { webPushFor: () => sandbox.issueWebPushSubscription(tokenPrefix) }),
+  await seedDevices(
+    models,
+    project.projectId,
+    deviceCount,
+    (index) => ({ name: `User ${index}`, city: cities[index % cities.length]!, bench: 1 }),
+    {
+      label: 'e2e',
+      ...(values['web-push'] && { webPushFor: () => sandbox.issueWebPushSubscription(tokenPrefix) }),
+    },
+  );
+  const segment = await api('/segments', {
+    name: 'everyone',
+    match: 'all',
+    conditions: [{ tag: 'bench', op: 'exists' }],
   });
-  const segment = await api('/segments', { name: 'everyone', match: 'all', conditions: [{ tag: 'bench', op: 'exists' }] });
 
   const postedAt = Date.now();
   const notification = await api('/notifications', {
@@ -80,7 +93,10 @@ try {
     async () => {
       const rss = await Promise.all(workers.map((worker) => peakRssMiB(worker.pid)));
       peakRss = Math.max(peakRss, ...rss);
-      progress('delivering', Math.min(sandbox.deliveries().filter((delivery) => isBenchToken(delivery.token)).length, deviceCount));
+      progress(
+        'delivering',
+        Math.min(sandbox.deliveries().filter((delivery) => isBenchToken(delivery.token)).length, deviceCount),
+      );
       return settled();
     },
     Number(values['timeout-seconds']) * 1000,
@@ -92,8 +108,9 @@ try {
   const seconds = (lastReceipt - postedAt) / 1000;
   const delivered = new Set(received.map((delivery) => delivery.token)).size;
   const historyWritten = await models.History.countDocuments({ notificationId: notification.id });
-  const stats = await fetch(`${baseUrl}/v1/projects/${project.projectId}/notifications/${notification.id}`, { headers: { authorization: `Bearer ${project.apiKey}` } })
-    .then((response) => response.json() as Promise<{ data: { stats: { failed: number } } }>);
+  const stats = await fetch(`${baseUrl}/v1/projects/${project.projectId}/notifications/${notification.id}`, {
+    headers: { authorization: `Bearer ${project.apiKey}` },
+  }).then((response) => response.json() as Promise<{ data: { stats: { failed: number } } }>);
   const ceilingPerSecond = await measureSandboxCeiling(sandbox.port, Math.min(deviceCount, 50_000));
   const historyCeiling = await historyInsertCeiling(models.History.db.db!, project.projectId, {
     concurrency: 16,
@@ -119,7 +136,11 @@ try {
     ratioToHistoryInsertCeiling: ratio(deliveriesPerSecond, historyCeiling.perSecond),
     ratioToLowerCeiling: ratio(deliveriesPerSecond, bound),
     targets: [
-      checkTarget(`end-to-end segment send of ${deviceCount}: deliveries/s ≥ 0.7 × min(sandbox ceiling, history-insert ceiling)`, ratio(deliveriesPerSecond, bound), deliveriesPerSecond >= 0.7 * bound),
+      checkTarget(
+        `end-to-end segment send of ${deviceCount}: deliveries/s ≥ 0.7 × min(sandbox ceiling, history-insert ceiling)`,
+        ratio(deliveriesPerSecond, bound),
+        deliveriesPerSecond >= 0.7 * bound,
+      ),
     ],
   };
   if (values.json) {

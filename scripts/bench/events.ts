@@ -46,7 +46,10 @@ const root = resolve(import.meta.dirname, '../..');
 // Progress on stderr: stdout is the result (one JSON line with --json).
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-const services = await provideServices({ stateDir: resolve(root, '.state/bench-events'), log: (line) => log(`[services] ${line}`) });
+const services = await provideServices({
+  stateDir: resolve(root, '.state/bench-events'),
+  log: (line) => log(`[services] ${line}`),
+});
 const children: ManagedProcess[] = [];
 const closers: Array<() => Promise<unknown>> = [];
 
@@ -67,25 +70,42 @@ try {
   const models = createModels(mongo);
   const redis = createBlockingRedis(services.redisUrl);
   closers.push(async () => redis.disconnect());
-  const queue = new Queue(queueNames.eventIngest, { connection: redis, prefix: redisKeys.queuePrefix(`bench${suffix}`, queueNames.eventIngest) });
+  const queue = new Queue(queueNames.eventIngest, {
+    connection: redis,
+    prefix: redisKeys.queuePrefix(`bench${suffix}`, queueNames.eventIngest),
+  });
   closers.push(() => queue.close());
 
   const node = process.execPath;
   children.push(await startManagedProcess({ name: 'ingress', command: node, args: [resolve(root, 'src/server.ts')] }));
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntil(async () => (await fetch(`${baseUrl}/readyz`).catch(() => null))?.ok === true, 30_000, () => children[0]!.outputTail());
+  await waitUntil(
+    async () => (await fetch(`${baseUrl}/readyz`).catch(() => null))?.ok === true,
+    30_000,
+    () => children[0]!.outputTail(),
+  );
   // The ingress built the indexes; devices are written directly, as their creation is not what is measured.
   const project = await createProject(models, { name: 'bench', plan: 'business' });
   await seedDevices(models, project.projectId, users * 2, () => ({}), { devicesPerUser: 2, label: 'events' });
   for (let index = 0; index < Number(options['worker-processes']); index++) {
-    children.push(await startManagedProcess({ name: `worker-${index}`, command: node, args: [resolve(root, 'workers/event-ingest.ts')] }));
+    children.push(
+      await startManagedProcess({
+        name: `worker-${index}`,
+        command: node,
+        args: [resolve(root, 'workers/event-ingest.ts')],
+      }),
+    );
   }
 
-  const bodies = Array.from({ length: 32 }, () => JSON.stringify({ events: Array.from({ length: eventsPerRequest }, randomEvent) }));
+  const bodies = Array.from({ length: 32 }, () =>
+    JSON.stringify({ events: Array.from({ length: eventsPerRequest }, randomEvent) }),
+  );
   const path = `/v1/projects/${project.projectId}/events`;
   const headers = { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' };
 
-  log(`load: ${connections} concurrent clients posting ${eventsPerRequest} events per request for ${seconds} s${options.rate ? ` at ${options.rate} events/s` : ''}`);
+  log(
+    `load: ${connections} concurrent clients posting ${eventsPerRequest} events per request for ${seconds} s${options.rate ? ` at ${options.rate} events/s` : ''}`,
+  );
   const startedAt = Date.now();
   const deadline = startedAt + seconds * 1000;
   let acceptedEvents = 0;
@@ -100,16 +120,23 @@ try {
       const depth = await queueDepth(queue);
       const storedEvents = storedSoFar(acceptedEvents, depth);
       samples.push({ second: Math.round((Date.now() - startedAt) / 1000), depth, storedEvents });
-      log(`  t=${String(samples.at(-1)!.second).padStart(3)} s  accepted=${acceptedEvents}  stored≈${storedEvents}  queue depth=${depth} jobs`);
+      log(
+        `  t=${String(samples.at(-1)!.second).padStart(3)} s  accepted=${acceptedEvents}  stored≈${storedEvents}  queue depth=${depth} jobs`,
+      );
     }
   })();
-  const requestEveryMs = options.rate === undefined ? 0 : (connections * eventsPerRequest * 1000) / Number(options.rate);
+  const requestEveryMs =
+    options.rate === undefined ? 0 : (connections * eventsPerRequest * 1000) / Number(options.rate);
   await Promise.all(
     Array.from({ length: connections }, async (_, client) => {
       for (let request = client; Date.now() < deadline; request += connections) {
         const due = startedAt + (request / connections) * requestEveryMs;
         if (due > Date.now()) await new Promise((resolveDue) => setTimeout(resolveDue, due - Date.now()));
-        const response = await fetch(baseUrl + path, { method: 'POST', headers, body: bodies[request % bodies.length] });
+        const response = await fetch(baseUrl + path, {
+          method: 'POST',
+          headers,
+          body: bodies[request % bodies.length],
+        });
         const answer = (await response.json()) as { data?: { success: number } };
         if (response.ok && answer.data) acceptedEvents += answer.data.success;
         else failedRequests += 1;
@@ -123,7 +150,8 @@ try {
   const drainedAt = Date.now();
   sampling = false;
   await sampler;
-  for (const child of children.slice(1)) if (child.outputTail().trim() !== '') log(`${child.name} said:\n${child.outputTail()}`);
+  for (const child of children.slice(1))
+    if (child.outputTail().trim() !== '') log(`${child.name} said:\n${child.outputTail()}`);
   const storedTotal = await models.Event.countDocuments({ projectId: project.projectId });
   const depths = samples.filter((sample) => sample.second <= seconds).map((sample) => sample.depth);
   const result = {
@@ -147,10 +175,17 @@ try {
     ratioToCeiling: ratio(stored, ceiling.perSecond),
     ratioDuringLoadToCeiling: ratio(result.storedDuringLoadPerSecond, ceiling.perSecond),
     ceilings: { eventInsert: ceiling },
-    targets: [checkTarget('events stored/s (until drained) ≥ 0.7 × raw event-insert ceiling', ratio(stored, ceiling.perSecond), stored >= 0.7 * ceiling.perSecond)],
+    targets: [
+      checkTarget(
+        'events stored/s (until drained) ≥ 0.7 × raw event-insert ceiling',
+        ratio(stored, ceiling.perSecond),
+        stored >= 0.7 * ceiling.perSecond,
+      ),
+    ],
   };
   process.stdout.write(`${JSON.stringify(summary, null, options.json ? undefined : 2)}\n`);
-  if (storedTotal !== acceptedEvents) throw new Error(`accepted ${acceptedEvents} events but ${storedTotal} were stored`);
+  if (storedTotal !== acceptedEvents)
+    throw new Error(`accepted ${acceptedEvents} events but ${storedTotal} were stored`);
 } finally {
   for (const child of children.reverse()) await child.stop();
   for (const close of closers.reverse()) await close().catch(() => undefined);
@@ -164,7 +199,12 @@ function randomEvent(_: unknown, index: number) {
     type: ['purchase', 'view', 'add_to_cart', 'search', 'login'][index % 5],
     subjectType: onDevice ? 'device' : 'user',
     subjectId: onDevice ? `device-${user * 2}` : `user-${user}`,
-    data: { amount: Math.round(Math.random() * 10_000) / 100, sku: `sku-${index}`, at: new Date().toISOString(), tags: ['a', 'b'] },
+    data: {
+      amount: Math.round(Math.random() * 10_000) / 100,
+      sku: `sku-${index}`,
+      at: new Date().toISOString(),
+      tags: ['a', 'b'],
+    },
   };
 }
 

@@ -14,7 +14,15 @@ import autocannon from 'autocannon';
 import { createProject } from '../../src/projects/create-project.ts';
 import { openBenchEnvironment } from './bench-environment.ts';
 import { seedDevices } from './seed-devices.ts';
-import { checkTarget, deviceFindOneCeiling, deviceUpdateOneCeiling, devicesByUserCeiling, ratio, type Ceiling, type TargetCheck } from './database-ceilings.ts';
+import {
+  checkTarget,
+  deviceFindOneCeiling,
+  deviceUpdateOneCeiling,
+  devicesByUserCeiling,
+  ratio,
+  type Ceiling,
+  type TargetCheck,
+} from './database-ceilings.ts';
 
 const mixes = ['mixed', 'reads', 'registrations', 'tags-by-user'] as const;
 type Mix = (typeof mixes)[number];
@@ -43,7 +51,13 @@ try {
   const { baseUrl, models } = bench;
   const project = await createProject(models, { name: 'bench', plan: 'business' });
   // Every mix reads or changes existing devices: seeded in bulk, outside the measured run.
-  await seedDevices(models, project.projectId, deviceCount, (index) => ({ plan: index % 2 === 0 ? 'pro' : 'free', visits: index % 10 }), { label: `ingress ${mix}` });
+  await seedDevices(
+    models,
+    project.projectId,
+    deviceCount,
+    (index) => ({ plan: index % 2 === 0 ? 'pro' : 'free', visits: index % 10 }),
+    { label: `ingress ${mix}` },
+  );
 
   const randomIndex = () => Math.floor(Math.random() * deviceCount);
   const sdkBase = `/v1/sdk/projects/${project.projectId}/devices/`;
@@ -54,12 +68,20 @@ try {
       ...request,
       path: `${sdkBase}device-${randomIndex()}`,
       headers: { authorization: `Bearer ${project.clientKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ platform: 'android', pushToken: `token-${Math.random()}`, tags: { plan: 'pro', visits: 3 } }),
+      body: JSON.stringify({
+        platform: 'android',
+        pushToken: `token-${Math.random()}`,
+        tags: { plan: 'pro', visits: 3 },
+      }),
     }),
   };
   const read = {
     method: 'GET' as const,
-    setupRequest: (request: autocannon.Request) => ({ ...request, path: `${serverBase}device-${randomIndex()}`, headers: { authorization: `Bearer ${project.apiKey}` } }),
+    setupRequest: (request: autocannon.Request) => ({
+      ...request,
+      path: `${serverBase}device-${randomIndex()}`,
+      headers: { authorization: `Bearer ${project.apiKey}` },
+    }),
   };
   let visits = 0;
   const tagsByUser = {
@@ -91,18 +113,35 @@ try {
     ceilings.findByUser = await devicesByUserCeiling(models, project.projectId, deviceCount, limit);
     ceilingPerSecond = ceilings.findByUser.perSecond;
   }
-  const requests = { mixed: [registration, read], reads: [read], registrations: [registration], 'tags-by-user': [tagsByUser] }[mix];
-  process.stderr.write(`[ingress] ${mix}: ${connections} connections for ${values.seconds} s over ${deviceCount} devices\n`);
+  const requests = {
+    mixed: [registration, read],
+    reads: [read],
+    registrations: [registration],
+    'tags-by-user': [tagsByUser],
+  }[mix];
+  process.stderr.write(
+    `[ingress] ${mix}: ${connections} connections for ${values.seconds} s over ${deviceCount} devices\n`,
+  );
   const result = await autocannon({ url: baseUrl, connections, duration: Number(values.seconds), requests });
   const requestsPerSecond = Math.round(result.requests.average);
   const targets: TargetCheck[] = [];
   if (mix === 'reads') {
     targets.push(
-      checkTarget(`device reads at ${deviceCount} devices ≥ 0.8 × raw findOne ceiling`, ratio(requestsPerSecond, ceilingPerSecond), requestsPerSecond >= 0.8 * ceilingPerSecond),
+      checkTarget(
+        `device reads at ${deviceCount} devices ≥ 0.8 × raw findOne ceiling`,
+        ratio(requestsPerSecond, ceilingPerSecond),
+        requestsPerSecond >= 0.8 * ceilingPerSecond,
+      ),
       checkTarget('device reads p99 < 50 ms', result.latency.p99, result.latency.p99 < 50),
     );
   } else if (mix === 'registrations') {
-    targets.push(checkTarget(`registrations at ${deviceCount} devices ≥ 0.6 × raw updateOne ceiling`, ratio(requestsPerSecond, ceilingPerSecond), requestsPerSecond >= 0.6 * ceilingPerSecond));
+    targets.push(
+      checkTarget(
+        `registrations at ${deviceCount} devices ≥ 0.6 × raw updateOne ceiling`,
+        ratio(requestsPerSecond, ceilingPerSecond),
+        requestsPerSecond >= 0.6 * ceilingPerSecond,
+      ),
+    );
   } else if (mix === 'mixed') {
     const registrationsPerSecond = Math.round(requestsPerSecond / 2);
     targets.push(
@@ -113,7 +152,13 @@ try {
       ),
     );
   } else {
-    targets.push(checkTarget(`tags by userId at ${deviceCount} devices ≥ 300 requests/s`, requestsPerSecond, requestsPerSecond >= 300));
+    targets.push(
+      checkTarget(
+        `tags by userId at ${deviceCount} devices ≥ 300 requests/s`,
+        requestsPerSecond,
+        requestsPerSecond >= 300,
+      ),
+    );
   }
   const summary = {
     mix,

@@ -50,22 +50,53 @@ function requestMix(team: CreatedProject, starter: CreatedProject): Record<Endpo
       method: 'PUT',
       path: `/v1/sdk/projects/${team.projectId}/devices/device-${nextRegistration++ % deviceCount}`,
       headers: json(team.clientKey),
-      body: JSON.stringify({ platform: 'android', pushToken: `load-${Math.random()}`, tags: { plan: 'pro', visits: 3 } }),
+      body: JSON.stringify({
+        platform: 'android',
+        pushToken: `load-${Math.random()}`,
+        tags: { plan: 'pro', visits: 3 },
+      }),
     }),
-    readDevice: () => ({ method: 'GET', path: `${teamServer}/devices/device-${randomDevice()}`, headers: server(team.apiKey) }),
+    readDevice: () => ({
+      method: 'GET',
+      path: `${teamServer}/devices/device-${randomDevice()}`,
+      headers: server(team.apiKey),
+    }),
     events: () => {
       const user = `user-${randomDevice()}`;
-      const events = Array.from({ length: 10 }, (_, index) => ({ type: 'page_view', subjectType: 'user', subjectId: user, data: { page: index, at: Date.now() } }));
-      return { method: 'POST', path: `${teamServer}/events`, headers: json(team.apiKey), body: JSON.stringify({ events }) };
+      const events = Array.from({ length: 10 }, (_, index) => ({
+        type: 'page_view',
+        subjectType: 'user',
+        subjectId: user,
+        data: { page: index, at: Date.now() },
+      }));
+      return {
+        method: 'POST',
+        path: `${teamServer}/events`,
+        headers: json(team.apiKey),
+        body: JSON.stringify({ events }),
+      };
     },
     send: () => ({
       method: 'POST',
       path: `${teamServer}/notifications`,
       headers: json(team.apiKey),
-      body: JSON.stringify({ targetType: 'userId', targetIds: [`user-${randomDevice()}`], title: 'Hi {{ device.tags.plan }}', body: 'Load test' }),
+      body: JSON.stringify({
+        targetType: 'userId',
+        targetIds: [`user-${randomDevice()}`],
+        title: 'Hi {{ device.tags.plan }}',
+        body: 'Load test',
+      }),
     }),
-    history: () => ({ method: 'GET', path: `${teamServer}/devices/device-${randomDevice()}/notification-history?limit=10`, headers: server(team.apiKey) }),
-    starterRead: () => ({ method: 'GET', path: `/v1/projects/${starter.projectId}/devices/device-0`, headers: server(starter.apiKey) }),
+    history: () => ({
+      method: 'GET',
+      path: `${teamServer}/devices/device-${randomDevice()}/notification-history?limit=10`,
+      headers: server(team.apiKey),
+    }),
+    starterRead: () => ({
+      method: 'GET',
+      path: `/v1/projects/${starter.projectId}/devices/device-0`,
+      headers: server(starter.apiKey),
+    }),
   };
 }
 
@@ -77,9 +108,18 @@ try {
   const team = await createProject(bench.models, { name: 'load team', plan: 'team' });
   const starter = await createProject(bench.models, { name: 'load starter', plan: 'starter' });
   await seedDevices(bench.models, team.projectId, deviceCount, () => ({ plan: 'pro' }), { label: 'load team' });
-  await seedDevices(bench.models, starter.projectId, 1, () => ({ plan: 'pro' }), () => undefined);
+  await seedDevices(
+    bench.models,
+    starter.projectId,
+    1,
+    () => ({ plan: 'pro' }),
+    () => undefined,
+  );
   // The ceiling first, with the ingress idle: after the run it would share the server with requests still in flight.
-  const ceiling = await deviceFindOneCeiling(bench.models, team.projectId, deviceCount, { concurrency: Number(values.connections), seconds: Number(values['ceiling-seconds']) });
+  const ceiling = await deviceFindOneCeiling(bench.models, team.projectId, deviceCount, {
+    concurrency: Number(values.connections),
+    seconds: Number(values['ceiling-seconds']),
+  });
   log(`seeded ${deviceCount} devices; ${values.connections} connections for ${values.seconds} s`);
 
   const counts = new Map<string, number>();
@@ -126,7 +166,9 @@ try {
     ratioToFindOneCeiling: ratio(requestsPerSecond, ceiling.perSecond),
     ceilings: { findOne: ceiling },
     latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
-    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count ?? 0])),
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count ?? 0]),
+    ),
     byEndpoint,
     connectionErrors: result.errors,
     timeouts: result.timeouts,
@@ -134,7 +176,10 @@ try {
   };
   failed = unexpected.length > 0 || result.errors > 0 || result.timeouts > 0;
   if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-  else process.stdout.write(`${autocannon.printResult(result)}\n${JSON.stringify(summary, null, 2)}\n${failed ? 'FAILED: answers other than 2xx and the starter 429s' : 'OK: no errors other than 429'}\n`);
+  else
+    process.stdout.write(
+      `${autocannon.printResult(result)}\n${JSON.stringify(summary, null, 2)}\n${failed ? 'FAILED: answers other than 2xx and the starter 429s' : 'OK: no errors other than 429'}\n`,
+    );
 } finally {
   await bench.close();
 }

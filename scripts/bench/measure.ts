@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 
-export async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number, intervalMs = 50): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  intervalMs = 50,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -32,6 +32,8 @@ export async function measureSandboxCeiling(sandboxPort: number, pushes: number)
   await Promise.all(Array.from({ length: inFlight }, lane));
   const seconds = (performance.now() - startedAt) / 1000;
   await Promise.all([gateways.fcm.close(), gateways.apns.close()]);
-  process.stderr.write(`[ceiling] sandbox gateways alone: ${Math.round(pushes / seconds)} pushes/s (${pushes} pushes, ${inFlight} batches of ${batchSize} in flight)\n`);
+  process.stderr.write(
+    `[ceiling] sandbox gateways alone: ${Math.round(pushes / seconds)} pushes/s (${pushes} pushes, ${inFlight} batches of ${batchSize} in flight)\n`,
+  );
   return Math.round(pushes / seconds);
 }

@@ -25,7 +25,9 @@ export function stderrProgress(label: string, total: number): (done: number) => 
     if (done < nextReport && done < total) return;
     nextReport = done + Math.max(insertChunk, Math.ceil(total / 10));
     const seconds = (Date.now() - startedAt) / 1000;
-    process.stderr.write(`[seed] ${label}: ${done}/${total} devices (${Math.round(done / Math.max(seconds, 0.001))}/s)\n`);
+    process.stderr.write(
+      `[seed] ${label}: ${done}/${total} devices (${Math.round(done / Math.max(seconds, 0.001))}/s)\n`,
+    );
   };
 }
 
@@ -34,9 +36,18 @@ export function stderrProgress(label: string, total: number): (done: number) => 
  * driver in unordered chunks of 5,000, two in flight: only those chunks are ever in memory, so 100,000 or 10 million
  * devices seed in the same memory.
  */
-export async function seedDevices(models: Models, projectId: string, count: number, tagsFor: (index: number) => Tags, options: SeedOptions | ((done: number) => void) = {}): Promise<void> {
-  const { devicesPerUser = 1, onProgress = stderrProgress(options instanceof Function ? projectId : (options.label ?? projectId), count), webPushFor } =
-    options instanceof Function ? { onProgress: options } : options;
+export async function seedDevices(
+  models: Models,
+  projectId: string,
+  count: number,
+  tagsFor: (index: number) => Tags,
+  options: SeedOptions | ((done: number) => void) = {},
+): Promise<void> {
+  const {
+    devicesPerUser = 1,
+    onProgress = stderrProgress(options instanceof Function ? projectId : (options.label ?? projectId), count),
+    webPushFor,
+  } = options instanceof Function ? { onProgress: options } : options;
   const devices = models.Device.collection;
   let nextStart = 0;
   let done = 0;

@@ -36,7 +36,10 @@ const log = (line: string) => process.stderr.write(`[segments] ${line}\n`);
 
 const environment = await openBenchEnvironment('segments');
 const redis = new Redis(environment.env.REDIS_URL!, { maxRetriesPerRequest: null });
-const deliverQueue = new Queue(queueNames.deliver, { connection: redis, prefix: redisKeys.queuePrefix(environment.env.QUEUE_PREFIX!, queueNames.deliver) });
+const deliverQueue = new Queue(queueNames.deliver, {
+  connection: redis,
+  prefix: redisKeys.queuePrefix(environment.env.QUEUE_PREFIX!, queueNames.deliver),
+});
 try {
   const { models, baseUrl } = environment;
   await environment.startIngress();
@@ -45,14 +48,27 @@ try {
 
   const seedStart = Date.now();
   const lastSeenBase = Date.now() - 90 * day;
-  await seedDevices(models, project.projectId, deviceCount, (index) => ({ plan: plans[index % plans.length]!, score: index % 100, lastSeenAt: lastSeenBase + (index % 90) * day }), { label: 'segments' });
+  await seedDevices(
+    models,
+    project.projectId,
+    deviceCount,
+    (index) => ({
+      plan: plans[index % plans.length]!,
+      score: index % 100,
+      lastSeenAt: lastSeenBase + (index % 90) * day,
+    }),
+    { label: 'segments' },
+  );
   const seedMs = Date.now() - seedStart;
   log(`seeded ${deviceCount} devices in ${seedMs} ms (${Math.round(deviceCount / (seedMs / 1000))}/s)`);
 
   const api = async <Data>(method: string, path: string, body?: unknown): Promise<Data> => {
     const response = await fetch(`${baseUrl}/v1/projects/${project.projectId}${path}`, {
       method,
-      headers: { authorization: `Bearer ${project.apiKey}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${project.apiKey}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = (await response.json()) as { data?: unknown; error?: unknown };
@@ -64,7 +80,11 @@ try {
     { tag: 'plan', op: 'eq', value: 'pro' },
     { tag: 'score', op: 'gte', value: 50 },
   ] as const;
-  const segment = await api<{ id: string }>('POST', '/segments', { name: 'pro with a high score', match: 'all', conditions });
+  const segment = await api<{ id: string }>('POST', '/segments', {
+    name: 'pro with a high score',
+    match: 'all',
+    conditions,
+  });
   const previewMs: number[] = [];
   let count = 0;
   for (let run = 0; run < Number(values['preview-runs']); run++) {
@@ -75,9 +95,18 @@ try {
   log(`preview: ${count} devices; ${previewMs.join(', ')} ms`);
 
   const sentAt = performance.now();
-  const { id } = await api<{ id: string }>('POST', '/notifications', { targetType: 'segment', targetIds: [segment.id], body: 'Hello {{ device.tags.plan }}' });
+  const { id } = await api<{ id: string }>('POST', '/notifications', {
+    targetType: 'segment',
+    targetIds: [segment.id],
+    body: 'Hello {{ device.tags.plan }}',
+  });
   const timeout = Number(values['timeout-seconds']) * 1000;
-  await waitUntil('the first delivery batch', async () => (await deliverQueue.getJob(deliverJobId(id, 0))) !== undefined, timeout, 10);
+  await waitUntil(
+    'the first delivery batch',
+    async () => (await deliverQueue.getJob(deliverJobId(id, 0))) !== undefined,
+    timeout,
+    10,
+  );
   const firstBatchMs = Math.round(performance.now() - sentAt);
   log(`first delivery batch queued ${firstBatchMs} ms after the send`);
   // The end of the fan-out is reported as null when it passes the timeout: the targets above are still answered.
@@ -94,7 +123,9 @@ try {
     },
   );
   // The same filter the preview counts with, built by the product's own (pure) filter functions, counted raw.
-  const rawFilter = subscribedDevicesFilter(project.projectId, [{ $and: conditions.map((condition) => tagConditionFilter({ ...condition })) }]);
+  const rawFilter = subscribedDevicesFilter(project.projectId, [
+    { $and: conditions.map((condition) => tagConditionFilter({ ...condition })) },
+  ]);
   const countCeiling = await deviceCountCeiling(models, rawFilter, { concurrency: 1, operations: previewMs.length });
   const bestPreviewMs = Math.min(...previewMs);
   const result = {
@@ -109,8 +140,16 @@ try {
     fanOutMs,
     ceilings: { count: countCeiling },
     targets: [
-      checkTarget(`segment preview at ${deviceCount} devices < 1 s (best of ${previewMs.length}, ms)`, bestPreviewMs, bestPreviewMs < 1000),
-      checkTarget(`segment preview at ${deviceCount} devices < 1 s (slowest, ms)`, Math.max(...previewMs), Math.max(...previewMs) < 1000),
+      checkTarget(
+        `segment preview at ${deviceCount} devices < 1 s (best of ${previewMs.length}, ms)`,
+        bestPreviewMs,
+        bestPreviewMs < 1000,
+      ),
+      checkTarget(
+        `segment preview at ${deviceCount} devices < 1 s (slowest, ms)`,
+        Math.max(...previewMs),
+        Math.max(...previewMs) < 1000,
+      ),
       checkTarget(`first delivery batch queued < 2 s (ms)`, firstBatchMs, firstBatchMs < 2000),
     ],
     services: environment.services.path,

@@ -54,11 +54,20 @@ try {
   async function poster(): Promise<void> {
     while (nextSend < sends && Date.now() < deadline) {
       const index = nextSend++;
-      const userIds = Array.from({ length: Math.min(usersPerSend, deviceCount - index * usersPerSend) }, (_, offset) => `user-${index * usersPerSend + offset}`);
+      const userIds = Array.from(
+        { length: Math.min(usersPerSend, deviceCount - index * usersPerSend) },
+        (_, offset) => `user-${index * usersPerSend + offset}`,
+      );
       const response = await fetch(`${baseUrl}/v1/projects/${project.projectId}/notifications`, {
         method: 'POST',
         headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ targetType: 'userId', targetIds: userIds, title: 'Hello {{ device.tags.name }}', body: 'Bench message {{ data.n }}', data: { n: index } }),
+        body: JSON.stringify({
+          targetType: 'userId',
+          targetIds: userIds,
+          title: 'Hello {{ device.tags.name }}',
+          body: 'Bench message {{ data.n }}',
+          data: { n: index },
+        }),
       });
       if (!response.ok) failures++;
       await response.arrayBuffer();
@@ -89,12 +98,15 @@ try {
     },
     Math.max(1000, deadline - Date.now()),
     200,
-  ).then(() => {
-    timedOut = posted < sends;
-  }, (error: Error) => {
-    timedOut = true;
-    log(`${error.message}: reporting what was delivered`);
-  });
+  ).then(
+    () => {
+      timedOut = posted < sends;
+    },
+    (error: Error) => {
+      timedOut = true;
+      log(`${error.message}: reporting what was delivered`);
+    },
+  );
   // A copy: the sandbox's log goes on growing with the ceiling's pushes below.
   const all = [...sandbox.deliveries()];
   const lastReceipt = timedOut || all.length === 0 ? Date.now() : Date.parse(all[all.length - 1]!.receivedAt);
@@ -109,8 +121,15 @@ try {
     await new Promise((done) => setTimeout(done, 20_000));
   }
   const ceilingSeconds = Number(values['ceiling-seconds']);
-  const byUser = await devicesByUserCeiling(models, project.projectId, deviceCount, { concurrency: postConcurrency, seconds: ceilingSeconds });
-  const history = await historyInsertCeiling(models.History.db.db!, project.projectId, { concurrency: 16, seconds: ceilingSeconds, operations: Math.max(posted, 1) });
+  const byUser = await devicesByUserCeiling(models, project.projectId, deviceCount, {
+    concurrency: postConcurrency,
+    seconds: ceilingSeconds,
+  });
+  const history = await historyInsertCeiling(models.History.db.db!, project.projectId, {
+    concurrency: 16,
+    seconds: ceilingSeconds,
+    operations: Math.max(posted, 1),
+  });
   const sandboxCeiling = await measureSandboxCeiling(sandbox.port, Math.min(deviceCount, 50_000));
   const result = {
     devices: deviceCount,
@@ -130,7 +149,13 @@ try {
     sandboxCeilingPerSecond: sandboxCeiling,
     ratioToSandboxCeiling: ratio(deliveriesPerSecond, sandboxCeiling),
     ceilings: { findByUser: byUser, historyInsert: history },
-    targets: [checkTarget(`send by userId at ${deviceCount} devices ≥ 1,000 deliveries/s`, deliveriesPerSecond, deliveriesPerSecond >= 1000)],
+    targets: [
+      checkTarget(
+        `send by userId at ${deviceCount} devices ≥ 1,000 deliveries/s`,
+        deliveriesPerSecond,
+        deliveriesPerSecond >= 1000,
+      ),
+    ],
     services: bench.services.path,
   };
   process.stdout.write(`${JSON.stringify(result, null, values.json ? undefined : 2)}\n`);

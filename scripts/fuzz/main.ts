@@ -50,7 +50,9 @@ function schemathesisConfig(project: CreatedProject): string {
       '[[operations]]',
       `include-path-regex = ${tomlString(pathRegex)}`,
       `headers = { Authorization = ${tomlString(`Bearer ${key}`)} }`,
-      `parameters = { ${Object.entries(parameters).map(([name, value]) => `${tomlString(name)} = ${tomlString(value)}`).join(', ')} }`,
+      `parameters = { ${Object.entries(parameters)
+        .map(([name, value]) => `${tomlString(name)} = ${tomlString(value)}`)
+        .join(', ')} }`,
       '',
     ].join('\n');
   const projectOnly = { 'path.projectId': project.projectId };
@@ -71,7 +73,8 @@ async function registerKnownDevice(baseUrl: string, project: CreatedProject): Pr
     headers: { authorization: `Bearer ${project.clientKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ platform: 'android', pushToken: 'fuzz-token', userId: 'fuzz-user', tags: { plan: 'pro' } }),
   });
-  if (!response.ok) throw new Error(`registering ${knownDeviceId} answered ${response.status}: ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`registering ${knownDeviceId} answered ${response.status}: ${await response.text()}`);
 }
 
 function runSchemathesis(executable: string, args: string[], timeoutMs: number): Promise<number> {
@@ -104,18 +107,28 @@ try {
   const configFile = resolve(fuzzDir, 'schemathesis.toml');
   await writeFile(configFile, schemathesisConfig(project), { mode: 0o600 });
   const args = [
-    '--config-file', configFile,
-    'run', `${baseUrl}/openapi.json`,
-    '--url', baseUrl,
-    '--checks', checks.join(','),
-    '--max-examples', values['max-examples'],
-    '--phases', 'examples,coverage,fuzzing',
+    '--config-file',
+    configFile,
+    'run',
+    `${baseUrl}/openapi.json`,
+    '--url',
+    baseUrl,
+    '--checks',
+    checks.join(','),
+    '--max-examples',
+    values['max-examples'],
+    '--phases',
+    'examples,coverage,fuzzing',
     // One worker: CPython 3.11's ast module is not thread-safe ("AST constructor recursion depth mismatch"), and
     // schemathesis parses lambdas with it from every worker thread.
-    '--workers', '1',
-    '--request-timeout', '30',
-    '--report', 'junit',
-    '--report-dir', resolve(fuzzDir, 'report'),
+    '--workers',
+    '1',
+    '--request-timeout',
+    '30',
+    '--report',
+    'junit',
+    '--report-dir',
+    resolve(fuzzDir, 'report'),
     '--no-color',
     ...(values.seed === undefined ? [] : ['--seed', values.seed]),
   ];

@@ -19,10 +19,15 @@ export async function ensureSchemathesis(stateDir: string, log: (line: string) =
   log(`installing schemathesis ${schemathesisVersion} into ${venv}`);
   const created = await runCommand('python3', ['-m', 'venv', venv], { timeoutMs: installTimeoutMs });
   if (created.exitCode !== 0) {
-    throw new Error(`${describeFailure('python3 -m venv', created)}\nInstall Python 3.9+ with its venv module (Debian: apt-get install -y python3-venv).`);
+    throw new Error(
+      `${describeFailure('python3 -m venv', created)}\nInstall Python 3.9+ with its venv module (Debian: apt-get install -y python3-venv).`,
+    );
   }
   const pip = resolve(venv, 'bin', 'pip');
-  const installed = await runCommand(pip, ['install', '--quiet', `schemathesis==${schemathesisVersion}`], { timeoutMs: installTimeoutMs });
-  if (installed.exitCode !== 0) throw new Error(describeFailure(`pip install schemathesis==${schemathesisVersion}`, installed));
+  const installed = await runCommand(pip, ['install', '--quiet', `schemathesis==${schemathesisVersion}`], {
+    timeoutMs: installTimeoutMs,
+  });
+  if (installed.exitCode !== 0)
+    throw new Error(describeFailure(`pip install schemathesis==${schemathesisVersion}`, installed));
   return executable;
 }

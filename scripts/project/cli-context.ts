@@ -5,7 +5,9 @@ import { createModels } from '../../src/models/index.ts';
 import { KeyCache } from '../../src/keys/key-cache.ts';
 
 /** Runs one project command with its own connections, printing failures as one line and exiting non-zero. */
-export async function runCli(task: (context: Awaited<ReturnType<typeof openCliContext>>) => Promise<unknown>): Promise<void> {
+export async function runCli(
+  task: (context: Awaited<ReturnType<typeof openCliContext>>) => Promise<unknown>,
+): Promise<void> {
   let context: Awaited<ReturnType<typeof openCliContext>> | undefined;
   try {
     context = await openCliContext();
@@ -22,7 +24,9 @@ export async function runCli(task: (context: Awaited<ReturnType<typeof openCliCo
 async function openCliContext() {
   const config = loadConfig();
   const mongo = await connectMongo(config.mongoUrl).catch((error: Error) => {
-    throw new Error(`cannot reach MongoDB at ${config.mongoUrl} (${error.message}); start the service with npm start or set MONGODB_URL`);
+    throw new Error(
+      `cannot reach MongoDB at ${config.mongoUrl} (${error.message}); start the service with npm start or set MONGODB_URL`,
+    );
   });
   const redis = createFailFastRedis(config.redisUrl);
   redis.on('error', () => undefined);

@@ -3,7 +3,13 @@ import { isPlanName, planNames } from '../../src/plans/plans.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { printResult, runCli } from './cli-context.ts';
 
-const { values } = parseArgs({ options: { name: { type: 'string' }, plan: { type: 'string', default: 'starter' }, json: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    name: { type: 'string' },
+    plan: { type: 'string', default: 'starter' },
+    json: { type: 'boolean', default: false },
+  },
+});
 
 await runCli(async ({ config, models }) => {
   if (!values.name) throw new Error('--name is required');

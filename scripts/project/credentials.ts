@@ -47,7 +47,10 @@ await runCli(async ({ models, config }) => {
         'the APNs credentials (--apns-key, --apns-key-id, --apns-team-id, --apns-topic)',
       )
     : undefined;
-  if (!fcm && !apns) throw new Error('give --fcm-service-account <file.json> and/or --apns-key <AuthKey.p8> with --apns-key-id, --apns-team-id, --apns-topic');
+  if (!fcm && !apns)
+    throw new Error(
+      'give --fcm-service-account <file.json> and/or --apns-key <AuthKey.p8> with --apns-key-id, --apns-team-id, --apns-topic',
+    );
   await setPushCredentials(models, config.credentialsKey, values.project, { fcm, apns });
   printResult({ projectId: values.project, fcm: Boolean(fcm), apns: Boolean(apns) }, values.json);
 });

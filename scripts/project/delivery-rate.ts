@@ -2,12 +2,15 @@ import { parseArgs } from 'node:util';
 import { UnknownProjectError } from '../../src/projects/rotate-keys.ts';
 import { printResult, runCli } from './cli-context.ts';
 
-const { values } = parseArgs({ options: { project: { type: 'string' }, 'per-second': { type: 'string' }, json: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { project: { type: 'string' }, 'per-second': { type: 'string' }, json: { type: 'boolean', default: false } },
+});
 
 function parseRate(text: string | undefined): number | null {
   if (text === 'unlimited') return null;
   const rate = Number(text);
-  if (text === undefined || !Number.isFinite(rate) || rate <= 0) throw new Error('--per-second must be a positive number of messages, or "unlimited"');
+  if (text === undefined || !Number.isFinite(rate) || rate <= 0)
+    throw new Error('--per-second must be a positive number of messages, or "unlimited"');
   return rate;
 }
 

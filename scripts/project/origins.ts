@@ -2,7 +2,14 @@ import { parseArgs } from 'node:util';
 import { UnknownProjectError } from '../../src/projects/rotate-keys.ts';
 import { printResult, runCli } from './cli-context.ts';
 
-const { values } = parseArgs({ options: { project: { type: 'string' }, allow: { type: 'string' }, any: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    project: { type: 'string' },
+    allow: { type: 'string' },
+    any: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+});
 
 /** Browsers send the Origin header as scheme://host[:port], which is what is compared. */
 function parseOrigins(list: string): string[] {
@@ -21,5 +28,8 @@ await runCli(async ({ models }) => {
   const allowedOrigins = values.allow === undefined ? [] : parseOrigins(values.allow);
   const result = await models.Project.updateOne({ _id: values.project }, { $set: { allowedOrigins } });
   if (result.matchedCount === 0) throw new UnknownProjectError(values.project);
-  printResult({ projectId: values.project, allowedOrigins: allowedOrigins.length === 0 ? 'any' : allowedOrigins.join(',') }, values.json);
+  printResult(
+    { projectId: values.project, allowedOrigins: allowedOrigins.length === 0 ? 'any' : allowedOrigins.join(',') },
+    values.json,
+  );
 });

@@ -8,7 +8,9 @@ const { values } = parseArgs({ options: { project: { type: 'string' }, json: { t
 await runCli(async ({ models, keyCache, redis }) => {
   if (!values.project) throw new Error('--project is required');
   await waitForRedis(redis).catch((error: Error) => {
-    throw new Error(`cannot reach Redis to revoke cached keys (${error.message}); start the service with npm start or set REDIS_URL`);
+    throw new Error(
+      `cannot reach Redis to revoke cached keys (${error.message}); start the service with npm start or set REDIS_URL`,
+    );
   });
   printResult({ ...(await rotateKeys(models, keyCache, values.project)) }, values.json);
 });

@@ -9,8 +9,25 @@ export interface Certificate {
 export function makeSelfSignedCertificate(): Certificate {
   const pem = execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '30', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost,DNS:fcm.googleapis.com,DNS:api.sandbox.push.apple.com,IP:127.0.0.1', '-keyout', '-', '-out', '-'],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '30',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,DNS:fcm.googleapis.com,DNS:api.sandbox.push.apple.com,IP:127.0.0.1',
+      '-keyout',
+      '-',
+      '-out',
+      '-',
+    ],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const key = /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----\n/.exec(pem)?.[0];

@@ -32,13 +32,28 @@ export function createDeliveryLog() {
   }
 
   return {
-    recordAttempt(gateway: SandboxGateway, token: string, status: number, reason: string | null, payload: unknown, collapseId?: string): void {
+    recordAttempt(
+      gateway: SandboxGateway,
+      token: string,
+      status: number,
+      reason: string | null,
+      payload: unknown,
+      collapseId?: string,
+    ): void {
       const receivedAt = new Date().toISOString();
       append(attempts, attemptsByToken, token, { gateway, token, status, reason, receivedAt });
       // Web Push services answer 201 Created.
-      if (status >= 200 && status < 300) append(deliveries, deliveriesByToken, token, { gateway, token, payload, ...(collapseId !== undefined && { collapseId }), receivedAt });
+      if (status >= 200 && status < 300)
+        append(deliveries, deliveriesByToken, token, {
+          gateway,
+          token,
+          payload,
+          ...(collapseId !== undefined && { collapseId }),
+          receivedAt,
+        });
     },
-    deliveries: (token?: string): Delivery[] => (token === undefined ? deliveries : (deliveriesByToken.get(token) ?? [])),
+    deliveries: (token?: string): Delivery[] =>
+      token === undefined ? deliveries : (deliveriesByToken.get(token) ?? []),
     attempts: (token?: string): Attempt[] => (token === undefined ? attempts : (attemptsByToken.get(token) ?? [])),
     stats: () => ({
       deliveries: deliveries.length,

@@ -51,6 +51,13 @@ export function answerApns(request: SandboxRequest, token: string, rules: TokenR
   const apnsId = typeof request.headers['apns-id'] === 'string' ? request.headers['apns-id'] : randomUUID();
   const failure = answer.body as { reason: string } | undefined;
   const collapseId = request.headers['apns-collapse-id'];
-  log.recordAttempt('apns', token, answer.status, failure?.reason ?? null, parsePayload(request.body), typeof collapseId === 'string' ? collapseId : undefined);
+  log.recordAttempt(
+    'apns',
+    token,
+    answer.status,
+    failure?.reason ?? null,
+    parsePayload(request.body),
+    typeof collapseId === 'string' ? collapseId : undefined,
+  );
   return { ...answer, headers: { ...answer.headers, 'apns-id': apnsId } };
 }

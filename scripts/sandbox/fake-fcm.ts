@@ -23,7 +23,12 @@ function badRequest(message: string): SandboxAnswer {
         code: 400,
         message,
         status: 'INVALID_ARGUMENT',
-        details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'message', description: message }] }],
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.BadRequest',
+            fieldViolations: [{ field: 'message', description: message }],
+          },
+        ],
       },
     },
   };
@@ -47,34 +52,54 @@ function isHttpsLink(link: unknown): boolean {
   return typeof link === 'string' && URL.canParse(link) && new URL(link).protocol === 'https:';
 }
 
-export function answerFcm(request: SandboxRequest, projectId: string, rules: TokenRules, log: DeliveryLog): SandboxAnswer {
+export function answerFcm(
+  request: SandboxRequest,
+  projectId: string,
+  rules: TokenRules,
+  log: DeliveryLog,
+): SandboxAnswer {
   if (request.method !== 'POST') return fcmError(405, 'INVALID_ARGUMENT', 'Method not allowed.');
   if (!/^Bearer \S+/.test(request.headers.authorization ?? '')) {
-    return fcmError(401, 'UNAUTHENTICATED', 'Request is missing required authentication credential. Expected OAuth 2 access token.');
+    return fcmError(
+      401,
+      'UNAUTHENTICATED',
+      'Request is missing required authentication credential. Expected OAuth 2 access token.',
+    );
   }
   const message = parseMessage(request.body);
-  if (message === undefined) return badRequest('Invalid JSON payload received. Expected an object with a "message" field.');
-  if (typeof message.token !== 'string' || message.token === '') return fcmError(400, 'INVALID_ARGUMENT', 'Recipient of the message is not set.', 'INVALID_ARGUMENT');
+  if (message === undefined)
+    return badRequest('Invalid JSON payload received. Expected an object with a "message" field.');
+  if (typeof message.token !== 'string' || message.token === '')
+    return fcmError(400, 'INVALID_ARGUMENT', 'Recipient of the message is not set.', 'INVALID_ARGUMENT');
   const token = message.token;
   const link = message.webpush?.fcmOptions?.link ?? message.webpush?.fcm_options?.link;
   const answer = ((): SandboxAnswer => {
-    if (link !== undefined && !isHttpsLink(link)) return fcmError(400, 'INVALID_ARGUMENT', 'The link must be an HTTPS URL.', 'INVALID_ARGUMENT');
+    if (link !== undefined && !isHttpsLink(link))
+      return fcmError(400, 'INVALID_ARGUMENT', 'The link must be an HTTPS URL.', 'INVALID_ARGUMENT');
     switch (rules.verdictFor('fcm', token)) {
       case 'unregistered':
         return fcmError(404, 'NOT_FOUND', 'Requested entity was not found.', 'UNREGISTERED');
       case 'invalid':
-        return fcmError(400, 'INVALID_ARGUMENT', 'The registration token is not a valid FCM registration token', 'INVALID_ARGUMENT');
+        return fcmError(
+          400,
+          'INVALID_ARGUMENT',
+          'The registration token is not a valid FCM registration token',
+          'INVALID_ARGUMENT',
+        );
       case 'badpayload':
         return badRequest(badPayloadMessage);
       case 'unavailable':
         return fcmError(503, 'UNAVAILABLE', 'The service is currently unavailable.', 'UNAVAILABLE');
       case 'throttled':
-        return { ...fcmError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for sending messages.', 'QUOTA_EXCEEDED'), headers: { 'retry-after': '1' } };
+        return {
+          ...fcmError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for sending messages.', 'QUOTA_EXCEEDED'),
+          headers: { 'retry-after': '1' },
+        };
       case 'accept':
         return { status: 200, body: { name: `projects/${projectId}/messages/${randomUUID()}` } };
     }
   })();
-  const reason = answer.status === 200 ? null : ((answer.body as { error: { status: string } }).error.status);
+  const reason = answer.status === 200 ? null : (answer.body as { error: { status: string } }).error.status;
   log.recordAttempt('fcm', token, answer.status, reason, message);
   return answer;
 }

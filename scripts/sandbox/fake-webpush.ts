@@ -44,7 +44,10 @@ export function createFakeWebPush(rules: TokenRules, log: DeliveryLog) {
     const secrets = newSubscriptionSecrets();
     const endpoint = `${origin}/webpush/push/${prefix}${randomUUID()}`;
     subscriptions.set(endpoint, secrets);
-    return { endpoint, keys: { p256dh: secrets.publicKey.toString('base64url'), auth: secrets.authSecret.toString('base64url') } };
+    return {
+      endpoint,
+      keys: { p256dh: secrets.publicKey.toString('base64url'), auth: secrets.authSecret.toString('base64url') },
+    };
   }
 
   function subscribe(request: SandboxRequest): SandboxAnswer {
@@ -64,7 +67,8 @@ export function createFakeWebPush(rules: TokenRules, log: DeliveryLog) {
     if (vapid !== null) return problem(401, vapid);
     if (header(request, 'ttl') === undefined) return problem(400, 'the TTL header is required');
     if (header(request, 'content-encoding') !== 'aes128gcm') return problem(415, 'the body must be aes128gcm');
-    if (request.bytes.length > maxBodyBytes) return problem(413, `the body is ${request.bytes.length} bytes; at most ${maxBodyBytes}`);
+    if (request.bytes.length > maxBodyBytes)
+      return problem(413, `the body is ${request.bytes.length} bytes; at most ${maxBodyBytes}`);
     return undefined;
   }
 
@@ -87,9 +91,15 @@ export function createFakeWebPush(rules: TokenRules, log: DeliveryLog) {
     const secrets = subscriptions.get(endpoint);
     if (secrets === undefined) return { answer: { status: 201 }, payload: null };
     try {
-      return { answer: { status: 201 }, payload: JSON.parse(decryptAes128gcm(request.bytes, secrets).toString('utf8')) };
+      return {
+        answer: { status: 201 },
+        payload: JSON.parse(decryptAes128gcm(request.bytes, secrets).toString('utf8')),
+      };
     } catch (error) {
-      return { answer: problem(400, `the body does not decrypt for this subscription: ${(error as Error).message}`), payload: null };
+      return {
+        answer: problem(400, `the body does not decrypt for this subscription: ${(error as Error).message}`),
+        payload: null,
+      };
     }
   }
 
@@ -97,7 +107,8 @@ export function createFakeWebPush(rules: TokenRules, log: DeliveryLog) {
     const origin = `https://${header(request, 'host')}`;
     const endpoint = `${origin}${request.path}`;
     const refused = check(request, origin);
-    const { answer, payload } = refused === undefined ? verdict(request, id, endpoint) : { answer: refused, payload: null };
+    const { answer, payload } =
+      refused === undefined ? verdict(request, id, endpoint) : { answer: refused, payload: null };
     const failure = answer.body as { reason: string } | undefined;
     log.recordAttempt('webpush', endpoint, answer.status, failure?.reason ?? null, payload, header(request, 'topic'));
     return { ...answer, headers: { ...answer.headers, location: `${endpoint}/messages/${randomUUID()}` } };

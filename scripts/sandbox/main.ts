@@ -1,7 +1,8 @@
 import { startSandbox } from './start-sandbox.ts';
 
 const requestedPort = Number(process.env.SANDBOX_PORT || 4100);
-if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) throw new Error(`SANDBOX_PORT must be a port number, got "${process.env.SANDBOX_PORT}"`);
+if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535)
+  throw new Error(`SANDBOX_PORT must be a port number, got "${process.env.SANDBOX_PORT}"`);
 
 // Loopback unless told otherwise: a container setup listens on 0.0.0.0 and the workers reach it as SANDBOX_HOST.
 const host = process.env.SANDBOX_LISTEN_HOST || '127.0.0.1';

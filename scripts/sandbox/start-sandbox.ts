@@ -7,7 +7,12 @@ import { createDeliveryLog, type Delivery, type Attempt } from './delivery-log.t
 import { createTokenRules, type TokenRuleOptions } from './token-rules.ts';
 import { answerFcm, fcmSendPath } from './fake-fcm.ts';
 import { answerApns, apnsDevicePath } from './fake-apns.ts';
-import { createFakeWebPush, webPushEndpointPath, webPushSubscriptionsPath, type WebPushSubscription } from './fake-webpush.ts';
+import {
+  createFakeWebPush,
+  webPushEndpointPath,
+  webPushSubscriptionsPath,
+  type WebPushSubscription,
+} from './fake-webpush.ts';
 import type { SandboxAnswer, SandboxRequest } from './sandbox-request.ts';
 
 export interface Sandbox {
@@ -47,7 +52,9 @@ function reply(response: AnyResponse, answer: SandboxAnswer): void {
  * and HTTP/1.1 (FCM's legacy transport, Web Push) chosen by ALPN; plain connections reach the inspection endpoints
  * and can ask for Web Push subscriptions.
  */
-export async function startSandbox(options: { port?: number; host?: string } & TokenRuleOptions = {}): Promise<Sandbox> {
+export async function startSandbox(
+  options: { port?: number; host?: string } & TokenRuleOptions = {},
+): Promise<Sandbox> {
   const log = createDeliveryLog();
   const rules = createTokenRules(options);
   const webPush = createFakeWebPush(rules, log);
@@ -63,24 +70,34 @@ export async function startSandbox(options: { port?: number; host?: string } & T
   async function handle(request: AnyRequest, response: AnyResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://sandbox');
     const bytes = await readBody(request);
-    const sandboxRequest: SandboxRequest = { method: request.method ?? 'GET', path: url.pathname, headers: request.headers, body: bytes.toString('utf8'), bytes };
+    const sandboxRequest: SandboxRequest = {
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      headers: request.headers,
+      body: bytes.toString('utf8'),
+      bytes,
+    };
     const fcmMatch = fcmSendPath.exec(url.pathname);
     const apnsMatch = apnsDevicePath.exec(url.pathname);
     const webPushMatch = webPushEndpointPath.exec(url.pathname);
-    const answer =
-      (request.method === 'GET' ? inspect(url) : undefined) ??
+    const answer = (request.method === 'GET' ? inspect(url) : undefined) ??
       (fcmMatch ? answerFcm(sandboxRequest, fcmMatch[1]!, rules, log) : undefined) ??
       (apnsMatch ? answerApns(sandboxRequest, decodeURIComponent(apnsMatch[1]!), rules, log) : undefined) ??
       (url.pathname === webPushSubscriptionsPath ? webPush.subscribe(sandboxRequest) : undefined) ??
-      (webPushMatch ? webPush.push(sandboxRequest, webPushMatch[1]!) : undefined) ??
-      { status: 404, body: { error: `no sandbox route for ${request.method} ${url.pathname}` } };
+      (webPushMatch ? webPush.push(sandboxRequest, webPushMatch[1]!) : undefined) ?? {
+        status: 404,
+        body: { error: `no sandbox route for ${request.method} ${url.pathname}` },
+      };
     reply(response, answer);
   }
 
   const onRequest = (request: AnyRequest, response: AnyResponse) => {
     handle(request, response).catch((error: Error) => reply(response, { status: 500, body: { error: error.message } }));
   };
-  const tlsServer = createSecureServer({ ...makeSelfSignedCertificate(), allowHTTP1: true, settings: { maxConcurrentStreams: 1000 } }, onRequest);
+  const tlsServer = createSecureServer(
+    { ...makeSelfSignedCertificate(), allowHTTP1: true, settings: { maxConcurrentStreams: 1000 } },
+    onRequest,
+  );
   const plainServer = createHttpServer({ keepAliveTimeout: 60_000 }, onRequest);
 
   const sockets = new Set<Socket>();

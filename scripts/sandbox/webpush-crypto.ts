@@ -45,8 +45,21 @@ function verifiedClaims(authorization: string | undefined): VapidClaims | string
   if (parsedHeader.alg !== 'ES256') return 'the VAPID JWT is not ES256';
   const point = Buffer.from(key, 'base64url');
   if (point.length !== 65 || point[0] !== 4) return 'k= is not an uncompressed P-256 public key';
-  const publicKey = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') }, format: 'jwk' });
-  const signed = verify('sha256', Buffer.from(`${header}.${claims}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  const publicKey = createPublicKey({
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: point.subarray(1, 33).toString('base64url'),
+      y: point.subarray(33).toString('base64url'),
+    },
+    format: 'jwk',
+  });
+  const signed = verify(
+    'sha256',
+    Buffer.from(`${header}.${claims}`),
+    { key: publicKey, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature, 'base64url'),
+  );
   if (!signed) return 'the VAPID signature does not match k=';
   return parsedClaims;
 }
@@ -68,7 +81,8 @@ export function vapidProblem(authorization: string | undefined, audience: string
   const now = Date.now() / 1000;
   if (typeof claims.exp !== 'number' || claims.exp <= now) return 'the VAPID JWT has expired';
   if (claims.exp > now + 24 * 3600) return 'the VAPID JWT is valid for more than 24 hours';
-  if (typeof claims.sub !== 'string' || !/^(mailto:|https:)/.test(claims.sub)) return 'the VAPID sub is not a mailto: or https: URL';
+  if (typeof claims.sub !== 'string' || !/^(mailto:|https:)/.test(claims.sub))
+    return 'the VAPID sub is not a mailto: or https: URL';
   return null;
 }
 
@@ -79,7 +93,7 @@ export function decryptAes128gcm(body: Buffer, secrets: SubscriptionSecrets): Bu
   const idLength = body[20]!;
   const senderKey = body.subarray(21, 21 + idLength);
   const record = body.subarray(21 + idLength);
-  if (senderKey.length !== 65) throw new Error('the aes128gcm key id is not the sender\'s P-256 public key');
+  if (senderKey.length !== 65) throw new Error("the aes128gcm key id is not the sender's P-256 public key");
   const sharedSecret = secrets.ecdh.computeSecret(senderKey);
   const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), secrets.publicKey, senderKey]);
   const ikm = Buffer.from(hkdfSync('sha256', sharedSecret, secrets.authSecret, keyInfo, 32));

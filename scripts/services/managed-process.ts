@@ -69,7 +69,12 @@ export async function startManagedProcess(options: ManagedProcessOptions): Promi
 
   const output: string[] = [];
   const keepOutput = (chunk: Buffer): void => {
-    output.push(...chunk.toString('utf8').split('\n').filter((line) => line.trim() !== ''));
+    output.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== ''),
+    );
     if (output.length > OUTPUT_LINES_KEPT) output.splice(0, output.length - OUTPUT_LINES_KEPT);
   };
   child.stdout?.on('data', keepOutput);
@@ -77,7 +82,9 @@ export async function startManagedProcess(options: ManagedProcessOptions): Promi
 
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
-    child.once('error', (error) => reject(new Error(`${options.name}: could not start ${options.command}: ${error.message}`)));
+    child.once('error', (error) =>
+      reject(new Error(`${options.name}: could not start ${options.command}: ${error.message}`)),
+    );
   });
 
   const live: LiveChild = { child, removeOnStop: options.removeOnStop };

@@ -44,7 +44,8 @@ interface ServiceRecipe {
 const REDIS: ServiceRecipe = {
   label: 'redis',
   envName: 'REDIS_URL',
-  findRunning: async () => ((await redisAnswersPing('127.0.0.1', defaultRedisPort)) ? `redis://127.0.0.1:${defaultRedisPort}` : undefined),
+  findRunning: async () =>
+    (await redisAnswersPing('127.0.0.1', defaultRedisPort)) ? `redis://127.0.0.1:${defaultRedisPort}` : undefined,
   startContainer: startRedisContainer,
   startLocal: startLocalRedis,
   localName: 'redis-server',
@@ -94,9 +95,13 @@ export async function provideServices(options: ProvideServicesOptions): Promise<
   if (redis.status === 'rejected' || mongodb.status === 'rejected') {
     // Do not leave the one that did start running.
     const started = [redis, mongodb].flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-    await stopAll(started).catch((error: unknown) => options.log(`services: cleanup after a failed start also failed: ${String(error)}`));
+    await stopAll(started).catch((error: unknown) =>
+      options.log(`services: cleanup after a failed start also failed: ${String(error)}`),
+    );
     const errors = [redis, mongodb].flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
-    throw errors.length === 1 ? errors[0] : new Error(errors.map((error) => String(error instanceof Error ? error.message : error)).join('\n\n'));
+    throw errors.length === 1
+      ? errors[0]
+      : new Error(errors.map((error) => String(error instanceof Error ? error.message : error)).join('\n\n'));
   }
 
   let stopping: Promise<void> | undefined;

@@ -16,7 +16,11 @@ export interface StartedRedisCluster extends StartedService {
  * product runs on one: each master takes an equal range of the 16384 slots, they meet, and the cluster is handed out
  * once every master reports it healthy. Its URL is the product's cluster form of REDIS_URL.
  */
-export async function startLocalRedisCluster(options: { stateDir: string; log: (line: string) => void; masters: number }): Promise<StartedRedisCluster> {
+export async function startLocalRedisCluster(options: {
+  stateDir: string;
+  log: (line: string) => void;
+  masters: number;
+}): Promise<StartedRedisCluster> {
   const nodes: StartedService[] = [];
   const stop = async () => {
     await Promise.all(nodes.map((node) => node.stop()));
@@ -27,9 +31,12 @@ export async function startLocalRedisCluster(options: { stateDir: string; log: (
       const busPort = await findFreePort();
       nodes.push(
         await startLocalRedis({ stateDir: options.stateDir, log: options.log, persistent: false }, [
-          '--cluster-enabled', 'yes',
-          '--cluster-port', String(busPort),
-          '--cluster-node-timeout', '5000',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-port',
+          String(busPort),
+          '--cluster-node-timeout',
+          '5000',
         ]),
       );
     }
@@ -57,7 +64,14 @@ export async function startLocalRedisCluster(options: { stateDir: string; log: (
 async function formCluster(clients: Redis[]): Promise<void> {
   const perMaster = Math.ceil(SLOTS / clients.length);
   await Promise.all(
-    clients.map((client, index) => client.call('CLUSTER', 'ADDSLOTSRANGE', String(index * perMaster), String(Math.min(SLOTS, (index + 1) * perMaster) - 1))),
+    clients.map((client, index) =>
+      client.call(
+        'CLUSTER',
+        'ADDSLOTSRANGE',
+        String(index * perMaster),
+        String(Math.min(SLOTS, (index + 1) * perMaster) - 1),
+      ),
+    ),
   );
   const [first, ...others] = clients;
   for (const other of others) {
@@ -69,7 +83,8 @@ async function formCluster(clients: Redis[]): Promise<void> {
     for (;;) {
       const info = String(await client.call('CLUSTER', 'INFO'));
       if (/cluster_state:ok/.test(info) && new RegExp(`cluster_known_nodes:${clients.length}\\b`).test(info)) break;
-      if (Date.now() > deadline) throw new Error(`the local Redis Cluster did not become healthy within ${READY_TIMEOUT_MS} ms:\n${info}`);
+      if (Date.now() > deadline)
+        throw new Error(`the local Redis Cluster did not become healthy within ${READY_TIMEOUT_MS} ms:\n${info}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

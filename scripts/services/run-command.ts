@@ -18,14 +18,24 @@ export function runCommand(
     execFile(
       command,
       args,
-      { timeout: options.timeoutMs, killSignal: 'SIGKILL', cwd: options.cwd, env: options.env, maxBuffer: 64 * 1024 * 1024 },
+      {
+        timeout: options.timeoutMs,
+        killSignal: 'SIGKILL',
+        cwd: options.cwd,
+        env: options.env,
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         if (error === null) {
           resolve({ exitCode: 0, stdout, stderr });
           return;
         }
         const exitCode = typeof error.code === 'number' ? error.code : null;
-        const failure = error.killed ? `timed out after ${options.timeoutMs} ms` : exitCode === null ? error.message : undefined;
+        const failure = error.killed
+          ? `timed out after ${options.timeoutMs} ms`
+          : exitCode === null
+            ? error.message
+            : undefined;
         resolve({ exitCode, stdout, stderr, failure });
       },
     );

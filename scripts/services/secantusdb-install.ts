@@ -24,7 +24,11 @@ export interface SecantusDbInstall {
  * venv was built in, which was renamed to its final place afterwards.
  */
 function installedAt(venv: string): SecantusDbInstall {
-  return { python: join(venv, 'bin', 'python'), launcher: join(venv, 'bin', 'secantusd-py'), version: SECANTUSDB_VERSION };
+  return {
+    python: join(venv, 'bin', 'python'),
+    launcher: join(venv, 'bin', 'secantusd-py'),
+    version: SECANTUSDB_VERSION,
+  };
 }
 
 function cacheRoot(): string {
@@ -47,13 +51,21 @@ export async function findOrInstallSecantusDb(log: (line: string) => void): Prom
 
   const python = await findPython();
   const building = `${venv}.partial-${randomUUID()}`;
-  log(`mongodb: installing SecantusDB ${SECANTUSDB_VERSION} (PyPI secantusdb) into ${venv} with ${python}; once per machine, about half a minute`);
+  log(
+    `mongodb: installing SecantusDB ${SECANTUSDB_VERSION} (PyPI secantusdb) into ${venv} with ${python}; once per machine, about half a minute`,
+  );
   try {
     await createVenv(python, building, log);
     const pip = join(building, 'bin', 'pip');
-    const install = await runCommand(pip, ['install', '--disable-pip-version-check', '--quiet', `secantusdb==${SECANTUSDB_VERSION}`], { timeoutMs: PIP_TIMEOUT_MS });
+    const install = await runCommand(
+      pip,
+      ['install', '--disable-pip-version-check', '--quiet', `secantusdb==${SECANTUSDB_VERSION}`],
+      { timeoutMs: PIP_TIMEOUT_MS },
+    );
     if (install.exitCode !== 0 || !isExecutableFile(installedAt(building).launcher)) {
-      throw new Error(`${describeFailure(`pip install secantusdb==${SECANTUSDB_VERSION}`, install)}\nSet MONGODB_URL to an existing MongoDB 7/8 to skip the local server.`);
+      throw new Error(
+        `${describeFailure(`pip install secantusdb==${SECANTUSDB_VERSION}`, install)}\nSet MONGODB_URL to an existing MongoDB 7/8 to skip the local server.`,
+      );
     }
     await rename(building, venv).catch((error: NodeJS.ErrnoException) => {
       // Another run finished first: its venv is as good as this one.
@@ -70,7 +82,9 @@ async function findPython(): Promise<string> {
   for (const name of ['python3', 'python']) {
     const candidate = findOnPath(name);
     if (candidate === undefined) continue;
-    const probe = await runCommand(candidate, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { timeoutMs: 10_000 });
+    const probe = await runCommand(candidate, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], {
+      timeoutMs: 10_000,
+    });
     const [major = 0, minor = 0] = probe.stdout.trim().split('.').map(Number);
     if (major > MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor >= MIN_PYTHON[1])) return candidate;
   }
@@ -85,7 +99,9 @@ async function createVenv(python: string, venv: string, log: (line: string) => v
   const create = () => runCommand(python, ['-m', 'venv', '--clear', venv], { timeoutMs: 120_000 });
   let result = await create();
   if (result.exitCode === 0) return;
-  if (await aptInstall(['python3-venv'], (line) => log(`mongodb: python3 cannot create a virtual environment; ${line}`))) {
+  if (
+    await aptInstall(['python3-venv'], (line) => log(`mongodb: python3 cannot create a virtual environment; ${line}`))
+  ) {
     result = await create();
     if (result.exitCode === 0) return;
   }

@@ -24,7 +24,11 @@ export function secantusDbUrl(address: string): string {
   return `mongodb://${address}/?retryWrites=false`;
 }
 
-async function startSecantusDbOnPort(install: SecantusDbInstall, port: number, options: LocalServiceOptions): Promise<StartedService> {
+async function startSecantusDbOnPort(
+  install: SecantusDbInstall,
+  port: number,
+  options: LocalServiceOptions,
+): Promise<StartedService> {
   // A persistent instance needs a stable dir so the next start (on another port) finds its data.
   const dataDir = join(options.stateDir, options.persistent ? 'secantusdb' : `secantusdb-${port}`);
   await mkdir(dataDir, { recursive: true });
@@ -32,7 +36,17 @@ async function startSecantusDbOnPort(install: SecantusDbInstall, port: number, o
   const server = await startManagedProcess({
     name: `secantusdb on ${address}`,
     command: install.python,
-    args: [install.launcher, '--host', '127.0.0.1', '--port', String(port), '--storage-path', dataDir, '--log-level', 'WARNING'],
+    args: [
+      install.launcher,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--storage-path',
+      dataDir,
+      '--log-level',
+      'WARNING',
+    ],
     removeOnStop: options.persistent ? undefined : dataDir,
     // Its launcher discovers ./secantusd.toml; a neutral working directory keeps a stray one from changing it.
     cwd: dataDir,

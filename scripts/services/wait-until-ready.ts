@@ -18,11 +18,15 @@ export async function waitUntilReady(
   });
   while (true) {
     if (exitReason !== undefined || managed.hasExited()) {
-      throw new Error(`${managed.name} ${exitReason ?? 'exited'} before it was ready. Last output:\n${managed.outputTail()}`);
+      throw new Error(
+        `${managed.name} ${exitReason ?? 'exited'} before it was ready. Last output:\n${managed.outputTail()}`,
+      );
     }
     if (await isReady()) return;
     if (Date.now() >= deadline) {
-      throw new Error(`${managed.name} did not become ready within ${timeoutMs} ms. Last output:\n${managed.outputTail()}`);
+      throw new Error(
+        `${managed.name} did not become ready within ${timeoutMs} ms. Last output:\n${managed.outputTail()}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }

@@ -11,7 +11,12 @@ export function wantsReadableLogs(env: NodeJS.ProcessEnv, isTerminal: boolean): 
  */
 export function lineFormatter(readable: boolean): (line: string) => string {
   if (!readable) return (line) => line;
-  const pretty = prettyFactory({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
+  const pretty = prettyFactory({
+    colorize: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+  });
   return (line) => {
     if (!line.startsWith('{')) return line;
     try {

@@ -8,7 +8,12 @@ const stopGraceMs = 35_000;
  * Runs each entry as a child with its output, line by line through formatLine, prefixed by its name; resolves with
  * the first unexpected exit.
  */
-export function superviseProcesses(entries: ProcfileEntry[], env: NodeJS.ProcessEnv, cwd: string, formatLine: (line: string) => string) {
+export function superviseProcesses(
+  entries: ProcfileEntry[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  formatLine: (line: string) => string,
+) {
   const children = new Map<string, ChildProcess>();
   let stopping = false;
   const firstExit = new Promise<string>((resolve) => {

@@ -22,7 +22,10 @@ export async function registerAdminRoutes(app: App, context: AppContext, metrics
       if (isAdminAuthorization(request.headers.authorization, adminToken)) return;
       // The challenge makes a browser ask for the user and password, and send them with the dashboard's own API calls.
       reply.header('www-authenticate', 'Basic realm="pushengine admin", charset="UTF-8"');
-      return sendApiError(reply, unauthorized('Send ADMIN_TOKEN as "Authorization: Bearer <ADMIN_TOKEN>" or as the password of user "admin".'));
+      return sendApiError(
+        reply,
+        unauthorized('Send ADMIN_TOKEN as "Authorization: Bearer <ADMIN_TOKEN>" or as the password of user "admin".'),
+      );
     });
 
     admin.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

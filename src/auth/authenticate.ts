@@ -6,12 +6,17 @@ import { readBearerToken } from './bearer-token.ts';
 
 /** Keyed by the kind of key that was sent to the wrong kind of endpoint. */
 const wrongKindMessages: Record<KeyKind, string> = {
-  server: 'This endpoint is for the client SDK; use the project client key, never the server API key, in apps and browsers.',
+  server:
+    'This endpoint is for the client SDK; use the project client key, never the server API key, in apps and browsers.',
   client: 'A client key cannot call the server API; use the server API key from your backend.',
 };
 
 /** Resolves the request's key and checks that it is of the expected kind. */
-export async function authenticateKey(request: FastifyRequest, keyCache: KeyCache, expected: KeyKind): Promise<KeyOwner> {
+export async function authenticateKey(
+  request: FastifyRequest,
+  keyCache: KeyCache,
+  expected: KeyKind,
+): Promise<KeyOwner> {
   const token = readBearerToken(request.headers.authorization);
   const owner = await keyCache.lookup(hashApiKey(token));
   if (!owner) throw unauthorized('The API key is not valid; it may have been rotated.');

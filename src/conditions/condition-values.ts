@@ -14,7 +14,16 @@ const scalarKind = (value: unknown): Scalar | null => {
   return null;
 };
 
-const describe = (kinds: readonly Scalar[]) => kinds.map((kind) => (kind === 'string' ? `a string of at most ${maxTagValueLength} characters` : kind === 'number' ? 'a finite number' : kind)).join(', ');
+const describe = (kinds: readonly Scalar[]) =>
+  kinds
+    .map((kind) =>
+      kind === 'string'
+        ? `a string of at most ${maxTagValueLength} characters`
+        : kind === 'number'
+          ? 'a finite number'
+          : kind,
+    )
+    .join(', ');
 
 /** Which values an operator takes: tags hold strings and numbers; event data also booleans and null. */
 function valueProblem(op: ConditionOp, value: unknown, hasValue: boolean, equality: readonly Scalar[]): string | null {
@@ -22,8 +31,11 @@ function valueProblem(op: ConditionOp, value: unknown, hasValue: boolean, equali
   if (!hasValue) return `is required with op ${op}`;
   const ordered: readonly Scalar[] = ['string', 'number'];
   if (op === 'in' || op === 'nin') {
-    if (!Array.isArray(value) || value.length < 1 || value.length > maxConditionListItems) return `must be an array of 1 to ${maxConditionListItems} values with op ${op}`;
-    return value.every((item) => equality.includes(scalarKind(item)!)) ? null : `must hold only ${describe(equality)} values`;
+    if (!Array.isArray(value) || value.length < 1 || value.length > maxConditionListItems)
+      return `must be an array of 1 to ${maxConditionListItems} values with op ${op}`;
+    return value.every((item) => equality.includes(scalarKind(item)!))
+      ? null
+      : `must hold only ${describe(equality)} values`;
   }
   const allowed = op === 'eq' || op === 'ne' ? equality : ordered;
   return allowed.includes(scalarKind(value)!) ? null : `must be ${describe(allowed)} with op ${op}`;
@@ -36,7 +48,12 @@ export function tagValueErrors(condition: { op: ConditionOp; value?: unknown }, 
 
 export function whereValueErrors(where: EventDataCondition[], path: string): ErrorDetail[] {
   return where.flatMap((condition, index) => {
-    const problem = valueProblem(condition.op, condition.value, 'value' in condition, ['string', 'number', 'boolean', 'null']);
+    const problem = valueProblem(condition.op, condition.value, 'value' in condition, [
+      'string',
+      'number',
+      'boolean',
+      'null',
+    ]);
     return problem === null ? [] : [{ path: `${path}/${index}/value`, message: problem }];
   });
 }

@@ -5,7 +5,8 @@ import { storedConditionValue } from '../events/event-data.ts';
 function comparable(value: unknown): { kind: string; key: number | string | boolean | null } | null {
   if (value instanceof Date) return { kind: 'time', key: value.getTime() };
   if (value === null) return { kind: 'null', key: null };
-  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return { kind: typeof value, key: value };
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean')
+    return { kind: typeof value, key: value };
   return null;
 }
 

@@ -43,7 +43,8 @@ export async function registerConsole(app: App): Promise<void> {
     for (const url of ['/console', '/console/']) {
       scope.get(url, { schema: { hide: true } }, (_request, reply) => {
         // Checked on each request, so that a build finished after the ingress started is served at once.
-        if (!existsSync(index)) throw notFound('The console is not built: run npm run build:web (npm start and npm test build it).');
+        if (!existsSync(index))
+          throw notFound('The console is not built: run npm run build:web (npm start and npm test build it).');
         return reply.header('cache-control', 'no-cache').sendFile('index.html');
       });
     }

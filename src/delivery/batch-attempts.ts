@@ -14,7 +14,13 @@ export type PreviousRun = 'none' | 'clean' | 'unclean';
  * history does.
  */
 export async function startBatchRun(redis: RedisClient, prefix: string, batchId: string): Promise<PreviousRun> {
-  const previous = await redis.set(redisKeys.batchRun(prefix, batchId), 'running', 'EX', historyRetentionSeconds, 'GET');
+  const previous = await redis.set(
+    redisKeys.batchRun(prefix, batchId),
+    'running',
+    'EX',
+    historyRetentionSeconds,
+    'GET',
+  );
   return previous === null ? 'none' : previous === 'clean' ? 'clean' : 'unclean';
 }
 

@@ -6,7 +6,13 @@ import { renderContent, type MessageContent } from '../rendering/message-content
 import { personalizationScope } from '../rendering/personalization-scope.ts';
 import { deliveredHistoryQuery, recordHistory, type DeliveredPush } from '../history/record-history.ts';
 import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
-import { deliverJobId, emptyTally, type DeliverJobData, type DeliveryTally, type UnrecordedOutcomes } from './deliver-job.ts';
+import {
+  deliverJobId,
+  emptyTally,
+  type DeliverJobData,
+  type DeliveryTally,
+  type UnrecordedOutcomes,
+} from './deliver-job.ts';
 import { PreparedNotifications, type PreparedNotification } from './prepared-notification.ts';
 import { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
 import { endBatchRun, startBatchRun } from './batch-attempts.ts';
@@ -35,7 +41,13 @@ interface Rendered {
 
 function render(notification: PreparedNotification, device: BatchDevice): Rendered | null {
   try {
-    return { device, content: renderContent(notification.content, personalizationScope(device, notification.data, notification.entryEvent)) };
+    return {
+      device,
+      content: renderContent(
+        notification.content,
+        personalizationScope(device, notification.data, notification.entryEvent),
+      ),
+    };
   } catch {
     // A template that exceeds the render limits for this device's variables fails this device only.
     return null;
@@ -43,7 +55,13 @@ function render(notification: PreparedNotification, device: BatchDevice): Render
 }
 
 function toOutgoing(notification: PreparedNotification, { device, content }: Rendered): OutgoingPush {
-  const push: OutgoingPush = { token: device.pushToken, platform: device.platform, ...content, data: notification.pushData, collapseId: notification.id };
+  const push: OutgoingPush = {
+    token: device.pushToken,
+    platform: device.platform,
+    ...content,
+    data: notification.pushData,
+    collapseId: notification.id,
+  };
   if (device.webPushKeys) push.webPushKeys = device.webPushKeys;
   return push;
 }
@@ -68,12 +86,12 @@ function sortOutcomes(rendered: Rendered[], outcomes: PushOutcome[]): Outcomes {
   outcomes.forEach((outcome, index) => {
     const { device, content } = rendered[index]!;
     if (outcome.kind === 'sent') sorted.sent.push({ deviceId: device.deviceId, content });
-    else if (outcome.kind === 'unsubscribed') sorted.rejected.push({ deviceId: device.deviceId, pushToken: device.pushToken, reason: outcome.reason });
+    else if (outcome.kind === 'unsubscribed')
+      sorted.rejected.push({ deviceId: device.deviceId, pushToken: device.pushToken, reason: outcome.reason });
     else if (outcome.kind === 'failed') {
       sorted.failed += 1;
       sorted.failedReason ??= outcome.reason;
-    }
-    else {
+    } else {
       sorted.retry.push(device.deviceId);
       sorted.retryAfterMs = Math.max(sorted.retryAfterMs, outcome.retryAfterMs ?? 0);
     }
@@ -106,22 +124,45 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
   const { DeliveryResult } = context.models;
   const prefix = context.config.queuePrefix;
 
-  async function saveProgress(job: Job<DeliverJobData>, done: string[], tally: DeliveryTally, retryRound?: number): Promise<void> {
+  async function saveProgress(
+    job: Job<DeliverJobData>,
+    done: string[],
+    tally: DeliveryTally,
+    retryRound?: number,
+  ): Promise<void> {
     const { notificationId, batch } = job.data;
-    await DeliveryResult.updateOne({ _id: deliverJobId(notificationId, batch) }, { $set: { notificationId, ...tally } }, { upsert: true });
+    await DeliveryResult.updateOne(
+      { _id: deliverJobId(notificationId, batch) },
+      { $set: { notificationId, ...tally } },
+      { upsert: true },
+    );
     await job.updateData({ ...job.data, done, tally, retryRound, unrecorded: undefined });
   }
 
-  async function alreadyDelivered(job: Job<DeliverJobData>, batchId: string, devices: BatchDevice[]): Promise<Set<string>> {
+  async function alreadyDelivered(
+    job: Job<DeliverJobData>,
+    batchId: string,
+    devices: BatchDevice[],
+  ): Promise<Set<string>> {
     const previous = await startBatchRun(context.redis, prefix, batchId);
     const progressKnown = job.data.tally !== undefined;
     if (previous === 'none' || (previous === 'clean' && progressKnown)) return new Set();
     const { notificationId } = job.data;
-    const entries = await deliveredHistoryQuery(context.models, notificationId, devices.map((device) => device.deviceId));
+    const entries = await deliveredHistoryQuery(
+      context.models,
+      notificationId,
+      devices.map((device) => device.deviceId),
+    );
     return new Set(entries.map((entry) => entry.deviceId));
   }
 
-  async function recordOutcomes(projectId: string, notification: PreparedNotification, sent: DeliveredPush[], rejected: Rejection[], at: Date): Promise<void> {
+  async function recordOutcomes(
+    projectId: string,
+    notification: PreparedNotification,
+    sent: DeliveredPush[],
+    rejected: Rejection[],
+    at: Date,
+  ): Promise<void> {
     await recordHistory(context.models, projectId, notification, sent, at);
     await markUnsubscribed(context.models, projectId, rejected, at);
   }
@@ -131,7 +172,11 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
    * MongoDB server, a kill): they are written now (both writes are idempotent), and those pushes are not sent again.
    * The tally in the job already counts them.
    */
-  async function recordUnrecorded(job: Job<DeliverJobData>, notification: PreparedNotification, unrecorded: UnrecordedOutcomes): Promise<void> {
+  async function recordUnrecorded(
+    job: Job<DeliverJobData>,
+    notification: PreparedNotification,
+    unrecorded: UnrecordedOutcomes,
+  ): Promise<void> {
     const devices = byDeviceId(job.data.devices);
     const sent = unrecorded.sent
       .map((deviceId) => render(notification, devices.get(deviceId)!))
@@ -172,7 +217,14 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
       }
     }
     const renderFailures = toSend.length - rendered.length;
-    if (renderFailures > 0) await recordDeliveryMetrics(context.redis, prefix, gatewayName, { ...emptyDeliveryCounts(), failed: renderFailures }, null);
+    if (renderFailures > 0)
+      await recordDeliveryMetrics(
+        context.redis,
+        prefix,
+        gatewayName,
+        { ...emptyDeliveryCounts(), failed: renderFailures },
+        null,
+      );
 
     const round = (job.data.retryRound ?? 0) + 1;
     const giveUp = round > maxRetryRounds;
@@ -192,18 +244,32 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
       for (const { device } of call) if (!again.has(device.deviceId)) done.add(device.deviceId);
       retrying.push(...again);
       retryAfterMs = Math.max(retryAfterMs, outcomes.retryAfterMs);
-      const unrecorded: UnrecordedOutcomes = { sent: outcomes.sent.map((push) => push.deviceId), rejected: outcomes.rejected, at: Date.now() };
+      const unrecorded: UnrecordedOutcomes = {
+        sent: outcomes.sent.map((push) => push.deviceId),
+        rejected: outcomes.rejected,
+        at: Date.now(),
+      };
       // Redis first: from here on a rerun writes these outcomes instead of sending the pushes again.
       await job.updateData({ ...job.data, done: [...done], tally, unrecorded });
 
-      if (outcomes.failed > 0) context.log.warn({ notificationId, batch, gateway: gatewayName, failed: outcomes.failed, reason: outcomes.failedReason }, 'the gateway refused pushes');
+      if (outcomes.failed > 0)
+        context.log.warn(
+          { notificationId, batch, gateway: gatewayName, failed: outcomes.failed, reason: outcomes.failedReason },
+          'the gateway refused pushes',
+        );
       await recordOutcomes(projectId, notification, outcomes.sent, outcomes.rejected, new Date(unrecorded.at));
-      await recordDeliveryMetrics(context.redis, prefix, gatewayName, {
-        sent: outcomes.sent.length,
-        failed: outcomes.failed + (giveUp ? outcomes.retry.length : 0),
-        unsubscribed: outcomes.rejected.length,
-        retried: again.size,
-      }, gatewaySeconds);
+      await recordDeliveryMetrics(
+        context.redis,
+        prefix,
+        gatewayName,
+        {
+          sent: outcomes.sent.length,
+          failed: outcomes.failed + (giveUp ? outcomes.retry.length : 0),
+          unsubscribed: outcomes.rejected.length,
+          retried: again.size,
+        },
+        gatewaySeconds,
+      );
     }
 
     await saveProgress(job, [...done], tally, retrying.length > 0 ? round : undefined);

@@ -40,7 +40,14 @@ export class DeliveryRateLimiter {
   async reserve(projectId: string, count: number): Promise<number> {
     const rate = await this.rateOf(projectId);
     if (rate === null) return 0;
-    return (await this.redis.eval(reserveScript, 1, redisKeys.deliveryRate(this.prefix, projectId), 1000 / rate, count, burstMs)) as number;
+    return (await this.redis.eval(
+      reserveScript,
+      1,
+      redisKeys.deliveryRate(this.prefix, projectId),
+      1000 / rate,
+      count,
+      burstMs,
+    )) as number;
   }
 
   private async rateOf(projectId: string): Promise<number | null> {

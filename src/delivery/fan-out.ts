@@ -3,10 +3,21 @@ import type { WorkerContext } from '../worker-runtime/worker-context.ts';
 import type { FanOutProgress, SendJobData } from '../notifications/send-job.ts';
 import type { SegmentResolver } from '../targets/segment-resolver.ts';
 import { targetCursor, type Targets } from '../targets/target-cursor.ts';
-import { targetProjection, type BatchDevice, type TargetDevice, type TargetProjection } from '../targets/target-device.ts';
+import {
+  targetProjection,
+  type BatchDevice,
+  type TargetDevice,
+  type TargetProjection,
+} from '../targets/target-device.ts';
 import { contentOf, parseContent } from '../rendering/message-content.ts';
 import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
-import { deliverJobId, deliverJobName, deliverJobOptions, gatewayForDevice, type DeliverJobData } from './deliver-job.ts';
+import {
+  deliverJobId,
+  deliverJobName,
+  deliverJobOptions,
+  gatewayForDevice,
+  type DeliverJobData,
+} from './deliver-job.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import { isJourneyActive } from '../journeys/cancel-journey-sends.ts';
 
@@ -27,10 +38,24 @@ export function sendProcessor(context: WorkerContext, segments: SegmentResolver)
   const { Notification } = context.models;
   return async (job, token) => {
     const { notificationId } = job.data;
-    const fields = { projectId: 1, targetType: 1, targetIds: 1, status: 1, title: 1, body: 1, url: 1, imageUrl: 1, journeyId: 1 };
+    const fields = {
+      projectId: 1,
+      targetType: 1,
+      targetIds: 1,
+      status: 1,
+      title: 1,
+      body: 1,
+      url: 1,
+      imageUrl: 1,
+      journeyId: 1,
+    };
     const notification = await Notification.findById(notificationId, fields).lean();
     if (!notification || notification.status === 'canceled' || notification.status === 'completed') return;
-    if (notification.status === 'queued' && notification.journeyId && !(await isJourneyActive(context.models, notification.journeyId))) {
+    if (
+      notification.status === 'queued' &&
+      notification.journeyId &&
+      !(await isJourneyActive(context.models, notification.journeyId))
+    ) {
       await Notification.updateOne({ _id: notificationId }, { $set: { status: 'canceled' } });
       return;
     }
@@ -38,7 +63,8 @@ export function sendProcessor(context: WorkerContext, segments: SegmentResolver)
       const progress = job.data.progress ?? startProgress;
       if (!progress.finished) {
         // 'failed' too: a replayed send that had failed resumes its fan-out.
-        if (notification.status !== 'sending') await Notification.updateOne({ _id: notificationId }, { $set: { status: 'sending' } });
+        if (notification.status !== 'sending')
+          await Notification.updateOne({ _id: notificationId }, { $set: { status: 'sending' } });
         const projection = targetProjection(referencedDeviceTags(parseContent(contentOf(notification))));
         await fanOut(context, segments, job, notification, projection, progress);
       }
@@ -67,7 +93,10 @@ async function fanOut(
     progress = await queueBatches(context, job, targets, chunk, progress);
     chunk = [];
   };
-  for await (const device of targetCursor(context.models, segments, targets, { afterId: progress.afterId, projection })) {
+  for await (const device of targetCursor(context.models, segments, targets, {
+    afterId: progress.afterId,
+    projection,
+  })) {
     chunk.push(device);
     if (chunk.length >= deliveryBatchSize) await queueChunk();
   }
@@ -75,7 +104,13 @@ async function fanOut(
   await job.updateData({ ...job.data, progress: { ...progress, finished: true } });
 }
 
-async function queueBatches(context: WorkerContext, job: Job<SendJobData>, targets: Targets & { _id: string }, chunk: TargetDevice[], progress: FanOutProgress): Promise<FanOutProgress> {
+async function queueBatches(
+  context: WorkerContext,
+  job: Job<SendJobData>,
+  targets: Targets & { _id: string },
+  chunk: TargetDevice[],
+  progress: FanOutProgress,
+): Promise<FanOutProgress> {
   const byGateway = new Map<GatewayName, BatchDevice[]>();
   for (const { _id, ...device } of chunk) {
     const gateway = gatewayForDevice(device);
@@ -87,7 +122,11 @@ async function queueBatches(context: WorkerContext, job: Job<SendJobData>, targe
   const batches = [...byGateway].map(([gateway, devices], index) => {
     const batch = progress.batches + index;
     const data: DeliverJobData = { notificationId: targets._id, projectId: targets.projectId, gateway, batch, devices };
-    return { name: deliverJobName(targets._id, batch), data, opts: { ...deliverJobOptions, jobId: deliverJobId(targets._id, batch), parent } };
+    return {
+      name: deliverJobName(targets._id, batch),
+      data,
+      opts: { ...deliverJobOptions, jobId: deliverJobId(targets._id, batch), parent },
+    };
   });
   await context.queues.deliver.addBulk(batches);
   const next: FanOutProgress = {

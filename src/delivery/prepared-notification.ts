@@ -54,7 +54,15 @@ export class PreparedNotifications {
   }
 
   private async load(notificationId: string): Promise<PreparedNotification | null> {
-    const notification = await this.models.Notification.findById(notificationId, { title: 1, body: 1, url: 1, imageUrl: 1, data: 1, createdAt: 1, entryEvent: 1 }).lean();
+    const notification = await this.models.Notification.findById(notificationId, {
+      title: 1,
+      body: 1,
+      url: 1,
+      imageUrl: 1,
+      data: 1,
+      createdAt: 1,
+      entryEvent: 1,
+    }).lean();
     if (!notification) return null;
     const data = (notification.data ?? {}) as NotificationData;
     return {

@@ -16,7 +16,9 @@ export const tooManyTagsMessage = `A device can have at most ${maxTagsPerDevice}
 
 /** The 400 for changes that would leave one device with tagCount tags, more than the limit. */
 export function tooManyTags(tagCount: number): ApiError {
-  return invalidRequest(tooManyTagsMessage, [{ path: '/tags', message: `would leave the device with ${tagCount} tags` }]);
+  return invalidRequest(tooManyTagsMessage, [
+    { path: '/tags', message: `would leave the device with ${tagCount} tags` },
+  ]);
 }
 
 /** The tags a device has after the changes; a null value deletes. Refuses a result over the per-device limit. */

@@ -46,9 +46,16 @@ export async function changeDevice(
     const tagCount = tagCountAfter(tags, changes);
     if (tagCount > maxTagsPerDevice) return { tagCount };
     const fields = fieldsFor(current);
-    const update = { $set: { ...fields, ...set }, $inc: { revision: 1 }, ...(Object.keys(unset).length > 0 && { $unset: unset }) };
+    const update = {
+      $set: { ...fields, ...set },
+      $inc: { revision: 1 },
+      ...(Object.keys(unset).length > 0 && { $unset: unset }),
+    };
     const written = await models.Device.updateOne({ ...filter, revision: current.revision ?? null }, update);
-    if (written.matchedCount === 1) return { device: { ...current, ...fields, tags: applyTagChanges(tags, changes), revision: (current.revision ?? 0) + 1 } };
+    if (written.matchedCount === 1)
+      return {
+        device: { ...current, ...fields, tags: applyTagChanges(tags, changes), revision: (current.revision ?? 0) + 1 },
+      };
   }
   throw unavailable('The device is being changed by many requests at once; retry shortly.');
 }

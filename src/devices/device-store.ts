@@ -33,8 +33,18 @@ function registration(input: RegisterDeviceBody): (current: DeviceDocument) => P
     ...address,
     ...(input.userId !== undefined && { userId: input.userId }),
     ...(address.pushToken === null
-      ? current.isSubscribed && { isSubscribed: false, unsubscribedAt: new Date(), unsubscribeReason: noSubscriptionReason }
-      : !current.isSubscribed && current.rejectedPushToken !== address.pushToken && { isSubscribed: true, unsubscribedAt: null, unsubscribeReason: null, rejectedPushToken: null }),
+      ? current.isSubscribed && {
+          isSubscribed: false,
+          unsubscribedAt: new Date(),
+          unsubscribeReason: noSubscriptionReason,
+        }
+      : !current.isSubscribed &&
+        current.rejectedPushToken !== address.pushToken && {
+          isSubscribed: true,
+          unsubscribedAt: null,
+          unsubscribeReason: null,
+          rejectedPushToken: null,
+        }),
   });
 }
 
@@ -75,7 +85,11 @@ export class DeviceStore {
   }
 
   /** The device after the change, or null when there is none; a 400 when the change would pass the tag limit. */
-  private async change(key: string, fieldsFor: (current: DeviceDocument) => Partial<DeviceDocument>, changes: TagChanges | undefined): Promise<StoredDevice | null> {
+  private async change(
+    key: string,
+    fieldsFor: (current: DeviceDocument) => Partial<DeviceDocument>,
+    changes: TagChanges | undefined,
+  ): Promise<StoredDevice | null> {
     const result = await changeDevice(this.models, { _id: key }, fieldsFor, changes);
     if (result && 'tagCount' in result) throw tooManyTags(result.tagCount);
     return result?.device ?? null;
@@ -96,7 +110,11 @@ export class DeviceStore {
       deviceId,
       platform: input.platform,
       ...address,
-      ...(address.pushToken === null && { isSubscribed: false, unsubscribedAt: new Date(), unsubscribeReason: noSubscriptionReason }),
+      ...(address.pushToken === null && {
+        isSubscribed: false,
+        unsubscribedAt: new Date(),
+        unsubscribeReason: noSubscriptionReason,
+      }),
       userId: input.userId ?? null,
       tags: applyTagChanges({}, input.tags),
     }).catch((error: unknown) => {
@@ -105,7 +123,9 @@ export class DeviceStore {
     });
     if (!document) return null;
     try {
-      await enqueueEvents(this.eventIngest, projectId, [{ type: firstSessionEvent, subjectType: 'device', subjectId: deviceId, data: {} }]);
+      await enqueueEvents(this.eventIngest, projectId, [
+        { type: firstSessionEvent, subjectType: 'device', subjectId: deviceId, data: {} },
+      ]);
     } catch (error) {
       await this.models.Device.deleteOne({ _id: document._id, revision: 0 }).catch(() => undefined);
       throw error;

@@ -36,7 +36,15 @@ export function listDevicesQuery(models: Models, projectId: string, query: ListD
     .lean<DeviceDocument[]>();
 }
 
-export async function listDevices(models: Models, projectId: string, query: ListDevicesQuery): Promise<DeviceListItem[]> {
+export async function listDevices(
+  models: Models,
+  projectId: string,
+  query: ListDevicesQuery,
+): Promise<DeviceListItem[]> {
   const devices = await listDevicesQuery(models, projectId, query);
-  return devices.map((device) => ({ ...toDeviceView(device), platform: device.platform, subscription: toDeviceSubscription(device) }));
+  return devices.map((device) => ({
+    ...toDeviceView(device),
+    platform: device.platform,
+    subscription: toDeviceSubscription(device),
+  }));
 }

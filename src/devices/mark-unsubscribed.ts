@@ -13,13 +13,26 @@ export interface Rejection {
  * the document as the server writes it, and bumps the revision, so a registration that read the device before this
  * write retries on what it wrote (src/devices/change-device.ts); all of them go in one unordered bulk write.
  */
-export async function markUnsubscribed(models: Models, projectId: string, rejections: Rejection[], now: Date): Promise<void> {
+export async function markUnsubscribed(
+  models: Models,
+  projectId: string,
+  rejections: Rejection[],
+  now: Date,
+): Promise<void> {
   if (rejections.length === 0) return;
   await models.Device.bulkWrite(
     rejections.map((rejection) => ({
       updateOne: {
         filter: { _id: deviceKey(projectId, rejection.deviceId), pushToken: rejection.pushToken, isSubscribed: true },
-        update: { $set: { isSubscribed: false, unsubscribedAt: now, unsubscribeReason: rejection.reason, rejectedPushToken: rejection.pushToken }, $inc: { revision: 1 } },
+        update: {
+          $set: {
+            isSubscribed: false,
+            unsubscribedAt: now,
+            unsubscribeReason: rejection.reason,
+            rejectedPushToken: rejection.pushToken,
+          },
+          $inc: { revision: 1 },
+        },
       },
     })),
     { ordered: false },

@@ -6,6 +6,11 @@ export const firstSessionEvent = '@first_session';
 export const clickedEvent = '@clicked';
 
 /** The automatic events an SDK reports itself (CONTRACTS §3); @first_session is recorded by device creation. */
-export const sdkAutomaticEvents: ReadonlySet<string> = new Set([clickedEvent, '@iam_displayed', '@iam_clicked', '@iam_closed']);
+export const sdkAutomaticEvents: ReadonlySet<string> = new Set([
+  clickedEvent,
+  '@iam_displayed',
+  '@iam_clicked',
+  '@iam_closed',
+]);
 
 export const isReservedEventType = (type: string): boolean => type.startsWith(reservedPrefix);

@@ -44,7 +44,13 @@ export function eventWindow(withinDays: number, now = new Date()): EventWindow {
 }
 
 /** The days from firstDay up to (not including) endDay: a query per subject. */
-export function dailyCountersQueries(models: Models, query: CountEventsQuery, subjects: Subject[], firstDay: Date, endDay: Date) {
+export function dailyCountersQueries(
+  models: Models,
+  query: CountEventsQuery,
+  subjects: Subject[],
+  firstDay: Date,
+  endDay: Date,
+) {
   return subjects.map((subject) =>
     models.EventCounter.find(
       { projectId: query.projectId, ...subject, type: query.type, day: { $gte: firstDay, $lt: endDay } },
@@ -54,14 +60,22 @@ export function dailyCountersQueries(models: Models, query: CountEventsQuery, su
 }
 
 /** The whole days of the window, from the counter documents plus what is still pending in Redis. */
-async function countWholeDays(deps: CountDeps, query: CountEventsQuery, subjects: Subject[], firstDay: Date, endDay: Date): Promise<number> {
+async function countWholeDays(
+  deps: CountDeps,
+  query: CountEventsQuery,
+  subjects: Subject[],
+  firstDay: Date,
+  endDay: Date,
+): Promise<number> {
   if (firstDay >= endDay) return 0;
   const countKeys: CountKey[] = [];
   for (let day = firstDay.getTime(); day < endDay.getTime(); day += dayMs) {
     for (const subject of subjects) countKeys.push({ ...subject, type: query.type, day });
   }
   const [counters, pending] = await Promise.all([
-    Promise.all(dailyCountersQueries(deps.models, query, subjects, firstDay, endDay)).then((perSubject) => perSubject.flat()),
+    Promise.all(dailyCountersQueries(deps.models, query, subjects, firstDay, endDay)).then((perSubject) =>
+      perSubject.flat(),
+    ),
     pendingCounts(deps, query.projectId, countKeys),
   ]);
   // While a flush is under way its counts are both in Redis and, for the keys it has reached, in MongoDB.
@@ -69,7 +83,8 @@ async function countWholeDays(deps: CountDeps, query: CountEventsQuery, subjects
   let total = 0;
   for (const counter of counters) {
     total += counter.count;
-    if (counter.flush === pending.flushId) reachedByFlush.add(countField({ ...counter, type: query.type, day: counter.day.getTime() }));
+    if (counter.flush === pending.flushId)
+      reachedByFlush.add(countField({ ...counter, type: query.type, day: counter.day.getTime() }));
   }
   countKeys.forEach((key, index) => {
     total += pending.pending[index]!;
@@ -92,7 +107,8 @@ export async function countEvents(deps: CountDeps, query: CountEventsQuery): Pro
   const subjects = await subjectsCountingFor(deps.models, query.projectId, query);
   if (subjects.length === 0) return 0;
   const filters = countedEventsFilters(query, subjects, window);
-  const countAll = async (perSubject: object[]) => sum(await Promise.all(perSubject.map((filter) => deps.models.Event.countDocuments(filter))));
+  const countAll = async (perSubject: object[]) =>
+    sum(await Promise.all(perSubject.map((filter) => deps.models.Event.countDocuments(filter))));
   if ('matching' in filters) return countAll(filters.matching);
   const [head, wholeDays, tail] = await Promise.all([
     countAll(filters.head),

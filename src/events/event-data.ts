@@ -4,7 +4,8 @@ export const maxEventDataKeys = 100;
 export const maxEventArrayItems = 100;
 
 // Strict on purpose: only a full date-time with seconds and an explicit zone is a time (CONTRACTS §5).
-const isoTimePattern = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+const isoTimePattern =
+  /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -31,9 +32,14 @@ function describeValueProblem(value: unknown): string | null {
       return Number.isFinite(value) ? null : 'must be a finite number';
     case 'object':
       if (value === null) return null;
-      if (!Array.isArray(value)) return 'is a nested object; data values must be strings, numbers, booleans, null, times or arrays';
+      if (!Array.isArray(value))
+        return 'is a nested object; data values must be strings, numbers, booleans, null, times or arrays';
       if (value.length > maxEventArrayItems) return `is an array of more than ${maxEventArrayItems} elements`;
-      if (value.every((item) => typeof item === 'string') || value.every((item) => typeof item === 'number' && Number.isFinite(item))) return null;
+      if (
+        value.every((item) => typeof item === 'string') ||
+        value.every((item) => typeof item === 'number' && Number.isFinite(item))
+      )
+        return null;
       return 'must be an array whose elements are all strings or all finite numbers';
     default:
       return 'is not a JSON value';
@@ -44,7 +50,8 @@ function describeValueProblem(value: unknown): string | null {
 export function eventDataProblem(data: unknown): string | null {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'data must be an object';
   const entries = Object.entries(data);
-  if (entries.length > maxEventDataKeys) return `data has ${entries.length} keys; at most ${maxEventDataKeys} are allowed`;
+  if (entries.length > maxEventDataKeys)
+    return `data has ${entries.length} keys; at most ${maxEventDataKeys} are allowed`;
   for (const [key, value] of entries) {
     if (!isTagKey(key)) return `data key "${key}" is not valid: ${tagKeyMessage}`;
     const problem = describeValueProblem(value);

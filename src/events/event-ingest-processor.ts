@@ -7,7 +7,9 @@ import { ActiveJourneys } from '../journeys/active-journeys.ts';
 import { triggerJourneys } from '../journeys/trigger-journeys.ts';
 
 /** Stores the events, then starts the journeys they trigger (after storing, so a journey's segment sees them). */
-export function eventIngestProcessor(context: Pick<WorkerContext, 'models' | 'redis' | 'config' | 'log' | 'queues'>): Processor {
+export function eventIngestProcessor(
+  context: Pick<WorkerContext, 'models' | 'redis' | 'config' | 'log' | 'queues'>,
+): Processor {
   const prefix = context.config.queuePrefix;
   const deps = {
     models: context.models,
@@ -16,7 +18,11 @@ export function eventIngestProcessor(context: Pick<WorkerContext, 'models' | 're
     catalog: new EventTypeCatalog(context.models),
     log: context.log,
   };
-  const journeys = { models: context.models, sendQueue: context.queues.send, journeys: new ActiveJourneys(context.models, context.redis, prefix) };
+  const journeys = {
+    models: context.models,
+    sendQueue: context.queues.send,
+    journeys: new ActiveJourneys(context.models, context.redis, prefix),
+  };
   return async (job: Job<EventIngestJob>) => {
     if (job.name !== eventIngestJobName) throw new Error(`unknown event-ingest job "${job.name}"`);
     await ingestEvents(deps, job.id!, job.data);

@@ -5,7 +5,11 @@ import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 
 type Source = EventTypeView['source'];
 
-const toEventTypeView = (entry: EventTypeDocument): EventTypeView => ({ type: entry.type, source: entry.source, createdAt: entry.createdAt.toISOString() });
+const toEventTypeView = (entry: EventTypeDocument): EventTypeView => ({
+  type: entry.type,
+  source: entry.source,
+  createdAt: entry.createdAt.toISOString(),
+});
 
 /**
  * Adds event types to a project's catalog; adding a type that is already there keeps its first source and time.
@@ -24,10 +28,16 @@ export class EventTypeCatalog {
     if (fresh.length === 0) return;
     const createdAt = new Date();
     const operations = fresh.map((type) => ({
-      updateOne: { filter: { projectId, type }, update: { $setOnInsert: { projectId, type, source, createdAt } }, upsert: true },
+      updateOne: {
+        filter: { projectId, type },
+        update: { $setOnInsert: { projectId, type, source, createdAt } },
+        upsert: true,
+      },
     }));
     // Two writers adding the same new type at once: one of them loses the upsert race, and the type is there.
-    await ignoringDuplicateKeys(operations.length, () => this.models.EventType.collection.bulkWrite(operations, { ordered: false }));
+    await ignoringDuplicateKeys(operations.length, () =>
+      this.models.EventType.collection.bulkWrite(operations, { ordered: false }),
+    );
     for (const type of fresh) this.known.add(`${projectId}\u0000${type}`);
   }
 

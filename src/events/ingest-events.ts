@@ -17,14 +17,21 @@ type StoredEvent = EventDocument & { _id: string };
 
 /** Inserts the events; those an earlier attempt of the job already stored are refused by _id and skipped. */
 async function insertEvents(models: Models, events: StoredEvent[]): Promise<void> {
-  await ignoringDuplicateKeys(events.length, () => models.Event.collection.insertMany(events as never[], { ordered: false }));
+  await ignoringDuplicateKeys(events.length, () =>
+    models.Event.collection.insertMany(events as never[], { ordered: false }),
+  );
 }
 
 /** The job's events merged per (subject, type, day), so that a busy subject costs one increment per request. */
 function dailyCounts(events: StoredEvent[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const event of events) {
-    const field = countField({ subjectType: event.subjectType, subjectId: event.subjectId, type: event.type, day: startOfUtcDay(event.receivedAt).getTime() });
+    const field = countField({
+      subjectType: event.subjectType,
+      subjectId: event.subjectId,
+      type: event.type,
+      day: startOfUtcDay(event.receivedAt).getTime(),
+    });
     counts.set(field, (counts.get(field) ?? 0) + 1);
   }
   return counts;
@@ -50,6 +57,10 @@ export async function ingestEvents(deps: IngestDeps, jobId: string, job: EventIn
   );
   await insertEvents(deps.models, events);
   await recordCounts(deps.redis, deps.queuePrefix, job.projectId, jobId, dailyCounts(events));
-  await deps.catalog.add(job.projectId, job.events.map((event) => event.type), 'auto');
+  await deps.catalog.add(
+    job.projectId,
+    job.events.map((event) => event.type),
+    'auto',
+  );
   await flushCountsWhenDue(deps, job.projectId, deps.log);
 }

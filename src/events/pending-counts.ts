@@ -39,8 +39,8 @@ const recordedMarkerSeconds = 3600;
 const flushIdField = '#flush';
 const insertChunkSize = 1000;
 
-export const countField = (key: CountKey): string => JSON.stringify([key.subjectType, key.subjectId, key.type, key.day]);
-
+export const countField = (key: CountKey): string =>
+  JSON.stringify([key.subjectType, key.subjectId, key.type, key.day]);
 
 // Adds a job's counts once: a retried job finds its marker and adds nothing.
 const recordScript = `
@@ -49,14 +49,24 @@ if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then
 end
 return 0`;
 
-export async function recordCounts(redis: RedisClient, prefix: string, projectId: string, jobId: string, counts: Map<string, number>): Promise<void> {
+export async function recordCounts(
+  redis: RedisClient,
+  prefix: string,
+  projectId: string,
+  jobId: string,
+  counts: Map<string, number>,
+): Promise<void> {
   if (counts.size === 0) return;
   const names = redisKeys.eventCounts(prefix, projectId);
   await redis.eval(recordScript, 2, names.recorded(jobId), names.pending, recordedMarkerSeconds, ...[...counts].flat());
 }
 
 /** Counts added in Redis and not yet in MongoDB for the given keys, and the flush under way if there is one. */
-export async function pendingCounts(deps: CountDeps, projectId: string, keysToRead: CountKey[]): Promise<{ pending: number[]; flushing: number[]; flushId: number | null }> {
+export async function pendingCounts(
+  deps: CountDeps,
+  projectId: string,
+  keysToRead: CountKey[],
+): Promise<{ pending: number[]; flushing: number[]; flushId: number | null }> {
   const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
   const fields = keysToRead.map(countField);
   const [pending, flushing] = await Promise.all([
@@ -82,7 +92,10 @@ export async function flushCountsWhenDue(deps: CountDeps, projectId: string, log
 export async function flushCountsUnlessRunning(deps: CountDeps, projectId: string, log: Logger): Promise<void> {
   const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
   try {
-    await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), { leaseMs: 10 * 60_000, waitMs: 0 });
+    await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), {
+      leaseMs: 10 * 60_000,
+      waitMs: 0,
+    });
   } catch (error) {
     if (error instanceof LockTimeoutError) return;
     // The counts stay in Redis, where readers see them, and the next flush takes them.
@@ -111,7 +124,10 @@ export async function* projectsWithPendingCounts(redis: RedisClient, prefix: str
  */
 export async function flushCountsNow(deps: CountDeps, projectId: string): Promise<void> {
   const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
-  await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), { leaseMs: 10 * 60_000, waitMs: 60_000 });
+  await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), {
+    leaseMs: 10 * 60_000,
+    waitMs: 60_000,
+  });
 }
 
 /**
@@ -147,7 +163,9 @@ export async function flushCounts(deps: CountDeps, projectId: string): Promise<v
     };
   });
   for (const chunk of inChunks(documents, insertChunkSize)) {
-    await ignoringDuplicateKeys(chunk.length, () => deps.models.EventCounter.collection.insertMany(chunk as never[], { ordered: false }));
+    await ignoringDuplicateKeys(chunk.length, () =>
+      deps.models.EventCounter.collection.insertMany(chunk as never[], { ordered: false }),
+    );
   }
   await deps.redis.del(names.flushing);
 }

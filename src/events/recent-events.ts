@@ -31,7 +31,12 @@ function newestFirst(a: StoredEvent, b: StoredEvent): number {
 }
 
 /** subjects: null for the whole project (one query), else at least one: a query per subject, to be merged. */
-export function recentEventsQueries(models: Models, projectId: string, subjects: Subject[] | null, query: Pick<RecentEventsQuery, 'type' | 'limit'>) {
+export function recentEventsQueries(
+  models: Models,
+  projectId: string,
+  subjects: Subject[] | null,
+  query: Pick<RecentEventsQuery, 'type' | 'limit'>,
+) {
   return (subjects ?? [{}]).map((subject) =>
     models.Event.find({ projectId, ...subject, ...(query.type !== undefined && { type: query.type }) })
       .sort({ receivedAt: -1, _id: -1 })

@@ -34,7 +34,10 @@ export async function subjectsCountingFor(models: Models, projectId: string, que
   }
   if (query.userId === undefined) return [];
   const devices = await userDevicesQuery(models, projectId, query.userId);
-  return [{ subjectType: 'user', subjectId: query.userId }, ...devices.map((device): Subject => ({ subjectType: 'device', subjectId: device.deviceId }))];
+  return [
+    { subjectType: 'user', subjectId: query.userId },
+    ...devices.map((device): Subject => ({ subjectType: 'device', subjectId: device.deviceId })),
+  ];
 }
 
 export function deviceUserQuery(models: Models, projectId: string, deviceId: string) {

@@ -6,5 +6,7 @@ import { createHash } from 'node:crypto';
  */
 export function boundedCollapseId(collapseId: string): string {
   const compact = collapseId.replace(/-/g, '');
-  return /^[A-Za-z0-9_]{1,32}$/.test(compact) ? compact : createHash('sha256').update(collapseId).digest('base64url').slice(0, 32);
+  return /^[A-Za-z0-9_]{1,32}$/.test(compact)
+    ? compact
+    : createHash('sha256').update(collapseId).digest('base64url').slice(0, 32);
 }

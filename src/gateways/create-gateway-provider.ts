@@ -20,9 +20,11 @@ interface CachedGateway extends LiveGateway {
 /** Web Push signs with each project's own VAPID key in both modes; FCM and APNs go to the sandbox or use the project's credentials. */
 export function createGatewayProvider(config: Config, models: Models): GatewayProvider {
   const webPush = createWebPushGateways(config, models);
-  const others = config.pushGateway === 'sandbox' ? createSandboxGatewayProvider(config) : createLiveGatewayProvider(config, models);
+  const others =
+    config.pushGateway === 'sandbox' ? createSandboxGatewayProvider(config) : createLiveGatewayProvider(config, models);
   return {
-    gatewayFor: (projectId, gateway) => (gateway === 'webpush' ? webPush.gatewayFor(projectId) : others.gatewayFor(projectId, gateway)),
+    gatewayFor: (projectId, gateway) =>
+      gateway === 'webpush' ? webPush.gatewayFor(projectId) : others.gatewayFor(projectId, gateway),
     close: async () => {
       await Promise.all([webPush.close(), others.close()]);
     },
@@ -58,19 +60,30 @@ function createLiveGatewayProvider(config: Config, models: Models): Credentialed
   }
 
   function load(key: string, projectId: string, gateway: CredentialedGateway): Promise<CachedGateway> {
-    const loading = loadLiveGateway(models, config.credentialsKey, projectId, gateway).then((live) => ({ ...live, checkedAt: Date.now() }));
+    const loading = loadLiveGateway(models, config.credentialsKey, projectId, gateway).then((live) => ({
+      ...live,
+      checkedAt: Date.now(),
+    }));
     cache.set(key, loading);
     loading.catch(() => cache.delete(key));
     while (cache.size > maxCachedClients) {
       const [oldestKey, oldest] = cache.entries().next().value!;
       cache.delete(oldestKey);
-      void oldest.then((entry) => retire(entry.gateway), () => {});
+      void oldest.then(
+        (entry) => retire(entry.gateway),
+        () => {},
+      );
     }
     return loading;
   }
 
   /** Credentials set again since the client was built make it stale: drop it so the next send uses the new ones. */
-  async function fresh(key: string, projectId: string, gateway: CredentialedGateway, cached: Promise<CachedGateway>): Promise<CachedGateway> {
+  async function fresh(
+    key: string,
+    projectId: string,
+    gateway: CredentialedGateway,
+    cached: Promise<CachedGateway>,
+  ): Promise<CachedGateway> {
     const entry = await cached;
     if (Date.now() - entry.checkedAt < credentialsRecheckMs) return entry;
     const sealed = await sealedCredentials(models, projectId, gateway);

@@ -20,7 +20,11 @@ function failingGateway(reason: string): ClosableGateway {
   return { send: async (pushes) => pushes.map(() => outcome), close: async () => {} };
 }
 
-export async function sealedCredentials(models: Models, projectId: string, gateway: CredentialedGateway): Promise<Sealed | null> {
+export async function sealedCredentials(
+  models: Models,
+  projectId: string,
+  gateway: CredentialedGateway,
+): Promise<Sealed | null> {
   const project = await models.Project.findById(projectId, { [`credentials.${gateway}`]: 1 }).lean();
   const sealed = project?.credentials?.[gateway];
   return sealed?.iv && sealed.tag && sealed.data ? { iv: sealed.iv, tag: sealed.tag, data: sealed.data } : null;
@@ -28,34 +32,61 @@ export async function sealedCredentials(models: Models, projectId: string, gatew
 
 function clientFor(gateway: CredentialedGateway, credentials: unknown): ClosableGateway {
   if (gateway === 'fcm') {
-    if (!Value.Check(FcmServiceAccount, credentials)) return failingGateway('the project FCM service account is incomplete');
+    if (!Value.Check(FcmServiceAccount, credentials))
+      return failingGateway('the project FCM service account is incomplete');
     return createFcmGateway({
-      appOptions: { credential: cert({ projectId: credentials.project_id, clientEmail: credentials.client_email, privateKey: credentials.private_key }), projectId: credentials.project_id },
+      appOptions: {
+        credential: cert({
+          projectId: credentials.project_id,
+          clientEmail: credentials.client_email,
+          privateKey: credentials.private_key,
+        }),
+        projectId: credentials.project_id,
+      },
       legacyHttpTransport: false,
     });
   }
   if (!Value.Check(ApnsCredentials, credentials)) return failingGateway('the project APNs credentials are incomplete');
   return createApnsGateway({
-    provider: { token: { key: credentials.key, keyId: credentials.keyId, teamId: credentials.teamId }, production: credentials.production },
+    provider: {
+      token: { key: credentials.key, keyId: credentials.keyId, teamId: credentials.teamId },
+      production: credentials.production,
+    },
     topic: credentials.topic,
   });
 }
 
 const gatewayLabel: Record<CredentialedGateway, string> = { fcm: 'FCM', apns: 'APNs' };
 
-export async function loadLiveGateway(models: Models, credentialsKey: Buffer, projectId: string, gateway: CredentialedGateway): Promise<LiveGateway> {
+export async function loadLiveGateway(
+  models: Models,
+  credentialsKey: Buffer,
+  projectId: string,
+  gateway: CredentialedGateway,
+): Promise<LiveGateway> {
   const sealed = await sealedCredentials(models, projectId, gateway);
-  if (sealed === null) return { gateway: failingGateway(`the project has no ${gatewayLabel[gateway]} credentials`), version: null };
+  if (sealed === null)
+    return { gateway: failingGateway(`the project has no ${gatewayLabel[gateway]} credentials`), version: null };
   let credentials: unknown;
   try {
     credentials = JSON.parse(unseal(sealed, credentialsKey));
   } catch {
-    return { gateway: failingGateway(`the project ${gatewayLabel[gateway]} credentials cannot be decrypted with CREDENTIALS_KEY`), version: sealed.iv };
+    return {
+      gateway: failingGateway(
+        `the project ${gatewayLabel[gateway]} credentials cannot be decrypted with CREDENTIALS_KEY`,
+      ),
+      version: sealed.iv,
+    };
   }
   try {
     return { gateway: clientFor(gateway, credentials), version: sealed.iv };
   } catch (error) {
     // node-apn and firebase-admin check keys when the client is built; a malformed key is the customer's to fix.
-    return { gateway: failingGateway(`the project ${gatewayLabel[gateway]} credentials are not usable: ${(error as Error).message}`), version: sealed.iv };
+    return {
+      gateway: failingGateway(
+        `the project ${gatewayLabel[gateway]} credentials are not usable: ${(error as Error).message}`,
+      ),
+      version: sealed.iv,
+    };
   }
 }

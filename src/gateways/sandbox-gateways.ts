@@ -11,7 +11,10 @@ export const sandboxApnsTopic = 'com.pushengine.sandbox';
  * Every project shares one pair of clients pointed at the sandbox. Both run the same library code as in live
  * mode; only the endpoint and the credentials differ (a fixed OAuth token, a signing key made now).
  */
-export function createSandboxGateways(sandboxPort: number, sandboxHost = '127.0.0.1'): Record<CredentialedGateway, ClosableGateway> {
+export function createSandboxGateways(
+  sandboxPort: number,
+  sandboxHost = '127.0.0.1',
+): Record<CredentialedGateway, ClosableGateway> {
   const fcm = createFcmGateway({
     appOptions: {
       projectId: 'pushengine-sandbox',
@@ -24,7 +27,11 @@ export function createSandboxGateways(sandboxPort: number, sandboxHost = '127.0.
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const apns = createApnsGateway({
     provider: {
-      token: { key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), keyId: 'SANDBOXKEY', teamId: 'SANDBOXTM' },
+      token: {
+        key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        keyId: 'SANDBOXKEY',
+        teamId: 'SANDBOXTM',
+      },
       address: sandboxHost,
       port: sandboxPort,
       rejectUnauthorized: false,

@@ -8,7 +8,13 @@ export interface HistoryPage {
 }
 
 /** Newest first, never older than the 30-day window, whether or not the TTL monitor has deleted the entry yet. */
-export async function deviceHistory(models: Models, projectId: string, deviceId: string, page: HistoryPage, now = new Date()): Promise<HistoryEntry[]> {
+export async function deviceHistory(
+  models: Models,
+  projectId: string,
+  deviceId: string,
+  page: HistoryPage,
+  now = new Date(),
+): Promise<HistoryEntry[]> {
   const entries = await deviceHistoryQuery(models, projectId, deviceId, page, now);
   return entries.map(({ notification, sentAt }) => ({
     notification: {

@@ -10,7 +10,10 @@ export interface DeliveredPush {
 
 /** By the history key, so one _id lookup per device however large the history grows. */
 export function deliveredHistoryQuery(models: Models, notificationId: string, deviceIds: string[]) {
-  return models.History.find({ _id: { $in: deviceIds.map((deviceId) => historyKey(notificationId, deviceId)) } }, { deviceId: 1 }).lean();
+  return models.History.find(
+    { _id: { $in: deviceIds.map((deviceId) => historyKey(notificationId, deviceId)) } },
+    { deviceId: 1 },
+  ).lean();
 }
 
 /** One history document per accepted push; its (notificationId, deviceId) _id makes a repeat a no-op. */
@@ -30,5 +33,7 @@ export async function recordHistory(
     notification: { id: notification.id, createdAt: notification.createdAt, ...content },
     sentAt,
   }));
-  await ignoringDuplicateKeys(documents.length, () => models.History.collection.insertMany(documents as never[], { ordered: false }));
+  await ignoringDuplicateKeys(documents.length, () =>
+    models.History.collection.insertMany(documents as never[], { ordered: false }),
+  );
 }

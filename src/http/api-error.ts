@@ -10,7 +10,12 @@ export class ApiError extends Error {
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(statusCode: number, code: string, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    statusCode: number,
+    code: string,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.statusCode = statusCode;
@@ -20,8 +25,10 @@ export class ApiError extends Error {
   }
 }
 
-export const invalidRequest = (message: string, details?: ErrorDetail[]) => new ApiError(400, 'invalid_request', message, { details });
+export const invalidRequest = (message: string, details?: ErrorDetail[]) =>
+  new ApiError(400, 'invalid_request', message, { details });
 export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
 export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);
-export const unavailable = (message: string) => new ApiError(503, 'unavailable', message, { headers: { 'retry-after': '1' } });
+export const unavailable = (message: string) =>
+  new ApiError(503, 'unavailable', message, { headers: { 'retry-after': '1' } });

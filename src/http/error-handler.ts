@@ -10,7 +10,10 @@ function toApiError(error: FastifyError): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error.validation) {
     const prefix = partPrefixes[error.validationContext ?? 'body'] ?? '';
-    return invalidRequest('The request is not valid; see details for each field.', validationDetails(error.validation as never, prefix));
+    return invalidRequest(
+      'The request is not valid; see details for each field.',
+      validationDetails(error.validation as never, prefix),
+    );
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -22,7 +25,8 @@ function toApiError(error: FastifyError): ApiError | null {
     default:
       break;
   }
-  if (error.statusCode === 400 || error instanceof SyntaxError) return invalidRequest(`The body is not valid JSON: ${error.message}`);
+  if (error.statusCode === 400 || error instanceof SyntaxError)
+    return invalidRequest(`The body is not valid JSON: ${error.message}`);
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError(error.statusCode, 'invalid_request', error.message);
   }
@@ -30,10 +34,14 @@ function toApiError(error: FastifyError): ApiError | null {
   // being flushed, src/events/pending-counts.ts) is, to the caller, a store that cannot answer now, and a 503 tells a
   // client built to the contract to retry.
   if (error instanceof LockTimeoutError) {
-    return unavailable('The data this request needs is being updated by another process at this moment; nothing was accepted. Retry shortly.');
+    return unavailable(
+      'The data this request needs is being updated by another process at this moment; nothing was accepted. Retry shortly.',
+    );
   }
   if (isUnavailableError(error)) {
-    return unavailable('The service cannot reach its database or queue right now; nothing was accepted. Retry shortly.');
+    return unavailable(
+      'The service cannot reach its database or queue right now; nothing was accepted. Retry shortly.',
+    );
   }
   return null;
 }
@@ -53,9 +61,10 @@ export const maxPathParamLength = 256;
  * segment that is not valid percent-encoding, or a parameter longer than maxPathParamLength.
  */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-    ? `a path parameter is longer than ${maxPathParamLength} characters`
-    : 'a path segment is not valid percent-encoded UTF-8';
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? `a path parameter is longer than ${maxPathParamLength} characters`
+      : 'a path segment is not valid percent-encoded UTF-8';
   return sendApiError(reply, invalidRequest('The URL is not valid; see details.', [{ path: '/path', message }]));
 }
 
@@ -67,9 +76,15 @@ export function installErrorHandling(app: FastifyInstance): void {
       return sendApiError(reply, apiError);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return sendApiError(reply, new ApiError(500, 'internal', 'Something went wrong on our side; the request may be retried.'));
+    return sendApiError(
+      reply,
+      new ApiError(500, 'internal', 'Something went wrong on our side; the request may be retried.'),
+    );
   });
   app.setNotFoundHandler((request, reply) =>
-    sendApiError(reply, new ApiError(404, 'not_found', `There is no route ${request.method} ${request.url.split('?')[0]}.`)),
+    sendApiError(
+      reply,
+      new ApiError(404, 'not_found', `There is no route ${request.method} ${request.url.split('?')[0]}.`),
+    ),
   );
 }

@@ -55,11 +55,18 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'Push messaging API', version: '1.0.0', description: 'See spec/push-messaging-api.md and CONTRACTS.md.' },
+      info: {
+        title: 'Push messaging API',
+        version: '1.0.0',
+        description: 'See spec/push-messaging-api.md and CONTRACTS.md.',
+      },
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
       security: [{ apiKey: [] }],
     },
-    transformObject: (document) => ('openapiObject' in document ? describeWireBehaviour(document.openapiObject as OpenApiDocument) : document.swaggerObject),
+    transformObject: (document) =>
+      'openapiObject' in document
+        ? describeWireBehaviour(document.openapiObject as OpenApiDocument)
+        : document.swaggerObject,
   });
 }
 

@@ -4,7 +4,14 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from './api-error.ts';
 
 function createAjv(options: Options): Ajv {
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, useDefaults: true, removeAdditional: false, ...options });
+  const ajv = new Ajv({
+    allErrors: true,
+    verbose: true,
+    strict: false,
+    useDefaults: true,
+    removeAdditional: false,
+    ...options,
+  });
   addFormats.default(ajv);
   return ajv;
 }
@@ -41,7 +48,9 @@ function detailFor(error: ErrorObject, prefix: string): ErrorDetail {
  */
 export function validationDetails(errors: ErrorObject[], prefix = ''): ErrorDetail[] {
   const unionPaths = new Set(errors.filter((error) => error.keyword === 'anyOf').map((error) => error.schemaPath));
-  const propertyNameFailures = new Set(errors.filter((error) => error.keyword === 'propertyNames').map((error) => error.schemaPath));
+  const propertyNameFailures = new Set(
+    errors.filter((error) => error.keyword === 'propertyNames').map((error) => error.schemaPath),
+  );
   const kept = errors.filter((error) => {
     // An if/then failure is reported again by the keyword inside "then", which names the field.
     if (error.keyword === 'if') return false;
@@ -50,12 +59,14 @@ export function validationDetails(errors: ErrorObject[], prefix = ''): ErrorDeta
     return true;
   });
   const seen = new Set<string>();
-  return kept.map((error) => detailFor(error, prefix)).filter((detail) => {
-    const key = `${detail.path}\u0000${detail.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return kept
+    .map((error) => detailFor(error, prefix))
+    .filter((detail) => {
+      const key = `${detail.path}\u0000${detail.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }
 
 const compiledParts = new WeakMap<object, ReturnType<Ajv['compile']>>();

@@ -8,7 +8,8 @@ import { ConnectionString } from 'mongodb-connection-string-url';
  */
 export function withDatabase(url: string, database: string): string {
   const parsed = new ConnectionString(url);
-  if (parsed.username !== '' && !urlSetsOption(url, 'authSource')) parsed.searchParams.set('authSource', databaseOf(url) ?? 'admin');
+  if (parsed.username !== '' && !urlSetsOption(url, 'authSource'))
+    parsed.searchParams.set('authSource', databaseOf(url) ?? 'admin');
   parsed.pathname = `/${encodeURIComponent(database)}`;
   return parsed.toString();
 }

@@ -25,7 +25,8 @@ export const redisKeys = {
   queuePrefix: (prefix: string, queue: QueueName) => `${prefix}:{${queueTags[queue]}}`,
   apiKey: (prefix: string, keyHash: string) => `${prefix}:apikey:{${keyHash}}`,
   rateLimit: (prefix: string, projectId: string) => `${prefix}:ratelimit:{${projectId}}`,
-  idempotency: (prefix: string, projectId: string, keyDigest: string) => `${prefix}:idempotency:{${projectId}}:${keyDigest}`,
+  idempotency: (prefix: string, projectId: string, keyDigest: string) =>
+    `${prefix}:idempotency:{${projectId}}:${keyDigest}`,
   deliveryRate: (prefix: string, projectId: string) => `${prefix}:delivery-rate:{${projectId}}`,
   batchRun: (prefix: string, batchId: string) => `${prefix}:batch-run:{${batchId}}`,
   tagUpdateFate: (prefix: string, jobId: string) => `${prefix}:tag-update-fate:{${jobId}}`,

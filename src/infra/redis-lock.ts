@@ -24,7 +24,12 @@ export interface LockOptions {
  * could delete counts the other has just moved aside and not yet inserted. The lease frees the lock of a holder that
  * died, so it must be longer than any critical section.
  */
-export async function withRedisLock<T>(redis: RedisClient, key: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+export async function withRedisLock<T>(
+  redis: RedisClient,
+  key: string,
+  fn: () => Promise<T>,
+  options: LockOptions = {},
+): Promise<T> {
   const leaseMs = options.leaseMs ?? 10_000;
   const deadline = Date.now() + (options.waitMs ?? 5_000);
   const token = randomUUID();

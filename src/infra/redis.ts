@@ -10,7 +10,10 @@ export type RedisClient = Redis | Cluster;
  */
 export const redisCommandTimeoutMs = 5000;
 
-const clusterSchemes: Record<string, 'redis:' | 'rediss:'> = { 'redis-cluster:': 'redis:', 'rediss-cluster:': 'rediss:' };
+const clusterSchemes: Record<string, 'redis:' | 'rediss:'> = {
+  'redis-cluster:': 'redis:',
+  'rediss-cluster:': 'rediss:',
+};
 
 export interface ClusterUrl {
   nodes: Array<{ host: string; port: number }>;
@@ -59,7 +62,13 @@ export function createFailFastRedis(url: string): RedisClient {
   const retryStrategy = (attempt: number) => Math.min(attempt * 200, 2000);
   return connect(
     url,
-    { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: redisCommandTimeoutMs, retryStrategy },
+    {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      commandTimeout: redisCommandTimeoutMs,
+      retryStrategy,
+    },
     { enableOfflineQueue: false, clusterRetryStrategy: retryStrategy },
   );
 }

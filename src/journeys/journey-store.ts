@@ -19,7 +19,8 @@ const missing = (journeyId: string) => notFound(`No journey "${journeyId}" in th
 function definitionErrors(input: JourneyBody): ErrorDetail[] {
   const details = whereValueErrors(input.trigger.where ?? [], '/trigger/where');
   const usesTemplate = typeof input.templateId === 'string';
-  if (!usesTemplate && typeof input.body !== 'string') details.push({ path: '/body', message: 'is required unless templateId is given' });
+  if (!usesTemplate && typeof input.body !== 'string')
+    details.push({ path: '/body', message: 'is required unless templateId is given' });
   if (!usesTemplate) details.push(...contentSyntaxErrors(input));
   return details;
 }
@@ -100,7 +101,11 @@ export class JourneyStore {
 
   async replace(projectId: string, journeyId: string, input: JourneyBody): Promise<StoredJourney> {
     await this.validate(projectId, input);
-    const journey = await this.deps.models.Journey.findOneAndUpdate({ _id: journeyId, projectId }, { $set: storedFields(input) }, { returnDocument: 'after' }).lean<StoredJourney>();
+    const journey = await this.deps.models.Journey.findOneAndUpdate(
+      { _id: journeyId, projectId },
+      { $set: storedFields(input) },
+      { returnDocument: 'after' },
+    ).lean<StoredJourney>();
     if (!journey) throw missing(journeyId);
     await bumpJourneyVersion(this.deps.redis, this.deps.queuePrefix, projectId);
     if (!journey.active) await cancelJourneySends(this.deps.models, this.deps.sendQueue, journeyId);

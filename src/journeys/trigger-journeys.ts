@@ -19,9 +19,16 @@ export interface TriggerDeps {
 /** Deterministic: the journey and the event (ingest job id and position), so a replayed job sends nothing twice. */
 export const journeySendId = (journeyId: string, jobId: string, index: number) => `j-${journeyId}-${jobId}-${index}`;
 
-async function journeyContents(models: Models, projectId: string, journeys: StoredJourney[]): Promise<Map<string, MessageContent>> {
-  const templateIds = [...new Set(journeys.map((journey) => journey.templateId).filter((id) => typeof id === 'string'))];
-  const templates = templateIds.length === 0 ? [] : await models.Template.find({ projectId, _id: { $in: templateIds } }).lean();
+async function journeyContents(
+  models: Models,
+  projectId: string,
+  journeys: StoredJourney[],
+): Promise<Map<string, MessageContent>> {
+  const templateIds = [
+    ...new Set(journeys.map((journey) => journey.templateId).filter((id) => typeof id === 'string')),
+  ];
+  const templates =
+    templateIds.length === 0 ? [] : await models.Template.find({ projectId, _id: { $in: templateIds } }).lean();
   const byId = new Map(templates.map((template) => [template._id, contentOf(template)]));
   const contents = new Map<string, MessageContent>();
   for (const journey of journeys) {
@@ -36,7 +43,9 @@ function matchingJourneys(journeys: StoredJourney[], event: IngestedEvent): Stor
   const candidates = journeys.filter((journey) => journey.trigger!.event === event.type);
   if (candidates.length === 0) return [];
   const data = toStoredData(event.data);
-  return candidates.filter((journey) => matchesDataConditions(data, (journey.trigger!.where ?? []) as EventDataCondition[]));
+  return candidates.filter((journey) =>
+    matchesDataConditions(data, (journey.trigger!.where ?? []) as EventDataCondition[]),
+  );
 }
 
 /**
@@ -48,9 +57,13 @@ function matchingJourneys(journeys: StoredJourney[], event: IngestedEvent): Stor
 export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: EventIngestJob): Promise<number> {
   const journeys = await deps.journeys.forProject(job.projectId);
   if (journeys.length === 0) return 0;
-  const triggered = job.events.flatMap((event, index) => matchingJourneys(journeys, event).map((journey) => ({ journey, event, index })));
+  const triggered = job.events.flatMap((event, index) =>
+    matchingJourneys(journeys, event).map((journey) => ({ journey, event, index })),
+  );
   if (triggered.length === 0) return 0;
-  const contents = await journeyContents(deps.models, job.projectId, [...new Set(triggered.map(({ journey }) => journey))]);
+  const contents = await journeyContents(deps.models, job.projectId, [
+    ...new Set(triggered.map(({ journey }) => journey)),
+  ]);
   const receivedAt = Date.parse(job.receivedAt);
   const notifications = triggered
     .filter(({ journey }) => contents.has(journey._id))
@@ -67,7 +80,9 @@ export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: Eve
       entryEvent: { type: event.type, data: event.data },
     }));
   if (notifications.length === 0) return 0;
-  await ignoringDuplicateKeys(notifications.length, () => deps.models.Notification.insertMany(notifications, { ordered: false }));
+  await ignoringDuplicateKeys(notifications.length, () =>
+    deps.models.Notification.insertMany(notifications, { ordered: false }),
+  );
   const now = Date.now();
   await deps.sendQueue.addBulk(notifications.map((notification) => sendJob(notification, now)));
   return notifications.length;

@@ -44,7 +44,12 @@ export class KeyCache {
     const owner: KeyOwner | null = project
       ? { projectId: project._id, plan: project.plan, kind: project.serverKeyHash === hash ? 'server' : 'client' }
       : null;
-    await this.redis.set(this.cacheKey(hash), owner ? JSON.stringify(owner) : unknownMarker, 'EX', owner ? knownKeySeconds : unknownKeySeconds);
+    await this.redis.set(
+      this.cacheKey(hash),
+      owner ? JSON.stringify(owner) : unknownMarker,
+      'EX',
+      owner ? knownKeySeconds : unknownKeySeconds,
+    );
     return owner;
   }
 

@@ -23,10 +23,17 @@ export function emptyDeliveryCounts(): DeliveryCounts {
  * Deliveries happen in worker processes but are scraped from the ingress, so the counters live in Redis: one hash
  * per metric, incremented by whichever process ran the batch.
  */
-export async function recordDeliveryMetrics(redis: RedisClient, prefix: string, gateway: GatewayName, counts: DeliveryCounts, gatewaySeconds: number | null): Promise<void> {
+export async function recordDeliveryMetrics(
+  redis: RedisClient,
+  prefix: string,
+  gateway: GatewayName,
+  counts: DeliveryCounts,
+  gatewaySeconds: number | null,
+): Promise<void> {
   const pipeline = redis.multi();
   for (const result of deliveryResults) {
-    if (counts[result] > 0) pipeline.hincrby(redisKeys.deliveryCounts(prefix), deliveryCountField(gateway, result), counts[result]);
+    if (counts[result] > 0)
+      pipeline.hincrby(redisKeys.deliveryCounts(prefix), deliveryCountField(gateway, result), counts[result]);
   }
   if (gatewaySeconds !== null) {
     const key = redisKeys.gatewayLatency(prefix);

@@ -56,7 +56,8 @@ export function createIngressMetrics(redis: RedisClient, queues: Queues, prefix:
       const stored = await redis.hgetall(redisKeys.deliveryCounts(prefix));
       this.reset();
       for (const gateway of gatewayNames) {
-        for (const result of deliveryResults) this.inc({ gateway, result }, Number(stored[deliveryCountField(gateway, result)] ?? 0));
+        for (const result of deliveryResults)
+          this.inc({ gateway, result }, Number(stored[deliveryCountField(gateway, result)] ?? 0));
       }
     },
   });
@@ -65,7 +66,8 @@ export function createIngressMetrics(redis: RedisClient, queues: Queues, prefix:
 
   return {
     registry,
-    observeRequest: (method, route, status, seconds) => requestDuration.observe({ method, route, status: String(status) }, seconds),
+    observeRequest: (method, route, status, seconds) =>
+      requestDuration.observe({ method, route, status: String(status) }, seconds),
   };
 }
 

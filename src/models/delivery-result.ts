@@ -18,7 +18,6 @@ const deliveryResultSchema = new Schema(
 );
 deliveryResultSchema.index({ notificationId: 1 });
 
-
 export function deliveryResultModel(connection: Connection) {
   return connection.model('DeliveryResult', deliveryResultSchema, 'delivery_results');
 }

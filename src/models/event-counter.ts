@@ -25,7 +25,6 @@ const eventCounterSchema = new Schema(
 eventCounterSchema.index({ projectId: 1, subjectType: 1, subjectId: 1, type: 1, day: -1 });
 eventCounterSchema.index({ projectId: 1, type: 1, day: -1 });
 
-
 export function eventCounterModel(connection: Connection) {
   return connection.model('EventCounter', eventCounterSchema, 'event_counters');
 }

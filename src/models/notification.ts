@@ -33,7 +33,6 @@ notificationSchema.index({ projectId: 1, createdAt: -1 });
 // The pending sends of a journey, canceled when it is deactivated or deleted.
 notificationSchema.index({ journeyId: 1, status: 1 });
 
-
 export function notificationModel(connection: Connection) {
   return connection.model('Notification', notificationSchema, 'notifications');
 }

@@ -27,7 +27,6 @@ const projectSchema = new Schema(
 projectSchema.index({ serverKeyHash: 1 }, { unique: true });
 projectSchema.index({ clientKeyHash: 1 }, { unique: true });
 
-
 export function projectModel(connection: Connection) {
   return connection.model('Project', projectSchema, 'projects');
 }

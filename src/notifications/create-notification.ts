@@ -12,11 +12,19 @@ import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
 
-function requestErrors(plan: KeyOwner['plan'], body: SendNotificationBody, targetIds: string[], now: number): ErrorDetail[] {
+function requestErrors(
+  plan: KeyOwner['plan'],
+  body: SendNotificationBody,
+  targetIds: string[],
+  now: number,
+): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   const maxTargets = body.targetType === 'segment' ? maxSegmentTargets : planLimits[plan].maxDirectTargets;
   if (targetIds.length > maxTargets) {
-    details.push({ path: '/targetIds', message: `allows at most ${maxTargets} ids for targetType ${body.targetType} on the ${plan} plan` });
+    details.push({
+      path: '/targetIds',
+      message: `allows at most ${maxTargets} ids for targetType ${body.targetType} on the ${plan} plan`,
+    });
   }
   if (body.templateId === undefined) details.push(...contentSyntaxErrors(body));
   if (body.sendAt !== undefined && Date.parse(body.sendAt) - now > maxScheduleAheadMs) {
@@ -25,7 +33,11 @@ function requestErrors(plan: KeyOwner['plan'], body: SendNotificationBody, targe
   return details;
 }
 
-async function resolveContent(context: AppContext, projectId: string, body: SendNotificationBody): Promise<MessageContent> {
+async function resolveContent(
+  context: AppContext,
+  projectId: string,
+  body: SendNotificationBody,
+): Promise<MessageContent> {
   if (body.templateId === undefined) return contentOf(body);
   // The template's content is copied: a scheduled or in-flight send is not changed by later edits of the template.
   return contentOf(await context.templates.find(projectId, body.templateId));
@@ -43,18 +55,36 @@ async function assertSegmentsExist(context: AppContext, projectId: string, segme
  * id: the stored document is never written twice and the job id is the notification id, so a client retry after a
  * timeout or a 503 answers the same id and sends nothing twice.
  */
-export async function createNotification(context: AppContext, owner: KeyOwner, body: SendNotificationBody, idempotencyKey: string | undefined): Promise<string> {
+export async function createNotification(
+  context: AppContext,
+  owner: KeyOwner,
+  body: SendNotificationBody,
+  idempotencyKey: string | undefined,
+): Promise<string> {
   const now = Date.now();
   const targetIds = [...new Set(body.targetIds)];
   const details = requestErrors(owner.plan, body, targetIds, now);
   if (details.length > 0) throw invalidRequest('The notification is not valid; see details for each field.', details);
   const content = await resolveContent(context, owner.projectId, body);
   const tooLarge = payloadFloorErrors(content, body.data ?? {}, body.templateId !== undefined);
-  if (tooLarge.length > 0) throw invalidRequest('The notification cannot fit in a push (about 4 KB) even before rendering; see details for each field.', tooLarge);
+  if (tooLarge.length > 0)
+    throw invalidRequest(
+      'The notification cannot fit in a push (about 4 KB) even before rendering; see details for each field.',
+      tooLarge,
+    );
   if (body.targetType === 'segment') await assertSegmentsExist(context, owner.projectId, targetIds);
 
   const candidateId = randomUUID();
-  const id = idempotencyKey === undefined ? candidateId : await claimIdempotencyKey(context.redis, context.config.queuePrefix, owner.projectId, idempotencyKey, candidateId);
+  const id =
+    idempotencyKey === undefined
+      ? candidateId
+      : await claimIdempotencyKey(
+          context.redis,
+          context.config.queuePrefix,
+          owner.projectId,
+          idempotencyKey,
+          candidateId,
+        );
   const notification = {
     _id: id,
     projectId: owner.projectId,

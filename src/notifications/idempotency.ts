@@ -16,7 +16,19 @@ return ARGV[1]
  * for the first request. Redis holds the binding: the claim is one atomic script on the request path, and the key
  * expires by itself.
  */
-export async function claimIdempotencyKey(redis: RedisClient, prefix: string, projectId: string, key: string, candidateId: string): Promise<string> {
+export async function claimIdempotencyKey(
+  redis: RedisClient,
+  prefix: string,
+  projectId: string,
+  key: string,
+  candidateId: string,
+): Promise<string> {
   const digest = createHash('sha256').update(key).digest('hex');
-  return (await redis.eval(claimScript, 1, redisKeys.idempotency(prefix, projectId, digest), candidateId, idempotencyWindowSeconds)) as string;
+  return (await redis.eval(
+    claimScript,
+    1,
+    redisKeys.idempotency(prefix, projectId, digest),
+    candidateId,
+    idempotencyWindowSeconds,
+  )) as string;
 }

@@ -17,7 +17,15 @@ export function listNotificationsQuery(models: Models, projectId: string, page: 
 }
 
 /** Newest first, each with the same status and stats as reading it alone answers. */
-export async function listNotificationViews(models: Models, projectId: string, page: NotificationPage): Promise<NotificationView[]> {
+export async function listNotificationViews(
+  models: Models,
+  projectId: string,
+  page: NotificationPage,
+): Promise<NotificationView[]> {
   const notifications = await listNotificationsQuery(models, projectId, page);
-  return Promise.all(notifications.map(async (notification) => toNotificationView(notification, await deliveryStats(models, notification._id))));
+  return Promise.all(
+    notifications.map(async (notification) =>
+      toNotificationView(notification, await deliveryStats(models, notification._id)),
+    ),
+  );
 }

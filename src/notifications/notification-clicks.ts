@@ -7,7 +7,12 @@ const clicksRange = (notificationId: string) => ({ $gte: `${notificationId}:`, $
  * Records that the device clicked the notification (the SDK's @clicked with data.notificationId). Only a
  * notification of the device's own project counts; repeating it changes nothing.
  */
-export async function recordClick(models: Models, projectId: string, notificationId: string, deviceId: string): Promise<void> {
+export async function recordClick(
+  models: Models,
+  projectId: string,
+  notificationId: string,
+  deviceId: string,
+): Promise<void> {
   const notification = await models.Notification.exists({ _id: notificationId, projectId });
   if (!notification) return;
   await models.NotificationClick.updateOne(

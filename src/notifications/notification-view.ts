@@ -16,8 +16,14 @@ export function projectNotificationQuery(models: Models, projectId: string, noti
  * Sent, failed and unsubscribed are summed over the notification's delivery batches (see models/delivery-result.ts);
  * clicked counts its clicks (see models/notification-click.ts).
  */
-export async function deliveryStats(models: Models, notificationId: string): Promise<Omit<NotificationStats, 'targeted'>> {
-  const [results, clicked] = await Promise.all([deliveryResultsQuery(models, notificationId), countClicks(models, notificationId)]);
+export async function deliveryStats(
+  models: Models,
+  notificationId: string,
+): Promise<Omit<NotificationStats, 'targeted'>> {
+  const [results, clicked] = await Promise.all([
+    deliveryResultsQuery(models, notificationId),
+    countClicks(models, notificationId),
+  ]);
   const stats = { sent: 0, failed: 0, unsubscribed: 0, clicked };
   for (const result of results) {
     stats.sent += result.sent ?? 0;
@@ -29,7 +35,11 @@ export async function deliveryStats(models: Models, notificationId: string): Pro
 
 type StoredNotification = NonNullable<Awaited<ReturnType<typeof projectNotificationQuery>>>;
 
-export async function findNotificationView(models: Models, projectId: string, notificationId: string): Promise<NotificationView> {
+export async function findNotificationView(
+  models: Models,
+  projectId: string,
+  notificationId: string,
+): Promise<NotificationView> {
   const [notification, stats] = await Promise.all([
     projectNotificationQuery(models, projectId, notificationId),
     deliveryStats(models, notificationId),
@@ -38,7 +48,10 @@ export async function findNotificationView(models: Models, projectId: string, no
   return toNotificationView(notification, stats);
 }
 
-export function toNotificationView(notification: StoredNotification, stats: Omit<NotificationStats, 'targeted'>): NotificationView {
+export function toNotificationView(
+  notification: StoredNotification,
+  stats: Omit<NotificationStats, 'targeted'>,
+): NotificationView {
   return {
     id: notification._id,
     createdAt: notification.createdAt.toISOString(),

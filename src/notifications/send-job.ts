@@ -31,7 +31,10 @@ const sendJobOptions: JobsOptions = {
  * The job id is the notification id: adding it again while it exists is a no-op, so an ingress retry never
  * starts a second fan-out.
  */
-export function sendJob(notification: SendableNotification, now = Date.now()): { name: string; data: SendJobData; opts: JobsOptions } {
+export function sendJob(
+  notification: SendableNotification,
+  now = Date.now(),
+): { name: string; data: SendJobData; opts: JobsOptions } {
   const data: SendJobData = { notificationId: notification._id, projectId: notification.projectId };
   const delay = notification.sendAt ? Math.max(0, notification.sendAt.getTime() - now) : 0;
   return { name: sendJobName(notification._id), data, opts: { ...sendJobOptions, jobId: notification._id, delay } };

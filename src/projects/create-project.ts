@@ -15,10 +15,21 @@ export interface CreatedProject {
  * The plaintext keys exist only in the returned object: MongoDB holds their SHA-256 hashes. Given the credentials
  * key, the project's VAPID pair is made now; without it (benchmarks, fuzzing) on the first Web Push use.
  */
-export async function createProject(models: Models, input: { name: string; plan: PlanName }, credentialsKey?: Buffer): Promise<CreatedProject> {
+export async function createProject(
+  models: Models,
+  input: { name: string; plan: PlanName },
+  credentialsKey?: Buffer,
+): Promise<CreatedProject> {
   const { apiKey, clientKey, serverKeyHash, clientKeyHash } = generateKeyPair();
   const projectId = randomUUID();
   const vapid = credentialsKey ? newVapidKeys(credentialsKey) : null;
-  await models.Project.create({ _id: projectId, name: input.name, plan: input.plan, serverKeyHash, clientKeyHash, vapid });
+  await models.Project.create({
+    _id: projectId,
+    name: input.name,
+    plan: input.plan,
+    serverKeyHash,
+    clientKeyHash,
+    vapid,
+  });
   return { projectId, apiKey, clientKey, plan: input.plan };
 }

@@ -32,8 +32,14 @@ export async function findProjectView({ models, limiter }: ProjectViewDeps, proj
 }
 
 /** Every project in id order, for an operator; `after` is the last id of the previous page. */
-export async function listProjectViews({ models, limiter }: ProjectViewDeps, page: { limit: number; after?: string }): Promise<ProjectView[]> {
+export async function listProjectViews(
+  { models, limiter }: ProjectViewDeps,
+  page: { limit: number; after?: string },
+): Promise<ProjectView[]> {
   const filter = page.after === undefined ? {} : { _id: { $gt: page.after } };
-  const projects = await models.Project.find(filter, viewFields).sort({ _id: 1 }).limit(page.limit).lean<StoredProject[]>();
+  const projects = await models.Project.find(filter, viewFields)
+    .sort({ _id: 1 })
+    .limit(page.limit)
+    .lean<StoredProject[]>();
   return Promise.all(projects.map((project) => toProjectView(limiter, project)));
 }

@@ -58,11 +58,14 @@ export class SlidingWindowLimiter {
   }
 
   async take(subject: string, limit: number): Promise<RateDecision> {
-    const [allowed, count, resetMs] = (await this.redis.eval(script, 1, this.key(subject), this.windowMs, limit, randomUUID())) as [
-      number,
-      number,
-      number,
-    ];
+    const [allowed, count, resetMs] = (await this.redis.eval(
+      script,
+      1,
+      this.key(subject),
+      this.windowMs,
+      limit,
+      randomUUID(),
+    )) as [number, number, number];
     return {
       allowed: allowed === 1,
       limit,

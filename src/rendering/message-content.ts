@@ -15,8 +15,18 @@ export interface MessageContent {
 type StoredText = string | null | undefined;
 
 /** The content fields of a stored notification or template, absent ones as null. */
-export function contentOf(stored: { title?: StoredText; body?: StoredText; url?: StoredText; imageUrl?: StoredText }): MessageContent {
-  return { title: stored.title ?? null, body: stored.body ?? '', url: stored.url ?? null, imageUrl: stored.imageUrl ?? null };
+export function contentOf(stored: {
+  title?: StoredText;
+  body?: StoredText;
+  url?: StoredText;
+  imageUrl?: StoredText;
+}): MessageContent {
+  return {
+    title: stored.title ?? null,
+    body: stored.body ?? '',
+    url: stored.url ?? null,
+    imageUrl: stored.imageUrl ?? null,
+  };
 }
 
 export type ParsedContent = { [K in Exclude<ContentField, 'body'>]: ParsedTemplate | null } & { body: ParsedTemplate };
@@ -31,7 +41,10 @@ export function parseContent(content: MessageContent): ParsedContent {
 }
 
 /** One detail per field that is not valid Liquid, for a 400 that names them. */
-export function contentSyntaxErrors(content: Partial<Record<ContentField, string | null | undefined>>, pathPrefix = ''): ErrorDetail[] {
+export function contentSyntaxErrors(
+  content: Partial<Record<ContentField, string | null | undefined>>,
+  pathPrefix = '',
+): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const field of contentFields) {
     const text = content[field];
@@ -39,7 +52,10 @@ export function contentSyntaxErrors(content: Partial<Record<ContentField, string
     try {
       parseTemplate(text);
     } catch (error) {
-      details.push({ path: `${pathPrefix}/${field}`, message: `is not a valid Liquid template: ${(error as Error).message}` });
+      details.push({
+        path: `${pathPrefix}/${field}`,
+        message: `is not a valid Liquid template: ${(error as Error).message}`,
+      });
     }
   }
   return details;
@@ -47,5 +63,10 @@ export function contentSyntaxErrors(content: Partial<Record<ContentField, string
 
 export function renderContent(parsed: ParsedContent, scope: object): MessageContent {
   const render = (template: ParsedTemplate | null) => (template === null ? null : renderTemplate(template, scope));
-  return { title: render(parsed.title), body: renderTemplate(parsed.body, scope), url: render(parsed.url), imageUrl: render(parsed.imageUrl) };
+  return {
+    title: render(parsed.title),
+    body: renderTemplate(parsed.body, scope),
+    url: render(parsed.url),
+    imageUrl: render(parsed.imageUrl),
+  };
 }

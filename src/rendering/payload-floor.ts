@@ -48,18 +48,32 @@ export function renderedBytesAtLeast(template: string): number {
  * A 400's details when the content cannot fit a push before rendering: each field that takes room (data values are
  * carried in every push), with its share; a template's fields are named through /templateId. Empty when it may fit.
  */
-export function payloadFloorErrors(content: MessageContent, data: NotificationData, fromTemplate: boolean): ErrorDetail[] {
+export function payloadFloorErrors(
+  content: MessageContent,
+  data: NotificationData,
+  fromTemplate: boolean,
+): ErrorDetail[] {
   const shares: Array<{ path: string; what: string; bytes: number }> = [];
   for (const field of contentFields) {
     const text = content[field];
     if (text === null) continue;
-    shares.push({ path: fromTemplate ? '/templateId' : `/${field}`, what: fromTemplate ? `the template's ${field}` : 'it', bytes: renderedBytesAtLeast(text) });
+    shares.push({
+      path: fromTemplate ? '/templateId' : `/${field}`,
+      what: fromTemplate ? `the template's ${field}` : 'it',
+      bytes: renderedBytesAtLeast(text),
+    });
   }
-  const dataBytes = Object.entries(data).reduce((sum, [key, value]) => sum + Buffer.byteLength(key) + (value === null ? 0 : Buffer.byteLength(String(value))), 0);
+  const dataBytes = Object.entries(data).reduce(
+    (sum, [key, value]) => sum + Buffer.byteLength(key) + (value === null ? 0 : Buffer.byteLength(String(value))),
+    0,
+  );
   shares.push({ path: '/data', what: 'it', bytes: dataBytes });
   const total = shares.reduce((sum, share) => sum + share.bytes, 0);
   if (total <= maxPushBytes) return [];
   return shares
     .filter((share) => share.bytes > 0)
-    .map(({ path, what, bytes }) => ({ path, message: `${what} takes ${bytes} bytes before rendering; with the other fields (${total} bytes) no push service takes more than ${maxPushBytes}` }));
+    .map(({ path, what, bytes }) => ({
+      path,
+      message: `${what} takes ${bytes} bytes before rendering; with the other fields (${total} bytes) no push service takes more than ${maxPushBytes}`,
+    }));
 }

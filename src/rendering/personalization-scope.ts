@@ -12,7 +12,11 @@ export interface EntryEvent {
 }
 
 /** The Liquid variables of CONTRACTS §6; entry_event is filled by journeys and empty for direct sends. */
-export function personalizationScope(device: ScopeDevice, data: NotificationData, entryEvent: EntryEvent | null = null): object {
+export function personalizationScope(
+  device: ScopeDevice,
+  data: NotificationData,
+  entryEvent: EntryEvent | null = null,
+): object {
   return {
     data,
     device: { id: device.deviceId, userId: device.userId ?? null, tags: device.tags ?? {} },

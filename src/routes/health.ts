@@ -6,12 +6,23 @@ export function registerHealthRoutes(app: App, context: AppContext): void {
 
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const [redis, mongo] = await Promise.all([
-      context.redis.ping().then(() => true, () => false),
-      context.mongo.db ? context.mongo.db.command({ ping: 1 }).then(() => true, () => false) : false,
+      context.redis.ping().then(
+        () => true,
+        () => false,
+      ),
+      context.mongo.db
+        ? context.mongo.db.command({ ping: 1 }).then(
+            () => true,
+            () => false,
+          )
+        : false,
     ]);
     if (redis && mongo) return { data: { status: 'ready', redis: 'up', mongodb: 'up' } };
     return reply.code(503).send({
-      error: { code: 'unavailable', message: `Not ready: redis is ${redis ? 'up' : 'down'}, mongodb is ${mongo ? 'up' : 'down'}.` },
+      error: {
+        code: 'unavailable',
+        message: `Not ready: redis is ${redis ? 'up' : 'down'}, mongodb is ${mongo ? 'up' : 'down'}.`,
+      },
     });
   });
 }

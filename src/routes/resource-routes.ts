@@ -23,10 +23,16 @@ export interface ResourceRoutes<Body extends TSchema, View extends TSchema, Stor
   summaries: { create: string; replace: string; delete: string; description?: string };
 }
 
-export const ResourceIdParams = Type.Object({ projectId: ProjectParams.properties.projectId, id: Type.String({ minLength: 1, maxLength: 128 }) });
+export const ResourceIdParams = Type.Object({
+  projectId: ProjectParams.properties.projectId,
+  id: Type.String({ minLength: 1, maxLength: 128 }),
+});
 
 /** POST and GET on the collection; GET, PUT and DELETE on one item (CONTRACTS §7 and the journeys of the segments issue). */
-export function registerResourceRoutes<Body extends TSchema, View extends TSchema, Stored>(app: App, resource: ResourceRoutes<Body, View, Stored>): void {
+export function registerResourceRoutes<Body extends TSchema, View extends TSchema, Stored>(
+  app: App,
+  resource: ResourceRoutes<Body, View, Stored>,
+): void {
   const { collection, noun, store, toView, summaries } = resource;
   const tags = [collection];
   // The schemas are widened to TSchema: generic schemas defeat the type provider's inference, and the store's types
@@ -38,27 +44,66 @@ export function registerResourceRoutes<Body extends TSchema, View extends TSchem
 
   app.post(
     `/${collection}`,
-    { schema: { summary: summaries.create, description: summaries.description, tags, params: ProjectParams, body, response: { 200: one, 400: ErrorResponse } } },
+    {
+      schema: {
+        summary: summaries.create,
+        description: summaries.description,
+        tags,
+        params: ProjectParams,
+        body,
+        response: { 200: one, 400: ErrorResponse },
+      },
+    },
     async (request) => ({ data: toView(await store.create(request.params.projectId, request.body as Static<Body>)) }),
   );
   app.get(
     `/${collection}`,
-    { schema: { summary: `List ${collection}, newest first`, tags, params: ProjectParams, querystring: ListQuery, response: { 200: dataResponse(Type.Array(view)), 400: ErrorResponse } } },
+    {
+      schema: {
+        summary: `List ${collection}, newest first`,
+        tags,
+        params: ProjectParams,
+        querystring: ListQuery,
+        response: { 200: dataResponse(Type.Array(view)), 400: ErrorResponse },
+      },
+    },
     async (request) => ({ data: (await store.list(request.params.projectId, request.query.limit)).map(toView) }),
   );
   app.get(
     itemPath,
-    { schema: { summary: `Read a ${noun}`, tags, params: ResourceIdParams, response: { 200: one, 404: ErrorResponse } } },
+    {
+      schema: { summary: `Read a ${noun}`, tags, params: ResourceIdParams, response: { 200: one, 404: ErrorResponse } },
+    },
     async (request) => ({ data: toView(await store.find(request.params.projectId, request.params.id)) }),
   );
   app.put(
     itemPath,
-    { schema: { summary: summaries.replace, tags, params: ResourceIdParams, body, response: { 200: one, 400: ErrorResponse, 404: ErrorResponse } } },
-    async (request) => ({ data: toView(await store.replace(request.params.projectId, request.params.id, request.body as Static<Body>)) }),
+    {
+      schema: {
+        summary: summaries.replace,
+        tags,
+        params: ResourceIdParams,
+        body,
+        response: { 200: one, 400: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request) => ({
+      data: toView(await store.replace(request.params.projectId, request.params.id, request.body as Static<Body>)),
+    }),
   );
   app.delete(
     itemPath,
-    { schema: { summary: summaries.delete, tags, params: ResourceIdParams, response: { 200: dataResponse(Type.Object({ id: Type.String(), deleted: Type.Boolean() })), 404: ErrorResponse } } },
+    {
+      schema: {
+        summary: summaries.delete,
+        tags,
+        params: ResourceIdParams,
+        response: {
+          200: dataResponse(Type.Object({ id: Type.String(), deleted: Type.Boolean() })),
+          404: ErrorResponse,
+        },
+      },
+    },
     async (request) => {
       await store.delete(request.params.projectId, request.params.id);
       return { data: { id: request.params.id, deleted: true } };

@@ -7,7 +7,9 @@ export const ErrorResponse = Type.Object(
       {
         code: Type.String({ pattern: '^[a-z]+(_[a-z]+)*$' }),
         message: Type.String({ minLength: 1 }),
-        details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false }))),
+        details: Type.Optional(
+          Type.Array(Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false })),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -19,7 +21,8 @@ export const ErrorResponse = Type.Object(
  * A JSON number literal past ±1.8e308 (1e400) parses as Infinity, which no field here accepts: MongoDB refuses to
  * store it and a queued job's JSON turns it into null (a deleted tag). Bounding the value refuses it with a 400.
  */
-export const FiniteNumber = (options: { errorMessage?: string } = {}) => Type.Number({ minimum: -Number.MAX_VALUE, maximum: Number.MAX_VALUE, ...options });
+export const FiniteNumber = (options: { errorMessage?: string } = {}) =>
+  Type.Number({ minimum: -Number.MAX_VALUE, maximum: Number.MAX_VALUE, ...options });
 
 export const dataResponse = <T extends TSchema>(data: T) => Type.Object({ data });
 

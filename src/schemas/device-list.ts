@@ -12,7 +12,12 @@ export const ListDevicesQuery = Type.Object(
     tag: Type.Optional(TagKey),
     /** Matches the tag's value as text or, when it reads as one, as a number; without it, any device that has the tag. */
     value: Type.Optional(Type.String({ maxLength: maxTagValueLength })),
-    limit: Type.Integer({ minimum: 1, maximum: maxDevicesPerPage, default: 50, errorMessage: `must be a whole number from 1 to ${maxDevicesPerPage}` }),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: maxDevicesPerPage,
+      default: 50,
+      errorMessage: `must be a whole number from 1 to ${maxDevicesPerPage}`,
+    }),
     after: Type.Optional(DeviceId),
   },
   {

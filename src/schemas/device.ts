@@ -7,13 +7,20 @@ export const UserId = Type.String({ minLength: 1, maxLength: 256 });
 
 const base64url = (bytes: number) => {
   const length = Math.ceil((bytes * 4) / 3);
-  return Type.String({ pattern: `^[A-Za-z0-9_-]{${length}}={0,2}$`, errorMessage: `must be ${bytes} bytes in URL-safe base64` });
+  return Type.String({
+    pattern: `^[A-Za-z0-9_-]{${length}}={0,2}$`,
+    errorMessage: `must be ${bytes} bytes in URL-safe base64`,
+  });
 };
 
 /** A standard Web Push subscription as PushSubscription.toJSON() gives it (RFC 8030 endpoint, RFC 8291 keys). */
 export const WebPushSubscription = Type.Object(
   {
-    endpoint: Type.String({ maxLength: 2048, pattern: '^https://[^\\s]+$', errorMessage: 'must be the https:// URL of the subscription' }),
+    endpoint: Type.String({
+      maxLength: 2048,
+      pattern: '^https://[^\\s]+$',
+      errorMessage: 'must be the https:// URL of the subscription',
+    }),
     keys: Type.Object({ p256dh: base64url(65), auth: base64url(16) }, { additionalProperties: false }),
     /** Sent by browsers, not kept: push services report an expired subscription with 404 or 410 anyway. */
     expirationTime: Type.Optional(Type.Union([FiniteNumber(), Type.Null()])),
@@ -23,10 +30,17 @@ export const WebPushSubscription = Type.Object(
 
 export const RegisterDeviceBody = Type.Object(
   {
-    platform: Type.Union(platforms.map((platform) => Type.Literal(platform)), { errorMessage: `must be one of ${platforms.join(', ')}` }),
+    platform: Type.Union(
+      platforms.map((platform) => Type.Literal(platform)),
+      { errorMessage: `must be one of ${platforms.join(', ')}` },
+    ),
     pushToken: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
     webPush: Type.Optional(WebPushSubscription),
-    userId: Type.Optional(Type.Union([UserId, Type.Null()], { errorMessage: 'must be a user id of 1 to 256 characters, or null to unlink' })),
+    userId: Type.Optional(
+      Type.Union([UserId, Type.Null()], {
+        errorMessage: 'must be a user id of 1 to 256 characters, or null to unlink',
+      }),
+    ),
     tags: Type.Optional(TagChanges),
   },
   {

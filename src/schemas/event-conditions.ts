@@ -7,7 +7,12 @@ export type ConditionOp = (typeof conditionOps)[number];
 /** A condition on event data, as in a segment's event condition `where` (CONTRACTS §7). */
 export const EventDataCondition = Type.Object(
   {
-    field: Type.String({ minLength: 1, maxLength: maxTagKeyLength, pattern: tagKeyPattern, errorMessage: tagKeyMessage }),
+    field: Type.String({
+      minLength: 1,
+      maxLength: maxTagKeyLength,
+      pattern: tagKeyPattern,
+      errorMessage: tagKeyMessage,
+    }),
     op: Type.Enum(conditionOps, { errorMessage: `must be one of ${conditionOps.join(', ')}` }),
     value: Type.Optional(Type.Unknown()),
   },

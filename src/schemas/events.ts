@@ -56,7 +56,12 @@ export const RecentEventsQuery = Type.Object(
     userId: Type.Optional(UserId),
     deviceId: Type.Optional(DeviceId),
     type: Type.Optional(EventType),
-    limit: Type.Integer({ minimum: 1, maximum: maxRecentEvents, default: 50, errorMessage: `must be a whole number from 1 to ${maxRecentEvents}` }),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: maxRecentEvents,
+      default: 50,
+      errorMessage: `must be a whole number from 1 to ${maxRecentEvents}`,
+    }),
   },
   { additionalProperties: false },
 );

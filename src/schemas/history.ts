@@ -3,8 +3,15 @@ import { Type, type Static } from 'typebox';
 export const maxHistoryLimit = 1000;
 
 export const HistoryQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: maxHistoryLimit, default: 100, errorMessage: `must be a whole number from 1 to ${maxHistoryLimit}` }),
-  before: Type.Optional(Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' })),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: maxHistoryLimit,
+    default: 100,
+    errorMessage: `must be a whole number from 1 to ${maxHistoryLimit}`,
+  }),
+  before: Type.Optional(
+    Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' }),
+  ),
 });
 export type HistoryQuery = Static<typeof HistoryQuery>;
 

@@ -9,8 +9,17 @@ const NullableText = (maxLength: number) => Type.Optional(Type.Union([Type.Strin
 
 const JourneyTrigger = Type.Object(
   {
-    event: Type.String({ minLength: 1, maxLength: maxEventTypeLength, errorMessage: `must be an event type of 1 to ${maxEventTypeLength} characters` }),
-    where: Type.Optional(Type.Array(EventDataCondition, { maxItems: maxWhereConditions, errorMessage: `must be an array of at most ${maxWhereConditions} conditions` })),
+    event: Type.String({
+      minLength: 1,
+      maxLength: maxEventTypeLength,
+      errorMessage: `must be an event type of 1 to ${maxEventTypeLength} characters`,
+    }),
+    where: Type.Optional(
+      Type.Array(EventDataCondition, {
+        maxItems: maxWhereConditions,
+        errorMessage: `must be an array of at most ${maxWhereConditions} conditions`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -20,7 +29,13 @@ export const JourneyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 256 }),
     trigger: JourneyTrigger,
-    delaySeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: maxDelaySeconds, errorMessage: `must be a whole number of seconds from 0 to ${maxDelaySeconds}` })),
+    delaySeconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: maxDelaySeconds,
+        errorMessage: `must be a whole number of seconds from 0 to ${maxDelaySeconds}`,
+      }),
+    ),
     templateId: NullableText(128),
     title: NullableText(1024),
     body: NullableText(4096),
@@ -31,7 +46,6 @@ export const JourneyBody = Type.Object(
   { additionalProperties: false },
 );
 export type JourneyBody = Static<typeof JourneyBody>;
-
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 

@@ -41,7 +41,9 @@ export const SendNotificationBody = Type.Object(
     url: Type.Optional(ContentText(2048)),
     imageUrl: Type.Optional(ContentText(2048)),
     data: Type.Optional(NotificationData),
-    sendAt: Type.Optional(Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' })),
+    sendAt: Type.Optional(
+      Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' }),
+    ),
   },
   {
     additionalProperties: false,
@@ -54,10 +56,15 @@ export const SendNotificationBody = Type.Object(
 export type SendNotificationBody = Static<typeof SendNotificationBody>;
 
 export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, errorMessage: 'must be 1 to 255 characters' })),
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, errorMessage: 'must be 1 to 255 characters' }),
+  ),
 });
 
-export const NotificationIdParams = Type.Object({ projectId: ProjectParams.properties.projectId, notificationId: Type.String({ minLength: 1, maxLength: 128 }) });
+export const NotificationIdParams = Type.Object({
+  projectId: ProjectParams.properties.projectId,
+  notificationId: Type.String({ minLength: 1, maxLength: 128 }),
+});
 
 export const NotificationStats = Type.Object({
   targeted: Type.Integer(),
@@ -86,8 +93,15 @@ export const maxNotificationsPerPage = 500;
 
 export const ListNotificationsQuery = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: maxNotificationsPerPage, default: 50, errorMessage: `must be a whole number from 1 to ${maxNotificationsPerPage}` }),
-    before: Type.Optional(Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' })),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: maxNotificationsPerPage,
+      default: 50,
+      errorMessage: `must be a whole number from 1 to ${maxNotificationsPerPage}`,
+    }),
+    before: Type.Optional(
+      Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -113,5 +127,10 @@ export const PreviewNotificationBody = Type.Object(
 );
 export type PreviewNotificationBody = Static<typeof PreviewNotificationBody>;
 
-export const RenderedContent = Type.Object({ title: NullableString, body: Type.String(), url: NullableString, imageUrl: NullableString });
+export const RenderedContent = Type.Object({
+  title: NullableString,
+  body: Type.String(),
+  url: NullableString,
+  imageUrl: NullableString,
+});
 export type RenderedContent = Static<typeof RenderedContent>;

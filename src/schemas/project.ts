@@ -20,7 +20,12 @@ export type ProjectView = Static<typeof ProjectView>;
 
 export const ListProjectsQuery = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: maxProjectsPerPage, default: 100, errorMessage: `must be a whole number from 1 to ${maxProjectsPerPage}` }),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: maxProjectsPerPage,
+      default: 100,
+      errorMessage: `must be a whole number from 1 to ${maxProjectsPerPage}`,
+    }),
     after: Type.Optional(ProjectParams.properties.projectId),
   },
   { additionalProperties: false },
@@ -28,5 +33,10 @@ export const ListProjectsQuery = Type.Object(
 export type ListProjectsQuery = Static<typeof ListProjectsQuery>;
 
 /** Shown once: only their hashes are stored (CONTRACTS §2). */
-export const RotatedKeys = Type.Object({ projectId: Type.String(), apiKey: Type.String(), clientKey: Type.String(), plan: Type.Enum(planNames) });
+export const RotatedKeys = Type.Object({
+  projectId: Type.String(),
+  apiKey: Type.String(),
+  clientKey: Type.String(),
+  plan: Type.Enum(planNames),
+});
 export type RotatedKeys = Static<typeof RotatedKeys>;

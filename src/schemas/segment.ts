@@ -24,16 +24,33 @@ export type TagCondition = Static<typeof TagCondition>;
 /** How often an event happened for the device or its user in the last withinDays days, counting only events matching where. */
 export const EventCondition = Type.Object(
   {
-    event: Type.String({ minLength: 1, maxLength: maxEventTypeLength, errorMessage: `must be an event type of 1 to ${maxEventTypeLength} characters` }),
-    withinDays: Type.Integer({ minimum: 1, maximum: maxWithinDays, errorMessage: `must be a whole number of days from 1 to ${maxWithinDays}` }),
+    event: Type.String({
+      minLength: 1,
+      maxLength: maxEventTypeLength,
+      errorMessage: `must be an event type of 1 to ${maxEventTypeLength} characters`,
+    }),
+    withinDays: Type.Integer({
+      minimum: 1,
+      maximum: maxWithinDays,
+      errorMessage: `must be a whole number of days from 1 to ${maxWithinDays}`,
+    }),
     count: Type.Object(
       {
         op: Type.Enum(countOps, { errorMessage: `must be one of ${countOps.join(', ')}` }),
-        value: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, errorMessage: 'must be a whole number, 0 or more' }),
+        value: Type.Integer({
+          minimum: 0,
+          maximum: Number.MAX_SAFE_INTEGER,
+          errorMessage: 'must be a whole number, 0 or more',
+        }),
       },
       { additionalProperties: false },
     ),
-    where: Type.Optional(Type.Array(EventDataCondition, { maxItems: maxWhereConditions, errorMessage: `must be an array of at most ${maxWhereConditions} conditions` })),
+    where: Type.Optional(
+      Type.Array(EventDataCondition, {
+        maxItems: maxWhereConditions,
+        errorMessage: `must be an array of at most ${maxWhereConditions} conditions`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -51,10 +68,16 @@ export const SegmentBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 256 }),
     match: Type.Enum(segmentMatches, { errorMessage: 'must be all or any' }),
-    conditions: Type.Array(Type.Object({}, { additionalProperties: true, errorMessage: 'must be a tag condition or an event condition object' }), {
-      maxItems: maxSegmentConditions,
-      errorMessage: `must be an array of at most ${maxSegmentConditions} conditions`,
-    }),
+    conditions: Type.Array(
+      Type.Object(
+        {},
+        { additionalProperties: true, errorMessage: 'must be a tag condition or an event condition object' },
+      ),
+      {
+        maxItems: maxSegmentConditions,
+        errorMessage: `must be an array of at most ${maxSegmentConditions} conditions`,
+      },
+    ),
   },
   { additionalProperties: false },
 );
@@ -66,7 +89,6 @@ export const SegmentDefinition = Type.Object(
   { additionalProperties: false },
 );
 export type SegmentDefinition = Static<typeof SegmentDefinition>;
-
 
 export const SegmentView = Type.Object({
   id: Type.String(),

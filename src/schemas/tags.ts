@@ -18,16 +18,27 @@ export function isTagKey(key: string): boolean {
   return key.length >= 1 && key.length <= maxTagKeyLength && tagKeyRegExp.test(key);
 }
 
-export const TagKey = Type.String({ minLength: 1, maxLength: maxTagKeyLength, pattern: tagKeyPattern, errorMessage: tagKeyMessage });
+export const TagKey = Type.String({
+  minLength: 1,
+  maxLength: maxTagKeyLength,
+  pattern: tagKeyPattern,
+  errorMessage: tagKeyMessage,
+});
 
-export const TagValue = Type.Union([Type.String({ maxLength: maxTagValueLength }), FiniteNumber()], { errorMessage: tagValueMessage });
+export const TagValue = Type.Union([Type.String({ maxLength: maxTagValueLength }), FiniteNumber()], {
+  errorMessage: tagValueMessage,
+});
 
 /** Tag changes as sent by a client: a null value deletes the tag. Keys become MongoDB field paths, hence the key rule. */
-export const TagChanges = Type.Record(Type.String(), Type.Union([TagValue, Type.Null()], { errorMessage: tagValueMessage }), {
-  propertyNames: TagKey,
-  maxProperties: maxTagsPerDevice,
-  errorMessage: `must be an object of at most ${maxTagsPerDevice} tags`,
-});
+export const TagChanges = Type.Record(
+  Type.String(),
+  Type.Union([TagValue, Type.Null()], { errorMessage: tagValueMessage }),
+  {
+    propertyNames: TagKey,
+    maxProperties: maxTagsPerDevice,
+    errorMessage: `must be an object of at most ${maxTagsPerDevice} tags`,
+  },
+);
 export type TagChanges = Static<typeof TagChanges>;
 
 export const Tags = Type.Record(Type.String(), TagValue);

@@ -14,7 +14,6 @@ export const TemplateBody = Type.Object(
 );
 export type TemplateBody = Static<typeof TemplateBody>;
 
-
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
 export const TemplateView = Type.Object({

@@ -29,7 +29,8 @@ export function eventSubjectsQuery(models: Models, filter: object) {
 
 /** Events matching the filter, counted per subject they were reported for (a device or a user). */
 async function countEventsBySubject(models: Models, filter: object, into: SubjectCounts): Promise<void> {
-  for await (const event of eventSubjectsQuery(models, filter).cursor({ batchSize: 5000 })) add(event.subjectType === 'device' ? into.devices : into.users, event.subjectId, 1);
+  for await (const event of eventSubjectsQuery(models, filter).cursor({ batchSize: 5000 }))
+    add(event.subjectType === 'device' ? into.devices : into.users, event.subjectId, 1);
 }
 
 export interface EventConditionQueries {
@@ -48,7 +49,12 @@ export function eventConditionQueries(projectId: string, condition: EventConditi
   const window = eventWindow(condition.withinDays, now);
   const events = { projectId, type: condition.event };
   if (condition.where && condition.where.length > 0) {
-    return { counters: null, events: [{ ...events, receivedAt: { $gt: window.since, $lte: window.now }, ...dataConditionsFilter(condition.where) }] };
+    return {
+      counters: null,
+      events: [
+        { ...events, receivedAt: { $gt: window.since, $lte: window.now }, ...dataConditionsFilter(condition.where) },
+      ],
+    };
   }
   return {
     counters: [
@@ -66,12 +72,20 @@ export function eventConditionQueries(projectId: string, condition: EventConditi
  * Every device and user with at least one matching event in the window, with its count (see eventConditionQueries).
  * The work is bounded by the project's activity of that event type in the window, not by its number of devices.
  */
-async function subjectCounts(models: Models, projectId: string, condition: EventCondition, now: Date): Promise<SubjectCounts> {
+async function subjectCounts(
+  models: Models,
+  projectId: string,
+  condition: EventCondition,
+  now: Date,
+): Promise<SubjectCounts> {
   const counts: SubjectCounts = { devices: new Map(), users: new Map() };
   const queries = eventConditionQueries(projectId, condition, now);
   if (queries.counters !== null) {
-    const wholeDays = models.EventCounter.aggregate<{ _id: { kind: 'device' | 'user'; id: string }; count: number }>(queries.counters);
-    for await (const counter of wholeDays.cursor({ batchSize: 5000 })) add(counter._id.kind === 'device' ? counts.devices : counts.users, counter._id.id, counter.count);
+    const wholeDays = models.EventCounter.aggregate<{ _id: { kind: 'device' | 'user'; id: string }; count: number }>(
+      queries.counters,
+    );
+    for await (const counter of wholeDays.cursor({ batchSize: 5000 }))
+      add(counter._id.kind === 'device' ? counts.devices : counts.users, counter._id.id, counter.count);
   }
   for (const filter of queries.events) await countEventsBySubject(models, filter, counts);
   return counts;
@@ -92,7 +106,12 @@ export function devicesOfUsersQuery(models: Models, projectId: string, userIds: 
  * failing devices", so a complement never has to be listed. Either list is bounded by the active devices and the
  * devices of active users.
  */
-export async function eventConditionFilter(deps: CountDeps, projectId: string, condition: EventCondition, now: Date): Promise<object> {
+export async function eventConditionFilter(
+  deps: CountDeps,
+  projectId: string,
+  condition: EventCondition,
+  now: Date,
+): Promise<object> {
   const { models } = deps;
   await flushCountsNow(deps, projectId);
   const counts = await subjectCounts(models, projectId, condition, now);
@@ -104,6 +123,7 @@ export async function eventConditionFilter(deps: CountDeps, projectId: string, c
   const passes = (count: number) => countPasses[condition.count.op](count, condition.count.value);
   const zeroPasses = passes(0);
   const listed: string[] = [];
-  for (const [deviceId, count] of effective) if (passes(count) !== zeroPasses) listed.push(deviceKey(projectId, deviceId));
+  for (const [deviceId, count] of effective)
+    if (passes(count) !== zeroPasses) listed.push(deviceKey(projectId, deviceId));
   return { _id: { [zeroPasses ? '$nin' : '$in']: listed } };
 }

@@ -8,7 +8,8 @@ export const isTagCondition = (condition: SegmentCondition): condition is TagCon
 function conditionErrors(raw: unknown, path: string): ErrorDetail[] {
   const fields = raw as Record<string, unknown>;
   const isTag = 'tag' in fields;
-  if (isTag === 'event' in fields) return [{ path, message: 'must have exactly one of "tag" (a tag condition) and "event" (an event condition)' }];
+  if (isTag === 'event' in fields)
+    return [{ path, message: 'must have exactly one of "tag" (a tag condition) and "event" (an event condition)' }];
   if (isTag) {
     const errors = bodyPartErrors(TagCondition, raw, path);
     return errors.length > 0 ? errors : tagValueErrors(raw as TagCondition, path);
@@ -20,6 +21,7 @@ function conditionErrors(raw: unknown, path: string): ErrorDetail[] {
 /** The conditions as typed values, or a 400 naming each offending field, e.g. /conditions/2/op. */
 export function parseSegmentConditions(conditions: object[]): SegmentCondition[] {
   const details = conditions.flatMap((condition, index) => conditionErrors(condition, `/conditions/${index}`));
-  if (details.length > 0) throw invalidRequest('The segment definition is not valid; see details for each condition.', details);
+  if (details.length > 0)
+    throw invalidRequest('The segment definition is not valid; see details for each condition.', details);
   return conditions as SegmentCondition[];
 }

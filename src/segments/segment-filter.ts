@@ -10,8 +10,15 @@ export function tagConditionFilter(condition: TagCondition): object {
   return { [`tags.${condition.tag}`]: operatorFilter(condition.op, condition.value) };
 }
 
-function conditionFilter(deps: CountDeps, projectId: string, condition: SegmentCondition, now: Date): Promise<object> | object {
-  return isTagCondition(condition) ? tagConditionFilter(condition) : eventConditionFilter(deps, projectId, condition, now);
+function conditionFilter(
+  deps: CountDeps,
+  projectId: string,
+  condition: SegmentCondition,
+  now: Date,
+): Promise<object> | object {
+  return isTagCondition(condition)
+    ? tagConditionFilter(condition)
+    : eventConditionFilter(deps, projectId, condition, now);
 }
 
 /**
@@ -19,10 +26,16 @@ function conditionFilter(deps: CountDeps, projectId: string, condition: SegmentC
  * a list of device _ids computed from the event aggregates. An empty clause ({}) matches every device: a segment
  * without conditions is the whole project.
  */
-export async function segmentClause(deps: CountDeps, segment: Pick<SegmentDocument, 'projectId' | 'match' | 'conditions'>, now = new Date()): Promise<object> {
+export async function segmentClause(
+  deps: CountDeps,
+  segment: Pick<SegmentDocument, 'projectId' | 'match' | 'conditions'>,
+  now = new Date(),
+): Promise<object> {
   const conditions = segment.conditions as SegmentCondition[];
   if (conditions.length === 0) return {};
-  const clauses = await Promise.all(conditions.map((condition) => conditionFilter(deps, segment.projectId, condition, now)));
+  const clauses = await Promise.all(
+    conditions.map((condition) => conditionFilter(deps, segment.projectId, condition, now)),
+  );
   if (clauses.length === 1) return clauses[0]!;
   return { [segment.match === 'all' ? '$and' : '$or']: clauses };
 }

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Models } from '../models/index.ts';
 import type { SegmentDocument } from '../models/segment.ts';
-import type { SegmentBody, SegmentCondition, SegmentDefinition, SegmentPreview, SegmentView } from '../schemas/segment.ts';
+import type {
+  SegmentBody,
+  SegmentCondition,
+  SegmentDefinition,
+  SegmentPreview,
+  SegmentView,
+} from '../schemas/segment.ts';
 import { notFound } from '../http/api-error.ts';
 import { parseSegmentConditions } from './segment-conditions.ts';
 import { segmentClause, subscribedDevicesFilter } from './segment-filter.ts';
@@ -12,7 +18,6 @@ type StoredSegment = SegmentDocument & { _id: string; createdAt: Date; updatedAt
 export const previewSampleSize = 10;
 
 const missing = (segmentId: string) => notFound(`No segment "${segmentId}" in this project.`);
-
 
 export function toSegmentView(segment: StoredSegment): SegmentView {
   return {
@@ -55,7 +60,11 @@ export class SegmentStore {
   }
 
   async replace(projectId: string, segmentId: string, input: SegmentBody): Promise<StoredSegment> {
-    const segment = await this.models.Segment.findOneAndUpdate({ _id: segmentId, projectId }, { $set: this.storedFields(input) }, { returnDocument: 'after' }).lean<StoredSegment>();
+    const segment = await this.models.Segment.findOneAndUpdate(
+      { _id: segmentId, projectId },
+      { $set: this.storedFields(input) },
+      { returnDocument: 'after' },
+    ).lean<StoredSegment>();
     if (!segment) throw missing(segmentId);
     return segment;
   }
@@ -76,7 +85,11 @@ export class SegmentStore {
 
   /** The same for a definition not saved yet, checked as a write would check it. */
   previewDefinition(projectId: string, definition: SegmentDefinition): Promise<SegmentPreview> {
-    return this.previewOf({ projectId, match: definition.match, conditions: parseSegmentConditions(definition.conditions) });
+    return this.previewOf({
+      projectId,
+      match: definition.match,
+      conditions: parseSegmentConditions(definition.conditions),
+    });
   }
 
   private async previewOf(segment: Parameters<typeof segmentClause>[1]): Promise<SegmentPreview> {

@@ -27,7 +27,9 @@ export function databaseSegmentResolver(deps: CountDeps): SegmentResolver {
       if (segments.length === 0) return;
       const now = new Date();
       const clauses = await Promise.all(segments.map((segment) => segmentClause(deps, segment, now)));
-      yield* segmentDevicesQuery(models, subscribedDevicesFilter(projectId, clauses), query).cursor({ batchSize: 1000 });
+      yield* segmentDevicesQuery(models, subscribedDevicesFilter(projectId, clauses), query).cursor({
+        batchSize: 1000,
+      });
     },
   };
 }

@@ -17,19 +17,29 @@ export interface Targets {
  */
 export function listedTargetsQuery(models: Models, targets: Targets, query: TargetQuery) {
   const field = targets.targetType === 'userId' ? 'userId' : 'deviceId';
-  return models.Device.find({ projectId: targets.projectId, [field]: { $in: targets.targetIds } }, { ...query.projection, isSubscribed: 1 })
+  return models.Device.find(
+    { projectId: targets.projectId, [field]: { $in: targets.targetIds } },
+    { ...query.projection, isSubscribed: 1 },
+  )
     .sort({ _id: 1 })
     .lean<Array<TargetDevice & { isSubscribed?: boolean }>>();
 }
 
 async function* listedTargets(models: Models, targets: Targets, query: TargetQuery): AsyncIterable<TargetDevice> {
-  for await (const { isSubscribed, ...device } of listedTargetsQuery(models, targets, query).cursor({ batchSize: 1000 })) {
+  for await (const { isSubscribed, ...device } of listedTargetsQuery(models, targets, query).cursor({
+    batchSize: 1000,
+  })) {
     if (isSubscribed !== false && (query.afterId === null || String(device._id) > query.afterId)) yield device;
   }
 }
 
 /** Subscribed target devices in _id order, streamed by a cursor so that memory stays flat for any audience size. */
-export function targetCursor(models: Models, segments: SegmentResolver, targets: Targets, query: TargetQuery): AsyncIterable<TargetDevice> {
+export function targetCursor(
+  models: Models,
+  segments: SegmentResolver,
+  targets: Targets,
+  query: TargetQuery,
+): AsyncIterable<TargetDevice> {
   if (targets.targetType === 'segment') return segments.cursorFor(targets.projectId, targets.targetIds, query);
   return listedTargets(models, targets, query);
 }

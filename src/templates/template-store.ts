@@ -9,11 +9,18 @@ type StoredTemplate = TemplateDocument & { _id: string; createdAt: Date; updated
 
 function assertParses(input: TemplateBody): void {
   const details = contentSyntaxErrors(input);
-  if (details.length > 0) throw invalidRequest('The template is not valid Liquid; see details for each field.', details);
+  if (details.length > 0)
+    throw invalidRequest('The template is not valid Liquid; see details for each field.', details);
 }
 
 function storedFields(input: TemplateBody) {
-  return { name: input.name, title: input.title ?? null, body: input.body, url: input.url ?? null, imageUrl: input.imageUrl ?? null };
+  return {
+    name: input.name,
+    title: input.title ?? null,
+    body: input.body,
+    url: input.url ?? null,
+    imageUrl: input.imageUrl ?? null,
+  };
 }
 
 const missing = (templateId: string) => notFound(`No template "${templateId}" in this project.`);
@@ -57,7 +64,11 @@ export class TemplateStore {
 
   async replace(projectId: string, templateId: string, input: TemplateBody): Promise<StoredTemplate> {
     assertParses(input);
-    const template = await this.models.Template.findOneAndUpdate({ _id: templateId, projectId }, { $set: storedFields(input) }, { returnDocument: 'after' }).lean<StoredTemplate>();
+    const template = await this.models.Template.findOneAndUpdate(
+      { _id: templateId, projectId },
+      { $set: storedFields(input) },
+      { returnDocument: 'after' },
+    ).lean<StoredTemplate>();
     if (!template) throw missing(templateId);
     return template;
   }

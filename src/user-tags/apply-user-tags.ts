@@ -9,12 +9,19 @@ import type { TagUpdateJob, TagUpdateResult } from './tag-update-job.ts';
 
 /** On its own so that test/query-plans.test.ts explains it as sent. */
 export const readUserDevices = (models: Models, job: Pick<TagUpdateJob, 'projectId' | 'userId'>) =>
-  models.Device.find({ projectId: job.projectId, userId: job.userId }, { _id: 0, deviceId: 1, tags: 1 }).sort({ deviceId: 1 }).lean();
+  models.Device.find({ projectId: job.projectId, userId: job.userId }, { _id: 0, deviceId: 1, tags: 1 })
+    .sort({ deviceId: 1 })
+    .lean();
 
 /** The user's devices with their tags as they are now. */
-export async function userDeviceViews(models: Models, job: Pick<TagUpdateJob, 'projectId' | 'userId'>): Promise<UserDeviceView[]> {
+export async function userDeviceViews(
+  models: Models,
+  job: Pick<TagUpdateJob, 'projectId' | 'userId'>,
+): Promise<UserDeviceView[]> {
   const devices = await readUserDevices(models, job);
-  return devices.map((device): UserDeviceView => ({ id: device.deviceId, userId: job.userId, tags: (device.tags ?? {}) as Tags }));
+  return devices.map(
+    (device): UserDeviceView => ({ id: device.deviceId, userId: job.userId, tags: (device.tags ?? {}) as Tags }),
+  );
 }
 
 /**
@@ -36,7 +43,11 @@ export async function applyUserTags(models: Models, job: TagUpdateJob): Promise<
   // One guarded update per device, not a bulk write, which would not say which devices its guards refused; at most a
   // chunk of them in flight at once.
   for (const chunk of inChunks(devices)) {
-    const results = await Promise.all(chunk.map(({ deviceId }) => changeDevice(models, { _id: deviceKey(job.projectId, deviceId), userId: job.userId }, () => ({}), job.tags)));
+    const results = await Promise.all(
+      chunk.map(({ deviceId }) =>
+        changeDevice(models, { _id: deviceKey(job.projectId, deviceId), userId: job.userId }, () => ({}), job.tags),
+      ),
+    );
     results.forEach((result, index) => {
       const deviceId = chunk[index]!.deviceId;
       if (result && 'tagCount' in result) overLimit.push({ deviceId, tagCount: result.tagCount });

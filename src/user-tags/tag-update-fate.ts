@@ -12,7 +12,12 @@ export type TagUpdateFate = 'applying' | 'applied' | 'withdrawn';
 const fateSeconds = 30 * 24 * 3600;
 
 /** The fate that holds after trying to claim one. */
-export async function claimFate(redis: RedisClient, prefix: string, jobId: string, claim: 'applying' | 'withdrawn'): Promise<TagUpdateFate> {
+export async function claimFate(
+  redis: RedisClient,
+  prefix: string,
+  jobId: string,
+  claim: 'applying' | 'withdrawn',
+): Promise<TagUpdateFate> {
   const key = redisKeys.tagUpdateFate(prefix, jobId);
   if ((await redis.set(key, claim, 'EX', fateSeconds, 'NX')) === 'OK') return claim;
   return ((await redis.get(key)) as TagUpdateFate | null) ?? claim;

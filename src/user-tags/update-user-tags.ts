@@ -22,7 +22,8 @@ export interface UserTagsDeps {
   timeoutMs: number;
 }
 
-const notApplied = (seconds: number) => unavailable(`The tag change could not be applied within ${seconds} s; nothing was changed. Retry shortly.`);
+const notApplied = (seconds: number) =>
+  unavailable(`The tag change could not be applied within ${seconds} s; nothing was changed. Retry shortly.`);
 
 /**
  * The job's result, waiting at most timeoutMs; then the change is withdrawn, unless a worker has already begun it,
@@ -33,7 +34,8 @@ async function resultOf(deps: UserTagsDeps, jobId: string): Promise<TagUpdateRes
   try {
     return await waitForJob<TagUpdateResult>(deps.queue, jobId, deps.timeoutMs);
   } catch (error) {
-    if (error instanceof JobFailedError) throw unavailable('The tag change could not be applied because the database is unavailable; retry shortly.');
+    if (error instanceof JobFailedError)
+      throw unavailable('The tag change could not be applied because the database is unavailable; retry shortly.');
     if (!(error instanceof JobWaitTimeoutError)) throw error;
   }
   if ((await claimFate(deps.redis, deps.queuePrefix, jobId, 'withdrawn')) === 'withdrawn') throw notApplied(seconds);
@@ -41,7 +43,9 @@ async function resultOf(deps: UserTagsDeps, jobId: string): Promise<TagUpdateRes
     return await waitForJob<TagUpdateResult>(deps.queue, jobId, deps.timeoutMs);
   } catch (error) {
     if (!(error instanceof JobWaitTimeoutError)) throw error;
-    throw unavailable(`The tag change is being applied but was not confirmed within ${2 * seconds} s. Read the devices again shortly.`);
+    throw unavailable(
+      `The tag change is being applied but was not confirmed within ${2 * seconds} s. Read the devices again shortly.`,
+    );
   }
 }
 
@@ -53,7 +57,10 @@ export async function updateUserTags(deps: UserTagsDeps, job: TagUpdateJob): Pro
   if ('overLimit' in result) {
     throw invalidRequest(
       tooManyTagsMessage,
-      result.overLimit.map((device) => ({ path: '/tags', message: `would leave device "${device.deviceId}" with ${device.tagCount} tags` })),
+      result.overLimit.map((device) => ({
+        path: '/tags',
+        message: `would leave device "${device.deviceId}" with ${device.tagCount} tags`,
+      })),
     );
   }
   return result.devices;

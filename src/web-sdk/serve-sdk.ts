@@ -6,7 +6,10 @@ import type { App } from '../http/app-types.ts';
 export const sdkDist = resolve(import.meta.dirname, '../../dist/web/sdk');
 
 /** `.ts` would be served as an MPEG transport stream. */
-const contentTypes: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.d.ts': 'application/typescript; charset=utf-8' };
+const contentTypes: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.d.ts': 'application/typescript; charset=utf-8',
+};
 
 /**
  * The web SDK at /sdk/web.js, /sdk/web.iife.js, /sdk/service-worker.js and /sdk/web.d.ts. Sites load them from

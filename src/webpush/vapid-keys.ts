@@ -23,7 +23,11 @@ export function newVapidKeys(credentialsKey: Buffer): SealedVapidKeys {
  * writer's pair is kept (the filter requires none yet), so concurrent first uses agree on one pair: browsers
  * subscribed with the public key only accept pushes signed by its private key. Null when there is no such project.
  */
-export async function projectVapidKeys(models: Models, credentialsKey: Buffer, projectId: string): Promise<SealedVapidKeys | null> {
+export async function projectVapidKeys(
+  models: Models,
+  credentialsKey: Buffer,
+  projectId: string,
+): Promise<SealedVapidKeys | null> {
   let project = await models.Project.findById(projectId, { vapid: 1 }).lean();
   if (!project) return null;
   if (!project.vapid?.publicKey) {

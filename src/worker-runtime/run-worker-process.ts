@@ -26,7 +26,11 @@ export function concurrencyVariable(queueName: QueueName): string {
  * running after WORKER_SHUTDOWN_GRACE_MS is abandoned with the process, and BullMQ's stalled-job recovery hands it
  * to another worker once its lock expires (WORKER_LOCK_DURATION_MS).
  */
-export async function runWorkerProcess(queueName: QueueName, buildProcessor: (context: WorkerContext) => Processor, defaultConcurrency: number): Promise<void> {
+export async function runWorkerProcess(
+  queueName: QueueName,
+  buildProcessor: (context: WorkerContext) => Processor,
+  defaultConcurrency: number,
+): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config, `worker-${queueName}`);
   const context = await createWorkerContext(config, log);

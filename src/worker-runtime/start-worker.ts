@@ -16,7 +16,12 @@ export interface WorkerOptions {
  * A BullMQ worker on the context's queue prefix, with its failures logged with their job. Its name, stored on
  * each job it processes, says which process ran the job (the dashboard shows it).
  */
-export function startWorker(context: WorkerContext, queueName: QueueName, processor: Processor, options: WorkerOptions): Worker {
+export function startWorker(
+  context: WorkerContext,
+  queueName: QueueName,
+  processor: Processor,
+  options: WorkerOptions,
+): Worker {
   const worker = new Worker(queueName, processor, {
     connection: context.redis,
     prefix: redisKeys.queuePrefix(context.config.queuePrefix, queueName),
@@ -25,7 +30,9 @@ export function startWorker(context: WorkerContext, queueName: QueueName, proces
     ...(options.lockDurationMs !== undefined && { lockDuration: options.lockDurationMs }),
     ...(options.stalledIntervalMs !== undefined && { stalledInterval: options.stalledIntervalMs }),
   });
-  worker.on('failed', (job, error) => context.log.warn({ queue: queueName, jobId: job?.id, jobName: job?.name, err: error }, 'job failed'));
+  worker.on('failed', (job, error) =>
+    context.log.warn({ queue: queueName, jobId: job?.id, jobName: job?.name, err: error }, 'job failed'),
+  );
   worker.on('error', (error) => context.log.error({ queue: queueName, err: error }, 'worker error'));
   return worker;
 }

@@ -1,5 +1,10 @@
 import { expect, it } from 'vitest';
-import { deliveriesReached, expectEveryDeviceDelivered, startSegmentSend, useFaultHarness } from '../support/fault-harness.ts';
+import {
+  deliveriesReached,
+  expectEveryDeviceDelivered,
+  startSegmentSend,
+  useFaultHarness,
+} from '../support/fault-harness.ts';
 import { gatewayCallSize } from '../../src/delivery/deliver-batch.ts';
 import type { Delivery } from '../../scripts/sandbox/delivery-log.ts';
 
@@ -7,12 +12,19 @@ const devices = 10_000;
 const deliverConcurrency = 16;
 // A short lock, so that the killed worker's batches are found stalled and handed on within seconds.
 const harness = useFaultHarness({
-  workerEnv: { WORKER_LOCK_DURATION_MS: '5000', WORKER_STALLED_INTERVAL_MS: '1000', DELIVER_CONCURRENCY: String(deliverConcurrency) },
+  workerEnv: {
+    WORKER_LOCK_DURATION_MS: '5000',
+    WORKER_STALLED_INTERVAL_MS: '1000',
+    DELIVER_CONCURRENCY: String(deliverConcurrency),
+  },
 });
 
 /** The collapse id as each gateway carries it (APNs header, FCM Android collapse key, web push Topic). */
 function collapseIdOf(delivery: Delivery): string | undefined {
-  const payload = delivery.payload as { android?: { collapse_key?: string }; webpush?: { headers?: { Topic?: string } } };
+  const payload = delivery.payload as {
+    android?: { collapse_key?: string };
+    webpush?: { headers?: { Topic?: string } };
+  };
   return delivery.collapseId ?? payload.android?.collapse_key ?? payload.webpush?.headers?.Topic;
 }
 
@@ -33,7 +45,10 @@ it('kill -9 of the delivery worker during a segment send: a new worker finishes 
   expect(harness.sandbox.deliveries().length).toBeLessThan(devices);
   await harness.startWorker('deliver');
 
-  const doubled = await expectEveryDeviceDelivered(harness, project, id, tokens, { maxDoubled: deliverConcurrency * gatewayCallSize });
+  const doubled = await expectEveryDeviceDelivered(harness, project, id, tokens, {
+    maxDoubled: deliverConcurrency * gatewayCallSize,
+  });
   const collapseId = id.replace(/-/g, '');
-  for (const token of doubled) for (const delivery of harness.sandbox.deliveries(token)) expect(collapseIdOf(delivery)).toBe(collapseId);
+  for (const token of doubled)
+    for (const delivery of harness.sandbox.deliveries(token)) expect(collapseIdOf(delivery)).toBe(collapseId);
 }, 150_000);

@@ -33,7 +33,11 @@ async function writeUntilKilled(url: string): Promise<string[]> {
   const enough = new Promise<void>((resolve) => (enoughWritten = resolve));
   const writer = async (writerId: number) => {
     for (let batch = 0; !killed; batch++) {
-      const documents = Array.from({ length: 10 }, (_, index) => ({ _id: `${writerId}:${batch}:${index}` as unknown as never, sentAt: new Date(), body: 'x'.repeat(200) }));
+      const documents = Array.from({ length: 10 }, (_, index) => ({
+        _id: `${writerId}:${batch}:${index}` as unknown as never,
+        sentAt: new Date(),
+        body: 'x'.repeat(200),
+      }));
       try {
         await collection.insertMany(documents, { ordered: false });
       } catch {
@@ -60,7 +64,10 @@ it('every write the server acknowledged is there after a kill -9 and a restart o
 
   const connection = await connectMongo(url);
   try {
-    const stored = await connection.collection('acknowledged').find({}, { projection: { _id: 1 } }).toArray();
+    const stored = await connection
+      .collection('acknowledged')
+      .find({}, { projection: { _id: 1 } })
+      .toArray();
     const present = new Set(stored.map((document) => String(document._id)));
     const lost = acknowledged.filter((id) => !present.has(id));
     expect(lost).toEqual([]);

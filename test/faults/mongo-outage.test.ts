@@ -1,5 +1,10 @@
 import { expect, it } from 'vitest';
-import { deliveriesReached, expectDeliveredExactlyOnce, startSegmentSend, useFaultHarness } from '../support/fault-harness.ts';
+import {
+  deliveriesReached,
+  expectDeliveredExactlyOnce,
+  startSegmentSend,
+  useFaultHarness,
+} from '../support/fault-harness.ts';
 
 const devices = 10_000;
 const outageMs = 10_000;

@@ -21,11 +21,16 @@ describe('APNs adapter against the sandbox', () => {
 
   it('sends a body-only alert without mutable-content when there is no title or image', async () => {
     await gateways.apns.send([outgoingPush('ios-plain', 'ios', { title: null, imageUrl: null, url: null, data: {} })]);
-    expect(gateways.sandbox.deliveries('ios-plain')[0]!.payload).toEqual({ aps: { alert: { body: 'Everything is 20% off today' } } });
+    expect(gateways.sandbox.deliveries('ios-plain')[0]!.payload).toEqual({
+      aps: { alert: { body: 'Everything is 20% off today' } },
+    });
   });
 
   it('answers unsubscribed for 410 Unregistered and 400 BadDeviceToken', async () => {
-    const outcomes = await gateways.apns.send([outgoingPush('unregistered-a1', 'ios'), outgoingPush('invalid-a1', 'ios')]);
+    const outcomes = await gateways.apns.send([
+      outgoingPush('unregistered-a1', 'ios'),
+      outgoingPush('invalid-a1', 'ios'),
+    ]);
     expect(outcomes).toEqual([
       { kind: 'unsubscribed', reason: 'Unregistered' },
       { kind: 'unsubscribed', reason: 'BadDeviceToken' },
@@ -34,20 +39,26 @@ describe('APNs adapter against the sandbox', () => {
   });
 
   it('answers failed, not unsubscribed, for a payload APNs refuses', async () => {
-    expect(await gateways.apns.send([outgoingPush('badpayload-a1', 'ios')])).toEqual([{ kind: 'failed', reason: '413 PayloadTooLarge' }]);
+    expect(await gateways.apns.send([outgoingPush('badpayload-a1', 'ios')])).toEqual([
+      { kind: 'failed', reason: '413 PayloadTooLarge' },
+    ]);
     const huge = outgoingPush('ios-huge', 'ios', { body: 'x'.repeat(5000) });
     expect(await gateways.apns.send([huge])).toEqual([{ kind: 'failed', reason: '413 PayloadTooLarge' }]);
   });
 
   it('answers retry on a 503 and sent on the next call, leaving the backoff to the caller', async () => {
-    expect(await gateways.apns.send([outgoingPush('flaky-a1', 'ios')])).toEqual([{ kind: 'retry', reason: '503 ServiceUnavailable' }]);
+    expect(await gateways.apns.send([outgoingPush('flaky-a1', 'ios')])).toEqual([
+      { kind: 'retry', reason: '503 ServiceUnavailable' },
+    ]);
     expect(await gateways.apns.send([outgoingPush('flaky-a1', 'ios')])).toEqual([{ kind: 'sent' }]);
     expect(gateways.sandbox.attempts('flaky-a1').map((attempt) => attempt.status)).toEqual([503, 200]);
     expect(gateways.sandbox.deliveries('flaky-a1')).toHaveLength(1);
   });
 
   it('answers retry on 429', async () => {
-    expect(await gateways.apns.send([outgoingPush('throttled-a1', 'ios')])).toEqual([{ kind: 'retry', reason: '429 TooManyRequests' }]);
+    expect(await gateways.apns.send([outgoingPush('throttled-a1', 'ios')])).toEqual([
+      { kind: 'retry', reason: '429 TooManyRequests' },
+    ]);
   });
 
   it('answers retry when APNs cannot be reached', async () => {
@@ -58,7 +69,9 @@ describe('APNs adapter against the sandbox', () => {
   });
 
   it('keeps outcomes in input order across a mixed batch', async () => {
-    const tokens = Array.from({ length: 600 }, (_, index) => (index % 50 === 3 ? `invalid-mixed-${index}` : `mixed-${index}`));
+    const tokens = Array.from({ length: 600 }, (_, index) =>
+      index % 50 === 3 ? `invalid-mixed-${index}` : `mixed-${index}`,
+    );
     const outcomes = await gateways.apns.send(tokens.map((token) => outgoingPush(token, 'ios')));
     tokens.forEach((token, index) => {
       expect(outcomes[index]!.kind, token).toBe(token.startsWith('invalid-') ? 'unsubscribed' : 'sent');

@@ -12,7 +12,12 @@ describe('FCM adapter against the sandbox', () => {
     expect(delivery!.payload).toEqual({
       token: 'android-1',
       notification: { title: 'Spring sale', body: 'Everything is 20% off today' },
-      data: { campaign: 'spring', notificationId: 'n-1', url: 'https://shop.example.com/sale', imageUrl: 'https://cdn.example.com/sale.png' },
+      data: {
+        campaign: 'spring',
+        notificationId: 'n-1',
+        url: 'https://shop.example.com/sale',
+        imageUrl: 'https://cdn.example.com/sale.png',
+      },
       android: { collapse_key: 'n1', notification: { image: 'https://cdn.example.com/sale.png' } },
     });
   });
@@ -21,13 +26,19 @@ describe('FCM adapter against the sandbox', () => {
     expect(await gateways.fcm.send([outgoingPush('web-1', 'web')])).toEqual([{ kind: 'sent' }]);
     expect(gateways.sandbox.deliveries('web-1')[0]!.payload).toMatchObject({
       notification: { title: 'Spring sale', body: 'Everything is 20% off today' },
-      webpush: { headers: { Topic: 'n1' }, notification: { image: 'https://cdn.example.com/sale.png' }, fcmOptions: { link: 'https://shop.example.com/sale' } },
+      webpush: {
+        headers: { Topic: 'n1' },
+        notification: { image: 'https://cdn.example.com/sale.png' },
+        fcmOptions: { link: 'https://shop.example.com/sale' },
+      },
       data: { url: 'https://shop.example.com/sale' },
     });
   });
 
   it('keeps a non-https url out of the web click link (FCM refuses it) and still delivers it in data', async () => {
-    const outcomes = await gateways.fcm.send([outgoingPush('web-http', 'web', { url: 'http://shop.example.com/sale', imageUrl: null, title: null })]);
+    const outcomes = await gateways.fcm.send([
+      outgoingPush('web-http', 'web', { url: 'http://shop.example.com/sale', imageUrl: null, title: null }),
+    ]);
     expect(outcomes).toEqual([{ kind: 'sent' }]);
     const payload = gateways.sandbox.deliveries('web-http')[0]!.payload as Record<string, any>;
     expect(payload.webpush).toEqual({ headers: { Topic: 'n1' } });
@@ -41,14 +52,19 @@ describe('FCM adapter against the sandbox', () => {
       outgoingPush('android-nonsense', 'android', { imageUrl: 'not a url' }),
     ]);
     expect(outcomes).toEqual([{ kind: 'sent' }, { kind: 'sent' }]);
-    expect(gateways.sandbox.deliveries('android-space')[0]!.payload).toMatchObject({ android: { notification: { image: 'https://cdn.example.com/spring%20sale.png' } } });
+    expect(gateways.sandbox.deliveries('android-space')[0]!.payload).toMatchObject({
+      android: { notification: { image: 'https://cdn.example.com/spring%20sale.png' } },
+    });
     const nonsense = gateways.sandbox.deliveries('android-nonsense')[0]!.payload as Record<string, any>;
     expect(nonsense.android).toEqual({ collapse_key: 'n1' });
     expect(nonsense.data.imageUrl).toBe('not a url');
   });
 
   it('answers unsubscribed for UNREGISTERED and for the invalid-registration-token INVALID_ARGUMENT', async () => {
-    const outcomes = await gateways.fcm.send([outgoingPush('unregistered-f1', 'android'), outgoingPush('invalid-f1', 'web')]);
+    const outcomes = await gateways.fcm.send([
+      outgoingPush('unregistered-f1', 'android'),
+      outgoingPush('invalid-f1', 'web'),
+    ]);
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(['unsubscribed', 'unsubscribed']);
     expect(gateways.sandbox.deliveries('unregistered-f1')).toEqual([]);
     expect(gateways.sandbox.attempts('invalid-f1').map((attempt) => attempt.status)).toEqual([400]);
@@ -80,7 +96,9 @@ describe('FCM adapter against the sandbox', () => {
   });
 
   it('splits a batch over 500 into sendEach calls and keeps every outcome in input order', async () => {
-    const tokens = Array.from({ length: 1234 }, (_, index) => (index % 100 === 7 ? `unregistered-batch-${index}` : `batch-${index}`));
+    const tokens = Array.from({ length: 1234 }, (_, index) =>
+      index % 100 === 7 ? `unregistered-batch-${index}` : `batch-${index}`,
+    );
     const outcomes = await gateways.fcm.send(tokens.map((token) => outgoingPush(token, 'android')));
     expect(outcomes).toHaveLength(1234);
     tokens.forEach((token, index) => {

@@ -27,7 +27,9 @@ afterAll(async () => {
 afterEach(() => vi.useRealTimers());
 
 function apnsCredentials(topic: string) {
-  const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
   return { key, keyId: 'KEY1234567', teamId: 'TEAM123456', topic, production: false };
 }
 
@@ -35,8 +37,12 @@ describe('gateway provider', () => {
   it('in sandbox mode sends every project through the sandbox', async () => {
     const provider = createGatewayProvider({ ...config, pushGateway: 'sandbox', sandboxPort: sandbox.port }, models);
     try {
-      expect(await (await provider.gatewayFor('any-project', 'fcm')).send([outgoingPush('provider-android', 'android')])).toEqual([{ kind: 'sent' }]);
-      expect(await (await provider.gatewayFor('other-project', 'apns')).send([outgoingPush('provider-ios', 'ios')])).toEqual([{ kind: 'sent' }]);
+      expect(
+        await (await provider.gatewayFor('any-project', 'fcm')).send([outgoingPush('provider-android', 'android')]),
+      ).toEqual([{ kind: 'sent' }]);
+      expect(
+        await (await provider.gatewayFor('other-project', 'apns')).send([outgoingPush('provider-ios', 'ios')]),
+      ).toEqual([{ kind: 'sent' }]);
       expect(sandbox.deliveries('provider-android')).toHaveLength(1);
       expect(sandbox.deliveries('provider-ios')).toHaveLength(1);
     } finally {
@@ -48,7 +54,10 @@ describe('gateway provider', () => {
     const { projectId } = await createProject(models, { name: 'no credentials', plan: 'team' });
     const provider = createGatewayProvider(config, models);
     try {
-      const outcomes = await (await provider.gatewayFor(projectId, 'fcm')).send([outgoingPush('a', 'android'), outgoingPush('b', 'web')]);
+      const outcomes = await (await provider.gatewayFor(projectId, 'fcm')).send([
+        outgoingPush('a', 'android'),
+        outgoingPush('b', 'web'),
+      ]);
       expect(outcomes).toEqual([
         { kind: 'failed', reason: 'the project has no FCM credentials' },
         { kind: 'failed', reason: 'the project has no FCM credentials' },
@@ -64,7 +73,10 @@ describe('gateway provider', () => {
     const provider = createGatewayProvider(config, models);
     try {
       const [outcome] = await (await provider.gatewayFor(projectId, 'apns')).send([outgoingPush('c', 'ios')]);
-      expect(outcome).toEqual({ kind: 'failed', reason: 'the project APNs credentials cannot be decrypted with CREDENTIALS_KEY' });
+      expect(outcome).toEqual({
+        kind: 'failed',
+        reason: 'the project APNs credentials cannot be decrypted with CREDENTIALS_KEY',
+      });
     } finally {
       await provider.close();
     }
@@ -78,7 +90,9 @@ describe('gateway provider', () => {
     try {
       const first = await provider.gatewayFor(projectId, 'apns');
       expect(await provider.gatewayFor(projectId, 'apns')).toBe(first);
-      await setPushCredentials(models, config.credentialsKey, projectId, { apns: apnsCredentials('com.example.second') });
+      await setPushCredentials(models, config.credentialsKey, projectId, {
+        apns: apnsCredentials('com.example.second'),
+      });
       vi.setSystemTime(Date.now() + 31_000);
       const rebuilt = await provider.gatewayFor(projectId, 'apns');
       expect(rebuilt).not.toBe(first);

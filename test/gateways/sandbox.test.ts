@@ -24,7 +24,14 @@ function postFcm(message: unknown, authorization = 'Bearer test-token'): Promise
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ message });
     const req = httpsRequest(
-      { host: '127.0.0.1', port: sandbox.port, method: 'POST', path: '/v1/projects/demo/messages:send', rejectUnauthorized: false, headers: { authorization, 'content-type': 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port: sandbox.port,
+        method: 'POST',
+        path: '/v1/projects/demo/messages:send',
+        rejectUnauthorized: false,
+        headers: { authorization, 'content-type': 'application/json' },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
@@ -37,7 +44,11 @@ function postFcm(message: unknown, authorization = 'Bearer test-token'): Promise
 }
 
 /** APNs over HTTP/2, as a provider speaks it. */
-function postApns(token: string, payload: unknown, headers: Record<string, string> = { authorization: 'bearer a.b.c', 'apns-topic': 'com.example.app' }): Promise<RawAnswer> {
+function postApns(
+  token: string,
+  payload: unknown,
+  headers: Record<string, string> = { authorization: 'bearer a.b.c', 'apns-topic': 'com.example.app' },
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const session = connect(`https://127.0.0.1:${sandbox.port}`, { rejectUnauthorized: false });
     session.on('error', reject);
@@ -66,19 +77,42 @@ describe('sandbox FCM (HTTP v1 over HTTPS)', () => {
   it('answers the real error bodies for unregistered, invalid and unavailable tokens', async () => {
     expect(await postFcm({ token: 'unregistered-raw' })).toMatchObject({
       status: 404,
-      body: { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND', details: [{ '@type': fcmErrorType, errorCode: 'UNREGISTERED' }] } },
+      body: {
+        error: {
+          code: 404,
+          message: 'Requested entity was not found.',
+          status: 'NOT_FOUND',
+          details: [{ '@type': fcmErrorType, errorCode: 'UNREGISTERED' }],
+        },
+      },
     });
     expect(await postFcm({ token: 'invalid-raw' })).toMatchObject({
       status: 400,
-      body: { error: { code: 400, message: 'The registration token is not a valid FCM registration token', status: 'INVALID_ARGUMENT', details: [{ '@type': fcmErrorType, errorCode: 'INVALID_ARGUMENT' }] } },
+      body: {
+        error: {
+          code: 400,
+          message: 'The registration token is not a valid FCM registration token',
+          status: 'INVALID_ARGUMENT',
+          details: [{ '@type': fcmErrorType, errorCode: 'INVALID_ARGUMENT' }],
+        },
+      },
     });
-    expect(await postFcm({ token: 'flaky-raw' })).toMatchObject({ status: 503, body: { error: { status: 'UNAVAILABLE' } } });
+    expect(await postFcm({ token: 'flaky-raw' })).toMatchObject({
+      status: 503,
+      body: { error: { status: 'UNAVAILABLE' } },
+    });
     expect(await postFcm({ token: 'flaky-raw' })).toMatchObject({ status: 200 });
   });
 
   it('refuses a request without an OAuth token and a non-https web link', async () => {
-    expect(await postFcm({ token: 'raw-2' }, '')).toMatchObject({ status: 401, body: { error: { status: 'UNAUTHENTICATED' } } });
-    expect(await postFcm({ token: 'raw-3', webpush: { fcmOptions: { link: 'http://example.com' } } })).toMatchObject({ status: 400, body: { error: { status: 'INVALID_ARGUMENT' } } });
+    expect(await postFcm({ token: 'raw-2' }, '')).toMatchObject({
+      status: 401,
+      body: { error: { status: 'UNAUTHENTICATED' } },
+    });
+    expect(await postFcm({ token: 'raw-3', webpush: { fcmOptions: { link: 'http://example.com' } } })).toMatchObject({
+      status: 400,
+      body: { error: { status: 'INVALID_ARGUMENT' } },
+    });
   });
 });
 
@@ -94,10 +128,22 @@ describe('sandbox APNs (HTTP/2 over TLS)', () => {
     const unregistered = await postApns('unregistered-raw', { aps: {} });
     expect(unregistered.status).toBe(410);
     expect(unregistered.body).toEqual({ reason: 'Unregistered', timestamp: expect.any(Number) });
-    expect(await postApns('invalid-raw', { aps: {} })).toMatchObject({ status: 400, body: { reason: 'BadDeviceToken' } });
-    expect(await postApns('flaky-raw', { aps: {} })).toMatchObject({ status: 503, body: { reason: 'ServiceUnavailable' } });
-    expect(await postApns('ios-raw', { aps: {} }, { authorization: 'bearer a.b.c' })).toMatchObject({ status: 400, body: { reason: 'MissingTopic' } });
-    expect(await postApns('ios-raw', { aps: {} }, { 'apns-topic': 'x' })).toMatchObject({ status: 403, body: { reason: 'MissingProviderToken' } });
+    expect(await postApns('invalid-raw', { aps: {} })).toMatchObject({
+      status: 400,
+      body: { reason: 'BadDeviceToken' },
+    });
+    expect(await postApns('flaky-raw', { aps: {} })).toMatchObject({
+      status: 503,
+      body: { reason: 'ServiceUnavailable' },
+    });
+    expect(await postApns('ios-raw', { aps: {} }, { authorization: 'bearer a.b.c' })).toMatchObject({
+      status: 400,
+      body: { reason: 'MissingTopic' },
+    });
+    expect(await postApns('ios-raw', { aps: {} }, { 'apns-topic': 'x' })).toMatchObject({
+      status: 403,
+      body: { reason: 'MissingProviderToken' },
+    });
   });
 });
 
@@ -110,17 +156,35 @@ describe('sandbox /deliveries (plain HTTP on the same port)', () => {
     expect(response.status).toBe(200);
     const deliveries = (await response.json()) as { receivedAt: string }[];
     expect(deliveries).toEqual([
-      { gateway: 'fcm', token: 'shared-token', payload: { token: 'shared-token', notification: { body: 'first' } }, receivedAt: expect.any(String) },
-      { gateway: 'apns', token: 'shared-token', payload: { aps: { alert: { body: 'second' } } }, receivedAt: expect.any(String) },
+      {
+        gateway: 'fcm',
+        token: 'shared-token',
+        payload: { token: 'shared-token', notification: { body: 'first' } },
+        receivedAt: expect.any(String),
+      },
+      {
+        gateway: 'apns',
+        token: 'shared-token',
+        payload: { aps: { alert: { body: 'second' } } },
+        receivedAt: expect.any(String),
+      },
     ]);
     expect(Date.parse(deliveries[0]!.receivedAt)).toBeLessThanOrEqual(Date.parse(deliveries[1]!.receivedAt));
   });
 
   it('does not list refused attempts, which /attempts shows with their status', async () => {
     await postApns('unregistered-listed', { aps: {} });
-    expect(await (await fetch(`http://127.0.0.1:${sandbox.port}/deliveries?token=unregistered-listed`)).json()).toEqual([]);
+    expect(await (await fetch(`http://127.0.0.1:${sandbox.port}/deliveries?token=unregistered-listed`)).json()).toEqual(
+      [],
+    );
     expect(await (await fetch(`http://127.0.0.1:${sandbox.port}/attempts?token=unregistered-listed`)).json()).toEqual([
-      { gateway: 'apns', token: 'unregistered-listed', status: 410, reason: 'Unregistered', receivedAt: expect.any(String) },
+      {
+        gateway: 'apns',
+        token: 'unregistered-listed',
+        status: 410,
+        reason: 'Unregistered',
+        receivedAt: expect.any(String),
+      },
     ]);
   });
 });
@@ -129,7 +193,9 @@ describe('sandbox failureRate (fault tests)', () => {
   it('refuses about that share of pushes with 503, the same attempts for the same seed, and none by default', async () => {
     const { createTokenRules } = await import('../../scripts/sandbox/token-rules.ts');
     const verdicts = (rules: ReturnType<typeof createTokenRules>) =>
-      Array.from({ length: 4000 }, (_, index) => rules.verdictFor(index % 2 === 0 ? 'fcm' : 'apns', `token-${index % 1000}`));
+      Array.from({ length: 4000 }, (_, index) =>
+        rules.verdictFor(index % 2 === 0 ? 'fcm' : 'apns', `token-${index % 1000}`),
+      );
     const first = verdicts(createTokenRules({ failureRate: 0.3, seed: 7 }));
     const refused = first.filter((verdict) => verdict === 'unavailable').length / first.length;
     expect(refused).toBeGreaterThan(0.27);

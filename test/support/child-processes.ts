@@ -37,7 +37,9 @@ export function startNodeProcess(script: string, env: NodeJS.ProcessEnv): NodePr
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
   return {
     child,
     pid: child.pid!,
@@ -56,9 +58,13 @@ export function startNodeProcess(script: string, env: NodeJS.ProcessEnv): NodePr
 /** A worker process is ready once it has said so: its BullMQ worker is then taking jobs. */
 export async function startWorkerProcess(queue: string, env: NodeJS.ProcessEnv): Promise<NodeProcess> {
   const worker = startNodeProcess(`workers/${queue}.ts`, { ...env, LOG_LEVEL: 'info' });
-  await eventually(() => {
-    expect(worker.child.exitCode, worker.output()).toBeNull();
-    expect(worker.output()).toContain('"msg":"worker started"');
-  }, 30_000, 50);
+  await eventually(
+    () => {
+      expect(worker.child.exitCode, worker.output()).toBeNull();
+      expect(worker.output()).toContain('"msg":"worker started"');
+    },
+    30_000,
+    50,
+  );
   return worker;
 }

@@ -19,7 +19,10 @@ export interface DeliveryHarness {
 }
 
 /** Ingress, send and deliver workers and the sandbox gateways, as a customer's installation runs them. */
-export async function startDeliveryHarness(overrides: Partial<Config> = {}, queues: QueueName[] = ['send', 'deliver']): Promise<DeliveryHarness> {
+export async function startDeliveryHarness(
+  overrides: Partial<Config> = {},
+  queues: QueueName[] = ['send', 'deliver'],
+): Promise<DeliveryHarness> {
   const sandbox = await startSandbox({ port: 0 });
   const config = testConfig({ sandboxPort: sandbox.port, ...overrides });
   const ingress = await startIngress(config);
@@ -65,7 +68,11 @@ export interface DeviceSpec {
   tags?: Record<string, string | number>;
 }
 
-export async function registerDevices(ingress: TestIngress, project: CreatedProject, devices: DeviceSpec[]): Promise<void> {
+export async function registerDevices(
+  ingress: TestIngress,
+  project: CreatedProject,
+  devices: DeviceSpec[],
+): Promise<void> {
   for (const device of devices) {
     const response = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/${device.id}`, {
       key: project.clientKey,
@@ -75,14 +82,25 @@ export async function registerDevices(ingress: TestIngress, project: CreatedProj
   }
 }
 
-export async function sendNotification(ingress: TestIngress, project: CreatedProject, body: unknown, headers?: Record<string, string>): Promise<string> {
-  const response = await ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, { key: project.apiKey, body, headers });
+export async function sendNotification(
+  ingress: TestIngress,
+  project: CreatedProject,
+  body: unknown,
+  headers?: Record<string, string>,
+): Promise<string> {
+  const response = await ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
+    key: project.apiKey,
+    body,
+    headers,
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body.data.id;
 }
 
 export async function readNotification(ingress: TestIngress, project: CreatedProject, id: string) {
-  const response = await ingress.request('GET', `/v1/projects/${project.projectId}/notifications/${id}`, { key: project.apiKey });
+  const response = await ingress.request('GET', `/v1/projects/${project.projectId}/notifications/${id}`, {
+    key: project.apiKey,
+  });
   expect(response.status).toBe(200);
   return response.body.data;
 }

@@ -28,7 +28,10 @@ export interface RestartableService {
   start(): Promise<void>;
 }
 
-export async function restartable(start: (options: LocalServiceOptions) => Promise<StartedService>, stateDir: string): Promise<RestartableService> {
+export async function restartable(
+  start: (options: LocalServiceOptions) => Promise<StartedService>,
+  stateDir: string,
+): Promise<RestartableService> {
   const log = () => {};
   let service = await start({ stateDir, log, persistent: true });
   const port = Number(new URL(service.url).port);
@@ -76,7 +79,11 @@ async function startFaultHarness(options: FaultHarnessOptions): Promise<FaultHar
   const mongo = options.ownMongo ? await restartable(startLocalSecantusDb, stateDir) : null;
   const sandbox = await startSandbox({ port: 0, ...options.sandbox });
   const base = testConfig({ sandboxPort: sandbox.port });
-  const config = { ...base, ...(redis && { redisUrl: redis.url }), ...(mongo && { mongoUrl: withDatabase(mongo.url, 'faults') }) };
+  const config = {
+    ...base,
+    ...(redis && { redisUrl: redis.url }),
+    ...(mongo && { mongoUrl: withDatabase(mongo.url, 'faults') }),
+  };
   const ingress = await startIngress(config);
   const workers: NodeProcess[] = [];
   return {
@@ -107,7 +114,10 @@ export function useFaultHarness(options: FaultHarnessOptions = {}): FaultHarness
 }
 
 /** A team project with `count` subscribed devices over the three platforms (bulk-inserted) and a segment of all of them. */
-async function seedSegmentAudience(harness: FaultHarness, count: number): Promise<{ project: CreatedProject; tokens: string[] }> {
+async function seedSegmentAudience(
+  harness: FaultHarness,
+  count: number,
+): Promise<{ project: CreatedProject; tokens: string[] }> {
   const project = await harness.ingress.createProject('team');
   const now = new Date();
   const tokens = Array.from({ length: count }, (_, index) => `${project.projectId}-${index}`);
@@ -124,13 +134,25 @@ async function seedSegmentAudience(harness: FaultHarness, count: number): Promis
     updatedAt: now,
   }));
   const { Device, Segment } = harness.ingress.context.models;
-  for (let start = 0; start < documents.length; start += 5000) await Device.insertMany(documents.slice(start, start + 5000), { ordered: false, lean: true });
-  await Segment.create({ _id: 'everyone', projectId: project.projectId, name: 'Everyone', match: 'all', conditions: [] });
+  for (let start = 0; start < documents.length; start += 5000)
+    await Device.insertMany(documents.slice(start, start + 5000), { ordered: false, lean: true });
+  await Segment.create({
+    _id: 'everyone',
+    projectId: project.projectId,
+    name: 'Everyone',
+    match: 'all',
+    conditions: [],
+  });
   return { project, tokens };
 }
 
 function sendToSegment(harness: FaultHarness, project: CreatedProject): Promise<string> {
-  return sendNotification(harness.ingress, project, { targetType: 'segment', targetIds: ['everyone'], title: 'Hello {{ device.tags.name }}', body: 'Fault test' });
+  return sendNotification(harness.ingress, project, {
+    targetType: 'segment',
+    targetIds: ['everyone'],
+    title: 'Hello {{ device.tags.name }}',
+    body: 'Fault test',
+  });
 }
 
 export interface SegmentSend {
@@ -166,26 +188,49 @@ export interface DeliveryExpectation {
  * Every device got a push, at most `maxDoubled` got two, and the notification's stats and history count each device
  * once. Answers the tokens that got more than one push.
  */
-export async function expectEveryDeviceDelivered(harness: FaultHarness, project: CreatedProject, id: string, tokens: string[], options: DeliveryExpectation = {}): Promise<string[]> {
+export async function expectEveryDeviceDelivered(
+  harness: FaultHarness,
+  project: CreatedProject,
+  id: string,
+  tokens: string[],
+  options: DeliveryExpectation = {},
+): Promise<string[]> {
   const { maxDoubled = 0, timeoutMs = 120_000 } = options;
-  const notification = await eventually(async () => {
-    const read = await readNotification(harness.ingress, project, id);
-    expect(read.status).toBe('completed');
-    return read;
-  }, timeoutMs, 200);
+  const notification = await eventually(
+    async () => {
+      const read = await readNotification(harness.ingress, project, id);
+      expect(read.status).toBe('completed');
+      return read;
+    },
+    timeoutMs,
+    200,
+  );
   const perToken = new Map<string, number>();
-  for (const delivery of harness.sandbox.deliveries()) perToken.set(delivery.token, (perToken.get(delivery.token) ?? 0) + 1);
+  for (const delivery of harness.sandbox.deliveries())
+    perToken.set(delivery.token, (perToken.get(delivery.token) ?? 0) + 1);
   const missing = tokens.filter((token) => !perToken.has(token));
   const doubled = [...perToken].filter(([, count]) => count > 1).map(([token]) => token);
   expect({ missing: missing.length, firstMissing: missing.slice(0, 3) }).toEqual({ missing: 0, firstMissing: [] });
   expect(doubled.length, `doubled, e.g. ${doubled.slice(0, 3).join(', ')}`).toBeLessThanOrEqual(maxDoubled);
   expect(perToken.size).toBe(tokens.length);
-  expect(notification.stats).toEqual({ targeted: tokens.length, sent: tokens.length, failed: 0, unsubscribed: 0, clicked: 0 });
+  expect(notification.stats).toEqual({
+    targeted: tokens.length,
+    sent: tokens.length,
+    failed: 0,
+    unsubscribed: 0,
+    clicked: 0,
+  });
   expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(tokens.length);
   return doubled;
 }
 
 /** Every device got exactly one push, and the notification says so. */
-export async function expectDeliveredExactlyOnce(harness: FaultHarness, project: CreatedProject, id: string, tokens: string[], timeoutMs = 120_000): Promise<void> {
+export async function expectDeliveredExactlyOnce(
+  harness: FaultHarness,
+  project: CreatedProject,
+  id: string,
+  tokens: string[],
+  timeoutMs = 120_000,
+): Promise<void> {
   await expectEveryDeviceDelivered(harness, project, id, tokens, { timeoutMs });
 }

@@ -16,7 +16,9 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const nodeMajor = Number(process.versions.node.split('.')[0]);
   if (nodeMajor < 24) {
-    throw new Error(`the tests run on Node.js 24 (this is ${process.version}); start them with npm test or npx vitest, which use node_modules/.bin/node`);
+    throw new Error(
+      `the tests run on Node.js 24 (this is ${process.version}); start them with npm test or npx vitest, which use node_modules/.bin/node`,
+    );
   }
   await buildWebAssets((line) => process.stdout.write(`[web] ${line}\n`));
   const log = (line: string) => process.stdout.write(`[services] ${line}\n`);

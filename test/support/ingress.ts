@@ -44,7 +44,8 @@ export async function startIngress(config: Config = testConfig()): Promise<TestI
     baseUrl,
     context,
     request: (method, path, options = {}) => sendRequest(baseUrl, method, path, options),
-    createProject: (plan = 'starter') => createProject(context.models, { name: `test ${plan}`, plan }, config.credentialsKey),
+    createProject: (plan = 'starter') =>
+      createProject(context.models, { name: `test ${plan}`, plan }, config.credentialsKey),
     async close() {
       await app.close();
       await closeAppContext(context);
@@ -74,8 +75,12 @@ export interface IngressFixture<ProjectName extends string> {
 export function useIngress<ProjectName extends string = never>(
   options: IngressFixtureOptions<ProjectName> & { workers: QueueName[] },
 ): IngressFixture<ProjectName> & { workers: TestWorkers };
-export function useIngress<ProjectName extends string = never>(options?: IngressFixtureOptions<ProjectName>): IngressFixture<ProjectName>;
-export function useIngress<ProjectName extends string>(options: IngressFixtureOptions<ProjectName> = {}): IngressFixture<ProjectName> & { workers?: TestWorkers } {
+export function useIngress<ProjectName extends string = never>(
+  options?: IngressFixtureOptions<ProjectName>,
+): IngressFixture<ProjectName>;
+export function useIngress<ProjectName extends string>(
+  options: IngressFixtureOptions<ProjectName> = {},
+): IngressFixture<ProjectName> & { workers?: TestWorkers } {
   const config = options.config ?? testConfig();
   const ingress = useResource(() => startIngress(config));
   const queueNames = options.workers;
@@ -85,7 +90,10 @@ export function useIngress<ProjectName extends string>(options: IngressFixtureOp
 }
 
 /** Projects created before the tests through the ingress `ingress()` answers once it has started; filled in place. */
-export function useProjects<ProjectName extends string>(ingress: () => TestIngress, plans = {} as Record<ProjectName, PlanName>): Record<ProjectName, CreatedProject> {
+export function useProjects<ProjectName extends string>(
+  ingress: () => TestIngress,
+  plans = {} as Record<ProjectName, PlanName>,
+): Record<ProjectName, CreatedProject> {
   const projects = {} as Record<ProjectName, CreatedProject>;
   for (const name in plans) projects[name] = {} as CreatedProject;
   beforeAll(async () => {
@@ -94,7 +102,12 @@ export function useProjects<ProjectName extends string>(ingress: () => TestIngre
   return projects;
 }
 
-export async function sendRequest<T>(baseUrl: string, method: string, path: string, options: RequestOptions): Promise<ApiResponse<T>> {
+export async function sendRequest<T>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions,
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
   let body: string | Buffer | undefined = options.rawBody;

@@ -1,6 +1,10 @@
 import type { OutgoingPush } from '../../src/gateways/gateway.ts';
 
-export function outgoingPush(token: string, platform: OutgoingPush['platform'], overrides: Partial<OutgoingPush> = {}): OutgoingPush {
+export function outgoingPush(
+  token: string,
+  platform: OutgoingPush['platform'],
+  overrides: Partial<OutgoingPush> = {},
+): OutgoingPush {
   return {
     token,
     platform,

@@ -10,7 +10,12 @@ export interface SiteGlobals {
   sdkLoaded?: boolean;
   /** The applicationServerKey the SDK subscribed with. */
   subscribedWith?: unknown;
-  PushManager: { prototype: { subscribe(options?: { applicationServerKey?: unknown }): Promise<unknown>; getSubscription(): Promise<unknown> } };
+  PushManager: {
+    prototype: {
+      subscribe(options?: { applicationServerKey?: unknown }): Promise<unknown>;
+      getSubscription(): Promise<unknown>;
+    };
+  };
 }
 
 export interface ShownNotification {

@@ -25,7 +25,9 @@ export function useSandboxGateways(): SandboxGateways {
 }
 
 /** Both adapters pointed at a port where nothing listens, for as long as `use` runs. */
-export async function withUnreachableGateways(use: (gateways: Omit<SandboxGateways, 'sandbox'>) => Promise<void>): Promise<void> {
+export async function withUnreachableGateways(
+  use: (gateways: Omit<SandboxGateways, 'sandbox'>) => Promise<void>,
+): Promise<void> {
   const unreachable = createSandboxGateways(await findFreePort());
   try {
     await use(unreachable);

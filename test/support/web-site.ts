@@ -25,7 +25,12 @@ export async function startWebSite(ingress: string): Promise<WebSite> {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html', 'cache-control': 'no-store' }).end(body);
+    response
+      .writeHead(200, {
+        'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html',
+        'cache-control': 'no-store',
+      })
+      .end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

@@ -39,19 +39,35 @@ interface ErrorBody {
   error?: { code?: string; message?: string; details?: ErrorDetail[] };
 }
 
-export async function api<T>(method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; key?: string } = {}): Promise<T> {
-  const headers: Record<string, string> = { authorization: `Bearer ${options.key ?? session.key() ?? ''}`, ...options.headers };
+export async function api<T>(
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string>; key?: string } = {},
+): Promise<T> {
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${options.key ?? session.key() ?? ''}`,
+    ...options.headers,
+  };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    response = await fetch(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
   } catch {
     throw new ApiFailure(0, 'network', 'The server could not be reached; check the connection and try again.');
   }
   const payload = (await response.json().catch(() => null)) as ({ data: T } & ErrorBody) | null;
   if (!response.ok || payload === null) {
     const error = payload?.error;
-    throw new ApiFailure(response.status, error?.code ?? 'unexpected', error?.message ?? `The server answered ${response.status} without an explanation.`, error?.details);
+    throw new ApiFailure(
+      response.status,
+      error?.code ?? 'unexpected',
+      error?.message ?? `The server answered ${response.status} without an explanation.`,
+      error?.details,
+    );
   }
   return payload.data;
 }
@@ -59,7 +75,8 @@ export async function api<T>(method: string, path: string, options: { body?: unk
 /** A query string from the given values, leaving out the empty ones. */
 export function query(values: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== '') params.set(name, String(value));
+  for (const [name, value] of Object.entries(values))
+    if (value !== undefined && value !== '') params.set(name, String(value));
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }

@@ -56,7 +56,10 @@ function SignIn({ onSignedIn }: { onSignedIn(key: string, projects: ProjectView[
 export function App() {
   const [key, setKey] = useState(session.key);
   const [projects, setProjects] = useState<ProjectView[] | undefined>(undefined);
-  const restored = useLoad(key !== null && projects === undefined ? () => api<ProjectView[]>('GET', '/v1/projects') : null, [key, projects === undefined]);
+  const restored = useLoad(
+    key !== null && projects === undefined ? () => api<ProjectView[]>('GET', '/v1/projects') : null,
+    [key, projects === undefined],
+  );
   useEffect(() => {
     if (restored.data) setProjects(restored.data);
   }, [restored.data]);
@@ -103,7 +106,15 @@ export function App() {
   );
 }
 
-function Shell({ projects, signOut, replaceKey }: { projects: ProjectView[]; signOut(): void; replaceKey(oldKey: string, newKey: string): void }) {
+function Shell({
+  projects,
+  signOut,
+  replaceKey,
+}: {
+  projects: ProjectView[];
+  signOut(): void;
+  replaceKey(oldKey: string, newKey: string): void;
+}) {
   const screen = useHashScreen();
   const [projectId, setProjectId] = useState(() => {
     const remembered = session.project();
@@ -155,7 +166,10 @@ function Shell({ projects, signOut, replaceKey }: { projects: ProjectView[]; sig
         {project === undefined ? (
           <p class="empty">This key sees no project.</p>
         ) : (
-          <ProjectContext.Provider key={project.id} value={{ project, base: `/v1/projects/${encodeURIComponent(project.id)}`, replaceKey }}>
+          <ProjectContext.Provider
+            key={project.id}
+            value={{ project, base: `/v1/projects/${encodeURIComponent(project.id)}`, replaceKey }}
+          >
             <Screen />
           </ProjectContext.Provider>
         )}

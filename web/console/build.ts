@@ -43,5 +43,8 @@ export async function buildConsole(outdir: string): Promise<void> {
   const entry = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint !== undefined);
   if (entry === undefined) throw new Error('esbuild wrote no console entry point');
   const [script, output] = entry;
-  await writeFile(resolve(outdir, 'index.html'), indexHtml(basename(script), output.cssBundle && basename(output.cssBundle)));
+  await writeFile(
+    resolve(outdir, 'index.html'),
+    indexHtml(basename(script), output.cssBundle && basename(output.cssBundle)),
+  );
 }

@@ -29,7 +29,12 @@ export function useLoad<T>(load: (() => Promise<T>) | null, deps: unknown[]): Lo
       (error: unknown) => ticket === latest.current && setState({ error: asFailure(error), loading: false }),
     );
   }, [...deps, round]);
-  return { data: state.data, error: state.error, loading: state.loading, reload: useCallback(() => setRound((value) => value + 1), []) };
+  return {
+    data: state.data,
+    error: state.error,
+    loading: state.loading,
+    reload: useCallback(() => setRound((value) => value + 1), []),
+  };
 }
 
 /** The value once it has stopped changing for a moment: live counts follow typing without a request per key. */

@@ -34,10 +34,21 @@ export function Empty({ children }: { children: ComponentChildren }) {
 }
 
 /** Loading, error or empty state in place of the content, else the content for the loaded data. */
-export function LoadedView<T>({ loaded, empty, isEmpty, children }: { loaded: Loaded<T>; empty?: string; isEmpty?: (data: T) => boolean; children: (data: T) => ComponentChildren }) {
+export function LoadedView<T>({
+  loaded,
+  empty,
+  isEmpty,
+  children,
+}: {
+  loaded: Loaded<T>;
+  empty?: string;
+  isEmpty?: (data: T) => boolean;
+  children: (data: T) => ComponentChildren;
+}) {
   if (loaded.error) return <ErrorMessage error={loaded.error} />;
   if (loaded.data === undefined) return loaded.loading ? <Loading /> : null;
-  if (empty !== undefined && (isEmpty ? isEmpty(loaded.data) : Array.isArray(loaded.data) && loaded.data.length === 0)) return <Empty>{empty}</Empty>;
+  if (empty !== undefined && (isEmpty ? isEmpty(loaded.data) : Array.isArray(loaded.data) && loaded.data.length === 0))
+    return <Empty>{empty}</Empty>;
   return <>{children(loaded.data)}</>;
 }
 
@@ -105,7 +116,11 @@ export function Select<V extends string>({ label, value, options, onChange, name
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} value={value} onChange={(event) => onChange((event.currentTarget as HTMLSelectElement).value as V)}>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => onChange((event.currentTarget as HTMLSelectElement).value as V)}
+      >
         {options.map(([optionValue, text]) => (
           <option key={optionValue} value={optionValue}>
             {text}

@@ -5,7 +5,13 @@ import ts from 'typescript';
 
 const here = import.meta.dirname;
 
-const common: BuildOptions = { bundle: true, minify: true, target: 'es2020', legalComments: 'none', logLevel: 'warning' };
+const common: BuildOptions = {
+  bundle: true,
+  minify: true,
+  target: 'es2020',
+  legalComments: 'none',
+  logLevel: 'warning',
+};
 
 /** /sdk/web.d.ts: the declarations of types.ts, and the module's exports typed by them. */
 async function declarations(): Promise<string> {
@@ -24,7 +30,12 @@ export async function buildSdk(outdir: string): Promise<void> {
   await Promise.all([
     build({ ...common, entryPoints: { web: resolve(here, 'index.ts') }, outdir, format: 'esm' }),
     build({ ...common, entryPoints: { 'web.iife': resolve(here, 'script-tag.ts') }, outdir, format: 'iife' }),
-    build({ ...common, entryPoints: { 'service-worker': resolve(here, 'service-worker/service-worker.ts') }, outdir, format: 'iife' }),
+    build({
+      ...common,
+      entryPoints: { 'service-worker': resolve(here, 'service-worker/service-worker.ts') },
+      outdir,
+      format: 'iife',
+    }),
     declarations().then((text) => writeFile(resolve(outdir, 'web.d.ts'), text)),
   ]);
 }

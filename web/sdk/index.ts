@@ -1,6 +1,13 @@
 import { createSdk } from './sdk.ts';
 
-export type { EventValue, InitializeOptions, PushEngineError, PushEngineSdk, TagValue, TrackEventOptions } from './types.ts';
+export type {
+  EventValue,
+  InitializeOptions,
+  PushEngineError,
+  PushEngineSdk,
+  TagValue,
+  TrackEventOptions,
+} from './types.ts';
 
 /** `import PushEngine from 'https://push.example.com/sdk/web.js'` */
 const PushEngine = createSdk();

@@ -45,18 +45,28 @@ export function createSdk(): PushEngineSdk {
   let session: Promise<Session> | undefined;
 
   function started(): Promise<Session> {
-    if (session === undefined) return Promise.reject(new Error('Call PushEngine.initialize({ projectId, clientKey, baseUrl }) first.'));
+    if (session === undefined)
+      return Promise.reject(new Error('Call PushEngine.initialize({ projectId, clientKey, baseUrl }) first.'));
     return session;
   }
 
   async function register(current: Session, subscription: PushSubscription | null): Promise<void> {
-    const device = await current.client.call<DeviceView>({ method: 'PUT', path: current.devicePath, body: registrationBody(subscription) });
+    const device = await current.client.call<DeviceView>({
+      method: 'PUT',
+      path: current.devicePath,
+      body: registrationBody(subscription),
+    });
     current.isSubscribed = device.isSubscribed;
   }
 
   async function start(options: InitializeOptions): Promise<Session> {
     const deviceId = await readOrCreate('deviceId', newDeviceId);
-    const state: ClientState = { projectId: options.projectId, clientKey: options.clientKey, baseUrl: options.baseUrl, deviceId };
+    const state: ClientState = {
+      projectId: options.projectId,
+      clientKey: options.clientKey,
+      baseUrl: options.baseUrl,
+      deviceId,
+    };
     await writeState(clientStateKey, state);
     const worker =
       'serviceWorker' in navigator
@@ -80,9 +90,15 @@ export function createSdk(): PushEngineSdk {
     const current = await started();
     if (!notificationsSupported() || (await Notification.requestPermission()) !== 'granted') return false;
     const registration = await current.worker;
-    const config = await current.client.call<{ vapidPublicKey: string }>({ method: 'GET', path: `${current.projectPath}/config` });
+    const config = await current.client.call<{ vapidPublicKey: string }>({
+      method: 'GET',
+      path: `${current.projectPath}/config`,
+    });
     await navigator.serviceWorker.ready;
-    const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: config.vapidPublicKey });
+    const subscription = await registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: config.vapidPublicKey,
+    });
     await register(current, subscription);
     return current.isSubscribed;
   }
@@ -97,7 +113,12 @@ export function createSdk(): PushEngineSdk {
     subscribe,
     async getIsSubscribed() {
       const current = await started();
-      return current.isSubscribed && notificationsSupported() && Notification.permission === 'granted' && (await currentSubscription(current.worker)) !== null;
+      return (
+        current.isSubscribed &&
+        notificationsSupported() &&
+        Notification.permission === 'granted' &&
+        (await currentSubscription(current.worker)) !== null
+      );
     },
     async setIsSubscribed(subscribed) {
       if (subscribed) return subscribe();
@@ -116,7 +137,11 @@ export function createSdk(): PushEngineSdk {
     },
     async trackEvent(type, data, options) {
       const current = await started();
-      const call = { method: 'POST', path: `${current.devicePath}/events`, body: data === undefined ? { type } : { type, data } } as const;
+      const call = {
+        method: 'POST',
+        path: `${current.devicePath}/events`,
+        body: data === undefined ? { type } : { type, data },
+      } as const;
       if (options?.useBeacon) await current.client.sendNow(call);
       else await current.client.call(call);
     },

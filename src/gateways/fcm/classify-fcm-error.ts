@@ -6,7 +6,10 @@ export interface FcmSendError {
   message?: string;
 }
 
-const unsubscribeCodes = new Set(['messaging/registration-token-not-registered', 'messaging/invalid-registration-token']);
+const unsubscribeCodes = new Set([
+  'messaging/registration-token-not-registered',
+  'messaging/invalid-registration-token',
+]);
 
 /** FCM v1 answers a malformed token with INVALID_ARGUMENT, the same status as a malformed payload; only the message tells them apart. */
 const invalidTokenMessage = /registration token is not a valid FCM registration token/i;
@@ -34,7 +37,9 @@ export function classifyFcmError(error: FcmSendError): PushOutcome {
     return { kind: 'unsubscribed', reason: 'messaging/invalid-argument: invalid registration token' };
   }
   if (retryCodes.has(code)) return { kind: 'retry', reason };
-  if (code === 'messaging/unknown-error' && transientStatusInMessage.test(error.message ?? '')) return { kind: 'retry', reason };
-  if (code === 'app/invalid-credential' && transientCredentialMessage.test(error.message ?? '')) return { kind: 'retry', reason };
+  if (code === 'messaging/unknown-error' && transientStatusInMessage.test(error.message ?? ''))
+    return { kind: 'retry', reason };
+  if (code === 'app/invalid-credential' && transientCredentialMessage.test(error.message ?? ''))
+    return { kind: 'retry', reason };
   return { kind: 'failed', reason };
 }

@@ -38,8 +38,10 @@ interface RetryingClient {
  * is tried once, so a firebase-admin release that renames these fields is noticed.
  */
 function turnOffInternalRetries(messaging: Messaging): void {
-  const handler = (messaging as unknown as { messagingRequestHandler?: Record<string, RetryingClient | undefined> }).messagingRequestHandler;
-  for (const client of [handler?.httpClient, handler?.http2Client]) if (client && 'retry' in client) client.retry = null;
+  const handler = (messaging as unknown as { messagingRequestHandler?: Record<string, RetryingClient | undefined> })
+    .messagingRequestHandler;
+  for (const client of [handler?.httpClient, handler?.http2Client])
+    if (client && 'retry' in client) client.retry = null;
 }
 
 /** What fails comes back here and is classified for the pipeline. */

@@ -8,6 +8,12 @@ import { connect } from 'node:tls';
 export function sandboxFcmAgent(sandboxPort: number, sandboxHost: string): Agent {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   agent.createConnection = () =>
-    connect({ host: sandboxHost, port: sandboxPort, servername: 'fcm.googleapis.com', rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
+    connect({
+      host: sandboxHost,
+      port: sandboxPort,
+      servername: 'fcm.googleapis.com',
+      rejectUnauthorized: false,
+      ALPNProtocols: ['http/1.1'],
+    });
   return agent;
 }

@@ -28,6 +28,7 @@ export function classifyWebPushError(error: WebPushSendError): PushOutcome {
     const after = retryAfterMs(error.headers?.['retry-after']);
     return after === undefined ? { kind: 'retry', reason } : { kind: 'retry', reason, retryAfterMs: after };
   }
-  if (status === 413) return { kind: 'failed', reason: `payload_too_large: the push service refused the rendered push (${reason})` };
+  if (status === 413)
+    return { kind: 'failed', reason: `payload_too_large: the push service refused the rendered push (${reason})` };
   return { kind: 'failed', reason };
 }

@@ -32,7 +32,13 @@ export function createWebPushGateway(options: WebPushGatewayOptions): PushGatewa
     const cached = vapidHeaders.get(audience);
     if (cached && Date.now() - cached.signedAt < vapidHeaderReuseMs) return cached.authorization;
     const { publicKey, privateKey } = options.vapid;
-    const authorization = webpush.getVapidHeaders(audience, options.subject, publicKey, privateKey, 'aes128gcm').Authorization;
+    const authorization = webpush.getVapidHeaders(
+      audience,
+      options.subject,
+      publicKey,
+      privateKey,
+      'aes128gcm',
+    ).Authorization;
     vapidHeaders.set(audience, { authorization, signedAt: Date.now() });
     return authorization;
   }
@@ -43,7 +49,10 @@ export function createWebPushGateway(options: WebPushGatewayOptions): PushGatewa
     const payload = JSON.stringify(webPushPayload(push, tag));
     const bytes = Buffer.byteLength(payload);
     if (bytes > maxWebPushPayloadBytes) {
-      return { kind: 'failed', reason: `payload_too_large: the rendered push is ${bytes} bytes; Web Push carries at most ${maxWebPushPayloadBytes}` };
+      return {
+        kind: 'failed',
+        reason: `payload_too_large: the rendered push is ${bytes} bytes; Web Push carries at most ${maxWebPushPayloadBytes}`,
+      };
     }
     try {
       await webpush.sendNotification({ endpoint: push.token, keys: push.webPushKeys }, payload, {

@@ -23,7 +23,13 @@ export interface WebPushGateways {
 function pushServiceAgent(config: Config): Agent {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   if (config.pushGateway === 'sandbox') {
-    agent.createConnection = () => connect({ host: config.sandboxHost, port: config.sandboxPort, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
+    agent.createConnection = () =>
+      connect({
+        host: config.sandboxHost,
+        port: config.sandboxPort,
+        rejectUnauthorized: false,
+        ALPNProtocols: ['http/1.1'],
+      });
   }
   return agent;
 }
@@ -51,7 +57,11 @@ export function createWebPushGateways(config: Config, models: Models): WebPushGa
       // Sealed with another CREDENTIALS_KEY: the operator's to fix, and no retry helps meanwhile.
       return failingGateway('the project VAPID key cannot be decrypted with CREDENTIALS_KEY');
     }
-    return createWebPushGateway({ vapid: { publicKey: sealed.publicKey, privateKey }, subject: config.vapidSubject, agent });
+    return createWebPushGateway({
+      vapid: { publicKey: sealed.publicKey, privateKey },
+      subject: config.vapidSubject,
+      agent,
+    });
   }
 
   return {

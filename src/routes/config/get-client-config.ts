@@ -6,7 +6,9 @@ import { notFound } from '../../http/api-error.ts';
 import { projectVapidKeys } from '../../webpush/vapid-keys.ts';
 
 export const ClientConfig = Type.Object({
-  vapidPublicKey: Type.String({ description: 'The applicationServerKey for PushManager.subscribe (RFC 8292), URL-safe base64' }),
+  vapidPublicKey: Type.String({
+    description: 'The applicationServerKey for PushManager.subscribe (RFC 8292), URL-safe base64',
+  }),
 });
 
 export function registerGetClientConfig(app: App, context: AppContext): void {

@@ -15,6 +15,8 @@ export function registerGetDevice(app: App, context: AppContext): void {
         response: { 200: dataResponse(DeviceView), 404: ErrorResponse },
       },
     },
-    async (request) => ({ data: toDeviceView(await context.devices.find(request.params.projectId, request.params.deviceId)) }),
+    async (request) => ({
+      data: toDeviceView(await context.devices.find(request.params.projectId, request.params.deviceId)),
+    }),
   );
 }

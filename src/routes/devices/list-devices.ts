@@ -33,6 +33,8 @@ export function registerListDevices(app: App, context: AppContext): void {
         response: { 200: dataResponse(DeviceSubscription), 404: ErrorResponse },
       },
     },
-    async (request) => ({ data: toDeviceSubscription(await context.devices.find(request.params.projectId, request.params.deviceId)) }),
+    async (request) => ({
+      data: toDeviceSubscription(await context.devices.find(request.params.projectId, request.params.deviceId)),
+    }),
   );
 }

@@ -10,7 +10,8 @@ export function registerRegisterDevice(app: App, context: AppContext): void {
     {
       schema: {
         summary: 'Register or update a device (SDK)',
-        description: 'Tags are merged into the existing ones; a null value deletes a tag. Creating a device records @first_session.',
+        description:
+          'Tags are merged into the existing ones; a null value deletes a tag. Creating a device records @first_session.',
         tags: ['sdk'],
         params: ProjectDeviceParams,
         body: RegisterDeviceBody,
@@ -18,7 +19,9 @@ export function registerRegisterDevice(app: App, context: AppContext): void {
       },
     },
     async (request) => ({
-      data: toDeviceView(await context.devices.register(request.params.projectId, request.params.deviceId, request.body)),
+      data: toDeviceView(
+        await context.devices.register(request.params.projectId, request.params.deviceId, request.body),
+      ),
     }),
   );
 }

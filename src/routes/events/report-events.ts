@@ -13,7 +13,8 @@ export function registerReportEvents(app: App, context: AppContext): void {
       {
         schema: {
           summary: url === '/events' ? 'Report events (spec §4.4)' : 'Track events (spec §4.5)',
-          description: 'Valid events are accepted even when others are not; each refused event is listed in error with its index.',
+          description:
+            'Valid events are accepted even when others are not; each refused event is listed in error with its index.',
           tags: ['events'],
           params: ProjectParams,
           body: ReportEventsBody,

@@ -25,14 +25,19 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
       const { projectId, deviceId } = request.params;
       const { type, data = {} } = request.body;
       if (isReservedEventType(type) && !sdkAutomaticEvents.has(type)) {
-        throw invalidRequest('This automatic event cannot be sent by an SDK.', [{ path: '/type', message: `must be a custom type or one of ${[...sdkAutomaticEvents].join(', ')}` }]);
+        throw invalidRequest('This automatic event cannot be sent by an SDK.', [
+          { path: '/type', message: `must be a custom type or one of ${[...sdkAutomaticEvents].join(', ')}` },
+        ]);
       }
       const dataProblem = eventDataProblem(data);
       if (dataProblem) throw invalidRequest('The event data is not valid.', [{ path: '/data', message: dataProblem }]);
       await context.devices.find(projectId, deviceId);
       const fields = data as Record<string, unknown>;
-      if (type === clickedEvent && typeof fields.notificationId === 'string') await recordClick(context.models, projectId, fields.notificationId, deviceId);
-      await enqueueEvents(context.queues.eventIngest, projectId, [{ type, subjectType: 'device', subjectId: deviceId, data: fields }]);
+      if (type === clickedEvent && typeof fields.notificationId === 'string')
+        await recordClick(context.models, projectId, fields.notificationId, deviceId);
+      await enqueueEvents(context.queues.eventIngest, projectId, [
+        { type, subjectType: 'device', subjectId: deviceId, data: fields },
+      ]);
       return { data: { success: 1, error: [] } };
     },
   );

@@ -11,7 +11,8 @@ export function registerGetNotificationHistory(app: App, context: AppContext): v
     {
       schema: {
         summary: 'Notifications sent to a device in the last 30 days (spec §4.3)',
-        description: 'Newest first. Page with limit (default 100, at most 1000) and before, the sentAt of the last entry seen.',
+        description:
+          'Newest first. Page with limit (default 100, at most 1000) and before, the sentAt of the last entry seen.',
         tags: ['history'],
         params: ProjectDeviceParams,
         querystring: HistoryQuery,
@@ -22,7 +23,12 @@ export function registerGetNotificationHistory(app: App, context: AppContext): v
       const { projectId, deviceId } = request.params;
       await context.devices.find(projectId, deviceId);
       const { limit, before } = request.query;
-      return { data: await deviceHistory(context.models, projectId, deviceId, { limit, before: before === undefined ? undefined : new Date(before) }) };
+      return {
+        data: await deviceHistory(context.models, projectId, deviceId, {
+          limit,
+          before: before === undefined ? undefined : new Date(before),
+        }),
+      };
     },
   );
 }

@@ -15,6 +15,8 @@ export function registerGetNotification(app: App, context: AppContext): void {
         response: { 200: dataResponse(NotificationView), 404: ErrorResponse },
       },
     },
-    async (request) => ({ data: await findNotificationView(context.models, request.params.projectId, request.params.notificationId) }),
+    async (request) => ({
+      data: await findNotificationView(context.models, request.params.projectId, request.params.notificationId),
+    }),
   );
 }

@@ -11,7 +11,8 @@ export function registerListNotifications(app: App, context: AppContext): void {
     {
       schema: {
         summary: "The project's notifications with status and stats, newest first",
-        description: 'Page with limit (default 50, at most 500) and before, the createdAt of the last notification seen.',
+        description:
+          'Page with limit (default 50, at most 500) and before, the createdAt of the last notification seen.',
         tags: ['notifications'],
         params: ProjectParams,
         querystring: ListNotificationsQuery,
@@ -20,7 +21,12 @@ export function registerListNotifications(app: App, context: AppContext): void {
     },
     async (request) => {
       const { limit, before } = request.query;
-      return { data: await listNotificationViews(context.models, request.params.projectId, { limit, before: before === undefined ? undefined : new Date(before) }) };
+      return {
+        data: await listNotificationViews(context.models, request.params.projectId, {
+          limit,
+          before: before === undefined ? undefined : new Date(before),
+        }),
+      };
     },
   );
 }

@@ -23,7 +23,9 @@ export function registerSendNotification(app: App, context: AppContext): void {
       },
     },
     async (request) => ({
-      data: { id: await createNotification(context, requestOwner(request), request.body, request.headers['idempotency-key']) },
+      data: {
+        id: await createNotification(context, requestOwner(request), request.body, request.headers['idempotency-key']),
+      },
     }),
   );
 }

@@ -45,7 +45,10 @@ export function projectsApi(context: AppContext) {
         const caller = callers.get(request)!;
         if (caller === 'all') return { data: await listProjectViews(context, request.query) };
         const { after } = request.query;
-        return { data: after !== undefined && after >= caller.projectId ? [] : [await findProjectView(context, caller.projectId)] };
+        return {
+          data:
+            after !== undefined && after >= caller.projectId ? [] : [await findProjectView(context, caller.projectId)],
+        };
       },
     );
   };

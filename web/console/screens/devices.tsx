@@ -15,7 +15,10 @@ const historyPage = 10;
 async function lookUp(base: string, by: LookupBy, id: string): Promise<FoundDevice[]> {
   if (by === 'userId') return api<DeviceListItem[]>('GET', `${base}/devices${query({ userId: id, limit: 100 })}`);
   const path = `${base}/devices/${encodeURIComponent(id)}`;
-  const [device, subscription] = await Promise.all([api<DeviceView>('GET', path), api<DeviceSubscription>('GET', `${path}/subscription`)]);
+  const [device, subscription] = await Promise.all([
+    api<DeviceView>('GET', path),
+    api<DeviceSubscription>('GET', `${path}/subscription`),
+  ]);
   return [{ ...device, subscription }];
 }
 
@@ -32,9 +35,19 @@ function Subscription({ subscription }: { subscription: DeviceSubscription }) {
 function History({ deviceId }: { deviceId: string }) {
   const { base } = useProject();
   const [pages, setPages] = useState<HistoryEntry[][]>([]);
-  const first = useLoad(() => api<HistoryEntry[]>('GET', `${base}/devices/${encodeURIComponent(deviceId)}/notification-history${query({ limit: historyPage })}`), [base, deviceId]);
+  const first = useLoad(
+    () =>
+      api<HistoryEntry[]>(
+        'GET',
+        `${base}/devices/${encodeURIComponent(deviceId)}/notification-history${query({ limit: historyPage })}`,
+      ),
+    [base, deviceId],
+  );
   const more = useAction(async (before: string) => {
-    const page = await api<HistoryEntry[]>('GET', `${base}/devices/${encodeURIComponent(deviceId)}/notification-history${query({ limit: historyPage, before })}`);
+    const page = await api<HistoryEntry[]>(
+      'GET',
+      `${base}/devices/${encodeURIComponent(deviceId)}/notification-history${query({ limit: historyPage, before })}`,
+    );
     setPages([...pages, page]);
   });
   const entries = [...(first.data ?? []), ...pages.flat()];
@@ -46,13 +59,19 @@ function History({ deviceId }: { deviceId: string }) {
           <ol class="history" data-testid="history">
             {entries.map((entry) => (
               <li key={entry.notification.id + entry.sentAt}>
-                <strong>{entry.notification.title ?? ''}</strong> {entry.notification.body} <small class="muted">sent {formatTime(entry.sentAt)}</small>
+                <strong>{entry.notification.title ?? ''}</strong> {entry.notification.body}{' '}
+                <small class="muted">sent {formatTime(entry.sentAt)}</small>
               </li>
             ))}
           </ol>
           <ErrorMessage error={more.error} />
           {lastPage.length === historyPage && (
-            <button type="button" class="secondary" disabled={more.running} onClick={() => more.run(entries.at(-1)!.sentAt)}>
+            <button
+              type="button"
+              class="secondary"
+              disabled={more.running}
+              onClick={() => more.run(entries.at(-1)!.sentAt)}
+            >
               Older history
             </button>
           )}
@@ -79,8 +98,25 @@ export function DevicesScreen() {
             setSearch({ by, id: id.trim() });
           }}
         >
-          <Select label="Look up by" name="lookup-by" value={by} options={[['userId', 'User id'], ['deviceId', 'Device id']] as const} onChange={setBy} />
-          <Field label={by === 'userId' ? 'User id' : 'Device id'} name="lookup-id" required value={id} onInput={setId} />
+          <Select
+            label="Look up by"
+            name="lookup-by"
+            value={by}
+            options={
+              [
+                ['userId', 'User id'],
+                ['deviceId', 'Device id'],
+              ] as const
+            }
+            onChange={setBy}
+          />
+          <Field
+            label={by === 'userId' ? 'User id' : 'Device id'}
+            name="lookup-id"
+            required
+            value={id}
+            onInput={setId}
+          />
           <button type="submit">Look up</button>
         </form>
       </search>

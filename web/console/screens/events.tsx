@@ -11,7 +11,10 @@ export function EventsScreen() {
   const { base } = useProject();
   const [filters, setFilters] = useState(emptyFilters);
   const [applied, setApplied] = useState(emptyFilters);
-  const events = useLoad(() => api<EventView[]>('GET', `${base}/events${query({ ...applied, limit: 50 })}`), [base, applied]);
+  const events = useLoad(
+    () => api<EventView[]>('GET', `${base}/events${query({ ...applied, limit: 50 })}`),
+    [base, applied],
+  );
   const catalog = useLoad(() => api<EventTypeView[]>('GET', `${base}/event-types`), [base]);
   const [newType, setNewType] = useState('');
   const add = useAction(async () => {
@@ -33,9 +36,24 @@ export function EventsScreen() {
               setApplied(filters);
             }}
           >
-            <Field label="User id" name="events-user" value={filters.userId} onInput={(userId) => setFilters({ ...filters, userId })} />
-            <Field label="Device id" name="events-device" value={filters.deviceId} onInput={(deviceId) => setFilters({ ...filters, deviceId })} />
-            <Field label="Event type" name="events-type" value={filters.type} onInput={(type) => setFilters({ ...filters, type })} />
+            <Field
+              label="User id"
+              name="events-user"
+              value={filters.userId}
+              onInput={(userId) => setFilters({ ...filters, userId })}
+            />
+            <Field
+              label="Device id"
+              name="events-device"
+              value={filters.deviceId}
+              onInput={(deviceId) => setFilters({ ...filters, deviceId })}
+            />
+            <Field
+              label="Event type"
+              name="events-type"
+              value={filters.type}
+              onInput={(type) => setFilters({ ...filters, type })}
+            />
             <button type="submit">Filter</button>
           </form>
         </search>
@@ -77,7 +95,8 @@ export function EventsScreen() {
             <ul data-testid="event-catalog">
               {types.map((type) => (
                 <li key={type.type}>
-                  <code>{type.type}</code> <small class="muted">{type.source === 'manual' ? 'added by hand' : 'seen in events'}</small>
+                  <code>{type.type}</code>{' '}
+                  <small class="muted">{type.source === 'manual' ? 'added by hand' : 'seen in events'}</small>
                 </li>
               ))}
             </ul>
@@ -89,7 +108,14 @@ export function EventsScreen() {
             void add.run();
           }}
         >
-          <Field label="New event type" name="new-event-type" required value={newType} onInput={setNewType} hint="Usable in segments and journeys at once." />
+          <Field
+            label="New event type"
+            name="new-event-type"
+            required
+            value={newType}
+            onInput={setNewType}
+            hint="Usable in segments and journeys at once."
+          />
           <button type="submit" disabled={add.running}>
             Add event type
           </button>

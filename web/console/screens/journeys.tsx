@@ -20,7 +20,9 @@ export function JourneysScreen() {
 
   const create = useAction(async () => {
     const content = draft.templateId === '' ? { body: draft.body } : { templateId: draft.templateId };
-    const created = await api<JourneyView>('POST', `${base}/journeys`, { body: { name: draft.name, trigger: { event: draft.event }, delaySeconds: Number(draft.delaySeconds), ...content } });
+    const created = await api<JourneyView>('POST', `${base}/journeys`, {
+      body: { name: draft.name, trigger: { event: draft.event }, delaySeconds: Number(draft.delaySeconds), ...content },
+    });
     list.reload();
     return created;
   });
@@ -82,18 +84,46 @@ export function JourneysScreen() {
         }}
       >
         <h2 id="journey-new">New journey</h2>
-        <Field label="Name" name="journey-name" required value={draft.name} onInput={(name) => setDraft({ ...draft, name })} />
-        <Field label="Trigger event type" name="journey-event" required value={draft.event} onInput={(event) => setDraft({ ...draft, event })} />
-        <Field label="Delay (seconds)" name="journey-delay" type="number" value={draft.delaySeconds} onInput={(delaySeconds) => setDraft({ ...draft, delaySeconds })} />
+        <Field
+          label="Name"
+          name="journey-name"
+          required
+          value={draft.name}
+          onInput={(name) => setDraft({ ...draft, name })}
+        />
+        <Field
+          label="Trigger event type"
+          name="journey-event"
+          required
+          value={draft.event}
+          onInput={(event) => setDraft({ ...draft, event })}
+        />
+        <Field
+          label="Delay (seconds)"
+          name="journey-delay"
+          type="number"
+          value={draft.delaySeconds}
+          onInput={(delaySeconds) => setDraft({ ...draft, delaySeconds })}
+        />
         <Select
           label="Template"
           name="journey-template"
           value={draft.templateId}
-          options={[['', 'Inline body'] as const, ...(templates.data ?? []).map((template) => [template.id, template.name] as const)]}
+          options={[
+            ['', 'Inline body'] as const,
+            ...(templates.data ?? []).map((template) => [template.id, template.name] as const),
+          ]}
           onChange={(templateId) => setDraft({ ...draft, templateId })}
         />
         {draft.templateId === '' && (
-          <Field label="Body" name="journey-body" multiline value={draft.body} onInput={(body) => setDraft({ ...draft, body })} hint="Liquid, with {{ entry_event.data.x }} from the triggering event." />
+          <Field
+            label="Body"
+            name="journey-body"
+            multiline
+            value={draft.body}
+            onInput={(body) => setDraft({ ...draft, body })}
+            hint="Liquid, with {{ entry_event.data.x }} from the triggering event."
+          />
         )}
         <button type="submit" disabled={create.running}>
           Create journey

@@ -25,7 +25,8 @@ function Funnel({ stats }: { stats: NotificationView['stats'] }) {
         ))}
       </ol>
       <p class="funnel-losses">
-        <span data-stat="failed">failed {stats.failed}</span> · <span data-stat="unsubscribed">unsubscribed {stats.unsubscribed}</span>
+        <span data-stat="failed">failed {stats.failed}</span> ·{' '}
+        <span data-stat="unsubscribed">unsubscribed {stats.unsubscribed}</span>
       </p>
     </div>
   );
@@ -35,8 +36,14 @@ export function NotificationsScreen() {
   const { base } = useProject();
   const [older, setOlder] = useState<NotificationView[]>([]);
   const [olderEnd, setOlderEnd] = useState(false);
-  const latest = useLoad(() => api<NotificationView[]>('GET', `${base}/notifications${query({ limit: pageSize })}`), [base]);
-  const shown = [...(latest.data ?? []), ...older.filter((item) => !latest.data?.some((fresh) => fresh.id === item.id))];
+  const latest = useLoad(
+    () => api<NotificationView[]>('GET', `${base}/notifications${query({ limit: pageSize })}`),
+    [base],
+  );
+  const shown = [
+    ...(latest.data ?? []),
+    ...older.filter((item) => !latest.data?.some((fresh) => fresh.id === item.id)),
+  ];
   // Live status: the newest page is read again every 2 s while a notification on screen is being sent, and every 30 s
   // after, for the clicks that keep arriving; on the starter plan that is at most 30 of the 100 requests a minute.
   useInterval(latest.reload, shown.some((item) => unfinished.has(item.status)) ? 2000 : 30_000);
@@ -48,7 +55,11 @@ export function NotificationsScreen() {
   });
 
   return (
-    <LoadedView loaded={latest} empty="No notification yet: send one from the Send screen." isEmpty={() => shown.length === 0}>
+    <LoadedView
+      loaded={latest}
+      empty="No notification yet: send one from the Send screen."
+      isEmpty={() => shown.length === 0}
+    >
       {() => (
         <>
           <table class="list">
@@ -86,7 +97,12 @@ export function NotificationsScreen() {
           </table>
           <ErrorMessage error={loadOlder.error} />
           {!olderEnd && shown.length >= pageSize && (
-            <button type="button" class="secondary" disabled={loadOlder.running} onClick={() => loadOlder.run(shown.at(-1)!.createdAt)}>
+            <button
+              type="button"
+              class="secondary"
+              disabled={loadOlder.running}
+              onClick={() => loadOlder.run(shown.at(-1)!.createdAt)}
+            >
               Load older notifications
             </button>
           )}

@@ -43,7 +43,10 @@ export function ProjectScreen() {
       </LoadedView>
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">API keys</h2>
-        <p>Keys are shown once, when they are issued; only their hashes are stored. Rotating revokes the current server and client keys at once.</p>
+        <p>
+          Keys are shown once, when they are issued; only their hashes are stored. Rotating revokes the current server
+          and client keys at once.
+        </p>
         {!confirming && rotate.result === undefined && (
           <button type="button" onClick={() => setConfirming(true)}>
             Rotate keys

@@ -1,5 +1,11 @@
 import { useState } from 'preact/hooks';
-import type { CountOp, SegmentPreview, SegmentView, TagCondition, EventCondition } from '../../../src/schemas/segment.ts';
+import type {
+  CountOp,
+  SegmentPreview,
+  SegmentView,
+  TagCondition,
+  EventCondition,
+} from '../../../src/schemas/segment.ts';
 import type { ConditionOp } from '../../../src/schemas/event-conditions.ts';
 import { api } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
@@ -19,7 +25,14 @@ const tagOps: Record<ConditionOp, string> = {
   exists: 'is set',
   notExists: 'is not set',
 };
-const countOps: Record<CountOp, string> = { eq: 'exactly', ne: 'not', gt: 'more than', gte: 'at least', lt: 'fewer than', lte: 'at most' };
+const countOps: Record<CountOp, string> = {
+  eq: 'exactly',
+  ne: 'not',
+  gt: 'more than',
+  gte: 'at least',
+  lt: 'fewer than',
+  lte: 'at most',
+};
 
 /** A tag's or an event data field's comparison, as typed: the value stays text until it is sent. */
 interface DraftComparison {
@@ -35,7 +48,14 @@ type DraftCondition =
 
 const newComparison = (): DraftComparison => ({ key: '', op: 'eq', value: '', valueType: 'text' });
 const newTagCondition = (): DraftCondition => ({ kind: 'tag', ...newComparison() });
-const newEventCondition = (): DraftCondition => ({ kind: 'event', event: '', withinDays: '30', countOp: 'gte', count: '1', where: [] });
+const newEventCondition = (): DraftCondition => ({
+  kind: 'event',
+  event: '',
+  withinDays: '30',
+  countOp: 'gte',
+  count: '1',
+  where: [],
+});
 
 function typedValue(text: string, valueType: DraftComparison['valueType']): string | number | boolean {
   if (valueType === 'boolean') return text.trim() === 'true';
@@ -46,13 +66,25 @@ function typedValue(text: string, valueType: DraftComparison['valueType']): stri
 function comparisonOf(draft: DraftComparison): { op: ConditionOp; value?: unknown } {
   if (draft.op === 'exists' || draft.op === 'notExists') return { op: draft.op };
   const list = draft.op === 'in' || draft.op === 'nin';
-  return { op: draft.op, value: list ? draft.value.split(',').map((part) => typedValue(part.trim(), draft.valueType)) : typedValue(draft.value, draft.valueType) };
+  return {
+    op: draft.op,
+    value: list
+      ? draft.value.split(',').map((part) => typedValue(part.trim(), draft.valueType))
+      : typedValue(draft.value, draft.valueType),
+  };
 }
 
 function toCondition(draft: DraftCondition): TagCondition | EventCondition {
   if (draft.kind === 'tag') return { tag: draft.key, ...comparisonOf(draft) };
-  const where = draft.where.filter((comparison) => comparison.key !== '').map((comparison) => ({ field: comparison.key, ...comparisonOf(comparison) }));
-  return { event: draft.event, withinDays: Number(draft.withinDays), count: { op: draft.countOp, value: Number(draft.count) }, ...(where.length > 0 && { where }) };
+  const where = draft.where
+    .filter((comparison) => comparison.key !== '')
+    .map((comparison) => ({ field: comparison.key, ...comparisonOf(comparison) }));
+  return {
+    event: draft.event,
+    withinDays: Number(draft.withinDays),
+    count: { op: draft.countOp, value: Number(draft.count) },
+    ...(where.length > 0 && { where }),
+  };
 }
 
 function toComparison(key: string, op: ConditionOp, value: unknown): DraftComparison {
@@ -63,8 +95,17 @@ function toComparison(key: string, op: ConditionOp, value: unknown): DraftCompar
 
 function toDraft(condition: TagCondition | EventCondition): DraftCondition {
   if ('tag' in condition) return { kind: 'tag', ...toComparison(condition.tag, condition.op, condition.value) };
-  const where = (condition.where ?? []).map((comparison) => toComparison(comparison.field, comparison.op, comparison.value));
-  return { kind: 'event', event: condition.event, withinDays: String(condition.withinDays), countOp: condition.count.op, count: String(condition.count.value), where };
+  const where = (condition.where ?? []).map((comparison) =>
+    toComparison(comparison.field, comparison.op, comparison.value),
+  );
+  return {
+    kind: 'event',
+    event: condition.event,
+    withinDays: String(condition.withinDays),
+    countOp: condition.count.op,
+    count: String(condition.count.value),
+    where,
+  };
 }
 
 const valueTypes = [
@@ -73,35 +114,118 @@ const valueTypes = [
   ['boolean', 'true or false'],
 ] as const;
 
-function ComparisonFields({ keyLabel, comparison, name, onChange }: { keyLabel: string; comparison: DraftComparison; name: (field: string) => string; onChange(next: DraftComparison): void }) {
+function ComparisonFields({
+  keyLabel,
+  comparison,
+  name,
+  onChange,
+}: {
+  keyLabel: string;
+  comparison: DraftComparison;
+  name: (field: string) => string;
+  onChange(next: DraftComparison): void;
+}) {
   return (
     <>
-      <Field label={keyLabel} name={name('key')} value={comparison.key} onInput={(key) => onChange({ ...comparison, key })} required />
-      <Select label="Operator" name={name('op')} value={comparison.op} options={Object.entries(tagOps) as Array<[ConditionOp, string]>} onChange={(op) => onChange({ ...comparison, op })} />
+      <Field
+        label={keyLabel}
+        name={name('key')}
+        value={comparison.key}
+        onInput={(key) => onChange({ ...comparison, key })}
+        required
+      />
+      <Select
+        label="Operator"
+        name={name('op')}
+        value={comparison.op}
+        options={Object.entries(tagOps) as Array<[ConditionOp, string]>}
+        onChange={(op) => onChange({ ...comparison, op })}
+      />
       {comparison.op !== 'exists' && comparison.op !== 'notExists' && (
         <>
-          <Field label="Value" name={name('value')} value={comparison.value} onInput={(value) => onChange({ ...comparison, value })} />
-          <Select label="Value type" name={name('value-type')} value={comparison.valueType} options={valueTypes} onChange={(valueType) => onChange({ ...comparison, valueType })} />
+          <Field
+            label="Value"
+            name={name('value')}
+            value={comparison.value}
+            onInput={(value) => onChange({ ...comparison, value })}
+          />
+          <Select
+            label="Value type"
+            name={name('value-type')}
+            value={comparison.valueType}
+            options={valueTypes}
+            onChange={(valueType) => onChange({ ...comparison, valueType })}
+          />
         </>
       )}
     </>
   );
 }
 
-function ConditionEditor({ condition, index, onChange, onRemove }: { condition: DraftCondition; index: number; onChange(next: DraftCondition): void; onRemove(): void }) {
+function ConditionEditor({
+  condition,
+  index,
+  onChange,
+  onRemove,
+}: {
+  condition: DraftCondition;
+  index: number;
+  onChange(next: DraftCondition): void;
+  onRemove(): void;
+}) {
   const name = (field: string) => `condition-${index}-${field}`;
   return (
     <fieldset class="condition">
       <legend>Condition {index + 1}</legend>
-      <Select label="Kind" name={name('kind')} value={condition.kind} options={[['tag', 'Tag'], ['event', 'Event']] as const} onChange={(kind) => onChange(kind === 'tag' ? newTagCondition() : newEventCondition())} />
+      <Select
+        label="Kind"
+        name={name('kind')}
+        value={condition.kind}
+        options={
+          [
+            ['tag', 'Tag'],
+            ['event', 'Event'],
+          ] as const
+        }
+        onChange={(kind) => onChange(kind === 'tag' ? newTagCondition() : newEventCondition())}
+      />
       {condition.kind === 'tag' ? (
-        <ComparisonFields keyLabel="Tag" comparison={condition} name={name} onChange={(comparison) => onChange({ kind: 'tag', ...comparison })} />
+        <ComparisonFields
+          keyLabel="Tag"
+          comparison={condition}
+          name={name}
+          onChange={(comparison) => onChange({ kind: 'tag', ...comparison })}
+        />
       ) : (
         <>
-          <Field label="Event type" name={name('event')} value={condition.event} onInput={(event) => onChange({ ...condition, event })} required />
-          <Select label="Happened" name={name('count-op')} value={condition.countOp} options={Object.entries(countOps) as Array<[CountOp, string]>} onChange={(countOp) => onChange({ ...condition, countOp })} />
-          <Field label="Times" name={name('count')} type="number" value={condition.count} onInput={(count) => onChange({ ...condition, count })} />
-          <Field label="Within days" name={name('within')} type="number" value={condition.withinDays} onInput={(withinDays) => onChange({ ...condition, withinDays })} />
+          <Field
+            label="Event type"
+            name={name('event')}
+            value={condition.event}
+            onInput={(event) => onChange({ ...condition, event })}
+            required
+          />
+          <Select
+            label="Happened"
+            name={name('count-op')}
+            value={condition.countOp}
+            options={Object.entries(countOps) as Array<[CountOp, string]>}
+            onChange={(countOp) => onChange({ ...condition, countOp })}
+          />
+          <Field
+            label="Times"
+            name={name('count')}
+            type="number"
+            value={condition.count}
+            onInput={(count) => onChange({ ...condition, count })}
+          />
+          <Field
+            label="Within days"
+            name={name('within')}
+            type="number"
+            value={condition.withinDays}
+            onInput={(withinDays) => onChange({ ...condition, withinDays })}
+          />
           {condition.where.map((comparison, at) => (
             <fieldset key={at} class="condition">
               <legend>
@@ -111,14 +235,24 @@ function ConditionEditor({ condition, index, onChange, onRemove }: { condition: 
                 keyLabel="Data field"
                 comparison={comparison}
                 name={(field) => name(`where-${at}-${field}`)}
-                onChange={(next) => onChange({ ...condition, where: condition.where.map((old, other) => (other === at ? next : old)) })}
+                onChange={(next) =>
+                  onChange({ ...condition, where: condition.where.map((old, other) => (other === at ? next : old)) })
+                }
               />
-              <button type="button" class="secondary" onClick={() => onChange({ ...condition, where: condition.where.filter((_, other) => other !== at) })}>
+              <button
+                type="button"
+                class="secondary"
+                onClick={() => onChange({ ...condition, where: condition.where.filter((_, other) => other !== at) })}
+              >
                 Remove data condition {at + 1}
               </button>
             </fieldset>
           ))}
-          <button type="button" class="secondary" onClick={() => onChange({ ...condition, where: [...condition.where, newComparison()] })}>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => onChange({ ...condition, where: [...condition.where, newComparison()] })}
+          >
             Add a condition on the event's data
           </button>
         </>
@@ -139,12 +273,20 @@ export function SegmentsScreen() {
   const [conditions, setConditions] = useState<DraftCondition[]>([newTagCondition()]);
 
   // A condition still without its tag or event is left out of the live count rather than answered with a 400.
-  const complete = conditions.filter((condition) => (condition.kind === 'tag' ? condition.key : condition.event) !== '');
+  const complete = conditions.filter(
+    (condition) => (condition.kind === 'tag' ? condition.key : condition.event) !== '',
+  );
   const definition = useDebounced(JSON.stringify({ match, conditions: complete.map(toCondition) }));
-  const preview = useLoad(() => api<SegmentPreview>('POST', `${base}/segments/preview`, { body: JSON.parse(definition) }), [definition]);
+  const preview = useLoad(
+    () => api<SegmentPreview>('POST', `${base}/segments/preview`, { body: JSON.parse(definition) }),
+    [definition],
+  );
   const save = useAction(async () => {
     const body = { name, match, conditions: conditions.map(toCondition) };
-    const saved = editing === null ? await api<SegmentView>('POST', `${base}/segments`, { body }) : await api<SegmentView>('PUT', `${base}/segments/${editing}`, { body });
+    const saved =
+      editing === null
+        ? await api<SegmentView>('POST', `${base}/segments`, { body })
+        : await api<SegmentView>('PUT', `${base}/segments/${editing}`, { body });
     setEditing(saved.id);
     list.reload();
     return saved;
@@ -171,7 +313,12 @@ export function SegmentsScreen() {
             <ul class="picks">
               {segments.map((segment) => (
                 <li key={segment.id}>
-                  <button type="button" class="link" aria-pressed={editing === segment.id} onClick={() => open(segment)}>
+                  <button
+                    type="button"
+                    class="link"
+                    aria-pressed={editing === segment.id}
+                    onClick={() => open(segment)}
+                  >
                     {segment.name}
                   </button>
                 </li>
@@ -192,7 +339,18 @@ export function SegmentsScreen() {
       >
         <h2 id="segment-builder">{editing === null ? 'New segment' : 'Edit segment'}</h2>
         <Field label="Name" name="segment-name" required value={name} onInput={setName} />
-        <Select label="Devices must match" name="segment-match" value={match} options={[['all', 'all conditions'], ['any', 'any condition']] as const} onChange={setMatch} />
+        <Select
+          label="Devices must match"
+          name="segment-match"
+          value={match}
+          options={
+            [
+              ['all', 'all conditions'],
+              ['any', 'any condition'],
+            ] as const
+          }
+          onChange={setMatch}
+        />
         {conditions.map((condition, index) => (
           <ConditionEditor
             key={index}

@@ -19,11 +19,18 @@ const targetTypes: ReadonlyArray<readonly [TargetType, string]> = [
 
 /** How many subscribed devices the audience holds now: what the send would target. */
 function audienceCount(base: string, targetType: TargetType, target: string): Promise<number> {
-  if (targetType === 'segment') return api<SegmentPreview>('GET', `${base}/segments/${encodeURIComponent(target)}/preview`).then((preview) => preview.count);
+  if (targetType === 'segment')
+    return api<SegmentPreview>('GET', `${base}/segments/${encodeURIComponent(target)}/preview`).then(
+      (preview) => preview.count,
+    );
   if (targetType === 'userId') {
-    return api<DeviceListItem[]>('GET', `${base}/devices${query({ userId: target, limit: 500 })}`).then((devices) => devices.filter((device) => device.isSubscribed).length);
+    return api<DeviceListItem[]>('GET', `${base}/devices${query({ userId: target, limit: 500 })}`).then(
+      (devices) => devices.filter((device) => device.isSubscribed).length,
+    );
   }
-  return api<DeviceSubscription>('GET', `${base}/devices/${encodeURIComponent(target)}/subscription`).then((subscription) => (subscription.isSubscribed ? 1 : 0));
+  return api<DeviceSubscription>('GET', `${base}/devices/${encodeURIComponent(target)}/subscription`).then(
+    (subscription) => (subscription.isSubscribed ? 1 : 0),
+  );
 }
 
 export function SendScreen() {
@@ -44,7 +51,9 @@ export function SendScreen() {
     () =>
       mode === 'template'
         ? { templateId: chosenTemplate }
-        : Object.fromEntries(Object.entries(content).filter(([field, text]) => field === 'body' || text !== '')) as Pick<SendNotificationBody, 'title' | 'body' | 'url' | 'imageUrl'>,
+        : (Object.fromEntries(
+            Object.entries(content).filter(([field, text]) => field === 'body' || text !== ''),
+          ) as Pick<SendNotificationBody, 'title' | 'body' | 'url' | 'imageUrl'>),
     [mode, chosenTemplate, content],
   );
 
@@ -54,11 +63,19 @@ export function SendScreen() {
   const count = useLoad(counted === '' ? null : () => audienceCount(base, countedType, counted), [audience]);
   const previewInput = useDebounced(JSON.stringify({ ...message, deviceId: previewDevice.trim() || undefined }));
   const nothingToRender = mode === 'template' ? chosenTemplate === '' : content.body === '';
-  const preview = useLoad(nothingToRender ? null : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }), [previewInput]);
+  const preview = useLoad(
+    nothingToRender
+      ? null
+      : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }),
+    [previewInput],
+  );
 
   const send = useAction(async () => {
     const body = { ...message, targetType, targetIds: [chosenTarget] };
-    const answer = await api<{ id: string }>('POST', `${base}/notifications`, { body, headers: { 'idempotency-key': idempotencyKey } });
+    const answer = await api<{ id: string }>('POST', `${base}/notifications`, {
+      body,
+      headers: { 'idempotency-key': idempotencyKey },
+    });
     // The next message is another send; a retry of this one (same key) would answer the same id.
     setIdempotencyKey(crypto.randomUUID());
     return answer;
@@ -74,40 +91,93 @@ export function SendScreen() {
     >
       <fieldset>
         <legend>Content</legend>
-        <Select label="Content from" name="content-mode" value={mode} options={[['inline', 'Inline content'], ['template', 'A template']] as const} onChange={setMode} />
+        <Select
+          label="Content from"
+          name="content-mode"
+          value={mode}
+          options={
+            [
+              ['inline', 'Inline content'],
+              ['template', 'A template'],
+            ] as const
+          }
+          onChange={setMode}
+        />
         {mode === 'template' ? (
           templates.data === undefined ? (
             <Loading what="Loading templates" />
           ) : templates.data.length === 0 ? (
             <p class="empty">No template yet: create one on the Templates screen.</p>
           ) : (
-            <Select label="Template" name="send-template" value={chosenTemplate} options={templates.data.map((template) => [template.id, template.name] as const)} onChange={setTemplateId} />
+            <Select
+              label="Template"
+              name="send-template"
+              value={chosenTemplate}
+              options={templates.data.map((template) => [template.id, template.name] as const)}
+              onChange={setTemplateId}
+            />
           )
         ) : (
           <>
-            <Field label="Title" name="send-title" value={content.title} onInput={(title) => setContent({ ...content, title })} />
-            <Field label="Body" name="send-body" multiline required value={content.body} onInput={(body) => setContent({ ...content, body })} hint="Liquid: {{ device.tags.name }}, {{ device.userId }}, {{ data.x | default: 'y' }}" />
+            <Field
+              label="Title"
+              name="send-title"
+              value={content.title}
+              onInput={(title) => setContent({ ...content, title })}
+            />
+            <Field
+              label="Body"
+              name="send-body"
+              multiline
+              required
+              value={content.body}
+              onInput={(body) => setContent({ ...content, body })}
+              hint="Liquid: {{ device.tags.name }}, {{ device.userId }}, {{ data.x | default: 'y' }}"
+            />
             <Field label="URL" name="send-url" value={content.url} onInput={(url) => setContent({ ...content, url })} />
-            <Field label="Image URL" name="send-image" value={content.imageUrl} onInput={(imageUrl) => setContent({ ...content, imageUrl })} />
+            <Field
+              label="Image URL"
+              name="send-image"
+              value={content.imageUrl}
+              onInput={(imageUrl) => setContent({ ...content, imageUrl })}
+            />
           </>
         )}
       </fieldset>
       <fieldset>
         <legend>Audience</legend>
-        <Select label="Send to" name="target-type" value={targetType} options={targetTypes} onChange={(type) => {
-          setTargetType(type);
-          setTarget('');
-        }} />
+        <Select
+          label="Send to"
+          name="target-type"
+          value={targetType}
+          options={targetTypes}
+          onChange={(type) => {
+            setTargetType(type);
+            setTarget('');
+          }}
+        />
         {targetType === 'segment' ? (
           segments.data === undefined ? (
             <Loading what="Loading segments" />
           ) : segments.data.length === 0 ? (
             <p class="empty">No segment yet: build one on the Segments screen.</p>
           ) : (
-            <Select label="Segment" name="send-segment" value={chosenTarget} options={segments.data.map((segment) => [segment.id, segment.name] as const)} onChange={setTarget} />
+            <Select
+              label="Segment"
+              name="send-segment"
+              value={chosenTarget}
+              options={segments.data.map((segment) => [segment.id, segment.name] as const)}
+              onChange={setTarget}
+            />
           )
         ) : (
-          <Field label={targetType === 'userId' ? 'User id' : 'Device id'} name="send-target" value={target} onInput={setTarget} required />
+          <Field
+            label={targetType === 'userId' ? 'User id' : 'Device id'}
+            name="send-target"
+            value={target}
+            onInput={setTarget}
+            required
+          />
         )}
         <p class="count" aria-live="polite" data-testid="audience-count">
           {chosenTarget === ''
@@ -121,7 +191,13 @@ export function SendScreen() {
       </fieldset>
       <fieldset>
         <legend>Preview</legend>
-        <Field label="Preview for device id" name="preview-device" value={previewDevice} onInput={setPreviewDevice} hint="Renders the message with this device's tags and user id; without one, device variables are empty." />
+        <Field
+          label="Preview for device id"
+          name="preview-device"
+          value={previewDevice}
+          onInput={setPreviewDevice}
+          hint="Renders the message with this device's tags and user id; without one, device variables are empty."
+        />
         <ErrorMessage error={preview.error} />
         {preview.data && !preview.error && (
           <div class="push-preview" data-testid="send-preview">
@@ -132,14 +208,21 @@ export function SendScreen() {
       </fieldset>
       <fieldset>
         <legend>Send</legend>
-        <Field label="Idempotency-Key" name="idempotency-key" value={idempotencyKey} onInput={setIdempotencyKey} hint="Sending again with the same key within 24 hours answers the same notification and sends nothing twice." />
+        <Field
+          label="Idempotency-Key"
+          name="idempotency-key"
+          value={idempotencyKey}
+          onInput={setIdempotencyKey}
+          hint="Sending again with the same key within 24 hours answers the same notification and sends nothing twice."
+        />
         <button type="submit" disabled={send.running || chosenTarget === ''}>
           {send.running ? 'Sending…' : 'Send'}
         </button>
         <ErrorMessage error={send.error} />
         {send.result && (
           <p role="status" class="notice">
-            Accepted as notification <code>{send.result.id}</code>. <a href="#/notifications">Follow it on the Notifications screen</a>.
+            Accepted as notification <code>{send.result.id}</code>.{' '}
+            <a href="#/notifications">Follow it on the Notifications screen</a>.
           </p>
         )}
       </fieldset>

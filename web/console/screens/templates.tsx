@@ -16,11 +16,23 @@ const liquidFields = [
 ] as const;
 
 function draftOf(template: TemplateView): Draft {
-  return { name: template.name, title: template.title ?? '', body: template.body, url: template.url ?? '', imageUrl: template.imageUrl ?? '' };
+  return {
+    name: template.name,
+    title: template.title ?? '',
+    body: template.body,
+    url: template.url ?? '',
+    imageUrl: template.imageUrl ?? '',
+  };
 }
 
 function bodyOf(draft: Draft): TemplateBody {
-  return { name: draft.name, body: draft.body, title: draft.title || null, url: draft.url || null, imageUrl: draft.imageUrl || null };
+  return {
+    name: draft.name,
+    body: draft.body,
+    title: draft.title || null,
+    url: draft.url || null,
+    imageUrl: draft.imageUrl || null,
+  };
 }
 
 /** The API names a Liquid error by its field (/title); shown beside that field. */
@@ -37,13 +49,27 @@ export function TemplatesScreen() {
 
   // Empty fields are left out (JSON drops undefined): a send, which the preview mirrors, has no null content.
   const previewInput = useDebounced(
-    JSON.stringify({ title: draft.title || undefined, body: draft.body, url: draft.url || undefined, imageUrl: draft.imageUrl || undefined, deviceId: previewDevice.trim() || undefined }),
+    JSON.stringify({
+      title: draft.title || undefined,
+      body: draft.body,
+      url: draft.url || undefined,
+      imageUrl: draft.imageUrl || undefined,
+      deviceId: previewDevice.trim() || undefined,
+    }),
   );
-  const preview = useLoad(draft.body === '' ? null : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }), [previewInput]);
+  const preview = useLoad(
+    draft.body === ''
+      ? null
+      : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }),
+    [previewInput],
+  );
   const liquidErrors = fieldErrors(preview.error);
 
   const save = useAction(async () => {
-    const saved = editing === null ? await api<TemplateView>('POST', `${base}/templates`, { body: bodyOf(draft) }) : await api<TemplateView>('PUT', `${base}/templates/${editing}`, { body: bodyOf(draft) });
+    const saved =
+      editing === null
+        ? await api<TemplateView>('POST', `${base}/templates`, { body: bodyOf(draft) })
+        : await api<TemplateView>('PUT', `${base}/templates/${editing}`, { body: bodyOf(draft) });
     setEditing(saved.id);
     list.reload();
     return saved;
@@ -64,11 +90,16 @@ export function TemplatesScreen() {
             <ul class="picks">
               {templates.map((template) => (
                 <li key={template.id}>
-                  <button type="button" class="link" aria-pressed={editing === template.id} onClick={() => {
-                    setEditing(template.id);
-                    setDraft(draftOf(template));
-                    save.reset();
-                  }}>
+                  <button
+                    type="button"
+                    class="link"
+                    aria-pressed={editing === template.id}
+                    onClick={() => {
+                      setEditing(template.id);
+                      setDraft(draftOf(template));
+                      save.reset();
+                    }}
+                  >
                     {template.name}
                   </button>
                 </li>
@@ -76,11 +107,15 @@ export function TemplatesScreen() {
             </ul>
           )}
         </LoadedView>
-        <button type="button" class="secondary" onClick={() => {
-          setEditing(null);
-          setDraft(blank);
-          save.reset();
-        }}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            setEditing(null);
+            setDraft(blank);
+            save.reset();
+          }}
+        >
           New template
         </button>
       </section>
@@ -92,7 +127,13 @@ export function TemplatesScreen() {
         }}
       >
         <h2 id="template-editor">{editing === null ? 'New template' : 'Edit template'}</h2>
-        <Field label="Name" name="template-name" required value={draft.name} onInput={(name) => setDraft({ ...draft, name })} />
+        <Field
+          label="Name"
+          name="template-name"
+          required
+          value={draft.name}
+          onInput={(name) => setDraft({ ...draft, name })}
+        />
         {liquidFields.map(([field, label]) => (
           <Field
             key={field}
@@ -124,9 +165,17 @@ export function TemplatesScreen() {
       </form>
       <section aria-labelledby="template-preview">
         <h2 id="template-preview">Preview</h2>
-        <Field label="Preview for device id" name="template-preview-device" value={previewDevice} onInput={setPreviewDevice} hint="Optional: renders with this device's tags." />
+        <Field
+          label="Preview for device id"
+          name="template-preview-device"
+          value={previewDevice}
+          onInput={setPreviewDevice}
+          hint="Optional: renders with this device's tags."
+        />
         {preview.error && Object.keys(liquidErrors).length === 0 && <ErrorMessage error={preview.error} />}
-        {preview.error && Object.keys(liquidErrors).length > 0 && <p role="alert">The template does not parse; see the fields marked.</p>}
+        {preview.error && Object.keys(liquidErrors).length > 0 && (
+          <p role="alert">The template does not parse; see the fields marked.</p>
+        )}
         {preview.data && !preview.error && (
           <div class="push-preview" data-testid="template-preview">
             <strong>{preview.data.title ?? ''}</strong>
