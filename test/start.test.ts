@@ -35,7 +35,14 @@ it('npm start brings up Redis, SecantusDB and every process, answers, and leaves
   });
   try {
     await eventually(
-      async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200),
+      async () => {
+        expect(start.child.exitCode, start.output()).toBeNull();
+        const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (response) => response.status,
+          (error: Error) => error.message,
+        );
+        expect(ready, start.output()).toBe(200);
+      },
       90_000,
       250,
     );
