@@ -3,13 +3,12 @@ import re
 
 import schemathesis
 
-# CONTRACTS §1, plus 409 `conflict` (README: heavy contention on one device).
+# CONTRACTS §1.
 CODE_FOR_STATUS = {
     400: "invalid_request",
     401: "unauthorized",
     403: "forbidden",
     404: "not_found",
-    409: "conflict",
     413: "payload_too_large",
     415: "unsupported_media_type",
     429: "rate_limited",

@@ -6,7 +6,7 @@ import { findOnPath, isExecutableFile } from './find-executable.ts';
 import { describeFailure, runCommand } from './run-command.ts';
 import { aptInstall } from './apt-install.ts';
 
-/** Pinned: SecantusDB is beta, and every figure in the README was measured on this version. */
+/** Pinned: SecantusDB is beta, and every figure in docs/performance.md was measured on this version. */
 export const SECANTUSDB_VERSION = '0.7.0b3';
 const MIN_PYTHON: [number, number] = [3, 10];
 const PIP_TIMEOUT_MS = 10 * 60_000;

@@ -19,7 +19,7 @@ export interface OutgoingPush {
   /**
    * Pushes with the same collapse id replace one another on the phone (APNs `apns-collapse-id`, FCM Android
    * `collapse_key`, web push `Topic`). The notification id: a push that is sent twice (the gateway accepted it just
-   * before a worker was killed, README "Shutdown and crashes") shows once.
+   * before a worker was killed, docs/operations.md "Shutdown and crashes") shows once.
    */
   collapseId: string;
   /** Web Push only: the subscription keys the payload is encrypted for. */
