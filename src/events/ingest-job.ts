@@ -1,12 +1,9 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { Types } from 'mongoose';
+import type { ServerEvent } from '../schemas/events.ts';
 
-export interface IngestedEvent {
-  type: string;
-  subjectType: 'device' | 'user';
-  subjectId: string;
-  data: Record<string, unknown>;
-}
+/** An accepted event: its data checked and defaulted to an empty object. */
+export type IngestedEvent = Omit<ServerEvent, 'data'> & { data: Record<string, unknown> };
 
 /** One job per accepted request: the worker writes its events in one batch. */
 export interface EventIngestJob {

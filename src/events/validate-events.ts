@@ -1,52 +1,44 @@
-import { subjectTypes } from '../models/event.ts';
-import { maxEventTypeLength, maxSubjectIdLength, type EventError } from '../schemas/events.ts';
+import { bodyPartErrors } from '../http/validation.ts';
+import { ServerEvent, type EventError } from '../schemas/events.ts';
 import type { IngestedEvent } from './ingest-job.ts';
 import { eventDataProblem } from './event-data.ts';
 import { isReservedEventType } from './automatic-events.ts';
 
-const eventFields = new Set(['type', 'subjectType', 'subjectId', 'data']);
-
 type Verdict = { event: IngestedEvent } | { code: string; message: string };
 
-export const eventTypeProblem = (type: unknown): string | null =>
-  typeof type === 'string' && type.length >= 1 && type.length <= maxEventTypeLength
-    ? null
-    : `type must be a string of 1 to ${maxEventTypeLength} characters`;
+/** The code a schema failure of each field answers with (CONTRACTS §5); anything else is the event's shape. */
+const fieldCodes: Record<string, string> = {
+  type: 'invalid_type',
+  subjectType: 'invalid_subject',
+  subjectId: 'invalid_subject',
+};
+/** When several fields fail, the one reported is the first of these. */
+const codeOrder = ['invalid_event', 'invalid_type', 'invalid_subject'];
+
+function schemaProblem(raw: unknown): { code: string; message: string } | null {
+  const problems = bodyPartErrors(ServerEvent, raw, '').map((detail) => {
+    const field = detail.path.split('/')[1];
+    const code = (field !== undefined && fieldCodes[field]) || 'invalid_event';
+    return { code, message: field === undefined ? `an event ${detail.message}` : `${field} ${detail.message}` };
+  });
+  problems.sort((a, b) => codeOrder.indexOf(a.code) - codeOrder.indexOf(b.code));
+  return problems[0] ?? null;
+}
 
 /** Checks one event sent to the server API (CONTRACTS §5); the reserved @ types are the SDK's alone. */
 export function validateServerEvent(raw: unknown): Verdict {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    return { code: 'invalid_event', message: 'an event must be an object' };
-  const unknownField = Object.keys(raw).find((key) => !eventFields.has(key));
-  if (unknownField !== undefined)
-    return {
-      code: 'invalid_event',
-      message: `"${unknownField}" is not a field of an event (type, subjectType, subjectId, data)`,
-    };
-  const { type, subjectType, subjectId, data = {} } = raw as Record<string, unknown>;
-  const typeProblem = eventTypeProblem(type);
-  if (typeProblem) return { code: 'invalid_type', message: typeProblem };
-  if (isReservedEventType(type as string)) {
+  const problem = schemaProblem(raw);
+  if (problem) return problem;
+  const { type, subjectType, subjectId, data = {} } = raw as ServerEvent;
+  if (isReservedEventType(type)) {
     return {
       code: 'reserved_type',
-      message: `types starting with @ are reserved for automatic events; "${String(type)}" cannot be sent here`,
+      message: `types starting with @ are reserved for automatic events; "${type}" cannot be sent here`,
     };
-  }
-  if (!(subjectTypes as readonly unknown[]).includes(subjectType))
-    return { code: 'invalid_subject', message: `subjectType must be one of ${subjectTypes.join(', ')}` };
-  if (typeof subjectId !== 'string' || subjectId.length < 1 || subjectId.length > maxSubjectIdLength) {
-    return { code: 'invalid_subject', message: `subjectId must be a string of 1 to ${maxSubjectIdLength} characters` };
   }
   const dataProblem = eventDataProblem(data);
   if (dataProblem) return { code: 'invalid_data', message: dataProblem };
-  return {
-    event: {
-      type: type as string,
-      subjectType: subjectType as IngestedEvent['subjectType'],
-      subjectId,
-      data: data as Record<string, unknown>,
-    },
-  };
+  return { event: { type, subjectType, subjectId, data: data as Record<string, unknown> } };
 }
 
 /** Valid events are accepted even when others in the same request are not; each refusal names its index. */

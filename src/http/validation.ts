@@ -31,10 +31,16 @@ function escapePointer(segment: string): string {
 
 function detailFor(error: ErrorObject, prefix: string): ErrorDetail {
   const params = error.params as Record<string, unknown>;
-  const schema = error.parentSchema as { errorMessage?: string; propertyNames?: { errorMessage?: string } } | undefined;
+  const schema = error.parentSchema as
+    | { type?: string; errorMessage?: string; propertyNames?: { errorMessage?: string } }
+    | undefined;
   const custom = error.keyword === 'propertyNames' ? schema?.propertyNames?.errorMessage : schema?.errorMessage;
   let path = prefix + error.instancePath;
-  if (error.keyword === 'required') path += `/${escapePointer(String(params.missingProperty))}`;
+  if (error.keyword === 'required') {
+    // An object's errorMessage says what the object must be; a bare required rule's says when the field is needed.
+    const message = (schema?.type === 'object' ? undefined : custom) ?? 'is required';
+    return { path: `${path}/${escapePointer(String(params.missingProperty))}`, message };
+  }
   if (error.keyword === 'additionalProperties') {
     return { path: `${path}/${escapePointer(String(params.additionalProperty))}`, message: 'is not a known field' };
   }

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DeviceId } from './common.ts';
 import { UserId } from './device.ts';
+import { subjectTypes } from '../models/event.ts';
 
 export const maxEventsPerRequest = 500;
 export const maxEventTypeLength = 64;
@@ -34,6 +35,25 @@ export const EventType = Type.String({
   maxLength: maxEventTypeLength,
   errorMessage: `must be an event type of 1 to ${maxEventTypeLength} characters`,
 });
+
+/**
+ * One event of the server API's /events and /track. Its data is checked apart (src/events/event-data.ts): values,
+ * times and their limits are rules a schema does not express.
+ */
+export const ServerEvent = Type.Object(
+  {
+    type: EventType,
+    subjectType: Type.Enum(subjectTypes, { errorMessage: `must be one of ${subjectTypes.join(', ')}` }),
+    subjectId: Type.String({
+      minLength: 1,
+      maxLength: maxSubjectIdLength,
+      errorMessage: `must be a string of 1 to ${maxSubjectIdLength} characters`,
+    }),
+    data: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false, errorMessage: 'must be an object' },
+);
+export type ServerEvent = Static<typeof ServerEvent>;
 
 /** trackEvent from the SDK: the subject is the device in the path. */
 export const TrackDeviceEventBody = Type.Object(
