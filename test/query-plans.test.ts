@@ -27,6 +27,9 @@ import { deviceHistoryQuery } from '../src/history/device-history.ts';
 import { deliveredHistoryQuery } from '../src/history/record-history.ts';
 import { deliveryResultsQuery, projectNotificationQuery } from '../src/notifications/notification-view.ts';
 import { pendingJourneySendsQuery } from '../src/journeys/cancel-journey-sends.ts';
+import { listNotificationsQuery } from '../src/notifications/list-notifications.ts';
+import { clicksFilter } from '../src/notifications/notification-clicks.ts';
+import { listDevicesQuery } from '../src/devices/list-devices.ts';
 import type { EventCondition, SegmentCondition } from '../src/schemas/segment.ts';
 
 /**
@@ -168,7 +171,7 @@ const explainQuery = async (query: { explain(verbosity: 'queryPlanner'): unknown
   await (query.explain('queryPlanner') as PromiseLike<Explain>);
 
 /** countDocuments is this aggregate on the wire (mongodb/lib/collection.js), which is what gets planned. */
-const explainCount = (model: Models['Event'] | Models['Device'], filter: object) =>
+const explainCount = (model: Models['Event'] | Models['Device'] | Models['NotificationClick'], filter: object) =>
   model
     .aggregate([{ $match: filter }, { $group: { _id: 1, n: { $sum: 1 } } }])
     .explain('queryPlanner') as Promise<Explain>;
@@ -415,6 +418,23 @@ const hotQueries: HotQuery[] = [
     index: '_id_',
     secantus: 'explainGap',
   },
+  {
+    name: 'the devices of a user (GET /devices?userId=)',
+    explain: () => explainQuery(listDevicesQuery(models(), projectId, { userId: 'u7', limit: 50 })),
+    index: 'projectId_1_userId_1',
+  },
+  {
+    name: 'the devices of a user, next page',
+    explain: () => explainQuery(listDevicesQuery(models(), projectId, { userId: 'u7', limit: 50, after: 'd007' })),
+    index: 'projectId_1_userId_1',
+    secantus: 'explainGap',
+  },
+  {
+    name: 'the devices with a tag value (GET /devices?tag=&value=)',
+    explain: () => explainQuery(listDevicesQuery(models(), projectId, { tag: 'plan', value: 'pro', limit: 50 })),
+    index: deviceTags,
+    secantus: 'wildcard',
+  },
   // History
   {
     name: 'the history of a device',
@@ -538,6 +558,21 @@ const hotQueries: HotQuery[] = [
   {
     name: 'the delivery results of a notification (its stats)',
     explain: () => explainQuery(deliveryResultsQuery(models(), `${projectId}-n3`)),
+    index: 'notificationId_1',
+  },
+  {
+    name: 'the notifications of the project, newest first (GET /notifications)',
+    explain: () => explainQuery(listNotificationsQuery(models(), projectId, { limit: 20 })),
+    index: 'projectId_1_createdAt_-1',
+  },
+  {
+    name: 'the notifications of the project, next page',
+    explain: () => explainQuery(listNotificationsQuery(models(), projectId, { limit: 20, before: now })),
+    index: 'projectId_1_createdAt_-1',
+  },
+  {
+    name: 'the devices clicked on a notification (its stats.clicked)',
+    explain: () => explainCount(models().NotificationClick, clicksFilter(`${projectId}-n3`)),
     index: 'notificationId_1',
   },
   {

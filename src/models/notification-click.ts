@@ -3,7 +3,8 @@ import { Schema, type Connection } from 'mongoose';
 /**
  * One document per device that clicked a notification, under `<notificationId>:<deviceId>`: a device clicking twice
  * writes the same document, so the count of a notification's documents is its distinct clicking devices
- * (CONTRACTS §6), read as an _id range in the index every collection has.
+ * (CONTRACTS §6), counted on the notificationId index. An _id range would serve the count on MongoDB too, but
+ * SecantusDB 0.7.0b3 answers an _id range with a collection scan (64 ms a count at 2,000 clicks, against 4 ms).
  */
 const notificationClickSchema = new Schema(
   {
@@ -14,6 +15,8 @@ const notificationClickSchema = new Schema(
   },
   { versionKey: false },
 );
+
+notificationClickSchema.index({ notificationId: 1 });
 
 export function notificationClickModel(connection: Connection) {
   return connection.model('NotificationClick', notificationClickSchema, 'notification_clicks');

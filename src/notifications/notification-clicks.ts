@@ -1,7 +1,6 @@
 import type { Models } from '../models/index.ts';
 
-/** `:` then `;`, the next character: every _id of the notification's clicks sorts between the two. */
-const clicksRange = (notificationId: string) => ({ $gte: `${notificationId}:`, $lt: `${notificationId};` });
+export const clicksFilter = (notificationId: string) => ({ notificationId });
 
 /**
  * Records that the device clicked the notification (the SDK's @clicked with data.notificationId). Only a
@@ -23,5 +22,5 @@ export async function recordClick(
 }
 
 export function countClicks(models: Models, notificationId: string): Promise<number> {
-  return models.NotificationClick.countDocuments({ _id: clicksRange(notificationId) });
+  return models.NotificationClick.countDocuments(clicksFilter(notificationId));
 }
