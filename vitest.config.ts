@@ -1,13 +1,35 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that start processes of their own (workers, npm start) or stop servers mid-send, and time what follows: two of
+ * them at once on two cores, beside the rest of the suite, once left a worker silent for 30 s and a send without a
+ * push for a minute. They run after the other files, one at a time, on servers of their own (each project runs the
+ * global set-up).
+ */
+const processTests = ['test/faults/**/*.test.ts', 'test/start.test.ts', 'test/worker-processes.test.ts'];
+
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 180_000,
     pool: 'forks',
-    // Two cores: more files at once only queue up behind the database.
-    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        // Two cores: more files at once only queue up behind the database.
+        test: {
+          name: 'parallel',
+          include: ['test/**/*.test.ts'],
+          exclude: processTests,
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'processes', include: processTests, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
