@@ -4,7 +4,7 @@ import type { OutgoingPush, PushOutcome } from '../gateways/gateway.ts';
 import type { BatchDevice } from '../targets/target-device.ts';
 import { renderContent, type MessageContent } from '../rendering/message-content.ts';
 import { personalizationScope } from '../rendering/personalization-scope.ts';
-import { deliveredHistoryQuery, recordHistory, type DeliveredPush } from '../history/record-history.ts';
+import { deliveredDevices, recordHistory, type DeliveredPush } from '../history/record-history.ts';
 import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
 import {
   deliverJobId,
@@ -147,13 +147,11 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
     const previous = await startBatchRun(context.redis, prefix, batchId);
     const progressKnown = job.data.tally !== undefined;
     if (previous === 'none' || (previous === 'clean' && progressKnown)) return new Set();
-    const { notificationId } = job.data;
-    const entries = await deliveredHistoryQuery(
+    return deliveredDevices(
       context.models,
-      notificationId,
+      job.data.notificationId,
       devices.map((device) => device.deviceId),
     );
-    return new Set(entries.map((entry) => entry.deviceId));
   }
 
   async function recordOutcomes(

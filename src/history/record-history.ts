@@ -16,6 +16,16 @@ export function deliveredHistoryQuery(models: Models, notificationId: string, de
   ).lean();
 }
 
+/** The devices among deviceIds that already have history for the notification: the gateway took their push. */
+export async function deliveredDevices(
+  models: Models,
+  notificationId: string,
+  deviceIds: string[],
+): Promise<Set<string>> {
+  const entries = await deliveredHistoryQuery(models, notificationId, deviceIds);
+  return new Set(entries.map((entry) => entry.deviceId));
+}
+
 /** One history document per accepted push; its (notificationId, deviceId) _id makes a repeat a no-op. */
 export async function recordHistory(
   models: Models,
