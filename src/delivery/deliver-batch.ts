@@ -16,23 +16,8 @@ import {
 import { PreparedNotifications, type PreparedNotification } from './prepared-notification.ts';
 import { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
 import { endBatchRun, startBatchRun } from './batch-attempts.ts';
+import { RetryRound } from './retry-rounds.ts';
 import { emptyDeliveryCounts, recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
-
-/**
- * Rounds of resending the devices a gateway asked to retry (429, 5xx, network) before they count as failed, and the
- * wait before each round: 0.25, 0.5, 1, 2 s, then 4 s (or the gateway's Retry-After when longer). A 503 for some
- * pushes of a call is per request, not the gateway going away: with 1 -> 32 s over 6 rounds, a device refused a few
- * times in a row waited over a minute and held its notification in "sending", and at a 30% refusal rate about one
- * device in 5,000 was refused 7 times and counted failed. Ten short rounds wait at most about 28 s in all
- * (without Retry-After), and leave a device failed only after 11 refusals.
- */
-export const maxRetryRounds = 10;
-const retryBaseMs = 250;
-const maxRetryDelayMs = 4000;
-
-export function retryDelayMs(round: number, retryAfterMs: number): number {
-  return Math.max(retryAfterMs, Math.min(maxRetryDelayMs, retryBaseMs * 2 ** (round - 1)));
-}
 
 interface Rendered {
   device: BatchDevice;
@@ -224,10 +209,7 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
         null,
       );
 
-    const round = (job.data.retryRound ?? 0) + 1;
-    const giveUp = round > maxRetryRounds;
-    const retrying: string[] = [];
-    let retryAfterMs = 0;
+    const round = new RetryRound(job.data.retryRound);
     const gateway = rendered.length > 0 ? await context.gateways.gatewayFor(projectId, gatewayName) : null;
     for (let start = 0; gateway && start < rendered.length; start += gatewayCallSize) {
       const call = rendered.slice(start, start + gatewayCallSize);
@@ -237,11 +219,10 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
 
       tally.sent += outcomes.sent.length;
       tally.unsubscribed += outcomes.rejected.length;
-      tally.failed += outcomes.failed + (giveUp ? outcomes.retry.length : 0);
-      const again = new Set(giveUp ? [] : outcomes.retry);
+      const refusals = round.refused(outcomes.retry, outcomes.retryAfterMs);
+      tally.failed += outcomes.failed + refusals.failed.length;
+      const again = new Set(refusals.again);
       for (const { device } of call) if (!again.has(device.deviceId)) done.add(device.deviceId);
-      retrying.push(...again);
-      retryAfterMs = Math.max(retryAfterMs, outcomes.retryAfterMs);
       const unrecorded: UnrecordedOutcomes = {
         sent: outcomes.sent.map((push) => push.deviceId),
         rejected: outcomes.rejected,
@@ -262,7 +243,7 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
         gatewayName,
         {
           sent: outcomes.sent.length,
-          failed: outcomes.failed + (giveUp ? outcomes.retry.length : 0),
+          failed: outcomes.failed + refusals.failed.length,
           unsubscribed: outcomes.rejected.length,
           retried: again.size,
         },
@@ -270,9 +251,10 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
       );
     }
 
-    await saveProgress(job, [...done], tally, retrying.length > 0 ? round : undefined);
+    const next = round.next();
+    await saveProgress(job, [...done], tally, next?.retryRound);
     await endBatchRun(context.redis, prefix, batchId);
-    if (retrying.length > 0) return delayJob(job, token, retryDelayMs(round, retryAfterMs));
+    if (next) return delayJob(job, token, next.delayMs);
   }
 
   return async (job, token) => {
