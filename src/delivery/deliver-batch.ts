@@ -6,18 +6,13 @@ import { renderContent, type MessageContent } from '../rendering/message-content
 import { personalizationScope } from '../rendering/personalization-scope.ts';
 import { deliveredDevices, recordHistory, type DeliveredPush } from '../history/record-history.ts';
 import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
-import {
-  deliverJobId,
-  emptyTally,
-  type DeliverJobData,
-  type DeliveryTally,
-  type UnrecordedOutcomes,
-} from './deliver-job.ts';
+import { deliverJobId, type DeliverJobData, type UnrecordedOutcomes } from './deliver-job.ts';
 import { PreparedNotifications, type PreparedNotification } from './prepared-notification.ts';
 import { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
 import { endBatchRun, startBatchRun } from './batch-attempts.ts';
 import { RetryRound } from './retry-rounds.ts';
-import { emptyDeliveryCounts, recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
+import { recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
+import { OutcomeTally } from './outcome-tally.ts';
 
 interface Rendered {
   device: BatchDevice;
@@ -112,10 +107,11 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
   async function saveProgress(
     job: Job<DeliverJobData>,
     done: string[],
-    tally: DeliveryTally,
+    outcomes: OutcomeTally,
     retryRound?: number,
   ): Promise<void> {
     const { notificationId, batch } = job.data;
+    const tally = outcomes.saved();
     await DeliveryResult.updateOne(
       { _id: deliverJobId(notificationId, batch) },
       { $set: { notificationId, ...tally } },
@@ -166,7 +162,7 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
       .filter((push) => push !== null)
       .map(({ device, content }) => ({ deviceId: device.deviceId, content }));
     await recordOutcomes(job.data.projectId, notification, sent, unrecorded.rejected, new Date(unrecorded.at));
-    await saveProgress(job, job.data.done ?? [], job.data.tally ?? emptyTally(), job.data.retryRound);
+    await saveProgress(job, job.data.done ?? [], new OutcomeTally(job.data.tally), job.data.retryRound);
   }
 
   async function deliver(job: Job<DeliverJobData>, token: string | undefined): Promise<void> {
@@ -182,11 +178,13 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
     const waitMs = await limiter.reserve(projectId, pending.length);
     if (waitMs > 0) return delayJob(job, token, waitMs);
 
-    const tally = { ...(job.data.tally ?? emptyTally()) };
+    const tally = new OutcomeTally(job.data.tally);
+    const reportMetrics = (gatewaySeconds: number | null) =>
+      recordDeliveryMetrics(context.redis, prefix, gatewayName, tally.takeUnreported(), gatewaySeconds);
     const batchId = deliverJobId(notificationId, batch);
     const delivered = await alreadyDelivered(job, batchId, pending);
     // Delivered by a run that stopped before saving its progress: counted now, never sent again.
-    tally.sent += delivered.size;
+    tally.countSentEarlier(delivered.size);
     for (const deviceId of delivered) done.add(deviceId);
 
     const toSend = pending.filter((device) => !delivered.has(device.deviceId));
@@ -195,19 +193,11 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
       const push = render(notification, device);
       if (push !== null) rendered.push(push);
       else {
-        tally.failed += 1;
+        tally.count('failed', 1);
         done.add(device.deviceId);
       }
     }
-    const renderFailures = toSend.length - rendered.length;
-    if (renderFailures > 0)
-      await recordDeliveryMetrics(
-        context.redis,
-        prefix,
-        gatewayName,
-        { ...emptyDeliveryCounts(), failed: renderFailures },
-        null,
-      );
+    if (rendered.length < toSend.length) await reportMetrics(null);
 
     const round = new RetryRound(job.data.retryRound);
     const gateway = rendered.length > 0 ? await context.gateways.gatewayFor(projectId, gatewayName) : null;
@@ -217,11 +207,12 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
       const outcomes = sortOutcomes(call, await gateway.send(call.map((push) => toOutgoing(notification, push))));
       const gatewaySeconds = (performance.now() - sendStart) / 1000;
 
-      tally.sent += outcomes.sent.length;
-      tally.unsubscribed += outcomes.rejected.length;
       const refusals = round.refused(outcomes.retry, outcomes.retryAfterMs);
-      tally.failed += outcomes.failed + refusals.failed.length;
       const again = new Set(refusals.again);
+      tally.count('sent', outcomes.sent.length);
+      tally.count('unsubscribed', outcomes.rejected.length);
+      tally.count('failed', outcomes.failed + refusals.failed.length);
+      tally.count('retried', again.size);
       for (const { device } of call) if (!again.has(device.deviceId)) done.add(device.deviceId);
       const unrecorded: UnrecordedOutcomes = {
         sent: outcomes.sent.map((push) => push.deviceId),
@@ -229,7 +220,7 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
         at: Date.now(),
       };
       // Redis first: from here on a rerun writes these outcomes instead of sending the pushes again.
-      await job.updateData({ ...job.data, done: [...done], tally, unrecorded });
+      await job.updateData({ ...job.data, done: [...done], tally: tally.saved(), unrecorded });
 
       if (outcomes.failed > 0)
         context.log.warn(
@@ -237,18 +228,7 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
           'the gateway refused pushes',
         );
       await recordOutcomes(projectId, notification, outcomes.sent, outcomes.rejected, new Date(unrecorded.at));
-      await recordDeliveryMetrics(
-        context.redis,
-        prefix,
-        gatewayName,
-        {
-          sent: outcomes.sent.length,
-          failed: outcomes.failed + refusals.failed.length,
-          unsubscribed: outcomes.rejected.length,
-          retried: again.size,
-        },
-        gatewaySeconds,
-      );
+      await reportMetrics(gatewaySeconds);
     }
 
     const next = round.next();
@@ -264,12 +244,12 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
       if (error instanceof DelayedError || job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw error;
       // The last attempt failed: the devices still pending count as failed so that the notification's stats add up.
       const all = job.data.devices.map((device) => device.deviceId);
-      const tally = { ...(job.data.tally ?? emptyTally()) };
-      const abandoned = all.length - (job.data.done ?? []).length;
-      tally.failed += abandoned;
+      const tally = new OutcomeTally(job.data.tally);
+      tally.count('failed', all.length - (job.data.done ?? []).length);
       await saveProgress(job, all, tally).catch(() => undefined);
-      const counts = { ...emptyDeliveryCounts(), failed: abandoned };
-      await recordDeliveryMetrics(context.redis, prefix, job.data.gateway, counts, null).catch(() => undefined);
+      await recordDeliveryMetrics(context.redis, prefix, job.data.gateway, tally.takeUnreported(), null).catch(
+        () => undefined,
+      );
       throw error;
     }
   };
