@@ -5,7 +5,7 @@ import {
   startSegmentSend,
   useFaultHarness,
 } from '../support/fault-harness.ts';
-import { gatewayCallSize } from '../../src/delivery/deliver-batch.ts';
+import { gatewayCallSize } from '../../src/delivery/delivery-run.ts';
 import type { Delivery } from '../../scripts/sandbox/delivery-log.ts';
 
 const devices = 10_000;

@@ -1,0 +1,300 @@
+import { DelayedError, type Job } from 'bullmq';
+import type { WorkerContext } from '../worker-runtime/worker-context.ts';
+import type { OutgoingPush, PushGateway, PushOutcome } from '../gateways/gateway.ts';
+import type { BatchDevice } from '../targets/target-device.ts';
+import { renderContent, type MessageContent } from '../rendering/message-content.ts';
+import { personalizationScope } from '../rendering/personalization-scope.ts';
+import { deliveredDevices, recordHistory, type DeliveredPush } from '../history/record-history.ts';
+import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
+import { recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
+import { deliverJobId, type DeliverJobData, type UnrecordedOutcomes } from './deliver-job.ts';
+import type { PreparedNotification, PreparedNotifications } from './prepared-notification.ts';
+import type { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
+import { endBatchRun, startBatchRun } from './batch-attempts.ts';
+import { RetryRound } from './retry-rounds.ts';
+import { OutcomeTally } from './outcome-tally.ts';
+
+/**
+ * Pushes handed to the gateway in one call. The outcomes of each call are saved in the job (Redis) before anything
+ * else happens, so a run that dies (kill -9) or loses MongoDB repeats at most the one call that was in flight: with
+ * neither FCM nor APNs taking an idempotency key, that is the limit of "exactly once" (docs/operations.md, Shutdown and crashes).
+ * Smaller calls narrow that window; each call costs one job-data write.
+ */
+export const gatewayCallSize = 100;
+
+/** What the runs of one deliver worker share: its clients, and caches that last from job to job. */
+export interface DeliveryWorker {
+  context: WorkerContext;
+  notifications: PreparedNotifications;
+  limiter: DeliveryRateLimiter;
+}
+
+interface Rendered {
+  device: BatchDevice;
+  content: MessageContent;
+}
+
+function renderPush(notification: PreparedNotification, device: BatchDevice): Rendered | null {
+  try {
+    return {
+      device,
+      content: renderContent(
+        notification.content,
+        personalizationScope(device, notification.data, notification.entryEvent),
+      ),
+    };
+  } catch {
+    // A template that exceeds the render limits for this device's variables fails this device only.
+    return null;
+  }
+}
+
+function toOutgoing(notification: PreparedNotification, { device, content }: Rendered): OutgoingPush {
+  const push: OutgoingPush = {
+    token: device.pushToken,
+    platform: device.platform,
+    ...content,
+    data: notification.pushData,
+    collapseId: notification.id,
+  };
+  if (device.webPushKeys) push.webPushKeys = device.webPushKeys;
+  return push;
+}
+
+/** One gateway call's answers, by what each device needs next. */
+interface CallOutcomes {
+  sent: DeliveredPush[];
+  rejected: Rejection[];
+  failed: number;
+  /** One of the reasons, for the log: the operator sees why without a line per device. */
+  failedReason: string | null;
+  retry: string[];
+  retryAfterMs: number;
+}
+
+function sortOutcomes(rendered: Rendered[], outcomes: PushOutcome[]): CallOutcomes {
+  const sorted: CallOutcomes = { sent: [], rejected: [], failed: 0, failedReason: null, retry: [], retryAfterMs: 0 };
+  outcomes.forEach((outcome, index) => {
+    const { device, content } = rendered[index]!;
+    if (outcome.kind === 'sent') sorted.sent.push({ deviceId: device.deviceId, content });
+    else if (outcome.kind === 'unsubscribed')
+      sorted.rejected.push({ deviceId: device.deviceId, pushToken: device.pushToken, reason: outcome.reason });
+    else if (outcome.kind === 'failed') {
+      sorted.failed += 1;
+      sorted.failedReason ??= outcome.reason;
+    } else {
+      sorted.retry.push(device.deviceId);
+      sorted.retryAfterMs = Math.max(sorted.retryAfterMs, outcome.retryAfterMs ?? 0);
+    }
+  });
+  return sorted;
+}
+
+/**
+ * One run of a delivery batch. Every device of the batch ends in exactly one of sent (history written), unsubscribed
+ * or failed, and is then "done": retry rounds skip done devices; outcomes saved in the job but not yet in MongoDB are
+ * written by the next run, not sent again; and a run after an unclean end (a recovered stalled job, a failed attempt)
+ * or with fresh job data (a replay) also skips devices that already have history for the notification. The batch's
+ * counts go to its own delivery-result document before the job's progress is saved.
+ */
+export class DeliveryRun {
+  private readonly worker: DeliveryWorker;
+  private readonly job: Job<DeliverJobData>;
+  private readonly token: string | undefined;
+  private readonly done: Set<string>;
+  private readonly tally: OutcomeTally;
+  private readonly round: RetryRound;
+
+  constructor(worker: DeliveryWorker, job: Job<DeliverJobData>, token: string | undefined) {
+    this.worker = worker;
+    this.job = job;
+    this.token = token;
+    this.done = new Set(job.data.done ?? []);
+    this.tally = new OutcomeTally(job.data.tally);
+    this.round = new RetryRound(job.data.retryRound);
+  }
+
+  async run(): Promise<void> {
+    try {
+      await this.deliver();
+    } catch (error) {
+      if (error instanceof DelayedError || !this.isLastAttempt()) throw error;
+      await this.failPending();
+      throw error;
+    }
+  }
+
+  private async deliver(): Promise<void> {
+    const notification = await this.worker.notifications.get(this.job.data.notificationId);
+    if (!notification) return;
+    if (this.job.data.unrecorded) await this.recordUnrecorded(notification, this.job.data.unrecorded);
+
+    const pending = this.job.data.devices.filter((device) => !this.done.has(device.deviceId));
+    if (pending.length === 0) return;
+    await this.pace(pending.length);
+    const rendered = await this.render(notification, await this.skipDelivered(pending));
+    if (rendered.length > 0) await this.send(notification, rendered);
+    await this.finish();
+  }
+
+  /** Waits, as a delayed job, while the project's delivery rate has no room for these devices. */
+  private async pace(devices: number): Promise<void> {
+    const waitMs = await this.worker.limiter.reserve(this.job.data.projectId, devices);
+    if (waitMs > 0) await this.delay(waitMs);
+  }
+
+  /**
+   * Delivered by a run that stopped before saving its progress: counted now, never sent again. Only a run that may
+   * follow such a stop looks history up (src/delivery/batch-attempts.ts).
+   */
+  private async skipDelivered(pending: BatchDevice[]): Promise<BatchDevice[]> {
+    const { context } = this.worker;
+    const previous = await startBatchRun(context.redis, context.config.queuePrefix, this.batchId());
+    const progressKnown = this.job.data.tally !== undefined;
+    if (previous === 'none' || (previous === 'clean' && progressKnown)) return pending;
+    const delivered = await deliveredDevices(
+      context.models,
+      this.job.data.notificationId,
+      pending.map((device) => device.deviceId),
+    );
+    this.tally.countSentEarlier(delivered.size);
+    for (const deviceId of delivered) this.done.add(deviceId);
+    return pending.filter((device) => !delivered.has(device.deviceId));
+  }
+
+  /** Each device's content; a device whose rendering fails is failed and done. */
+  private async render(notification: PreparedNotification, devices: BatchDevice[]): Promise<Rendered[]> {
+    const rendered: Rendered[] = [];
+    for (const device of devices) {
+      const push = renderPush(notification, device);
+      if (push !== null) rendered.push(push);
+      else {
+        this.tally.count('failed', 1);
+        this.done.add(device.deviceId);
+      }
+    }
+    if (rendered.length < devices.length) await this.reportMetrics(this.tally, null);
+    return rendered;
+  }
+
+  private async send(notification: PreparedNotification, rendered: Rendered[]): Promise<void> {
+    const { projectId, gateway: gatewayName } = this.job.data;
+    const gateway = await this.worker.context.gateways.gatewayFor(projectId, gatewayName);
+    for (let start = 0; start < rendered.length; start += gatewayCallSize)
+      await this.sendCall(gateway, notification, rendered.slice(start, start + gatewayCallSize));
+  }
+
+  private async sendCall(gateway: PushGateway, notification: PreparedNotification, call: Rendered[]): Promise<void> {
+    const sendStart = performance.now();
+    const outcomes = sortOutcomes(call, await gateway.send(call.map((push) => toOutgoing(notification, push))));
+    const gatewaySeconds = (performance.now() - sendStart) / 1000;
+
+    const refusals = this.round.refused(outcomes.retry, outcomes.retryAfterMs);
+    const again = new Set(refusals.again);
+    this.tally.count('sent', outcomes.sent.length);
+    this.tally.count('unsubscribed', outcomes.rejected.length);
+    this.tally.count('failed', outcomes.failed + refusals.failed.length);
+    this.tally.count('retried', again.size);
+    for (const { device } of call) if (!again.has(device.deviceId)) this.done.add(device.deviceId);
+    const unrecorded: UnrecordedOutcomes = {
+      sent: outcomes.sent.map((push) => push.deviceId),
+      rejected: outcomes.rejected,
+      at: Date.now(),
+    };
+    // Redis first: from here on a rerun writes these outcomes instead of sending the pushes again.
+    await this.job.updateData({ ...this.job.data, done: [...this.done], tally: this.tally.saved(), unrecorded });
+
+    if (outcomes.failed > 0) {
+      const { notificationId, batch, gateway: gatewayName } = this.job.data;
+      this.worker.context.log.warn(
+        { notificationId, batch, gateway: gatewayName, failed: outcomes.failed, reason: outcomes.failedReason },
+        'the gateway refused pushes',
+      );
+    }
+    await this.recordOutcomes(notification, outcomes.sent, outcomes.rejected, new Date(unrecorded.at));
+    await this.reportMetrics(this.tally, gatewaySeconds);
+  }
+
+  /** Saves the progress, and schedules the next retry round if a device is to be sent again. */
+  private async finish(): Promise<void> {
+    const next = this.round.next();
+    await this.saveProgress([...this.done], this.tally, next?.retryRound);
+    const { context } = this.worker;
+    await endBatchRun(context.redis, context.config.queuePrefix, this.batchId());
+    if (next) await this.delay(next.delayMs);
+  }
+
+  /**
+   * A previous run saved a gateway call's outcomes but stopped before writing them to MongoDB (the outage of a
+   * MongoDB server, a kill): they are written now (both writes are idempotent), and those pushes are not sent again.
+   * The tally in the job already counts them.
+   */
+  private async recordUnrecorded(notification: PreparedNotification, unrecorded: UnrecordedOutcomes): Promise<void> {
+    const devices = new Map(this.job.data.devices.map((device) => [device.deviceId, device]));
+    const sent = unrecorded.sent
+      .map((deviceId) => renderPush(notification, devices.get(deviceId)!))
+      .filter((push) => push !== null)
+      .map(({ device, content }) => ({ deviceId: device.deviceId, content }));
+    await this.recordOutcomes(notification, sent, unrecorded.rejected, new Date(unrecorded.at));
+    await this.saveProgress([...this.done], this.tally, this.job.data.retryRound);
+  }
+
+  private async recordOutcomes(
+    notification: PreparedNotification,
+    sent: DeliveredPush[],
+    rejected: Rejection[],
+    at: Date,
+  ): Promise<void> {
+    const { models } = this.worker.context;
+    await recordHistory(models, this.job.data.projectId, notification, sent, at);
+    await markUnsubscribed(models, this.job.data.projectId, rejected, at);
+  }
+
+  private async saveProgress(done: string[], tally: OutcomeTally, retryRound: number | undefined): Promise<void> {
+    const { notificationId } = this.job.data;
+    const saved = tally.saved();
+    await this.worker.context.models.DeliveryResult.updateOne(
+      { _id: this.batchId() },
+      { $set: { notificationId, ...saved } },
+      { upsert: true },
+    );
+    await this.job.updateData({ ...this.job.data, done, tally: saved, retryRound, unrecorded: undefined });
+  }
+
+  private async reportMetrics(tally: OutcomeTally, gatewaySeconds: number | null): Promise<void> {
+    const { context } = this.worker;
+    await recordDeliveryMetrics(
+      context.redis,
+      context.config.queuePrefix,
+      this.job.data.gateway,
+      tally.takeUnreported(),
+      gatewaySeconds,
+    );
+  }
+
+  private isLastAttempt(): boolean {
+    return this.job.attemptsMade + 1 >= (this.job.opts.attempts ?? 1);
+  }
+
+  /**
+   * The last attempt failed: the devices still pending by the progress saved in the job count as failed, so that the
+   * notification's stats add up.
+   */
+  private async failPending(): Promise<void> {
+    const all = this.job.data.devices.map((device) => device.deviceId);
+    const tally = new OutcomeTally(this.job.data.tally);
+    tally.count('failed', all.length - (this.job.data.done ?? []).length);
+    await this.saveProgress(all, tally, undefined).catch(() => undefined);
+    await this.reportMetrics(tally, null).catch(() => undefined);
+  }
+
+  /** Ends this run and moves the job to the delayed set; BullMQ then expects the DelayedError. */
+  private async delay(delayMs: number): Promise<never> {
+    await this.job.moveToDelayed(Date.now() + delayMs, this.token);
+    throw new DelayedError();
+  }
+
+  private batchId(): string {
+    return deliverJobId(this.job.data.notificationId, this.job.data.batch);
+  }
+}
