@@ -64,13 +64,13 @@ export class PreparedNotifications {
       entryEvent: 1,
     }).lean();
     if (!notification) return null;
-    const data = (notification.data ?? {}) as NotificationData;
+    const data = notification.data ?? {};
     return {
       id: notificationId,
       createdAt: notification.createdAt,
       content: parseContent(contentOf(notification)),
       data,
-      entryEvent: (notification.entryEvent ?? null) as EntryEvent | null,
+      entryEvent: notification.entryEvent ?? null,
       pushData: toPushData(notificationId, data),
     };
   }

@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import type { DeviceDocument } from '../models/device.ts';
-import { maxTagsPerDevice, type TagChanges, type Tags } from '../schemas/tags.ts';
+import { maxTagsPerDevice, type TagChanges } from '../schemas/tags.ts';
 import { applyTagChanges, tagCountAfter } from './apply-tag-changes.ts';
 import { unavailable } from '../http/api-error.ts';
 
@@ -42,7 +42,7 @@ export async function changeDevice(
     // From the primary: a revision read on a lagging secondary would never match, and the loop would spin.
     const current = await models.Device.findOne(filter).read('primary').lean<DeviceDocument>();
     if (!current) return null;
-    const tags = (current.tags ?? {}) as Tags;
+    const tags = current.tags ?? {};
     const tagCount = tagCountAfter(tags, changes);
     if (tagCount > maxTagsPerDevice) return { tagCount };
     const fields = fieldsFor(current);

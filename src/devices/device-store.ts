@@ -130,6 +130,6 @@ export class DeviceStore {
       await this.models.Device.deleteOne({ _id: document._id, revision: 0 }).catch(() => undefined);
       throw error;
     }
-    return document.toObject() as StoredDevice;
+    return document.toObject();
   }
 }

@@ -1,9 +1,9 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { Types } from 'mongoose';
-import type { ServerEvent } from '../schemas/events.ts';
+import type { EventData, ServerEvent } from '../schemas/events.ts';
 
 /** An accepted event: its data checked and defaulted to an empty object. */
-export type IngestedEvent = Omit<ServerEvent, 'data'> & { data: Record<string, unknown> };
+export type IngestedEvent = Omit<ServerEvent, 'data'> & { data: EventData };
 
 /** One job per accepted request: the worker writes its events in one batch. */
 export interface EventIngestJob {

@@ -18,7 +18,7 @@ export async function recentEvents(models: Models, projectId: string, query: Rec
     type: event.type,
     subjectType: event.subjectType,
     subjectId: event.subjectId,
-    data: event.data as Record<string, unknown>,
+    data: event.data,
     receivedAt: event.receivedAt.toISOString(),
   }));
 }

@@ -3,7 +3,6 @@ import type { Queue } from 'bullmq';
 import type { RedisClient } from '../infra/redis.ts';
 import type { Models } from '../models/index.ts';
 import type { JourneyDocument } from '../models/journey.ts';
-import type { EventDataCondition } from '../schemas/event-conditions.ts';
 import type { JourneyBody, JourneyView } from '../schemas/journey.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
 import { contentSyntaxErrors } from '../rendering/message-content.ts';
@@ -43,7 +42,7 @@ export function toJourneyView(journey: StoredJourney): JourneyView {
   return {
     id: journey._id,
     name: journey.name,
-    trigger: { event: journey.trigger!.event, where: (journey.trigger!.where ?? []) as EventDataCondition[] },
+    trigger: journey.trigger,
     delaySeconds: journey.delaySeconds ?? 0,
     templateId: journey.templateId ?? null,
     title: journey.title ?? null,
@@ -86,7 +85,7 @@ export class JourneyStore {
     await this.validate(projectId, input);
     const document = await this.deps.models.Journey.create({ _id: randomUUID(), projectId, ...storedFields(input) });
     await bumpJourneyVersion(this.deps.redis, this.deps.queuePrefix, projectId);
-    return document.toObject() as StoredJourney;
+    return document.toObject();
   }
 
   list(projectId: string, limit: number): Promise<StoredJourney[]> {

@@ -1,7 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Models } from '../models/index.ts';
 import type { EventIngestJob, IngestedEvent } from '../events/ingest-job.ts';
-import type { EventDataCondition } from '../schemas/event-conditions.ts';
 import { toStoredData } from '../events/event-data.ts';
 import { matchesDataConditions } from '../conditions/match-data.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
@@ -40,12 +39,10 @@ async function journeyContents(
 }
 
 function matchingJourneys(journeys: StoredJourney[], event: IngestedEvent): StoredJourney[] {
-  const candidates = journeys.filter((journey) => journey.trigger!.event === event.type);
+  const candidates = journeys.filter((journey) => journey.trigger.event === event.type);
   if (candidates.length === 0) return [];
   const data = toStoredData(event.data);
-  return candidates.filter((journey) =>
-    matchesDataConditions(data, (journey.trigger!.where ?? []) as EventDataCondition[]),
-  );
+  return candidates.filter((journey) => matchesDataConditions(data, journey.trigger.where));
 }
 
 /**

@@ -1,4 +1,6 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import type { Tags } from '../schemas/tags.ts';
+import type { WithTypedPaths } from './typed-paths.ts';
 
 export const platforms = ['android', 'ios', 'web'] as const;
 
@@ -38,8 +40,8 @@ deviceSchema.index({ projectId: 1, userId: 1 });
 export const deviceTagsIndexKey = { projectId: 1, 'tags.$**': 1 } as const;
 deviceSchema.index(deviceTagsIndexKey);
 
-export type DeviceDocument = InferSchemaType<typeof deviceSchema>;
+export type DeviceDocument = WithTypedPaths<InferSchemaType<typeof deviceSchema>, { tags: Tags }>;
 
 export function deviceModel(connection: Connection) {
-  return connection.model('Device', deviceSchema, 'devices');
+  return connection.model<DeviceDocument>('Device', deviceSchema, 'devices');
 }

@@ -1,4 +1,6 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import type { EventData } from '../schemas/events.ts';
+import type { WithTypedPaths } from './typed-paths.ts';
 
 export const subjectTypes = ['device', 'user'] as const;
 export type SubjectType = (typeof subjectTypes)[number];
@@ -24,8 +26,8 @@ eventSchema.index({ projectId: 1, type: 1, receivedAt: -1, _id: -1 });
 eventSchema.index({ projectId: 1, subjectType: 1, subjectId: 1, receivedAt: -1, _id: -1 });
 eventSchema.index({ projectId: 1, subjectType: 1, subjectId: 1, type: 1, receivedAt: -1, _id: -1 });
 
-export type EventDocument = InferSchemaType<typeof eventSchema>;
+export type EventDocument = WithTypedPaths<InferSchemaType<typeof eventSchema>, { data: EventData }>;
 
 export function eventModel(connection: Connection) {
-  return connection.model('Event', eventSchema, 'events');
+  return connection.model<EventDocument>('Event', eventSchema, 'events');
 }

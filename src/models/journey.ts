@@ -1,4 +1,6 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import type { JourneyView } from '../schemas/journey.ts';
+import type { WithTypedPaths } from './typed-paths.ts';
 
 const journeySchema = new Schema(
   {
@@ -22,8 +24,11 @@ const journeySchema = new Schema(
 journeySchema.index({ projectId: 1, createdAt: -1 });
 journeySchema.index({ projectId: 1, active: 1 });
 
-export type JourneyDocument = InferSchemaType<typeof journeySchema>;
+export type JourneyDocument = WithTypedPaths<
+  InferSchemaType<typeof journeySchema>,
+  { trigger: JourneyView['trigger'] }
+>;
 
 export function journeyModel(connection: Connection) {
-  return connection.model('Journey', journeySchema, 'journeys');
+  return connection.model<JourneyDocument>('Journey', journeySchema, 'journeys');
 }

@@ -1,4 +1,7 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import type { NotificationData } from '../schemas/notification.ts';
+import type { EntryEvent } from '../rendering/personalization-scope.ts';
+import type { WithTypedPaths } from './typed-paths.ts';
 
 export const notificationStatuses = ['queued', 'sending', 'completed', 'failed', 'canceled'] as const;
 export const targetTypes = ['segment', 'userId', 'device'] as const;
@@ -33,6 +36,11 @@ notificationSchema.index({ projectId: 1, createdAt: -1 });
 // The pending sends of a journey, canceled when it is deactivated or deleted.
 notificationSchema.index({ journeyId: 1, status: 1 });
 
+export type NotificationDocument = WithTypedPaths<
+  InferSchemaType<typeof notificationSchema>,
+  { data: NotificationData; entryEvent: EntryEvent | null }
+>;
+
 export function notificationModel(connection: Connection) {
-  return connection.model('Notification', notificationSchema, 'notifications');
+  return connection.model<NotificationDocument>('Notification', notificationSchema, 'notifications');
 }

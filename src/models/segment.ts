@@ -1,4 +1,6 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import type { SegmentCondition } from '../schemas/segment.ts';
+import type { WithTypedPaths } from './typed-paths.ts';
 
 const segmentSchema = new Schema(
   {
@@ -12,8 +14,8 @@ const segmentSchema = new Schema(
 );
 segmentSchema.index({ projectId: 1, createdAt: -1 });
 
-export type SegmentDocument = InferSchemaType<typeof segmentSchema>;
+export type SegmentDocument = WithTypedPaths<InferSchemaType<typeof segmentSchema>, { conditions: SegmentCondition[] }>;
 
 export function segmentModel(connection: Connection) {
-  return connection.model('Segment', segmentSchema, 'segments');
+  return connection.model<SegmentDocument>('Segment', segmentSchema, 'segments');
 }

@@ -1,4 +1,5 @@
 import type { NotificationData } from '../schemas/notification.ts';
+import type { IngestedEvent } from '../events/ingest-job.ts';
 
 export interface ScopeDevice {
   deviceId: string;
@@ -6,10 +7,8 @@ export interface ScopeDevice {
   tags?: Record<string, unknown> | null;
 }
 
-export interface EntryEvent {
-  type: string;
-  data: Record<string, unknown>;
-}
+/** The event that triggered a journey's send, bound as entry_event. */
+export type EntryEvent = Pick<IngestedEvent, 'type' | 'data'>;
 
 /** The Liquid variables of CONTRACTS §6; entry_event is filled by journeys and empty for direct sends. */
 export function personalizationScope(

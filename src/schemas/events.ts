@@ -30,6 +30,10 @@ export type EventError = Static<typeof EventError>;
 export const ReportEventsResult = Type.Object({ success: Type.Integer(), error: Type.Array(EventError) });
 export type ReportEventsResult = Static<typeof ReportEventsResult>;
 
+/** Event data as accepted and stored; its values and limits are checked apart (src/events/event-data.ts). */
+export const EventData = Type.Record(Type.String(), Type.Unknown());
+export type EventData = Static<typeof EventData>;
+
 export const EventType = Type.String({
   minLength: 1,
   maxLength: maxEventTypeLength,
@@ -92,7 +96,7 @@ export const EventView = Type.Object({
   type: Type.String(),
   subjectType: Type.String(),
   subjectId: Type.String(),
-  data: Type.Record(Type.String(), Type.Unknown()),
+  data: EventData,
   receivedAt: Type.String({ format: 'date-time' }),
 });
 export type EventView = Static<typeof EventView>;

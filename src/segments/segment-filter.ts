@@ -31,7 +31,7 @@ export async function segmentClause(
   segment: Pick<SegmentDocument, 'projectId' | 'match' | 'conditions'>,
   now = new Date(),
 ): Promise<object> {
-  const conditions = segment.conditions as SegmentCondition[];
+  const conditions = segment.conditions;
   if (conditions.length === 0) return {};
   const clauses = await Promise.all(
     conditions.map((condition) => conditionFilter(deps, segment.projectId, condition, now)),

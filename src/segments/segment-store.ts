@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Models } from '../models/index.ts';
 import type { SegmentDocument } from '../models/segment.ts';
-import type {
-  SegmentBody,
-  SegmentCondition,
-  SegmentDefinition,
-  SegmentPreview,
-  SegmentView,
-} from '../schemas/segment.ts';
+import type { SegmentBody, SegmentDefinition, SegmentPreview, SegmentView } from '../schemas/segment.ts';
 import { notFound } from '../http/api-error.ts';
 import { parseSegmentConditions } from './segment-conditions.ts';
 import { segmentClause, subscribedDevicesFilter } from './segment-filter.ts';
@@ -24,7 +18,7 @@ export function toSegmentView(segment: StoredSegment): SegmentView {
     id: segment._id,
     name: segment.name,
     match: segment.match,
-    conditions: segment.conditions as SegmentCondition[],
+    conditions: segment.conditions,
     createdAt: segment.createdAt.toISOString(),
     updatedAt: segment.updatedAt.toISOString(),
   };
@@ -46,7 +40,7 @@ export class SegmentStore {
 
   async create(projectId: string, input: SegmentBody): Promise<StoredSegment> {
     const document = await this.models.Segment.create({ _id: randomUUID(), projectId, ...this.storedFields(input) });
-    return document.toObject() as StoredSegment;
+    return document.toObject();
   }
 
   list(projectId: string, limit: number): Promise<StoredSegment[]> {

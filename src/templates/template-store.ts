@@ -49,7 +49,7 @@ export class TemplateStore {
   async create(projectId: string, input: TemplateBody): Promise<StoredTemplate> {
     assertParses(input);
     const document = await this.models.Template.create({ _id: randomUUID(), projectId, ...storedFields(input) });
-    return document.toObject() as StoredTemplate;
+    return document.toObject();
   }
 
   list(projectId: string, limit: number): Promise<StoredTemplate[]> {

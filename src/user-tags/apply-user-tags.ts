@@ -1,5 +1,5 @@
 import type { Models } from '../models/index.ts';
-import { maxTagsPerDevice, type Tags } from '../schemas/tags.ts';
+import { maxTagsPerDevice } from '../schemas/tags.ts';
 import { tagCountAfter } from '../devices/apply-tag-changes.ts';
 import { changeDevice } from '../devices/change-device.ts';
 import { deviceKey } from '../models/device.ts';
@@ -20,7 +20,7 @@ export async function userDeviceViews(
 ): Promise<UserDeviceView[]> {
   const devices = await readUserDevices(models, job);
   return devices.map(
-    (device): UserDeviceView => ({ id: device.deviceId, userId: job.userId, tags: (device.tags ?? {}) as Tags }),
+    (device): UserDeviceView => ({ id: device.deviceId, userId: job.userId, tags: device.tags ?? {} }),
   );
 }
 
@@ -36,7 +36,7 @@ export async function userDeviceViews(
 export async function applyUserTags(models: Models, job: TagUpdateJob): Promise<TagUpdateResult> {
   const devices = await readUserDevices(models, job);
   const overLimit = devices
-    .map((device) => ({ deviceId: device.deviceId, tagCount: tagCountAfter((device.tags ?? {}) as Tags, job.tags) }))
+    .map((device) => ({ deviceId: device.deviceId, tagCount: tagCountAfter(device.tags ?? {}, job.tags) }))
     .filter((device) => device.tagCount > maxTagsPerDevice);
   if (overLimit.length > 0) return { overLimit };
   const changed: UserDeviceView[] = [];
@@ -51,7 +51,7 @@ export async function applyUserTags(models: Models, job: TagUpdateJob): Promise<
     results.forEach((result, index) => {
       const deviceId = chunk[index]!.deviceId;
       if (result && 'tagCount' in result) overLimit.push({ deviceId, tagCount: result.tagCount });
-      else if (result) changed.push({ id: deviceId, userId: job.userId, tags: (result.device.tags ?? {}) as Tags });
+      else if (result) changed.push({ id: deviceId, userId: job.userId, tags: result.device.tags ?? {} });
     });
   }
   return overLimit.length > 0 ? { overLimit } : { devices: changed };
