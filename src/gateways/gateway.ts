@@ -1,3 +1,5 @@
+import type { Platform } from '../models/device.ts';
+
 export type GatewayName = 'fcm' | 'apns' | 'webpush';
 /** The gateways that need credentials set by the operator; Web Push signs with the project's own VAPID key. */
 export type CredentialedGateway = Exclude<GatewayName, 'webpush'>;
@@ -10,7 +12,7 @@ export interface WebPushKeys {
 
 export interface OutgoingPush {
   token: string;
-  platform: 'android' | 'ios' | 'web';
+  platform: Platform;
   title: string | null;
   body: string;
   url: string | null;

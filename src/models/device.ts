@@ -3,6 +3,7 @@ import type { Tags } from '../schemas/tags.ts';
 import type { WithTypedPaths } from './typed-paths.ts';
 
 export const platforms = ['android', 'ios', 'web'] as const;
+export type Platform = (typeof platforms)[number];
 
 /**
  * The natural key doubles as _id: a device read or write is one lookup in the one index every collection has, and a

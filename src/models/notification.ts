@@ -5,6 +5,7 @@ import type { WithTypedPaths } from './typed-paths.ts';
 
 export const notificationStatuses = ['queued', 'sending', 'completed', 'failed', 'canceled'] as const;
 export const targetTypes = ['segment', 'userId', 'device'] as const;
+export type TargetType = (typeof targetTypes)[number];
 
 const notificationSchema = new Schema(
   {

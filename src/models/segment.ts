@@ -1,5 +1,5 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
-import type { SegmentCondition } from '../schemas/segment.ts';
+import { segmentMatches, type SegmentCondition } from '../schemas/segment.ts';
 import type { WithTypedPaths } from './typed-paths.ts';
 
 const segmentSchema = new Schema(
@@ -7,7 +7,7 @@ const segmentSchema = new Schema(
     _id: { type: String, required: true },
     projectId: { type: String, required: true },
     name: { type: String, required: true },
-    match: { type: String, enum: ['all', 'any'], required: true },
+    match: { type: String, enum: segmentMatches, required: true },
     conditions: { type: [Schema.Types.Mixed], default: () => [] },
   },
   { timestamps: true, versionKey: false, minimize: false },

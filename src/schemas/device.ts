@@ -30,10 +30,7 @@ export const WebPushSubscription = Type.Object(
 
 export const RegisterDeviceBody = Type.Object(
   {
-    platform: Type.Union(
-      platforms.map((platform) => Type.Literal(platform)),
-      { errorMessage: `must be one of ${platforms.join(', ')}` },
-    ),
+    platform: Type.Enum(platforms, { errorMessage: `must be one of ${platforms.join(', ')}` }),
     pushToken: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
     webPush: Type.Optional(WebPushSubscription),
     userId: Type.Optional(

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DeviceId } from './common.ts';
 import { UserId } from './device.ts';
 import { subjectTypes } from '../models/event.ts';
+import { eventTypeSources } from '../models/event-type.ts';
 
 export const maxEventsPerRequest = 500;
 export const maxEventTypeLength = 64;
@@ -70,7 +71,7 @@ export const AddEventTypeBody = Type.Object({ type: EventType }, { additionalPro
 
 export const EventTypeView = Type.Object({
   type: Type.String(),
-  source: Type.Union([Type.Literal('auto'), Type.Literal('manual')]),
+  source: Type.Enum(eventTypeSources),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type EventTypeView = Static<typeof EventTypeView>;

@@ -1,5 +1,6 @@
 import type { PipelineStage } from 'mongoose';
 import type { Models } from '../models/index.ts';
+import type { SubjectType } from '../models/event.ts';
 import { flushCountsNow, type CountDeps } from '../events/pending-counts.ts';
 import { deviceKey } from '../models/device.ts';
 import type { CountOp, EventCondition } from '../schemas/segment.ts';
@@ -81,7 +82,7 @@ async function subjectCounts(
   const counts: SubjectCounts = { devices: new Map(), users: new Map() };
   const queries = eventConditionQueries(projectId, condition, now);
   if (queries.counters !== null) {
-    const wholeDays = models.EventCounter.aggregate<{ _id: { kind: 'device' | 'user'; id: string }; count: number }>(
+    const wholeDays = models.EventCounter.aggregate<{ _id: { kind: SubjectType; id: string }; count: number }>(
       queries.counters,
     );
     for await (const counter of wholeDays.cursor({ batchSize: 5000 }))

@@ -1,10 +1,11 @@
 import type { Models } from '../models/index.ts';
+import type { TargetType } from '../models/notification.ts';
 import type { SegmentResolver, TargetQuery } from './segment-resolver.ts';
 import type { TargetDevice } from './target-device.ts';
 
 export interface Targets {
   projectId: string;
-  targetType: 'segment' | 'userId' | 'device';
+  targetType: TargetType;
   targetIds: string[];
 }
 

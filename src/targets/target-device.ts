@@ -1,10 +1,11 @@
 import type { Types } from 'mongoose';
 import type { WebPushKeys } from '../gateways/gateway.ts';
+import type { Platform } from '../models/device.ts';
 
 /** What a delivery needs of a device, read once by the fan-out and carried in the delivery batch. */
 export interface BatchDevice {
   deviceId: string;
-  platform: 'android' | 'ios' | 'web';
+  platform: Platform;
   pushToken: string;
   /** Set for a Web Push subscription, whose endpoint is then the pushToken. */
   webPushKeys?: WebPushKeys | null;
