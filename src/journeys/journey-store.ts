@@ -3,8 +3,9 @@ import type { Queue } from 'bullmq';
 import type { RedisClient } from '../infra/redis.ts';
 import type { Models } from '../models/index.ts';
 import type { JourneyDocument } from '../models/journey.ts';
-import type { JourneyBody, JourneyView } from '../schemas/journey.ts';
+import { JourneyContentRule, type JourneyBody, type JourneyView } from '../schemas/journey.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
+import { bodyPartErrors } from '../http/validation.ts';
 import { contentSyntaxErrors } from '../rendering/message-content.ts';
 import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
@@ -16,11 +17,11 @@ export type StoredJourney = JourneyDocument & { _id: string; createdAt: Date; up
 const missing = (journeyId: string) => notFound(`No journey "${journeyId}" in this project.`);
 
 function definitionErrors(input: JourneyBody): ErrorDetail[] {
-  const details = whereValueErrors(input.trigger.where ?? [], '/trigger/where');
-  const usesTemplate = typeof input.templateId === 'string';
-  if (!usesTemplate && typeof input.body !== 'string')
-    details.push({ path: '/body', message: 'is required unless templateId is given' });
-  if (!usesTemplate) details.push(...contentSyntaxErrors(input));
+  const details = [
+    ...whereValueErrors(input.trigger.where ?? [], '/trigger/where'),
+    ...bodyPartErrors(JourneyContentRule, input, ''),
+  ];
+  if (typeof input.templateId !== 'string') details.push(...contentSyntaxErrors(input));
   return details;
 }
 

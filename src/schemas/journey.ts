@@ -47,6 +47,22 @@ export const JourneyBody = Type.Object(
 );
 export type JourneyBody = Static<typeof JourneyBody>;
 
+const bodyRequired = 'is required unless templateId is given';
+
+/**
+ * The content comes from the template or from the journey's own fields, so body is required unless templateId is
+ * given (a null templateId is none). The journey store checks this rule, not the route: a route schema would answer
+ * before the trigger's condition values and the Liquid are checked, while one answer names every offending field.
+ */
+export const JourneyContentRule = {
+  if: { required: ['templateId'], properties: { templateId: { type: 'string' } } },
+  else: {
+    required: ['body'],
+    properties: { body: { type: 'string', errorMessage: bodyRequired } },
+    errorMessage: bodyRequired,
+  },
+};
+
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
 export const JourneyView = Type.Object({
