@@ -17,6 +17,7 @@ type StoredEvent = EventDocument & { _id: string };
 
 /** Inserts the events; those an earlier attempt of the job already stored are refused by _id and skipped. */
 async function insertEvents(models: Models, events: StoredEvent[]): Promise<void> {
+  // The raw collection is typed for ObjectId ids, and these documents' _id is a string: hence never[].
   await ignoringDuplicateKeys(events.length, () =>
     models.Event.collection.insertMany(events as never[], { ordered: false }),
   );

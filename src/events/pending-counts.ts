@@ -163,6 +163,7 @@ export async function flushCounts(deps: CountDeps, projectId: string): Promise<v
     };
   });
   for (const chunk of inChunks(documents, insertChunkSize)) {
+    // The raw collection is typed for ObjectId ids, and these documents' _id is a string: hence never[].
     await ignoringDuplicateKeys(chunk.length, () =>
       deps.models.EventCounter.collection.insertMany(chunk as never[], { ordered: false }),
     );

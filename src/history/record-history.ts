@@ -43,6 +43,7 @@ export async function recordHistory(
     notification: { id: notification.id, createdAt: notification.createdAt, ...content },
     sentAt,
   }));
+  // The raw collection is typed for ObjectId ids, and these documents' _id is a string: hence never[].
   await ignoringDuplicateKeys(documents.length, () =>
     models.History.collection.insertMany(documents as never[], { ordered: false }),
   );
