@@ -7,7 +7,7 @@ import { EventTypeCatalog } from '../src/events/event-type-catalog.ts';
 import { dayMs } from '../src/events/utc-day.ts';
 import { flushCounts, type CountDeps } from '../src/events/pending-counts.ts';
 import { Job } from 'bullmq';
-import { flushEventCountsJobName } from '../src/queues/maintenance-schedules.ts';
+import { flushEventCountsJobName } from '../src/queues/maintenance.ts';
 import { maintenanceProcessor } from '../src/maintenance/maintenance-processor.ts';
 import { redisKeys } from '../src/infra/redis-keys.ts';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deliverJobId } from '../src/delivery/deliver-job.ts';
+import { deliverJobId } from '../src/queues/deliver.ts';
 import {
   readNotification,
   registerDevices,

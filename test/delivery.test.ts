@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliverJobId, deliverJobName, type DeliverJobData } from '../src/delivery/deliver-job.ts';
+import { deliverJobId, deliverJobName, type DeliverJobData } from '../src/queues/deliver.ts';
 import {
   registerDevices,
   readNotification,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
-import { eventIngestJobName, type EventIngestJob } from '../src/events/ingest-job.ts';
+import { eventIngestJobName, type EventIngestJob } from '../src/queues/event-ingest.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { markUnsubscribed } from '../src/devices/mark-unsubscribed.ts';
 import { applyUserTags } from '../src/user-tags/apply-user-tags.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
-import { eventIngestJobName, type EventIngestJob } from '../src/events/ingest-job.ts';
+import { eventIngestJobName, type EventIngestJob } from '../src/queues/event-ingest.ts';
 
 const {
   ingress,

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 import { deviceKey } from '../src/models/device.ts';
-import { deliverJobId } from '../src/delivery/deliver-job.ts';
+import { deliverJobId } from '../src/queues/deliver.ts';
 import {
   registerDevices,
   sendNotification,

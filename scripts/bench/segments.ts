@@ -16,7 +16,7 @@ import { waitUntil } from './measure.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { queueNames } from '../../src/queues/names.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
-import { deliverJobId } from '../../src/delivery/deliver-job.ts';
+import { deliverJobId } from '../../src/queues/deliver.ts';
 import { subscribedDevicesFilter, tagConditionFilter } from '../../src/segments/segment-filter.ts';
 import { checkTarget, deviceCountCeiling, ratio } from './database-ceilings.ts';
 

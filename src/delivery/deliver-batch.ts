@@ -1,6 +1,6 @@
 import type { Processor } from 'bullmq';
 import type { WorkerContext } from '../worker-runtime/worker-context.ts';
-import type { DeliverJobData } from './deliver-job.ts';
+import type { DeliverJobData } from '../queues/deliver.ts';
 import { PreparedNotifications } from './prepared-notification.ts';
 import { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
 import { DeliveryRun, type DeliveryWorker } from './delivery-run.ts';

@@ -7,7 +7,7 @@ import { personalizationScope } from '../rendering/personalization-scope.ts';
 import { deliveredDevices, recordHistory, type DeliveredPush } from '../history/record-history.ts';
 import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
 import { recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
-import { deliverJobId, type DeliverJobData, type UnrecordedOutcomes } from './deliver-job.ts';
+import { deliverJobId, type DeliverJobData, type UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification, PreparedNotifications } from './prepared-notification.ts';
 import type { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
 import { endBatchRun, startBatchRun } from './batch-attempts.ts';

@@ -1,6 +1,6 @@
 import { WaitingChildrenError, type Job, type Processor } from 'bullmq';
 import type { WorkerContext } from '../worker-runtime/worker-context.ts';
-import type { FanOutProgress, SendJobData } from '../notifications/send-job.ts';
+import type { FanOutProgress, SendJobData } from '../queues/send.ts';
 import type { SegmentResolver } from '../targets/segment-resolver.ts';
 import { targetCursor, type Targets } from '../targets/target-cursor.ts';
 import {
@@ -17,7 +17,7 @@ import {
   deliverJobOptions,
   gatewayForDevice,
   type DeliverJobData,
-} from './deliver-job.ts';
+} from '../queues/deliver.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import { isJourneyActive } from '../journeys/cancel-journey-sends.ts';
 

@@ -1,5 +1,5 @@
 import { emptyDeliveryCounts, type DeliveryCounts, type DeliveryResult } from '../metrics/delivery-metrics.ts';
-import { emptyTally, type DeliveryTally } from './deliver-job.ts';
+import { emptyTally, type DeliveryTally } from '../queues/deliver.ts';
 
 /**
  * The outcomes of one delivery batch, each counted once and read twice: the batch's running totals, saved with the

@@ -6,7 +6,7 @@ import type { TagChanges } from '../schemas/tags.ts';
 import { notFound } from '../http/api-error.ts';
 import { applyTagChanges, tooManyTags } from './apply-tag-changes.ts';
 import { changeDevice } from './change-device.ts';
-import { enqueueEvents } from '../events/ingest-job.ts';
+import { enqueueEvents } from '../queues/event-ingest.ts';
 import { firstSessionEvent } from '../events/automatic-events.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 

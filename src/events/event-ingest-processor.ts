@@ -1,6 +1,6 @@
 import type { Job, Processor } from 'bullmq';
 import type { WorkerContext } from '../worker-runtime/worker-context.ts';
-import { eventIngestJobName, type EventIngestJob } from './ingest-job.ts';
+import { eventIngestJobName, type EventIngestJob } from '../queues/event-ingest.ts';
 import { EventTypeCatalog } from './event-type-catalog.ts';
 import { ingestEvents } from './ingest-events.ts';
 import { ActiveJourneys } from '../journeys/active-journeys.ts';

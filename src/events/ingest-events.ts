@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Models } from '../models/index.ts';
 import type { EventDocument } from '../models/event.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
-import type { EventIngestJob } from './ingest-job.ts';
+import type { EventIngestJob } from '../queues/event-ingest.ts';
 import type { EventTypeCatalog } from './event-type-catalog.ts';
 import { toStoredData } from './event-data.ts';
 import { startOfUtcDay } from './utc-day.ts';

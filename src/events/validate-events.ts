@@ -1,6 +1,6 @@
 import { bodyPartErrors } from '../http/validation.ts';
 import { ServerEvent, type EventError } from '../schemas/events.ts';
-import type { IngestedEvent } from './ingest-job.ts';
+import type { IngestedEvent } from '../queues/event-ingest.ts';
 import { eventDataProblem } from './event-data.ts';
 import { isReservedEventType } from './automatic-events.ts';
 

@@ -5,7 +5,7 @@ import { connectMongo } from './mongo.ts';
 import { createModels, type Models } from '../models/index.ts';
 import { createQueues, type Queues } from '../queues/create-queues.ts';
 import { ensureIndexes } from '../models/ensure-indexes.ts';
-import { retireHistoryPurge } from '../queues/maintenance-schedules.ts';
+import { retireHistoryPurge } from '../queues/maintenance.ts';
 
 export interface Storage {
   mongo: Connection;

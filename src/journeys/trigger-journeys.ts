@@ -1,11 +1,11 @@
 import type { Queue } from 'bullmq';
 import type { Models } from '../models/index.ts';
-import type { EventIngestJob, IngestedEvent } from '../events/ingest-job.ts';
+import type { EventIngestJob, IngestedEvent } from '../queues/event-ingest.ts';
 import { toStoredData } from '../events/event-data.ts';
 import { matchesDataConditions } from '../conditions/match-data.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
-import { sendJob } from '../notifications/send-job.ts';
+import { sendJob } from '../queues/send.ts';
 import type { ActiveJourneys } from './active-journeys.ts';
 import type { StoredJourney } from './journey-store.ts';
 

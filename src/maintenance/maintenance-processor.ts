@@ -1,6 +1,6 @@
 import type { Job, Processor } from 'bullmq';
 import type { WorkerContext } from '../worker-runtime/worker-context.ts';
-import { flushEventCountsJobName } from '../queues/maintenance-schedules.ts';
+import { flushEventCountsJobName } from '../queues/maintenance.ts';
 import { countDeps, flushCountsUnlessRunning, projectsWithPendingCounts } from '../events/pending-counts.ts';
 
 type MaintenanceContext = Pick<WorkerContext, 'models' | 'log' | 'redis' | 'config'>;

@@ -7,7 +7,7 @@ import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
 import { contentOf, contentSyntaxErrors, type MessageContent } from '../rendering/message-content.ts';
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
 import { claimIdempotencyKey } from './idempotency.ts';
-import { enqueueSend } from './send-job.ts';
+import { enqueueSend } from '../queues/send.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;

@@ -5,7 +5,7 @@ import { changeDevice } from '../devices/change-device.ts';
 import { deviceKey } from '../models/device.ts';
 import { inChunks } from '../infra/chunks.ts';
 import type { UserDeviceView } from '../schemas/user-tags.ts';
-import type { TagUpdateJob, TagUpdateResult } from './tag-update-job.ts';
+import type { TagUpdateJob, TagUpdateResult } from '../queues/tag-update.ts';
 
 /** On its own so that test/query-plans.test.ts explains it as sent. */
 export const readUserDevices = (models: Models, job: Pick<TagUpdateJob, 'projectId' | 'userId'>) =>

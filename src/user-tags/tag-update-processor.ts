@@ -1,6 +1,6 @@
 import type { Job, Processor } from 'bullmq';
 import type { WorkerContext } from '../worker-runtime/worker-context.ts';
-import { tagUpdateJobName, type TagUpdateJob, type TagUpdateResult } from './tag-update-job.ts';
+import { tagUpdateJobName, type TagUpdateJob, type TagUpdateResult } from '../queues/tag-update.ts';
 import { applyUserTags, userDeviceViews } from './apply-user-tags.ts';
 import { claimFate, markApplied } from './tag-update-fate.ts';
 

@@ -4,16 +4,8 @@ import { invalidRequest, unavailable } from '../http/api-error.ts';
 import { JobFailedError, JobWaitTimeoutError, waitForJob } from '../queues/wait-for-job.ts';
 import { tooManyTagsMessage } from '../devices/apply-tag-changes.ts';
 import type { UserDeviceView } from '../schemas/user-tags.ts';
-import { tagUpdateJobName, type TagUpdateJob, type TagUpdateResult } from './tag-update-job.ts';
+import { enqueueTagUpdate, type TagUpdateJob, type TagUpdateResult } from '../queues/tag-update.ts';
 import { claimFate } from './tag-update-fate.ts';
-
-const tagUpdateJobOptions = {
-  attempts: 3,
-  backoff: { type: 'exponential', delay: 500 },
-  // Kept a while so a waiter that subscribes after the job finished still reads its result.
-  removeOnComplete: { age: 3600 },
-  removeOnFail: { age: 24 * 3600 },
-};
 
 export interface UserTagsDeps {
   queue: Queue;
@@ -51,8 +43,7 @@ async function resultOf(deps: UserTagsDeps, jobId: string): Promise<TagUpdateRes
 
 /** Queues the change and waits for the tag-update worker, so the answer shows the tags as they now are. */
 export async function updateUserTags(deps: UserTagsDeps, job: TagUpdateJob): Promise<UserDeviceView[]> {
-  const added = await deps.queue.add(tagUpdateJobName, job, tagUpdateJobOptions);
-  const result = await resultOf(deps, added.id!);
+  const result = await resultOf(deps, await enqueueTagUpdate(deps.queue, job));
   if ('withdrawn' in result) throw notApplied(deps.timeoutMs / 1000);
   if ('overLimit' in result) {
     throw invalidRequest(

@@ -6,7 +6,7 @@ import { createBlockingRedis } from '../infra/redis.ts';
 import type { Models } from '../models/index.ts';
 import { closeQueues, type Queues } from '../queues/create-queues.ts';
 import { openStorage } from '../infra/open-storage.ts';
-import { scheduleFlushEventCounts } from '../queues/maintenance-schedules.ts';
+import { scheduleFlushEventCounts } from '../queues/maintenance.ts';
 import type { GatewayProvider } from '../gateways/gateway.ts';
 import { createGatewayProvider } from '../gateways/create-gateway-provider.ts';
 

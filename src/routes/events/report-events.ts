@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
 import { ReportEventsBody, ReportEventsResult } from '../../schemas/events.ts';
 import { partitionEvents } from '../../events/validate-events.ts';
-import { enqueueEvents } from '../../events/ingest-job.ts';
+import { enqueueEvents } from '../../queues/event-ingest.ts';
 
 export function registerReportEvents(app: App, context: AppContext): void {
   // /track is the recommended server-side path and takes the same shapes (spec §4.5, CONTRACTS §5).

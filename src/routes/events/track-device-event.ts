@@ -6,7 +6,7 @@ import { invalidRequest } from '../../http/api-error.ts';
 import { eventDataProblem } from '../../events/event-data.ts';
 import { clickedEvent, isReservedEventType, sdkAutomaticEvents } from '../../events/automatic-events.ts';
 import { recordClick } from '../../notifications/notification-clicks.ts';
-import { enqueueEvents } from '../../events/ingest-job.ts';
+import { enqueueEvents } from '../../queues/event-ingest.ts';
 
 export function registerTrackDeviceEvent(app: App, context: AppContext): void {
   app.post(

@@ -1,0 +1,31 @@
+import type { Queue } from 'bullmq';
+import type { UpdateUserTagsBody, UserDeviceView } from '../schemas/user-tags.ts';
+
+export interface TagUpdateJob extends UpdateUserTagsBody {
+  projectId: string;
+}
+
+/**
+ * The user's devices as they are after the change, the devices the change would take over the tag limit, or nothing
+ * when the request that queued it withdrew it.
+ */
+export type TagUpdateResult =
+  | { devices: UserDeviceView[] }
+  | { overLimit: Array<{ deviceId: string; tagCount: number }> }
+  | { withdrawn: true };
+
+export const tagUpdateJobName = 'update-user-tags';
+
+const tagUpdateJobOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 500 },
+  // Kept a while so a waiter that subscribes after the job finished still reads its result.
+  removeOnComplete: { age: 3600 },
+  removeOnFail: { age: 24 * 3600 },
+};
+
+/** Queues the change and answers its job id, whose result the caller waits for. */
+export async function enqueueTagUpdate(queue: Queue, job: TagUpdateJob): Promise<string> {
+  const added = await queue.add(tagUpdateJobName, job, tagUpdateJobOptions);
+  return added.id!;
+}
