@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { deliverJobId, type DeliverJobData } from '../src/queues/deliver.ts';
-import { deliverProcessor } from '../src/delivery/deliver-batch.ts';
+import { deliverProcessor } from '../src/delivery/deliver-processor.ts';
 import { queueNames, type QueueName } from '../src/queues/names.ts';
 import { redisKeys } from '../src/infra/redis-keys.ts';
 import {

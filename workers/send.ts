@@ -2,7 +2,7 @@ import { runWorkerProcess } from '../src/worker-runtime/run-worker-process.ts';
 import { queueNames } from '../src/queues/names.ts';
 import { databaseSegmentResolver } from '../src/targets/segment-resolver.ts';
 import { countDeps } from '../src/events/pending-counts.ts';
-import { sendProcessor } from '../src/delivery/fan-out.ts';
+import { sendProcessor } from '../src/delivery/send-processor.ts';
 
 await runWorkerProcess(
   queueNames.send,

@@ -3,7 +3,7 @@ import type { Models } from '../models/index.ts';
 
 /**
  * The journey's sends still waiting for their delay become canceled and their delayed jobs are removed. A send
- * that starts meanwhile finds the journey inactive or gone and cancels itself (src/delivery/fan-out.ts).
+ * that starts meanwhile finds the journey inactive or gone and cancels itself (src/delivery/send-processor.ts).
  */
 export async function cancelJourneySends(models: Models, sendQueue: Queue, journeyId: string): Promise<void> {
   const pending = await pendingJourneySendsQuery(models, journeyId);

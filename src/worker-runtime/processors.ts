@@ -6,8 +6,8 @@ import { tagUpdateProcessor } from '../user-tags/tag-update-processor.ts';
 import { eventIngestProcessor } from '../events/event-ingest-processor.ts';
 import { databaseSegmentResolver } from '../targets/segment-resolver.ts';
 import { countDeps } from '../events/pending-counts.ts';
-import { sendProcessor } from '../delivery/fan-out.ts';
-import { deliverProcessor } from '../delivery/deliver-batch.ts';
+import { sendProcessor } from '../delivery/send-processor.ts';
+import { deliverProcessor } from '../delivery/deliver-processor.ts';
 
 type ProcessorBuilder = (context: WorkerContext) => Processor;
 
