@@ -1,11 +1,7 @@
-import type { Connection } from 'mongoose';
-import type { RedisClient } from './infra/redis.ts';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createFailFastRedis, waitForRedis } from './infra/redis.ts';
-import type { Models } from './models/index.ts';
-import { openStorage } from './infra/open-storage.ts';
-import { closeQueues, type Queues } from './queues/create-queues.ts';
+import { openDeps, type Deps } from './deps.ts';
 import { KeyCache } from './keys/key-cache.ts';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.ts';
 import { DeviceStore } from './devices/device-store.ts';
@@ -14,13 +10,8 @@ import { SegmentStore } from './segments/segment-store.ts';
 import { JourneyStore } from './journeys/journey-store.ts';
 import { EventTypeCatalog } from './events/event-type-catalog.ts';
 
-/** Everything a request handler needs, built once per ingress process. */
-export interface AppContext {
-  config: Config;
-  mongo: Connection;
-  redis: RedisClient;
-  models: Models;
-  queues: Queues;
+/** Everything a request handler needs, built once per ingress process: the deps and the ingress's own stores. */
+export interface AppContext extends Deps {
   keyCache: KeyCache;
   limiter: SlidingWindowLimiter;
   devices: DeviceStore;
@@ -34,14 +25,11 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
   const redis = createFailFastRedis(config.redisUrl);
   redis.on('error', (error) => log.warn({ err: error }, 'redis connection error'));
   await waitForRedis(redis);
-  const { mongo, models, queues } = await openStorage(config, redis);
+  const deps = await openDeps(config, log, redis);
+  const { models, queues } = deps;
   const templates = new TemplateStore(models);
   return {
-    config,
-    mongo,
-    redis,
-    models,
-    queues,
+    ...deps,
     keyCache: new KeyCache(redis, models, config.queuePrefix),
     limiter: new SlidingWindowLimiter(redis, config.queuePrefix),
     devices: new DeviceStore(models, queues.eventIngest),
@@ -50,10 +38,4 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     journeys: new JourneyStore({ models, templates, sendQueue: queues.send, redis, queuePrefix: config.queuePrefix }),
     eventTypes: new EventTypeCatalog(models),
   };
-}
-
-export async function closeAppContext(context: AppContext): Promise<void> {
-  await closeQueues(context.queues);
-  context.redis.disconnect();
-  await context.mongo.close();
 }

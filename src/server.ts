@@ -1,5 +1,6 @@
 import { loadConfig } from './config.ts';
-import { createAppContext, closeAppContext } from './app-context.ts';
+import { createAppContext } from './app-context.ts';
+import { closeDeps } from './deps.ts';
 import { buildApp } from './app.ts';
 import { createLogger } from './infra/logger.ts';
 
@@ -26,7 +27,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     log.info({ signal }, 'draining in-flight requests');
     void app
       .close()
-      .then(() => closeAppContext(context))
+      .then(() => closeDeps(context))
       .then(() => process.exit(0));
   });
 }

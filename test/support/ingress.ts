@@ -1,7 +1,8 @@
 import { beforeAll } from 'vitest';
 import { pino } from 'pino';
 import type { Config } from '../../src/config.ts';
-import { closeAppContext, createAppContext, type AppContext } from '../../src/app-context.ts';
+import { createAppContext, type AppContext } from '../../src/app-context.ts';
+import { closeDeps } from '../../src/deps.ts';
 import { buildApp } from '../../src/app.ts';
 import { createProject, type CreatedProject } from '../../src/projects/create-project.ts';
 import type { PlanName } from '../../src/plans/plans.ts';
@@ -48,7 +49,7 @@ export async function startIngress(config: Config = testConfig()): Promise<TestI
       createProject(context.models, { name: `test ${plan}`, plan }, config.credentialsKey),
     async close() {
       await app.close();
-      await closeAppContext(context);
+      await closeDeps(context);
     },
   };
 }
