@@ -26,16 +26,15 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
   redis.on('error', (error) => log.warn({ err: error }, 'redis connection error'));
   await waitForRedis(redis);
   const deps = await openDeps(config, log, redis);
-  const { models, queues } = deps;
-  const templates = new TemplateStore(models);
+  const templates = new TemplateStore(deps.models);
   return {
     ...deps,
-    keyCache: new KeyCache(redis, models, config.queuePrefix),
-    limiter: new SlidingWindowLimiter(redis, config.queuePrefix),
-    devices: new DeviceStore(models, queues.eventIngest),
+    keyCache: new KeyCache(deps),
+    limiter: new SlidingWindowLimiter(deps),
+    devices: new DeviceStore(deps),
     templates,
-    segments: new SegmentStore({ models, redis, queuePrefix: config.queuePrefix }),
-    journeys: new JourneyStore({ models, templates, sendQueue: queues.send, redis, queuePrefix: config.queuePrefix }),
-    eventTypes: new EventTypeCatalog(models),
+    segments: new SegmentStore(deps),
+    journeys: new JourneyStore({ ...deps, templates }),
+    eventTypes: new EventTypeCatalog(deps.models),
   };
 }

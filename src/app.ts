@@ -32,7 +32,7 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
   // JSON only: text/plain bodies are refused with 415 rather than parsed.
   app.removeContentTypeParser(['text/plain']);
   installErrorHandling(app);
-  const metrics = createIngressMetrics(context.redis, context.queues, context.config.queuePrefix);
+  const metrics = createIngressMetrics(context);
   app.addHook('onResponse', async (request, reply) => {
     metrics.observeRequest(
       request.method,

@@ -68,7 +68,7 @@ beforeAll(async () => {
     },
     { type: 'second_batch', subjectType: 'user', subjectId: 'nobody' },
   ]);
-  deps = { models: workers.context.models, redis: workers.context.redis, queuePrefix: config.queuePrefix };
+  deps = workers.context;
   firstBatchAt = await receivedAtOf('first_batch');
   secondBatchAt = await receivedAtOf('second_batch');
 });
@@ -142,7 +142,7 @@ describe('countEvents: how often an event happened for a device or user in the l
     ];
     const before = await Promise.all(queries.map(count));
     expect(before).toEqual([3, 3, 1, 1]);
-    const pendingKey = redisKeys.eventCounts(deps.queuePrefix, project.projectId).pending;
+    const pendingKey = redisKeys.eventCounts(config.queuePrefix, project.projectId).pending;
     const pending = await deps.redis.hgetall(pendingKey);
     expect(Object.keys(pending).length).toBeGreaterThan(0);
     await flushCounts(deps, project.projectId);
@@ -151,7 +151,7 @@ describe('countEvents: how often an event happened for a device or user in the l
     expect(counters.reduce((sum, counter) => sum + counter.count, 0)).toBeGreaterThanOrEqual(5);
     expect(await Promise.all(queries.map(count))).toEqual(before);
     // A flush that died after writing the counters and before deleting its hash is finished without adding twice.
-    const flushingKey = redisKeys.eventCounts(deps.queuePrefix, project.projectId).flushing;
+    const flushingKey = redisKeys.eventCounts(config.queuePrefix, project.projectId).flushing;
     const lastFlush = Math.max(...counters.map((counter) => counter.flush));
     await deps.redis.hset(flushingKey, { ...pending, '#flush': String(lastFlush) });
     await flushCounts(deps, project.projectId);
@@ -183,7 +183,7 @@ describe('countEvents: how often an event happened for a device or user in the l
         (sum, counter) => sum + counter.count,
         0,
       );
-    const pendingKey = redisKeys.eventCounts(deps.queuePrefix, quiet.projectId).pending;
+    const pendingKey = redisKeys.eventCounts(config.queuePrefix, quiet.projectId).pending;
     const reportOne = async () => {
       const body = { events: [{ type: 'last_words', subjectType: 'user', subjectId: 'quiet-user' }] };
       expect(

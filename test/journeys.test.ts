@@ -202,11 +202,7 @@ describe('journeys firing on events', () => {
 
   it('sends nothing twice when an ingest job is replayed', async () => {
     const journeyId = await createJourney({ name: 'Replay', trigger: { event: 'replayed' }, body: 'Replayed once' });
-    const deps = {
-      models: ingestWorker.context.models,
-      sendQueue: ingestWorker.context.queues.send,
-      journeys: new ActiveJourneys(ingestWorker.context.models, ingestWorker.context.redis, harness.config.queuePrefix),
-    };
+    const deps = { ...ingestWorker.context, activeJourneys: new ActiveJourneys(ingestWorker.context) };
     const job = {
       projectId: project.projectId,
       receivedAt: new Date().toISOString(),

@@ -3,7 +3,6 @@ import { useIngress } from './support/ingress.ts';
 import type { Models } from '../src/models/index.ts';
 import { deviceKey } from '../src/models/device.ts';
 import { historyKey } from '../src/models/history.ts';
-import { countDeps } from '../src/events/pending-counts.ts';
 import { deviceUserQuery, subjectsCountingFor, userDevicesQuery, type SubjectQuery } from '../src/events/subjects.ts';
 import { recentEventsQueries } from '../src/events/recent-events.ts';
 import {
@@ -65,7 +64,7 @@ const projectIds = ['qp-a', 'qp-b', 'qp-c', 'qp-d'];
 // Not the first project: a scan from the start of the collection would meet other projects' documents first.
 const projectId = 'qp-c';
 const now = new Date();
-const deps = () => countDeps(ingress.context);
+const deps = () => ingress.context;
 const models = (): Models => ingress.context.models;
 
 const devicesPerProject = 300;

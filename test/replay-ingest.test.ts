@@ -65,14 +65,12 @@ describe('replaying ingest jobs from the dashboard', () => {
       );
     const job = (await waitFor(purchaseJob, (found) => found !== undefined))!;
     const countFor = () =>
-      countEvents(
-        {
-          models: workers.context.models,
-          redis: workers.context.redis,
-          queuePrefix: workers.context.config.queuePrefix,
-        },
-        { projectId: project.projectId, userId: 'rita', type: 'purchase', withinDays: 1 },
-      );
+      countEvents(workers.context, {
+        projectId: project.projectId,
+        userId: 'rita',
+        type: 'purchase',
+        withinDays: 1,
+      });
     const before = await countFor();
     expect(before).toBe(2);
 

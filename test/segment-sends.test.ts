@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseSegmentResolver } from '../src/targets/segment-resolver.ts';
-import { countDeps } from '../src/events/pending-counts.ts';
 import {
   registerDevices,
   sendNotification,
@@ -87,7 +86,7 @@ describe('segment sends', () => {
   });
 
   it('streams the union in _id order and resumes after a given device without repeating anyone', async () => {
-    const resolver = databaseSegmentResolver(countDeps(harness.workers.context));
+    const resolver = databaseSegmentResolver(harness.workers.context);
     const pro = await createSegment([{ tag: 'plan', op: 'eq', value: 'pro' }]);
     const high = await createSegment([{ tag: 'score', op: 'gte', value: 50 }]);
     const read = async (afterId: string | null) => {

@@ -285,13 +285,7 @@ describe('event conditions: counts in a window, through the device or its user',
     expect(response.body.data.success).toBe(2);
     await waitFor(stored, (count) => count === 2);
     // Earlier purchases of e3, ingested by the real ingest code as if received 20 and 3 days ago.
-    const deps = {
-      models,
-      redis: workers.context.redis,
-      queuePrefix: workers.context.config.queuePrefix,
-      catalog: new EventTypeCatalog(models),
-      log: workers.context.log,
-    };
+    const deps = { ...workers.context, catalog: new EventTypeCatalog(models) };
     for (const [daysAgo, amount] of [
       [20, 500],
       [3, 20],

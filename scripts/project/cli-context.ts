@@ -31,7 +31,7 @@ async function openCliContext() {
   const redis = createFailFastRedis(config.redisUrl);
   redis.on('error', () => undefined);
   const models = createModels(mongo);
-  return { config, mongo, redis, models, keyCache: new KeyCache(redis, models, config.queuePrefix) };
+  return { config, mongo, redis, models, keyCache: new KeyCache({ redis, models, config }) };
 }
 
 export function printResult(result: Record<string, unknown>, json: boolean): void {

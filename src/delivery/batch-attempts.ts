@@ -1,4 +1,4 @@
-import type { RedisClient } from '../infra/redis.ts';
+import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import { historyRetentionSeconds } from '../models/history.ts';
 
@@ -13,9 +13,9 @@ export type PreviousRun = 'none' | 'clean' | 'unclean';
  * entries per round, which held the worker's slots when a gateway refused many pushes. The marker lasts as long as
  * history does.
  */
-export async function startBatchRun(redis: RedisClient, prefix: string, batchId: string): Promise<PreviousRun> {
-  const previous = await redis.set(
-    redisKeys.batchRun(prefix, batchId),
+export async function startBatchRun(deps: Pick<Deps, 'redis' | 'config'>, batchId: string): Promise<PreviousRun> {
+  const previous = await deps.redis.set(
+    redisKeys.batchRun(deps.config.queuePrefix, batchId),
     'running',
     'EX',
     historyRetentionSeconds,
@@ -25,6 +25,6 @@ export async function startBatchRun(redis: RedisClient, prefix: string, batchId:
 }
 
 /** The run saved its progress: it finished, or it is delayed until its next retry round. */
-export async function endBatchRun(redis: RedisClient, prefix: string, batchId: string): Promise<void> {
-  await redis.set(redisKeys.batchRun(prefix, batchId), 'clean', 'EX', historyRetentionSeconds);
+export async function endBatchRun(deps: Pick<Deps, 'redis' | 'config'>, batchId: string): Promise<void> {
+  await deps.redis.set(redisKeys.batchRun(deps.config.queuePrefix, batchId), 'clean', 'EX', historyRetentionSeconds);
 }

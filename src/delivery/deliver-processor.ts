@@ -10,7 +10,7 @@ export function deliverProcessor(context: WorkerContext): Processor<DeliverJobDa
   const worker: DeliveryWorker = {
     context,
     notifications: new PreparedNotifications(context.models),
-    limiter: new DeliveryRateLimiter(context.redis, context.models, context.config.queuePrefix),
+    limiter: new DeliveryRateLimiter(context),
   };
   return (job, token) => new DeliveryRun(worker, job, token).run();
 }

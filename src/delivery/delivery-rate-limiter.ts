@@ -1,3 +1,4 @@
+import type { Deps } from '../deps.ts';
 import type { RedisClient } from '../infra/redis.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import type { Models } from '../models/index.ts';
@@ -30,10 +31,10 @@ export class DeliveryRateLimiter {
   private readonly prefix: string;
   private readonly rates = new Map<string, { rate: number | null; readAt: number }>();
 
-  constructor(redis: RedisClient, models: Models, prefix: string) {
+  constructor({ redis, models, config }: Pick<Deps, 'redis' | 'models' | 'config'>) {
     this.redis = redis;
     this.models = models;
-    this.prefix = prefix;
+    this.prefix = config.queuePrefix;
   }
 
   /** Takes `count` messages from the project's budget; answers 0, or the milliseconds to wait before trying again. */

@@ -149,7 +149,7 @@ export class DeliveryRun {
    */
   private async skipDelivered(pending: BatchDevice[]): Promise<BatchDevice[]> {
     const { context } = this.worker;
-    const previous = await startBatchRun(context.redis, context.config.queuePrefix, this.batchId());
+    const previous = await startBatchRun(context, this.batchId());
     const progressKnown = this.job.data.tally !== undefined;
     if (previous === 'none' || (previous === 'clean' && progressKnown)) return pending;
     const delivered = await deliveredDevices(
@@ -220,7 +220,7 @@ export class DeliveryRun {
     const next = this.round.next();
     await this.saveProgress([...this.done], this.tally, next?.retryRound);
     const { context } = this.worker;
-    await endBatchRun(context.redis, context.config.queuePrefix, this.batchId());
+    await endBatchRun(context, this.batchId());
     if (next) await this.delay(next.delayMs);
   }
 
@@ -262,14 +262,7 @@ export class DeliveryRun {
   }
 
   private async reportMetrics(tally: OutcomeTally, gatewaySeconds: number | null): Promise<void> {
-    const { context } = this.worker;
-    await recordDeliveryMetrics(
-      context.redis,
-      context.config.queuePrefix,
-      this.job.data.gateway,
-      tally.takeUnreported(),
-      gatewaySeconds,
-    );
+    await recordDeliveryMetrics(this.worker.context, this.job.data.gateway, tally.takeUnreported(), gatewaySeconds);
   }
 
   private isLastAttempt(): boolean {

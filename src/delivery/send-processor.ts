@@ -1,5 +1,5 @@
 import { WaitingChildrenError, type Job, type Processor } from 'bullmq';
-import type { WorkerContext } from '../worker-runtime/worker-context.ts';
+import type { Deps } from '../deps.ts';
 import type { FanOutProgress, SendJobData } from '../queues/send.ts';
 import type { SegmentResolver } from '../targets/segment-resolver.ts';
 import { targetCursor, type Targets } from '../targets/target-cursor.ts';
@@ -25,6 +25,8 @@ export const deliveryBatchSize = 500;
 
 const startProgress: FanOutProgress = { afterId: null, batches: 0, targeted: 0, finished: false };
 
+type SendDeps = Pick<Deps, 'models' | 'queues'>;
+
 function isLastAttempt(job: Job): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
@@ -34,8 +36,8 @@ function isLastAttempt(job: Job): boolean {
  * batch is done and then marks the notification completed. Progress is kept in the job after each chunk, so a
  * restarted fan-out resumes after the last queued device; batch job ids are deterministic, so nothing is added twice.
  */
-export function sendProcessor(context: WorkerContext, segments: SegmentResolver): Processor<SendJobData> {
-  const { Notification } = context.models;
+export function sendProcessor(deps: SendDeps, segments: SegmentResolver): Processor<SendJobData> {
+  const { Notification } = deps.models;
   return async (job, token) => {
     const { notificationId } = job.data;
     const fields = {
@@ -54,7 +56,7 @@ export function sendProcessor(context: WorkerContext, segments: SegmentResolver)
     if (
       notification.status === 'queued' &&
       notification.journeyId &&
-      !(await isJourneyActive(context.models, notification.journeyId))
+      !(await isJourneyActive(deps.models, notification.journeyId))
     ) {
       await Notification.updateOne({ _id: notificationId }, { $set: { status: 'canceled' } });
       return;
@@ -66,7 +68,7 @@ export function sendProcessor(context: WorkerContext, segments: SegmentResolver)
         if (notification.status !== 'sending')
           await Notification.updateOne({ _id: notificationId }, { $set: { status: 'sending' } });
         const projection = targetProjection(referencedDeviceTags(parseContent(contentOf(notification))));
-        await fanOut(context, segments, job, notification, projection, progress);
+        await fanOut(deps, segments, job, notification, projection, progress);
       }
       if (token !== undefined && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
       await Notification.updateOne({ _id: notificationId }, { $set: { status: 'completed', completedAt: new Date() } });
@@ -80,7 +82,7 @@ export function sendProcessor(context: WorkerContext, segments: SegmentResolver)
 }
 
 async function fanOut(
-  context: WorkerContext,
+  deps: SendDeps,
   segments: SegmentResolver,
   job: Job<SendJobData>,
   targets: Targets & { _id: string },
@@ -90,10 +92,10 @@ async function fanOut(
   let progress = start;
   let chunk: TargetDevice[] = [];
   const queueChunk = async () => {
-    progress = await queueBatches(context, job, targets, chunk, progress);
+    progress = await queueBatches(deps, job, targets, chunk, progress);
     chunk = [];
   };
-  for await (const device of targetCursor(context.models, segments, targets, {
+  for await (const device of targetCursor(deps.models, segments, targets, {
     afterId: progress.afterId,
     projection,
   })) {
@@ -105,7 +107,7 @@ async function fanOut(
 }
 
 async function queueBatches(
-  context: WorkerContext,
+  deps: SendDeps,
   job: Job<SendJobData>,
   targets: Targets & { _id: string },
   chunk: TargetDevice[],
@@ -128,14 +130,14 @@ async function queueBatches(
       opts: { ...deliverJobOptions, jobId: deliverJobId(targets._id, batch), parent },
     };
   });
-  await context.queues.deliver.addBulk(batches);
+  await deps.queues.deliver.addBulk(batches);
   const next: FanOutProgress = {
     afterId: String(chunk[chunk.length - 1]!._id),
     batches: progress.batches + batches.length,
     targeted: progress.targeted + chunk.length,
     finished: false,
   };
-  await context.models.Notification.updateOne({ _id: targets._id }, { $set: { 'stats.targeted': next.targeted } });
+  await deps.models.Notification.updateOne({ _id: targets._id }, { $set: { 'stats.targeted': next.targeted } });
   await job.updateData({ ...job.data, progress: next });
   return next;
 }

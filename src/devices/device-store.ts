@@ -1,4 +1,4 @@
-import type { Queue } from 'bullmq';
+import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import { deviceKey, type DeviceDocument } from '../models/device.ts';
 import type { RegisterDeviceBody, UpdateDeviceBody } from '../schemas/device.ts';
@@ -53,12 +53,12 @@ function registration(input: RegisterDeviceBody): (current: DeviceDocument) => P
  * holds under concurrent writers, and no writer's change is lost.
  */
 export class DeviceStore {
+  private readonly deps: Pick<Deps, 'models' | 'queues'>;
   private readonly models: Models;
-  private readonly eventIngest: Queue;
 
-  constructor(models: Models, eventIngest: Queue) {
-    this.models = models;
-    this.eventIngest = eventIngest;
+  constructor(deps: Pick<Deps, 'models' | 'queues'>) {
+    this.deps = deps;
+    this.models = deps.models;
   }
 
   async find(projectId: string, deviceId: string): Promise<StoredDevice> {
@@ -123,7 +123,7 @@ export class DeviceStore {
     });
     if (!document) return null;
     try {
-      await enqueueEvents(this.eventIngest, projectId, [
+      await enqueueEvents(this.deps, projectId, [
         { type: firstSessionEvent, subjectType: 'device', subjectId: deviceId, data: {} },
       ]);
     } catch (error) {

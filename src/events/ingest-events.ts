@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { EventDocument } from '../models/event.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
@@ -6,12 +6,10 @@ import type { EventIngestJob } from '../queues/event-ingest.ts';
 import type { EventTypeCatalog } from './event-type-catalog.ts';
 import { toStoredData } from './event-data.ts';
 import { startOfUtcDay } from './utc-day.ts';
-import { countField, flushCountsWhenDue, recordCounts, type CountDeps } from './pending-counts.ts';
+import { countField, flushCountsWhenDue, recordCounts } from './pending-counts.ts';
 
-export interface IngestDeps extends CountDeps {
-  catalog: EventTypeCatalog;
-  log: Logger;
-}
+/** The event types this worker has already seen are kept in its catalog, so most jobs skip writing them. */
+export type IngestDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log'> & { catalog: EventTypeCatalog };
 
 type StoredEvent = EventDocument & { _id: string };
 
@@ -57,11 +55,11 @@ export async function ingestEvents(deps: IngestDeps, jobId: string, job: EventIn
     }),
   );
   await insertEvents(deps.models, events);
-  await recordCounts(deps.redis, deps.queuePrefix, job.projectId, jobId, dailyCounts(events));
+  await recordCounts(deps, job.projectId, jobId, dailyCounts(events));
   await deps.catalog.add(
     job.projectId,
     job.events.map((event) => event.type),
     'auto',
   );
-  await flushCountsWhenDue(deps, job.projectId, deps.log);
+  await flushCountsWhenDue(deps, job.projectId);
 }

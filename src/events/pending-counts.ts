@@ -1,6 +1,5 @@
-import { scanKeys, type RedisClient } from '../infra/redis.ts';
-import type { Logger } from 'pino';
-import type { Models } from '../models/index.ts';
+import { scanKeys } from '../infra/redis.ts';
+import type { Deps } from '../deps.ts';
 import type { SubjectType } from '../models/event.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 import { LockTimeoutError, withRedisLock } from '../infra/redis-lock.ts';
@@ -22,15 +21,7 @@ export interface CountKey {
   day: number;
 }
 
-export interface CountDeps {
-  models: Models;
-  redis: RedisClient;
-  queuePrefix: string;
-}
-
-export function countDeps(context: { models: Models; redis: RedisClient; config: { queuePrefix: string } }): CountDeps {
-  return { models: context.models, redis: context.redis, queuePrefix: context.config.queuePrefix };
-}
+export type CountDeps = Pick<Deps, 'models' | 'redis' | 'config'>;
 
 const flushEveryMs = 5_000;
 // Longer than a job's automatic retries take (10 attempts, exponential from 1 s: about 17 minutes), and short enough
@@ -50,15 +41,21 @@ end
 return 0`;
 
 export async function recordCounts(
-  redis: RedisClient,
-  prefix: string,
+  deps: Pick<Deps, 'redis' | 'config'>,
   projectId: string,
   jobId: string,
   counts: Map<string, number>,
 ): Promise<void> {
   if (counts.size === 0) return;
-  const names = redisKeys.eventCounts(prefix, projectId);
-  await redis.eval(recordScript, 2, names.recorded(jobId), names.pending, recordedMarkerSeconds, ...[...counts].flat());
+  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
+  await deps.redis.eval(
+    recordScript,
+    2,
+    names.recorded(jobId),
+    names.pending,
+    recordedMarkerSeconds,
+    ...[...counts].flat(),
+  );
 }
 
 /** Counts added in Redis and not yet in MongoDB for the given keys, and the flush under way if there is one. */
@@ -67,7 +64,7 @@ export async function pendingCounts(
   projectId: string,
   keysToRead: CountKey[],
 ): Promise<{ pending: number[]; flushing: number[]; flushId: number | null }> {
-  const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
+  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
   const fields = keysToRead.map(countField);
   const [pending, flushing] = await Promise.all([
     deps.redis.hmget(names.pending, ...fields),
@@ -82,15 +79,15 @@ export async function pendingCounts(
 }
 
 /** Flushes the project's pending counts when the last flush is older than flushEveryMs and no other flush is running. */
-export async function flushCountsWhenDue(deps: CountDeps, projectId: string, log: Logger): Promise<void> {
-  const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
+export async function flushCountsWhenDue(deps: CountDeps & Pick<Deps, 'log'>, projectId: string): Promise<void> {
+  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
   if ((await deps.redis.set(names.flushGate, '1', 'PX', flushEveryMs, 'NX')) !== 'OK') return;
-  await flushCountsUnlessRunning(deps, projectId, log);
+  await flushCountsUnlessRunning(deps, projectId);
 }
 
 /** Flushes the project's pending counts unless another flush is running, which takes them anyway. */
-export async function flushCountsUnlessRunning(deps: CountDeps, projectId: string, log: Logger): Promise<void> {
-  const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
+export async function flushCountsUnlessRunning(deps: CountDeps & Pick<Deps, 'log'>, projectId: string): Promise<void> {
+  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
   try {
     await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), {
       leaseMs: 10 * 60_000,
@@ -99,16 +96,16 @@ export async function flushCountsUnlessRunning(deps: CountDeps, projectId: strin
   } catch (error) {
     if (error instanceof LockTimeoutError) return;
     // The counts stay in Redis, where readers see them, and the next flush takes them.
-    log.warn({ err: error, projectId }, 'flushing event counts failed; retrying later');
+    deps.log.warn({ err: error, projectId }, 'flushing event counts failed; retrying later');
   }
 }
 
 /** The projects with counts waiting in Redis (or a flush left half done), found by key without blocking Redis. */
-export async function* projectsWithPendingCounts(redis: RedisClient, prefix: string): AsyncGenerator<string> {
+export async function* projectsWithPendingCounts(deps: Pick<Deps, 'redis' | 'config'>): AsyncGenerator<string> {
   const seen = new Set<string>();
   for (const kind of ['pending', 'flushing'] as const) {
-    const search = redisKeys.eventCountsSearch(prefix, kind);
-    for await (const key of scanKeys(redis, search.match)) {
+    const search = redisKeys.eventCountsSearch(deps.config.queuePrefix, kind);
+    for await (const key of scanKeys(deps.redis, search.match)) {
       const projectId = search.projectIdOf(key);
       if (!seen.has(projectId)) {
         seen.add(projectId);
@@ -123,7 +120,7 @@ export async function* projectsWithPendingCounts(redis: RedisClient, prefix: str
  * server side (segment evaluation) call it first, so no count waits in Redis unseen.
  */
 export async function flushCountsNow(deps: CountDeps, projectId: string): Promise<void> {
-  const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
+  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
   await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), {
     leaseMs: 10 * 60_000,
     waitMs: 60_000,
@@ -136,7 +133,7 @@ export async function flushCountsNow(deps: CountDeps, projectId: string): Promis
  * documents it already inserted are refused by _id, so nothing is counted twice.
  */
 export async function flushCounts(deps: CountDeps, projectId: string): Promise<void> {
-  const names = redisKeys.eventCounts(deps.queuePrefix, projectId);
+  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
   if ((await deps.redis.exists(names.flushing)) === 0) {
     const moved = await deps.redis.renamenx(names.pending, names.flushing).catch((error: Error) => {
       if (/no such key/i.test(error.message)) return 0;

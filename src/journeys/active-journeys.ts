@@ -1,5 +1,4 @@
-import type { RedisClient } from '../infra/redis.ts';
-import type { Models } from '../models/index.ts';
+import type { Deps } from '../deps.ts';
 import type { StoredJourney } from './journey-store.ts';
 import { readJourneyVersion } from './journey-version.ts';
 
@@ -13,24 +12,20 @@ interface CachedJourneys {
  * project's journey version, bumped by every journey write); the journeys are read again only when it changed.
  */
 export class ActiveJourneys {
-  private readonly models: Models;
-  private readonly redis: RedisClient;
-  private readonly prefix: string;
+  private readonly deps: Pick<Deps, 'models' | 'redis' | 'config'>;
   private readonly capacity: number;
   private readonly cache = new Map<string, CachedJourneys>();
 
-  constructor(models: Models, redis: RedisClient, prefix: string, capacity = 1000) {
-    this.models = models;
-    this.redis = redis;
-    this.prefix = prefix;
+  constructor(deps: Pick<Deps, 'models' | 'redis' | 'config'>, capacity = 1000) {
+    this.deps = deps;
     this.capacity = capacity;
   }
 
   async forProject(projectId: string): Promise<StoredJourney[]> {
-    const version = await readJourneyVersion(this.redis, this.prefix, projectId);
+    const version = await readJourneyVersion(this.deps, projectId);
     const cached = this.cache.get(projectId);
     if (cached && cached.version === version) return cached.journeys;
-    const journeys = this.models.Journey.find({ projectId, active: true }).lean<StoredJourney[]>().exec();
+    const journeys = this.deps.models.Journey.find({ projectId, active: true }).lean<StoredJourney[]>().exec();
     this.cache.delete(projectId);
     this.cache.set(projectId, { version, journeys });
     journeys.catch(() => this.cache.delete(projectId));

@@ -1,17 +1,17 @@
-import type { Queue } from 'bullmq';
+import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 
 /**
  * The journey's sends still waiting for their delay become canceled and their delayed jobs are removed. A send
  * that starts meanwhile finds the journey inactive or gone and cancels itself (src/delivery/send-processor.ts).
  */
-export async function cancelJourneySends(models: Models, sendQueue: Queue, journeyId: string): Promise<void> {
-  const pending = await pendingJourneySendsQuery(models, journeyId);
+export async function cancelJourneySends(deps: Pick<Deps, 'models' | 'queues'>, journeyId: string): Promise<void> {
+  const pending = await pendingJourneySendsQuery(deps.models, journeyId);
   if (pending.length === 0) return;
   const ids = pending.map((notification) => notification._id);
-  await models.Notification.updateMany({ _id: { $in: ids }, status: 'queued' }, { $set: { status: 'canceled' } });
+  await deps.models.Notification.updateMany({ _id: { $in: ids }, status: 'queued' }, { $set: { status: 'canceled' } });
   // A job that a worker has just taken cannot be removed; it cancels itself when it reads the journey.
-  await Promise.all(ids.map((id) => sendQueue.remove(id).catch(() => 0)));
+  await Promise.all(ids.map((id) => deps.queues.send.remove(id).catch(() => 0)));
 }
 
 export function pendingJourneySendsQuery(models: Models, journeyId: string) {

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Queue } from 'bullmq';
-import type { RedisClient } from '../infra/redis.ts';
-import type { Models } from '../models/index.ts';
+import type { Deps } from '../deps.ts';
 import type { JourneyDocument } from '../models/journey.ts';
 import { JourneyContentRule, type JourneyBody, type JourneyView } from '../schemas/journey.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
@@ -56,13 +54,7 @@ export function toJourneyView(journey: StoredJourney): JourneyView {
   };
 }
 
-interface JourneyStoreDeps {
-  models: Models;
-  templates: TemplateStore;
-  sendQueue: Queue;
-  redis: RedisClient;
-  queuePrefix: string;
-}
+type JourneyStoreDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config'> & { templates: TemplateStore };
 
 /**
  * Journeys are checked when written (Liquid, trigger conditions, template), so a triggered send never meets a broken
@@ -85,7 +77,7 @@ export class JourneyStore {
   async create(projectId: string, input: JourneyBody): Promise<StoredJourney> {
     await this.validate(projectId, input);
     const document = await this.deps.models.Journey.create({ _id: randomUUID(), projectId, ...storedFields(input) });
-    await bumpJourneyVersion(this.deps.redis, this.deps.queuePrefix, projectId);
+    await bumpJourneyVersion(this.deps, projectId);
     return document.toObject();
   }
 
@@ -107,15 +99,15 @@ export class JourneyStore {
       { returnDocument: 'after' },
     ).lean<StoredJourney>();
     if (!journey) throw missing(journeyId);
-    await bumpJourneyVersion(this.deps.redis, this.deps.queuePrefix, projectId);
-    if (!journey.active) await cancelJourneySends(this.deps.models, this.deps.sendQueue, journeyId);
+    await bumpJourneyVersion(this.deps, projectId);
+    if (!journey.active) await cancelJourneySends(this.deps, journeyId);
     return journey;
   }
 
   async delete(projectId: string, journeyId: string): Promise<void> {
     const result = await this.deps.models.Journey.deleteOne({ _id: journeyId, projectId });
     if (result.deletedCount === 0) throw missing(journeyId);
-    await bumpJourneyVersion(this.deps.redis, this.deps.queuePrefix, projectId);
-    await cancelJourneySends(this.deps.models, this.deps.sendQueue, journeyId);
+    await bumpJourneyVersion(this.deps, projectId);
+    await cancelJourneySends(this.deps, journeyId);
   }
 }

@@ -1,11 +1,11 @@
-import type { RedisClient } from '../infra/redis.ts';
+import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 
 /** Every write of a project's journeys bumps this number, so event-ingest workers notice at their next job. */
-export async function bumpJourneyVersion(redis: RedisClient, prefix: string, projectId: string): Promise<void> {
-  await redis.incr(redisKeys.journeysVersion(prefix, projectId));
+export async function bumpJourneyVersion(deps: Pick<Deps, 'redis' | 'config'>, projectId: string): Promise<void> {
+  await deps.redis.incr(redisKeys.journeysVersion(deps.config.queuePrefix, projectId));
 }
 
-export async function readJourneyVersion(redis: RedisClient, prefix: string, projectId: string): Promise<string> {
-  return (await redis.get(redisKeys.journeysVersion(prefix, projectId))) ?? '0';
+export async function readJourneyVersion(deps: Pick<Deps, 'redis' | 'config'>, projectId: string): Promise<string> {
+  return (await deps.redis.get(redisKeys.journeysVersion(deps.config.queuePrefix, projectId))) ?? '0';
 }

@@ -1,4 +1,4 @@
-import type { Queue } from 'bullmq';
+import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { EventIngestJob, IngestedEvent } from '../queues/event-ingest.ts';
 import { toStoredData } from '../events/event-data.ts';
@@ -9,11 +9,8 @@ import { sendJob } from '../queues/send.ts';
 import type { ActiveJourneys } from './active-journeys.ts';
 import type { StoredJourney } from './journey-store.ts';
 
-export interface TriggerDeps {
-  models: Models;
-  sendQueue: Queue;
-  journeys: ActiveJourneys;
-}
+/** The active journeys are cached by the event-ingest worker from job to job. */
+export type TriggerDeps = Pick<Deps, 'models' | 'queues'> & { activeJourneys: ActiveJourneys };
 
 /** Deterministic: the journey and the event (ingest job id and position), so a replayed job sends nothing twice. */
 export const journeySendId = (journeyId: string, jobId: string, index: number) => `j-${journeyId}-${jobId}-${index}`;
@@ -52,7 +49,7 @@ function matchingJourneys(journeys: StoredJourney[], event: IngestedEvent): Stor
  * batch each, under deterministic ids, so a retried ingest job neither stores nor sends anything twice.
  */
 export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: EventIngestJob): Promise<number> {
-  const journeys = await deps.journeys.forProject(job.projectId);
+  const journeys = await deps.activeJourneys.forProject(job.projectId);
   if (journeys.length === 0) return 0;
   const triggered = job.events.flatMap((event, index) =>
     matchingJourneys(journeys, event).map((journey) => ({ journey, event, index })),
@@ -81,6 +78,6 @@ export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: Eve
     deps.models.Notification.insertMany(notifications, { ordered: false }),
   );
   const now = Date.now();
-  await deps.sendQueue.addBulk(notifications.map((notification) => sendJob(notification, now)));
+  await deps.queues.send.addBulk(notifications.map((notification) => sendJob(notification, now)));
   return notifications.length;
 }

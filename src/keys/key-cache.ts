@@ -1,3 +1,4 @@
+import type { Deps } from '../deps.ts';
 import type { RedisClient } from '../infra/redis.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import type { Models } from '../models/index.ts';
@@ -23,10 +24,10 @@ export class KeyCache {
   private readonly models: Models;
   private readonly prefix: string;
 
-  constructor(redis: RedisClient, models: Models, prefix: string) {
+  constructor({ redis, models, config }: Pick<Deps, 'redis' | 'models' | 'config'>) {
     this.redis = redis;
     this.models = models;
-    this.prefix = prefix;
+    this.prefix = config.queuePrefix;
   }
 
   private cacheKey(hash: string): string {

@@ -1,4 +1,4 @@
-import type { RedisClient } from '../infra/redis.ts';
+import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 
@@ -24,13 +24,13 @@ export function emptyDeliveryCounts(): DeliveryCounts {
  * per metric, incremented by whichever process ran the batch.
  */
 export async function recordDeliveryMetrics(
-  redis: RedisClient,
-  prefix: string,
+  deps: Pick<Deps, 'redis' | 'config'>,
   gateway: GatewayName,
   counts: DeliveryCounts,
   gatewaySeconds: number | null,
 ): Promise<void> {
-  const pipeline = redis.multi();
+  const prefix = deps.config.queuePrefix;
+  const pipeline = deps.redis.multi();
   for (const result of deliveryResults) {
     if (counts[result] > 0)
       pipeline.hincrby(redisKeys.deliveryCounts(prefix), deliveryCountField(gateway, result), counts[result]);

@@ -1,6 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, type Metric, type MetricValueWithName } from 'prom-client';
-import type { RedisClient } from '../infra/redis.ts';
-import type { Queues } from '../queues/create-queues.ts';
+import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import {
   deliveryCountField,
@@ -22,7 +21,7 @@ export interface IngressMetrics {
  * What /metrics shows. Request durations are this process's own; delivery counts and gateway latency are read from
  * Redis, where every worker process adds to them; queue sizes are read from the queues at scrape time.
  */
-export function createIngressMetrics(redis: RedisClient, queues: Queues, prefix: string): IngressMetrics {
+export function createIngressMetrics(deps: Pick<Deps, 'redis' | 'queues' | 'config'>): IngressMetrics {
   const registry = new Registry();
   const requestDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -39,7 +38,7 @@ export function createIngressMetrics(redis: RedisClient, queues: Queues, prefix:
     registers: [registry],
     async collect() {
       await Promise.all(
-        Object.values(queues).map(async (queue) => {
+        Object.values(deps.queues).map(async (queue) => {
           const counts = await queue.getJobCounts(...queueStates);
           for (const state of queueStates) this.set({ queue: queue.name, state }, counts[state] ?? 0);
         }),
@@ -53,7 +52,7 @@ export function createIngressMetrics(redis: RedisClient, queues: Queues, prefix:
     labelNames: ['gateway', 'result'],
     registers: [registry],
     async collect() {
-      const stored = await redis.hgetall(redisKeys.deliveryCounts(prefix));
+      const stored = await deps.redis.hgetall(redisKeys.deliveryCounts(deps.config.queuePrefix));
       this.reset();
       for (const gateway of gatewayNames) {
         for (const result of deliveryResults)
@@ -62,7 +61,7 @@ export function createIngressMetrics(redis: RedisClient, queues: Queues, prefix:
     },
   });
 
-  registry.registerMetric(gatewayLatencyHistogram(redis, prefix) as unknown as Metric);
+  registry.registerMetric(gatewayLatencyHistogram(deps) as unknown as Metric);
 
   return {
     registry,
@@ -75,7 +74,7 @@ export function createIngressMetrics(redis: RedisClient, queues: Queues, prefix:
  * prom-client's Histogram can only observe, not be loaded with counts kept elsewhere, so this one is read from the
  * Redis hash the workers fill and handed to the registry in the shape its own histograms produce.
  */
-function gatewayLatencyHistogram(redis: RedisClient, prefix: string) {
+function gatewayLatencyHistogram(deps: Pick<Deps, 'redis' | 'config'>) {
   const name = 'push_gateway_send_duration_seconds';
   const help = "Time a delivery batch spent in its gateway's send call (FCM sendEach, APNs HTTP/2 requests).";
   return {
@@ -84,7 +83,7 @@ function gatewayLatencyHistogram(redis: RedisClient, prefix: string) {
     type: 'histogram',
     reset() {},
     async get() {
-      const stored = await redis.hgetall(redisKeys.gatewayLatency(prefix));
+      const stored = await deps.redis.hgetall(redisKeys.gatewayLatency(deps.config.queuePrefix));
       const read = (field: string) => Number(stored[field] ?? 0);
       const values = gatewayNames.flatMap((gateway): MetricValueWithName<string>[] => [
         ...[...gatewayLatencyBuckets, '+Inf' as const].map((bound) => ({

@@ -33,18 +33,24 @@ function requestErrors(
   return details;
 }
 
+type CreateDeps = Pick<AppContext, 'models' | 'redis' | 'config' | 'queues' | 'templates'>;
+
 async function resolveContent(
-  context: AppContext,
+  deps: Pick<AppContext, 'templates'>,
   projectId: string,
   body: SendNotificationBody,
 ): Promise<MessageContent> {
   if (body.templateId === undefined) return contentOf(body);
   // The template's content is copied: a scheduled or in-flight send is not changed by later edits of the template.
-  return contentOf(await context.templates.find(projectId, body.templateId));
+  return contentOf(await deps.templates.find(projectId, body.templateId));
 }
 
-async function assertSegmentsExist(context: AppContext, projectId: string, segmentIds: string[]): Promise<void> {
-  const found = await context.models.Segment.find({ projectId, _id: { $in: segmentIds } }, { _id: 1 }).lean();
+async function assertSegmentsExist(
+  deps: Pick<AppContext, 'models'>,
+  projectId: string,
+  segmentIds: string[],
+): Promise<void> {
+  const found = await deps.models.Segment.find({ projectId, _id: { $in: segmentIds } }, { _id: 1 }).lean();
   const known = new Set(found.map((segment) => segment._id));
   const unknown = segmentIds.filter((id) => !known.has(id));
   if (unknown.length > 0) throw notFound(`No segment ${unknown.map((id) => `"${id}"`).join(', ')} in this project.`);
@@ -56,7 +62,7 @@ async function assertSegmentsExist(context: AppContext, projectId: string, segme
  * timeout or a 503 answers the same id and sends nothing twice.
  */
 export async function createNotification(
-  context: AppContext,
+  deps: CreateDeps,
   owner: KeyOwner,
   body: SendNotificationBody,
   idempotencyKey: string | undefined,
@@ -65,26 +71,20 @@ export async function createNotification(
   const targetIds = [...new Set(body.targetIds)];
   const details = requestErrors(owner.plan, body, targetIds, now);
   if (details.length > 0) throw invalidRequest('The notification is not valid; see details for each field.', details);
-  const content = await resolveContent(context, owner.projectId, body);
+  const content = await resolveContent(deps, owner.projectId, body);
   const tooLarge = payloadFloorErrors(content, body.data ?? {}, body.templateId !== undefined);
   if (tooLarge.length > 0)
     throw invalidRequest(
       'The notification cannot fit in a push (about 4 KB) even before rendering; see details for each field.',
       tooLarge,
     );
-  if (body.targetType === 'segment') await assertSegmentsExist(context, owner.projectId, targetIds);
+  if (body.targetType === 'segment') await assertSegmentsExist(deps, owner.projectId, targetIds);
 
   const candidateId = randomUUID();
   const id =
     idempotencyKey === undefined
       ? candidateId
-      : await claimIdempotencyKey(
-          context.redis,
-          context.config.queuePrefix,
-          owner.projectId,
-          idempotencyKey,
-          candidateId,
-        );
+      : await claimIdempotencyKey(deps, owner.projectId, idempotencyKey, candidateId);
   const notification = {
     _id: id,
     projectId: owner.projectId,
@@ -96,19 +96,19 @@ export async function createNotification(
     sendAt: body.sendAt === undefined ? null : new Date(body.sendAt),
   };
   try {
-    await context.models.Notification.create(notification);
+    await deps.models.Notification.create(notification);
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
-    const existing = await context.models.Notification.findById(id, { projectId: 1, status: 1, sendAt: 1 }).lean();
+    const existing = await deps.models.Notification.findById(id, { projectId: 1, status: 1, sendAt: 1 }).lean();
     // Past "queued" the send job has run, so it certainly exists; before that, adding it again is a no-op or repairs a lost add.
-    if (existing && existing.status === 'queued') await enqueueSend(context.queues.send, existing, now);
+    if (existing && existing.status === 'queued') await enqueueSend(deps, existing, now);
     return id;
   }
   try {
-    await enqueueSend(context.queues.send, notification, now);
+    await enqueueSend(deps, notification, now);
   } catch (error) {
     // Without a key the client's retry makes a new notification, so this one must not stay behind, queued forever.
-    if (idempotencyKey === undefined) await context.models.Notification.deleteOne({ _id: id }).catch(() => undefined);
+    if (idempotencyKey === undefined) await deps.models.Notification.deleteOne({ _id: id }).catch(() => undefined);
     throw error;
   }
   return id;

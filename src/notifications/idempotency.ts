@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RedisClient } from '../infra/redis.ts';
+import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 
 export const idempotencyWindowSeconds = 24 * 60 * 60;
@@ -17,17 +17,16 @@ return ARGV[1]
  * expires by itself.
  */
 export async function claimIdempotencyKey(
-  redis: RedisClient,
-  prefix: string,
+  deps: Pick<Deps, 'redis' | 'config'>,
   projectId: string,
   key: string,
   candidateId: string,
 ): Promise<string> {
   const digest = createHash('sha256').update(key).digest('hex');
-  return (await redis.eval(
+  return (await deps.redis.eval(
     claimScript,
     1,
-    redisKeys.idempotency(prefix, projectId, digest),
+    redisKeys.idempotency(deps.config.queuePrefix, projectId, digest),
     candidateId,
     idempotencyWindowSeconds,
   )) as string;

@@ -12,18 +12,17 @@ import { personalizationScope } from '../rendering/personalization-scope.ts';
 
 /** The content as the delivery worker would render it for the device: a template's, or the inline fields. */
 export async function previewContent(
-  context: AppContext,
+  deps: Pick<AppContext, 'templates' | 'devices'>,
   projectId: string,
   input: PreviewNotificationBody,
 ): Promise<MessageContent> {
   const content = contentOf(
-    input.templateId === undefined ? input : await context.templates.find(projectId, input.templateId),
+    input.templateId === undefined ? input : await deps.templates.find(projectId, input.templateId),
   );
   const syntaxErrors = contentSyntaxErrors(content);
   if (syntaxErrors.length > 0)
     throw invalidRequest('The content is not valid Liquid; see details for each field.', syntaxErrors);
-  const device =
-    input.deviceId === undefined ? { deviceId: '' } : await context.devices.find(projectId, input.deviceId);
+  const device = input.deviceId === undefined ? { deviceId: '' } : await deps.devices.find(projectId, input.deviceId);
   try {
     return renderContent(parseContent(content), personalizationScope(device, input.data ?? {}));
   } catch (error) {

@@ -1,13 +1,10 @@
-import type { Models } from '../models/index.ts';
+import type { AppContext } from '../app-context.ts';
 import type { SlidingWindowLimiter } from '../rate-limit/sliding-window.ts';
 import type { ProjectView } from '../schemas/project.ts';
 import { planLimits } from '../plans/plans.ts';
 import { notFound } from '../http/api-error.ts';
 
-interface ProjectViewDeps {
-  models: Models;
-  limiter: SlidingWindowLimiter;
-}
+type ProjectViewDeps = Pick<AppContext, 'models' | 'limiter'>;
 
 /** Keys, credentials and their hashes stay out of every view. */
 const viewFields = { name: 1, plan: 1, createdAt: 1 } as const;

@@ -1,6 +1,7 @@
-import type { JobsOptions, Queue } from 'bullmq';
+import type { JobsOptions } from 'bullmq';
 import { Types } from 'mongoose';
 import type { EventData, ServerEvent } from '../schemas/events.ts';
+import type { Deps } from '../deps.ts';
 
 /** An accepted event: its data checked and defaulted to an empty object. */
 export type IngestedEvent = Omit<ServerEvent, 'data'> & { data: EventData };
@@ -27,7 +28,14 @@ const ingestJobOptions: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
-export async function enqueueEvents(queue: Queue, projectId: string, events: IngestedEvent[]): Promise<void> {
+export async function enqueueEvents(
+  deps: Pick<Deps, 'queues'>,
+  projectId: string,
+  events: IngestedEvent[],
+): Promise<void> {
   const job: EventIngestJob = { projectId, receivedAt: new Date().toISOString(), events };
-  await queue.add(eventIngestJobName, job, { ...ingestJobOptions, jobId: new Types.ObjectId().toHexString() });
+  await deps.queues.eventIngest.add(eventIngestJobName, job, {
+    ...ingestJobOptions,
+    jobId: new Types.ObjectId().toHexString(),
+  });
 }

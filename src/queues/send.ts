@@ -1,4 +1,5 @@
-import type { JobsOptions, Queue } from 'bullmq';
+import type { JobsOptions } from 'bullmq';
+import type { Deps } from '../deps.ts';
 
 export interface FanOutProgress {
   /** The _id (hex) of the last device whose batch is queued; the fan-out resumes after it. */
@@ -40,7 +41,11 @@ export function sendJob(
   return { name: sendJobName(notification._id), data, opts: { ...sendJobOptions, jobId: notification._id, delay } };
 }
 
-export async function enqueueSend(queue: Queue, notification: SendableNotification, now = Date.now()): Promise<void> {
+export async function enqueueSend(
+  deps: Pick<Deps, 'queues'>,
+  notification: SendableNotification,
+  now = Date.now(),
+): Promise<void> {
   const job = sendJob(notification, now);
-  await queue.add(job.name, job.data, job.opts);
+  await deps.queues.send.add(job.name, job.data, job.opts);
 }

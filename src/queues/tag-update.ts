@@ -1,4 +1,4 @@
-import type { Queue } from 'bullmq';
+import type { Deps } from '../deps.ts';
 import type { UpdateUserTagsBody, UserDeviceView } from '../schemas/user-tags.ts';
 
 export interface TagUpdateJob extends UpdateUserTagsBody {
@@ -25,7 +25,7 @@ const tagUpdateJobOptions = {
 };
 
 /** Queues the change and answers its job id, whose result the caller waits for. */
-export async function enqueueTagUpdate(queue: Queue, job: TagUpdateJob): Promise<string> {
-  const added = await queue.add(tagUpdateJobName, job, tagUpdateJobOptions);
+export async function enqueueTagUpdate(deps: Pick<Deps, 'queues'>, job: TagUpdateJob): Promise<string> {
+  const added = await deps.queues.tagUpdate.add(tagUpdateJobName, job, tagUpdateJobOptions);
   return added.id!;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Deps } from '../deps.ts';
 import type { RedisClient } from '../infra/redis.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 
@@ -47,9 +48,9 @@ export class SlidingWindowLimiter {
   private readonly prefix: string;
   private readonly windowMs: number;
 
-  constructor(redis: RedisClient, prefix: string, windowMs = 60_000) {
+  constructor({ redis, config }: Pick<Deps, 'redis' | 'config'>, windowMs = 60_000) {
     this.redis = redis;
-    this.prefix = prefix;
+    this.prefix = config.queuePrefix;
     this.windowMs = windowMs;
   }
 

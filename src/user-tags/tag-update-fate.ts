@@ -1,4 +1,4 @@
-import type { RedisClient } from '../infra/redis.ts';
+import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 
 /**
@@ -13,16 +13,15 @@ const fateSeconds = 30 * 24 * 3600;
 
 /** The fate that holds after trying to claim one. */
 export async function claimFate(
-  redis: RedisClient,
-  prefix: string,
+  deps: Pick<Deps, 'redis' | 'config'>,
   jobId: string,
   claim: 'applying' | 'withdrawn',
 ): Promise<TagUpdateFate> {
-  const key = redisKeys.tagUpdateFate(prefix, jobId);
-  if ((await redis.set(key, claim, 'EX', fateSeconds, 'NX')) === 'OK') return claim;
-  return ((await redis.get(key)) as TagUpdateFate | null) ?? claim;
+  const key = redisKeys.tagUpdateFate(deps.config.queuePrefix, jobId);
+  if ((await deps.redis.set(key, claim, 'EX', fateSeconds, 'NX')) === 'OK') return claim;
+  return ((await deps.redis.get(key)) as TagUpdateFate | null) ?? claim;
 }
 
-export async function markApplied(redis: RedisClient, prefix: string, jobId: string): Promise<void> {
-  await redis.set(redisKeys.tagUpdateFate(prefix, jobId), 'applied', 'EX', fateSeconds);
+export async function markApplied(deps: Pick<Deps, 'redis' | 'config'>, jobId: string): Promise<void> {
+  await deps.redis.set(redisKeys.tagUpdateFate(deps.config.queuePrefix, jobId), 'applied', 'EX', fateSeconds);
 }

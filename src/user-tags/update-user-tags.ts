@@ -1,5 +1,4 @@
-import type { Queue } from 'bullmq';
-import type { RedisClient } from '../infra/redis.ts';
+import type { Deps } from '../deps.ts';
 import { invalidRequest, unavailable } from '../http/api-error.ts';
 import { JobFailedError, JobWaitTimeoutError, waitForJob } from '../queues/wait-for-job.ts';
 import { tooManyTagsMessage } from '../devices/apply-tag-changes.ts';
@@ -7,12 +6,7 @@ import type { UserDeviceView } from '../schemas/user-tags.ts';
 import { enqueueTagUpdate, type TagUpdateJob, type TagUpdateResult } from '../queues/tag-update.ts';
 import { claimFate } from './tag-update-fate.ts';
 
-export interface UserTagsDeps {
-  queue: Queue;
-  redis: RedisClient;
-  queuePrefix: string;
-  timeoutMs: number;
-}
+type UserTagsDeps = Pick<Deps, 'queues' | 'redis' | 'config'>;
 
 const notApplied = (seconds: number) =>
   unavailable(`The tag change could not be applied within ${seconds} s; nothing was changed. Retry shortly.`);
@@ -22,17 +16,18 @@ const notApplied = (seconds: number) =>
  * in which case its end is awaited as long again. Only a worker that died while applying it leaves the answer open.
  */
 async function resultOf(deps: UserTagsDeps, jobId: string): Promise<TagUpdateResult> {
-  const seconds = deps.timeoutMs / 1000;
+  const timeoutMs = deps.config.tagUpdateTimeoutMs;
+  const seconds = timeoutMs / 1000;
   try {
-    return await waitForJob<TagUpdateResult>(deps.queue, jobId, deps.timeoutMs);
+    return await waitForJob<TagUpdateResult>(deps.queues.tagUpdate, jobId, timeoutMs);
   } catch (error) {
     if (error instanceof JobFailedError)
       throw unavailable('The tag change could not be applied because the database is unavailable; retry shortly.');
     if (!(error instanceof JobWaitTimeoutError)) throw error;
   }
-  if ((await claimFate(deps.redis, deps.queuePrefix, jobId, 'withdrawn')) === 'withdrawn') throw notApplied(seconds);
+  if ((await claimFate(deps, jobId, 'withdrawn')) === 'withdrawn') throw notApplied(seconds);
   try {
-    return await waitForJob<TagUpdateResult>(deps.queue, jobId, deps.timeoutMs);
+    return await waitForJob<TagUpdateResult>(deps.queues.tagUpdate, jobId, timeoutMs);
   } catch (error) {
     if (!(error instanceof JobWaitTimeoutError)) throw error;
     throw unavailable(
@@ -43,8 +38,8 @@ async function resultOf(deps: UserTagsDeps, jobId: string): Promise<TagUpdateRes
 
 /** Queues the change and waits for the tag-update worker, so the answer shows the tags as they now are. */
 export async function updateUserTags(deps: UserTagsDeps, job: TagUpdateJob): Promise<UserDeviceView[]> {
-  const result = await resultOf(deps, await enqueueTagUpdate(deps.queue, job));
-  if ('withdrawn' in result) throw notApplied(deps.timeoutMs / 1000);
+  const result = await resultOf(deps, await enqueueTagUpdate(deps, job));
+  if ('withdrawn' in result) throw notApplied(deps.config.tagUpdateTimeoutMs / 1000);
   if ('overLimit' in result) {
     throw invalidRequest(
       tooManyTagsMessage,

@@ -5,7 +5,6 @@ import { maintenanceProcessor } from '../maintenance/maintenance-processor.ts';
 import { tagUpdateProcessor } from '../user-tags/tag-update-processor.ts';
 import { eventIngestProcessor } from '../events/event-ingest-processor.ts';
 import { databaseSegmentResolver } from '../targets/segment-resolver.ts';
-import { countDeps } from '../events/pending-counts.ts';
 import { sendProcessor } from '../delivery/send-processor.ts';
 import { deliverProcessor } from '../delivery/deliver-processor.ts';
 
@@ -13,7 +12,7 @@ type ProcessorBuilder = (context: WorkerContext) => Processor;
 
 /** The processor of each queue, for callers that start workers by queue name (tests, benchmarks). */
 export const processors: Record<QueueName, ProcessorBuilder> = {
-  send: (context) => sendProcessor(context, databaseSegmentResolver(countDeps(context))),
+  send: (context) => sendProcessor(context, databaseSegmentResolver(context)),
   deliver: deliverProcessor,
   maintenance: maintenanceProcessor,
   'tag-update': tagUpdateProcessor,

@@ -23,7 +23,7 @@ export function registerReportEvents(app: App, context: AppContext): void {
       },
       async (request) => {
         const { accepted, errors } = partitionEvents(request.body.events);
-        if (accepted.length > 0) await enqueueEvents(context.queues.eventIngest, request.params.projectId, accepted);
+        if (accepted.length > 0) await enqueueEvents(context, request.params.projectId, accepted);
         return { data: { success: accepted.length, error: errors } };
       },
     );

@@ -35,9 +35,7 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
       const fields = data as Record<string, unknown>;
       if (type === clickedEvent && typeof fields.notificationId === 'string')
         await recordClick(context.models, projectId, fields.notificationId, deviceId);
-      await enqueueEvents(context.queues.eventIngest, projectId, [
-        { type, subjectType: 'device', subjectId: deviceId, data: fields },
-      ]);
+      await enqueueEvents(context, projectId, [{ type, subjectType: 'device', subjectId: deviceId, data: fields }]);
       return { data: { success: 1, error: [] } };
     },
   );

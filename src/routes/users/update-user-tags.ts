@@ -20,13 +20,7 @@ export function registerUpdateUserTags(app: App, context: AppContext): void {
       },
       handler: async (request) => {
         const job = { projectId: request.params.projectId, userId: request.body.userId, tags: request.body.tags };
-        const deps = {
-          queue: context.queues.tagUpdate,
-          redis: context.redis,
-          queuePrefix: context.config.queuePrefix,
-          timeoutMs: context.config.tagUpdateTimeoutMs,
-        };
-        const devices = await updateUserTags(deps, job);
+        const devices = await updateUserTags(context, job);
         return { data: { devices } };
       },
     });
