@@ -6,7 +6,6 @@ import { connectMongo } from './infra/mongo.ts';
 import { createModels, type Models } from './models/index.ts';
 import { ensureIndexes } from './models/ensure-indexes.ts';
 import { closeQueues, createQueues, type Queues } from './queues/create-queues.ts';
-import { retireHistoryPurge } from './queues/maintenance.ts';
 
 /**
  * What every process opens at start-up and hands, as the first argument, to whatever needs more than the models.
@@ -29,7 +28,6 @@ export async function openDeps(config: Config, log: Logger, redis: RedisClient):
   const models = createModels(mongo);
   const queues = createQueues(redis, config);
   await ensureIndexes(models);
-  await retireHistoryPurge(queues.maintenance);
   return { config, log, mongo, redis, models, queues };
 }
 

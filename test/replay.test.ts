@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { deliverJobId, type DeliverJobData } from '../src/queues/deliver.ts';
 import { deliverProcessor } from '../src/delivery/deliver-processor.ts';
-import { queueNames, type QueueName } from '../src/queues/names.ts';
+import { createGatewayProvider } from '../src/gateways/create-gateway-provider.ts';
+import { queueNames, type QueueName } from '../src/queues/registry.ts';
 import { redisKeys } from '../src/infra/redis-keys.ts';
 import {
   registerDevices,
@@ -95,6 +96,7 @@ describe('replaying jobs from the dashboard', () => {
       connection: harness.workers.context.redis,
       prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver),
     });
+    const gateways = createGatewayProvider(harness.config, harness.workers.context.models);
     try {
       const { id } = await sendToThree('crash');
       const taken: Job<DeliverJobData>[] = [];
@@ -106,7 +108,7 @@ describe('replaying jobs from the dashboard', () => {
           return next!;
         })) as Job<DeliverJobData>;
         const asQueued = job.data;
-        await deliverProcessor(harness.workers.context)(job, token);
+        await deliverProcessor({ ...harness.workers.context, gateways })(job, token);
         await job.updateData(asQueued);
         await job.moveToFailed(new UnrecoverableError('worker lost'), token);
         taken.push(job);
@@ -121,6 +123,7 @@ describe('replaying jobs from the dashboard', () => {
     } finally {
       deliverWorker.resume();
       await manual.close();
+      await gateways.close();
     }
   });
 });

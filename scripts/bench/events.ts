@@ -22,7 +22,7 @@ import { createModels } from '../../src/models/index.ts';
 import { seedDevices } from './seed-devices.ts';
 import { checkTarget, eventInsertCeiling, ratio } from './database-ceilings.ts';
 import { createProject } from '../../src/projects/create-project.ts';
-import { queueNames } from '../../src/queues/names.ts';
+import { queueNames } from '../../src/queues/registry.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
 
 const { values: options } = parseArgs({

@@ -1,16 +1,15 @@
 import type { Processor } from 'bullmq';
-import type { WorkerContext } from '../worker-runtime/worker-context.ts';
 import type { DeliverJobData } from '../queues/deliver.ts';
 import { PreparedNotifications } from './prepared-notification.ts';
 import { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
-import { DeliveryRun, type DeliveryWorker } from './delivery-run.ts';
+import { DeliveryRun, type DeliverDeps, type DeliveryWorker } from './delivery-run.ts';
 
 /** The deliver queue's processor: each job is one run of a delivery batch (src/delivery/delivery-run.ts). */
-export function deliverProcessor(context: WorkerContext): Processor<DeliverJobData> {
+export function deliverProcessor(deps: DeliverDeps): Processor<DeliverJobData> {
   const worker: DeliveryWorker = {
-    context,
-    notifications: new PreparedNotifications(context.models),
-    limiter: new DeliveryRateLimiter(context),
+    deps,
+    notifications: new PreparedNotifications(deps.models),
+    limiter: new DeliveryRateLimiter(deps),
   };
   return (job, token) => new DeliveryRun(worker, job, token).run();
 }

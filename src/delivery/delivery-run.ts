@@ -1,6 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
-import type { WorkerContext } from '../worker-runtime/worker-context.ts';
-import type { OutgoingPush, PushGateway, PushOutcome } from '../gateways/gateway.ts';
+import type { Deps } from '../deps.ts';
+import type { GatewayProvider, OutgoingPush, PushGateway, PushOutcome } from '../gateways/gateway.ts';
 import type { BatchDevice } from '../targets/target-device.ts';
 import { renderContent, type MessageContent } from '../rendering/message-content.ts';
 import { personalizationScope } from '../rendering/personalization-scope.ts';
@@ -22,9 +22,12 @@ import { OutcomeTally } from './outcome-tally.ts';
  */
 export const gatewayCallSize = 100;
 
-/** What the runs of one deliver worker share: its clients, and caches that last from job to job. */
+/** The deliver worker's deps: the only ones with push gateway clients. */
+export type DeliverDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log'> & { gateways: GatewayProvider };
+
+/** What the runs of one deliver worker share: its deps, and caches that last from job to job. */
 export interface DeliveryWorker {
-  context: WorkerContext;
+  deps: DeliverDeps;
   notifications: PreparedNotifications;
   limiter: DeliveryRateLimiter;
 }
@@ -148,12 +151,12 @@ export class DeliveryRun {
    * follow such a stop looks history up (src/delivery/batch-attempts.ts).
    */
   private async skipDelivered(pending: BatchDevice[]): Promise<BatchDevice[]> {
-    const { context } = this.worker;
-    const previous = await startBatchRun(context, this.batchId());
+    const { deps } = this.worker;
+    const previous = await startBatchRun(deps, this.batchId());
     const progressKnown = this.job.data.tally !== undefined;
     if (previous === 'none' || (previous === 'clean' && progressKnown)) return pending;
     const delivered = await deliveredDevices(
-      context.models,
+      deps.models,
       this.job.data.notificationId,
       pending.map((device) => device.deviceId),
     );
@@ -179,7 +182,7 @@ export class DeliveryRun {
 
   private async send(notification: PreparedNotification, rendered: Rendered[]): Promise<void> {
     const { projectId, gateway: gatewayName } = this.job.data;
-    const gateway = await this.worker.context.gateways.gatewayFor(projectId, gatewayName);
+    const gateway = await this.worker.deps.gateways.gatewayFor(projectId, gatewayName);
     for (let start = 0; start < rendered.length; start += gatewayCallSize)
       await this.sendCall(gateway, notification, rendered.slice(start, start + gatewayCallSize));
   }
@@ -206,7 +209,7 @@ export class DeliveryRun {
 
     if (outcomes.failed > 0) {
       const { notificationId, batch, gateway: gatewayName } = this.job.data;
-      this.worker.context.log.warn(
+      this.worker.deps.log.warn(
         { notificationId, batch, gateway: gatewayName, failed: outcomes.failed, reason: outcomes.failedReason },
         'the gateway refused pushes',
       );
@@ -219,8 +222,7 @@ export class DeliveryRun {
   private async finish(): Promise<void> {
     const next = this.round.next();
     await this.saveProgress([...this.done], this.tally, next?.retryRound);
-    const { context } = this.worker;
-    await endBatchRun(context, this.batchId());
+    await endBatchRun(this.worker.deps, this.batchId());
     if (next) await this.delay(next.delayMs);
   }
 
@@ -245,7 +247,7 @@ export class DeliveryRun {
     rejected: Rejection[],
     at: Date,
   ): Promise<void> {
-    const { models } = this.worker.context;
+    const { models } = this.worker.deps;
     await recordHistory(models, this.job.data.projectId, notification, sent, at);
     await markUnsubscribed(models, this.job.data.projectId, rejected, at);
   }
@@ -253,7 +255,7 @@ export class DeliveryRun {
   private async saveProgress(done: string[], tally: OutcomeTally, retryRound: number | undefined): Promise<void> {
     const { notificationId } = this.job.data;
     const saved = tally.saved();
-    await this.worker.context.models.DeliveryResult.updateOne(
+    await this.worker.deps.models.DeliveryResult.updateOne(
       { _id: this.batchId() },
       { $set: { notificationId, ...saved } },
       { upsert: true },
@@ -262,7 +264,7 @@ export class DeliveryRun {
   }
 
   private async reportMetrics(tally: OutcomeTally, gatewaySeconds: number | null): Promise<void> {
-    await recordDeliveryMetrics(this.worker.context, this.job.data.gateway, tally.takeUnreported(), gatewaySeconds);
+    await recordDeliveryMetrics(this.worker.deps, this.job.data.gateway, tally.takeUnreported(), gatewaySeconds);
   }
 
   private isLastAttempt(): boolean {

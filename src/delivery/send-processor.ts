@@ -1,7 +1,7 @@
 import { WaitingChildrenError, type Job, type Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import type { FanOutProgress, SendJobData } from '../queues/send.ts';
-import type { SegmentResolver } from '../targets/segment-resolver.ts';
+import { databaseSegmentResolver, type SegmentResolver } from '../targets/segment-resolver.ts';
 import { targetCursor, type Targets } from '../targets/target-cursor.ts';
 import {
   targetProjection,
@@ -25,7 +25,7 @@ export const deliveryBatchSize = 500;
 
 const startProgress: FanOutProgress = { afterId: null, batches: 0, targeted: 0, finished: false };
 
-type SendDeps = Pick<Deps, 'models' | 'queues'>;
+type SendDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config'>;
 
 function isLastAttempt(job: Job): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -36,8 +36,9 @@ function isLastAttempt(job: Job): boolean {
  * batch is done and then marks the notification completed. Progress is kept in the job after each chunk, so a
  * restarted fan-out resumes after the last queued device; batch job ids are deterministic, so nothing is added twice.
  */
-export function sendProcessor(deps: SendDeps, segments: SegmentResolver): Processor<SendJobData> {
+export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
   const { Notification } = deps.models;
+  const segments = databaseSegmentResolver(deps);
   return async (job, token) => {
     const { notificationId } = job.data;
     const fields = {

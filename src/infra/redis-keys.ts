@@ -1,4 +1,4 @@
-import type { QueueName } from '../queues/names.ts';
+import type { QueueName } from '../queues/registry.ts';
 
 /**
  * Every Redis key of the product, BullMQ's queues included, built from the configured prefix in this one place.

@@ -1,14 +1,16 @@
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../infra/redis.ts';
 import type { Config } from '../config.ts';
-import { queueNames, type QueueName } from './names.ts';
+import { perQueue, type QueueKey, type QueueName } from './registry.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
+
+export type Queues = Record<QueueKey, Queue>;
 
 /**
  * Every queue keeps finished jobs, failed ones with their data, error and stack, for as long as configured, so the
  * dashboard can show and replay them; jobs may still set their own retention.
  */
-export function createQueues(connection: RedisClient, config: Pick<Config, 'queuePrefix' | 'jobRetention'>) {
+export function createQueues(connection: RedisClient, config: Pick<Config, 'queuePrefix' | 'jobRetention'>): Queues {
   const options = (name: QueueName) => ({
     connection,
     prefix: redisKeys.queuePrefix(config.queuePrefix, name),
@@ -17,16 +19,8 @@ export function createQueues(connection: RedisClient, config: Pick<Config, 'queu
       removeOnFail: { age: config.jobRetention.failedDays * 24 * 3600 },
     },
   });
-  return {
-    send: new Queue(queueNames.send, options(queueNames.send)),
-    deliver: new Queue(queueNames.deliver, options(queueNames.deliver)),
-    tagUpdate: new Queue(queueNames.tagUpdate, options(queueNames.tagUpdate)),
-    eventIngest: new Queue(queueNames.eventIngest, options(queueNames.eventIngest)),
-    maintenance: new Queue(queueNames.maintenance, options(queueNames.maintenance)),
-  };
+  return perQueue(({ name }) => new Queue(name, options(name)));
 }
-
-export type Queues = ReturnType<typeof createQueues>;
 
 export async function closeQueues(queues: Queues): Promise<void> {
   await Promise.all(Object.values(queues).map((queue) => queue.close()));

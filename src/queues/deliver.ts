@@ -1,4 +1,5 @@
 import type { JobsOptions } from 'bullmq';
+import type { QueueDefinition } from './queue-definition.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import type { BatchDevice } from '../targets/target-device.ts';
 import type { Rejection } from '../devices/mark-unsubscribed.ts';
@@ -53,4 +54,20 @@ export const deliverJobOptions: JobsOptions = {
   backoff: { type: 'exponential', delay: 2000 },
   // A batch that fails for good must not hold its notification in "sending" forever; its devices count as failed.
   ignoreDependencyOnFailure: true,
+};
+
+/** Delivery batches rendered and sent to their gateway. */
+export const deliverQueue: QueueDefinition<'deliver'> = {
+  name: 'deliver',
+  // Deliveries mostly wait on gateway round trips, so one process keeps many batches in flight.
+  defaultConcurrency: 16,
+  async processor(deps) {
+    const [{ deliverProcessor }, { createGatewayProvider }] = await Promise.all([
+      import('../delivery/deliver-processor.ts'),
+      import('../gateways/create-gateway-provider.ts'),
+    ]);
+    // Only this worker sends pushes, so only it builds gateway clients.
+    const gateways = createGatewayProvider(deps.config, deps.models);
+    return { process: deliverProcessor({ ...deps, gateways }), close: () => gateways.close() };
+  },
 };

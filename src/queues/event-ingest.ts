@@ -2,6 +2,7 @@ import type { JobsOptions } from 'bullmq';
 import { Types } from 'mongoose';
 import type { EventData, ServerEvent } from '../schemas/events.ts';
 import type { Deps } from '../deps.ts';
+import type { QueueDefinition } from './queue-definition.ts';
 
 /** An accepted event: its data checked and defaulted to an empty object. */
 export type IngestedEvent = Omit<ServerEvent, 'data'> & { data: EventData };
@@ -39,3 +40,13 @@ export async function enqueueEvents(
     jobId: new Types.ObjectId().toHexString(),
   });
 }
+
+/** Reported events stored and counted, and the journeys they trigger started. */
+export const eventIngestQueue: QueueDefinition<'event-ingest'> = {
+  name: 'event-ingest',
+  defaultConcurrency: 8,
+  async processor(deps) {
+    const { eventIngestProcessor } = await import('../events/event-ingest-processor.ts');
+    return { process: eventIngestProcessor(deps) };
+  },
+};

@@ -1,9 +1,10 @@
 import type { Queue } from 'bullmq';
+import type { QueueDefinition } from './queue-definition.ts';
 
 export const flushEventCountsJobName = 'flush-event-counts';
-export const flushEventCountsEveryMs = 60 * 1000;
+const flushEventCountsEveryMs = 60 * 1000;
 
-/** Idempotent: every process may call it at start-up and there is still one schedule per job. */
+/** Idempotent: every worker process calls it at start-up and there is still one schedule per job. */
 function schedule(maintenance: Queue, jobName: string, everyMs: number): Promise<unknown> {
   return maintenance.upsertJobScheduler(jobName, { every: everyMs }, { name: jobName });
 }
@@ -12,7 +13,7 @@ function schedule(maintenance: Queue, jobName: string, everyMs: number): Promise
  * Earlier versions scheduled a `purge-history` job for servers without TTL indexes; the TTL index on history now
  * always does that work, and a schedule left in Redis would only run a job no worker knows.
  */
-export async function retireHistoryPurge(maintenance: Queue): Promise<void> {
+async function retireHistoryPurge(maintenance: Queue): Promise<void> {
   await maintenance.removeJobScheduler('purge-history');
 }
 
@@ -20,6 +21,20 @@ export async function retireHistoryPurge(maintenance: Queue): Promise<void> {
  * Event counts wait in Redis until an event of the same project flushes them (at most every few seconds); a project
  * that stops sending events would keep its last counts there, out of MongoDB, with no end. This sweep flushes them.
  */
-export async function scheduleFlushEventCounts(maintenance: Queue): Promise<void> {
+async function scheduleFlushEventCounts(maintenance: Queue): Promise<void> {
   await schedule(maintenance, flushEventCountsJobName, flushEventCountsEveryMs);
 }
+
+/** Scheduled sweeps; no request queues anything here. */
+export const maintenanceQueue: QueueDefinition<'maintenance'> = {
+  name: 'maintenance',
+  defaultConcurrency: 1,
+  async processor(deps) {
+    const { maintenanceProcessor } = await import('../maintenance/maintenance-processor.ts');
+    return { process: maintenanceProcessor(deps) };
+  },
+  async schedule({ queues }) {
+    await retireHistoryPurge(queues.maintenance);
+    await scheduleFlushEventCounts(queues.maintenance);
+  },
+};

@@ -1,5 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import type { Deps } from '../deps.ts';
+import type { QueueDefinition } from './queue-definition.ts';
 
 export interface FanOutProgress {
   /** The _id (hex) of the last device whose batch is queued; the fan-out resumes after it. */
@@ -49,3 +50,13 @@ export async function enqueueSend(
   const job = sendJob(notification, now);
   await deps.queues.send.add(job.name, job.data, job.opts);
 }
+
+/** A notification's fan-out: its targets streamed into deliver batches. */
+export const sendQueue: QueueDefinition<'send'> = {
+  name: 'send',
+  defaultConcurrency: 4,
+  async processor(deps) {
+    const { sendProcessor } = await import('../delivery/send-processor.ts');
+    return { process: sendProcessor(deps) };
+  },
+};

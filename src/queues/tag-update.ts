@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import type { QueueDefinition } from './queue-definition.ts';
 import type { UpdateUserTagsBody, UserDeviceView } from '../schemas/user-tags.ts';
 
 export interface TagUpdateJob extends UpdateUserTagsBody {
@@ -29,3 +30,13 @@ export async function enqueueTagUpdate(deps: Pick<Deps, 'queues'>, job: TagUpdat
   const added = await deps.queues.tagUpdate.add(tagUpdateJobName, job, tagUpdateJobOptions);
   return added.id!;
 }
+
+/** Tags-by-user changes applied to every device of the user. */
+export const tagUpdateQueue: QueueDefinition<'tag-update'> = {
+  name: 'tag-update',
+  defaultConcurrency: 4,
+  async processor(deps) {
+    const { tagUpdateProcessor } = await import('../user-tags/tag-update-processor.ts');
+    return { process: tagUpdateProcessor(deps) };
+  },
+};

@@ -1,9 +1,9 @@
-import type { Processor } from 'bullmq';
 import { loadConfig } from '../config.ts';
 import { createLogger } from '../infra/logger.ts';
-import type { QueueName } from '../queues/names.ts';
-import { closeWorkerContext, createWorkerContext, type WorkerContext } from './worker-context.ts';
-import { startWorker } from './start-worker.ts';
+import { closeDeps } from '../deps.ts';
+import { queueDefinition, type QueueName } from '../queues/registry.ts';
+import { openWorkerDeps } from './worker-deps.ts';
+import { startQueueWorker } from './start-worker.ts';
 
 function positiveIntegerFromEnv(name: string, fallback: number): number {
   const value = Number(process.env[name] || fallback);
@@ -16,26 +16,23 @@ function optionalPositiveIntegerFromEnv(name: string): number | undefined {
 }
 
 /** DELIVER_CONCURRENCY, SEND_CONCURRENCY, TAG_UPDATE_CONCURRENCY, ... */
-export function concurrencyVariable(queueName: QueueName): string {
+function concurrencyVariable(queueName: QueueName): string {
   return `${queueName.toUpperCase().replace(/-/g, '_')}_CONCURRENCY`;
 }
 
 /**
- * The body of every worker entry in workers/: one queue per process, so each kind scales on its own and any number
- * of processes of one kind share its queue. SIGTERM stops taking jobs and lets active ones finish; a job still
- * running after WORKER_SHUTDOWN_GRACE_MS is abandoned with the process, and BullMQ's stalled-job recovery hands it
- * to another worker once its lock expires (WORKER_LOCK_DURATION_MS).
+ * The body of every worker entry in workers/: one queue per process, found by name in src/queues/registry.ts, so
+ * each kind scales on its own and any number of processes of one kind share its queue. SIGTERM stops taking jobs
+ * and lets active ones finish; a job still running after WORKER_SHUTDOWN_GRACE_MS is abandoned with the process,
+ * and BullMQ's stalled-job recovery hands it to another worker once its lock expires (WORKER_LOCK_DURATION_MS).
  */
-export async function runWorkerProcess(
-  queueName: QueueName,
-  buildProcessor: (context: WorkerContext) => Processor,
-  defaultConcurrency: number,
-): Promise<void> {
+export async function runWorkerProcess(queueName: QueueName): Promise<void> {
+  const definition = queueDefinition(queueName);
   const config = loadConfig();
   const log = createLogger(config, `worker-${queueName}`);
-  const context = await createWorkerContext(config, log);
-  const worker = startWorker(context, queueName, buildProcessor(context), {
-    concurrency: positiveIntegerFromEnv(concurrencyVariable(queueName), defaultConcurrency),
+  const deps = await openWorkerDeps(config, log);
+  const { worker, close } = await startQueueWorker(deps, definition, {
+    concurrency: positiveIntegerFromEnv(concurrencyVariable(queueName), definition.defaultConcurrency),
     lockDurationMs: optionalPositiveIntegerFromEnv('WORKER_LOCK_DURATION_MS'),
     stalledIntervalMs: optionalPositiveIntegerFromEnv('WORKER_STALLED_INTERVAL_MS'),
   });
@@ -51,9 +48,8 @@ export async function runWorkerProcess(
         log.warn({ graceMs }, 'active jobs did not finish in time; leaving them to stalled-job recovery');
         process.exit(1);
       }, graceMs);
-      void worker
-        .close()
-        .then(() => closeWorkerContext(context))
+      void close()
+        .then(() => closeDeps(deps))
         .then(() => {
           clearTimeout(abandon);
           process.exit(0);

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
-import { Worker, type Processor } from 'bullmq';
-import type { WorkerContext } from './worker-context.ts';
-import type { QueueName } from '../queues/names.ts';
+import { Worker } from 'bullmq';
+import type { Deps } from '../deps.ts';
+import type { QueueDefinition } from '../queues/queue-definition.ts';
+import type { QueueName } from '../queues/registry.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 
 export interface WorkerOptions {
@@ -12,27 +13,40 @@ export interface WorkerOptions {
   stalledIntervalMs?: number;
 }
 
+export interface QueueWorker {
+  worker: Worker;
+  /** Lets the active jobs finish, then releases what the processor holds. */
+  close(): Promise<void>;
+}
+
 /**
- * A BullMQ worker on the context's queue prefix, with its failures logged with their job. Its name, stored on
- * each job it processes, says which process ran the job (the dashboard shows it).
+ * A BullMQ worker running the queue's processor on the deps' queue prefix, with its failures logged with their job.
+ * Its name, stored on each job it processes, says which process ran the job (the dashboard shows it).
  */
-export function startWorker(
-  context: WorkerContext,
-  queueName: QueueName,
-  processor: Processor,
+export async function startQueueWorker(
+  deps: Deps,
+  definition: QueueDefinition<QueueName>,
   options: WorkerOptions,
-): Worker {
-  const worker = new Worker(queueName, processor, {
-    connection: context.redis,
-    prefix: redisKeys.queuePrefix(context.config.queuePrefix, queueName),
-    name: `${queueName}@${hostname()}:${process.pid}`,
+): Promise<QueueWorker> {
+  const { name } = definition;
+  const processor = await definition.processor(deps);
+  const worker = new Worker(name, processor.process, {
+    connection: deps.redis,
+    prefix: redisKeys.queuePrefix(deps.config.queuePrefix, name),
+    name: `${name}@${hostname()}:${process.pid}`,
     concurrency: options.concurrency,
     ...(options.lockDurationMs !== undefined && { lockDuration: options.lockDurationMs }),
     ...(options.stalledIntervalMs !== undefined && { stalledInterval: options.stalledIntervalMs }),
   });
   worker.on('failed', (job, error) =>
-    context.log.warn({ queue: queueName, jobId: job?.id, jobName: job?.name, err: error }, 'job failed'),
+    deps.log.warn({ queue: name, jobId: job?.id, jobName: job?.name, err: error }, 'job failed'),
   );
-  worker.on('error', (error) => context.log.error({ queue: queueName, err: error }, 'worker error'));
-  return worker;
+  worker.on('error', (error) => deps.log.error({ queue: name, err: error }, 'worker error'));
+  return {
+    worker,
+    async close() {
+      await worker.close();
+      await processor.close?.();
+    },
+  };
 }
