@@ -11,13 +11,7 @@ import {
 } from '../targets/target-device.ts';
 import { contentOf, parseContent } from '../rendering/message-content.ts';
 import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
-import {
-  deliverJobId,
-  deliverJobName,
-  deliverJobOptions,
-  gatewayForDevice,
-  type DeliverJobData,
-} from '../queues/deliver.ts';
+import { enqueueDeliverBatches, gatewayForDevice, type DeliverJobData } from '../queues/deliver.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import { isJourneyActive } from '../journeys/cancel-journey-sends.ts';
 
@@ -121,17 +115,16 @@ async function queueBatches(
     devices.push(device);
     byGateway.set(gateway, devices);
   }
-  const parent = { id: job.id!, queue: job.queueQualifiedName };
-  const batches = [...byGateway].map(([gateway, devices], index) => {
-    const batch = progress.batches + index;
-    const data: DeliverJobData = { notificationId: targets._id, projectId: targets.projectId, gateway, batch, devices };
-    return {
-      name: deliverJobName(targets._id, batch),
-      data,
-      opts: { ...deliverJobOptions, jobId: deliverJobId(targets._id, batch), parent },
-    };
-  });
-  await deps.queues.deliver.addBulk(batches);
+  const batches = [...byGateway].map(
+    ([gateway, devices], index): DeliverJobData => ({
+      notificationId: targets._id,
+      projectId: targets.projectId,
+      gateway,
+      batch: progress.batches + index,
+      devices,
+    }),
+  );
+  await enqueueDeliverBatches(deps, { id: job.id!, queue: job.queueQualifiedName }, batches);
   const next: FanOutProgress = {
     afterId: String(chunk[chunk.length - 1]!._id),
     batches: progress.batches + batches.length,

@@ -1,4 +1,5 @@
-import type { JobsOptions } from 'bullmq';
+import type { JobsOptions, ParentOptions } from 'bullmq';
+import type { Deps } from '../deps.ts';
 import type { QueueDefinition } from './queue-definition.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import type { BatchDevice } from '../targets/target-device.ts';
@@ -49,12 +50,27 @@ export function gatewayForDevice(device: Pick<BatchDevice, 'platform' | 'webPush
   return device.platform === 'ios' ? 'apns' : 'fcm';
 }
 
-export const deliverJobOptions: JobsOptions = {
+const deliverJobOptions: JobsOptions = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 2000 },
   // A batch that fails for good must not hold its notification in "sending" forever; its devices count as failed.
   ignoreDependencyOnFailure: true,
 };
+
+/** The batches are children of their send job, which waits for them all before it completes the notification. */
+export async function enqueueDeliverBatches(
+  deps: Pick<Deps, 'queues'>,
+  parent: ParentOptions,
+  batches: DeliverJobData[],
+): Promise<void> {
+  await deps.queues.deliver.addBulk(
+    batches.map((data) => ({
+      name: deliverJobName(data.notificationId, data.batch),
+      data,
+      opts: { ...deliverJobOptions, jobId: deliverJobId(data.notificationId, data.batch), parent },
+    })),
+  );
+}
 
 /** Delivery batches rendered and sent to their gateway. */
 export const deliverQueue: QueueDefinition<'deliver'> = {
