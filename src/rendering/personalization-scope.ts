@@ -1,5 +1,5 @@
 import type { NotificationData } from '../schemas/notification.ts';
-import type { IngestedEvent } from '../events/ingest-job.ts';
+import type { IngestedEvent } from '../queues/event-ingest.ts';
 
 export interface ScopeDevice {
   deviceId: string;
