@@ -4,10 +4,9 @@ WORKDIR /build
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json ./
-COPY scripts/build ./scripts/build
 COPY web ./web
 COPY src ./src
-RUN node scripts/build/web.ts
+RUN node web/build.ts
 
 # One image for every process: the ingress, each worker kind and the sandbox gateways differ only in their command.
 FROM node:24-slim

@@ -12,7 +12,7 @@ import { seedDevices } from './seed-devices.ts';
 import { checkTarget } from './database-ceilings.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { historyKey } from '../../src/models/history.ts';
-import { buildWebAssets } from '../build/web.ts';
+import { buildWebAssets } from '../../web/build.ts';
 import { findOrInstallChromium } from '../services/chromium.ts';
 import { headlessChromiumArgs } from '../services/chromium-flags.ts';
 

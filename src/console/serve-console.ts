@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { App } from '../http/app-types.ts';
 import { notFound } from '../http/api-error.ts';
 
-/** Built by scripts/build/web.ts (npm start's prestart and the test set-up) into its WEB_DIST. */
+/** Built by web/build.ts (npm start's prestart and the test set-up) into its WEB_DIST. */
 export const consoleDist = resolve(import.meta.dirname, '../../dist/web/console');
 
 /**

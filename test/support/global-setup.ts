@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { provideServices } from '../../scripts/services/provide-services.ts';
 import { findOrInstallChromium } from '../../scripts/services/chromium.ts';
-import { buildWebAssets } from '../../scripts/build/web.ts';
+import { buildWebAssets } from '../../web/build.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

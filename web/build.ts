@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { buildConsole } from '../../web/console/build.ts';
-import { buildSdk } from '../../web/sdk/build.ts';
+import { buildConsole } from './console/build.ts';
+import { buildSdk } from './sdk/build.ts';
 
 /** Where the browser bundles land; the ingress serves them from here. */
-export const WEB_DIST = resolve(import.meta.dirname, '../../dist/web');
+export const WEB_DIST = resolve(import.meta.dirname, '../dist/web');
 
 /** Each browser bundle's build, given the output directory of its own under WEB_DIST. */
 const BUILDERS: Array<{ name: string; build(outdir: string): Promise<void> }> = [
