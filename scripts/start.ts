@@ -23,9 +23,7 @@ const env = {
 };
 // The sandbox gateways are a local stand-in for FCM and APNs, not part of a deployment, so they are not in the Procfile.
 const sandboxEntries =
-  (process.env.PUSH_GATEWAY ?? 'sandbox') === 'sandbox'
-    ? [{ name: 'sandbox', command: 'node scripts/sandbox/main.ts' }]
-    : [];
+  (process.env.PUSH_GATEWAY ?? 'sandbox') === 'sandbox' ? [{ name: 'sandbox', command: 'node sandbox/main.ts' }] : [];
 const entries = [...sandboxEntries, ...readProcfile(resolve(root, 'Procfile'))];
 const supervisor = superviseProcesses(
   entries,

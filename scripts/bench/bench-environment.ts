@@ -8,7 +8,7 @@ import { withDatabase } from '../../src/infra/mongo-url.ts';
 import { createModels, type Models } from '../../src/models/index.ts';
 import { provideServices, type ProvidedServices } from '../services/provide-services.ts';
 import { findFreePort } from '../services/free-port.ts';
-import { startSandbox, type Sandbox } from '../sandbox/start-sandbox.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/start-sandbox.ts';
 import { waitUntil } from './measure.ts';
 import { readProcfile } from '../start/procfile.ts';
 

@@ -6,7 +6,7 @@ import {
   useFaultHarness,
 } from '../support/fault-harness.ts';
 import { gatewayCallSize } from '../../src/delivery/delivery-run.ts';
-import type { Delivery } from '../../scripts/sandbox/delivery-log.ts';
+import type { Delivery } from '../../sandbox/delivery-log.ts';
 
 const devices = 10_000;
 const deliverConcurrency = 16;

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startSandbox, type Sandbox } from '../../scripts/sandbox/start-sandbox.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/start-sandbox.ts';
 import { createGatewayProvider } from '../../src/gateways/create-gateway-provider.ts';
 import { connectMongo } from '../../src/infra/mongo.ts';
 import { createModels, type Models } from '../../src/models/index.ts';

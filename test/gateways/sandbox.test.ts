@@ -1,7 +1,7 @@
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../scripts/sandbox/start-sandbox.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/start-sandbox.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -191,7 +191,7 @@ describe('sandbox /deliveries (plain HTTP on the same port)', () => {
 
 describe('sandbox failureRate (fault tests)', () => {
   it('refuses about that share of pushes with 503, the same attempts for the same seed, and none by default', async () => {
-    const { createTokenRules } = await import('../../scripts/sandbox/token-rules.ts');
+    const { createTokenRules } = await import('../../sandbox/token-rules.ts');
     const verdicts = (rules: ReturnType<typeof createTokenRules>) =>
       Array.from({ length: 4000 }, (_, index) =>
         rules.verdictFor(index % 2 === 0 ? 'fcm' : 'apns', `token-${index % 1000}`),

@@ -3,7 +3,7 @@ import type { Config } from '../../src/config.ts';
 import type { QueueName } from '../../src/queues/registry.ts';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
 import type { PlanName } from '../../src/plans/plans.ts';
-import { startSandbox, type Sandbox } from '../../scripts/sandbox/start-sandbox.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/start-sandbox.ts';
 import { startIngress, useProjects, type TestIngress } from './ingress.ts';
 import { startTestWorkers, type TestWorkers } from './workers.ts';
 import { testConfig } from './test-config.ts';

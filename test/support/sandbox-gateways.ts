@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { startSandbox, type Sandbox } from '../../scripts/sandbox/start-sandbox.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/start-sandbox.ts';
 import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
 import type { ClosableGateway } from '../../src/gateways/closable-gateway.ts';
 import { findFreePort } from '../../scripts/services/free-port.ts';
