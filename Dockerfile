@@ -25,6 +25,7 @@ COPY Procfile tsconfig.json ./
 COPY src ./src
 COPY workers ./workers
 COPY scripts ./scripts
+COPY bin ./bin
 COPY sandbox ./sandbox
 COPY --from=web /build/dist/web ./dist/web
 

@@ -20,7 +20,7 @@ async function cli(script: string, args: string[]) {
     CREDENTIALS_KEY: config.credentialsKey.toString('hex'),
     LOG_LEVEL: 'silent',
   };
-  return run(process.execPath, [join(root, 'scripts/project', script), ...args], { env, cwd: root }).catch(
+  return run(process.execPath, [join(root, 'bin/project', script), ...args], { env, cwd: root }).catch(
     (error: { code: number; stdout: string; stderr: string }) => ({ ...error, failed: true }),
   );
 }

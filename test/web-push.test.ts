@@ -286,7 +286,7 @@ describe('CORS (CONTRACTS §3)', () => {
       QUEUE_PREFIX: config.queuePrefix,
       LOG_LEVEL: 'silent',
     };
-    const script = resolve(import.meta.dirname, '../scripts/project/origins.ts');
+    const script = resolve(import.meta.dirname, '../bin/project/origins.ts');
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [script, '--project', restricted.projectId, '--allow', 'https://allowed.example,http://localhost:8080', '--json'],
