@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
-import { readProcfile } from '../scripts/start/procfile.ts';
+import { readProcfile } from '../local/start/procfile.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const workerHeapFlag = '--max-old-space-size=256';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../scripts/services/free-port.ts';
+import { findFreePort } from '../local/services/free-port.ts';
 import { sendRequest, useIngress } from './support/ingress.ts';
 import { processEnv, startNodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { startLocalRedisCluster, type StartedRedisCluster } from '../scripts/services/redis-cluster.ts';
+import { startLocalRedisCluster, type StartedRedisCluster } from '../local/services/redis-cluster.ts';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 import {
   registerDevices,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { provideServices } from '../scripts/services/provide-services.ts';
+import { provideServices } from '../local/services/provide-services.ts';
 import { connectionRefused } from './support/connection-refused.ts';
 import { withDatabase } from '../src/infra/mongo-url.ts';
 import { connectMongo } from '../src/infra/mongo.ts';

@@ -1,6 +1,6 @@
 import { stripVTControlCharacters as stripColours } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { lineFormatter, wantsReadableLogs } from '../scripts/start/log-lines.ts';
+import { lineFormatter, wantsReadableLogs } from '../local/start/log-lines.ts';
 
 const pinoLine = JSON.stringify({
   level: 30,

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { superviseProcesses } from '../scripts/start/supervise.ts';
+import { superviseProcesses } from '../local/start/supervise.ts';
 import { waitFor } from './support/eventually.ts';
 
 const isRunning = (pid: number) => {

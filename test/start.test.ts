@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { findFreePort } from '../scripts/services/free-port.ts';
+import { findFreePort } from '../local/services/free-port.ts';
 import { startNodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
 import { connectionRefused } from './support/connection-refused.ts';
@@ -26,7 +26,7 @@ function processesOf(stateDir: string): number[] {
 it('npm start brings up Redis, SecantusDB and every process, answers, and leaves no process behind on Ctrl-C', async () => {
   const stateDir = await mkdtemp(join(tmpdir(), 'pushengine-start-'));
   const port = await findFreePort();
-  const start = startNodeProcess('scripts/start.ts', {
+  const start = startNodeProcess('local/start.ts', {
     PATH: process.env.PATH,
     STATE_DIR: stateDir,
     PORT: String(port),

@@ -6,11 +6,11 @@ import { stateDir } from '../../src/config.ts';
 import { connectMongo } from '../../src/infra/mongo.ts';
 import { withDatabase } from '../../src/infra/mongo-url.ts';
 import { createModels, type Models } from '../../src/models/index.ts';
-import { provideServices, type ProvidedServices } from '../services/provide-services.ts';
-import { findFreePort } from '../services/free-port.ts';
+import { provideServices, type ProvidedServices } from '../../local/services/provide-services.ts';
+import { findFreePort } from '../../local/services/free-port.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/start-sandbox.ts';
 import { waitUntil } from './measure.ts';
-import { readProcfile } from '../start/procfile.ts';
+import { readProcfile } from '../../local/start/procfile.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 

@@ -13,8 +13,8 @@ import { checkTarget } from './database-ceilings.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { historyKey } from '../../src/models/history.ts';
 import { buildWebAssets } from '../../web/build.ts';
-import { findOrInstallChromium } from '../services/chromium.ts';
-import { headlessChromiumArgs } from '../services/chromium-flags.ts';
+import { findOrInstallChromium } from '../../local/services/chromium.ts';
+import { headlessChromiumArgs } from '../../local/services/chromium-flags.ts';
 
 const { values } = parseArgs({
   options: {

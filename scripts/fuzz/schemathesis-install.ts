@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describeFailure, runCommand } from '../services/run-command.ts';
+import { describeFailure, runCommand } from '../../local/services/run-command.ts';
 
 export const schemathesisVersion = '4.32.5';
 const installTimeoutMs = 10 * 60_000;

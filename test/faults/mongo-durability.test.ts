@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startLocalSecantusDb } from '../../scripts/services/secantusdb.ts';
+import { startLocalSecantusDb } from '../../local/services/secantusdb.ts';
 import { connectMongo } from '../../src/infra/mongo.ts';
 import { withDatabase } from '../../src/infra/mongo-url.ts';
 import { restartable, type RestartableService } from '../support/fault-harness.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
-import { headlessChromiumArgs } from '../../scripts/services/chromium-flags.ts';
+import { headlessChromiumArgs } from '../../local/services/chromium-flags.ts';
 
 /** Headless Debian Chromium through playwright-core, found or installed by the global set-up. */
 export function launchBrowser(): Promise<Browser> {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { provideServices } from '../../scripts/services/provide-services.ts';
-import { findOrInstallChromium } from '../../scripts/services/chromium.ts';
+import { provideServices } from '../../local/services/provide-services.ts';
+import { findOrInstallChromium } from '../../local/services/chromium.ts';
 import { buildWebAssets } from '../../web/build.ts';
 
 declare module 'vitest' {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/start-sandbox.ts';
 import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
 import type { ClosableGateway } from '../../src/gateways/closable-gateway.ts';
-import { findFreePort } from '../../scripts/services/free-port.ts';
+import { findFreePort } from '../../local/services/free-port.ts';
 
 export interface SandboxGateways {
   sandbox: Sandbox;
