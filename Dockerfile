@@ -24,7 +24,6 @@ RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY Procfile tsconfig.json ./
 COPY src ./src
 COPY workers ./workers
-COPY scripts ./scripts
 COPY bin ./bin
 COPY sandbox ./sandbox
 COPY --from=web /build/dist/web ./dist/web
