@@ -21,6 +21,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 # Node 24 runs the TypeScript sources directly (type stripping): the server needs no build step.
+# Only what a deployment runs: the ingress and workers, the operator commands (bin/) and the sandbox gateways. The
+# tests, the developer tools (tools/) and npm start with its local servers (local/) stay out.
 COPY Procfile tsconfig.json ./
 COPY src ./src
 COPY workers ./workers

@@ -64,6 +64,35 @@ describe('deployment files', () => {
     expect(compose.services['worker-deliver']?.environment?.SANDBOX_HOST).toBe('sandbox');
   });
 
+  it('the image copies only what production runs: each deployed or operator command, no tests, tools or local servers', () => {
+    // The last stage is the image; a COPY --from takes a build stage's output, not a file of the checkout.
+    const imageCopies = read('Dockerfile')
+      .split(/^FROM /m)
+      .at(-1)!
+      .split('\n')
+      .filter((line) => line.startsWith('COPY ') && !line.startsWith('COPY --from='))
+      .flatMap((line) => line.trim().split(/\s+/).slice(1, -1));
+    expect(imageCopies.sort()).toEqual(
+      ['package.json', 'package-lock.json', 'Procfile', 'tsconfig.json', 'src', 'workers', 'bin', 'sandbox'].sort(),
+    );
+    const operatorCommands = Object.entries(packageScripts)
+      .filter(([name]) => name.startsWith('project:'))
+      .map(([, command]) => command);
+    expect(operatorCommands.length).toBeGreaterThan(0);
+    for (const command of [
+      ...procfile.map((entry) => entry.command),
+      commandOf(compose.services.sandbox!)!,
+      ...operatorCommands,
+    ]) {
+      const file = command.split(' ').at(-1)!;
+      expect(
+        imageCopies.some((source) => file.startsWith(`${source}/`)),
+        `${command} runs a file the image has`,
+      ).toBe(true);
+    }
+    expect(read('.dockerignore').split('\n')).toEqual(expect.arrayContaining(['test', 'tools', 'local']));
+  });
+
   it('the image is node:24-slim and runs as a user other than root', () => {
     const dockerfile = read('Dockerfile');
     expect(dockerfile).toMatch(/^FROM node:24-slim$/m);
