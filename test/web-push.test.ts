@@ -260,6 +260,14 @@ describe('CORS (CONTRACTS §3)', () => {
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('answers an OPTIONS that is not a preflight (no Origin, no requested method) like one, not with a 400', async () => {
+    const answer = await fetch(`${harness.ingress.baseUrl}/v1/sdk/projects/${project.projectId}/config`, {
+      method: 'OPTIONS',
+    });
+    expect(answer.status).toBe(204);
+    expect(answer.headers.get('access-control-allow-methods')).toContain('PUT');
+  });
+
   it('sends no CORS headers on server API routes, not even to a preflight', async () => {
     const answer = await preflight(`/v1/projects/${project.projectId}/notifications`, 'https://shop.example');
     expect(answer.headers.get('access-control-allow-origin')).toBeNull();

@@ -16,7 +16,7 @@ export function sdkApi(context: AppContext) {
     // Before authentication: a preflight carries no Authorization header and is answered by the CORS hook itself.
     await app.register(cors, { delegator: sdkCorsOptions(context.models) });
     // The hook only runs for a matched route, and the plugin's own OPTIONS '*' lands on the prefix's last parameter
-    // (/v1/sdk/projects/:projectId*), which matches no route below it: this one does. A plain OPTIONS is a 404.
+    // (/v1/sdk/projects/:projectId*), which matches no route below it: this one does, and the hook answers it.
     app.options('/*', { schema: { hide: true } }, async (_request, reply) => reply.callNotFound());
     app.addHook('onRequest', async (request) => {
       await authenticate(request, context.keyCache, 'client');
