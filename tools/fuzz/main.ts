@@ -44,7 +44,7 @@ const knownDeviceId = 'fuzz-device';
  * device's own records get a registered device, so their inputs reach the code behind the 404 of an unknown device;
  * the other device routes fuzz the id itself. The first block matching an operation sets its parameters.
  */
-function schemathesisConfig(project: CreatedProject): string {
+function schemathesisConfig(project: CreatedProject, rotated: CreatedProject): string {
   const block = (pathRegex: string, key: string, parameters: Record<string, string>) =>
     [
       '[[operations]]',
@@ -60,6 +60,9 @@ function schemathesisConfig(project: CreatedProject): string {
   return [
     `hooks = ${tomlString(resolve(import.meta.dirname, 'error_contract.py'))}`,
     '',
+    // Its first success replaces both keys, so it gets a project of its own: on the fuzz project it left every later
+    // call a 401 (36 operations fuzzed no further than authentication).
+    block('/keys/rotate$', rotated.apiKey, { 'path.projectId': rotated.projectId }),
     block('/notification-history$', project.apiKey, withDevice),
     block('^/v1/sdk/.*/events$', project.clientKey, withDevice),
     block('^/v1/projects/', project.apiKey, projectOnly),
@@ -101,11 +104,12 @@ try {
   bench.spawnProcess('worker-tag-update');
   const { baseUrl } = bench;
   const project = await createProject(bench.models, { name: 'fuzz', plan: 'team' });
+  const rotated = await createProject(bench.models, { name: 'fuzz-key-rotation', plan: 'team' });
   await registerKnownDevice(baseUrl, project);
 
   await mkdir(fuzzDir, { recursive: true });
   const configFile = resolve(fuzzDir, 'schemathesis.toml');
-  await writeFile(configFile, schemathesisConfig(project), { mode: 0o600 });
+  await writeFile(configFile, schemathesisConfig(project, rotated), { mode: 0o600 });
   const args = [
     '--config-file',
     configFile,
