@@ -24,6 +24,19 @@ export const ErrorResponse = Type.Object(
 export const FiniteNumber = (options: { errorMessage?: string } = {}) =>
   Type.Number({ minimum: -Number.MAX_VALUE, maximum: Number.MAX_VALUE, ...options });
 
+/** A page size of a list: a whole number from 1 to its maximum. */
+export const PageLimit = (maximum: number, defaultLimit: number) =>
+  Type.Integer({
+    minimum: 1,
+    maximum,
+    default: defaultLimit,
+    errorMessage: `must be a whole number from 1 to ${maximum}`,
+  });
+
+/** A time in a request: with its zone, so that it means one instant. */
+export const IsoTime = () =>
+  Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' });
+
 export const dataResponse = <T extends TSchema>(data: T) => Type.Object({ data });
 
 export const ProjectParams = Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 128 }) });

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DeviceId } from './common.ts';
+import { DeviceId, PageLimit } from './common.ts';
 import { DeviceView, UserId } from './device.ts';
 import { TagKey, maxTagValueLength } from './tags.ts';
 import { platforms } from '../models/device.ts';
@@ -12,12 +12,7 @@ export const ListDevicesQuery = Type.Object(
     tag: Type.Optional(TagKey),
     /** Matches the tag's value as text or, when it reads as one, as a number; without it, any device that has the tag. */
     value: Type.Optional(Type.String({ maxLength: maxTagValueLength })),
-    limit: Type.Integer({
-      minimum: 1,
-      maximum: maxDevicesPerPage,
-      default: 50,
-      errorMessage: `must be a whole number from 1 to ${maxDevicesPerPage}`,
-    }),
+    limit: PageLimit(maxDevicesPerPage, 50),
     after: Type.Optional(DeviceId),
   },
   {

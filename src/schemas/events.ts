@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DeviceId } from './common.ts';
+import { DeviceId, PageLimit } from './common.ts';
 import { UserId } from './device.ts';
 import { subjectTypes } from '../models/event.ts';
 import { eventTypeSources } from '../models/event-type.ts';
@@ -81,12 +81,7 @@ export const RecentEventsQuery = Type.Object(
     userId: Type.Optional(UserId),
     deviceId: Type.Optional(DeviceId),
     type: Type.Optional(EventType),
-    limit: Type.Integer({
-      minimum: 1,
-      maximum: maxRecentEvents,
-      default: 50,
-      errorMessage: `must be a whole number from 1 to ${maxRecentEvents}`,
-    }),
+    limit: PageLimit(maxRecentEvents, 50),
   },
   { additionalProperties: false },
 );

@@ -1,17 +1,11 @@
 import { Type, type Static } from 'typebox';
+import { PageLimit, IsoTime } from './common.ts';
 
 export const maxHistoryLimit = 1000;
 
 export const HistoryQuery = Type.Object({
-  limit: Type.Integer({
-    minimum: 1,
-    maximum: maxHistoryLimit,
-    default: 100,
-    errorMessage: `must be a whole number from 1 to ${maxHistoryLimit}`,
-  }),
-  before: Type.Optional(
-    Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' }),
-  ),
+  limit: PageLimit(maxHistoryLimit, 100),
+  before: Type.Optional(IsoTime()),
 });
 export type HistoryQuery = Static<typeof HistoryQuery>;
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { targetTypes, notificationStatuses } from '../models/notification.ts';
-import { DeviceId, FiniteNumber, ProjectParams } from './common.ts';
+import { DeviceId, FiniteNumber, ProjectParams, PageLimit, IsoTime } from './common.ts';
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
 
 export const maxTargetIds = 100;
@@ -41,9 +41,7 @@ export const SendNotificationBody = Type.Object(
     url: Type.Optional(ContentText(2048)),
     imageUrl: Type.Optional(ContentText(2048)),
     data: Type.Optional(NotificationData),
-    sendAt: Type.Optional(
-      Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' }),
-    ),
+    sendAt: Type.Optional(IsoTime()),
   },
   {
     additionalProperties: false,
@@ -93,15 +91,8 @@ export const maxNotificationsPerPage = 500;
 
 export const ListNotificationsQuery = Type.Object(
   {
-    limit: Type.Integer({
-      minimum: 1,
-      maximum: maxNotificationsPerPage,
-      default: 50,
-      errorMessage: `must be a whole number from 1 to ${maxNotificationsPerPage}`,
-    }),
-    before: Type.Optional(
-      Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' }),
-    ),
+    limit: PageLimit(maxNotificationsPerPage, 50),
+    before: Type.Optional(IsoTime()),
   },
   { additionalProperties: false },
 );

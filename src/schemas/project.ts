@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { planNames } from '../plans/plans.ts';
-import { ProjectParams } from './common.ts';
+import { ProjectParams, PageLimit } from './common.ts';
 
 export const maxProjectsPerPage = 1000;
 
@@ -20,12 +20,7 @@ export type ProjectView = Static<typeof ProjectView>;
 
 export const ListProjectsQuery = Type.Object(
   {
-    limit: Type.Integer({
-      minimum: 1,
-      maximum: maxProjectsPerPage,
-      default: 100,
-      errorMessage: `must be a whole number from 1 to ${maxProjectsPerPage}`,
-    }),
+    limit: PageLimit(maxProjectsPerPage, 100),
     after: Type.Optional(ProjectParams.properties.projectId),
   },
   { additionalProperties: false },
