@@ -65,7 +65,7 @@ function schemathesisConfig(project: CreatedProject, rotated: CreatedProject): s
     block('/keys/rotate$', rotated.apiKey, { 'path.projectId': rotated.projectId }),
     block('/notification-history$', project.apiKey, withDevice),
     block('^/v1/sdk/.*/events$', project.clientKey, withDevice),
-    block('^/v1/projects/', project.apiKey, projectOnly),
+    block('^/v1/projects/(?!.*/keys/rotate$)', project.apiKey, projectOnly),
     block('^/v1/sdk/', project.clientKey, projectOnly),
   ].join('\n');
 }
