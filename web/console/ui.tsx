@@ -131,6 +131,22 @@ export function Select<V extends string>({ label, value, options, onChange, name
   );
 }
 
+/** A choice among items still loading from the API (templates, segments), or why there is none to choose. */
+export function NamedItemSelect({
+  items,
+  loading,
+  empty,
+  ...select
+}: Omit<SelectProps<string>, 'options'> & {
+  items: ReadonlyArray<{ id: string; name: string }> | undefined;
+  loading: string;
+  empty: string;
+}) {
+  if (items === undefined) return <Loading what={loading} />;
+  if (items.length === 0) return <p class="empty">{empty}</p>;
+  return <Select {...select} options={items.map((item) => [item.id, item.name] as const)} />;
+}
+
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const time = new Date(iso);
@@ -154,5 +170,53 @@ export function Tags({ tags }: { tags: Record<string, unknown> }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+interface ActionState<T> {
+  running: boolean;
+  error?: ApiFailure;
+  result?: T;
+}
+
+/**
+ * The end of an editor's form: the screen's own buttons, then Save (submits the form), Delete while an existing item
+ * is open, the error of either, and which id was saved.
+ */
+export function SaveControls({
+  saveLabel,
+  save,
+  remove,
+  editing,
+  onRemove,
+  children,
+}: {
+  saveLabel: string;
+  save: ActionState<{ id: string }>;
+  remove: ActionState<unknown>;
+  editing: string | null;
+  onRemove: (id: string) => void;
+  children?: ComponentChildren;
+}) {
+  return (
+    <>
+      <div class="actions">
+        {children}
+        <button type="submit" disabled={save.running}>
+          {saveLabel}
+        </button>
+        {editing !== null && (
+          <button type="button" class="danger" disabled={remove.running} onClick={() => onRemove(editing)}>
+            Delete
+          </button>
+        )}
+      </div>
+      <ErrorMessage error={save.error ?? remove.error} />
+      {save.result && !save.running && (
+        <p role="status" class="notice">
+          Saved <code>{save.result.id}</code>.
+        </p>
+      )}
+    </>
   );
 }

@@ -10,7 +10,7 @@ import type { ConditionOp } from '../../../src/schemas/event-conditions.ts';
 import { api } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView, Select } from '../ui.tsx';
+import { ErrorMessage, Field, LoadedView, SaveControls, Select } from '../ui.tsx';
 
 /** Every operator, by its label: the record's type makes the compiler notice an operator added to the API. */
 const tagOps: Record<ConditionOp, string> = {
@@ -360,25 +360,17 @@ export function SegmentsScreen() {
             onRemove={() => setConditions(conditions.filter((_, at) => at !== index))}
           />
         ))}
-        <div class="actions">
+        <SaveControls
+          saveLabel="Save segment"
+          save={save}
+          remove={remove}
+          editing={editing}
+          onRemove={(id) => void remove.run(id)}
+        >
           <button type="button" class="secondary" onClick={() => setConditions([...conditions, newTagCondition()])}>
             Add condition
           </button>
-          <button type="submit" disabled={save.running}>
-            Save segment
-          </button>
-          {editing !== null && (
-            <button type="button" class="danger" disabled={remove.running} onClick={() => remove.run(editing)}>
-              Delete
-            </button>
-          )}
-        </div>
-        <ErrorMessage error={save.error ?? remove.error} />
-        {save.result && !save.running && (
-          <p role="status" class="notice">
-            Saved <code>{save.result.id}</code>.
-          </p>
-        )}
+        </SaveControls>
       </form>
       <section aria-labelledby="segment-count">
         <h2 id="segment-count">Live count</h2>

@@ -6,7 +6,7 @@ import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/de
 import { api, query } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, Loading, Select } from '../ui.tsx';
+import { ErrorMessage, Field, NamedItemSelect, Select } from '../ui.tsx';
 
 type TargetType = SendNotificationBody['targetType'];
 type ContentMode = 'template' | 'inline';
@@ -104,19 +104,15 @@ export function SendScreen() {
           onChange={setMode}
         />
         {mode === 'template' ? (
-          templates.data === undefined ? (
-            <Loading what="Loading templates" />
-          ) : templates.data.length === 0 ? (
-            <p class="empty">No template yet: create one on the Templates screen.</p>
-          ) : (
-            <Select
-              label="Template"
-              name="send-template"
-              value={chosenTemplate}
-              options={templates.data.map((template) => [template.id, template.name] as const)}
-              onChange={setTemplateId}
-            />
-          )
+          <NamedItemSelect
+            items={templates.data}
+            loading="Loading templates"
+            empty="No template yet: create one on the Templates screen."
+            label="Template"
+            name="send-template"
+            value={chosenTemplate}
+            onChange={setTemplateId}
+          />
         ) : (
           <>
             <Field
@@ -157,19 +153,15 @@ export function SendScreen() {
           }}
         />
         {targetType === 'segment' ? (
-          segments.data === undefined ? (
-            <Loading what="Loading segments" />
-          ) : segments.data.length === 0 ? (
-            <p class="empty">No segment yet: build one on the Segments screen.</p>
-          ) : (
-            <Select
-              label="Segment"
-              name="send-segment"
-              value={chosenTarget}
-              options={segments.data.map((segment) => [segment.id, segment.name] as const)}
-              onChange={setTarget}
-            />
-          )
+          <NamedItemSelect
+            items={segments.data}
+            loading="Loading segments"
+            empty="No segment yet: build one on the Segments screen."
+            label="Segment"
+            name="send-segment"
+            value={chosenTarget}
+            onChange={setTarget}
+          />
         ) : (
           <Field
             label={targetType === 'userId' ? 'User id' : 'Device id'}

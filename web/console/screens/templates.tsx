@@ -4,7 +4,7 @@ import type { RenderedContent } from '../../../src/schemas/notification.ts';
 import { api, type ApiFailure } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView } from '../ui.tsx';
+import { ErrorMessage, Field, LoadedView, SaveControls } from '../ui.tsx';
 
 type Draft = { name: string; title: string; body: string; url: string; imageUrl: string };
 const blank: Draft = { name: '', title: '', body: '', url: '', imageUrl: '' };
@@ -146,22 +146,13 @@ export function TemplatesScreen() {
             error={liquidErrors[field]}
           />
         ))}
-        <div class="actions">
-          <button type="submit" disabled={save.running}>
-            Save template
-          </button>
-          {editing !== null && (
-            <button type="button" class="danger" disabled={remove.running} onClick={() => remove.run(editing)}>
-              Delete
-            </button>
-          )}
-        </div>
-        <ErrorMessage error={save.error ?? remove.error} />
-        {save.result && !save.running && (
-          <p role="status" class="notice">
-            Saved <code>{save.result.id}</code>.
-          </p>
-        )}
+        <SaveControls
+          saveLabel="Save template"
+          save={save}
+          remove={remove}
+          editing={editing}
+          onRemove={(id) => void remove.run(id)}
+        />
       </form>
       <section aria-labelledby="template-preview">
         <h2 id="template-preview">Preview</h2>
