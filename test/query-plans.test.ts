@@ -27,7 +27,7 @@ import { deliveredHistoryQuery } from '../src/history/record-history.ts';
 import { deliveryResultsQuery, projectNotificationQuery } from '../src/notifications/notification-view.ts';
 import { pendingJourneySendsQuery } from '../src/journeys/cancel-journey-sends.ts';
 import { listNotificationsQuery } from '../src/notifications/list-notifications.ts';
-import { clicksFilter } from '../src/notifications/notification-clicks.ts';
+import { clickCountsPipeline } from '../src/notifications/notification-clicks.ts';
 import { listDevicesQuery } from '../src/devices/list-devices.ts';
 import type { EventCondition, SegmentCondition } from '../src/schemas/segment.ts';
 
@@ -170,7 +170,7 @@ const explainQuery = async (query: { explain(verbosity: 'queryPlanner'): unknown
   await (query.explain('queryPlanner') as PromiseLike<Explain>);
 
 /** countDocuments is this aggregate on the wire (mongodb/lib/collection.js), which is what gets planned. */
-const explainCount = (model: Models['Event'] | Models['Device'] | Models['NotificationClick'], filter: object) =>
+const explainCount = (model: Models['Event'] | Models['Device'], filter: object) =>
   model
     .aggregate([{ $match: filter }, { $group: { _id: 1, n: { $sum: 1 } } }])
     .explain('queryPlanner') as Promise<Explain>;
@@ -555,8 +555,8 @@ const hotQueries: HotQuery[] = [
     secantus: 'explainGap',
   },
   {
-    name: 'the delivery results of a notification (its stats)',
-    explain: () => explainQuery(deliveryResultsQuery(models(), `${projectId}-n3`)),
+    name: 'the delivery results of a page of notifications (their stats)',
+    explain: () => explainQuery(deliveryResultsQuery(models(), [`${projectId}-n3`, `${projectId}-n4`])),
     index: 'notificationId_1',
   },
   {
@@ -570,8 +570,11 @@ const hotQueries: HotQuery[] = [
     index: 'projectId_1_createdAt_-1',
   },
   {
-    name: 'the devices clicked on a notification (its stats.clicked)',
-    explain: () => explainCount(models().NotificationClick, clicksFilter(`${projectId}-n3`)),
+    name: 'the devices that clicked each notification of a page (stats.clicked)',
+    explain: () =>
+      models()
+        .NotificationClick.aggregate(clickCountsPipeline([`${projectId}-n3`, `${projectId}-n4`]))
+        .explain('queryPlanner') as Promise<Explain>,
     index: 'notificationId_1',
   },
   {

@@ -23,9 +23,9 @@ export async function listNotificationViews(
   page: NotificationPage,
 ): Promise<NotificationView[]> {
   const notifications = await listNotificationsQuery(models, projectId, page);
-  return Promise.all(
-    notifications.map(async (notification) =>
-      toNotificationView(notification, await deliveryStats(models, notification._id)),
-    ),
+  const stats = await deliveryStats(
+    models,
+    notifications.map((notification) => notification._id),
   );
+  return notifications.map((notification) => toNotificationView(notification, stats.get(notification._id)!));
 }

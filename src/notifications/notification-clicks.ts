@@ -1,6 +1,10 @@
 import type { Models } from '../models/index.ts';
 
-export const clicksFilter = (notificationId: string) => ({ notificationId });
+/** The clicks of each of these notifications, counted in one aggregate served by the notificationId index. */
+export const clickCountsPipeline = (notificationIds: string[]) => [
+  { $match: { notificationId: { $in: notificationIds } } },
+  { $group: { _id: '$notificationId', clicked: { $sum: 1 } } },
+];
 
 /**
  * Records that the device clicked the notification (the SDK's @clicked with data.notificationId). Only a
@@ -21,6 +25,10 @@ export async function recordClick(
   );
 }
 
-export function countClicks(models: Models, notificationId: string): Promise<number> {
-  return models.NotificationClick.countDocuments(clicksFilter(notificationId));
+/** Distinct clicking devices per notification; a notification nobody clicked is absent. */
+export async function countClicks(models: Models, notificationIds: string[]): Promise<Map<string, number>> {
+  const counts = await models.NotificationClick.aggregate<{ _id: string; clicked: number }>(
+    clickCountsPipeline(notificationIds),
+  );
+  return new Map(counts.map((count) => [count._id, count.clicked]));
 }

@@ -3,8 +3,11 @@ import type { NotificationView, NotificationStats } from '../schemas/notificatio
 import { notFound } from '../http/api-error.ts';
 import { countClicks } from './notification-clicks.ts';
 
-export function deliveryResultsQuery(models: Models, notificationId: string) {
-  return models.DeliveryResult.find({ notificationId }, { sent: 1, failed: 1, unsubscribed: 1 }).lean();
+export function deliveryResultsQuery(models: Models, notificationIds: string[]) {
+  return models.DeliveryResult.find(
+    { notificationId: { $in: notificationIds } },
+    { notificationId: 1, sent: 1, failed: 1, unsubscribed: 1 },
+  ).lean();
 }
 
 /** A notification of another project is not found, as if it did not exist. */
@@ -12,23 +15,25 @@ export function projectNotificationQuery(models: Models, projectId: string, noti
   return models.Notification.findOne({ _id: notificationId, projectId }).lean();
 }
 
+type DeliveryStats = Omit<NotificationStats, 'targeted'>;
+
 /**
- * Sent, failed and unsubscribed are summed over the notification's delivery batches (see models/delivery-result.ts);
- * clicked counts its clicks (see models/notification-click.ts).
+ * Sent, failed and unsubscribed are summed over each notification's delivery batches (see models/delivery-result.ts);
+ * clicked counts its clicks (see models/notification-click.ts). One query of each kind for a whole page of them.
  */
-export async function deliveryStats(
-  models: Models,
-  notificationId: string,
-): Promise<Omit<NotificationStats, 'targeted'>> {
-  const [results, clicked] = await Promise.all([
-    deliveryResultsQuery(models, notificationId),
-    countClicks(models, notificationId),
+export async function deliveryStats(models: Models, notificationIds: string[]): Promise<Map<string, DeliveryStats>> {
+  const [results, clicks] = await Promise.all([
+    deliveryResultsQuery(models, notificationIds),
+    countClicks(models, notificationIds),
   ]);
-  const stats = { sent: 0, failed: 0, unsubscribed: 0, clicked };
+  const stats = new Map<string, DeliveryStats>(
+    notificationIds.map((id) => [id, { sent: 0, failed: 0, unsubscribed: 0, clicked: clicks.get(id) ?? 0 }]),
+  );
   for (const result of results) {
-    stats.sent += result.sent ?? 0;
-    stats.failed += result.failed ?? 0;
-    stats.unsubscribed += result.unsubscribed ?? 0;
+    const sums = stats.get(result.notificationId)!;
+    sums.sent += result.sent ?? 0;
+    sums.failed += result.failed ?? 0;
+    sums.unsubscribed += result.unsubscribed ?? 0;
   }
   return stats;
 }
@@ -42,16 +47,13 @@ export async function findNotificationView(
 ): Promise<NotificationView> {
   const [notification, stats] = await Promise.all([
     projectNotificationQuery(models, projectId, notificationId),
-    deliveryStats(models, notificationId),
+    deliveryStats(models, [notificationId]),
   ]);
   if (!notification) throw notFound(`No notification "${notificationId}" in this project.`);
-  return toNotificationView(notification, stats);
+  return toNotificationView(notification, stats.get(notificationId)!);
 }
 
-export function toNotificationView(
-  notification: StoredNotification,
-  stats: Omit<NotificationStats, 'targeted'>,
-): NotificationView {
+export function toNotificationView(notification: StoredNotification, stats: DeliveryStats): NotificationView {
   return {
     id: notification._id,
     createdAt: notification.createdAt.toISOString(),
