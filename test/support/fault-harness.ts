@@ -195,10 +195,7 @@ function refusedEveryAttempt(harness: FaultHarness, tokens: string[], attempts: 
   const delivered = new Set(harness.sandbox.deliveries().map((delivery) => delivery.token));
   return tokens.filter((token) => {
     if (delivered.has(token)) return false;
-    const statuses = harness.sandbox
-      .attempts()
-      .filter((attempt) => attempt.token === token)
-      .map((attempt) => attempt.status);
+    const statuses = harness.sandbox.attempts(token).map((attempt) => attempt.status);
     return statuses.length === attempts && statuses.every((status) => status === 429 || status >= 500);
   });
 }
@@ -234,12 +231,9 @@ export async function expectEveryDeviceDelivered(
   const doubled = [...perToken].filter(([, count]) => count > 1).map(([token]) => token);
   // The gateway's answers to a missing device and the notification's stats tell a device that failed after its last
   // retry round from one the pipeline lost.
-  const attemptsOfMissing = missing.slice(0, 3).map((token) =>
-    harness.sandbox
-      .attempts()
-      .filter((attempt) => attempt.token === token)
-      .map((attempt) => attempt.status),
-  );
+  const attemptsOfMissing = missing
+    .slice(0, 3)
+    .map((token) => harness.sandbox.attempts(token).map((attempt) => attempt.status));
   expect({
     missing: missing.length,
     firstMissing: missing.slice(0, 3),
