@@ -69,6 +69,18 @@ describe('POST /events and /track (CONTRACTS §5)', () => {
     expect(stored.map((event) => event.data.n ?? null).sort()).toEqual([1, 2, null]);
   });
 
+  it('names the missing field of an event, with the code of that field', async () => {
+    const response = await report([
+      { subjectType: 'user', subjectId: 'u' },
+      { type: 'x', subjectType: 'user' },
+    ]);
+    expect(response.status).toBe(200);
+    expect(response.body.data.error).toEqual([
+      { index: 0, code: 'invalid_type', message: 'type is required' },
+      { index: 1, code: 'invalid_subject', message: 'subjectId is required' },
+    ]);
+  });
+
   it('accepts 500 events in one request and refuses 501, 0, or a body without an events array', async () => {
     const batch = (size: number) =>
       Array.from({ length: size }, (_, index) => userEvent('bulk', 'bulk-user', { index }));
