@@ -86,12 +86,28 @@ export class SegmentStore {
     });
   }
 
+  /**
+   * One pass over the matches for both the count and the sample: run as a count beside a limited find, SecantusDB 0.7
+   * (which materialises every match of a find before applying its limit) read the segment twice, 7.5–8.2 s at 100,000
+   * devices against 3.8 s for the count alone; on MongoDB the $match is served by the same index either way.
+   */
   private async previewOf(segment: Parameters<typeof segmentClause>[1]): Promise<SegmentPreview> {
     const filter = subscribedDevicesFilter(segment.projectId, [await segmentClause(this.counts, segment)]);
-    const [count, sample] = await Promise.all([
-      this.models.Device.countDocuments(filter),
-      this.models.Device.find(filter, { _id: 0, deviceId: 1 }).limit(previewSampleSize).lean(),
+    const [result] = await this.models.Device.aggregate<{
+      count: Array<{ devices: number }>;
+      sample: Array<{ deviceId: string }>;
+    }>([
+      { $match: filter },
+      {
+        $facet: {
+          count: [{ $count: 'devices' }],
+          sample: [{ $limit: previewSampleSize }, { $project: { _id: 0, deviceId: 1 } }],
+        },
+      },
     ]);
-    return { count, sample: sample.map((device) => device.deviceId).sort() };
+    return {
+      count: result?.count[0]?.devices ?? 0,
+      sample: (result?.sample ?? []).map((device) => device.deviceId).sort(),
+    };
   }
 }
