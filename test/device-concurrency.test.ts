@@ -167,14 +167,16 @@ describe('concurrent writes of one device', () => {
         if (property !== 'find') return Reflect.get(target, property, receiver);
         return (...query: Parameters<typeof target.find>) => ({
           sort: (order: Record<string, 1 | -1>) => ({
-            lean: async () => {
-              const devices = await target
-                .find(...query)
-                .sort(order)
-                .lean();
-              await update('late-full', { tags: { filler: 1 } });
-              return devices;
-            },
+            read: () => ({
+              lean: async () => {
+                const devices = await target
+                  .find(...query)
+                  .sort(order)
+                  .lean();
+                await update('late-full', { tags: { filler: 1 } });
+                return devices;
+              },
+            }),
           }),
         });
       },

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import mongoose from 'mongoose';
+import { createModels } from '../src/models/index.ts';
+import { applyUserTags } from '../src/user-tags/apply-user-tags.ts';
 import { startIngress, useIngress, type TestIngress } from './support/ingress.ts';
 import { startTestWorkers } from './support/workers.ts';
 import { waitFor } from './support/eventually.ts';
@@ -66,6 +69,34 @@ describe('PATCH and POST /users/tags (spec §4.2)', () => {
     const nobody = await changeUserTags({ userId: 'nobody', tags: { vip: 1 } });
     expect(nobody.status).toBe(200);
     expect(nobody.body).toEqual({ data: { devices: [] } });
+  });
+
+  it('writes each device of the user from the one read of them all: one find, then one update per device', async () => {
+    await registerDevice(ingress, project, 'gus-phone', 'gus', { plan: 'free' });
+    await registerDevice(ingress, project, 'gus-tablet', 'gus');
+    const monitored = mongoose.createConnection(ingress.context.config.mongoUrl, { monitorCommands: true });
+    try {
+      await monitored.asPromise();
+      const commands: string[] = [];
+      monitored.getClient().on('commandStarted', (event) => {
+        if (['find', 'update'].includes(event.commandName))
+          commands.push(`${event.commandName} ${event.command[event.commandName]}`);
+      });
+      const result = await applyUserTags(createModels(monitored), {
+        projectId: project.projectId,
+        userId: 'gus',
+        tags: { plan: 'pro' },
+      });
+      expect(result).toEqual({
+        devices: [
+          { id: 'gus-phone', userId: 'gus', tags: { plan: 'pro' } },
+          { id: 'gus-tablet', userId: 'gus', tags: { plan: 'pro' } },
+        ],
+      });
+      expect(commands).toEqual(['find devices', 'update devices', 'update devices']);
+    } finally {
+      await monitored.close();
+    }
   });
 
   it('refuses a bad key or value with a 400 naming it, and changes nothing', async () => {

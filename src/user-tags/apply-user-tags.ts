@@ -2,16 +2,20 @@ import type { Models } from '../models/index.ts';
 import { maxTagsPerDevice } from '../schemas/tags.ts';
 import { tagCountAfter } from '../devices/apply-tag-changes.ts';
 import { changeDevice } from '../devices/change-device.ts';
-import { deviceKey } from '../models/device.ts';
+import { deviceKey, type DeviceDocument } from '../models/device.ts';
 import { inChunks } from '../infra/chunks.ts';
 import type { UserDeviceView } from '../schemas/user-tags.ts';
 import type { TagUpdateJob, TagUpdateResult } from '../queues/tag-update.ts';
 
-/** On its own so that test/query-plans.test.ts explains it as sent. */
+/**
+ * Whole devices, read from the primary: applyUserTags writes each one guarded by the revision read here. On its own
+ * so that test/query-plans.test.ts explains it as sent.
+ */
 export const readUserDevices = (models: Models, job: Pick<TagUpdateJob, 'projectId' | 'userId'>) =>
-  models.Device.find({ projectId: job.projectId, userId: job.userId }, { _id: 0, deviceId: 1, tags: 1 })
+  models.Device.find({ projectId: job.projectId, userId: job.userId })
     .sort({ deviceId: 1 })
-    .lean();
+    .read('primary')
+    .lean<DeviceDocument[]>();
 
 /** The user's devices with their tags as they are now. */
 export async function userDeviceViews(
@@ -44,8 +48,14 @@ export async function applyUserTags(models: Models, job: TagUpdateJob): Promise<
   // chunk of them in flight at once.
   for (const chunk of inChunks(devices)) {
     const results = await Promise.all(
-      chunk.map(({ deviceId }) =>
-        changeDevice(models, { _id: deviceKey(job.projectId, deviceId), userId: job.userId }, () => ({}), job.tags),
+      chunk.map((device) =>
+        changeDevice(
+          models,
+          { _id: deviceKey(job.projectId, device.deviceId), userId: job.userId },
+          () => ({}),
+          job.tags,
+          device,
+        ),
       ),
     );
     results.forEach((result, index) => {
