@@ -1,12 +1,15 @@
 /**
- * npm run bench:ingress -- [--mix mixed|reads|registrations|tags-by-user] [--devices 100000] [--seconds 20] [--connections 64] [--json]
+ * npm run bench:ingress -- [--mix mixed|reads|registrations|tags-by-user|new-devices] [--devices 100000] [--seconds 20] [--connections 64] [--json]
  *
  * Seeds N devices (bulk insert, user-<i> each) and runs autocannon against the ingress:
  *  - mixed: half SDK registrations (PUT, client key) of existing devices, half device reads (GET, server key);
  *  - reads: device reads only;            - registrations: SDK registrations only;
- *  - tags-by-user: PATCH /users/tags {userId, tags} (server key, business project), with a tag-update worker.
+ *  - tags-by-user: PATCH /users/tags {userId, tags} (server key, business project), with a tag-update worker;
+ *  - new-devices: SDK registrations of devices not seen before, each recording @first_session, with an event-ingest
+ *    worker; after the run, waits until every @first_session is stored and reports the backlog the run left.
  * Then, on the same server and at the same concurrency as the autocannon connections, the raw driver's ceiling of
- * the operation the mix is dominated by (findOne by _id, updateOne by _id, find by {projectId, userId}), and prints
+ * the operation the mix is dominated by (findOne by _id, updateOne by _id, find by {projectId, userId}, for the
+ * event-ingest worker an insert of one event at its concurrency), and prints
  * product / ceiling and whether the targets are met.
  */
 import { parseArgs } from 'node:util';
@@ -14,17 +17,21 @@ import autocannon from 'autocannon';
 import { createProject } from '../../src/projects/create-project.ts';
 import { openBenchEnvironment } from './bench-environment.ts';
 import { seedDevices } from './seed-devices.ts';
+import { waitUntil } from './measure.ts';
+import { eventIngestQueue } from '../../src/queues/event-ingest.ts';
+import { firstSessionEvent } from '../../src/events/automatic-events.ts';
 import {
   checkTarget,
   deviceFindOneCeiling,
   deviceUpdateOneCeiling,
   devicesByUserCeiling,
+  eventInsertCeiling,
   ratio,
   type Ceiling,
   type TargetCheck,
 } from './database-ceilings.ts';
 
-const mixes = ['mixed', 'reads', 'registrations', 'tags-by-user'] as const;
+const mixes = ['mixed', 'reads', 'registrations', 'tags-by-user', 'new-devices'] as const;
 type Mix = (typeof mixes)[number];
 
 const { values } = parseArgs({
@@ -48,6 +55,7 @@ const bench = await openBenchEnvironment('ingress');
 try {
   await bench.startIngress();
   if (mix === 'tags-by-user') bench.spawnProcess('worker-tag-update');
+  if (mix === 'new-devices') bench.spawnProcess('worker-event-ingest');
   const { baseUrl, models } = bench;
   const project = await createProject(models, { name: 'bench', plan: 'business' });
   // Every mix reads or changes existing devices: seeded in bulk, outside the measured run.
@@ -83,6 +91,16 @@ try {
       headers: { authorization: `Bearer ${project.apiKey}` },
     }),
   };
+  let newDevices = 0;
+  const newDevice = {
+    method: 'PUT' as const,
+    setupRequest: (request: autocannon.Request) => ({
+      ...request,
+      path: `${sdkBase}new-${newDevices++}`,
+      headers: { authorization: `Bearer ${project.clientKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ platform: 'android', pushToken: `token-new-${newDevices}`, tags: { plan: 'free' } }),
+    }),
+  };
   let visits = 0;
   const tagsByUser = {
     method: 'PATCH' as const,
@@ -109,21 +127,42 @@ try {
     ceilings.findOne = await deviceFindOneCeiling(models, project.projectId, deviceCount, limit);
     // Half and half: the time of one of each, so the harmonic mean of the two ceilings.
     ceilingPerSecond = Math.round(2 / (1 / ceilings.updateOne.perSecond + 1 / ceilings.findOne.perSecond));
-  } else {
+  } else if (mix === 'tags-by-user') {
     ceilings.findByUser = await devicesByUserCeiling(models, project.projectId, deviceCount, limit);
     ceilingPerSecond = ceilings.findByUser.perSecond;
+  } else {
+    // A registration queues its @first_session alone, so the worker stores one event per job.
+    ceilings.eventInsert = await eventInsertCeiling(models.Event.db.db!, project.projectId, {
+      ...limit,
+      concurrency: eventIngestQueue.defaultConcurrency,
+      batchSize: 1,
+    });
+    ceilingPerSecond = ceilings.eventInsert.perSecond;
   }
   const requests = {
     mixed: [registration, read],
     reads: [read],
     registrations: [registration],
     'tags-by-user': [tagsByUser],
+    'new-devices': [newDevice],
   }[mix];
+  /**
+   * Waits until the worker has stored a @first_session for each device the run created: how many were still to store
+   * when the run ended (the backlog a slow worker builds up), and how long they took.
+   */
+  async function firstSessionsStored(created: number) {
+    const stored = () => models.Event.countDocuments({ projectId: project.projectId, type: firstSessionEvent });
+    const backlogAtEnd = created - (await stored());
+    const startedAt = performance.now();
+    await waitUntil('every @first_session stored', async () => (await stored()) >= created, 600_000, 100);
+    return { created, backlogAtEnd, drainSeconds: Number(((performance.now() - startedAt) / 1000).toFixed(1)) };
+  }
   process.stderr.write(
     `[ingress] ${mix}: ${connections} connections for ${values.seconds} s over ${deviceCount} devices\n`,
   );
   const result = await autocannon({ url: baseUrl, connections, duration: Number(values.seconds), requests });
   const requestsPerSecond = Math.round(result.requests.average);
+  const firstSessions = mix === 'new-devices' ? await firstSessionsStored(result['2xx']) : undefined;
   const targets: TargetCheck[] = [];
   if (mix === 'reads') {
     targets.push(
@@ -151,6 +190,14 @@ try {
         requestsPerSecond >= 0.6 * ceilingPerSecond,
       ),
     );
+  } else if (firstSessions) {
+    targets.push(
+      checkTarget(
+        '@first_session keeps up with registrations: backlog at the end ≤ one second of registrations',
+        firstSessions.backlogAtEnd,
+        firstSessions.backlogAtEnd <= requestsPerSecond,
+      ),
+    );
   } else {
     targets.push(
       checkTarget(
@@ -172,6 +219,7 @@ try {
     errors: result.errors,
     timeouts: result.timeouts,
     statusCounts: { '2xx': result['2xx'], '4xx': result['4xx'], '5xx': result['5xx'] },
+    ...(firstSessions && { firstSessions }),
     ceilingPerSecond,
     ratioToCeiling: ratio(requestsPerSecond, ceilingPerSecond),
     ceilings,
