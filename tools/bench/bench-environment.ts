@@ -11,6 +11,10 @@ import { findFreePort } from '../../local/services/free-port.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/start-sandbox.ts';
 import { waitUntil } from './measure.ts';
 import { readProcfile } from '../../local/start/procfile.ts';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { redisKeys } from '../../src/infra/redis-keys.ts';
+import type { QueueName } from '../../src/queues/registry.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -22,6 +26,8 @@ export interface BenchEnvironment {
   models: Models;
   /** Starts a process of the Procfile by name, with the command production runs; stopped by close(). */
   spawnProcess(name: string, extraEnv?: NodeJS.ProcessEnv): ChildProcess;
+  /** The named queue of this run, opened once and closed by close(). */
+  queue(name: QueueName): Queue;
   /** Starts the ingress and waits until it is ready. */
   startIngress(extraEnv?: NodeJS.ProcessEnv): Promise<ChildProcess>;
   close(): Promise<void>;
@@ -73,9 +79,20 @@ export async function openBenchEnvironment(
       }),
     );
   };
+  const redis = new Redis(services.redisUrl, { maxRetriesPerRequest: null });
+  const queues = new Map<QueueName, Queue>();
+  const queue = (name: QueueName) => {
+    const opened =
+      queues.get(name) ??
+      new Queue(name, { connection: redis, prefix: redisKeys.queuePrefix(env.QUEUE_PREFIX!, name) });
+    queues.set(name, opened);
+    return opened;
+  };
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      await Promise.all([...queues.values()].map((opened) => opened.close()));
+      redis.disconnect();
       await Promise.all(children.map(stopChild));
       await mongo.close();
       await sandbox?.close();
@@ -98,6 +115,7 @@ export async function openBenchEnvironment(
     baseUrl,
     models: createModels(mongo),
     spawnProcess,
+    queue,
     async startIngress(extraEnv) {
       const ingress = spawnProcess('web', extraEnv);
       await waitUntil(

@@ -21,6 +21,7 @@ import { createBlockingRedis } from '../../src/infra/redis.ts';
 import { createModels } from '../../src/models/index.ts';
 import { seedDevices } from './seed-devices.ts';
 import { checkTarget, eventInsertCeiling, ratio } from './database-ceilings.ts';
+import { queueDepth } from './measure.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { queueNames } from '../../src/queues/registry.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
@@ -210,11 +211,6 @@ function randomEvent(_: unknown, index: number) {
 
 function storedSoFar(accepted: number, depth: number): number {
   return Math.max(0, accepted - depth * eventsPerRequest);
-}
-
-async function queueDepth(queue: Queue): Promise<number> {
-  const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-  return Object.values(counts).reduce((sum, count) => sum + count, 0);
 }
 
 async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, describe?: () => string): Promise<void> {

@@ -17,8 +17,9 @@ import autocannon from 'autocannon';
 import { createProject } from '../../src/projects/create-project.ts';
 import { openBenchEnvironment } from './bench-environment.ts';
 import { seedDevices } from './seed-devices.ts';
-import { waitUntil } from './measure.ts';
+import { queueDepth, waitUntil } from './measure.ts';
 import { eventIngestQueue } from '../../src/queues/event-ingest.ts';
+import { queueNames } from '../../src/queues/registry.ts';
 import { firstSessionEvent } from '../../src/events/automatic-events.ts';
 import {
   checkTarget,
@@ -147,15 +148,20 @@ try {
     'new-devices': [newDevice],
   }[mix];
   /**
-   * Waits until the worker has stored a @first_session for each device the run created: how many were still to store
-   * when the run ended (the backlog a slow worker builds up), and how long they took.
+   * Waits until the worker has stored a @first_session for each device the run created (one event-ingest job each):
+   * how many were still queued when the run ended, and how fast that backlog drained once registrations stopped.
+   * Polls the queue in Redis: counting the events instead would load the very server the worker writes to.
    */
   async function firstSessionsStored(created: number) {
-    const stored = () => models.Event.countDocuments({ projectId: project.projectId, type: firstSessionEvent });
-    const backlogAtEnd = created - (await stored());
+    const eventIngest = bench.queue(queueNames.eventIngest);
+    const backlogAtEnd = await queueDepth(eventIngest);
     const startedAt = performance.now();
-    await waitUntil('every @first_session stored', async () => (await stored()) >= created, 600_000, 100);
-    return { created, backlogAtEnd, drainSeconds: Number(((performance.now() - startedAt) / 1000).toFixed(1)) };
+    await waitUntil('the event-ingest queue to drain', async () => (await queueDepth(eventIngest)) === 0, 600_000, 100);
+    const drainSeconds = (performance.now() - startedAt) / 1000;
+    // Requests still in flight when the run stopped are answered after it, so a few more devices than counted exist.
+    const stored = await models.Event.countDocuments({ projectId: project.projectId, type: firstSessionEvent });
+    const drainPerSecond = Math.round(backlogAtEnd / drainSeconds);
+    return { created, stored, backlogAtEnd, drainSeconds: Number(drainSeconds.toFixed(1)), drainPerSecond };
   }
   process.stderr.write(
     `[ingress] ${mix}: ${connections} connections for ${values.seconds} s over ${deviceCount} devices\n`,
@@ -193,9 +199,9 @@ try {
   } else if (firstSessions) {
     targets.push(
       checkTarget(
-        '@first_session keeps up with registrations: backlog at the end ≤ one second of registrations',
-        firstSessions.backlogAtEnd,
-        firstSessions.backlogAtEnd <= requestsPerSecond,
+        '@first_session keeps up with registrations: all stored, the backlog drained faster than registrations came',
+        firstSessions.drainPerSecond,
+        firstSessions.drainPerSecond >= requestsPerSecond && firstSessions.stored >= firstSessions.created,
       ),
     );
   } else {

@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import { readFile } from 'node:fs/promises';
 
 export async function waitUntil(
@@ -19,4 +20,10 @@ export async function peakRssMiB(pid: number | undefined): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const match = /VmHWM:\s+(\d+) kB/.exec(status);
   return match ? Math.round(Number(match[1]) / 1024) : 0;
+}
+
+/** Jobs of the queue not finished yet: waiting, active, delayed or prioritized. */
+export async function queueDepth(queue: Queue): Promise<number> {
+  const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+  return Object.values(counts).reduce((sum, count) => sum + count, 0);
 }

@@ -8,14 +8,11 @@
  * Targets at 100,000 devices: preview < 1 s, first batch queued < 2 s.
  */
 import { parseArgs } from 'node:util';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { openBenchEnvironment } from './bench-environment.ts';
 import { seedDevices } from './seed-devices.ts';
 import { waitUntil } from './measure.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { queueNames } from '../../src/queues/registry.ts';
-import { redisKeys } from '../../src/infra/redis-keys.ts';
 import { deliverJobId } from '../../src/queues/deliver.ts';
 import { subscribedDevicesFilter, tagConditionFilter } from '../../src/segments/segment-filter.ts';
 import { checkTarget, deviceCountCeiling, ratio } from './database-ceilings.ts';
@@ -35,11 +32,7 @@ const day = 24 * 3600 * 1000;
 const log = (line: string) => process.stderr.write(`[segments] ${line}\n`);
 
 const environment = await openBenchEnvironment('segments');
-const redis = new Redis(environment.env.REDIS_URL!, { maxRetriesPerRequest: null });
-const deliverQueue = new Queue(queueNames.deliver, {
-  connection: redis,
-  prefix: redisKeys.queuePrefix(environment.env.QUEUE_PREFIX!, queueNames.deliver),
-});
+const deliverQueue = environment.queue(queueNames.deliver);
 try {
   const { models, baseUrl } = environment;
   await environment.startIngress();
@@ -156,7 +149,5 @@ try {
   };
   process.stdout.write(`${JSON.stringify(result, null, values.json ? undefined : 2)}\n`);
 } finally {
-  await deliverQueue.close();
-  redis.disconnect();
   await environment.close();
 }
