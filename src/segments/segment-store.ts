@@ -71,7 +71,7 @@ export class SegmentStore {
   /**
    * The number of subscribed devices the segment holds now, and a few of their ids (sorted). The sample is the first
    * matches the server finds, not the first in _id order: a filter served by the tag index would otherwise have to
-   * sort every match by _id, while an unsorted limit stops after a few documents.
+   * sort every match by _id.
    */
   async preview(projectId: string, segmentId: string): Promise<SegmentPreview> {
     return this.previewOf(await this.find(projectId, segmentId));
