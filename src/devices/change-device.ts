@@ -40,11 +40,11 @@ export async function changeDevice(
   lastRead?: DeviceDocument,
 ): Promise<DeviceChange> {
   const { set, unset } = tagUpdate(changes);
-  let read = lastRead;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     // From the primary: a revision read on a lagging secondary would never match, and the loop would spin.
-    const current = read ?? (await models.Device.findOne(filter).read('primary').lean<DeviceDocument>());
-    read = undefined;
+    const current =
+      (attempt === 1 ? lastRead : undefined) ??
+      (await models.Device.findOne(filter).read('primary').lean<DeviceDocument>());
     if (!current) return null;
     const tags = current.tags ?? {};
     const tagCount = tagCountAfter(tags, changes);

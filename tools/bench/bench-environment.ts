@@ -12,7 +12,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/start-sandbox.ts';
 import { waitUntil } from './measure.ts';
 import { readProcfile } from '../../local/start/procfile.ts';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { createBlockingRedis, type RedisClient } from '../../src/infra/redis.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
 import type { QueueName } from '../../src/queues/registry.ts';
 
@@ -79,9 +79,11 @@ export async function openBenchEnvironment(
       }),
     );
   };
-  const redis = new Redis(services.redisUrl, { maxRetriesPerRequest: null });
+  // Opened by the first queue asked for: most benchmarks read none.
+  let redis: RedisClient | undefined;
   const queues = new Map<QueueName, Queue>();
   const queue = (name: QueueName) => {
+    redis ??= createBlockingRedis(services.redisUrl);
     const opened =
       queues.get(name) ??
       new Queue(name, { connection: redis, prefix: redisKeys.queuePrefix(env.QUEUE_PREFIX!, name) });
@@ -92,7 +94,7 @@ export async function openBenchEnvironment(
   const close = () =>
     (closing ??= (async () => {
       await Promise.all([...queues.values()].map((opened) => opened.close()));
-      redis.disconnect();
+      redis?.disconnect();
       await Promise.all(children.map(stopChild));
       await mongo.close();
       await sandbox?.close();
