@@ -1,4 +1,4 @@
-import { readFileSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -64,11 +64,26 @@ function loadCredentialsKey(): Buffer {
   const fromEnv = process.env.CREDENTIALS_KEY;
   if (fromEnv) return decodeKey(fromEnv, 'CREDENTIALS_KEY');
   const file = resolve(stateDir, 'credentials.key');
-  if (!existsSync(file)) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-  }
+  if (!existsSync(file)) createKeyFileOnce(file);
   return decodeKey(readFileSync(file, 'utf8'), file);
+}
+
+/**
+ * `npm start` launches every process at once on a fresh state directory, so several may create the key together:
+ * each writes a whole key beside it and links it into place, which only the first link wins, and no process can read
+ * a file another is still writing.
+ */
+function createKeyFileOnce(file: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(draft);
+  }
 }
 
 /** Safari's push service refuses a localhost subject, so it is refused here rather than on every push. */
