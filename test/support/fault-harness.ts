@@ -65,6 +65,8 @@ export interface FaultHarness {
   redis: RestartableService | null;
   mongo: RestartableService | null;
   startWorker(queue: 'send' | 'deliver'): Promise<NodeProcess>;
+  /** What every worker process started so far has printed, for a failure message. */
+  workerOutput(): string;
   close(): Promise<void>;
 }
 
@@ -97,6 +99,7 @@ async function startFaultHarness(options: FaultHarnessOptions): Promise<FaultHar
       workers.push(worker);
       return worker;
     },
+    workerOutput: () => workers.map((worker) => `--- worker ${worker.pid}\n${worker.output()}`).join('\n'),
     async close() {
       await Promise.all(workers.map((worker) => worker.stop(5_000)));
       await ingress.close();
@@ -175,7 +178,11 @@ export async function startSegmentSend(harness: FaultHarness, count: number): Pr
 
 /** Resolves once the sandbox has accepted at least `count` pushes: the send is then well under way. */
 export function deliveriesReached(harness: FaultHarness, count: number, timeoutMs = 60_000): Promise<void> {
-  return eventually(() => expect(harness.sandbox.deliveries().length).toBeGreaterThanOrEqual(count), timeoutMs, 10);
+  return eventually(
+    () => expect(harness.sandbox.deliveries().length, harness.workerOutput()).toBeGreaterThanOrEqual(count),
+    timeoutMs,
+    10,
+  );
 }
 
 export interface DeliveryExpectation {
