@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { builtinModules } from 'node:module';
+import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { readProcfile } from '../local/start/procfile.ts';
 
@@ -21,7 +22,36 @@ const compose = parse(read('docker-compose.yml'), { merge: true }) as { services
 const procfile = readProcfile(resolve(root, 'Procfile'));
 const commandOf = (service: ComposeService) =>
   Array.isArray(service.command) ? service.command.join(' ') : service.command;
-const packageScripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
+const packageJson = JSON.parse(read('package.json')) as {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const packageScripts = packageJson.scripts;
+/** The folders of the checkout that the image runs (its COPY lines; checked below). */
+const imageFolders = ['src', 'workers', 'bin', 'sandbox'];
+
+/** Static imports and re-exports, side-effect imports and dynamic imports: their module specifier. */
+const importSpecifier =
+  /^(?:import|export)\s[^;]*?\bfrom\s*'([^']+)'|^import\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
+
+/** Every package a TypeScript file under `folder` imports, by package name (`@scope/name` or `name`). */
+function importedPackages(folder: string): string[] {
+  const files = readdirSync(resolve(root, folder), { recursive: true, encoding: 'utf8' }).filter((file) =>
+    /\.tsx?$/.test(file),
+  );
+  return files.flatMap((file) =>
+    [...read(join(folder, file)).matchAll(importSpecifier)]
+      .map((match) => (match[1] ?? match[2] ?? match[3])!)
+      .filter((specifier) => !/^[./]|^node:/.test(specifier) && !builtinModules.includes(specifier))
+      .map((specifier) =>
+        specifier
+          .split('/')
+          .slice(0, specifier.startsWith('@') ? 2 : 1)
+          .join('/'),
+      ),
+  );
+}
 
 describe('deployment files', () => {
   it('the compose file runs exactly the Procfile processes, with the same commands, from the app image', () => {
@@ -73,7 +103,7 @@ describe('deployment files', () => {
       .filter((line) => line.startsWith('COPY ') && !line.startsWith('COPY --from='))
       .flatMap((line) => line.trim().split(/\s+/).slice(1, -1));
     expect(imageCopies.sort()).toEqual(
-      ['package.json', 'package-lock.json', 'Procfile', 'tsconfig.json', 'src', 'workers', 'bin', 'sandbox'].sort(),
+      ['package.json', 'package-lock.json', 'Procfile', 'tsconfig.json', ...imageFolders].sort(),
     );
     const operatorCommands = Object.entries(packageScripts)
       .filter(([name]) => name.startsWith('project:'))
@@ -91,6 +121,23 @@ describe('deployment files', () => {
       ).toBe(true);
     }
     expect(read('.dockerignore').split('\n')).toEqual(expect.arrayContaining(['test', 'tools', 'local']));
+  });
+
+  it('the production dependencies are exactly the packages that the code in the image imports', () => {
+    // The image installs with --omit=dev: a package missing here breaks it, one too many only makes it larger.
+    const imported = new Set(imageFolders.flatMap(importedPackages));
+    expect(Object.keys(packageJson.dependencies).sort()).toEqual([...imported].sort());
+  });
+
+  it('every package the tests, tools, local servers and browser code import is declared', () => {
+    // An undeclared package works only while another dependency happens to bring it, at whatever version that is.
+    const declared = new Set([...Object.keys(packageJson.dependencies), ...Object.keys(packageJson.devDependencies)]);
+    const undeclared = new Set(
+      ['test', 'tools', 'local', 'web', ...imageFolders]
+        .flatMap(importedPackages)
+        .filter((name) => !declared.has(name)),
+    );
+    expect([...undeclared]).toEqual([]);
   });
 
   it('the image is node:24-slim and runs as a user other than root', () => {
