@@ -126,7 +126,7 @@ async function queueBatches(
   );
   await enqueueDeliverBatches(deps, { id: job.id!, queue: job.queueQualifiedName }, batches);
   const next: FanOutProgress = {
-    afterId: String(chunk[chunk.length - 1]!._id),
+    afterId: chunk[chunk.length - 1]!._id,
     batches: progress.batches + batches.length,
     targeted: progress.targeted + chunk.length,
     finished: false,

@@ -30,7 +30,7 @@ async function* listedTargets(models: Models, targets: Targets, query: TargetQue
   for await (const { isSubscribed, ...device } of listedTargetsQuery(models, targets, query).cursor({
     batchSize: 1000,
   })) {
-    if (isSubscribed !== false && (query.afterId === null || String(device._id) > query.afterId)) yield device;
+    if (isSubscribed !== false && (query.afterId === null || device._id > query.afterId)) yield device;
   }
 }
 

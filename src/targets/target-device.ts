@@ -1,4 +1,3 @@
-import type { Types } from 'mongoose';
 import type { WebPushKeys } from '../gateways/gateway.ts';
 import type { Platform } from '../models/device.ts';
 
@@ -13,8 +12,9 @@ export interface BatchDevice {
   tags?: Record<string, unknown>;
 }
 
+/** A device as the fan-out reads it: its _id is the natural key (src/models/device.ts), by which the fan-out resumes. */
 export interface TargetDevice extends BatchDevice {
-  _id: Types.ObjectId;
+  _id: string;
 }
 
 /** A MongoDB projection of the fields above, with only the tags the message reads. */
