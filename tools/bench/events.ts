@@ -21,7 +21,7 @@ import { createBlockingRedis } from '../../src/infra/redis.ts';
 import { createModels } from '../../src/models/index.ts';
 import { seedDevices } from './seed-devices.ts';
 import { checkTarget, eventInsertCeiling, ratio } from './database-ceilings.ts';
-import { queueDepth } from './measure.ts';
+import { queueDepth, waitUntil } from './measure.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { queueNames } from '../../src/queues/registry.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
@@ -81,9 +81,9 @@ try {
   children.push(await startManagedProcess({ name: 'ingress', command: node, args: [resolve(root, 'src/server.ts')] }));
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntil(
+    () => `the ingress to answer /readyz; it said:\n${children[0]!.outputTail()}`,
     async () => (await fetch(`${baseUrl}/readyz`).catch(() => null))?.ok === true,
     30_000,
-    () => children[0]!.outputTail(),
   );
   // The ingress built the indexes; devices are written directly, as their creation is not what is measured.
   const project = await createProject(models, { name: 'bench', plan: 'business' });
@@ -147,7 +147,7 @@ try {
   const loadSeconds = (Date.now() - startedAt) / 1000;
   const storedAtEnd = storedSoFar(acceptedEvents, await queueDepth(queue));
   log(`drain: waiting for the worker to store the rest`);
-  await waitUntil(async () => (await queueDepth(queue)) === 0, 600_000);
+  await waitUntil('the event-ingest queue to drain', async () => (await queueDepth(queue)) === 0, 600_000);
   const drainedAt = Date.now();
   sampling = false;
   await sampler;
@@ -211,12 +211,4 @@ function randomEvent(_: unknown, index: number) {
 
 function storedSoFar(accepted: number, depth: number): number {
   return Math.max(0, accepted - depth * eventsPerRequest);
-}
-
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, describe?: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms${describe ? `\n${describe()}` : ''}`);
-    await new Promise((resolvePoll) => setTimeout(resolvePoll, 100));
-  }
 }

@@ -2,14 +2,14 @@ import type { Queue } from 'bullmq';
 import { readFile } from 'node:fs/promises';
 
 export async function waitUntil(
-  what: string,
+  what: string | (() => string),
   check: () => Promise<boolean> | boolean,
   timeoutMs: number,
   intervalMs = 50,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((done) => setTimeout(done, intervalMs));
   }
 }
