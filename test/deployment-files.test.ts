@@ -33,16 +33,20 @@ const imageFolders = ['src', 'workers', 'bin', 'sandbox'];
 
 /** Static imports and re-exports, side-effect imports and dynamic imports: their module specifier. */
 const importSpecifier =
-  /^(?:import|export)\s[^;]*?\bfrom\s*'([^']+)'|^import\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
+  /^(import|export)\s+(type\s)?[^;]*?\bfrom\s*'([^']+)'|^import\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
 
-/** Every package a TypeScript file under `folder` imports, by package name (`@scope/name` or `name`). */
-function importedPackages(folder: string): string[] {
+/**
+ * Every package a TypeScript file under `folder` imports, by package name (`@scope/name` or `name`). Type stripping
+ * erases `import type` and `export type` lines, so with `atRunTime` their packages do not count.
+ */
+function importedPackages(folder: string, { atRunTime = false } = {}): string[] {
   const files = readdirSync(resolve(root, folder), { recursive: true, encoding: 'utf8' }).filter((file) =>
     /\.tsx?$/.test(file),
   );
   return files.flatMap((file) =>
     [...read(join(folder, file)).matchAll(importSpecifier)]
-      .map((match) => (match[1] ?? match[2] ?? match[3])!)
+      .filter((match) => !(atRunTime && match[2] !== undefined))
+      .map((match) => (match[3] ?? match[4] ?? match[5])!)
       .filter((specifier) => !/^[./]|^node:/.test(specifier) && !builtinModules.includes(specifier))
       .map((specifier) =>
         specifier
@@ -125,7 +129,7 @@ describe('deployment files', () => {
 
   it('the production dependencies are exactly the packages that the code in the image imports', () => {
     // The image installs with --omit=dev: a package missing here breaks it, one too many only makes it larger.
-    const imported = new Set(imageFolders.flatMap(importedPackages));
+    const imported = new Set(imageFolders.flatMap((folder) => importedPackages(folder, { atRunTime: true })));
     expect(Object.keys(packageJson.dependencies).sort()).toEqual([...imported].sort());
   });
 
@@ -134,7 +138,7 @@ describe('deployment files', () => {
     const declared = new Set([...Object.keys(packageJson.dependencies), ...Object.keys(packageJson.devDependencies)]);
     const undeclared = new Set(
       ['test', 'tools', 'local', 'web', ...imageFolders]
-        .flatMap(importedPackages)
+        .flatMap((folder) => importedPackages(folder))
         .filter((name) => !declared.has(name)),
     );
     expect([...undeclared]).toEqual([]);
