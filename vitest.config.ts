@@ -6,7 +6,12 @@ import { defineConfig } from 'vitest/config';
  * push for a minute. They run after the other files, one at a time, on servers of their own (each project runs the
  * global set-up).
  */
-const processTests = ['test/faults/**/*.test.ts', 'test/start.test.ts', 'test/worker-processes.test.ts'];
+const processTests = [
+  'test/faults/**/*.test.ts',
+  'test/start.test.ts',
+  'test/worker-processes.test.ts',
+  'test/credentials-key.test.ts',
+];
 
 export default defineConfig({
   test: {

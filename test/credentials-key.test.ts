@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
@@ -11,7 +11,7 @@ const rounds = 10;
 
 /**
  * One config load in a process of its own, held until `go` arrives on stdin so that every process reaches the key
- * file at the same moment, as `npm start`'s processes do on a fresh state directory.
+ * file at the same moment, as `npm start`'s processes do on a fresh state directory. Answers the key it loaded.
  */
 function loadKeyOnCue(stateDir: string) {
   const script = `
@@ -25,12 +25,21 @@ function loadKeyOnCue(stateDir: string) {
     env: { ...env, STATE_DIR: stateDir },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const ready = new Promise<void>((done) => child.stdout.on('data', () => output.includes('ready') && done()));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', done));
-  return { child, ready, exited, output: () => output };
+  const ready = new Promise<void>((done, fail) => {
+    child.stdout.on('data', () => stdout.startsWith('ready\n') && done());
+    void exited.then((code) => fail(new Error(`exited (${code}) before it was ready:\n${stderr}`)));
+  });
+  const loadedKey = async () => {
+    const code = await exited;
+    if (code !== 0) throw new Error(`exited (${code}):\n${stderr}`);
+    return stdout.split('\n')[1];
+  };
+  return { child, ready, loadedKey };
 }
 
 async function raceOnFreshStateDir(): Promise<void> {
@@ -39,15 +48,17 @@ async function raceOnFreshStateDir(): Promise<void> {
     const loads = Array.from({ length: processes }, () => loadKeyOnCue(stateDir));
     await Promise.all(loads.map((load) => load.ready));
     for (const load of loads) load.child.stdin.end('go\n');
-    const codes = await Promise.all(loads.map((load) => load.exited));
-    expect(codes, loads.map((load) => load.output()).join('\n')).toEqual(loads.map(() => 0));
-    const stored = (await readFile(join(stateDir, 'credentials.key'), 'utf8')).trim();
-    for (const load of loads) expect(load.output().split('\n')[1]).toBe(stored);
+    const keys = await Promise.all(loads.map((load) => load.loadedKey()));
+    const file = join(stateDir, 'credentials.key');
+    const stored = (await readFile(file, 'utf8')).trim();
+    expect(keys).toEqual(loads.map(() => stored));
+    expect(await readdir(stateDir)).toEqual(['credentials.key']);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
   } finally {
     await rm(stateDir, { recursive: true, force: true });
   }
 }
 
-it('processes started together on a fresh state directory generate one credentials key and all load it', async () => {
+it('processes started together on a fresh state directory generate one credentials key, private to its owner, and all load it', async () => {
   for (let round = 0; round < rounds; round++) await raceOnFreshStateDir();
 }, 120_000);
