@@ -65,7 +65,7 @@ export interface FaultHarness {
   redis: RestartableService | null;
   mongo: RestartableService | null;
   startWorker(queue: 'send' | 'deliver'): Promise<NodeProcess>;
-  /** What every worker process started so far has printed, for a failure message. */
+  /** The end of what each worker process started so far has printed, for a failure message. */
   workerOutput(): string;
   close(): Promise<void>;
 }
@@ -99,7 +99,8 @@ async function startFaultHarness(options: FaultHarnessOptions): Promise<FaultHar
       workers.push(worker);
       return worker;
     },
-    workerOutput: () => workers.map((worker) => `--- worker ${worker.pid}\n${worker.output()}`).join('\n'),
+    workerOutput: () =>
+      workers.map((worker) => `--- worker ${worker.pid}, last lines:\n${worker.output().slice(-4000)}`).join('\n'),
     async close() {
       await Promise.all(workers.map((worker) => worker.stop(5_000)));
       await ingress.close();
@@ -179,10 +180,12 @@ export async function startSegmentSend(harness: FaultHarness, count: number): Pr
 /** Resolves once the sandbox has accepted at least `count` pushes: the send is then well under way. */
 export function deliveriesReached(harness: FaultHarness, count: number, timeoutMs = 60_000): Promise<void> {
   return eventually(
-    () => expect(harness.sandbox.deliveries().length, harness.workerOutput()).toBeGreaterThanOrEqual(count),
+    () => expect(harness.sandbox.deliveries().length).toBeGreaterThanOrEqual(count),
     timeoutMs,
     10,
-  );
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${harness.workerOutput()}`);
+  });
 }
 
 export interface DeliveryExpectation {
