@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
 import type { Config } from '../../src/config.ts';
-import { eventually } from './eventually.ts';
+import { eventually, WaitingCannotHelp } from './eventually.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -60,7 +60,8 @@ export async function startWorkerProcess(queue: string, env: NodeJS.ProcessEnv):
   const worker = startNodeProcess(`workers/${queue}.ts`, { ...env, LOG_LEVEL: 'info' });
   await eventually(
     () => {
-      expect(worker.child.exitCode, worker.output()).toBeNull();
+      if (worker.child.exitCode !== null)
+        throw new WaitingCannotHelp(`exited (${worker.child.exitCode}) before it started:\n${worker.output()}`);
       expect(worker.output()).toContain('"msg":"worker started"');
     },
     30_000,

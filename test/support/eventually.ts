@@ -1,3 +1,6 @@
+/** Thrown by a check when waiting longer cannot help (the process it waits for has exited): eventually stops at once. */
+export class WaitingCannotHelp extends Error {}
+
 /** Polls until check() answers without throwing, for effects that land asynchronously (queues, workers). */
 export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_000, intervalMs = 20): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -5,7 +8,7 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_
     try {
       return await check();
     } catch (error) {
-      if (Date.now() > deadline) throw error;
+      if (error instanceof WaitingCannotHelp || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   }
