@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { findFreePort } from '../local/services/free-port.ts';
-import { startNodeProcess } from './support/child-processes.ts';
-import { eventually, WaitingCannotHelp } from './support/eventually.ts';
+import { startNodeProcess, stopWaitingIfExited } from './support/child-processes.ts';
+import { eventually } from './support/eventually.ts';
 import { connectionRefused } from './support/connection-refused.ts';
 
 /** Every process started with this state directory: the servers name it in their arguments, the rest inherit it. */
@@ -36,10 +36,7 @@ it('npm start brings up Redis, SecantusDB and every process, answers, and leaves
   try {
     await eventually(
       async () => {
-        if (start.child.exitCode !== null)
-          throw new WaitingCannotHelp(
-            `npm start exited (${start.child.exitCode}) before it answered:\n${start.output()}`,
-          );
+        stopWaitingIfExited(start, 'answered');
         const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
           (response) => response.status,
           (error: Error) => error.message,

@@ -55,13 +55,18 @@ export function startNodeProcess(script: string, env: NodeJS.ProcessEnv): NodePr
   };
 }
 
+/** For a check polled while waiting on the process: once it has exited, waiting longer cannot help. */
+export function stopWaitingIfExited(waitedOn: NodeProcess, before: string): void {
+  const { exitCode } = waitedOn.child;
+  if (exitCode !== null) throw new WaitingCannotHelp(`exited (${exitCode}) before it ${before}:\n${waitedOn.output()}`);
+}
+
 /** A worker process is ready once it has said so: its BullMQ worker is then taking jobs. */
 export async function startWorkerProcess(queue: string, env: NodeJS.ProcessEnv): Promise<NodeProcess> {
   const worker = startNodeProcess(`workers/${queue}.ts`, { ...env, LOG_LEVEL: 'info' });
   await eventually(
     () => {
-      if (worker.child.exitCode !== null)
-        throw new WaitingCannotHelp(`exited (${worker.child.exitCode}) before it started:\n${worker.output()}`);
+      stopWaitingIfExited(worker, 'started');
       expect(worker.output()).toContain('"msg":"worker started"');
     },
     30_000,
