@@ -11,6 +11,7 @@ const processTests = [
   'test/start.test.ts',
   'test/worker-processes.test.ts',
   'test/credentials-key.test.ts',
+  'test/secantusdb-ttl-monitor.test.ts',
 ];
 
 export default defineConfig({

@@ -14,7 +14,7 @@ const PIP_TIMEOUT_MS = 10 * 60_000;
 export interface SecantusDbInstall {
   /** The virtual environment's python, which runs the launcher: see installedAt. */
   python: string;
-  /** The server's launcher script inside the virtual environment. */
+  /** The server's own launcher script inside the virtual environment: there once the install is complete. */
   launcher: string;
   version: string;
 }

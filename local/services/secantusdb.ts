@@ -9,6 +9,9 @@ import { waitUntilReady } from './wait-until-ready.ts';
 
 const READY_TIMEOUT_MS = 30_000;
 
+/** SecantusDB's own entry point with its TTL monitor fixed: see the script. */
+const launcherWithTtlFix = join(import.meta.dirname, 'secantusdb-launcher.py');
+
 /** SecantusDB, a single-node MongoDB-wire server on WiredTiger (CONTRACTS §13), on loopback. */
 export async function startLocalSecantusDb(options: LocalServiceOptions): Promise<StartedService> {
   const install = await findOrInstallSecantusDb(options.log);
@@ -37,7 +40,7 @@ async function startSecantusDbOnPort(
     name: `secantusdb on ${address}`,
     command: install.python,
     args: [
-      install.launcher,
+      launcherWithTtlFix,
       '--host',
       '127.0.0.1',
       '--port',
