@@ -12,21 +12,21 @@ const MIN_PYTHON: [number, number] = [3, 10];
 const PIP_TIMEOUT_MS = 10 * 60_000;
 
 export interface SecantusDbInstall {
-  /** The virtual environment's python, which runs the launcher: see installedAt. */
+  /** The virtual environment's python, which runs local/services/secantusdb-launcher.py: see installedAt. */
   python: string;
-  /** The server's own launcher script inside the virtual environment: there once the install is complete. */
-  launcher: string;
+  /** The package's own launcher script in the virtual environment, there once pip has installed it; never run. */
+  installedMarker: string;
   version: string;
 }
 
 /**
- * The launcher runs through the venv's python rather than its own shebang: pip wrote the shebang for the directory the
- * venv was built in, which was renamed to its final place afterwards.
+ * The server runs through the venv's python rather than a script's shebang: pip wrote the shebangs for the directory
+ * the venv was built in, which was renamed to its final place afterwards.
  */
 function installedAt(venv: string): SecantusDbInstall {
   return {
     python: join(venv, 'bin', 'python'),
-    launcher: join(venv, 'bin', 'secantusd-py'),
+    installedMarker: join(venv, 'bin', 'secantusd-py'),
     version: SECANTUSDB_VERSION,
   };
 }
@@ -47,7 +47,7 @@ export function secantusDbVenv(): string {
  */
 export async function findOrInstallSecantusDb(log: (line: string) => void): Promise<SecantusDbInstall> {
   const venv = secantusDbVenv();
-  if (isExecutableFile(installedAt(venv).launcher)) return installedAt(venv);
+  if (isExecutableFile(installedAt(venv).installedMarker)) return installedAt(venv);
 
   const python = await findPython();
   const building = `${venv}.partial-${randomUUID()}`;
@@ -62,7 +62,7 @@ export async function findOrInstallSecantusDb(log: (line: string) => void): Prom
       ['install', '--disable-pip-version-check', '--quiet', `secantusdb==${SECANTUSDB_VERSION}`],
       { timeoutMs: PIP_TIMEOUT_MS },
     );
-    if (install.exitCode !== 0 || !isExecutableFile(installedAt(building).launcher)) {
+    if (install.exitCode !== 0 || !isExecutableFile(installedAt(building).installedMarker)) {
       throw new Error(
         `${describeFailure(`pip install secantusdb==${SECANTUSDB_VERSION}`, install)}\nSet MONGODB_URL to an existing MongoDB 7/8 to skip the local server.`,
       );
