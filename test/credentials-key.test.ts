@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { startNodeProcess, stopWaitingIfExited } from './support/child-processes.ts';
+import { eventually } from './support/eventually.ts';
 
-const root = resolve(import.meta.dirname, '..');
 const processes = 12;
 // The race is narrow: several fresh state directories in a row make a run without atomic creation fail reliably.
 const rounds = 10;
@@ -20,26 +20,21 @@ function loadKeyOnCue(stateDir: string) {
     console.log('ready');
   `;
   const { CREDENTIALS_KEY: _, ...env } = process.env;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: root,
-    env: { ...env, STATE_DIR: stateDir },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((done) => child.once('exit', done));
-  const ready = new Promise<void>((done, fail) => {
-    child.stdout.on('data', () => stdout.startsWith('ready\n') && done());
-    void exited.then((code) => fail(new Error(`exited (${code}) before it was ready:\n${stderr}`)));
+  const load = startNodeProcess(
+    ['--input-type=module', '-e', script],
+    { ...env, STATE_DIR: stateDir },
+    { stdin: 'pipe' },
+  );
+  const ready = eventually(() => {
+    stopWaitingIfExited(load, 'was ready');
+    expect(load.output()).toMatch(/^ready$/m);
   });
   const loadedKey = async () => {
-    const code = await exited;
-    if (code !== 0) throw new Error(`exited (${code}):\n${stderr}`);
-    return stdout.split('\n')[1];
+    const { code } = await load.exited;
+    if (code !== 0) throw new Error(`exited (${code}):\n${load.output()}`);
+    return load.output().match(/^[0-9a-f]{64}$/m)?.[0];
   };
-  return { child, ready, loadedKey };
+  return { child: load.child, ready, loadedKey };
 }
 
 async function raceOnFreshStateDir(): Promise<void> {
@@ -47,7 +42,7 @@ async function raceOnFreshStateDir(): Promise<void> {
   try {
     const loads = Array.from({ length: processes }, () => loadKeyOnCue(stateDir));
     await Promise.all(loads.map((load) => load.ready));
-    for (const load of loads) load.child.stdin.end('go\n');
+    for (const load of loads) load.child.stdin!.end('go\n');
     const keys = await Promise.all(loads.map((load) => load.loadedKey()));
     const file = join(stateDir, 'credentials.key');
     const stored = (await readFile(file, 'utf8')).trim();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalSecantusDb } from '../local/services/secantusdb.ts';
 import type { StartedService } from '../local/services/started-service.ts';
 import { withDatabase } from '../src/infra/mongo-url.ts';
+import { historyKey } from '../src/models/history.ts';
 import { waitFor } from './support/eventually.ts';
 
 interface HistoryShaped {
@@ -45,7 +46,7 @@ async function insertUntil(
       const documents = Array.from({ length: perInsert }, (_, index) => {
         const deviceId = `device-${first + index}`;
         return {
-          _id: `${notificationId}:${deviceId}`,
+          _id: historyKey(notificationId, deviceId),
           deviceId,
           notificationId,
           body: 'x'.repeat(100),

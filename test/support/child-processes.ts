@@ -31,9 +31,17 @@ export interface NodeProcess {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-/** `node <script>` from the repository root, as the Procfile runs it. */
-export function startNodeProcess(script: string, env: NodeJS.ProcessEnv): NodeProcess {
-  const child = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `node <script>` from the repository root, as the Procfile runs it, or node with the arguments given; its stdin is
+ * open only when asked for.
+ */
+export function startNodeProcess(
+  script: string | string[],
+  env: NodeJS.ProcessEnv,
+  { stdin = 'ignore' }: { stdin?: 'ignore' | 'pipe' } = {},
+): NodeProcess {
+  const args = typeof script === 'string' ? [script] : script;
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: [stdin, 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
