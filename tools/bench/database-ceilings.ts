@@ -129,6 +129,35 @@ export function devicesByUserCeiling(
   );
 }
 
+/**
+ * The database work of one tag update by userId, raw: the find of the user's devices by {projectId, userId}, then for
+ * each an updateOne by _id, userId and the revision read, setting two tags and incrementing the revision (what
+ * applyUserTags sends). Users at random among user-0 … user-(userCount-1). Answers updates of a user per second.
+ */
+export function userTagUpdateCeiling(
+  models: Models,
+  projectId: string,
+  userCount: number,
+  limit: RunLimit,
+): Promise<Ceiling> {
+  const devices = models.Device.collection;
+  return runLanes(
+    'raw find by {projectId, userId}, then a guarded updateOne of each device',
+    limit,
+    1,
+    async (index) => {
+      const userId = `user-${randomIndex(userCount)}`;
+      const found = await devices.find({ projectId, userId }).toArray();
+      for (const device of found) {
+        await devices.updateOne(
+          { _id: device._id, userId, revision: device.revision ?? null },
+          { $set: { 'tags.plan': 'team', 'tags.visits': index }, $inc: { revision: 1 } },
+        );
+      }
+    },
+  );
+}
+
 /** One raw countDocuments of a device filter, run `limit.operations` times (segment previews). */
 export function deviceCountCeiling(models: Models, filter: Document, limit: RunLimit): Promise<Ceiling> {
   const devices = models.Device.collection;
@@ -151,17 +180,40 @@ export interface BatchInsertLimit extends RunLimit {
   batchSize?: number;
 }
 
-/**
- * Raw insertMany, unordered, of history-shaped documents in batches of 100 into a scratch collection with the history
- * collection's indexes (_id `<notificationId>:<deviceId>`, {projectId, deviceId, sentAt: -1}, TTL on sentAt), dropped
- * afterwards: what each push costs the deliver worker. Answers documents per second.
- */
-export async function historyInsertCeiling(db: Db, projectId: string, limit: BatchInsertLimit): Promise<Ceiling> {
-  const batchSize = limit.batchSize ?? 100;
-  const { collection, drop } = await scratchCollection(db, 'history', [
+/** A scratch collection with the history collection's indexes ({projectId, deviceId, sentAt: -1}, TTL on sentAt). */
+const historyScratchCollection = (db: Db) =>
+  scratchCollection(db, 'history', [
     [{ projectId: 1, deviceId: 1, sentAt: -1 }],
     [{ sentAt: 1 }, { expireAfterSeconds: historyRetentionSeconds }],
   ]);
+
+/** History documents as the deliver worker writes them, one per device, with _id `<notificationId>:<deviceId>`. */
+function historyDocuments(projectId: string, notificationId: string, createdAt: Date, deviceIds: string[]) {
+  const sentAt = new Date();
+  return deviceIds.map((deviceId, offset) => ({
+    _id: historyKey(notificationId, deviceId),
+    projectId,
+    deviceId,
+    notificationId,
+    notification: {
+      id: notificationId,
+      createdAt,
+      title: `Hello User ${offset}`,
+      body: 'News from Seoul',
+      url: null,
+      imageUrl: null,
+    },
+    sentAt,
+  }));
+}
+
+/**
+ * Raw insertMany, unordered, of history-shaped documents in batches of 100 into a scratch collection with the history
+ * collection's indexes, dropped afterwards: what each push costs the deliver worker. Answers documents per second.
+ */
+export async function historyInsertCeiling(db: Db, projectId: string, limit: BatchInsertLimit): Promise<Ceiling> {
+  const batchSize = limit.batchSize ?? 100;
+  const { collection, drop } = await historyScratchCollection(db);
   const notificationId = randomBytes(12).toString('hex');
   const createdAt = new Date();
   try {
@@ -170,26 +222,46 @@ export async function historyInsertCeiling(db: Db, projectId: string, limit: Bat
       limit,
       batchSize,
       (batch) => {
-        const sentAt = new Date();
-        const documents = Array.from({ length: batchSize }, (_, offset) => {
-          const deviceId = `device-${batch * batchSize + offset}`;
-          return {
-            _id: historyKey(notificationId, deviceId),
-            projectId,
-            deviceId,
-            notificationId,
-            notification: {
-              id: notificationId,
-              createdAt,
-              title: `Hello User ${offset}`,
-              body: 'News from Seoul',
-              url: null,
-              imageUrl: null,
-            },
-            sentAt,
-          };
-        });
+        const deviceIds = Array.from({ length: batchSize }, (_, offset) => `device-${batch * batchSize + offset}`);
+        const documents = historyDocuments(projectId, notificationId, createdAt, deviceIds);
         return collection.insertMany(documents as never[], { ordered: false });
+      },
+    );
+  } finally {
+    await drop();
+  }
+}
+
+/**
+ * The database work of a send to 100 users, raw: the find of their devices by {projectId, userId: {$in}} (as the send
+ * worker sends it), then an unordered insertMany of a history document per device found into a scratch collection
+ * with the history collection's indexes. For a project seeded with one device per user, user-0 … user-(userCount-1),
+ * so each operation delivers usersPerSend devices. Answers deliveries per second: what the server allows a send by
+ * userId before the product spends anything on notifications, queues or gateways.
+ */
+export async function sendToUsersCeiling(
+  models: Models,
+  projectId: string,
+  userCount: number,
+  limit: RunLimit & { usersPerSend: number },
+): Promise<Ceiling> {
+  const devices = models.Device.collection;
+  const { collection, drop } = await historyScratchCollection(models.History.db.db!);
+  const createdAt = new Date();
+  try {
+    return await runLanes(
+      `raw find of ${limit.usersPerSend} users' devices by $in, then insertMany of their history`,
+      limit,
+      limit.usersPerSend,
+      async () => {
+        const first = randomIndex(Math.max(1, userCount - limit.usersPerSend));
+        const userIds = Array.from({ length: limit.usersPerSend }, (_, offset) => `user-${first + offset}`);
+        const found = await devices
+          .find({ projectId, userId: { $in: userIds } }, { projection: { deviceId: 1 } })
+          .toArray();
+        const deviceIds = found.map((device) => String(device.deviceId));
+        const documents = historyDocuments(projectId, randomBytes(12).toString('hex'), createdAt, deviceIds);
+        if (documents.length > 0) await collection.insertMany(documents as never[], { ordered: false });
       },
     );
   } finally {
