@@ -6,14 +6,16 @@ import type { CreatedProject } from '../src/projects/create-project.ts';
 import { ingestEvents } from '../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../src/events/event-type-catalog.ts';
 import { dayMs } from '../src/events/utc-day.ts';
+import { redisKeys } from '../src/infra/redis-keys.ts';
 
 const {
+  config,
   ingress,
   workers,
-  projects: { tagsProject, eventsProject },
+  projects: { tagsProject, eventsProject, countsProject },
 } = useIngress({
   workers: ['event-ingest'],
-  projects: { tagsProject: 'team', eventsProject: 'team' },
+  projects: { tagsProject: 'team', eventsProject: 'team', countsProject: 'team' },
 });
 
 const t0 = 1_700_000_000_000;
@@ -263,6 +265,13 @@ describe('tag conditions: one query on devices, subscribed devices only', () => 
   });
 });
 
+const purchases = (withinDays: number, op: string, value: number, where?: object[]) => ({
+  event: 'purchase',
+  withinDays,
+  count: { op, value },
+  ...(where && { where }),
+});
+
 describe('event conditions: counts in a window, through the device or its user', () => {
   beforeAll(async () => {
     await registerDevices(ingress, eventsProject, [
@@ -297,13 +306,6 @@ describe('event conditions: counts in a window, through the device or its user',
         events: [{ type: 'purchase', subjectType: 'device', subjectId: 'e3', data: { amount } }],
       });
     }
-  });
-
-  const purchases = (withinDays: number, op: string, value: number, where?: object[]) => ({
-    event: 'purchase',
-    withinDays,
-    count: { op, value },
-    ...(where && { where }),
   });
 
   it('counts the events inside the window only', async () => {
@@ -356,5 +358,34 @@ describe('event conditions: counts in a window, through the device or its user',
     expect(await matching(eventsProject, [{ tag: 'vip', op: 'notExists' }, purchases(7, 'lt', 1)], 'all')).toEqual([
       'e4',
     ]);
+  });
+});
+
+describe('event conditions and the daily counters waiting in Redis', () => {
+  it("leaves today's counts in Redis, which no segment reads from the counters, and flushes a finished day's first", async () => {
+    await registerDevices(ingress, countsProject, [{ id: 'c1', platform: 'android', token: 'tok-c1' }]);
+    const { models, redis } = workers.context;
+    const names = redisKeys.eventCounts(config.queuePrefix, countsProject.projectId);
+    // As if the project's counts had just been flushed: the next flush is a minute away.
+    await redis.set(names.flushGate, '1', 'PX', 60_000);
+    const deps = { ...workers.context, catalog: new EventTypeCatalog(models) };
+    const purchase = (jobId: string, receivedAt: Date) =>
+      ingestEvents(deps, jobId, {
+        projectId: countsProject.projectId,
+        receivedAt: receivedAt.toISOString(),
+        events: [{ type: 'purchase', subjectType: 'device', subjectId: 'c1', data: {} }],
+      });
+    const purchaseCounters = () =>
+      models.EventCounter.countDocuments({ projectId: countsProject.projectId, type: 'purchase' });
+
+    await purchase('counts-today', new Date());
+    expect(await matching(countsProject, [purchases(7, 'gte', 1)])).toEqual(['c1']);
+    expect(await redis.exists(names.pending)).toBe(1);
+    expect(await purchaseCounters()).toBe(0);
+
+    await purchase('counts-3-days-ago', new Date(Date.now() - 3 * dayMs));
+    expect(await matching(countsProject, [purchases(7, 'gte', 2)])).toEqual(['c1']);
+    expect(await redis.exists(names.pending)).toBe(0);
+    expect(await purchaseCounters()).toBe(2);
   });
 });

@@ -5,12 +5,18 @@ import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 import { LockTimeoutError, withRedisLock } from '../infra/redis-lock.ts';
 import { inChunks } from '../infra/chunks.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
+import { flushEventCountsEveryMs } from '../queues/maintenance.ts';
 
 /**
- * Daily event counts per subject and type are gathered in Redis, then flushed into MongoDB (event_counters) every few
- * seconds by one flusher per project at a time. The write cost follows the number of distinct (subject, type, day)
- * in a flush rather than the number of events, RedisClient adds atomically whatever the concurrency, and MongoDB only
+ * Daily event counts per subject and type are gathered in Redis, then flushed into MongoDB (event_counters) once a
+ * minute by one flusher per project at a time. The write cost follows the number of distinct (subject, type, day)
+ * in a flush rather than the number of events, Redis adds atomically whatever the concurrency, and MongoDB only
  * receives inserts. Readers add what is still pending.
+ *
+ * Why a minute and not seconds: the counters are read for whole days before today only (today is counted from the
+ * events themselves, see count-events.ts), so nobody waits for today's counts, and the longer a flush gathers, the
+ * more events share a counter document. The one reader that needs the counters in MongoDB, a segment's $group over
+ * them, flushes first when a day before its today still has counts pending (finishedDaysPending).
  */
 
 export interface CountKey {
@@ -23,7 +29,8 @@ export interface CountKey {
 
 export type CountDeps = Pick<Deps, 'models' | 'redis' | 'config'>;
 
-const flushEveryMs = 5_000;
+/** As often as the maintenance sweep flushes the projects that stopped sending events. */
+const flushEveryMs = flushEventCountsEveryMs;
 // Longer than a job's automatic retries take (10 attempts, exponential from 1 s: about 17 minutes), and short enough
 // that one marker per request stays small in Redis at thousands of requests a second.
 const recordedMarkerSeconds = 3600;
@@ -33,29 +40,46 @@ const insertChunkSize = 1000;
 export const countField = (key: CountKey): string =>
   JSON.stringify([key.subjectType, key.subjectId, key.type, key.day]);
 
-// Adds a job's counts once: a retried job finds its marker and adds nothing.
+// Adds a job's counts once (a retried job finds its marker and adds nothing) and lowers the oldest pending day.
 const recordScript = `
 if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then
-  for i = 2, #ARGV, 2 do redis.call('HINCRBY', KEYS[2], ARGV[i], ARGV[i + 1]) end
+  for i = 3, #ARGV, 2 do redis.call('HINCRBY', KEYS[2], ARGV[i], ARGV[i + 1]) end
+  local oldest = redis.call('GET', KEYS[3])
+  if not oldest or tonumber(ARGV[2]) < tonumber(oldest) then redis.call('SET', KEYS[3], ARGV[2]) end
 end
 return 0`;
 
+/** Adds counts keyed by countField, whose oldest day is oldestDay (midnight UTC, in milliseconds). */
 export async function recordCounts(
   deps: Pick<Deps, 'redis' | 'config'>,
   projectId: string,
   jobId: string,
   counts: Map<string, number>,
+  oldestDay: number,
 ): Promise<void> {
   if (counts.size === 0) return;
   const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
   await deps.redis.eval(
     recordScript,
-    2,
+    3,
     names.recorded(jobId),
     names.pending,
+    names.oldestPendingDay,
     recordedMarkerSeconds,
+    oldestDay,
     ...[...counts].flat(),
   );
+}
+
+/** Whether counts of a day before `today` (midnight UTC) are still in Redis, pending or in a flush under way. */
+export async function finishedDaysPending(
+  deps: Pick<Deps, 'redis' | 'config'>,
+  projectId: string,
+  today: Date,
+): Promise<boolean> {
+  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
+  const oldestDays = await deps.redis.mget(names.oldestPendingDay, names.oldestFlushingDay);
+  return oldestDays.some((day) => day !== null && Number(day) < today.getTime());
 }
 
 /** Counts added in Redis and not yet in MongoDB for the given keys, and the flush under way if there is one. */
@@ -116,10 +140,12 @@ export async function* projectsWithPendingCounts(deps: Pick<Deps, 'redis' | 'con
 }
 
 /**
- * Flushes whatever is pending now, after any flush already running: readers that group the counter documents
- * server side (segment evaluation) call it first, so no count waits in Redis unseen.
+ * Makes sure the counts of every day before `today` are in MongoDB, flushing whatever is pending (after any flush
+ * already running) when some are not: readers that group the counter documents server side (segment evaluation)
+ * call it first, so no count of a whole day waits in Redis unseen. Today's counts are left to the next flush.
  */
-export async function flushCountsNow(deps: CountDeps, projectId: string): Promise<void> {
+export async function flushFinishedDays(deps: CountDeps, projectId: string, today: Date): Promise<void> {
+  if (!(await finishedDaysPending(deps, projectId, today))) return;
   const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
   await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), {
     leaseMs: 10 * 60_000,
@@ -127,20 +153,37 @@ export async function flushCountsNow(deps: CountDeps, projectId: string): Promis
   });
 }
 
+// Moves the pending counts and their oldest day aside at once, unless a flush is already under way.
+const moveAsideScript = `
+if redis.call('EXISTS', KEYS[3]) == 1 or redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('RENAME', KEYS[1], KEYS[3])
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('RENAME', KEYS[2], KEYS[4]) end
+return 1`;
+
 /**
- * Moves the pending counts aside (RENAME is atomic, so increments made meanwhile start a new pending hash), inserts
- * them as counter documents of this flush and deletes them. A flush that died half way is finished first: the
- * documents it already inserted are refused by _id, so nothing is counted twice.
+ * Finishes a flush that died half way, then flushes what is pending: the documents a dead flush already inserted are
+ * refused by _id, so nothing is counted twice.
  */
 export async function flushCounts(deps: CountDeps, projectId: string): Promise<void> {
   const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
-  if ((await deps.redis.exists(names.flushing)) === 0) {
-    const moved = await deps.redis.renamenx(names.pending, names.flushing).catch((error: Error) => {
-      if (/no such key/i.test(error.message)) return 0;
-      throw error;
-    });
-    if (moved === 0) return;
-  }
+  if ((await deps.redis.exists(names.flushing)) === 1) await flushMovedCounts(deps, projectId);
+  const moved = await deps.redis.eval(
+    moveAsideScript,
+    4,
+    names.pending,
+    names.oldestPendingDay,
+    names.flushing,
+    names.oldestFlushingDay,
+  );
+  if (moved === 1) await flushMovedCounts(deps, projectId);
+}
+
+/**
+ * Inserts the counts moved aside (the move is atomic, so increments made meanwhile start a new pending hash) as
+ * counter documents of this flush, then deletes them.
+ */
+async function flushMovedCounts(deps: CountDeps, projectId: string): Promise<void> {
+  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
   if ((await deps.redis.hget(names.flushing, flushIdField)) === null) {
     await deps.redis.hsetnx(names.flushing, flushIdField, await deps.redis.incr(names.flushSequence));
   }
@@ -165,5 +208,5 @@ export async function flushCounts(deps: CountDeps, projectId: string): Promise<v
       deps.models.EventCounter.collection.insertMany(chunk as never[], { ordered: false }),
     );
   }
-  await deps.redis.del(names.flushing);
+  await deps.redis.del(names.flushing, names.oldestFlushingDay);
 }

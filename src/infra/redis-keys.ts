@@ -40,6 +40,9 @@ export const redisKeys = {
     return {
       pending: `${prefix}:event-counts:pending:${tag}`,
       flushing: `${prefix}:event-counts:flushing:${tag}`,
+      /** The oldest day (midnight UTC, in milliseconds) with counts in pending, and in flushing. */
+      oldestPendingDay: `${prefix}:event-counts:oldest-pending-day:${tag}`,
+      oldestFlushingDay: `${prefix}:event-counts:oldest-flushing-day:${tag}`,
       flushSequence: `${prefix}:event-counts:flush-sequence:${tag}`,
       flushGate: `${prefix}:event-counts:flush-gate:${tag}`,
       flushLock: `${prefix}:event-counts:flush-lock:${tag}`,

@@ -2,7 +2,8 @@ import type { Queue } from 'bullmq';
 import type { QueueDefinition } from './queue-definition.ts';
 
 export const flushEventCountsJobName = 'flush-event-counts';
-const flushEventCountsEveryMs = 60 * 1000;
+/** Also how often a project's own events flush its counts (src/events/pending-counts.ts). */
+export const flushEventCountsEveryMs = 60 * 1000;
 
 /** Idempotent: every worker process calls it at start-up and there is still one schedule per job. */
 function schedule(maintenance: Queue, jobName: string, everyMs: number): Promise<unknown> {
@@ -18,7 +19,7 @@ async function retireHistoryPurge(maintenance: Queue): Promise<void> {
 }
 
 /**
- * Event counts wait in Redis until an event of the same project flushes them (at most every few seconds); a project
+ * Event counts wait in Redis until an event of the same project flushes them (at most once a minute); a project
  * that stops sending events would keep its last counts there, out of MongoDB, with no end. This sweep flushes them.
  */
 async function scheduleFlushEventCounts(maintenance: Queue): Promise<void> {

@@ -1,10 +1,11 @@
 import type { PipelineStage } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { SubjectType } from '../models/event.ts';
-import { flushCountsNow, type CountDeps } from '../events/pending-counts.ts';
+import { flushFinishedDays, type CountDeps } from '../events/pending-counts.ts';
 import { deviceKey } from '../models/device.ts';
 import type { CountOp, EventCondition } from '../schemas/segment.ts';
 import { dataConditionsFilter, eventWindow } from '../events/count-events.ts';
+import { startOfUtcDay } from '../events/utc-day.ts';
 
 const countPasses: Record<CountOp, (count: number, value: number) => boolean> = {
   eq: (count, value) => count === value,
@@ -114,7 +115,7 @@ export async function eventConditionFilter(
   now: Date,
 ): Promise<object> {
   const { models } = deps;
-  await flushCountsNow(deps, projectId);
+  await flushFinishedDays(deps, projectId, startOfUtcDay(now));
   const counts = await subjectCounts(models, projectId, condition, now);
   const effective = new Map(counts.devices);
   if (counts.users.size > 0) {
