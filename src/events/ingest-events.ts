@@ -55,7 +55,7 @@ export async function ingestEvents(deps: IngestDeps, jobId: string, job: EventIn
     }),
   );
   await insertEvents(deps.models, events);
-  await recordCounts(deps, job.projectId, jobId, dailyCounts(events), startOfUtcDay(receivedAt).getTime());
+  await recordCounts(deps, job.projectId, jobId, dailyCounts(events));
   await deps.catalog.add(
     job.projectId,
     job.events.map((event) => event.type),

@@ -49,16 +49,18 @@ if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then
 end
 return 0`;
 
-/** Adds counts keyed by countField, whose oldest day is oldestDay (midnight UTC, in milliseconds). */
+const dayOfField = (field: string): number => (JSON.parse(field) as [string, string, string, number])[3];
+
+/** Adds counts keyed by countField. */
 export async function recordCounts(
   deps: Pick<Deps, 'redis' | 'config'>,
   projectId: string,
   jobId: string,
   counts: Map<string, number>,
-  oldestDay: number,
 ): Promise<void> {
   if (counts.size === 0) return;
   const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
+  const oldestDay = Math.min(...[...counts.keys()].map(dayOfField));
   await deps.redis.eval(
     recordScript,
     3,
@@ -71,6 +73,17 @@ export async function recordCounts(
   );
 }
 
+// 1 when the pending or the flushing hash holds a day before ARGV[1]; a hash without its oldest day (written by a
+// version that kept none) is taken to hold one.
+const finishedDaysScript = `
+local function holdsFinishedDay(hash, oldest)
+  if redis.call('EXISTS', hash) == 0 then return false end
+  local day = redis.call('GET', oldest)
+  return not day or tonumber(day) < tonumber(ARGV[1])
+end
+if holdsFinishedDay(KEYS[1], KEYS[2]) or holdsFinishedDay(KEYS[3], KEYS[4]) then return 1 end
+return 0`;
+
 /** Whether counts of a day before `today` (midnight UTC) are still in Redis, pending or in a flush under way. */
 export async function finishedDaysPending(
   deps: Pick<Deps, 'redis' | 'config'>,
@@ -78,8 +91,16 @@ export async function finishedDaysPending(
   today: Date,
 ): Promise<boolean> {
   const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
-  const oldestDays = await deps.redis.mget(names.oldestPendingDay, names.oldestFlushingDay);
-  return oldestDays.some((day) => day !== null && Number(day) < today.getTime());
+  const holds = await deps.redis.eval(
+    finishedDaysScript,
+    4,
+    names.pending,
+    names.oldestPendingDay,
+    names.flushing,
+    names.oldestFlushingDay,
+    today.getTime(),
+  );
+  return holds === 1;
 }
 
 /** Counts added in Redis and not yet in MongoDB for the given keys, and the flush under way if there is one. */
@@ -147,10 +168,11 @@ export async function* projectsWithPendingCounts(deps: Pick<Deps, 'redis' | 'con
 export async function flushFinishedDays(deps: CountDeps, projectId: string, today: Date): Promise<void> {
   if (!(await finishedDaysPending(deps, projectId, today))) return;
   const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
-  await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), {
-    leaseMs: 10 * 60_000,
-    waitMs: 60_000,
-  });
+  // Asked again under the lock: segments evaluated together all wait for it, and the first flush serves them all.
+  const flushIfStillPending = async () => {
+    if (await finishedDaysPending(deps, projectId, today)) await flushCounts(deps, projectId);
+  };
+  await withRedisLock(deps.redis, names.flushLock, flushIfStillPending, { leaseMs: 10 * 60_000, waitMs: 60_000 });
 }
 
 // Moves the pending counts and their oldest day aside at once, unless a flush is already under way.
