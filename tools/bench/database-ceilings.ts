@@ -116,46 +116,35 @@ export function deviceUpdateOneCeiling(
   );
 }
 
-/** Raw find of every device of a user by {projectId, userId} (sends by userId, tag updates by user); users user-0 … */
-export function devicesByUserCeiling(
-  models: Models,
-  projectId: string,
-  userCount: number,
-  limit: RunLimit,
-): Promise<Ceiling> {
-  const devices = models.Device.collection;
+/** The devices of a user picked at random among user-0 … user-(userCount-1), found raw by {projectId, userId}. */
+async function randomUserDevices(models: Models, projectId: string, userCount: number) {
+  const userId = `user-${randomIndex(userCount)}`;
+  return { userId, devices: await models.Device.collection.find({ projectId, userId }).toArray() };
+}
+
+/** Raw find of every device of a user by {projectId, userId} (sends by userId, tag updates by user). */
+export function devicesByUserCeiling(models: Models, projectId: string, userCount: number, limit: RunLimit) {
   return runLanes('raw find by {projectId, userId} on devices', limit, 1, () =>
-    devices.find({ projectId, userId: `user-${randomIndex(userCount)}` }).toArray(),
+    randomUserDevices(models, projectId, userCount),
   );
 }
 
 /**
  * The database work of one tag update by userId, raw: the find of the user's devices by {projectId, userId}, then for
  * each an updateOne by _id, userId and the revision read, setting two tags and incrementing the revision (what
- * applyUserTags sends). Users at random among user-0 … user-(userCount-1). Answers updates of a user per second.
+ * applyUserTags sends). Answers updates of a user per second.
  */
-export function userTagUpdateCeiling(
-  models: Models,
-  projectId: string,
-  userCount: number,
-  limit: RunLimit,
-): Promise<Ceiling> {
-  const devices = models.Device.collection;
-  return runLanes(
-    'raw find by {projectId, userId}, then a guarded updateOne of each device',
-    limit,
-    1,
-    async (index) => {
-      const userId = `user-${randomIndex(userCount)}`;
-      const found = await devices.find({ projectId, userId }).toArray();
-      for (const device of found) {
-        await devices.updateOne(
-          { _id: device._id, userId, revision: device.revision ?? null },
-          { $set: { 'tags.plan': 'team', 'tags.visits': index }, $inc: { revision: 1 } },
-        );
-      }
-    },
-  );
+export function userTagUpdateCeiling(models: Models, projectId: string, userCount: number, limit: RunLimit) {
+  const label = 'raw find by {projectId, userId}, then a guarded updateOne of each device';
+  return runLanes(label, limit, 1, async (index) => {
+    const { userId, devices } = await randomUserDevices(models, projectId, userCount);
+    for (const device of devices) {
+      await models.Device.collection.updateOne(
+        { _id: device._id, userId, revision: device.revision ?? null },
+        { $set: { 'tags.plan': 'team', 'tags.visits': index }, $inc: { revision: 1 } },
+      );
+    }
+  });
 }
 
 /** One raw countDocuments of a device filter, run `limit.operations` times (segment previews). */
