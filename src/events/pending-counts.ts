@@ -40,6 +40,11 @@ const insertChunkSize = 1000;
 export const countField = (key: CountKey): string =>
   JSON.stringify([key.subjectType, key.subjectId, key.type, key.day]);
 
+function parseCountField(field: string): CountKey {
+  const [subjectType, subjectId, type, day] = JSON.parse(field) as [SubjectType, string, string, number];
+  return { subjectType, subjectId, type, day };
+}
+
 // Adds a job's counts once (a retried job finds its marker and adds nothing) and lowers the oldest pending day.
 const recordScript = `
 if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then
@@ -48,8 +53,6 @@ if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then
   if not oldest or tonumber(ARGV[2]) < tonumber(oldest) then redis.call('SET', KEYS[3], ARGV[2]) end
 end
 return 0`;
-
-const dayOfField = (field: string): number => (JSON.parse(field) as [string, string, string, number])[3];
 
 /** Adds counts keyed by countField. */
 export async function recordCounts(
@@ -60,7 +63,7 @@ export async function recordCounts(
 ): Promise<void> {
   if (counts.size === 0) return;
   const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
-  const oldestDay = Math.min(...[...counts.keys()].map(dayOfField));
+  const oldestDay = Math.min(...[...counts.keys()].map((field) => parseCountField(field).day));
   await deps.redis.eval(
     recordScript,
     3,
@@ -212,7 +215,7 @@ async function flushMovedCounts(deps: CountDeps, projectId: string): Promise<voi
   const { [flushIdField]: flushField, ...counts } = await deps.redis.hgetall(names.flushing);
   const flush = Number(flushField);
   const documents = Object.entries(counts).map(([field, count]) => {
-    const [subjectType, subjectId, type, day] = JSON.parse(field) as [SubjectType, string, string, number];
+    const { subjectType, subjectId, type, day } = parseCountField(field);
     return {
       _id: JSON.stringify([projectId, flush, subjectType, subjectId, type, day]),
       projectId,
