@@ -1,8 +1,9 @@
 /**
  * Ceilings of the database operations the benchmarks are dominated by, measured with the raw `mongodb` driver (the
  * bench's own mongoose connection's collections: same server, same pool size, same write concern, `j: true`, as the
- * product) at the concurrency of the product run. Each function runs for a fixed time or a fixed number of operations
- * and answers operations (or documents) per second; a benchmark prints its own figure divided by it.
+ * product) at the concurrency the benchmark gives, or at several with bestCeiling. Each function runs for a fixed time
+ * or a fixed number of operations and answers operations (or documents) per second; a benchmark prints its own figure
+ * divided by it.
  *
  * The product pays HTTP, queues and its own processes on the same two cores as the database, so a ratio below 1 is
  * expected; what the ratio shows is how much of what the database can do the product gets.
@@ -26,6 +27,8 @@ export interface Ceiling {
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** For bestCeiling: every concurrency tried, of which this is the fastest. */
+  tried?: Array<{ concurrency: number; perSecond: number; p99Ms: number }>;
 }
 
 export interface RunLimit {
@@ -86,6 +89,21 @@ async function runLanes(
   return ceiling;
 }
 
+/**
+ * The fastest of a ceiling measured at each concurrency in turn: the server's best is the ceiling, whatever the
+ * product's own concurrency.
+ */
+export async function bestCeiling(
+  concurrencies: number[],
+  measure: (concurrency: number) => Promise<Ceiling>,
+): Promise<Ceiling> {
+  const ceilings: Ceiling[] = [];
+  for (const concurrency of concurrencies) ceilings.push(await measure(concurrency));
+  const best = ceilings.reduce((fastest, ceiling) => (ceiling.perSecond > fastest.perSecond ? ceiling : fastest));
+  const tried = ceilings.map(({ concurrency, perSecond, p99Ms }) => ({ concurrency, perSecond, p99Ms }));
+  return { ...best, tried };
+}
+
 const randomIndex = (count: number) => Math.floor(Math.random() * count);
 
 /** Raw findOne by _id on devices, devices picked at random among device-0 … device-(deviceCount-1) (device reads). */
@@ -122,7 +140,7 @@ async function randomUserDevices(models: Models, projectId: string, userCount: n
   return { userId, devices: await models.Device.collection.find({ projectId, userId }).toArray() };
 }
 
-/** Raw find of every device of a user by {projectId, userId} (sends by userId, tag updates by user). */
+/** Raw find of every device of a user by {projectId, userId} (tags by user). */
 export function devicesByUserCeiling(models: Models, projectId: string, userCount: number, limit: RunLimit) {
   return runLanes('raw find by {projectId, userId} on devices', limit, 1, () =>
     randomUserDevices(models, projectId, userCount),
@@ -154,13 +172,19 @@ export function deviceCountCeiling(models: Models, filter: Document, limit: RunL
 }
 
 /**
- * The first batch of a raw cursor over a device filter in _id order, as a segment send reads its audience (1,000 a
- * batch), run `limit.operations` times: how soon the server lets any send start. Answers the time in p50Ms and p99Ms.
+ * The first batch of a raw cursor over a device filter in _id order, with the fields a send reads, as a segment send
+ * reads its audience (1,000 a batch), run `limit.operations` times: how soon the server lets any send start. Answers
+ * the time in p50Ms and p99Ms.
  */
-export function deviceFirstBatchCeiling(models: Models, filter: Document, limit: RunLimit): Promise<Ceiling> {
+export function deviceFirstBatchCeiling(
+  models: Models,
+  filter: Document,
+  projection: Document,
+  limit: RunLimit,
+): Promise<Ceiling> {
   const devices = models.Device.collection;
   return runLanes('raw first batch of a find in _id order on devices', limit, 1, async () => {
-    const cursor = devices.find(filter).sort({ _id: 1 }).batchSize(1000);
+    const cursor = devices.find(filter, { projection }).sort({ _id: 1 }).batchSize(1000);
     await cursor.hasNext();
     await cursor.close();
   });

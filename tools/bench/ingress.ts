@@ -9,8 +9,8 @@
  *    worker; after the run, waits until every @first_session is stored and reports the backlog the run left.
  * Then, on the same server and at the same concurrency as the autocannon connections, the raw driver's ceiling of
  * the operation the mix is dominated by (findOne by _id, updateOne by _id, for tags by user the find by {projectId,
- * userId} and the find followed by the guarded update of each device, for the event-ingest worker an insert of one
- * event at its concurrency), and prints
+ * userId}, and the find followed by the guarded update of each device at 4, 16 and the connections' concurrency, the
+ * fastest counting; for the event-ingest worker an insert of one event at its concurrency), and prints
  * product / ceiling and whether the targets are met.
  */
 import { parseArgs } from 'node:util';
@@ -23,6 +23,7 @@ import { eventIngestQueue } from '../../src/queues/event-ingest.ts';
 import { queueNames } from '../../src/queues/registry.ts';
 import { firstSessionEvent } from '../../src/events/automatic-events.ts';
 import {
+  bestCeiling,
   checkTarget,
   deviceFindOneCeiling,
   deviceUpdateOneCeiling,
@@ -132,8 +133,11 @@ try {
     ceilingPerSecond = Math.round(2 / (1 / ceilings.updateOne.perSecond + 1 / ceilings.findOne.perSecond));
   } else if (mix === 'tags-by-user') {
     ceilings.findByUser = await devicesByUserCeiling(models, project.projectId, deviceCount, limit);
-    // A request's whole database work, the find and the guarded update: the ceiling the ratio and the target face.
-    ceilings.userTagUpdate = await userTagUpdateCeiling(models, project.projectId, deviceCount, limit);
+    // A request's whole database work, the find and the guarded update: the ceiling the ratio and the target face, at
+    // the worker's 4 in flight, 16 and the connections', whichever the server serves fastest.
+    ceilings.userTagUpdate = await bestCeiling([4, 16, connections], (concurrency) =>
+      userTagUpdateCeiling(models, project.projectId, deviceCount, { ...limit, concurrency }),
+    );
     ceilingPerSecond = ceilings.userTagUpdate.perSecond;
   } else {
     // A registration queues its @first_session alone, so the worker stores one event per job.

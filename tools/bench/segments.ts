@@ -16,6 +16,7 @@ import { createProject } from '../../src/projects/create-project.ts';
 import { queueNames } from '../../src/queues/registry.ts';
 import { deliverJobId } from '../../src/queues/deliver.ts';
 import { subscribedDevicesFilter, tagConditionFilter } from '../../src/segments/segment-filter.ts';
+import { targetProjection } from '../../src/targets/target-device.ts';
 import { checkTarget, deviceCountCeiling, deviceFirstBatchCeiling, ratio } from './database-ceilings.ts';
 
 const { values } = parseArgs({
@@ -121,7 +122,8 @@ try {
     { $and: conditions.map((condition) => tagConditionFilter({ ...condition })) },
   ]);
   const countCeiling = await deviceCountCeiling(models, rawFilter, { concurrency: 1, operations: previewMs.length });
-  const firstBatchCeiling = await deviceFirstBatchCeiling(models, rawFilter, {
+  // The send's message reads device.tags.plan, so its fan-out reads that tag beside the delivery fields.
+  const firstBatchCeiling = await deviceFirstBatchCeiling(models, rawFilter, targetProjection(['plan']), {
     concurrency: 1,
     operations: previewMs.length,
   });
