@@ -14,6 +14,7 @@ import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
 import { enqueueDeliverBatches, gatewayForDevice, type DeliverJobData } from '../queues/deliver.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import { isJourneyActive } from '../journeys/cancel-journey-sends.ts';
+import type { NotificationDocument } from '../models/notification.ts';
 
 export const deliveryBatchSize = 500;
 
@@ -59,9 +60,6 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
     try {
       const progress = job.data.progress ?? startProgress;
       if (!progress.finished) {
-        // 'failed' too: a replayed send that had failed resumes its fan-out.
-        if (notification.status !== 'sending')
-          await Notification.updateOne({ _id: notificationId }, { $set: { status: 'sending' } });
         const projection = targetProjection(referencedDeviceTags(parseContent(contentOf(notification))));
         await fanOut(deps, segments, job, notification, projection, progress);
       }
@@ -80,14 +78,17 @@ async function fanOut(
   deps: SendDeps,
   segments: SegmentResolver,
   job: Job<SendJobData>,
-  targets: Targets & { _id: string },
+  targets: Targets & Pick<NotificationDocument, '_id' | 'status'>,
   projection: TargetProjection,
   start: FanOutProgress,
 ): Promise<void> {
   let progress = start;
   let chunk: TargetDevice[] = [];
+  // 'failed' too becomes 'sending': a replayed send that had failed resumes its fan-out.
+  let markSending = targets.status !== 'sending';
   const queueChunk = async () => {
-    progress = await queueBatches(deps, job, targets, chunk, progress);
+    progress = await queueBatches(deps, job, targets, chunk, progress, markSending);
+    markSending = false;
     chunk = [];
   };
   for await (const device of targetCursor(deps.models, segments, targets, {
@@ -107,6 +108,7 @@ async function queueBatches(
   targets: Targets & { _id: string },
   chunk: TargetDevice[],
   progress: FanOutProgress,
+  markSending: boolean,
 ): Promise<FanOutProgress> {
   const byGateway = new Map<GatewayName, BatchDevice[]>();
   for (const { _id, ...device } of chunk) {
@@ -131,7 +133,12 @@ async function queueBatches(
     targeted: progress.targeted + chunk.length,
     finished: false,
   };
-  await deps.models.Notification.updateOne({ _id: targets._id }, { $set: { 'stats.targeted': next.targeted } });
+  // The status rides on the first chunk's count rather than costing a write of its own: a send to a few users is a
+  // handful of journaled writes, and this was one of them.
+  await deps.models.Notification.updateOne(
+    { _id: targets._id },
+    { $set: { 'stats.targeted': next.targeted, ...(markSending && { status: 'sending' }) } },
+  );
   await job.updateData({ ...job.data, progress: next });
   return next;
 }
