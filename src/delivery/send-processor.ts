@@ -14,13 +14,17 @@ import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
 import { enqueueDeliverBatches, gatewayForDevice, type DeliverJobData } from '../queues/deliver.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import { isJourneyActive } from '../journeys/cancel-journey-sends.ts';
-import type { NotificationDocument } from '../models/notification.ts';
 
 export const deliveryBatchSize = 500;
 
 const startProgress: FanOutProgress = { afterId: null, batches: 0, targeted: 0, finished: false };
 
 type SendDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config'>;
+
+/** The device fields a send's fan-out reads: the delivery fields and only the tags its message renders. */
+export function fanOutProjection(content: Parameters<typeof contentOf>[0]): TargetProjection {
+  return targetProjection(referencedDeviceTags(parseContent(contentOf(content))));
+}
 
 function isLastAttempt(job: Job): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -60,8 +64,7 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
     try {
       const progress = job.data.progress ?? startProgress;
       if (!progress.finished) {
-        const projection = targetProjection(referencedDeviceTags(parseContent(contentOf(notification))));
-        await fanOut(deps, segments, job, notification, projection, progress);
+        await fanOut(deps, segments, job, notification, fanOutProjection(notification), progress);
       }
       if (token !== undefined && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
       await Notification.updateOne({ _id: notificationId }, { $set: { status: 'completed', completedAt: new Date() } });
@@ -78,17 +81,14 @@ async function fanOut(
   deps: SendDeps,
   segments: SegmentResolver,
   job: Job<SendJobData>,
-  targets: Targets & Pick<NotificationDocument, '_id' | 'status'>,
+  targets: Targets & { _id: string },
   projection: TargetProjection,
   start: FanOutProgress,
 ): Promise<void> {
   let progress = start;
   let chunk: TargetDevice[] = [];
-  // 'failed' too becomes 'sending': a replayed send that had failed resumes its fan-out.
-  let markSending = targets.status !== 'sending';
   const queueChunk = async () => {
-    progress = await queueBatches(deps, job, targets, chunk, progress, markSending);
-    markSending = false;
+    progress = await queueBatches(deps, job, targets, chunk, progress);
     chunk = [];
   };
   for await (const device of targetCursor(deps.models, segments, targets, {
@@ -108,7 +108,6 @@ async function queueBatches(
   targets: Targets & { _id: string },
   chunk: TargetDevice[],
   progress: FanOutProgress,
-  markSending: boolean,
 ): Promise<FanOutProgress> {
   const byGateway = new Map<GatewayName, BatchDevice[]>();
   for (const { _id, ...device } of chunk) {
@@ -133,11 +132,11 @@ async function queueBatches(
     targeted: progress.targeted + chunk.length,
     finished: false,
   };
-  // The status rides on the first chunk's count rather than costing a write of its own: a send to a few users is a
-  // handful of journaled writes, and this was one of them.
+  // The status rides on each chunk's count rather than costing a write of its own (a send to a few users is a handful
+  // of journaled writes, and that was one of them); 'failed' too becomes 'sending': a replayed send resumes.
   await deps.models.Notification.updateOne(
     { _id: targets._id },
-    { $set: { 'stats.targeted': next.targeted, ...(markSending && { status: 'sending' }) } },
+    { $set: { 'stats.targeted': next.targeted, status: 'sending' } },
   );
   await job.updateData({ ...job.data, progress: next });
   return next;

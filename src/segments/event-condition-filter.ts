@@ -73,16 +73,19 @@ export function eventConditionQueries(projectId: string, condition: EventConditi
 /**
  * Every device and user with at least one matching event in the window, with its count (see eventConditionQueries).
  * The work is bounded by the project's activity of that event type in the window, not by its number of devices.
+ * Only a read of the counters needs the finished days' counts out of Redis first.
  */
 async function subjectCounts(
-  models: Models,
+  deps: CountDeps,
   projectId: string,
   condition: EventCondition,
   now: Date,
 ): Promise<SubjectCounts> {
+  const { models } = deps;
   const counts: SubjectCounts = { devices: new Map(), users: new Map() };
   const queries = eventConditionQueries(projectId, condition, now);
   if (queries.counters !== null) {
+    await flushFinishedDays(deps, projectId, startOfUtcDay(now));
     const wholeDays = models.EventCounter.aggregate<{ _id: { kind: SubjectType; id: string }; count: number }>(
       queries.counters,
     );
@@ -115,8 +118,7 @@ export async function eventConditionFilter(
   now: Date,
 ): Promise<object> {
   const { models } = deps;
-  await flushFinishedDays(deps, projectId, startOfUtcDay(now));
-  const counts = await subjectCounts(models, projectId, condition, now);
+  const counts = await subjectCounts(deps, projectId, condition, now);
   const effective = new Map(counts.devices);
   if (counts.users.size > 0) {
     const devicesOfUsers = devicesOfUsersQuery(models, projectId, [...counts.users.keys()]).cursor({ batchSize: 5000 });

@@ -16,7 +16,7 @@ import { createProject } from '../../src/projects/create-project.ts';
 import { queueNames } from '../../src/queues/registry.ts';
 import { deliverJobId } from '../../src/queues/deliver.ts';
 import { subscribedDevicesFilter, tagConditionFilter } from '../../src/segments/segment-filter.ts';
-import { targetProjection } from '../../src/targets/target-device.ts';
+import { fanOutProjection } from '../../src/delivery/send-processor.ts';
 import { checkTarget, deviceCountCeiling, deviceFirstBatchCeiling, ratio } from './database-ceilings.ts';
 
 const { values } = parseArgs({
@@ -29,6 +29,7 @@ const { values } = parseArgs({
 });
 const deviceCount = Number(values.devices);
 const plans = ['free', 'pro', 'team'] as const;
+const messageBody = 'Hello {{ device.tags.plan }}';
 const day = 24 * 3600 * 1000;
 // Progress on stderr: stdout is the one JSON line.
 const log = (line: string) => process.stderr.write(`[segments] ${line}\n`);
@@ -93,7 +94,7 @@ try {
   const { id } = await api<{ id: string }>('POST', '/notifications', {
     targetType: 'segment',
     targetIds: [segment.id],
-    body: 'Hello {{ device.tags.plan }}',
+    body: messageBody,
   });
   const timeout = Number(values['timeout-seconds']) * 1000;
   await waitUntil(
@@ -122,8 +123,7 @@ try {
     { $and: conditions.map((condition) => tagConditionFilter({ ...condition })) },
   ]);
   const countCeiling = await deviceCountCeiling(models, rawFilter, { concurrency: 1, operations: previewMs.length });
-  // The send's message reads device.tags.plan, so its fan-out reads that tag beside the delivery fields.
-  const firstBatchCeiling = await deviceFirstBatchCeiling(models, rawFilter, targetProjection(['plan']), {
+  const firstBatchCeiling = await deviceFirstBatchCeiling(models, rawFilter, fanOutProjection({ body: messageBody }), {
     concurrency: 1,
     operations: previewMs.length,
   });
