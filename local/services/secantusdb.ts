@@ -10,7 +10,7 @@ import { waitUntilReady } from './wait-until-ready.ts';
 const READY_TIMEOUT_MS = 30_000;
 
 /** SecantusDB's own entry point with its TTL monitor fixed: see the script. */
-const launcherWithTtlFix = join(import.meta.dirname, 'secantusdb-launcher.py');
+const launcherWithTtlFixes = join(import.meta.dirname, 'secantusdb-launcher.py');
 
 /** SecantusDB, a single-node MongoDB-wire server on WiredTiger (CONTRACTS §13), on loopback. */
 export async function startLocalSecantusDb(options: LocalServiceOptions): Promise<StartedService> {
@@ -40,7 +40,7 @@ async function startSecantusDbOnPort(
     name: `secantusdb on ${address}`,
     command: install.python,
     args: [
-      launcherWithTtlFix,
+      launcherWithTtlFixes,
       '--host',
       '127.0.0.1',
       '--port',
