@@ -64,8 +64,8 @@ async function insertUntil(
  * The local server (local/services/secantusdb.ts and its launcher), as SecantusDB 0.7.0b3 needed mending: its TTL
  * monitor could keep the read snapshot of a sweep until the next one, a minute later (about 9,000 inserts after the
  * sweep, every insert slowed from about 1,700 documents/s to 132/s); each sweep decoded every document of every
- * collection with a TTL index, holding every other command meanwhile. The first test takes about 75 s: the first
- * sweep comes 60 s after the start.
+ * collection with a TTL index, holding every other command meanwhile; and as a one-node replica set it copied every
+ * write to its oplog. The first test takes about 75 s: the first sweep comes 60 s after the start.
  */
 describe('the local SecantusDB', () => {
   let stateDir: string;
@@ -149,4 +149,11 @@ describe('the local SecantusDB', () => {
     // 50,000 entries when measured, against 3 ms through the index.
     expect(sweepMs, `sweep ${sweepMs.toFixed(0)} ms, read ${readMs.toFixed(0)} ms`).toBeLessThan(readMs / 5);
   }, 120_000);
+
+  it('runs standalone, so that no write is copied to an oplog', async () => {
+    await client.db().collection('standalone').insertOne({ written: true });
+    const hello = await client.db('admin').command({ hello: 1 });
+    expect(hello.setName).toBeUndefined();
+    expect(await client.db('local').collection('oplog.rs').countDocuments({ ns: 'ttl_monitor.standalone' })).toBe(0);
+  });
 });
