@@ -18,6 +18,13 @@ interface HistoryShaped {
   sentAt: Date;
 }
 
+/** Anything a TTL index may meet in its field: a date, dates, something else, nothing. */
+interface SweptEntry {
+  _id: string;
+  sentAt?: Date | Date[] | string;
+  [field: string]: unknown;
+}
+
 const writers = 8;
 const perInsert = 33;
 
@@ -112,7 +119,7 @@ describe('the local SecantusDB', () => {
   }, 180_000);
 
   it('sweeps by the TTL index: expired history goes, and 50,000 live entries hold other commands for far less than one read of them', async () => {
-    const history = client.db().collection<Omit<HistoryShaped, 'sentAt'> & { sentAt: Date | string }>('swept_history');
+    const history = client.db().collection<SweptEntry>('swept_history');
     await history.createIndex({ sentAt: 1 }, { expireAfterSeconds: 30 * 24 * 3600 });
     const live = 50_000;
     const chunk = 5000;
@@ -128,12 +135,28 @@ describe('the local SecantusDB', () => {
       );
     }
     const monthAgo = new Date(Date.now() - 31 * 24 * 3600 * 1000);
-    const expired = ['a', 'b', 'c'].map((device) => historyKey('old', device));
-    await history.insertMany(
-      expired.map((_id) => ({ _id, deviceId: _id, notificationId: 'old', body: '', sentAt: monthAgo })),
+    // An array expires by its earliest date; a value that is not a date, or none, never expires.
+    const expired = [
+      { _id: 'old-1', sentAt: monthAgo },
+      { _id: 'old-2', sentAt: monthAgo },
+      { _id: 'old-in-array', sentAt: [new Date(), monthAgo] },
+    ];
+    const kept = [
+      { _id: 'not-a-date', sentAt: 'long ago' },
+      { _id: 'no-date' },
+      { _id: 'recent-array', sentAt: [new Date()] },
+    ];
+    await history.insertMany([...expired, ...kept]);
+    // A partial TTL index is left to the server's own sweep, which expires only what the index holds.
+    const partial = client.db().collection<SweptEntry>('partial_ttl');
+    await partial.createIndex(
+      { sentAt: 1 },
+      { expireAfterSeconds: 3600, partialFilterExpression: { kind: 'expiring' } },
     );
-    // Not a date: a TTL index never expires it.
-    await history.insertOne({ _id: 'not-a-date', deviceId: 'd', notificationId: 'n', body: '', sentAt: 'long ago' });
+    await partial.insertMany([
+      { _id: 'expiring', kind: 'expiring', sentAt: monthAgo },
+      { _id: 'outside-the-index', kind: 'kept', sentAt: monthAgo },
+    ]);
 
     // One sweep now, the one the monitor runs every minute.
     let started = performance.now();
@@ -143,8 +166,10 @@ describe('the local SecantusDB', () => {
     const everything = await history.find({}).toArray();
     const readMs = performance.now() - started;
 
-    expect(everything).toHaveLength(live + 1);
-    expect(await history.countDocuments({ _id: { $in: expired } })).toBe(0);
+    expect(everything).toHaveLength(live + kept.length);
+    expect(await history.countDocuments({ _id: { $in: expired.map(({ _id }) => _id) } })).toBe(0);
+    expect(await history.countDocuments({ _id: { $in: kept.map(({ _id }) => _id) } })).toBe(kept.length);
+    expect((await partial.find({}).toArray()).map(({ _id }) => _id)).toEqual(['outside-the-index']);
     // The server's own sweep decodes every document under its lock: as long as the read, 1.0 s against 1.0 s at
     // 50,000 entries when measured, against 3 ms through the index.
     expect(sweepMs, `sweep ${sweepMs.toFixed(0)} ms, read ${readMs.toFixed(0)} ms`).toBeLessThan(readMs / 5);

@@ -11,8 +11,9 @@
    to find the expired ones: with 50,000 live history entries one sweep held every other command for 1.0 s, and the
    pause grows by about 22 ms per 1,000 entries, once a minute. Here a sweep deletes what each TTL index's range
    {field: {$lt: now - expireAfterSeconds}} matches, through the server's own deleteMany, which finds them by that
-   index, as MongoDB's TTL monitor does: 3 ms at 50,000 entries (test/secantusdb-ttl-sweep.test.ts). An index outside
-   that shape (compound, partial, on _id, a bad expireAfterSeconds) leaves its collection to the original sweep.
+   index, as MongoDB's TTL monitor does: 3 ms at 50,000 entries (test/secantusdb-ttl-monitor.test.ts). An index outside
+   that shape (compound, partial, on _id, an expireAfterSeconds that is not a usable number of seconds) leaves its
+   collection to the original sweep.
 
 Written for the pinned 0.7.0b3 (local/services/secantusdb-install.ts). Every name is looked up here, at start, so that
 a version without them stops the server at once rather than leaving every sweep failing in its log.
@@ -38,8 +39,11 @@ def prune_ttl_then_release_snapshot(self, *args, **kwargs):
         release_thread_snapshot(self)
 
 
+earliest_date = datetime.datetime(1, 1, 1, tzinfo=datetime.timezone.utc)
+
+
 def expired_ranges(storage, db, coll, now):
-    """The expired range of each TTL index of the collection, or None when one of them is not a plain one-field index."""
+    """The expired range of each TTL index of the collection, or None when one of them is not of the shape handled here."""
     when = now if now is not None else datetime.datetime.now(datetime.timezone.utc)
     if when.tzinfo is None:
         when = when.replace(tzinfo=datetime.timezone.utc)
@@ -55,7 +59,12 @@ def expired_ranges(storage, db, coll, now):
         field = next(iter(key_spec))
         if not isinstance(field, str) or field == "_id":
             return None
-        ranges.append({field: {"$lt": when - datetime.timedelta(seconds=float(seconds))}})
+        try:
+            cutoff = when - datetime.timedelta(seconds=float(seconds))
+        except OverflowError:
+            return None
+        # Bounded below as well: from the start of the index, a range would also walk every entry that is not a date.
+        ranges.append({field: {"$gte": earliest_date, "$lt": cutoff}})
     return ranges
 
 
