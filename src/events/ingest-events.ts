@@ -21,16 +21,14 @@ async function insertEvents(models: Models, events: StoredEvent[]): Promise<void
   );
 }
 
-/** The job's events merged per (subject, type, day), so that a busy subject costs one increment per request. */
-function dailyCounts(events: StoredEvent[]): Map<string, number> {
+/**
+ * The job's events merged per (subject, type), all of the day they were received, so that a busy subject costs one
+ * increment per request.
+ */
+function dailyCounts(events: StoredEvent[], day: number): Map<string, number> {
   const counts = new Map<string, number>();
   for (const event of events) {
-    const field = countField({
-      subjectType: event.subjectType,
-      subjectId: event.subjectId,
-      type: event.type,
-      day: startOfUtcDay(event.receivedAt).getTime(),
-    });
+    const field = countField({ subjectType: event.subjectType, subjectId: event.subjectId, type: event.type, day });
     counts.set(field, (counts.get(field) ?? 0) + 1);
   }
   return counts;
@@ -55,7 +53,8 @@ export async function ingestEvents(deps: IngestDeps, jobId: string, job: EventIn
     }),
   );
   await insertEvents(deps.models, events);
-  await recordCounts(deps, job.projectId, jobId, dailyCounts(events));
+  const day = startOfUtcDay(receivedAt).getTime();
+  await recordCounts(deps, job.projectId, jobId, dailyCounts(events, day), day);
   await deps.catalog.add(
     job.projectId,
     job.events.map((event) => event.type),

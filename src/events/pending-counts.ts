@@ -29,8 +29,6 @@ export interface CountKey {
 
 export type CountDeps = Pick<Deps, 'models' | 'redis' | 'config'>;
 
-/** As often as the maintenance sweep flushes the projects that stopped sending events. */
-const flushEveryMs = flushEventCountsEveryMs;
 // Longer than a job's automatic retries take (10 attempts, exponential from 1 s: about 17 minutes), and short enough
 // that one marker per request stays small in Redis at thousands of requests a second.
 const recordedMarkerSeconds = 3600;
@@ -54,16 +52,16 @@ if redis.call('SET', KEYS[1], '1', 'EX', ARGV[1], 'NX') then
 end
 return 0`;
 
-/** Adds counts keyed by countField. */
+/** Adds counts keyed by countField, whose oldest day (midnight UTC, in milliseconds) the caller knows. */
 export async function recordCounts(
   deps: Pick<Deps, 'redis' | 'config'>,
   projectId: string,
   jobId: string,
   counts: Map<string, number>,
+  oldestDay: number,
 ): Promise<void> {
   if (counts.size === 0) return;
   const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
-  const oldestDay = Math.min(...[...counts.keys()].map((field) => parseCountField(field).day));
   await deps.redis.eval(
     recordScript,
     3,
@@ -126,10 +124,13 @@ export async function pendingCounts(
   };
 }
 
-/** Flushes the project's pending counts when the last flush is older than flushEveryMs and no other flush is running. */
+/**
+ * Flushes the project's pending counts when the last flush is older than flushEventCountsEveryMs (as often as the
+ * maintenance sweep flushes the projects that stopped sending events) and no other flush is running.
+ */
 export async function flushCountsWhenDue(deps: CountDeps & Pick<Deps, 'log'>, projectId: string): Promise<void> {
   const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
-  if ((await deps.redis.set(names.flushGate, '1', 'PX', flushEveryMs, 'NX')) !== 'OK') return;
+  if ((await deps.redis.set(names.flushGate, '1', 'PX', flushEventCountsEveryMs, 'NX')) !== 'OK') return;
   await flushCountsUnlessRunning(deps, projectId);
 }
 

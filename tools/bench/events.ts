@@ -73,14 +73,15 @@ try {
     LOG_LEVEL: 'warn',
     EVENT_INGEST_CONCURRENCY: options['worker-concurrency'],
   });
-  const mongo = await connectMongo(process.env.MONGODB_URL!);
+  const config = loadConfig();
+  const mongo = await connectMongo(config.mongoUrl);
   closers.push(() => mongo.close());
   const models = createModels(mongo);
   const redis = createBlockingRedis(services.redisUrl);
   closers.push(async () => redis.disconnect());
   const queue = new Queue(queueNames.eventIngest, {
     connection: redis,
-    prefix: redisKeys.queuePrefix(`bench${suffix}`, queueNames.eventIngest),
+    prefix: redisKeys.queuePrefix(config.queuePrefix, queueNames.eventIngest),
   });
   closers.push(() => queue.close());
 
@@ -154,7 +155,7 @@ try {
   const storedAtEnd = storedSoFar(acceptedEvents, await queueDepth(queue));
   log(`drain: waiting for the worker to store the rest`);
   await waitUntil('the event-ingest queue to drain', async () => (await queueDepth(queue)) === 0, 600_000);
-  await flushCounts({ models, redis, config: loadConfig() }, project.projectId);
+  await flushCounts({ models, redis, config }, project.projectId);
   const drainedAt = Date.now();
   sampling = false;
   await sampler;
