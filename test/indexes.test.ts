@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 import { ensureIndexes } from '../src/models/ensure-indexes.ts';
-import { deviceTagsIndexKey } from '../src/models/device.ts';
+import { deviceKey, deviceTagsIndexKey } from '../src/models/device.ts';
 
 const { ingress } = useIngress();
 
@@ -23,12 +23,26 @@ describe('indexes', () => {
     expect(after.find((index) => 'tags.$**' in index.key)?.key).toEqual(deviceTagsIndexKey);
   });
 
-  it('refuses a second device with the same id in a project', async () => {
-    const { Device } = ingress.context.models;
-    await Device.create({ _id: 'a', projectId: 'p', deviceId: 'same', platform: 'ios', pushToken: 't' });
-    await expect(
-      Device.create({ _id: 'b', projectId: 'p', deviceId: 'same', platform: 'ios', pushToken: 't' }),
-    ).rejects.toMatchObject({ code: 11000 });
-    await Device.create({ _id: 'c', projectId: 'other', deviceId: 'same', platform: 'ios', pushToken: 't' });
+  it('keeps a device id unique in its project by _id alone, and drops the {projectId, deviceId} index of earlier versions', async () => {
+    const { models } = ingress.context;
+    const { Device } = models;
+    await Device.collection.createIndex(
+      { projectId: 1, deviceId: 1 },
+      { unique: true, name: 'projectId_1_deviceId_1' },
+    );
+    await Promise.all([1, 2].map(() => ensureIndexes(models)));
+    const names = (await Device.collection.indexes()).map((index) => index.name).sort();
+    expect(names).toEqual(['_id_', 'projectId_1_tags.$**_1', 'projectId_1_userId_1']);
+
+    const device = (projectId: string) => ({
+      _id: deviceKey(projectId, 'same'),
+      projectId,
+      deviceId: 'same',
+      platform: 'ios' as const,
+      pushToken: 't',
+    });
+    await Device.create(device('p'));
+    await expect(Device.create(device('p'))).rejects.toMatchObject({ code: 11000 });
+    await Device.create(device('other'));
   });
 });

@@ -278,7 +278,7 @@ const hotQueries: HotQuery[] = [
   {
     name: 'the user of a device (subjectsCountingFor)',
     explain: () => explainQuery(deviceUserQuery(models(), projectId, 'd007')),
-    index: 'projectId_1_deviceId_1',
+    index: '_id_',
   },
   {
     name: 'the devices of a user (subjectsCountingFor)',
@@ -305,7 +305,7 @@ const hotQueries: HotQuery[] = [
       explainQuery(
         listedTargetsQuery(models(), { projectId, targetType: 'device', targetIds: ['d007', 'd008'] }, fanOut),
       ),
-    index: 'projectId_1_deviceId_1',
+    index: '_id_',
   },
   // Segments: tag conditions
   {

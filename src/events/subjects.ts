@@ -1,5 +1,6 @@
 import type { Models } from '../models/index.ts';
 import type { SubjectType } from '../models/event.ts';
+import { deviceKey } from '../models/device.ts';
 
 /**
  * Whose events count. Reads of events and counters run one query per subject, an equality served by a (projectId,
@@ -41,7 +42,7 @@ export async function subjectsCountingFor(models: Models, projectId: string, que
 }
 
 export function deviceUserQuery(models: Models, projectId: string, deviceId: string) {
-  return models.Device.findOne({ projectId, deviceId }, { _id: 0, userId: 1 }).lean();
+  return models.Device.findById(deviceKey(projectId, deviceId), { _id: 0, userId: 1 }).lean();
 }
 
 export function userDevicesQuery(models: Models, projectId: string, userId: string) {

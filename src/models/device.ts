@@ -7,7 +7,9 @@ export type Platform = (typeof platforms)[number];
 
 /**
  * The natural key doubles as _id: a device read or write is one lookup in the one index every collection has, and a
- * project's devices are contiguous in it, which the fan-out cursor (sorted by _id) and a ranged shard key use.
+ * project's devices are contiguous in it, in deviceId order, which the fan-out cursor (sorted by _id) and a ranged
+ * shard key use. It is also what keeps a device id unique within its project (project ids are UUIDs, so the ':' is
+ * unambiguous): no index on {projectId, deviceId} is needed, and none is built, since every index costs each write.
  */
 export function deviceKey(projectId: string, deviceId: string): string {
   return `${projectId}:${deviceId}`;
@@ -35,7 +37,6 @@ const deviceSchema = new Schema(
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
-deviceSchema.index({ projectId: 1, deviceId: 1 }, { unique: true });
 deviceSchema.index({ projectId: 1, userId: 1 });
 /** Serves segment tag conditions on any tag key (a compound wildcard index, MongoDB 7+). */
 export const deviceTagsIndexKey = { projectId: 1, 'tags.$**': 1 } as const;
