@@ -12,7 +12,6 @@ import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 
 type StoredDevice = DeviceDocument;
 
-/** MongoDB's duplicate-key error code: the device was created by a concurrent request first. */
 /** Where pushes for the device go: its token, its Web Push subscription's endpoint and keys, or (a browser without a subscription) nowhere. */
 function pushAddress(input: RegisterDeviceBody): Pick<DeviceDocument, 'pushToken' | 'webPushKeys'> {
   if (input.webPush) return { pushToken: input.webPush.endpoint, webPushKeys: input.webPush.keys };
