@@ -179,6 +179,7 @@ describe('the local SecantusDB', () => {
     await client.db().collection('standalone').insertOne({ written: true });
     const hello = await client.db('admin').command({ hello: 1 });
     expect(hello.setName).toBeUndefined();
-    expect(await client.db('local').collection('oplog.rs').countDocuments({ ns: 'ttl_monitor.standalone' })).toBe(0);
+    const ns = `${client.db().databaseName}.standalone`;
+    expect(await client.db('local').collection('oplog.rs').countDocuments({ ns })).toBe(0);
   });
 });

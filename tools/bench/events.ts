@@ -14,7 +14,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { Queue } from 'bullmq';
 import { provideServices } from '../../local/services/provide-services.ts';
 import { startManagedProcess, type ManagedProcess } from '../../local/services/managed-process.ts';
 import { findFreePort } from '../../local/services/free-port.ts';
@@ -26,8 +25,7 @@ import { seedDevices } from './seed-devices.ts';
 import { checkTarget, eventInsertCeiling, ratio } from './database-ceilings.ts';
 import { queueDepth, waitUntil } from './measure.ts';
 import { createProject } from '../../src/projects/create-project.ts';
-import { queueNames } from '../../src/queues/registry.ts';
-import { redisKeys } from '../../src/infra/redis-keys.ts';
+import { closeQueues, createQueues } from '../../src/queues/create-queues.ts';
 import { flushCounts } from '../../src/events/pending-counts.ts';
 import { loadConfig } from '../../src/config.ts';
 
@@ -79,11 +77,9 @@ try {
   const models = createModels(mongo);
   const redis = createBlockingRedis(services.redisUrl);
   closers.push(async () => redis.disconnect());
-  const queue = new Queue(queueNames.eventIngest, {
-    connection: redis,
-    prefix: redisKeys.queuePrefix(config.queuePrefix, queueNames.eventIngest),
-  });
-  closers.push(() => queue.close());
+  const queues = createQueues(redis, config);
+  closers.push(() => closeQueues(queues));
+  const queue = queues.eventIngest;
 
   const node = process.execPath;
   children.push(await startManagedProcess({ name: 'ingress', command: node, args: [resolve(root, 'src/server.ts')] }));
