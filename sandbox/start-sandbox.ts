@@ -1,7 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import { createServer as createNetServer, type Socket } from 'node:net';
-import { Duplex } from 'node:stream';
 import { makeSelfSignedCertificate } from './certificate.ts';
 import { createDeliveryLog, type Delivery, type Attempt } from './delivery-log.ts';
 import { createTokenRules, type TokenRuleOptions } from './token-rules.ts';
@@ -107,13 +106,13 @@ export async function startSandbox(
     socket.once('data', (first: Buffer) => {
       socket.pause();
       socket.unshift(first);
-      if (first[0] === tlsHandshakeByte) {
-        // TLS reads a net.Socket's handle directly and would miss the byte read here; a JS stream in front replays it.
-        tlsServer.emit('connection', Duplex.from({ readable: socket, writable: socket }));
-      } else {
+      // A TLS socket wrapping this one first takes what is buffered in it (the chunk put back here), then reads its
+      // handle directly: no JS stream stands between the gateway clients and the TLS server.
+      if (first[0] === tlsHandshakeByte) tlsServer.emit('connection', socket);
+      else {
         plainServer.emit('connection', socket);
+        socket.resume();
       }
-      socket.resume();
     });
   });
 
