@@ -89,6 +89,45 @@ describe('concurrent writes of one device', () => {
     expect(await storedDevice('full-register')).toMatchObject({ platform: 'web', pushToken: 'kept-token' });
   });
 
+  it('writes nothing for a registration or tag change that leaves the device as it is, and answers the device', async () => {
+    const body = { platform: 'web', pushToken: 'same-token', userId: 'same-user', tags: { plan: 'pro', score: 7 } };
+    await register('unchanged', body);
+    await register('unchanged', body);
+    const written = await storedDevice('unchanged');
+
+    const [again, sameTags, deletedAbsent] = await Promise.all([
+      register('unchanged', body),
+      update('unchanged', { tags: { plan: 'pro' } }),
+      update('unchanged', { tags: { absent: null } }),
+    ]);
+    for (const response of [again, sameTags, deletedAbsent]) {
+      expect(response.status).toBe(200);
+      expect(response.body.data).toMatchObject({ id: 'unchanged', tags: { plan: 'pro', score: 7 } });
+    }
+    expect(await storedDevice('unchanged')).toEqual(written);
+
+    expect((await update('unchanged', { tags: { score: 8 } })).status).toBe(200);
+    expect(await storedDevice('unchanged')).toMatchObject({
+      tags: { plan: 'pro', score: 8 },
+      revision: written!.revision + 1,
+    });
+  });
+
+  it('keeps a new device answered 200 to a repeat registration when its creator then removes it for want of @first_session', async () => {
+    const { Device } = ingress.context.models;
+    const body = { platform: 'android', pushToken: 'first-token' };
+    // The creator's document, and then, as its request failed to queue @first_session, its removal (DeviceStore.create).
+    await Device.create({
+      _id: `${project.projectId}:kept-new`,
+      projectId: project.projectId,
+      deviceId: 'kept-new',
+      ...body,
+    });
+    expect((await register('kept-new', body)).status).toBe(200);
+    await Device.deleteOne({ _id: `${project.projectId}:kept-new`, revision: 0 });
+    expect(await storedDevice('kept-new')).toMatchObject({ pushToken: 'first-token', isSubscribed: true });
+  });
+
   it('creates a new device registered by concurrent PUTs once, with one @first_session', async () => {
     for (let round = 0; round < 5; round++) {
       const deviceId = `raced-${round}`;

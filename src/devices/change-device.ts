@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Models } from '../models/index.ts';
 import type { DeviceDocument } from '../models/device.ts';
 import { maxTagsPerDevice, type TagChanges } from '../schemas/tags.ts';
@@ -21,12 +22,29 @@ function tagUpdate(changes: TagChanges): { set: Record<string, unknown>; unset: 
 export type DeviceChange = { device: DeviceDocument } | { tagCount: number } | null;
 
 /**
+ * Whether writing the fields and tag changes would leave the device as it is: an app that registers at every start
+ * with the same token and tags then costs one read, not a write. Not at revision 0, though: the request that created
+ * the device removes it again if it cannot queue @first_session, unless another request has written it since, so a
+ * request answered 200 must write to keep it (src/devices/device-store.ts, create).
+ */
+function changesNothing(current: DeviceDocument, fields: Partial<DeviceDocument>, changes: TagChanges): boolean {
+  if (!current.revision) return false;
+  const tags = current.tags ?? {};
+  const sameField = ([name, value]: [string, unknown]) =>
+    isDeepStrictEqual(current[name as keyof DeviceDocument], value);
+  const sameTag = ([key, value]: [string, unknown]) =>
+    value === null ? !Object.hasOwn(tags, key) : Object.hasOwn(tags, key) && isDeepStrictEqual(tags[key], value);
+  return Object.entries(fields).every(sameField) && Object.entries(changes).every(sameTag);
+}
+
+/**
  * Applies the fields (computed from the device as read) and the tag changes to the device the filter picks, as a
  * read followed by one updateOne guarded by the revision read: a writer that lost a race to another matches nothing,
  * reads again and retries, so the tag limit and the re-subscription rule always hold on the document written, and
- * no change is lost. Answers the device after the change, the tag count the changes would have left it with (over
- * the limit: nothing written), or null when the filter picks no device. A caller that has just read the device whole
- * passes that read as lastRead, which saves the first read; a stale one only costs a retry.
+ * no change is lost; a change that would leave the device as it is writes nothing. Answers the device after the
+ * change, the tag count the changes would have left it with (over the limit: nothing written), or null when the filter
+ * picks no device. A caller that has just read the device whole passes that read as lastRead, which saves the first
+ * read; a stale one costs a retry, or, when it shows nothing to change, answers the device as of that read.
  *
  * Why not one findOneAndUpdate with the limit in an $expr filter: on SecantusDB 0.7 both findAndModify and an $expr
  * filter scan the collection (230 ms and 390 ms a call at 20,000 devices, against 3 ms for this updateOne), which
@@ -50,6 +68,7 @@ export async function changeDevice(
     const tagCount = tagCountAfter(tags, changes);
     if (tagCount > maxTagsPerDevice) return { tagCount };
     const fields = fieldsFor(current);
+    if (changesNothing(current, fields, changes)) return { device: current };
     const update = {
       $set: { ...fields, ...set },
       $inc: { revision: 1 },
