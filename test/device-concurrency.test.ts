@@ -115,7 +115,7 @@ describe('concurrent writes of one device', () => {
 
   it('keeps a new device answered 200 to a repeat registration when its creator then removes it for want of @first_session', async () => {
     const { Device } = ingress.context.models;
-    const body = { platform: 'android', pushToken: 'first-token' };
+    const body = { platform: 'android' as const, pushToken: 'first-token' };
     // The creator's document, and then, as its request failed to queue @first_session, its removal (DeviceStore.create).
     await Device.create({
       _id: `${project.projectId}:kept-new`,
