@@ -30,9 +30,10 @@ export async function userDeviceViews(
 
 /**
  * Changes every device of the user, each with the guarded update the SDK routes use (changeDevice), within the tag
- * limit and only while the device is still the user's: a device relinked or deleted meanwhile is left out. Either every
- * device takes the change or, when one would go over the limit, none does; that check is made on a read of the
- * devices before writing, not under a lock or in a multi-document transaction. So a device that a concurrent SDK
+ * limit and only while the device is still the user's: a device relinked or deleted meanwhile is left out, unless
+ * the change would have left it as it was when read, in which case nothing is written and it is answered as read.
+ * Either every device takes the change or, when one would go over the limit, none does; that check is made on a read
+ * of the devices before writing, not under a lock or in a multi-document transaction. So a device that a concurrent SDK
  * write fills between that read and its own update is refused by its guard, checked again, and reported over the
  * limit while the user's other devices keep the change. We accept that narrow race (the device must be within a few
  * tags of the limit and written in those few milliseconds) rather than make every tag update a transaction.
