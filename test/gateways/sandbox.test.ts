@@ -1,5 +1,6 @@
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:http2';
+import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/start-sandbox.ts';
 
@@ -186,6 +187,17 @@ describe('sandbox /deliveries (plain HTTP on the same port)', () => {
         receivedAt: expect.any(String),
       },
     ]);
+  });
+});
+
+describe('sandbox connections', () => {
+  it('keeps serving after a client resets its connection before sending a byte', async () => {
+    await new Promise<void>((resolve, reject) => {
+      const socket = createConnection(sandbox.port, '127.0.0.1', () => socket.resetAndDestroy());
+      socket.once('close', () => resolve());
+      socket.once('error', reject);
+    });
+    expect((await postFcm({ token: 'after-reset', notification: { body: 'still here' } })).status).toBe(200);
   });
 });
 
