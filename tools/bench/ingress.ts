@@ -1,15 +1,17 @@
 /**
- * npm run bench:ingress -- [--mix mixed|reads|registrations|tags-by-user|new-devices] [--devices 100000] [--seconds 20] [--connections 64] [--json]
+ * npm run bench:ingress -- [--mix mixed|reads|registrations|re-registrations|tags-by-user|new-devices] [--devices 100000] [--seconds 20] [--connections 64] [--json]
  *
  * Seeds N devices (bulk insert, user-<i> each) and runs autocannon against the ingress:
  *  - mixed: half SDK registrations (PUT, client key) of existing devices, half device reads (GET, server key);
- *  - reads: device reads only;            - registrations: SDK registrations only;
+ *  - reads: device reads only;            - registrations: SDK registrations only, each with a new token;
+ *  - re-registrations: SDK registrations that change nothing (the token and tags stored: an app starting again);
  *  - tags-by-user: PATCH /users/tags {userId, tags} (server key, business project), with a tag-update worker;
  *  - new-devices: SDK registrations of devices not seen before, each recording @first_session, with an event-ingest
  *    worker; after the run, waits until every @first_session is stored and reports the backlog the run left.
  * Then, on the same server and at the same concurrency as the autocannon connections, the raw driver's ceiling of
- * the operation the mix is dominated by (findOne by _id, updateOne by _id, for tags by user the find by {projectId,
- * userId}, and the find followed by the guarded update of each device at 4, 16 and the connections' concurrency, the
+ * the operation the mix is dominated by (findOne by _id, updateOne by _id, findOne by _id for re-registrations, which
+ * write nothing, for tags by user the find by {projectId,
+ * userId}, and the find followed by the guarded update of each device at the worker's, 16 and the connections' concurrency, the
  * fastest counting; for the event-ingest worker an insert of one event at its concurrency), and prints
  * product / ceiling and whether the targets are met.
  */
@@ -17,9 +19,11 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createProject } from '../../src/projects/create-project.ts';
 import { openBenchEnvironment } from './bench-environment.ts';
-import { seedDevices } from './seed-devices.ts';
+import { seedDevices, seededToken } from './seed-devices.ts';
+import { platforms } from '../../src/models/device.ts';
 import { queueDepth, waitUntil } from './measure.ts';
 import { eventIngestQueue } from '../../src/queues/event-ingest.ts';
+import { tagUpdateQueue } from '../../src/queues/tag-update.ts';
 import { queueNames } from '../../src/queues/registry.ts';
 import { firstSessionEvent } from '../../src/events/automatic-events.ts';
 import {
@@ -35,7 +39,7 @@ import {
   type TargetCheck,
 } from './database-ceilings.ts';
 
-const mixes = ['mixed', 'reads', 'registrations', 'tags-by-user', 'new-devices'] as const;
+const mixes = ['mixed', 'reads', 'registrations', 're-registrations', 'tags-by-user', 'new-devices'] as const;
 type Mix = (typeof mixes)[number];
 
 const { values } = parseArgs({
@@ -63,13 +67,8 @@ try {
   const { baseUrl, models } = bench;
   const project = await createProject(models, { name: 'bench', plan: 'business' });
   // Every mix reads or changes existing devices: seeded in bulk, outside the measured run.
-  await seedDevices(
-    models,
-    project.projectId,
-    deviceCount,
-    (index) => ({ plan: index % 2 === 0 ? 'pro' : 'free', visits: index % 10 }),
-    { label: `ingress ${mix}` },
-  );
+  const seededTags = (index: number) => ({ plan: index % 2 === 0 ? 'pro' : 'free', visits: index % 10 });
+  await seedDevices(models, project.projectId, deviceCount, seededTags, { label: `ingress ${mix}` });
 
   const randomIndex = () => Math.floor(Math.random() * deviceCount);
   const sdkBase = `/v1/sdk/projects/${project.projectId}/devices/`;
@@ -86,6 +85,22 @@ try {
         tags: { plan: 'pro', visits: 3 },
       }),
     }),
+  };
+  const reRegistration = {
+    method: 'PUT' as const,
+    setupRequest: (request: autocannon.Request) => {
+      const index = randomIndex();
+      return {
+        ...request,
+        path: `${sdkBase}device-${index}`,
+        headers: { authorization: `Bearer ${project.clientKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          platform: platforms[index % platforms.length],
+          pushToken: seededToken(index),
+          tags: seededTags(index),
+        }),
+      };
+    },
   };
   const read = {
     method: 'GET' as const,
@@ -120,7 +135,7 @@ try {
   const limit = { concurrency: connections, seconds: ceilingSeconds };
   const ceilings: Record<string, Ceiling> = {};
   let ceilingPerSecond: number;
-  if (mix === 'reads') {
+  if (mix === 'reads' || mix === 're-registrations') {
     ceilings.findOne = await deviceFindOneCeiling(models, project.projectId, deviceCount, limit);
     ceilingPerSecond = ceilings.findOne.perSecond;
   } else if (mix === 'registrations') {
@@ -134,8 +149,8 @@ try {
   } else if (mix === 'tags-by-user') {
     ceilings.findByUser = await devicesByUserCeiling(models, project.projectId, deviceCount, limit);
     // A request's whole database work, the find and the guarded update: the ceiling the ratio and the target face, at
-    // the worker's 4 in flight, 16 and the connections', whichever the server serves fastest.
-    ceilings.userTagUpdate = await bestCeiling([4, 16, connections], (concurrency) =>
+    // the worker's jobs in flight, 16 and the connections', whichever the server serves fastest.
+    ceilings.userTagUpdate = await bestCeiling([tagUpdateQueue.defaultConcurrency, 16, connections], (concurrency) =>
       userTagUpdateCeiling(models, project.projectId, deviceCount, { ...limit, concurrency }),
     );
     ceilingPerSecond = ceilings.userTagUpdate.perSecond;
@@ -152,6 +167,7 @@ try {
     mixed: [registration, read],
     reads: [read],
     registrations: [registration],
+    're-registrations': [reRegistration],
     'tags-by-user': [tagsByUser],
     'new-devices': [newDevice],
   }[mix];
@@ -193,6 +209,14 @@ try {
         `registrations at ${deviceCount} devices ≥ 0.6 × raw updateOne ceiling`,
         ratio(requestsPerSecond, ceilingPerSecond),
         requestsPerSecond >= 0.6 * ceilingPerSecond,
+      ),
+    );
+  } else if (mix === 're-registrations') {
+    targets.push(
+      checkTarget(
+        `re-registrations at ${deviceCount} devices ≥ 0.8 × raw findOne ceiling (they write nothing: a read each)`,
+        ratio(requestsPerSecond, ceilingPerSecond),
+        requestsPerSecond >= 0.8 * ceilingPerSecond,
       ),
     );
   } else if (mix === 'mixed') {

@@ -31,10 +31,14 @@ export function stderrProgress(label: string, total: number): (done: number) => 
   };
 }
 
+/** The push token of the seeded device-<index> (web devices without a subscription from webPushFor included). */
+export const seededToken = (index: number) => `bench-${index}`;
+
 /**
- * Bulk-inserts devices device-0 … device-(count-1), platforms in turn, token bench-<i>, user user-<i>, with the raw
- * driver in unordered chunks of 5,000, two in flight: only those chunks are ever in memory, so 100,000 or 10 million
- * devices seed in the same memory.
+ * Bulk-inserts devices device-0 … device-(count-1), platforms in turn, token seededToken(i), user user-<i>, at
+ * revision 1 (written again since they were created, so a registration that changes nothing writes nothing), with the
+ * raw driver in unordered chunks of 5,000, two in flight: only those chunks are ever in memory, so 100,000 or 10
+ * million devices seed in the same memory.
  */
 export async function seedDevices(
   models: Models,
@@ -65,7 +69,7 @@ export async function seedDevices(
           projectId,
           deviceId: `device-${index}`,
           platform,
-          pushToken: webPush?.endpoint ?? `bench-${index}`,
+          pushToken: webPush?.endpoint ?? seededToken(index),
           webPushKeys: webPush?.keys ?? null,
           userId: `user-${Math.floor(index / devicesPerUser)}`,
           tags: tagsFor(index),
@@ -73,6 +77,7 @@ export async function seedDevices(
           unsubscribedAt: null,
           unsubscribeReason: null,
           rejectedPushToken: null,
+          revision: 1,
           createdAt: now,
           updatedAt: now,
         };
