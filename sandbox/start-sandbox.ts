@@ -103,7 +103,8 @@ export async function startSandbox(
   const front = createNetServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    // Until the first byte hands it to a server, nothing else listens: a client that resets first must not end the sandbox.
+    // Until its first byte hands it to a server, nothing else listens for its errors: a client that resets before
+    // sending anything must not end the sandbox.
     socket.on('error', () => socket.destroy());
     socket.once('data', (first: Buffer) => {
       socket.pause();

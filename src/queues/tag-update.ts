@@ -34,8 +34,8 @@ export async function enqueueTagUpdate(deps: Pick<Deps, 'queues'>, job: TagUpdat
 /** Tags-by-user changes applied to every device of the user. */
 export const tagUpdateQueue: QueueDefinition<'tag-update'> = {
   name: 'tag-update',
-  // A job is a read and a write, each a round trip: with 4 in flight the database sat idle between them (tags by user
-  // 242-289 req/s, against 276-312 with 8, alternated, docs/performance.md).
+  // A job is a read and then a write, two round trips in turn: 8 in flight served tags by user at 276-312 req/s
+  // against 242-289 with 4, alternated (docs/performance.md); 16 and 32 did no better.
   defaultConcurrency: 8,
   async processor(deps) {
     const { tagUpdateProcessor } = await import('../user-tags/tag-update-processor.ts');

@@ -9,11 +9,10 @@
  *  - new-devices: SDK registrations of devices not seen before, each recording @first_session, with an event-ingest
  *    worker; after the run, waits until every @first_session is stored and reports the backlog the run left.
  * Then, on the same server and at the same concurrency as the autocannon connections, the raw driver's ceiling of
- * the operation the mix is dominated by (findOne by _id, updateOne by _id, findOne by _id for re-registrations, which
- * write nothing, for tags by user the find by {projectId,
- * userId}, and the find followed by the guarded update of each device at the worker's, 16 and the connections' concurrency, the
- * fastest counting; for the event-ingest worker an insert of one event at its concurrency), and prints
- * product / ceiling and whether the targets are met.
+ * the operation the mix is dominated by (findOne by _id; updateOne by _id; findOne by _id for re-registrations, which
+ * write nothing; for tags by user the find by {projectId, userId}, and the find followed by the guarded update of each
+ * device at the worker's, 16 and the connections' concurrency, the fastest counting; for the event-ingest worker an
+ * insert of one event at its concurrency), and prints product / ceiling and whether the targets are met.
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
