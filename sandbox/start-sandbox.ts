@@ -103,8 +103,8 @@ export async function startSandbox(
   const front = createNetServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    // Until its first byte hands it to a server, nothing else listens for its errors: a client that resets before
-    // sending anything must not end the sandbox.
+    // Until its first byte hands it to a server nothing else listens for its errors, and a client that resets before
+    // sending anything must not end the sandbox; afterwards the servers' own handling of errors comes first.
     socket.on('error', () => socket.destroy());
     socket.once('data', (first: Buffer) => {
       socket.pause();

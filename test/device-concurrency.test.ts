@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 import { eventIngestJobName, type EventIngestJob } from '../src/queues/event-ingest.ts';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -127,16 +127,17 @@ describe('concurrent writes of one device', () => {
     let repeat: Awaited<ReturnType<typeof register>> | undefined;
     // The creator's request, its device stored, fails to queue @first_session, but only after a repeat registration of
     // the same device was answered: the creator then removes its device unless that repeat wrote it.
-    vi.spyOn(ingress.context.queues.eventIngest, 'add').mockImplementationOnce(async () => {
+    const queueing = vi.spyOn(ingress.context.queues.eventIngest, 'add').mockImplementationOnce(async () => {
       repeat = await register('kept-new', body);
       // What ioredis throws while Redis is away.
       throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
     });
+    onTestFinished(() => queueing.mockRestore());
     const creator = await register('kept-new', body);
+    expect(queueing).toHaveBeenCalledTimes(1);
     expect(creator.status).toBe(503);
     expect(repeat?.status).toBe(200);
     expect(await storedDevice('kept-new')).toMatchObject({ pushToken: 'first-token', isSubscribed: true });
-    vi.restoreAllMocks();
   });
 
   it('creates a new device registered by concurrent PUTs once, with one @first_session', async () => {

@@ -20,6 +20,11 @@ function concurrencyVariable(queueName: QueueName): string {
   return `${queueName.toUpperCase().replace(/-/g, '_')}_CONCURRENCY`;
 }
 
+/** The jobs a worker process of the queue runs at once: its <QUEUE>_CONCURRENCY, else the queue's default. */
+export function workerConcurrency(queueName: QueueName): number {
+  return positiveIntegerFromEnv(concurrencyVariable(queueName), queueDefinition(queueName).defaultConcurrency);
+}
+
 /**
  * The body of every worker entry in workers/: one queue per process, found by name in src/queues/registry.ts, so
  * each kind scales on its own and any number of processes of one kind share its queue. SIGTERM stops taking jobs
@@ -32,7 +37,7 @@ export async function runWorkerProcess(queueName: QueueName): Promise<void> {
   const log = createLogger(config, `worker-${queueName}`);
   const deps = await openWorkerDeps(config, log);
   const { worker, close } = await startQueueWorker(deps, definition, {
-    concurrency: positiveIntegerFromEnv(concurrencyVariable(queueName), definition.defaultConcurrency),
+    concurrency: workerConcurrency(queueName),
     lockDurationMs: optionalPositiveIntegerFromEnv('WORKER_LOCK_DURATION_MS'),
     stalledIntervalMs: optionalPositiveIntegerFromEnv('WORKER_STALLED_INTERVAL_MS'),
   });

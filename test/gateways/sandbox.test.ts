@@ -191,6 +191,7 @@ describe('sandbox /deliveries (plain HTTP on the same port)', () => {
 });
 
 describe('sandbox connections', () => {
+  // The sandbox runs in this test's process: without the fix, vitest reports the unhandled ECONNRESET and fails the run.
   it('keeps serving after a client resets its connection before sending a byte', async () => {
     await new Promise<void>((resolve, reject) => {
       const socket = createConnection(sandbox.port, '127.0.0.1', () => socket.resetAndDestroy());

@@ -22,7 +22,7 @@ import { seedDevices, seededToken } from './seed-devices.ts';
 import { platforms } from '../../src/models/device.ts';
 import { queueDepth, waitUntil } from './measure.ts';
 import { eventIngestQueue } from '../../src/queues/event-ingest.ts';
-import { tagUpdateQueue } from '../../src/queues/tag-update.ts';
+import { workerConcurrency } from '../../src/worker-runtime/run-worker-process.ts';
 import { queueNames } from '../../src/queues/registry.ts';
 import { firstSessionEvent } from '../../src/events/automatic-events.ts';
 import {
@@ -149,8 +149,9 @@ try {
     ceilings.findByUser = await devicesByUserCeiling(models, project.projectId, deviceCount, limit);
     // A request's whole database work, the find and the guarded update: the ceiling the ratio and the target face, at
     // the worker's jobs in flight, 16 and the connections', whichever the server serves fastest.
-    ceilings.userTagUpdate = await bestCeiling([tagUpdateQueue.defaultConcurrency, 16, connections], (concurrency) =>
-      userTagUpdateCeiling(models, project.projectId, deviceCount, { ...limit, concurrency }),
+    ceilings.userTagUpdate = await bestCeiling(
+      [workerConcurrency(queueNames.tagUpdate), 16, connections],
+      (concurrency) => userTagUpdateCeiling(models, project.projectId, deviceCount, { ...limit, concurrency }),
     );
     ceilingPerSecond = ceilings.userTagUpdate.perSecond;
   } else {
