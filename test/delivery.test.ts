@@ -153,7 +153,11 @@ describe('templates and personalization', () => {
       data: { product: 'Shoes' },
     });
     const notification = await completed(id);
-    expect(notification).toMatchObject({ title: 'Hi {{ device.tags.name | default: "friend" }}', stats: { sent: 2 } });
+    // Every count, so that a failure says whether the devices were not targeted, not sent or failed.
+    expect(notification).toMatchObject({
+      title: 'Hi {{ device.tags.name | default: "friend" }}',
+      stats: { targeted: 2, sent: 2, failed: 0, unsubscribed: 0 },
+    });
     expect(payload('p-tok-1')).toMatchObject({
       notification: { title: 'Hi Carol', body: 'Shoes for carol (gold)' },
       data: { url: 'https://shop.example/Shoes?d=p-1', imageUrl: 'https://img.example/shoes.png', product: 'Shoes' },
