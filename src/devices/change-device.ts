@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Models } from '../models/index.ts';
 import type { DeviceDocument } from '../models/device.ts';
-import { maxTagsPerDevice, type TagChanges } from '../schemas/tags.ts';
+import { maxTagsPerDevice, type TagChanges, type Tags } from '../schemas/tags.ts';
 import { applyTagChanges, tagCountAfter } from './apply-tag-changes.ts';
 import { unavailable } from '../http/api-error.ts';
 
@@ -22,19 +22,16 @@ function tagUpdate(changes: TagChanges): { set: Record<string, unknown>; unset: 
 export type DeviceChange = { device: DeviceDocument } | { tagCount: number } | null;
 
 /**
- * Whether writing the fields and tag changes would leave the device as it is: an app that registers at every start
- * with the same token and tags then costs one read, not a write. Not at revision 0, though: the request that created
- * the device removes it again if it cannot queue @first_session, unless another request has written it since, so a
- * request answered 200 must write to keep it (src/devices/device-store.ts, create).
+ * Whether the fields and the tags after the changes are what the device already has: an app that registers at every
+ * start with the same token and tags then costs one read, not a write. Not at revision 0, though: the request that
+ * created the device removes it again if it cannot queue @first_session, unless another request has written it since,
+ * so a request answered 200 must write to keep it (src/devices/device-store.ts, create).
  */
-function changesNothing(current: DeviceDocument, fields: Partial<DeviceDocument>, changes: TagChanges): boolean {
+function changesNothing(current: DeviceDocument, fields: Partial<DeviceDocument>, nextTags: Tags): boolean {
   if (!current.revision) return false;
-  const tags = current.tags ?? {};
   const sameField = ([name, value]: [string, unknown]) =>
     isDeepStrictEqual(current[name as keyof DeviceDocument], value);
-  const sameTag = ([key, value]: [string, unknown]) =>
-    value === null ? !Object.hasOwn(tags, key) : Object.hasOwn(tags, key) && isDeepStrictEqual(tags[key], value);
-  return Object.entries(fields).every(sameField) && Object.entries(changes).every(sameTag);
+  return Object.entries(fields).every(sameField) && isDeepStrictEqual(nextTags, current.tags ?? {});
 }
 
 /**
@@ -68,7 +65,8 @@ export async function changeDevice(
     const tagCount = tagCountAfter(tags, changes);
     if (tagCount > maxTagsPerDevice) return { tagCount };
     const fields = fieldsFor(current);
-    if (changesNothing(current, fields, changes)) return { device: current };
+    const nextTags = applyTagChanges(tags, changes);
+    if (changesNothing(current, fields, nextTags)) return { device: current };
     const update = {
       $set: { ...fields, ...set },
       $inc: { revision: 1 },
@@ -77,7 +75,7 @@ export async function changeDevice(
     const written = await models.Device.updateOne({ ...filter, revision: current.revision ?? null }, update);
     if (written.matchedCount === 1)
       return {
-        device: { ...current, ...fields, tags: applyTagChanges(tags, changes), revision: (current.revision ?? 0) + 1 },
+        device: { ...current, ...fields, tags: nextTags, revision: (current.revision ?? 0) + 1 },
       };
   }
   throw unavailable('The device is being changed by many requests at once; retry shortly.');

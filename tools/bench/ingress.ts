@@ -72,35 +72,30 @@ try {
   const randomIndex = () => Math.floor(Math.random() * deviceCount);
   const sdkBase = `/v1/sdk/projects/${project.projectId}/devices/`;
   const serverBase = `/v1/projects/${project.projectId}/devices/`;
-  const registration = {
-    method: 'PUT' as const,
-    setupRequest: (request: autocannon.Request) => ({
-      ...request,
-      path: `${sdkBase}device-${randomIndex()}`,
-      headers: { authorization: `Bearer ${project.clientKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        platform: 'android',
-        pushToken: `token-${Math.random()}`,
-        tags: { plan: 'pro', visits: 3 },
-      }),
-    }),
-  };
-  const reRegistration = {
+  /** An SDK registration (PUT, client key) of the device the request's turn picks, with the body for it. */
+  const sdkRegistration = (next: () => { deviceId: string; body: object }) => ({
     method: 'PUT' as const,
     setupRequest: (request: autocannon.Request) => {
-      const index = randomIndex();
+      const { deviceId, body } = next();
       return {
         ...request,
-        path: `${sdkBase}device-${index}`,
+        path: `${sdkBase}${deviceId}`,
         headers: { authorization: `Bearer ${project.clientKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          platform: platforms[index % platforms.length],
-          pushToken: seededToken(index),
-          tags: seededTags(index),
-        }),
+        body: JSON.stringify(body),
       };
     },
-  };
+  });
+  const registration = sdkRegistration(() => ({
+    deviceId: `device-${randomIndex()}`,
+    body: { platform: 'android', pushToken: `token-${Math.random()}`, tags: { plan: 'pro', visits: 3 } },
+  }));
+  const reRegistration = sdkRegistration(() => {
+    const index = randomIndex();
+    return {
+      deviceId: `device-${index}`,
+      body: { platform: platforms[index % platforms.length], pushToken: seededToken(index), tags: seededTags(index) },
+    };
+  });
   const read = {
     method: 'GET' as const,
     setupRequest: (request: autocannon.Request) => ({
@@ -110,15 +105,13 @@ try {
     }),
   };
   let newDevices = 0;
-  const newDevice = {
-    method: 'PUT' as const,
-    setupRequest: (request: autocannon.Request) => ({
-      ...request,
-      path: `${sdkBase}new-${newDevices++}`,
-      headers: { authorization: `Bearer ${project.clientKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ platform: 'android', pushToken: `token-new-${newDevices}`, tags: { plan: 'free' } }),
-    }),
-  };
+  const newDevice = sdkRegistration(() => {
+    const index = newDevices++;
+    return {
+      deviceId: `new-${index}`,
+      body: { platform: 'android', pushToken: `token-new-${index + 1}`, tags: { plan: 'free' } },
+    };
+  });
   let visits = 0;
   const tagsByUser = {
     method: 'PATCH' as const,
