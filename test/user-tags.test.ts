@@ -6,6 +6,7 @@ import { startIngress, useIngress, type TestIngress } from './support/ingress.ts
 import { startTestWorkers } from './support/workers.ts';
 import { waitFor } from './support/eventually.ts';
 import { testConfig } from './support/test-config.ts';
+import { redisKeys } from '../src/infra/redis-keys.ts';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 
 const {
@@ -191,6 +192,43 @@ describe('when the tag-update worker is slow', () => {
       expect((await readDevice('gina-phone', slowIngress, owner)).tags).toEqual({ plan: 'free' });
     } finally {
       await slowIngress.close();
+    }
+  });
+});
+
+describe('what a change leaves in Redis', () => {
+  it('keeps a finished change only as long as its request may wait, and nothing of it beside its job', async () => {
+    const config = testConfig({ tagUpdateTimeoutMs: 500 });
+    const shortIngress = await startIngress(config);
+    const shortWorkers = await startTestWorkers(config, ['tag-update']);
+    try {
+      const owner = await shortIngress.createProject('team');
+      await registerDevice(shortIngress, owner, 'hugo-phone', 'hugo', { plan: 'free' });
+      const queue = shortIngress.context.queues.tagUpdate;
+      const redis = shortIngress.context.redis;
+      const keysOfJob = async (jobId: string) =>
+        (await redis.keys(`${config.queuePrefix}*`)).filter((key) => key.split(/[:{}]/).includes(jobId));
+      const jobKey = (jobId: string) => redisKeys.queueJob(config.queuePrefix, 'tag-update', jobId);
+
+      expect(
+        (await changeUserTags({ userId: 'hugo', tags: { plan: 'pro' } }, 'PATCH', shortIngress, owner)).status,
+      ).toBe(200);
+      const [first] = await queue.getJobs(['completed']);
+      expect(await keysOfJob(first!.id!)).toEqual([jobKey(first!.id!)]);
+
+      // Twice the 500 ms timeout, after which the next job to finish removes this one.
+      await new Promise((resolve) => setTimeout(resolve, first!.finishedOn! + 1000 - Date.now() + 20));
+      expect(
+        (await changeUserTags({ userId: 'hugo', tags: { plan: 'team' } }, 'PATCH', shortIngress, owner)).status,
+      ).toBe(200);
+      const [second] = await queue.getJobs(['completed']);
+      expect(second!.id).not.toBe(first!.id);
+      expect(await keysOfJob(first!.id!)).toEqual([]);
+      expect(await keysOfJob(second!.id!)).toEqual([jobKey(second!.id!)]);
+      expect((await readDevice('hugo-phone', shortIngress, owner)).tags).toEqual({ plan: 'team' });
+    } finally {
+      await shortWorkers.close();
+      await shortIngress.close();
     }
   });
 });

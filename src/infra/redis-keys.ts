@@ -20,16 +20,19 @@ const queueTags: Record<QueueName, string> = {
   maintenance: 'maintenance',
 };
 
+/** BullMQ's prefix for one queue. */
+const queuePrefix = (prefix: string, queue: QueueName) => `${prefix}:{${queueTags[queue]}}`;
+
 export const redisKeys = {
-  /** BullMQ's prefix for one queue. */
-  queuePrefix: (prefix: string, queue: QueueName) => `${prefix}:{${queueTags[queue]}}`,
+  queuePrefix,
+  /** The hash BullMQ keeps a job in, named as BullMQ names it: `<queue prefix>:<queue name>:<job id>`. */
+  queueJob: (prefix: string, queue: QueueName, jobId: string) => `${queuePrefix(prefix, queue)}:${queue}:${jobId}`,
   apiKey: (prefix: string, keyHash: string) => `${prefix}:apikey:{${keyHash}}`,
   rateLimit: (prefix: string, projectId: string) => `${prefix}:ratelimit:{${projectId}}`,
   idempotency: (prefix: string, projectId: string, keyDigest: string) =>
     `${prefix}:idempotency:{${projectId}}:${keyDigest}`,
   deliveryRate: (prefix: string, projectId: string) => `${prefix}:delivery-rate:{${projectId}}`,
   batchRun: (prefix: string, batchId: string) => `${prefix}:batch-run:{${batchId}}`,
-  tagUpdateFate: (prefix: string, jobId: string) => `${prefix}:tag-update-fate:{${jobId}}`,
   journeysVersion: (prefix: string, projectId: string) => `${prefix}:journeys-version:{${projectId}}`,
   /** Written in one MULTI per delivery batch. */
   deliveryCounts: (prefix: string) => `${prefix}:metrics:{metrics}:deliveries`,

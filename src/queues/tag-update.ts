@@ -1,3 +1,4 @@
+import type { Config } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import type { QueueDefinition } from './queue-definition.ts';
 import type { UpdateUserTagsBody, UserDeviceView } from '../schemas/user-tags.ts';
@@ -17,17 +18,23 @@ export type TagUpdateResult =
 
 export const tagUpdateJobName = 'update-user-tags';
 
-const tagUpdateJobOptions = {
-  attempts: 3,
-  backoff: { type: 'exponential', delay: 500 },
-  // Kept a while so a waiter that subscribes after the job finished still reads its result.
-  removeOnComplete: { age: 3600 },
-  removeOnFail: { age: 24 * 3600 },
-};
+/**
+ * A finished job is kept for as long as the request that queued it may wait (twice TAG_UPDATE_TIMEOUT_MS), which is
+ * all its result is for: replaying it from the dashboard changes nothing. At 300 requests a second an hour's
+ * retention held a million jobs, about a gigabyte of Redis; 20 s hold 6,000. Failed jobs stay a day to be replayed.
+ */
+function tagUpdateJobOptions(config: Pick<Config, 'tagUpdateTimeoutMs'>) {
+  return {
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 500 },
+    removeOnComplete: { age: Math.ceil((2 * config.tagUpdateTimeoutMs) / 1000) },
+    removeOnFail: { age: 24 * 3600 },
+  };
+}
 
 /** Queues the change and answers its job id, whose result the caller waits for. */
-export async function enqueueTagUpdate(deps: Pick<Deps, 'queues'>, job: TagUpdateJob): Promise<string> {
-  const added = await deps.queues.tagUpdate.add(tagUpdateJobName, job, tagUpdateJobOptions);
+export async function enqueueTagUpdate(deps: Pick<Deps, 'queues' | 'config'>, job: TagUpdateJob): Promise<string> {
+  const added = await deps.queues.tagUpdate.add(tagUpdateJobName, job, tagUpdateJobOptions(deps.config));
   return added.id!;
 }
 
