@@ -6,6 +6,7 @@ import type { TagChanges } from '../schemas/tags.ts';
 import { notFound } from '../http/api-error.ts';
 import { applyTagChanges, tooManyTags } from './apply-tag-changes.ts';
 import { changeDevice } from './change-device.ts';
+import { DeviceReads } from './device-reads.ts';
 import { enqueueEvents } from '../queues/event-ingest.ts';
 import { firstSessionEvent } from '../events/automatic-events.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
@@ -54,14 +55,16 @@ function registration(input: RegisterDeviceBody): (current: DeviceDocument) => P
 export class DeviceStore {
   private readonly deps: Pick<Deps, 'models' | 'queues'>;
   private readonly models: Models;
+  private readonly reads: DeviceReads;
 
   constructor(deps: Pick<Deps, 'models' | 'queues'>) {
     this.deps = deps;
     this.models = deps.models;
+    this.reads = new DeviceReads(deps.models);
   }
 
   async find(projectId: string, deviceId: string): Promise<StoredDevice> {
-    const device = await this.models.Device.findById(deviceKey(projectId, deviceId)).lean<StoredDevice>();
+    const device = await this.reads.byKey(deviceKey(projectId, deviceId));
     if (!device) throw notFound(`No device "${deviceId}" in this project.`);
     return device;
   }
@@ -89,7 +92,9 @@ export class DeviceStore {
     fieldsFor: (current: DeviceDocument) => Partial<DeviceDocument>,
     changes: TagChanges | undefined,
   ): Promise<StoredDevice | null> {
-    const result = await changeDevice(this.models, { _id: key }, fieldsFor, changes);
+    const current = await this.reads.byKey(key);
+    if (!current) return null;
+    const result = await changeDevice(this.models, { _id: key }, fieldsFor, changes, current);
     if (result && 'tagCount' in result) throw tooManyTags(result.tagCount);
     return result?.device ?? null;
   }
