@@ -13,6 +13,7 @@ let gate: MongoGate;
 let connection: mongoose.Connection;
 let models: Models;
 const deviceFinds: unknown[] = [];
+let deviceGetMores = 0;
 
 beforeAll(async () => {
   gate = await startMongoGate(config.mongoUrl);
@@ -30,6 +31,7 @@ beforeAll(async () => {
   );
   connection.getClient().on('commandStarted', (event) => {
     if (event.commandName === 'find' && event.command.find === 'devices') deviceFinds.push(event.command.filter);
+    if (event.commandName === 'getMore' && event.command.collection === 'devices') deviceGetMores += 1;
   });
 });
 
@@ -75,5 +77,25 @@ describe('device reads by key', () => {
       { _id: deviceKey('p', 'a') },
       { _id: { $in: [deviceKey('p', 'b'), deviceKey('p', 'c'), deviceKey('p', 'missing')] } },
     ]);
+  });
+
+  it('sends a burst of reads in queries of at most 500 keys, each answered in one reply', async () => {
+    const stored = Array.from({ length: 600 }, (_, index) => `burst-${index}`);
+    await models.Device.insertMany(
+      stored.map((deviceId) => ({ _id: deviceKey('p', deviceId), projectId: 'p', deviceId, platform: 'ios' })),
+    );
+    deviceFinds.length = 0;
+    deviceGetMores = 0;
+    const reads = new DeviceReads(models);
+    const deviceIds = [...stored, ...Array.from({ length: 401 }, (_, index) => `absent-${index}`)];
+    const keys = deviceIds.map((deviceId) => deviceKey('p', deviceId));
+    const devices = await Promise.all(keys.map((key) => reads.byKey(key)));
+    expect(idsOf(devices)).toEqual([...stored, ...Array(401).fill(null)]);
+    expect(deviceFinds).toEqual([
+      { _id: { $in: keys.slice(0, 500) } },
+      { _id: { $in: keys.slice(500, 1000) } },
+      { _id: keys[1000] },
+    ]);
+    expect(deviceGetMores).toBe(0);
   });
 });

@@ -198,7 +198,7 @@ describe('when the tag-update worker is slow', () => {
 
 describe('what a change leaves in Redis', () => {
   it('keeps a finished change only as long as its request may wait, and nothing of it beside its job', async () => {
-    const config = testConfig({ tagUpdateTimeoutMs: 500 });
+    const config = testConfig({ tagUpdateTimeoutMs: 1500 });
     const shortIngress = await startIngress(config);
     const shortWorkers = await startTestWorkers(config, ['tag-update']);
     try {
@@ -216,8 +216,8 @@ describe('what a change leaves in Redis', () => {
       const [first] = await queue.getJobs(['completed']);
       expect(await keysOfJob(first!.id!)).toEqual([jobKey(first!.id!)]);
 
-      // Twice the 500 ms timeout, after which the next job to finish removes this one.
-      await new Promise((resolve) => setTimeout(resolve, first!.finishedOn! + 1000 - Date.now() + 20));
+      // Twice the 1.5 s timeout, after which the next job to finish removes this one.
+      await new Promise((resolve) => setTimeout(resolve, first!.finishedOn! + 3000 - Date.now() + 20));
       expect(
         (await changeUserTags({ userId: 'hugo', tags: { plan: 'team' } }, 'PATCH', shortIngress, owner)).status,
       ).toBe(200);

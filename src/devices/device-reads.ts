@@ -1,6 +1,9 @@
 import type { Models } from '../models/index.ts';
 import type { DeviceDocument } from '../models/device.ts';
 
+/** A burst of reads (after a stall, say) goes out in queries of this many, each answered in one reply. */
+const maxKeysPerQuery = 500;
+
 interface PendingRead {
   resolve: (device: DeviceDocument | null) => void;
   reject: (error: unknown) => void;
@@ -22,7 +25,10 @@ export class DeviceReads {
     this.models = models;
   }
 
-  /** The device as stored, or null; read from the primary, since a writer guards its update on what it read. */
+  /**
+   * The device as stored, or null; read from the primary, since a writer guards its update on what it read. Callers
+   * asking for the same key at once share one document, which none may change.
+   */
   byKey(key: string): Promise<DeviceDocument | null> {
     if (!this.reading) {
       this.reading = true;
@@ -36,12 +42,24 @@ export class DeviceReads {
   }
 
   private async readWhilePending(): Promise<void> {
-    while (this.pending.size > 0) {
+    while (this.pending.size > 0) await this.read(this.takeBatch());
+    this.reading = false;
+  }
+
+  /** The reads waiting, up to maxKeysPerQuery of them, in the order asked. */
+  private takeBatch(): Map<string, PendingRead[]> {
+    if (this.pending.size <= maxKeysPerQuery) {
       const batch = this.pending;
       this.pending = new Map();
-      await this.read(batch);
+      return batch;
     }
-    this.reading = false;
+    const batch = new Map<string, PendingRead[]>();
+    for (const [key, waiting] of this.pending) {
+      if (batch.size === maxKeysPerQuery) break;
+      batch.set(key, waiting);
+      this.pending.delete(key);
+    }
+    return batch;
   }
 
   private async read(batch: Map<string, PendingRead[]>): Promise<void> {
@@ -49,6 +67,8 @@ export class DeviceReads {
       const keys = [...batch.keys()];
       const found = await this.models.Device.find(keys.length === 1 ? { _id: keys[0] } : { _id: { $in: keys } })
         .read('primary')
+        // One more than can match, so the first reply also tells the cursor is spent: no getMore.
+        .batchSize(keys.length + 1)
         .lean<DeviceDocument[]>();
       const byKey = new Map(found.map((device) => [device._id, device]));
       for (const [key, waiting] of batch) for (const read of waiting) read.resolve(byKey.get(key) ?? null);
