@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   registerDevices,
   sendNotification,
@@ -179,6 +179,9 @@ describe('hostile Liquid', () => {
   it('fails the device for each hostile template within bounds, and the worker delivers a normal send right after', async () => {
     await registerDevices(harness.ingress, project, [{ id: 'liquid-target', platform: 'ios', token: 'liquid-token' }]);
     const pushesSince = (count: number) => harness.sandbox.deliveries('liquid-token').slice(count);
+    // What support reads to tell why a device failed: the worker's log.
+    const warn = vi.spyOn(harness.workers.context.log, 'warn');
+    onTestFinished(() => warn.mockRestore());
     for (const [name, body, outcome] of hostileTemplates) {
       const before = harness.sandbox.deliveries('liquid-token').length;
       const started = Date.now();
@@ -190,6 +193,19 @@ describe('hostile Liquid', () => {
       });
       const notification = await waitUntilCompleted(harness.ingress, project, id, 10_000);
       expect(notification.stats, name).toMatchObject({ targeted: 1, [outcome]: 1 });
+      const renderWarnings = warn.mock.calls.filter(
+        ([fields]) => (fields as { notificationId?: string }).notificationId === id,
+      );
+      expect(renderWarnings, name).toEqual(
+        outcome === 'failed'
+          ? [
+              [
+                { notificationId: id, batch: 0, failed: 1, reason: expect.stringMatching(/limit exceeded/) },
+                'the message could not be rendered',
+              ],
+            ]
+          : [],
+      );
       expect(
         pushesSince(before).map((push: any) => push.payload.aps.alert.body),
         name,

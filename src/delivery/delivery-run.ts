@@ -37,7 +37,8 @@ interface Rendered {
   content: MessageContent;
 }
 
-function renderPush(notification: PreparedNotification, device: BatchDevice): Rendered | null {
+/** A template that exceeds the render limits for this device's variables fails this device only. */
+function renderPush(notification: PreparedNotification, device: BatchDevice): Rendered | { renderError: unknown } {
   try {
     return {
       device,
@@ -46,11 +47,12 @@ function renderPush(notification: PreparedNotification, device: BatchDevice): Re
         personalizationScope(device, notification.data, notification.entryEvent),
       ),
     };
-  } catch {
-    // A template that exceeds the render limits for this device's variables fails this device only.
-    return null;
+  } catch (renderError) {
+    return { renderError };
   }
 }
+
+const isRendered = (push: Rendered | { renderError: unknown }): push is Rendered => 'content' in push;
 
 function toOutgoing(notification: PreparedNotification, { device, content }: Rendered): OutgoingPush {
   const push: OutgoingPush = {
@@ -165,18 +167,29 @@ export class DeliveryRun {
     return pending.filter((device) => !delivered.has(device.deviceId));
   }
 
-  /** Each device's content; a device whose rendering fails is failed and done. */
+  /**
+   * Each device's content; a device whose rendering fails is failed and done, and the batch logs how many failed and
+   * the first reason, which is all support has to tell a hostile template from a starved worker.
+   */
   private async render(notification: PreparedNotification, devices: BatchDevice[]): Promise<Rendered[]> {
     const rendered: Rendered[] = [];
+    let firstError: unknown;
     for (const device of devices) {
       const push = renderPush(notification, device);
-      if (push !== null) rendered.push(push);
+      if (isRendered(push)) rendered.push(push);
       else {
+        firstError ??= push.renderError;
         this.tally.count('failed', 1);
         this.done.add(device.deviceId);
       }
     }
-    if (rendered.length < devices.length) await this.reportMetrics(this.tally, null);
+    if (rendered.length < devices.length) {
+      const { notificationId, batch } = this.job.data;
+      const failed = devices.length - rendered.length;
+      const reason = firstError instanceof Error ? firstError.message : String(firstError);
+      this.worker.deps.log.warn({ notificationId, batch, failed, reason }, 'the message could not be rendered');
+      await this.reportMetrics(this.tally, null);
+    }
     return rendered;
   }
 
@@ -235,7 +248,7 @@ export class DeliveryRun {
     const devices = new Map(this.job.data.devices.map((device) => [device.deviceId, device]));
     const sent = unrecorded.sent
       .map((deviceId) => renderPush(notification, devices.get(deviceId)!))
-      .filter((push) => push !== null)
+      .filter(isRendered)
       .map(({ device, content }) => ({ deviceId: device.deviceId, content }));
     await this.recordOutcomes(notification, sent, unrecorded.rejected, new Date(unrecorded.at));
     await this.saveProgress([...this.done], this.tally, this.job.data.retryRound);
