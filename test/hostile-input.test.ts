@@ -200,7 +200,13 @@ describe('hostile Liquid', () => {
         outcome === 'failed'
           ? [
               [
-                { notificationId: id, batch: 0, failed: 1, reason: expect.stringMatching(/limit exceeded/) },
+                {
+                  notificationId: id,
+                  batch: 0,
+                  failed: 1,
+                  devices: 1,
+                  reason: expect.stringMatching(/limit exceeded/),
+                },
                 'the message could not be rendered',
               ],
             ]

@@ -168,8 +168,8 @@ export class DeliveryRun {
   }
 
   /**
-   * Each device's content; a device whose rendering fails is failed and done, and the batch logs how many failed and
-   * the first reason, which is all support has to tell a hostile template from a starved worker.
+   * Each device's content; a device whose rendering fails is failed and done, and the run logs how many of how many
+   * failed and the first reason: a template too costly for every device fails them all, a starved worker a few.
    */
   private async render(notification: PreparedNotification, devices: BatchDevice[]): Promise<Rendered[]> {
     const rendered: Rendered[] = [];
@@ -187,7 +187,10 @@ export class DeliveryRun {
       const { notificationId, batch } = this.job.data;
       const failed = devices.length - rendered.length;
       const reason = firstError instanceof Error ? firstError.message : String(firstError);
-      this.worker.deps.log.warn({ notificationId, batch, failed, reason }, 'the message could not be rendered');
+      this.worker.deps.log.warn(
+        { notificationId, batch, failed, devices: devices.length, reason },
+        'the message could not be rendered',
+      );
       await this.reportMetrics(this.tally, null);
     }
     return rendered;
