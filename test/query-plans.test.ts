@@ -29,6 +29,7 @@ import { pendingJourneySendsQuery } from '../src/journeys/cancel-journey-sends.t
 import { listNotificationsQuery } from '../src/notifications/list-notifications.ts';
 import { clickCountsPipeline } from '../src/notifications/notification-clicks.ts';
 import { listDevicesQuery } from '../src/devices/list-devices.ts';
+import { devicesByKeyQuery } from '../src/devices/device-reads.ts';
 import type { EventCondition, SegmentCondition } from '../src/schemas/segment.ts';
 
 /**
@@ -271,8 +272,19 @@ const explainCounts = (filters: object[]) => Promise.all(filters.map((filter) =>
 const hotQueries: HotQuery[] = [
   // Devices
   {
-    name: 'a device by id (DeviceStore.find)',
-    explain: () => explainQuery(models().Device.findById(deviceKey(projectId, 'd007')).lean()),
+    name: 'a device by id (DeviceReads, one read alone)',
+    explain: () => explainQuery(devicesByKeyQuery(models(), [deviceKey(projectId, 'd007')])),
+    index: '_id_',
+  },
+  {
+    name: 'devices by id (DeviceReads, the reads gathered while a query was out)',
+    explain: () =>
+      explainQuery(
+        devicesByKeyQuery(
+          models(),
+          ['d007', 'd008', 'd009'].map((id) => deviceKey(projectId, id)),
+        ),
+      ),
     index: '_id_',
   },
   {

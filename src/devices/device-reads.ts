@@ -4,6 +4,14 @@ import type { DeviceDocument } from '../models/device.ts';
 /** A burst of reads (after a stall, say) goes out in queries of this many, each answered in one reply. */
 const maxKeysPerQuery = 500;
 
+/** The devices of these keys, from the primary, all in the first reply: one more than can match, so no getMore. */
+export function devicesByKeyQuery(models: Models, keys: string[]) {
+  return models.Device.find(keys.length === 1 ? { _id: keys[0] } : { _id: { $in: keys } })
+    .read('primary')
+    .batchSize(keys.length + 1)
+    .lean<DeviceDocument[]>();
+}
+
 interface PendingRead {
   resolve: (device: DeviceDocument | null) => void;
   reject: (error: unknown) => void;
@@ -12,9 +20,10 @@ interface PendingRead {
 /**
  * Reads devices by key, one query for many: a read asked for while a query is out waits for it to return, and then
  * the reads that gathered go out together (`_id` `$in` their keys, at most maxKeysPerQuery a query). Alone, a read
- * goes out at the end of the current turn of the event loop. Under load, when many requests each wait on a device read, the reads then cost the
- * server a fraction of their number in queries: one query of 16 keys costs about what 3 reads of one do (SecantusDB
- * 0.7 at 100,000 devices: 1,400 queries of 16 against 4,200 of one a second), which leaves its time to the writes.
+ * goes out at the end of the current turn of the event loop. Under load, when many requests each wait on a device
+ * read, the reads then cost the server a fraction of their number in queries: one query of 16 keys costs about what 3
+ * reads of one do (SecantusDB 0.7 at 100,000 devices: 1,400 queries of 16 against 4,200 of one a second), which
+ * leaves its time to the writes.
  */
 export class DeviceReads {
   private readonly models: Models;
@@ -65,11 +74,7 @@ export class DeviceReads {
   private async read(batch: Map<string, PendingRead[]>): Promise<void> {
     try {
       const keys = [...batch.keys()];
-      const found = await this.models.Device.find(keys.length === 1 ? { _id: keys[0] } : { _id: { $in: keys } })
-        .read('primary')
-        // One more than can match, so the first reply also tells the cursor is spent: no getMore.
-        .batchSize(keys.length + 1)
-        .lean<DeviceDocument[]>();
+      const found = await devicesByKeyQuery(this.models, keys);
       const byKey = new Map(found.map((device) => [device._id, device]));
       for (const [key, waiting] of batch) for (const read of waiting) read.resolve(byKey.get(key) ?? null);
     } catch (error) {
