@@ -6,7 +6,6 @@ import { startIngress, useIngress, type TestIngress } from './support/ingress.ts
 import { startTestWorkers } from './support/workers.ts';
 import { waitFor } from './support/eventually.ts';
 import { testConfig } from './support/test-config.ts';
-import { redisKeys } from '../src/infra/redis-keys.ts';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 
 const {
@@ -208,7 +207,7 @@ describe('what a change leaves in Redis', () => {
       const redis = shortIngress.context.redis;
       const keysOfJob = async (jobId: string) =>
         (await redis.keys(`${config.queuePrefix}*`)).filter((key) => key.split(/[:{}]/).includes(jobId));
-      const jobKey = (jobId: string) => redisKeys.queueJob(config.queuePrefix, 'tag-update', jobId);
+      const jobKey = (jobId: string) => queue.toKey(jobId);
 
       expect(
         (await changeUserTags({ userId: 'hugo', tags: { plan: 'pro' } }, 'PATCH', shortIngress, owner)).status,

@@ -57,11 +57,6 @@ export class DeviceReads {
 
   /** The reads waiting, up to maxKeysPerQuery of them, in the order asked. */
   private takeBatch(): Map<string, PendingRead[]> {
-    if (this.pending.size <= maxKeysPerQuery) {
-      const batch = this.pending;
-      this.pending = new Map();
-      return batch;
-    }
     const batch = new Map<string, PendingRead[]>();
     for (const [key, waiting] of this.pending) {
       if (batch.size === maxKeysPerQuery) break;

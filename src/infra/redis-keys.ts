@@ -20,13 +20,9 @@ const queueTags: Record<QueueName, string> = {
   maintenance: 'maintenance',
 };
 
-/** BullMQ's prefix for one queue. */
-const queuePrefix = (prefix: string, queue: QueueName) => `${prefix}:{${queueTags[queue]}}`;
-
 export const redisKeys = {
-  queuePrefix,
-  /** The hash BullMQ keeps a job in, named as BullMQ names it: `<queue prefix>:<queue name>:<job id>`. */
-  queueJob: (prefix: string, queue: QueueName, jobId: string) => `${queuePrefix(prefix, queue)}:${queue}:${jobId}`,
+  /** BullMQ's prefix for one queue. */
+  queuePrefix: (prefix: string, queue: QueueName) => `${prefix}:{${queueTags[queue]}}`,
   apiKey: (prefix: string, keyHash: string) => `${prefix}:apikey:{${keyHash}}`,
   rateLimit: (prefix: string, projectId: string) => `${prefix}:ratelimit:{${projectId}}`,
   idempotency: (prefix: string, projectId: string, keyDigest: string) =>

@@ -1,5 +1,4 @@
 import type { Deps } from '../deps.ts';
-import { redisKeys } from '../infra/redis-keys.ts';
 
 /**
  * What became of a queued tag update, decided once: the worker claims it before applying ('applying', then
@@ -23,25 +22,24 @@ else
 end
 return redis.call('HGET', KEYS[1], 'fate')`;
 
+type FateDeps = Pick<Deps, 'redis' | 'queues'>;
+
 async function writeFate(
-  deps: Pick<Deps, 'redis' | 'config'>,
+  deps: FateDeps,
   jobId: string,
   fate: TagUpdateFate,
   mode: 'claim' | 'set',
 ): Promise<TagUpdateFate> {
-  const jobKey = redisKeys.queueJob(deps.config.queuePrefix, 'tag-update', jobId);
+  // BullMQ names the job's hash itself.
+  const jobKey = deps.queues.tagUpdate.toKey(jobId);
   return ((await deps.redis.eval(fateScript, 1, jobKey, fate, mode)) as TagUpdateFate | null) ?? fate;
 }
 
 /** The fate that holds after trying to claim one. */
-export function claimFate(
-  deps: Pick<Deps, 'redis' | 'config'>,
-  jobId: string,
-  claim: 'applying' | 'withdrawn',
-): Promise<TagUpdateFate> {
+export function claimFate(deps: FateDeps, jobId: string, claim: 'applying' | 'withdrawn'): Promise<TagUpdateFate> {
   return writeFate(deps, jobId, claim, 'claim');
 }
 
-export async function markApplied(deps: Pick<Deps, 'redis' | 'config'>, jobId: string): Promise<void> {
+export async function markApplied(deps: FateDeps, jobId: string): Promise<void> {
   await writeFate(deps, jobId, 'applied', 'set');
 }

@@ -5,7 +5,7 @@ import { applyUserTags, userDeviceViews } from './apply-user-tags.ts';
 import { claimFate, markApplied } from './tag-update-fate.ts';
 
 /** Applies a queued tag update unless it was withdrawn or already applied (a replay); a retried run applies it again. */
-export function tagUpdateProcessor(deps: Pick<Deps, 'models' | 'redis' | 'config'>): Processor {
+export function tagUpdateProcessor(deps: Pick<Deps, 'models' | 'redis' | 'queues'>): Processor {
   return async (job: Job<TagUpdateJob>): Promise<TagUpdateResult> => {
     if (job.name !== tagUpdateJobName) throw new Error(`unknown tag-update job "${job.name}"`);
     const fate = await claimFate(deps, job.id!, 'applying');
