@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliverJobId, deliverJobName, type DeliverJobData } from '../src/queues/deliver.ts';
+import { deliverJobId } from '../src/queues/deliver.ts';
 import {
   registerDevices,
   readNotification,
@@ -7,7 +7,6 @@ import {
   useDeliveryHarness,
   waitUntilCompleted,
 } from './support/delivery-harness.ts';
-import { eventually } from './support/eventually.ts';
 
 const {
   harness,
@@ -261,25 +260,6 @@ describe('gateway answers (CONTRACTS §9)', () => {
 });
 
 describe('exactly once', () => {
-  it('sends nothing when a completed batch job is replayed', async () => {
-    await register([
-      { id: 'once-1', platform: 'android', token: 'once-1' },
-      { id: 'once-2', platform: 'android', token: 'once-2' },
-    ]);
-    const id = await send({ targetType: 'device', targetIds: ['once-1', 'once-2'], body: 'only once' });
-    const before = await completed(id);
-    const original = await harness.workers.context.queues.deliver.getJob(deliverJobId(id, 0));
-    expect(original?.name).toBe(deliverJobName(id, 0));
-    const { notificationId, projectId, gateway, batch, devices } = original!.data as DeliverJobData;
-    const replayData: DeliverJobData = { notificationId, projectId, gateway, batch, devices };
-    const replay = await harness.workers.context.queues.deliver.add('replay', replayData, { jobId: `${id}-replay` });
-    await eventually(async () => expect(await replay.getState()).toBe('completed'));
-    expect(deliveries('once-1')).toHaveLength(1);
-    expect(deliveries('once-2')).toHaveLength(1);
-    expect(await history('once-1')).toHaveLength(1);
-    expect((await readNotification(harness.ingress, project, id)).stats).toEqual(before.stats);
-  });
-
   it('answers the same id for a repeated Idempotency-Key and delivers once', async () => {
     await register([{ id: 'idem', platform: 'ios', token: 'idem-tok' }]);
     const body = { targetType: 'device', targetIds: ['idem'], body: 'receipt' };
@@ -291,6 +271,21 @@ describe('exactly once', () => {
     expect(third).toBe(first);
     await completed(first);
     expect(deliveries('idem-tok')).toHaveLength(1);
+  });
+});
+
+describe('what a send leaves in Redis', () => {
+  it('keeps nothing of a delivered batch in Redis beside its job', async () => {
+    await register([{ id: 'trace', platform: 'android', token: 'trace-tok' }]);
+    const id = await send({ targetType: 'device', targetIds: ['trace'], body: 'no trace' });
+    await completed(id);
+    const { redis, queues } = harness.workers.context;
+    const batchId = deliverJobId(id, 0);
+    const keysNamingBatch = (await redis.keys(`${harness.config.queuePrefix}*`)).filter((key) =>
+      key.split(/[:{}]/).includes(batchId),
+    );
+    expect(keysNamingBatch).toEqual([queues.deliver.toKey(batchId)]);
+    expect(deliveries('trace-tok')).toHaveLength(1);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import { deliverJobId, type DeliverJobData } from '../src/queues/deliver.ts';
 import { deliverProcessor } from '../src/delivery/deliver-processor.ts';
 import { createGatewayProvider } from '../src/gateways/create-gateway-provider.ts';
@@ -69,6 +69,50 @@ async function expectDeliveredOnce(prefix: string, id: string, rejectedTokenAtte
   });
 }
 
+interface ManualDeliverWorker {
+  /**
+   * Takes the next batch and runs it as a lost worker's run ends: the gateway took its pushes and their history is
+   * written, but its job data never learnt what was done. The job stays active, with this worker's lock on it.
+   */
+  runLosingProgress(token: string): Promise<Job<DeliverJobData>>;
+  manual: Worker;
+  /** Hands the queue back to the harness's deliver worker. */
+  resume(): void;
+}
+
+/** Runs `use` with the harness's deliver worker paused and batches taken by this test's own worker. */
+async function withManualDeliverWorker(
+  options: Pick<WorkerOptions, 'lockDuration' | 'stalledInterval'>,
+  use: (worker: ManualDeliverWorker) => Promise<void>,
+): Promise<void> {
+  const deliverWorker = harness.workers.workers.find((worker) => worker.name === queueNames.deliver)!;
+  await deliverWorker.pause();
+  const manual = new Worker(queueNames.deliver, null, {
+    connection: harness.workers.context.redis,
+    prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver),
+    ...options,
+  });
+  const gateways = createGatewayProvider(harness.config, harness.workers.context.models);
+  const runLosingProgress = async (token: string) => {
+    const job = (await eventually(async () => {
+      const next = await manual.getNextJob(token, { block: false });
+      expect(next).toBeDefined();
+      return next!;
+    })) as Job<DeliverJobData>;
+    const asQueued = job.data;
+    await deliverProcessor({ ...harness.workers.context, gateways })(job, token);
+    await job.updateData(asQueued);
+    return job;
+  };
+  try {
+    await use({ runLosingProgress, manual, resume: () => deliverWorker.resume() });
+  } finally {
+    deliverWorker.resume();
+    await manual.close();
+    await gateways.close();
+  }
+}
+
 describe('replaying jobs from the dashboard', () => {
   it('send: a completed send job replayed sends nothing again and counts nothing twice', async () => {
     const { id } = await sendToThree('send');
@@ -76,6 +120,39 @@ describe('replaying jobs from the dashboard', () => {
     await replayFromDashboard(queueNames.send, (await queues().send.getJob(id))!);
     expect((await readNotification(harness.ingress, project, id)).status).toBe('completed');
     await expectDeliveredOnce('send', id);
+  });
+
+  it('send: a fan-out replayed after the batches it queued were delivered and removed sends nothing again', async () => {
+    const devices = [
+      { id: 'resume-a', platform: 'android' as const, token: 'resume-tok-a' },
+      { id: 'resume-i', platform: 'ios' as const, token: 'resume-tok-i' },
+    ];
+    await registerDevices(harness.ingress, project, devices);
+    const id = await sendNotification(harness.ingress, project, {
+      targetType: 'device',
+      targetIds: devices.map((device) => device.id),
+      body: 'resume me',
+    });
+    await waitUntilCompleted(harness.ingress, project, id);
+    // What a send attempt leaves when it fails between queueing its batches and saving its progress (MongoDB away):
+    // its data does not know the batches; by the time it is replayed they have run and been removed.
+    for (const batch of [0, 1]) await queues().deliver.remove(deliverJobId(id, batch));
+    const send = (await queues().send.getJob(id))!;
+    await send.updateData({ notificationId: id, projectId: project.projectId });
+    await harness.ingress.context.models.Notification.updateOne({ _id: id }, { $set: { status: 'sending' } });
+
+    await replayFromDashboard(queueNames.send, send);
+    for (const device of devices) {
+      expect(harness.sandbox.deliveries(device.token)).toHaveLength(1);
+      expect(await history(device.id)).toHaveLength(1);
+    }
+    expect(await readNotification(harness.ingress, project, id)).toMatchObject({
+      status: 'completed',
+      stats: { targeted: 2, sent: 2, failed: 0, unsubscribed: 0, clicked: 0 },
+    });
+    for (const batch of [0, 1]) {
+      expect((await queues().deliver.getJob(deliverJobId(id, batch)))?.data.resumedFanOut).toBe(true);
+    }
   });
 
   it('deliver: every completed batch replayed sends nothing again and counts nothing twice', async () => {
@@ -88,42 +165,43 @@ describe('replaying jobs from the dashboard', () => {
   });
 
   it('deliver: a batch that failed after the gateway took its pushes but before it saved its progress is replayed without resending', async () => {
-    // The deliver worker is paused so that this test's own worker runs the batch and then fails it the way a lost
-    // worker's job fails: its history is written, its job data never learnt what was done.
-    const deliverWorker = harness.workers.workers.find((worker) => worker.name === queueNames.deliver)!;
-    await deliverWorker.pause();
-    const manual = new Worker(queueNames.deliver, null, {
-      connection: harness.workers.context.redis,
-      prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver),
-    });
-    const gateways = createGatewayProvider(harness.config, harness.workers.context.models);
-    try {
+    await withManualDeliverWorker({}, async ({ runLosingProgress, resume }) => {
       const { id } = await sendToThree('crash');
       const taken: Job<DeliverJobData>[] = [];
       for (let batch = 0; batch < 2; batch++) {
         const token = `crash-${batch}`;
-        const job = (await eventually(async () => {
-          const next = await manual.getNextJob(token, { block: false });
-          expect(next).toBeDefined();
-          return next!;
-        })) as Job<DeliverJobData>;
-        const asQueued = job.data;
-        await deliverProcessor({ ...harness.workers.context, gateways })(job, token);
-        await job.updateData(asQueued);
+        const job = await runLosingProgress(token);
         await job.moveToFailed(new UnrecoverableError('worker lost'), token);
         taken.push(job);
       }
-      await deliverWorker.resume();
+      await resume();
       await waitUntilCompleted(harness.ingress, project, id);
       for (const job of taken) {
         expect(await job.getState()).toBe('failed');
         await replayFromDashboard(queueNames.deliver, (await queues().deliver.getJob(job.id!))!);
       }
       await expectDeliveredOnce('crash', id, 2);
-    } finally {
-      deliverWorker.resume();
-      await manual.close();
-      await gateways.close();
-    }
+    });
+  });
+
+  it('deliver: a batch whose worker died after the gateway took its pushes but before it saved its progress is recovered without resending', async () => {
+    await withManualDeliverWorker(
+      { lockDuration: 300, stalledInterval: 300 },
+      async ({ runLosingProgress, manual, resume }) => {
+        const { id } = await sendToThree('stall');
+        // Neither run finishes its job or extends its lock: once the lock expires, BullMQ's stalled-job recovery puts
+        // the batch back in the queue, as it does for the batches of a worker killed mid-run.
+        for (let batch = 0; batch < 2; batch++) await runLosingProgress(`stall-${batch}`);
+        // The deliver worker's stalled check at its start holds off every other check for its 30 s interval.
+        await harness.workers.context.redis.del(queues().deliver.keys['stalled-check']!);
+        await manual.startStalledCheckTimer();
+        await resume();
+        await waitUntilCompleted(harness.ingress, project, id);
+        for (const batch of [0, 1]) {
+          expect((await queues().deliver.getJob(deliverJobId(id, batch)))?.stalledCounter).toBe(1);
+        }
+        await expectDeliveredOnce('stall', id, 2);
+      },
+    );
   });
 });

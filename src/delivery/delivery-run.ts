@@ -10,7 +10,7 @@ import { recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
 import { deliverJobId, type DeliverJobData, type UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification, PreparedNotifications } from './prepared-notification.ts';
 import type { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
-import { endBatchRun, startBatchRun } from './batch-attempts.ts';
+import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 import { RetryRound } from './retry-rounds.ts';
 import { OutcomeTally } from './outcome-tally.ts';
 
@@ -99,7 +99,8 @@ function sortOutcomes(rendered: Rendered[], outcomes: PushOutcome[]): CallOutcom
  * One run of a delivery batch. Every device of the batch ends in exactly one of sent (history written), unsubscribed
  * or failed, and is then "done": retry rounds skip done devices; outcomes saved in the job but not yet in MongoDB are
  * written by the next run, not sent again; and a run after an unclean end (a recovered stalled job, a failed attempt)
- * or with fresh job data (a replay) also skips devices that already have history for the notification. The batch's
+ * or of a batch queued again by a resumed fan-out also skips devices that already have history for the notification.
+ * The batch's
  * counts go to its own delivery-result document before the job's progress is saved.
  */
 export class DeliveryRun {
@@ -149,14 +150,15 @@ export class DeliveryRun {
   }
 
   /**
-   * Delivered by a run that stopped before saving its progress: counted now, never sent again. Only a run that may
-   * follow such a stop looks history up (src/delivery/batch-attempts.ts).
+   * Delivered by an earlier run that stopped before saving its progress, or by an earlier job of this batch that a
+   * resumed fan-out queued again after it was removed: counted now, never sent again. Only such runs look history up
+   * (src/delivery/interrupted-runs.ts); a batch's first run, and the retry rounds it schedules for itself after saving
+   * its progress, skip a look-up of up to a batch of history entries, which held the worker's slots when a gateway
+   * refused many pushes.
    */
   private async skipDelivered(pending: BatchDevice[]): Promise<BatchDevice[]> {
+    if (!this.job.data.resumedFanOut && !mayFollowAnInterruptedRun(this.job)) return pending;
     const { deps } = this.worker;
-    const previous = await startBatchRun(deps, this.batchId());
-    const progressKnown = this.job.data.tally !== undefined;
-    if (previous === 'none' || (previous === 'clean' && progressKnown)) return pending;
     const delivered = await deliveredDevices(
       deps.models,
       this.job.data.notificationId,
@@ -238,7 +240,6 @@ export class DeliveryRun {
   private async finish(): Promise<void> {
     const next = this.round.next();
     await this.saveProgress([...this.done], this.tally, next?.retryRound);
-    await endBatchRun(this.worker.deps, this.batchId());
     if (next) await this.delay(next.delayMs);
   }
 

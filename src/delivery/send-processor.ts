@@ -14,6 +14,7 @@ import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
 import { enqueueDeliverBatches, gatewayForDevice, type DeliverJobData } from '../queues/deliver.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import { isJourneyActive } from '../journeys/cancel-journey-sends.ts';
+import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 
 export const deliveryBatchSize = 500;
 
@@ -87,8 +88,9 @@ async function fanOut(
 ): Promise<void> {
   let progress = start;
   let chunk: TargetDevice[] = [];
+  const resumed = mayFollowAnInterruptedRun(job);
   const queueChunk = async () => {
-    progress = await queueBatches(deps, job, targets, chunk, progress);
+    progress = await queueBatches(deps, job, targets, chunk, progress, resumed);
     chunk = [];
   };
   for await (const device of targetCursor(deps.models, segments, targets, {
@@ -108,6 +110,7 @@ async function queueBatches(
   targets: Targets & { _id: string },
   chunk: TargetDevice[],
   progress: FanOutProgress,
+  resumed: boolean,
 ): Promise<FanOutProgress> {
   const byGateway = new Map<GatewayName, BatchDevice[]>();
   for (const { _id, ...device } of chunk) {
@@ -123,6 +126,7 @@ async function queueBatches(
       gateway,
       batch: progress.batches + index,
       devices,
+      ...(resumed && { resumedFanOut: true }),
     }),
   );
   await enqueueDeliverBatches(deps, { id: job.id!, queue: job.queueQualifiedName }, batches);

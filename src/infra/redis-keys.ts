@@ -28,7 +28,6 @@ export const redisKeys = {
   idempotency: (prefix: string, projectId: string, keyDigest: string) =>
     `${prefix}:idempotency:{${projectId}}:${keyDigest}`,
   deliveryRate: (prefix: string, projectId: string) => `${prefix}:delivery-rate:{${projectId}}`,
-  batchRun: (prefix: string, batchId: string) => `${prefix}:batch-run:{${batchId}}`,
   journeysVersion: (prefix: string, projectId: string) => `${prefix}:journeys-version:{${projectId}}`,
   /** Written in one MULTI per delivery batch. */
   deliveryCounts: (prefix: string) => `${prefix}:metrics:{metrics}:deliveries`,

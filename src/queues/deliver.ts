@@ -31,6 +31,11 @@ export interface DeliverJobData {
   batch: number;
   /** As the fan-out read them: delivery reads no device documents. */
   devices: BatchDevice[];
+  /**
+   * Queued by a fan-out that resumed after an interrupted run: that run may have queued this batch already, and the
+   * earlier job may have delivered it and been removed since, so this one looks up what was delivered before sending.
+   */
+  resumedFanOut?: true;
   /** Devices whose outcome is final (sent, unsubscribed, failed or gone): a retry or replay skips them. */
   done?: string[];
   tally?: DeliveryTally;
