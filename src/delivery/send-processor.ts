@@ -1,6 +1,6 @@
 import { WaitingChildrenError, type Job, type Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
-import type { FanOutProgress, SendJobData } from '../queues/send.ts';
+import type { ChunkPlan, FanOutProgress, SendJobData } from '../queues/send.ts';
 import { databaseSegmentResolver, type SegmentResolver } from '../targets/segment-resolver.ts';
 import { targetCursor, type Targets } from '../targets/target-cursor.ts';
 import {
@@ -97,13 +97,26 @@ async function fanOut(
     afterId: progress.afterId,
     projection,
   })) {
+    if (progress.queuing && device._id > progress.queuing.untilId) await queueChunk();
     chunk.push(device);
-    if (chunk.length >= deliveryBatchSize) await queueChunk();
+    if (!progress.queuing && chunk.length >= deliveryBatchSize) await queueChunk();
   }
-  if (chunk.length > 0) await queueChunk();
+  if (chunk.length > 0 || progress.queuing) await queueChunk();
   await job.updateData({ ...job.data, progress: { ...progress, finished: true } });
 }
 
+function chunkPlan(chunk: TargetDevice[]): ChunkPlan {
+  return {
+    untilId: chunk[chunk.length - 1]!._id,
+    gateways: [...new Set(chunk.map(gatewayForDevice))],
+    devices: chunk.length,
+  };
+}
+
+/**
+ * Queues a chunk's batches, one per gateway. The chunk's plan is saved first; a chunk queued again by a resumed
+ * fan-out follows the plan saved then, and leaves out devices of a gateway it did not have: they joined since.
+ */
 async function queueBatches(
   deps: SendDeps,
   job: Job<SendJobData>,
@@ -112,6 +125,8 @@ async function queueBatches(
   progress: FanOutProgress,
   resumed: boolean,
 ): Promise<FanOutProgress> {
+  const plan = progress.queuing ?? chunkPlan(chunk);
+  if (!progress.queuing) await job.updateData({ ...job.data, progress: { ...progress, queuing: plan } });
   const byGateway = new Map<GatewayName, BatchDevice[]>();
   for (const { _id, ...device } of chunk) {
     const gateway = gatewayForDevice(device);
@@ -119,21 +134,25 @@ async function queueBatches(
     devices.push(device);
     byGateway.set(gateway, devices);
   }
-  const batches = [...byGateway].map(
-    ([gateway, devices], index): DeliverJobData => ({
-      notificationId: targets._id,
-      projectId: targets.projectId,
-      gateway,
-      batch: progress.batches + index,
-      devices,
-      ...(resumed && { resumedFanOut: true }),
-    }),
-  );
+  const batches = plan.gateways.flatMap((gateway, index): DeliverJobData[] => {
+    const devices = byGateway.get(gateway);
+    if (!devices) return [];
+    return [
+      {
+        notificationId: targets._id,
+        projectId: targets.projectId,
+        gateway,
+        batch: progress.batches + index,
+        devices,
+        ...(resumed && { resumedFanOut: true }),
+      },
+    ];
+  });
   await enqueueDeliverBatches(deps, { id: job.id!, queue: job.queueQualifiedName }, batches);
   const next: FanOutProgress = {
-    afterId: chunk[chunk.length - 1]!._id,
-    batches: progress.batches + batches.length,
-    targeted: progress.targeted + chunk.length,
+    afterId: plan.untilId,
+    batches: progress.batches + plan.gateways.length,
+    targeted: progress.targeted + plan.devices,
     finished: false,
   };
   // The status rides on each chunk's count rather than costing a write of its own (a send to a few users is a handful

@@ -1,6 +1,16 @@
 import type { JobsOptions } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import type { QueueDefinition } from './queue-definition.ts';
+import type { GatewayName } from '../gateways/gateway.ts';
+
+/** A chunk of the fan-out as it was first read: saved before its batches are queued. */
+export interface ChunkPlan {
+  /** The _id of its last device. */
+  untilId: string;
+  /** Its devices' gateways, in the order of their batch numbers. */
+  gateways: GatewayName[];
+  devices: number;
+}
 
 export interface FanOutProgress {
   /** The _id (hex) of the last device whose batch is queued; the fan-out resumes after it. */
@@ -8,6 +18,13 @@ export interface FanOutProgress {
   batches: number;
   targeted: number;
   finished: boolean;
+  /**
+   * The chunk being queued. A fan-out resumed after an interruption queues it again as it was cut, up to the same
+   * device and in the same batches, not as cut anew from devices that may have left or joined meanwhile: a chunk that
+   * ended further on would take a device whose batch, already queued, does not have it, and a batch numbered anew could
+   * take the number of the next chunk's first batch, so that one would never be queued.
+   */
+  queuing?: ChunkPlan;
 }
 
 export interface SendJobData {
