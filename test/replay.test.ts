@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import { deliverJobId, type DeliverJobData } from '../src/queues/deliver.ts';
+import type { ChunkPlan, FanOutProgress } from '../src/queues/send.ts';
+import { deviceKey } from '../src/models/device.ts';
 import { deliverProcessor } from '../src/delivery/deliver-processor.ts';
 import { createGatewayProvider } from '../src/gateways/create-gateway-provider.ts';
 import { queueNames, type QueueName } from '../src/queues/registry.ts';
@@ -122,36 +124,117 @@ describe('replaying jobs from the dashboard', () => {
     await expectDeliveredOnce('send', id);
   });
 
-  it('send: a fan-out replayed after the batches it queued were delivered and removed sends nothing again', async () => {
-    const devices = [
-      { id: 'resume-a', platform: 'android' as const, token: 'resume-tok-a' },
-      { id: 'resume-i', platform: 'ios' as const, token: 'resume-tok-i' },
-    ];
-    await registerDevices(harness.ingress, project, devices);
-    const id = await sendNotification(harness.ingress, project, {
-      targetType: 'device',
-      targetIds: devices.map((device) => device.id),
-      body: 'resume me',
-    });
-    await waitUntilCompleted(harness.ingress, project, id);
-    // What a send attempt leaves when it fails between queueing its batches and saving its progress (MongoDB away):
-    // its data does not know the batches; by the time it is replayed they have run and been removed.
-    for (const batch of [0, 1]) await queues().deliver.remove(deliverJobId(id, batch));
-    const send = (await queues().send.getJob(id))!;
-    await send.updateData({ notificationId: id, projectId: project.projectId });
-    await harness.ingress.context.models.Notification.updateOne({ _id: id }, { $set: { status: 'sending' } });
+  // What a send attempt leaves when it fails between queueing a chunk's batches and saving its progress (MongoDB away):
+  // the chunk's plan, saved before its batches were queued; or, from a version that saved no plan, nothing at all.
+  const interruptedRuns = {
+    // Job.retry can reset the job's count of attempts; the plan still tells that the chunk may have been queued.
+    'replayed with its attempts reset, from the plan of the chunk it was queueing': {
+      progressLeft: (queuing: ChunkPlan): FanOutProgress | undefined => ({
+        afterId: null,
+        batches: 0,
+        targeted: 0,
+        finished: false,
+        queuing,
+      }),
+      replay: (send: Job) => send.retry('completed', { resetAttemptsMade: true, resetAttemptsStarted: true }),
+    },
+    'replayed from the dashboard, queued by a version that saved no chunk plan': {
+      progressLeft: () => undefined,
+      replay: (send: Job) => replayFromDashboard(queueNames.send, send),
+    },
+  };
 
-    await replayFromDashboard(queueNames.send, send);
-    for (const device of devices) {
-      expect(harness.sandbox.deliveries(device.token)).toHaveLength(1);
-      expect(await history(device.id)).toHaveLength(1);
-    }
-    expect(await readNotification(harness.ingress, project, id)).toMatchObject({
-      status: 'completed',
-      stats: { targeted: 2, sent: 2, failed: 0, unsubscribed: 0, clicked: 0 },
+  it.each(Object.entries(interruptedRuns))(
+    'send: a fan-out %s, after the batches it queued were delivered and removed, sends nothing again',
+    async (setup, { progressLeft, replay }) => {
+      const suffix = setup.includes('no chunk plan') ? 'legacy' : 'plan';
+      const devices = [
+        { id: `resume-${suffix}-a`, platform: 'android' as const, token: `resume-${suffix}-tok-a` },
+        { id: `resume-${suffix}-i`, platform: 'ios' as const, token: `resume-${suffix}-tok-i` },
+      ];
+      await registerDevices(harness.ingress, project, devices);
+      const id = await sendNotification(harness.ingress, project, {
+        targetType: 'device',
+        targetIds: devices.map((device) => device.id),
+        body: 'resume me',
+      });
+      await waitUntilCompleted(harness.ingress, project, id);
+      // By the time the send is replayed its batches have run and been removed.
+      const queued = await Promise.all([0, 1].map((batch) => queues().deliver.getJob(deliverJobId(id, batch))));
+      const plan: ChunkPlan = {
+        untilId: devices.map((device) => deviceKey(project.projectId, device.id)).sort()[1]!,
+        gateways: queued.map((job) => job!.data.gateway),
+      };
+      for (const job of queued) await job!.remove();
+      const send = (await queues().send.getJob(id))!;
+      await send.updateData({ notificationId: id, projectId: project.projectId, progress: progressLeft(plan) });
+      await harness.ingress.context.models.Notification.updateOne({ _id: id }, { $set: { status: 'sending' } });
+
+      await replay(send);
+      await waitUntilCompleted(harness.ingress, project, id);
+      for (const device of devices) {
+        expect(harness.sandbox.deliveries(device.token)).toHaveLength(1);
+        expect(await history(device.id)).toHaveLength(1);
+      }
+      expect(await readNotification(harness.ingress, project, id)).toMatchObject({
+        status: 'completed',
+        stats: { targeted: 2, sent: 2, failed: 0, unsubscribed: 0, clicked: 0 },
+      });
+      for (const batch of [0, 1]) {
+        expect((await queues().deliver.getJob(deliverJobId(id, batch)))?.data.resumedFanOut).toBe(true);
+      }
+    },
+  );
+
+  it('send: a chunk whose plan was saved but whose batches were never queued counts the devices it sends to, not those it planned', async () => {
+    const devices = ['a', 'b', 'i'].map((suffix) => ({
+      id: `planned-${suffix}`,
+      platform: suffix === 'i' ? ('ios' as const) : ('android' as const),
+      token: `planned-tok-${suffix}`,
+      tags: { cohort: 'planned' },
+    }));
+    await registerDevices(harness.ingress, project, devices);
+    const segment = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/segments`, {
+      key: project.apiKey,
+      body: { name: 'planned', match: 'all', conditions: [{ tag: 'cohort', op: 'eq', value: 'planned' }] },
     });
-    for (const batch of [0, 1]) {
-      expect((await queues().deliver.getJob(deliverJobId(id, batch)))?.data.resumedFanOut).toBe(true);
+    expect(segment.status).toBe(200);
+    const sendWorker = harness.workers.workers.find((worker) => worker.name === queueNames.send)!;
+    await sendWorker.pause();
+    try {
+      const id = await sendNotification(harness.ingress, project, {
+        targetType: 'segment',
+        targetIds: [segment.body.data.id],
+        body: 'as planned',
+      });
+      // The first attempt saved the plan of its three devices, then failed to queue their batches (Redis away).
+      const send = (await queues().send.getJob(id))!;
+      await send.updateData({
+        ...send.data,
+        progress: {
+          afterId: null,
+          batches: 0,
+          targeted: 0,
+          finished: false,
+          queuing: { untilId: deviceKey(project.projectId, 'planned-i'), gateways: ['fcm', 'apns'] },
+        },
+      });
+      // Before the retry, the iOS device leaves the segment.
+      const leaving = await harness.ingress.request(
+        'PATCH',
+        `/v1/sdk/projects/${project.projectId}/devices/planned-i`,
+        {
+          key: project.clientKey,
+          body: { tags: { cohort: 'left' } },
+        },
+      );
+      expect(leaving.status).toBe(200);
+      sendWorker.resume();
+      const notification = await waitUntilCompleted(harness.ingress, project, id);
+      expect(harness.sandbox.deliveries('planned-tok-i')).toHaveLength(0);
+      expect(notification.stats).toEqual({ targeted: 2, sent: 2, failed: 0, unsubscribed: 0, clicked: 0 });
+    } finally {
+      sendWorker.resume();
     }
   });
 
@@ -195,6 +278,11 @@ describe('replaying jobs from the dashboard', () => {
         // The deliver worker's stalled check at its start holds off every other check for its 30 s interval.
         await harness.workers.context.redis.del(queues().deliver.keys['stalled-check']!);
         await manual.startStalledCheckTimer();
+        // Resuming the deliver worker starts its stalled check again: only once both batches are back in the queue.
+        await eventually(async () => {
+          for (const batch of [0, 1])
+            expect(await queues().deliver.getJobState(deliverJobId(id, batch))).toBe('waiting');
+        });
         await resume();
         await waitUntilCompleted(harness.ingress, project, id);
         for (const batch of [0, 1]) {

@@ -152,9 +152,8 @@ export class DeliveryRun {
   /**
    * Delivered by an earlier run that stopped before saving its progress, or by an earlier job of this batch that a
    * resumed fan-out queued again after it was removed: counted now, never sent again. Only such runs look history up
-   * (src/delivery/interrupted-runs.ts); a batch's first run, and the retry rounds it schedules for itself after saving
-   * its progress, skip a look-up of up to a batch of history entries, which held the worker's slots when a gateway
-   * refused many pushes.
+   * (src/delivery/interrupted-runs.ts); a batch's first run, and the retry rounds of a batch never interrupted, skip
+   * a look-up of up to a batch of history entries, which held the worker's slots when a gateway refused many pushes.
    */
   private async skipDelivered(pending: BatchDevice[]): Promise<BatchDevice[]> {
     if (!this.job.data.resumedFanOut && !mayFollowAnInterruptedRun(this.job)) return pending;

@@ -4,8 +4,8 @@ import type { Job } from 'bullmq';
  * Whether an earlier run of this job may have stopped without saving its progress. BullMQ counts every attempt that
  * ended (threw, or finished and was replayed from the dashboard) in attemptsMade, and every recovery of a run whose
  * worker died or lost its lock in stalledCounter; both live in the job's own hash, so they go when the job does. The
- * delays of pacing and retry rounds (moveToDelayed) count in neither: the rounds a batch schedules for itself after
- * saving its progress are not taken for interrupted runs.
+ * delays of pacing and retry rounds (moveToDelayed) count in neither: the rounds of a batch never interrupted are not
+ * taken for interrupted runs. Once raised, the counts stay: every later run of an interrupted job is taken for one.
  */
 export function mayFollowAnInterruptedRun(job: Pick<Job, 'attemptsMade' | 'stalledCounter'>): boolean {
   return job.attemptsMade > 0 || job.stalledCounter > 0;

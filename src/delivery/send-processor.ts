@@ -11,7 +11,7 @@ import {
 } from '../targets/target-device.ts';
 import { contentOf, parseContent } from '../rendering/message-content.ts';
 import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
-import { enqueueDeliverBatches, gatewayForDevice, type DeliverJobData } from '../queues/deliver.ts';
+import { enqueueDeliverBatches, gatewayForDevice, queuedBatchDevices, type DeliverJobData } from '../queues/deliver.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import { isJourneyActive } from '../journeys/cancel-journey-sends.ts';
 import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
@@ -88,9 +88,11 @@ async function fanOut(
 ): Promise<void> {
   let progress = start;
   let chunk: TargetDevice[] = [];
-  const resumed = mayFollowAnInterruptedRun(job);
+  // Only the first chunk of a resumed fan-out can have been queued before: every later one starts past saved progress.
+  let mayBeQueuedBefore = progress.queuing !== undefined || mayFollowAnInterruptedRun(job);
   const queueChunk = async () => {
-    progress = await queueBatches(deps, job, targets, chunk, progress, resumed);
+    progress = await queueBatches(deps, job, targets, chunk, progress, mayBeQueuedBefore);
+    mayBeQueuedBefore = false;
     chunk = [];
   };
   for await (const device of targetCursor(deps.models, segments, targets, {
@@ -109,13 +111,13 @@ function chunkPlan(chunk: TargetDevice[]): ChunkPlan {
   return {
     untilId: chunk[chunk.length - 1]!._id,
     gateways: [...new Set(chunk.map(gatewayForDevice))],
-    devices: chunk.length,
   };
 }
 
 /**
  * Queues a chunk's batches, one per gateway. The chunk's plan is saved first; a chunk queued again by a resumed
- * fan-out follows the plan saved then, and leaves out devices of a gateway it did not have: they joined since.
+ * fan-out follows the plan saved then, and leaves out devices of a gateway it did not have: they joined since. It counts
+ * the devices its batches hold as queued, by this run or by the interrupted one, which read the devices earlier.
  */
 async function queueBatches(
   deps: SendDeps,
@@ -123,10 +125,11 @@ async function queueBatches(
   targets: Targets & { _id: string },
   chunk: TargetDevice[],
   progress: FanOutProgress,
-  resumed: boolean,
+  mayBeQueuedBefore: boolean,
 ): Promise<FanOutProgress> {
-  const plan = progress.queuing ?? chunkPlan(chunk);
-  if (!progress.queuing) await job.updateData({ ...job.data, progress: { ...progress, queuing: plan } });
+  const saved = progress.queuing;
+  const plan = saved ?? chunkPlan(chunk);
+  if (!saved) await job.updateData({ ...job.data, progress: { ...progress, queuing: plan } });
   const byGateway = new Map<GatewayName, BatchDevice[]>();
   for (const { _id, ...device } of chunk) {
     const gateway = gatewayForDevice(device);
@@ -144,15 +147,16 @@ async function queueBatches(
         gateway,
         batch: progress.batches + index,
         devices,
-        ...(resumed && { resumedFanOut: true }),
+        ...(mayBeQueuedBefore && { resumedFanOut: true }),
       },
     ];
   });
   await enqueueDeliverBatches(deps, { id: job.id!, queue: job.queueQualifiedName }, batches);
+  const numbers = plan.gateways.map((_, index) => progress.batches + index);
   const next: FanOutProgress = {
     afterId: plan.untilId,
     batches: progress.batches + plan.gateways.length,
-    targeted: progress.targeted + plan.devices,
+    targeted: progress.targeted + (saved ? await queuedBatchDevices(deps, targets._id, numbers) : chunk.length),
     finished: false,
   };
   // The status rides on each chunk's count rather than costing a write of its own (a send to a few users is a handful

@@ -32,7 +32,7 @@ export interface DeliverJobData {
   /** As the fan-out read them: delivery reads no device documents. */
   devices: BatchDevice[];
   /**
-   * Queued by a fan-out that resumed after an interrupted run: that run may have queued this batch already, and the
+   * In the first chunk a fan-out queued after an interrupted run: that run may have queued this batch already, and the
    * earlier job may have delivered it and been removed since, so this one looks up what was delivered before sending.
    */
   resumedFanOut?: true;
@@ -75,6 +75,18 @@ export async function enqueueDeliverBatches(
       opts: { ...deliverJobOptions, jobId: deliverJobId(data.notificationId, data.batch), parent },
     })),
   );
+}
+
+/** How many devices the batches of these numbers hold, as queued: a batch not queued holds none. */
+export async function queuedBatchDevices(
+  deps: Pick<Deps, 'queues'>,
+  notificationId: string,
+  batches: number[],
+): Promise<number> {
+  const jobs = await Promise.all(
+    batches.map((batch) => deps.queues.deliver.getJob(deliverJobId(notificationId, batch))),
+  );
+  return jobs.reduce((devices, job) => devices + (job?.data.devices.length ?? 0), 0);
 }
 
 /** Delivery batches rendered and sent to their gateway. */

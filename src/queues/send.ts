@@ -9,7 +9,6 @@ export interface ChunkPlan {
   untilId: string;
   /** Its devices' gateways, in the order of their batch numbers. */
   gateways: GatewayName[];
-  devices: number;
 }
 
 export interface FanOutProgress {
