@@ -1,39 +1,15 @@
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { deviceKey } from '../src/models/device.ts';
 import { deliverJobId } from '../src/queues/deliver.ts';
 import { deliveryBatchSize } from '../src/delivery/send-processor.ts';
 import { sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
-import { processEnv, startWorkerProcess, type NodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
-import { startMongoGate, type MongoGate } from './support/mongo-gate.ts';
+import { useWorkerProcesses } from './support/gated-worker-processes.ts';
 
 // Deliveries run in this process; each fan-out runs in a send worker process started by the test.
 const { harness } = useDeliveryHarness({ queues: ['deliver'] });
-// The first send worker reaches MongoDB through it, so that the test can stop it between two steps of a chunk.
-let gate: MongoGate;
-const running: NodeProcess[] = [];
-
-beforeAll(async () => {
-  gate = await startMongoGate(harness.config.mongoUrl);
-});
-afterEach(async () => {
-  gate.release();
-  await Promise.all(running.splice(0).map((worker) => worker.stop()));
-});
-afterAll(() => gate?.close());
-
-async function sendWorker(mongoUrl: string): Promise<NodeProcess> {
-  const worker = await startWorkerProcess(
-    'send',
-    processEnv(harness.config, {
-      MONGODB_URL: mongoUrl,
-      WORKER_LOCK_DURATION_MS: '1500',
-      WORKER_STALLED_INTERVAL_MS: '300',
-    }),
-  );
-  running.push(worker);
-  return worker;
-}
+// The first send worker reaches MongoDB through the gate, so that the test can stop it between two steps of a chunk.
+const processes = useWorkerProcesses(harness);
 
 it('a fan-out killed after queueing a chunk, before saving its progress, resumes without losing a device when the chunk has changed meanwhile', async () => {
   const project = await harness.ingress.createProject('team');
@@ -61,8 +37,9 @@ it('a fan-out killed after queueing a chunk, before saving its progress, resumes
   expect(segment.status).toBe(200);
 
   // The first chunk's count is the fan-out's next write after queueing its batches, and the one before its progress.
+  const gate = processes.gate();
   gate.hold('update', 'notifications');
-  const first = await sendWorker(gate.url);
+  const first = await processes.start('send');
   const notificationId = await sendNotification(harness.ingress, project, {
     targetType: 'segment',
     targetIds: [segment.body.data.id],
@@ -85,7 +62,7 @@ it('a fan-out killed after queueing a chunk, before saving its progress, resumes
   first.child.kill('SIGKILL');
   expect((await first.exited).signal).toBe('SIGKILL');
   gate.release();
-  await sendWorker(harness.config.mongoUrl);
+  await processes.start('send', { direct: true });
 
   const notification = await waitUntilCompleted(harness.ingress, project, notificationId, 30_000);
   const received = new Map<string, number>();

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 import { deviceKey } from '../src/models/device.ts';
 import { deliverJobId } from '../src/queues/deliver.ts';
@@ -8,39 +8,15 @@ import {
   useDeliveryHarness,
   waitUntilCompleted,
 } from './support/delivery-harness.ts';
-import { processEnv, startWorkerProcess, type NodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
-import { startMongoGate, type MongoGate } from './support/mongo-gate.ts';
+import { useWorkerProcesses } from './support/gated-worker-processes.ts';
 
 // Fan-out runs in this process; every delivery runs in worker processes started by the tests.
 const { harness } = useDeliveryHarness({ queues: ['send'] });
-// The worker processes reach MongoDB through it, so that a test can hold a batch at one write.
-let gate: MongoGate;
-const running: NodeProcess[] = [];
-
-beforeAll(async () => {
-  gate = await startMongoGate(harness.config.mongoUrl);
-});
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((worker) => worker.stop()));
-});
-afterAll(() => gate?.close());
-
+// The worker processes reach MongoDB through the gate, so that a test can hold a batch at one write.
+const processes = useWorkerProcesses(harness);
 const deliverQueue = () => harness.ingress.context.queues.deliver;
-
-async function deliverWorker(extra: Record<string, string> = {}): Promise<NodeProcess> {
-  const worker = await startWorkerProcess(
-    'deliver',
-    processEnv(harness.config, {
-      MONGODB_URL: gate.url,
-      WORKER_LOCK_DURATION_MS: '1500',
-      WORKER_STALLED_INTERVAL_MS: '300',
-      ...extra,
-    }),
-  );
-  running.push(worker);
-  return worker;
-}
+const deliverWorker = (env: Record<string, string> = {}) => processes.start('deliver', { env });
 
 async function insertDevices(project: CreatedProject, count: number, users: number): Promise<void> {
   const now = new Date();
@@ -109,7 +85,7 @@ async function batchHeldAfterSending(prefix: string) {
     { id: `${prefix}-gone`, platform: 'android' as const, token: `unregistered-${prefix}` },
   ];
   await registerDevices(harness.ingress, project, devices);
-  gate.hold('update', 'devices');
+  processes.gate().hold('update', 'devices');
   const id = await sendNotification(harness.ingress, project, {
     targetType: 'device',
     targetIds: devices.map((device) => device.id),
@@ -119,13 +95,13 @@ async function batchHeldAfterSending(prefix: string) {
   await eventually(async () => {
     expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(2);
     expect(await deliverQueue().getJobState(batch)).toBe('active');
-    expect(gate.held()).toBe(1);
+    expect(processes.gate().held()).toBe(1);
   });
   return {
     project,
     id,
     batch,
-    release: () => gate.release(),
+    release: () => processes.gate().release(),
     async expectDeliveredOnce() {
       const notification = await waitUntilCompleted(harness.ingress, project, id, 20_000);
       expect(notification.stats).toEqual({ targeted: 3, sent: 2, failed: 0, unsubscribed: 1, clicked: 0 });
