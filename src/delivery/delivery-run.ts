@@ -100,8 +100,7 @@ function sortOutcomes(rendered: Rendered[], outcomes: PushOutcome[]): CallOutcom
  * or failed, and is then "done": retry rounds skip done devices; outcomes saved in the job but not yet in MongoDB are
  * written by the next run, not sent again; and a run after an unclean end (a recovered stalled job, a failed attempt)
  * or of a batch queued again by a resumed fan-out also skips devices that already have history for the notification.
- * The batch's
- * counts go to its own delivery-result document before the job's progress is saved.
+ * The batch's counts go to its own delivery-result document before the job's progress is saved.
  */
 export class DeliveryRun {
   private readonly worker: DeliveryWorker;

@@ -151,7 +151,7 @@ async function queueBatches(
       },
     ];
   });
-  await enqueueDeliverBatches(deps, { id: job.id!, queue: job.queueQualifiedName }, batches);
+  if (batches.length > 0) await enqueueDeliverBatches(deps, { id: job.id!, queue: job.queueQualifiedName }, batches);
   const numbers = plan.gateways.map((_, index) => progress.batches + index);
   const next: FanOutProgress = {
     afterId: plan.untilId,

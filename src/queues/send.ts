@@ -12,7 +12,7 @@ export interface ChunkPlan {
 }
 
 export interface FanOutProgress {
-  /** The _id (hex) of the last device whose batch is queued; the fan-out resumes after it. */
+  /** The _id of the last device whose batch is queued; the fan-out resumes after it. */
   afterId: string | null;
   batches: number;
   targeted: number;
