@@ -11,6 +11,7 @@ import { deliverJobId, type DeliverJobData, type UnrecordedOutcomes } from '../q
 import type { PreparedNotification, PreparedNotifications } from './prepared-notification.ts';
 import type { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
 import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
+import { waitOutStorageOutage } from './storage-outages.ts';
 import { RetryRound } from './retry-rounds.ts';
 import { OutcomeTally } from './outcome-tally.ts';
 
@@ -123,6 +124,7 @@ export class DeliveryRun {
     try {
       await this.deliver();
     } catch (error) {
+      await waitOutStorageOutage(this.job, this.token, error);
       if (error instanceof DelayedError || !this.isLastAttempt()) throw error;
       await this.failPending();
       throw error;

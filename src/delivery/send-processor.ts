@@ -15,6 +15,7 @@ import { enqueueDeliverBatches, gatewayForDevice, queuedBatchDevices, type Deliv
 import type { GatewayName } from '../gateways/gateway.ts';
 import { isJourneyActive } from '../journeys/cancel-journey-sends.ts';
 import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
+import { waitOutStorageOutage } from './storage-outages.ts';
 
 export const deliveryBatchSize = 500;
 
@@ -52,17 +53,17 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
       imageUrl: 1,
       journeyId: 1,
     };
-    const notification = await Notification.findById(notificationId, fields).lean();
-    if (!notification || notification.status === 'canceled' || notification.status === 'completed') return;
-    if (
-      notification.status === 'queued' &&
-      notification.journeyId &&
-      !(await isJourneyActive(deps.models, notification.journeyId))
-    ) {
-      await Notification.updateOne({ _id: notificationId }, { $set: { status: 'canceled' } });
-      return;
-    }
     try {
+      const notification = await Notification.findById(notificationId, fields).lean();
+      if (!notification || notification.status === 'canceled' || notification.status === 'completed') return;
+      if (
+        notification.status === 'queued' &&
+        notification.journeyId &&
+        !(await isJourneyActive(deps.models, notification.journeyId))
+      ) {
+        await Notification.updateOne({ _id: notificationId }, { $set: { status: 'canceled' } });
+        return;
+      }
       const progress = job.data.progress ?? startProgress;
       if (!progress.finished) {
         await fanOut(deps, segments, job, notification, fanOutProjection(notification), progress);
@@ -70,6 +71,7 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
       if (token !== undefined && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
       await Notification.updateOne({ _id: notificationId }, { $set: { status: 'completed', completedAt: new Date() } });
     } catch (error) {
+      await waitOutStorageOutage(job, token, error);
       if (!(error instanceof WaitingChildrenError) && isLastAttempt(job)) {
         await Notification.updateOne({ _id: notificationId }, { $set: { status: 'failed' } }).catch(() => undefined);
       }

@@ -1,0 +1,16 @@
+import { DelayedError, type Job } from 'bullmq';
+import { isUnavailableError } from '../infra/unavailable.ts';
+
+/** How long a send or a batch that met an unreachable MongoDB or Redis waits before it runs again. */
+export const outageRetryDelayMs = 1000;
+
+/**
+ * A run that failed because MongoDB or Redis could not be reached waits and runs again without spending an attempt:
+ * the attempts (and their backoff) would be gone within a minute, and the batch failed with its pushes unsent, so an
+ * outage of any length only delays a send (CONTRACTS §1). Errors of any other kind go on to use the attempts.
+ */
+export async function waitOutStorageOutage(job: Job, token: string | undefined, error: unknown): Promise<void> {
+  if (token === undefined || !isUnavailableError(error)) return;
+  await job.moveToDelayed(Date.now() + outageRetryDelayMs, token);
+  throw new DelayedError();
+}
