@@ -151,4 +151,23 @@ describe('worker shutdown and crashes', () => {
     await held.expectDeliveredOnce();
     expect((await deliverQueue().getJob(held.batch))!.processedBy).toMatch(new RegExp(`:${second.pid}$`));
   });
+
+  it('kill -9 twice: a batch whose workers die under it twice is recovered again and delivered once', async () => {
+    const first = await deliverWorker();
+    const held = await batchHeldAfterSending('twice');
+    first.child.kill('SIGKILL');
+    expect((await first.exited).signal).toBe('SIGKILL');
+    // The gate still holds the step: the worker that recovers the batch stops there too, and dies as well.
+    const second = await deliverWorker();
+    await eventually(async () => {
+      expect((await deliverQueue().getJob(held.batch))!.processedBy).toMatch(new RegExp(`:${second.pid}$`));
+      expect(processes.gate().held()).toBe(1);
+    }, 20_000);
+    second.child.kill('SIGKILL');
+    expect((await second.exited).signal).toBe('SIGKILL');
+    await held.release();
+    const third = await deliverWorker();
+    await held.expectDeliveredOnce();
+    expect((await deliverQueue().getJob(held.batch))!.processedBy).toMatch(new RegExp(`:${third.pid}$`));
+  });
 });

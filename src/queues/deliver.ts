@@ -1,6 +1,6 @@
 import type { JobsOptions, ParentOptions } from 'bullmq';
 import type { Deps } from '../deps.ts';
-import type { QueueDefinition } from './queue-definition.ts';
+import { resumableStalls, type QueueDefinition } from './queue-definition.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import type { BatchDevice } from '../targets/target-device.ts';
 import type { Rejection } from '../devices/mark-unsubscribed.ts';
@@ -94,6 +94,7 @@ export const deliverQueue: QueueDefinition<'deliver'> = {
   name: 'deliver',
   // Deliveries mostly wait on gateway round trips, so one process keeps many batches in flight.
   defaultConcurrency: 16,
+  maxStalledCount: resumableStalls,
   async processor(deps) {
     const [{ deliverProcessor }, { createGatewayProvider }] = await Promise.all([
       import('../delivery/deliver-processor.ts'),

@@ -1,6 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import type { Deps } from '../deps.ts';
-import type { QueueDefinition } from './queue-definition.ts';
+import { resumableStalls, type QueueDefinition } from './queue-definition.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 
 /** A chunk of the fan-out as it was first read: saved before its batches are queued. */
@@ -71,6 +71,7 @@ export async function enqueueSend(
 export const sendQueue: QueueDefinition<'send'> = {
   name: 'send',
   defaultConcurrency: 4,
+  maxStalledCount: resumableStalls,
   async processor(deps) {
     const { sendProcessor } = await import('../delivery/send-processor.ts');
     return { process: sendProcessor(deps) };

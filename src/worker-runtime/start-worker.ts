@@ -35,6 +35,7 @@ export async function startQueueWorker(
     prefix: redisKeys.queuePrefix(deps.config.queuePrefix, name),
     name: `${name}@${hostname()}:${process.pid}`,
     concurrency: options.concurrency,
+    ...(definition.maxStalledCount !== undefined && { maxStalledCount: definition.maxStalledCount }),
     ...(options.lockDurationMs !== undefined && { lockDuration: options.lockDurationMs }),
     ...(options.stalledIntervalMs !== undefined && { stalledInterval: options.stalledIntervalMs }),
   });
