@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 import { deviceKey } from '../src/models/device.ts';
 import { deliverJobId } from '../src/queues/deliver.ts';
+import { gatewayCallSize } from '../src/delivery/delivery-run.ts';
+import { redisKeys } from '../src/infra/redis-keys.ts';
 import {
   registerDevices,
   sendNotification,
@@ -150,6 +152,40 @@ describe('worker shutdown and crashes', () => {
     const second = await deliverWorker();
     await held.expectDeliveredOnce();
     expect((await deliverQueue().getJob(held.batch))!.processedBy).toMatch(new RegExp(`:${second.pid}$`));
+  });
+
+  it('a run whose lock lapsed stops before its next gateway call: the run that recovered its batch sends the rest, once', async () => {
+    const project = await harness.ingress.createProject('team');
+    // Two batches (Android and iOS) of two gateway calls each.
+    const devices = 4 * gatewayCallSize;
+    await insertDevices(project, devices, 1);
+    processes.gate().hold('insert', 'history');
+    const first = await deliverWorker({ DELIVER_CONCURRENCY: '1' });
+    const id = await sendNotification(harness.ingress, project, {
+      targetType: 'userId',
+      targetIds: ['u0'],
+      body: 'one call each',
+    });
+    const received = () =>
+      harness.sandbox.deliveries().filter((delivery) => delivery.token.startsWith(`${project.projectId}-`));
+    // The first call of the first batch went out and its history is held. The run's lock then lapses, as it does when
+    // Redis, or the process, is away for longer than the lock lasts; stalled-job recovery hands the batch on.
+    await eventually(async () => {
+      expect(processes.gate().held()).toBe(1);
+      expect(received()).toHaveLength(gatewayCallSize);
+    });
+    const running = (await deliverQueue().getJobs(['active']))[0]!;
+    await harness.ingress.context.redis.del(redisKeys.jobLock(running.queueQualifiedName, running.id!));
+    await processes.start('deliver', { direct: true });
+    const notification = await waitUntilCompleted(harness.ingress, project, id, 20_000);
+    expect(notification.stats).toEqual({ targeted: devices, sent: devices, failed: 0, unsubscribed: 0, clicked: 0 });
+
+    // The first run goes on once its history is written and stops before its second call; whichever way it ends,
+    // BullMQ then finds the job's lock missing and says so.
+    processes.gate().release();
+    await eventually(() => expect(first.output()).toContain(`Missing lock for job ${running.id}`));
+    expect(received()).toHaveLength(devices);
+    expect(new Set(received().map((delivery) => delivery.token)).size).toBe(devices);
   });
 
   it('kill -9 twice: a batch whose workers die under it twice is recovered again and delivered once', async () => {

@@ -12,6 +12,7 @@ import type { PreparedNotification, PreparedNotifications } from './prepared-not
 import type { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
 import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 import { waitOutStorageOutage } from './storage-outages.ts';
+import { assertLockHeld, LostLockError } from './lost-lock.ts';
 import { RetryRound } from './retry-rounds.ts';
 import { OutcomeTally } from './outcome-tally.ts';
 
@@ -124,6 +125,8 @@ export class DeliveryRun {
     try {
       await this.deliver();
     } catch (error) {
+      // The run that has the job now owns its progress and its counts.
+      if (error instanceof LostLockError) throw error;
       await waitOutStorageOutage(this.job, this.token, error);
       if (error instanceof DelayedError || !this.isLastAttempt()) throw error;
       await this.failPending();
@@ -206,6 +209,7 @@ export class DeliveryRun {
   }
 
   private async sendCall(gateway: PushGateway, notification: PreparedNotification, call: Rendered[]): Promise<void> {
+    await assertLockHeld(this.worker.deps.redis, this.job, this.token);
     const sendStart = performance.now();
     const outcomes = sortOutcomes(call, await gateway.send(call.map((push) => toOutgoing(notification, push))));
     const gatewaySeconds = (performance.now() - sendStart) / 1000;

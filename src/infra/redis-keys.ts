@@ -28,6 +28,8 @@ export const redisKeys = {
   idempotency: (prefix: string, projectId: string, keyDigest: string) =>
     `${prefix}:idempotency:{${projectId}}:${keyDigest}`,
   deliveryRate: (prefix: string, projectId: string) => `${prefix}:delivery-rate:{${projectId}}`,
+  /** BullMQ's lock of a job being run (the `lock` key its scripts take), named from the job's own queue name. */
+  jobLock: (queueQualifiedName: string, jobId: string) => `${queueQualifiedName}:${jobId}:lock`,
   journeysVersion: (prefix: string, projectId: string) => `${prefix}:journeys-version:{${projectId}}`,
   /** Written in one MULTI per delivery batch. */
   deliveryCounts: (prefix: string) => `${prefix}:metrics:{metrics}:deliveries`,
