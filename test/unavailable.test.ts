@@ -9,6 +9,8 @@ import type { StartedService } from '../local/services/started-service.ts';
 import { startIngress, type TestIngress } from './support/ingress.ts';
 import { testConfig } from './support/test-config.ts';
 import { redisCommandTimeoutMs } from '../src/infra/redis.ts';
+import { isUnavailableError } from '../src/infra/unavailable.ts';
+import { MongoBulkWriteError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -100,5 +102,22 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
     );
     expect((await ingress.request('GET', '/readyz')).status).toBe(503);
     expect(await ingress.context.queues.eventIngest.count()).toBe(queuedBefore);
+  });
+});
+
+describe('which errors mean a backing store is unreachable', () => {
+  const lost = () => new MongoNetworkError('connection 7 to 127.0.0.1:27017 closed');
+
+  it('a MongoDB connection lost or timed out, alone or inside a bulk write (insertMany)', () => {
+    expect(isUnavailableError(lost())).toBe(true);
+    expect(isUnavailableError(new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out'))).toBe(true);
+    expect(isUnavailableError(new MongoBulkWriteError(lost(), {} as never))).toBe(true);
+  });
+
+  it("not a bulk write's own failure, nor any other server error", () => {
+    const duplicate = { message: 'E11000 duplicate key error', code: 11000, writeErrors: [] };
+    expect(isUnavailableError(new MongoBulkWriteError(duplicate, {} as never))).toBe(false);
+    expect(isUnavailableError(new MongoServerError({ message: 'unknown operator: $foo', code: 2 }))).toBe(false);
+    expect(isUnavailableError(new Error('a bug'))).toBe(false);
   });
 });

@@ -1,13 +1,8 @@
 const mongoUnavailableNames = new Set([
   'MongoServerSelectionError',
   'MongooseServerSelectionError',
-  'MongoNetworkError',
-  'MongoNetworkTimeoutError',
   'MongoNotConnectedError',
   'MongoTopologyClosedError',
-  'MongoPoolClearedError',
-  // A subclass of MongoPoolClearedError with a name of its own: the operations in flight when the pool was cleared.
-  'PoolClearedOnNetworkError',
   // Seen while a process shuts down with requests still in flight: the client is going away, the request can be retried.
   'MongoClientClosedError',
   'MongoPoolClosedError',
@@ -15,10 +10,13 @@ const mongoUnavailableNames = new Set([
 ]);
 
 /**
- * The driver's own message for a connection lost in the middle of an operation. A bulk write (insertMany) wraps that
- * network error in a MongoBulkWriteError, which keeps its message but not its name.
+ * A MongoNetworkError or one of its subclasses (a connection lost mid-operation, a pool cleared after one), all of which
+ * set `beforeHandshake`. A bulk write (insertMany) wraps such an error in a MongoBulkWriteError, which copies its fields
+ * but not its name or class; a bulk write's own failures (duplicate keys, validation) carry no such field.
  */
-const mongoConnectionLost = /^connection \d+ to \S+ (closed|timed out)/;
+function isMongoNetworkError(error: Error): boolean {
+  return 'beforeHandshake' in error;
+}
 
 const redisUnavailablePatterns = [
   /enableOfflineQueue/,
@@ -34,6 +32,6 @@ export function isUnavailableError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (mongoUnavailableNames.has(error.name)) return true;
   if (error.name === 'MaxRetriesPerRequestError') return true;
-  if (mongoConnectionLost.test(error.message)) return true;
+  if (isMongoNetworkError(error)) return true;
   return redisUnavailablePatterns.some((pattern) => pattern.test(error.message));
 }
