@@ -10,7 +10,13 @@ import { startIngress, type TestIngress } from './support/ingress.ts';
 import { testConfig } from './support/test-config.ts';
 import { redisCommandTimeoutMs } from '../src/infra/redis.ts';
 import { isUnavailableError } from '../src/infra/unavailable.ts';
-import { MongoBulkWriteError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoNetworkError,
+  MongoNetworkTimeoutError,
+  MongoServerError,
+  MongoServerSelectionError,
+} from 'mongodb';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -108,10 +114,16 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
 describe('which errors mean a backing store is unreachable', () => {
   const lost = () => new MongoNetworkError('connection 7 to 127.0.0.1:27017 closed');
 
-  it('a MongoDB connection lost or timed out, alone or inside a bulk write (insertMany)', () => {
-    expect(isUnavailableError(lost())).toBe(true);
-    expect(isUnavailableError(new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out'))).toBe(true);
-    expect(isUnavailableError(new MongoBulkWriteError(lost(), {} as never))).toBe(true);
+  it('a MongoDB connection lost or timed out, a pool cleared, a server not found, alone or inside a bulk write', () => {
+    const cleared = new MongoNetworkError(
+      'Connection pool for 127.0.0.1:27017 was cleared because another operation failed with: "connection <monitor> to 127.0.0.1:27017 closed"',
+    );
+    const notFound = new MongoServerSelectionError('Server selection timed out after 2000 ms', {} as never);
+    const timedOut = new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out');
+    for (const error of [lost(), cleared, notFound, timedOut]) {
+      expect(isUnavailableError(error), error.message).toBe(true);
+      expect(isUnavailableError(new MongoBulkWriteError(error, {} as never)), error.message).toBe(true);
+    }
   });
 
   it("not a bulk write's own failure, nor any other server error", () => {

@@ -11,11 +11,21 @@ const mongoUnavailableNames = new Set([
 
 /**
  * A MongoNetworkError or one of its subclasses (a connection lost mid-operation, a pool cleared after one), all of which
- * set `beforeHandshake`. A bulk write (insertMany) wraps such an error in a MongoBulkWriteError, which copies its fields
- * but not its name or class; a bulk write's own failures (duplicate keys, validation) carry no such field.
+ * set `beforeHandshake`, whichever copy of the driver threw it.
  */
 function isMongoNetworkError(error: Error): boolean {
   return 'beforeHandshake' in error;
+}
+
+/**
+ * A bulk write (insertMany, bulkWrite) wraps every error of the driver's own, a network error or a server selection
+ * that timed out, in a MongoBulkWriteError that keeps it as `errorResponse`; its own failures (duplicate keys,
+ * validation) keep a plain object there.
+ */
+function bulkWriteCause(error: Error): unknown {
+  if (error.name !== 'MongoBulkWriteError') return undefined;
+  const cause = (error as { errorResponse?: unknown }).errorResponse;
+  return cause instanceof Error ? cause : undefined;
 }
 
 const redisUnavailablePatterns = [
@@ -33,5 +43,7 @@ export function isUnavailableError(error: unknown): boolean {
   if (mongoUnavailableNames.has(error.name)) return true;
   if (error.name === 'MaxRetriesPerRequestError') return true;
   if (isMongoNetworkError(error)) return true;
+  const cause = bulkWriteCause(error);
+  if (cause) return isUnavailableError(cause);
   return redisUnavailablePatterns.some((pattern) => pattern.test(error.message));
 }

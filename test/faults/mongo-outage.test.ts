@@ -51,7 +51,7 @@ it('a scheduled send that comes due while the MongoDB-wire server is away goes o
     targetType: 'device',
     targetIds: devices.map((device) => device.id),
     body: 'due in the outage',
-    sendAt: new Date(Date.now() + 1000).toISOString(),
+    sendAt: new Date(Date.now() + 3000).toISOString(),
   });
   await harness.mongo!.kill();
   // The send job came due, met no server and is waiting to run again.
