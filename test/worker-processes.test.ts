@@ -12,6 +12,7 @@ import {
 } from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 import { useWorkerProcesses } from './support/gated-worker-processes.ts';
+import type { NodeProcess } from './support/child-processes.ts';
 
 // Fan-out runs in this process; every delivery runs in worker processes started by the tests.
 const { harness } = useDeliveryHarness({ queues: ['send'] });
@@ -118,6 +119,16 @@ async function batchHeldAfterSending(prefix: string) {
   };
 }
 
+async function killHard(worker: NodeProcess): Promise<void> {
+  worker.child.kill('SIGKILL');
+  expect((await worker.exited).signal).toBe('SIGKILL');
+}
+
+/** The batch's last run was this worker's. */
+async function expectLastRunBy(batch: string, worker: NodeProcess): Promise<void> {
+  expect((await deliverQueue().getJob(batch))!.processedBy).toMatch(new RegExp(`:${worker.pid}$`));
+}
+
 describe('worker shutdown and crashes', () => {
   it('SIGTERM: the worker finishes its active batch, then exits', async () => {
     const worker = await deliverWorker();
@@ -127,7 +138,7 @@ describe('worker shutdown and crashes', () => {
     expect(await worker.exited).toEqual({ code: 0, signal: null });
     expect(await deliverQueue().getJobState(held.batch)).toBe('completed');
     await held.expectDeliveredOnce();
-    expect((await deliverQueue().getJob(held.batch))!.processedBy).toMatch(new RegExp(`:${worker.pid}$`));
+    await expectLastRunBy(held.batch, worker);
   });
 
   it('SIGTERM: a batch still running after the grace period is handed to another worker, without sending twice', async () => {
@@ -140,18 +151,17 @@ describe('worker shutdown and crashes', () => {
     await held.release();
     const second = await deliverWorker();
     await held.expectDeliveredOnce();
-    expect((await deliverQueue().getJob(held.batch))!.processedBy).toMatch(new RegExp(`:${second.pid}$`));
+    await expectLastRunBy(held.batch, second);
   });
 
   it('kill -9 mid-batch: another worker recovers the batch, loses nothing and sends nothing twice', async () => {
     const first = await deliverWorker();
     const held = await batchHeldAfterSending('kill');
-    first.child.kill('SIGKILL');
-    expect((await first.exited).signal).toBe('SIGKILL');
+    await killHard(first);
     await held.release();
     const second = await deliverWorker();
     await held.expectDeliveredOnce();
-    expect((await deliverQueue().getJob(held.batch))!.processedBy).toMatch(new RegExp(`:${second.pid}$`));
+    await expectLastRunBy(held.batch, second);
   });
 
   it('a run whose lock lapsed stops before its next gateway call: the run that recovered its batch sends the rest, once', async () => {
@@ -191,19 +201,17 @@ describe('worker shutdown and crashes', () => {
   it('kill -9 twice: a batch whose workers die under it twice is recovered again and delivered once', async () => {
     const first = await deliverWorker();
     const held = await batchHeldAfterSending('twice');
-    first.child.kill('SIGKILL');
-    expect((await first.exited).signal).toBe('SIGKILL');
+    await killHard(first);
     // The gate still holds the step: the worker that recovers the batch stops there too, and dies as well.
     const second = await deliverWorker();
     await eventually(async () => {
-      expect((await deliverQueue().getJob(held.batch))!.processedBy).toMatch(new RegExp(`:${second.pid}$`));
+      await expectLastRunBy(held.batch, second);
       expect(processes.gate().held()).toBe(1);
     }, 20_000);
-    second.child.kill('SIGKILL');
-    expect((await second.exited).signal).toBe('SIGKILL');
+    await killHard(second);
     await held.release();
     const third = await deliverWorker();
     await held.expectDeliveredOnce();
-    expect((await deliverQueue().getJob(held.batch))!.processedBy).toMatch(new RegExp(`:${third.pid}$`));
+    await expectLastRunBy(held.batch, third);
   });
 });
