@@ -129,6 +129,7 @@ describe('replaying jobs from the dashboard', () => {
   const interruptedRuns = {
     // Job.retry can reset the job's count of attempts; the plan still tells that the chunk may have been queued.
     'replayed with its attempts reset, from the plan of the chunk it was queueing': {
+      prefix: 'resume-plan',
       progressLeft: (queuing: ChunkPlan): FanOutProgress | undefined => ({
         afterId: null,
         batches: 0,
@@ -139,6 +140,7 @@ describe('replaying jobs from the dashboard', () => {
       replay: (send: Job) => send.retry('completed', { resetAttemptsMade: true, resetAttemptsStarted: true }),
     },
     'replayed from the dashboard, queued by a version that saved no chunk plan': {
+      prefix: 'resume-legacy',
       progressLeft: () => undefined,
       replay: (send: Job) => replayFromDashboard(queueNames.send, send),
     },
@@ -146,11 +148,10 @@ describe('replaying jobs from the dashboard', () => {
 
   it.each(Object.entries(interruptedRuns))(
     'send: a fan-out %s, after the batches it queued were delivered and removed, sends nothing again',
-    async (setup, { progressLeft, replay }) => {
-      const suffix = setup.includes('no chunk plan') ? 'legacy' : 'plan';
+    async (_setup, { prefix, progressLeft, replay }) => {
       const devices = [
-        { id: `resume-${suffix}-a`, platform: 'android' as const, token: `resume-${suffix}-tok-a` },
-        { id: `resume-${suffix}-i`, platform: 'ios' as const, token: `resume-${suffix}-tok-i` },
+        { id: `${prefix}-a`, platform: 'android' as const, token: `${prefix}-tok-a` },
+        { id: `${prefix}-i`, platform: 'ios' as const, token: `${prefix}-tok-i` },
       ];
       await registerDevices(harness.ingress, project, devices);
       const id = await sendNotification(harness.ingress, project, {

@@ -12,6 +12,7 @@ import type { PreparedNotification, PreparedNotifications } from './prepared-not
 import type { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
 import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 import { waitOutStorageOutage } from './storage-outages.ts';
+import { delayRun } from './delay-run.ts';
 import { assertLockHeld, LostLockError } from './lost-lock.ts';
 import { RetryRound } from './retry-rounds.ts';
 import { OutcomeTally } from './outcome-tally.ts';
@@ -304,10 +305,8 @@ export class DeliveryRun {
     await this.reportMetrics(tally, null).catch(() => undefined);
   }
 
-  /** Ends this run and moves the job to the delayed set; BullMQ then expects the DelayedError. */
-  private async delay(delayMs: number): Promise<never> {
-    await this.job.moveToDelayed(Date.now() + delayMs, this.token);
-    throw new DelayedError();
+  private delay(delayMs: number): Promise<never> {
+    return delayRun(this.job, this.token, delayMs);
   }
 
   private batchId(): string {

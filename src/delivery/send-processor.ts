@@ -139,6 +139,7 @@ async function queueBatches(
     devices.push(device);
     byGateway.set(gateway, devices);
   }
+  const numbers = plan.gateways.map((_, index) => progress.batches + index);
   const batches = plan.gateways.flatMap((gateway, index): DeliverJobData[] => {
     const devices = byGateway.get(gateway);
     if (!devices) return [];
@@ -147,17 +148,16 @@ async function queueBatches(
         notificationId: targets._id,
         projectId: targets.projectId,
         gateway,
-        batch: progress.batches + index,
+        batch: numbers[index]!,
         devices,
         ...(mayBeQueuedBefore && { resumedFanOut: true }),
       },
     ];
   });
   if (batches.length > 0) await enqueueDeliverBatches(deps, { id: job.id!, queue: job.queueQualifiedName }, batches);
-  const numbers = plan.gateways.map((_, index) => progress.batches + index);
   const next: FanOutProgress = {
     afterId: plan.untilId,
-    batches: progress.batches + plan.gateways.length,
+    batches: progress.batches + numbers.length,
     targeted: progress.targeted + (saved ? await queuedBatchDevices(deps, targets._id, numbers) : chunk.length),
     finished: false,
   };

@@ -1,5 +1,6 @@
-import { DelayedError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import { isUnavailableError } from '../infra/unavailable.ts';
+import { delayRun } from './delay-run.ts';
 
 /** How long a send or a batch that met an unreachable MongoDB waits before it runs again. */
 export const outageRetryDelayMs = 1000;
@@ -12,6 +13,5 @@ export const outageRetryDelayMs = 1000;
  */
 export async function waitOutStorageOutage(job: Job, token: string | undefined, error: unknown): Promise<void> {
   if (token === undefined || !isUnavailableError(error)) return;
-  await job.moveToDelayed(Date.now() + outageRetryDelayMs, token);
-  throw new DelayedError();
+  await delayRun(job, token, outageRetryDelayMs);
 }
