@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { queueNames } from '../src/queues/registry.ts';
+import { startMongoGate } from './support/mongo-gate.ts';
+import { startIngress } from './support/ingress.ts';
+import { eventually } from './support/eventually.ts';
 import { deliverJobId } from '../src/queues/deliver.ts';
 import {
   registerDevices,
@@ -271,6 +275,29 @@ describe('exactly once', () => {
     expect(third).toBe(first);
     await completed(first);
     expect(deliveries('idem-tok')).toHaveLength(1);
+  });
+});
+
+describe('reading a notification', () => {
+  it('never shows a completed send with counts from before it completed', async () => {
+    await register([{ id: 'read-late', platform: 'android', token: 'read-late-tok' }]);
+    // The reader's notification query is held while the send completes, as a loaded server may answer it late.
+    const gate = await startMongoGate(harness.config.mongoUrl);
+    onTestFinished(() => gate.close());
+    const reader = await startIngress({ ...harness.config, mongoUrl: gate.url });
+    onTestFinished(() => reader.close());
+    const deliverWorker = harness.workers.workers.find((worker) => worker.name === queueNames.deliver)!;
+    await deliverWorker.pause();
+    onTestFinished(() => deliverWorker.resume());
+    const id = await send({ targetType: 'device', targetIds: ['read-late'], body: 'counted' });
+
+    gate.hold('find', 'notifications');
+    const read = readNotification(reader, project, id);
+    await eventually(() => expect(gate.held()).toBe(1));
+    deliverWorker.resume();
+    await completed(id);
+    gate.release();
+    expect(await read).toMatchObject({ status: 'completed', stats: { targeted: 1, sent: 1 } });
   });
 });
 

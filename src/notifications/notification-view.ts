@@ -45,11 +45,11 @@ export async function findNotificationView(
   projectId: string,
   notificationId: string,
 ): Promise<NotificationView> {
-  const [notification, stats] = await Promise.all([
-    projectNotificationQuery(models, projectId, notificationId),
-    deliveryStats(models, [notificationId]),
-  ]);
+  // The notification first, its counts after: every batch writes its counts before its notification can be completed,
+  // so counts read in parallel could predate a status read a moment later, and show a completed send that sent nothing.
+  const notification = await projectNotificationQuery(models, projectId, notificationId);
   if (!notification) throw notFound(`No notification "${notificationId}" in this project.`);
+  const stats = await deliveryStats(models, [notificationId]);
   return toNotificationView(notification, stats.get(notificationId)!);
 }
 
