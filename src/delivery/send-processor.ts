@@ -13,7 +13,7 @@ import { contentOf, parseContent } from '../rendering/message-content.ts';
 import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
 import { enqueueDeliverBatches, gatewayForDevice, queuedBatchDevices, type DeliverJobData } from '../queues/deliver.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
-import { isJourneyActive } from '../journeys/cancel-journey-sends.ts';
+import { claimJourneySend } from '../journeys/cancel-journey-sends.ts';
 import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 import { waitOutStorageOutage } from './storage-outages.ts';
 
@@ -59,11 +59,9 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
       if (
         notification.status === 'queued' &&
         notification.journeyId &&
-        !(await isJourneyActive(deps.models, notification.journeyId))
-      ) {
-        await Notification.updateOne({ _id: notificationId }, { $set: { status: 'canceled' } });
+        !(await claimJourneySend(deps.models, notificationId, notification.journeyId))
+      )
         return;
-      }
       const progress = job.data.progress ?? startProgress;
       if (!progress.finished) {
         await fanOut(deps, segments, job, notification, fanOutProjection(notification), progress);

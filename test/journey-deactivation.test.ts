@@ -1,0 +1,93 @@
+import { expect, it } from 'vitest';
+import {
+  readNotification,
+  registerDevices,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from './support/delivery-harness.ts';
+import { eventually, waitFor } from './support/eventually.ts';
+import { useWorkerProcesses } from './support/gated-worker-processes.ts';
+
+// Events and deliveries run in this process; each journey send runs in a send worker process started by the test,
+// which reaches MongoDB through the gate so that the test can deactivate the journey at one exact step of the send.
+const {
+  harness,
+  projects: { project },
+} = useDeliveryHarness({ queues: ['deliver', 'event-ingest'], projects: { project: 'team' } });
+const processes = useWorkerProcesses(harness);
+
+/** A journey on `event` for one new device, and that device's event; answers the journey and its send's id. */
+async function triggerJourney(event: string, token: string): Promise<{ journeyId: string; notificationId: string }> {
+  const journey = { name: event, trigger: { event }, body: `after ${event}` };
+  const created = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/journeys`, {
+    key: project.apiKey,
+    body: journey,
+  });
+  expect(created.status).toBe(200);
+  const journeyId: string = created.body.data.id;
+  await registerDevices(harness.ingress, project, [{ id: token, platform: 'android', token }]);
+  const reported = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/events`, {
+    key: project.apiKey,
+    body: { events: [{ type: event, subjectType: 'device', subjectId: token }] },
+  });
+  expect(reported.body.data.error).toEqual([]);
+  const [send] = await waitFor(
+    () => harness.ingress.context.models.Notification.find({ journeyId }, { _id: 1 }).lean(),
+    (sends) => sends.length === 1,
+  );
+  return { journeyId, notificationId: send!._id };
+}
+
+async function deactivate(journeyId: string): Promise<void> {
+  const path = `/v1/projects/${project.projectId}/journeys/${journeyId}`;
+  const {
+    id: _id,
+    createdAt: _c,
+    updatedAt: _u,
+    ...definition
+  } = (await harness.ingress.request('GET', path, { key: project.apiKey })).body.data;
+  const replaced = await harness.ingress.request('PUT', path, {
+    key: project.apiKey,
+    body: { ...definition, active: false },
+  });
+  expect(replaced.status).toBe(200);
+}
+
+const status = async (notificationId: string) =>
+  (await readNotification(harness.ingress, project, notificationId)).status;
+
+it('a journey deactivated after its send has read the journey, before the send starts: the send stays canceled and nothing goes out', async () => {
+  const gate = processes.gate();
+  // The send's first write: the claim of its notification, right after it found the journey active.
+  gate.hold('update', 'notifications');
+  await processes.start('send');
+  const { journeyId, notificationId } = await triggerJourney('cart-left', 'jd-cart');
+  await eventually(() => expect(gate.held()).toBe(1), 20_000);
+
+  await deactivate(journeyId);
+  expect(await status(notificationId)).toBe('canceled');
+  gate.release();
+
+  await eventually(async () =>
+    expect(await harness.ingress.context.queues.send.getJobState(notificationId)).toBe('completed'),
+  );
+  expect(await status(notificationId)).toBe('canceled');
+  expect(harness.sandbox.deliveries('jd-cart')).toEqual([]);
+});
+
+it('a journey deactivated once its send has started: the send is shown sending, never canceled, and goes out once', async () => {
+  const gate = processes.gate();
+  // The send's read of its target device, after it claimed its notification.
+  gate.hold('find', 'devices');
+  await processes.start('send');
+  const { journeyId, notificationId } = await triggerJourney('signed-up', 'jd-signup');
+  await eventually(() => expect(gate.held()).toBe(1), 20_000);
+
+  await deactivate(journeyId);
+  expect(await status(notificationId)).toBe('sending');
+  gate.release();
+
+  const notification = await waitUntilCompleted(harness.ingress, project, notificationId);
+  expect(notification.stats).toMatchObject({ targeted: 1, sent: 1 });
+  expect(harness.sandbox.deliveries('jd-signup')).toHaveLength(1);
+});
