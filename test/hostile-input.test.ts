@@ -16,7 +16,7 @@ import { eventually } from './support/eventually.ts';
 const {
   harness,
   projects: { project },
-} = useDeliveryHarness({ projects: { project: 'team' } });
+} = useDeliveryHarness({ queues: ['send', 'deliver', 'event-ingest'], projects: { project: 'team' } });
 
 const request = (method: string, path: string, options: Parameters<DeliveryHarness['ingress']['request']>[2]) =>
   harness.ingress.request(method, path, options);
@@ -285,5 +285,89 @@ describe('found by npm run fuzz', () => {
       '/conditions/0/count/value',
     );
     expect(await readTags('huge-number')).toEqual({ level: 3 });
+  });
+});
+
+describe('hostile times', () => {
+  // A leap second and an offset without minutes pass RFC 3339 as ajv-formats reads it, but Date parses neither; years
+  // 0 and 10000 (in UTC) parse, but SecantusDB refuses them in any document or filter.
+  const unparsable = ['2024-06-30T23:59:60Z', '2024-01-01T00:00:00+09'];
+  const unstorable = ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+01:00', '9999-12-31T23:59:59-23:59'];
+
+  it('refuses them in sendAt and in the before of a list with a 400 naming the field, and claims no idempotency key (were 500s)', async () => {
+    for (const time of [...unparsable, ...unstorable]) {
+      const headers = { 'idempotency-key': `hostile-time-${time}` };
+      const send = { targetType: 'userId', targetIds: ['someone'], body: 'b' };
+      expectRefused(
+        await request('POST', serverPath('/notifications'), {
+          key: project.apiKey,
+          headers,
+          body: { ...send, sendAt: time },
+        }),
+        '/sendAt',
+      );
+      const accepted = await request('POST', serverPath('/notifications'), {
+        key: project.apiKey,
+        headers,
+        body: send,
+      });
+      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+      const before = `?before=${encodeURIComponent(time)}`;
+      expectRefused(
+        await request('GET', serverPath(`/notifications${before}`), { key: project.apiKey }),
+        '/query/before',
+      );
+      expectRefused(
+        await request('GET', serverPath(`/devices/anyone/notification-history${before}`), { key: project.apiKey }),
+        '/query/before',
+      );
+    }
+  });
+
+  it('refuses an event whose data holds a time no store can hold, and stores the good events beside it (the whole request was lost)', async () => {
+    for (const [index, time] of unstorable.entries()) {
+      const subjectId = `hostile-time-${index}`;
+      const response = await reportEvents([
+        { type: 'hostile-time', subjectType: 'user', subjectId, data: { at: time } },
+        { type: 'hostile-time', subjectType: 'user', subjectId, data: { at: '2024-04-19T14:23:56+09:00' } },
+      ]);
+      expect(response.body.data.success).toBe(1);
+      expect(response.body.data.error).toEqual([
+        { index: 0, code: 'invalid_data', message: expect.stringContaining('data.at is a time outside the years') },
+      ]);
+      const events = await eventually(async () => {
+        const recent = await request('GET', serverPath(`/events?userId=${subjectId}`), { key: project.apiKey });
+        expect(recent.body.data).toHaveLength(1);
+        return recent.body.data;
+      });
+      expect(events[0].data).toEqual({ at: '2024-04-19T05:23:56.000Z' });
+    }
+  });
+
+  it('refuses a segment condition on such a time with a 400, where it was saved and then failed every preview and send', async () => {
+    for (const time of unstorable) {
+      const definition = {
+        match: 'all',
+        conditions: [
+          {
+            event: 'purchase',
+            withinDays: 30,
+            count: { op: 'gte', value: 1 },
+            where: [
+              { field: 'at', op: 'gt', value: '2024-01-01T00:00:00Z' },
+              { field: 'at', op: 'in', value: ['2024-01-01T00:00:00Z', time] },
+            ],
+          },
+        ],
+      };
+      for (const [path, body] of [
+        ['/segments', { name: `hostile time ${time}`, ...definition }],
+        ['/segments/preview', definition],
+      ] as const)
+        expectRefused(
+          await request('POST', serverPath(path), { key: project.apiKey, body }),
+          '/conditions/0/where/1/value',
+        );
+    }
   });
 });

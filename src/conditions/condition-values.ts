@@ -1,6 +1,7 @@
 import type { ErrorDetail } from '../http/api-error.ts';
 import type { ConditionOp, EventDataCondition } from '../schemas/event-conditions.ts';
 import { maxTagValueLength } from '../schemas/tags.ts';
+import { isUnstorableTime, unstorableTimeMessage } from '../schemas/iso-time.ts';
 
 export const maxConditionListItems = 100;
 
@@ -48,12 +49,10 @@ export function tagValueErrors(condition: { op: ConditionOp; value?: unknown }, 
 
 export function whereValueErrors(where: EventDataCondition[], path: string): ErrorDetail[] {
   return where.flatMap((condition, index) => {
-    const problem = valueProblem(condition.op, condition.value, 'value' in condition, [
-      'string',
-      'number',
-      'boolean',
-      'null',
-    ]);
+    const values: unknown[] = Array.isArray(condition.value) ? condition.value : [condition.value];
+    const problem =
+      valueProblem(condition.op, condition.value, 'value' in condition, ['string', 'number', 'boolean', 'null']) ??
+      (values.some(isUnstorableTime) ? unstorableTimeMessage : null);
     return problem === null ? [] : [{ path: `${path}/${index}/value`, message: problem }];
   });
 }

@@ -1,31 +1,13 @@
 import { isTagKey, tagKeyMessage } from '../schemas/tags.ts';
+import { isUnstorableTime, parseIsoTime, unstorableTimeMessage } from '../schemas/iso-time.ts';
 
 export const maxEventDataKeys = 100;
 export const maxEventArrayItems = 100;
 
-// Strict on purpose: only a full date-time with seconds and an explicit zone is a time (CONTRACTS §5).
-const isoTimePattern =
-  /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-/**
- * The instant an ISO 8601 string with a zone names, or null for any other string. A near miss such as
- * "2024-04-19 14:23:56" or a time without a zone is not a time: it stays the plain string the customer sent.
- */
-export function parseIsoTime(value: string): Date | null {
-  const match = isoTimePattern.exec(value);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
-  return new Date(value);
-}
-
 function describeValueProblem(value: unknown): string | null {
   switch (typeof value) {
     case 'string':
+      return isUnstorableTime(value) ? unstorableTimeMessage : null;
     case 'boolean':
       return null;
     case 'number':

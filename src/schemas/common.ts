@@ -35,7 +35,11 @@ export const PageLimit = (maximum: number, defaultLimit: number) =>
 
 /** A time in a request: with its zone, so that it means one instant. */
 export const IsoTime = () =>
-  Type.String({ format: 'date-time', errorMessage: 'must be an ISO 8601 time with a time zone' });
+  Type.String({
+    format: 'date-time',
+    errorMessage:
+      'must be an ISO 8601 time with seconds and a time zone (2024-04-19T14:23:56+09:00), in the years 0001 to 9999',
+  });
 
 export const dataResponse = <T extends TSchema>(data: T) => Type.Object({ data });
 
