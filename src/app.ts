@@ -5,6 +5,7 @@ import type { AppContext } from './app-context.ts';
 import type { App } from './http/app-types.ts';
 import { answerFrameworkError, installErrorHandling, maxPathParamLength } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { installJsonBodyParser } from './http/json-body.ts';
 import { registerOpenApi, registerOpenApiRoute } from './http/openapi.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { serverApi } from './routes/server-api.ts';
@@ -31,6 +32,7 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: text/plain bodies are refused with 415 rather than parsed.
   app.removeContentTypeParser(['text/plain']);
+  installJsonBodyParser(app);
   installErrorHandling(app);
   const metrics = createIngressMetrics(context);
   app.addHook('onResponse', async (request, reply) => {

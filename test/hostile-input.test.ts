@@ -371,3 +371,79 @@ describe('hostile times', () => {
     }
   });
 });
+
+describe('hostile text encodings', () => {
+  const putRaw = (deviceId: string, options: { rawBody: string | Buffer; headers: Record<string, string> }) =>
+    request('PUT', sdkPath(`/devices/${deviceId}`), { key: project.clientKey, ...options });
+  const deviceExists = async (deviceId: string) =>
+    (await request('GET', serverPath(`/devices/${deviceId}`), { key: project.apiKey })).status === 200;
+
+  it('refuses a lone surrogate escape in a key or a value with a 400 naming it, where two keys or two users became one', async () => {
+    expectRefused(
+      await putRaw(
+        'lone-key',
+        rawJson('{"platform":"android","pushToken":"lone-key","tags":{"\\ud800":1,"\\udc00":2}}'),
+      ),
+      '/tags/\ufffd',
+    );
+    expectRefused(
+      await putRaw('lone-user', rawJson('{"platform":"android","pushToken":"lone-user","userId":"\\ud800"}')),
+      '/userId',
+    );
+    expect(await deviceExists('lone-key')).toBe(false);
+    expect(await deviceExists('lone-user')).toBe(false);
+    expectRefused(
+      await request('PATCH', serverPath('/users/tags'), {
+        key: project.apiKey,
+        ...rawJson('{"userId":"\\udc00","tags":{"x":1}}'),
+      }),
+      '/userId',
+    );
+    expectRefused(
+      await request('POST', serverPath('/notifications'), {
+        key: project.apiKey,
+        ...rawJson('{"targetType":"userId","targetIds":["someone"],"body":"b","data":{"list":["ok","\\udfff"]}}'),
+      }),
+      '/data/list/1',
+    );
+  });
+
+  it('keeps a surrogate pair given as escapes: it is one character', async () => {
+    const registered = await putRaw(
+      'paired-escape',
+      rawJson('{"platform":"android","pushToken":"paired-escape","tags":{"mood":"\\ud83d\\ude00"}}'),
+    );
+    expect(registered.status).toBe(200);
+    expect(await readTags('paired-escape')).toEqual({ mood: '😀' });
+  });
+
+  it('refuses bytes that are not UTF-8 with a 400, where they were stored as U+FFFD', async () => {
+    const body = Buffer.concat([
+      Buffer.from('{"platform":"android","pushToken":"bad-bytes","tags":{"name":"'),
+      Buffer.from([0xff, 0xfe, 0xc0, 0xaf]),
+      Buffer.from('"}}'),
+    ]);
+    const response = await putRaw('bad-bytes', { rawBody: body, headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'invalid_request', message: 'The body is not valid UTF-8.' });
+    expect(await deviceExists('bad-bytes')).toBe(false);
+  });
+
+  it('answers 415 to a compressed body or a charset other than UTF-8, and takes utf-8 however it is spelled', async () => {
+    const body = '{"platform":"android","pushToken":"encodings"}';
+    for (const headers of [
+      { 'content-type': 'application/json', 'content-encoding': 'gzip' } as Record<string, string>,
+      { 'content-type': 'application/json; charset=utf-16le' },
+      { 'content-type': 'application/json; charset=iso-8859-1' },
+    ]) {
+      const response = await putRaw('encodings', { rawBody: body, headers });
+      expect(response.status, JSON.stringify(headers)).toBe(415);
+      expect(response.body.error.code).toBe('unsupported_media_type');
+    }
+    expect(await deviceExists('encodings')).toBe(false);
+    for (const charset of ['utf-8', 'UTF-8', 'utf8', '"utf-8"']) {
+      const headers = { 'content-type': `application/json; charset=${charset}`, 'content-encoding': 'identity' };
+      expect((await putRaw('encodings', { rawBody: body, headers })).status, charset).toBe(200);
+    }
+  });
+});

@@ -29,7 +29,7 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   return ajv.compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
 };
 
-function escapePointer(segment: string): string {
+export function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError, invalidRequest } from './api-error.ts';
+import { escapePointer } from './validation.ts';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** A \u escape of a UTF-16 surrogate: valid UTF-8 cannot carry one, so only such an escape can leave one unpaired. */
+const surrogateEscape = /\\u[dD][89a-fA-F]/;
+const charsetParameter = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+
+const unsupportedBody = (why: string) =>
+  new ApiError(415, 'unsupported_media_type', `${why}; send the body as uncompressed UTF-8 JSON.`);
+
+/**
+ * Where a string or key that is not well-formed Unicode sits (a JSON pointer), or null. Walked with a stack, not
+ * recursion: a body may nest 100,000 levels.
+ */
+function loneSurrogatePath(root: unknown): string | null {
+  const pending: Array<[unknown, string]> = [[root, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'string') {
+      if (!value.isWellFormed()) return path;
+    } else if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) pending.push([item, `${path}/${index}`]);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        const itemPath = `${path}/${escapePointer(key.toWellFormed())}`;
+        if (!key.isWellFormed()) return itemPath;
+        pending.push([item, itemPath]);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * JSON bodies are read as bytes and refused unless they are UTF-8 and their strings well-formed Unicode. Fastify's
+ * own parser decodes a stray byte or takes a lone surrogate escape as it comes, and storing either turns it into
+ * U+FFFD: two different tag keys or user ids became one, and a request changed another user's devices.
+ */
+export function installJsonBodyParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
+      return done(unsupportedBody(`Content-Encoding ${encoding} is not supported`), undefined);
+    const charset = charsetParameter.exec(request.headers['content-type'] ?? '')?.[1];
+    if (charset !== undefined && !/^utf-?8$/i.test(charset))
+      return done(unsupportedBody(`charset ${charset} is not supported`), undefined);
+    let text: string;
+    try {
+      text = strictUtf8.decode(body as Buffer);
+    } catch {
+      return done(invalidRequest('The body is not valid UTF-8.'), undefined);
+    }
+    parseJson(request, text, (error, value) => {
+      if (error) return done(error, undefined);
+      const path = surrogateEscape.test(text) ? loneSurrogatePath(value) : null;
+      if (path === null) return done(null, value);
+      done(
+        invalidRequest('The request is not valid; see details for each field.', [
+          { path, message: 'holds a lone UTF-16 surrogate escape (\\ud800 to \\udfff unpaired); text must be Unicode' },
+        ]),
+        undefined,
+      );
+    });
+  });
+}
