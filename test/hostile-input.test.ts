@@ -447,3 +447,42 @@ describe('hostile text encodings', () => {
     }
   });
 });
+
+describe('found by a hostile-input hunt', () => {
+  it('refuses a push token or a Web Push subscription no gateway can use with a 400 naming it, where the device was stored subscribed and every send failed it', async () => {
+    for (const pushToken of ['a\u0000b', 'a\r\nb', 'a b', 'ünicode'])
+      expectRefused(await putDevice('unusable-token', { platform: 'android', pushToken }), '/pushToken');
+    const subscription = (await (
+      await fetch(`http://127.0.0.1:${harness.sandbox.port}/webpush/subscriptions`, { method: 'POST' })
+    ).json()) as { endpoint: string; keys: { p256dh: string; auth: string } };
+    expect((await putDevice('usable-web', { platform: 'web', webPush: subscription })).status).toBe(200);
+    expectRefused(
+      await putDevice('unusable-web', { platform: 'web', webPush: { ...subscription, endpoint: 'https://[::1' } }),
+      '/webPush/endpoint',
+    );
+    const notOnTheCurve = { ...subscription.keys, p256dh: 'A'.repeat(87) };
+    expectRefused(
+      await putDevice('unusable-web', { platform: 'web', webPush: { ...subscription, keys: notOnTheCurve } }),
+      '/webPush/keys/p256dh',
+    );
+    expect((await request('GET', serverPath('/devices/unusable-token'), { key: project.apiKey })).status).toBe(404);
+    expect((await request('GET', serverPath('/devices/unusable-web'), { key: project.apiKey })).status).toBe(404);
+  });
+
+  it('refuses a device target that cannot be a device id, while user ids stay free text', async () => {
+    const send = (targetType: string, targetIds: string[]) =>
+      request('POST', serverPath('/notifications'), {
+        key: project.apiKey,
+        body: { targetType, targetIds, body: 'b' },
+      });
+    const refused = await send('device', ['real-device', 'not a device']);
+    expectRefused(refused, '/targetIds/1');
+    expect(refused.body.error.details).toHaveLength(1);
+    expect((await send('userId', ['not a device'])).status).toBe(200);
+  });
+
+  it('refuses an unknown query parameter on every list, as the notifications list did', async () => {
+    for (const path of ['/devices/anyone/notification-history', '/templates', '/segments', '/journeys'])
+      expectRefused(await request('GET', serverPath(`${path}?limit=5&sort=1`), { key: project.apiKey }), '/query/sort');
+  });
+});

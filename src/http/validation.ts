@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from './api-error.ts';
-import { isRequestTime } from '../schemas/iso-time.ts';
+import { requestFormats } from '../schemas/request-formats.ts';
 
 function createAjv(options: Options): Ajv {
   const ajv = new Ajv({
@@ -14,9 +14,7 @@ function createAjv(options: Options): Ajv {
     ...options,
   });
   addFormats.default(ajv);
-  // RFC 3339 also allows a leap second and, as ajv-formats reads it, an offset without minutes: Date parses neither,
-  // and a year past 9999 in UTC cannot be stored. A time in a request is the strict form event data uses (CONTRACTS §5).
-  ajv.addFormat('date-time', isRequestTime);
+  for (const [name, format] of Object.entries(requestFormats)) ajv.addFormat(name, format);
   return ajv;
 }
 

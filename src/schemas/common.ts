@@ -53,4 +53,4 @@ export const DeviceId = Type.String({
 
 export const ProjectDeviceParams = Type.Object({ projectId: ProjectParams.properties.projectId, deviceId: DeviceId });
 
-export const ListQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }) });
+export const ListQuery = Type.Object({ limit: PageLimit(1000, 100) }, { additionalProperties: false });

@@ -5,11 +5,12 @@ import { FiniteNumber } from './common.ts';
 
 export const UserId = Type.String({ minLength: 1, maxLength: 256 });
 
-const base64url = (bytes: number) => {
+const base64url = (bytes: number, what: { format: string; errorMessage: string } | null = null) => {
   const length = Math.ceil((bytes * 4) / 3);
   return Type.String({
     pattern: `^[A-Za-z0-9_-]{${length}}={0,2}$`,
     errorMessage: `must be ${bytes} bytes in URL-safe base64`,
+    ...what,
   });
 };
 
@@ -19,9 +20,19 @@ export const WebPushSubscription = Type.Object(
     endpoint: Type.String({
       maxLength: 2048,
       pattern: '^https://[^\\s]+$',
+      format: 'uri',
       errorMessage: 'must be the https:// URL of the subscription',
     }),
-    keys: Type.Object({ p256dh: base64url(65), auth: base64url(16) }, { additionalProperties: false }),
+    keys: Type.Object(
+      {
+        p256dh: base64url(65, {
+          format: 'p256-public-key',
+          errorMessage: 'must be a P-256 public key (65 bytes, uncompressed) in URL-safe base64',
+        }),
+        auth: base64url(16),
+      },
+      { additionalProperties: false },
+    ),
     /** Sent by browsers, not kept: push services report an expired subscription with 404 or 410 anyway. */
     expirationTime: Type.Optional(Type.Union([FiniteNumber(), Type.Null()])),
   },
@@ -31,7 +42,15 @@ export const WebPushSubscription = Type.Object(
 export const RegisterDeviceBody = Type.Object(
   {
     platform: Type.Enum(platforms, { errorMessage: `must be one of ${platforms.join(', ')}` }),
-    pushToken: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    // FCM and APNs tokens are printable ASCII; a space or control character could only make every push fail.
+    pushToken: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        pattern: '^[!-~]*$',
+        errorMessage: 'must be 1 to 4096 printable ASCII characters, without spaces',
+      }),
+    ),
     webPush: Type.Optional(WebPushSubscription),
     userId: Type.Optional(
       Type.Union([UserId, Type.Null()], {

@@ -3,10 +3,13 @@ import { PageLimit, IsoTime } from './common.ts';
 
 export const maxHistoryLimit = 1000;
 
-export const HistoryQuery = Type.Object({
-  limit: PageLimit(maxHistoryLimit, 100),
-  before: Type.Optional(IsoTime()),
-});
+export const HistoryQuery = Type.Object(
+  {
+    limit: PageLimit(maxHistoryLimit, 100),
+    before: Type.Optional(IsoTime()),
+  },
+  { additionalProperties: false },
+);
 export type HistoryQuery = Static<typeof HistoryQuery>;
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);

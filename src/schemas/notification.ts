@@ -45,10 +45,19 @@ export const SendNotificationBody = Type.Object(
   },
   {
     additionalProperties: false,
-    // In the schema rather than after it, so that a missing body is named beside every other offending field.
-    if: { not: { required: ['templateId'] } },
-    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
-    then: { required: ['body'], errorMessage: 'is required unless templateId is given' },
+    // In the schema rather than after it, so that these are named beside every other offending field.
+    allOf: [
+      {
+        if: { not: { required: ['templateId'] } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
+        then: { required: ['body'], errorMessage: 'is required unless templateId is given' },
+      },
+      {
+        if: { required: ['targetType'], properties: { targetType: { const: 'device' } } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
+        then: { properties: { targetIds: { items: DeviceId } } },
+      },
+    ],
   },
 );
 export type SendNotificationBody = Static<typeof SendNotificationBody>;
