@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 import { eventIngestJobName, type EventIngestJob } from '../src/queues/event-ingest.ts';
@@ -92,7 +93,10 @@ describe('concurrent writes of one device', () => {
   it('writes nothing for a registration or tag change that leaves the device as it is, and answers the device', async () => {
     const webPush = {
       endpoint: 'https://push.example/same-subscription',
-      keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') },
+      keys: {
+        p256dh: createECDH('prime256v1').generateKeys('base64url'),
+        auth: Buffer.alloc(16, 1).toString('base64url'),
+      },
     };
     const body = { platform: 'web', webPush, userId: 'same-user', tags: { plan: 'pro', score: 7 } };
     await register('unchanged', body);
