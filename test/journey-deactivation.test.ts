@@ -56,17 +56,25 @@ async function deactivate(journeyId: string): Promise<void> {
 const status = async (notificationId: string) =>
   (await readNotification(harness.ingress, project, notificationId)).status;
 
-it('a journey deactivated after its send has read the journey, before the send starts: the send stays canceled and nothing goes out', async () => {
+/**
+ * Starts a send worker process held at its first `command` on `collection`, triggers a journey send for a new device,
+ * and deactivates the journey while the send is held there; the test releases the gate. Answers the send's id.
+ */
+async function deactivateWhileSendHeld(command: string, collection: string, token: string): Promise<string> {
   const gate = processes.gate();
-  // The send's first write: the claim of its notification, right after it found the journey active.
-  gate.hold('update', 'notifications');
+  gate.hold(command, collection);
   await processes.start('send');
-  const { journeyId, notificationId } = await triggerJourney('cart-left', 'jd-cart');
+  const { journeyId, notificationId } = await triggerJourney(`event-${token}`, token);
   await eventually(() => expect(gate.held()).toBe(1), 20_000);
-
   await deactivate(journeyId);
+  return notificationId;
+}
+
+it('a journey deactivated after its send has read the journey, before the send starts: the send stays canceled and nothing goes out', async () => {
+  // The send's first write: the claim of its notification, right after it found the journey active.
+  const notificationId = await deactivateWhileSendHeld('update', 'notifications', 'jd-cart');
   expect(await status(notificationId)).toBe('canceled');
-  gate.release();
+  processes.gate().release();
 
   await eventually(async () =>
     expect(await harness.ingress.context.queues.send.getJobState(notificationId)).toBe('completed'),
@@ -76,16 +84,10 @@ it('a journey deactivated after its send has read the journey, before the send s
 });
 
 it('a journey deactivated once its send has started: the send is shown sending, never canceled, and goes out once', async () => {
-  const gate = processes.gate();
   // The send's read of its target device, after it claimed its notification.
-  gate.hold('find', 'devices');
-  await processes.start('send');
-  const { journeyId, notificationId } = await triggerJourney('signed-up', 'jd-signup');
-  await eventually(() => expect(gate.held()).toBe(1), 20_000);
-
-  await deactivate(journeyId);
+  const notificationId = await deactivateWhileSendHeld('find', 'devices', 'jd-signup');
   expect(await status(notificationId)).toBe('sending');
-  gate.release();
+  processes.gate().release();
 
   const notification = await waitUntilCompleted(harness.ingress, project, notificationId);
   expect(notification.stats).toMatchObject({ targeted: 1, sent: 1 });
