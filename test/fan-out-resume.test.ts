@@ -2,7 +2,13 @@ import { expect, it } from 'vitest';
 import { deviceKey } from '../src/models/device.ts';
 import { deliverJobId } from '../src/queues/deliver.ts';
 import { deliveryBatchSize } from '../src/delivery/send-processor.ts';
-import { sendNotification, useDeliveryHarness, waitUntilCompleted } from './support/delivery-harness.ts';
+import {
+  readNotification,
+  registerDevices,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
 import { useWorkerProcesses } from './support/gated-worker-processes.ts';
 
@@ -36,7 +42,8 @@ it('a fan-out killed after queueing a chunk, before saving its progress, resumes
   });
   expect(segment.status).toBe(200);
 
-  // The first chunk's count is the fan-out's next write after queueing its batches, and the one before its progress.
+  // The first worker is let through its first chunk's count and held at its second's: by then the first chunk's
+  // batches are queued, and delivered here.
   const gate = processes.gate();
   gate.hold('update', 'notifications');
   const first = await processes.start('send');
@@ -45,11 +52,14 @@ it('a fan-out killed after queueing a chunk, before saving its progress, resumes
     targetIds: [segment.body.data.id],
     body: 'everyone once',
   });
+  await eventually(() => expect(gate.held()).toBe(1), 20_000);
+  gate.release();
+  gate.hold('update', 'notifications');
   const deliverQueue = harness.ingress.context.queues.deliver;
+  const firstChunk = [0, 1].map((batch) => deliverJobId(notificationId, batch));
   await eventually(async () => {
     expect(gate.held()).toBe(1);
-    for (const batch of [0, 1])
-      expect(await deliverQueue.getJobState(deliverJobId(notificationId, batch))).toBe('completed');
+    for (const batch of firstChunk) expect(await deliverQueue.getJobState(batch)).toBe('completed');
   }, 20_000);
 
   // Meanwhile the first chunk's one iOS device leaves the segment: a chunk cut anew would reach one device further,
@@ -61,6 +71,17 @@ it('a fan-out killed after queueing a chunk, before saving its progress, resumes
   expect(leaving.status).toBe(200);
   first.child.kill('SIGKILL');
   expect((await first.exited).signal).toBe('SIGKILL');
+  // What a worker killed between queueing the first chunk's batches and saving its progress leaves: the chunk's plan.
+  const sendJob = (await harness.ingress.context.queues.send.getJob(notificationId))!;
+  const queued = await Promise.all(firstChunk.map((batch) => deliverQueue.getJob(batch)));
+  const plan = {
+    untilId: deviceKey(project.projectId, id(deliveryBatchSize - 1)),
+    gateways: queued.map((job) => job!.data.gateway),
+  };
+  await sendJob.updateData({
+    ...sendJob.data,
+    progress: { afterId: null, batches: 0, targeted: 0, finished: false, queuing: plan },
+  });
   gate.release();
   await processes.start('send', { direct: true });
 
@@ -78,3 +99,37 @@ it('a fan-out killed after queueing a chunk, before saving its progress, resumes
   // Only the chunk the first worker may have queued looks its devices up in history before sending.
   expect((await deliverQueue.getJob(deliverJobId(notificationId, 2)))?.data.resumedFanOut).toBeUndefined();
 }, 60_000);
+
+it('a send is counted and shown sending before any of its batches can deliver, so it never shows deliveries while queued or more sent than targeted', async () => {
+  const project = await harness.ingress.createProject('team');
+  await registerDevices(
+    harness.ingress,
+    project,
+    ['a', 'b', 'c'].map((name) => ({
+      id: `count-${name}`,
+      platform: 'android',
+      token: `count-${name}`,
+      userId: 'counted',
+    })),
+  );
+  const gate = processes.gate();
+  // The fan-out's first write to its notification.
+  gate.hold('update', 'notifications');
+  await processes.start('send');
+  const notificationId = await sendNotification(harness.ingress, project, {
+    targetType: 'userId',
+    targetIds: ['counted'],
+    body: 'counted first',
+  });
+  await eventually(() => expect(gate.held()).toBe(1), 20_000);
+  // Held at that write, the fan-out has handed nothing to the deliver queue, so no gateway can have been called.
+  expect(await harness.ingress.context.queues.deliver.getJob(deliverJobId(notificationId, 0))).toBeUndefined();
+  expect(await readNotification(harness.ingress, project, notificationId)).toMatchObject({
+    status: 'queued',
+    stats: { targeted: 0, sent: 0 },
+  });
+  gate.release();
+
+  const notification = await waitUntilCompleted(harness.ingress, project, notificationId, 30_000);
+  expect(notification.stats).toMatchObject({ targeted: 3, sent: 3 });
+});

@@ -11,7 +11,7 @@ import {
 } from '../targets/target-device.ts';
 import { contentOf, parseContent } from '../rendering/message-content.ts';
 import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
-import { enqueueDeliverBatches, gatewayForDevice, queuedBatchDevices, type DeliverJobData } from '../queues/deliver.ts';
+import { enqueueDeliverBatches, gatewayForDevice, queuedBatchSizes, type DeliverJobData } from '../queues/deliver.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import { claimJourneySend } from '../journeys/cancel-journey-sends.ts';
 import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
@@ -152,19 +152,26 @@ async function queueBatches(
       },
     ];
   });
-  if (batches.length > 0) await enqueueDeliverBatches(deps, { id: job.id!, queue: job.queueQualifiedName }, batches);
-  const next: FanOutProgress = {
-    afterId: plan.untilId,
-    batches: progress.batches + numbers.length,
-    targeted: progress.targeted + (saved ? await queuedBatchDevices(deps, targets._id, numbers) : chunk.length),
-    finished: false,
-  };
+  // Counted before the batches go, as they will stand queued (a batch already queued by an interrupted run keeps the
+  // devices it was queued with): a batch can deliver before the next write, and a send must never show deliveries
+  // while still queued, or more sent than targeted.
+  const queuedBefore = saved ? await queuedBatchSizes(deps, targets._id, numbers) : new Map<number, number>();
+  const sizes = new Map(batches.map((batch) => [batch.batch, batch.devices.length]));
+  const targeted =
+    progress.targeted + numbers.reduce((sum, number) => sum + (queuedBefore.get(number) ?? sizes.get(number) ?? 0), 0);
   // The status rides on each chunk's count rather than costing a write of its own (a send to a few users is a handful
   // of journaled writes, and that was one of them); 'failed' too becomes 'sending': a replayed send resumes.
   await deps.models.Notification.updateOne(
     { _id: targets._id },
-    { $set: { 'stats.targeted': next.targeted, status: 'sending' } },
+    { $set: { 'stats.targeted': targeted, status: 'sending' } },
   );
+  if (batches.length > 0) await enqueueDeliverBatches(deps, { id: job.id!, queue: job.queueQualifiedName }, batches);
+  const next: FanOutProgress = {
+    afterId: plan.untilId,
+    batches: progress.batches + numbers.length,
+    targeted,
+    finished: false,
+  };
   await job.updateData({ ...job.data, progress: next });
   return next;
 }

@@ -77,16 +77,16 @@ export async function enqueueDeliverBatches(
   );
 }
 
-/** How many devices the batches of these numbers hold, as queued: a batch not queued holds none. */
-export async function queuedBatchDevices(
+/** How many devices each batch of these numbers already queued holds, by batch number. */
+export async function queuedBatchSizes(
   deps: Pick<Deps, 'queues'>,
   notificationId: string,
   batches: number[],
-): Promise<number> {
+): Promise<Map<number, number>> {
   const jobs = await Promise.all(
     batches.map((batch) => deps.queues.deliver.getJob(deliverJobId(notificationId, batch))),
   );
-  return jobs.reduce((devices, job) => devices + (job?.data.devices.length ?? 0), 0);
+  return new Map(jobs.flatMap((job) => (job ? [[job.data.batch, job.data.devices.length] as const] : [])));
 }
 
 /** Delivery batches rendered and sent to their gateway. */
