@@ -139,6 +139,39 @@ describe('GET /v1/projects/{id}/notifications', () => {
     expect((await get(`/v1/projects/${other.projectId}/notifications`, other.apiKey)).body.data).toEqual([]);
   });
 
+  it('pages through notifications created in the same millisecond, as a journey creates them, when before is the last id seen', async () => {
+    const owner = await ingress.createProject('team');
+    const createdAt = new Date();
+    const created = Array.from({ length: 25 }, (_, index) => ({
+      _id: `same-ms-${String(index).padStart(2, '0')}`,
+      projectId: owner.projectId,
+      status: 'queued',
+      targetType: 'userId',
+      targetIds: ['someone'],
+      title: null,
+      body: `same millisecond ${index}`,
+      url: null,
+      imageUrl: null,
+      stats: { targeted: 0 },
+      createdAt,
+      updatedAt: createdAt,
+    }));
+    await ingress.context.models.Notification.insertMany(created, { lean: true });
+    const listPath = `/v1/projects/${owner.projectId}/notifications?limit=10`;
+    const seen: string[] = [];
+    for (let before = ''; ; ) {
+      const page = await get(`${listPath}${before}`, owner.apiKey);
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      seen.push(...page.body.data.map((item: { id: string }) => item.id));
+      if (page.body.data.length < 10) break;
+      before = `&before=${encodeURIComponent(page.body.data.at(-1).id)}`;
+    }
+    expect(seen).toEqual(created.map((notification) => notification._id).reverse());
+    const unknown = await get(`${listPath}&before=no-such-notification`, owner.apiKey);
+    expectError(unknown, 400, 'invalid_request');
+    expect(unknown.body.error.details[0].path).toBe('/query/before');
+  });
+
   it('refuses a bad limit or before with 400 naming the field', async () => {
     for (const [query, field] of [
       ['limit=0', '/query/limit'],
@@ -152,7 +185,7 @@ describe('GET /v1/projects/{id}/notifications', () => {
     }
   });
 
-  it('is planned on the index {projectId, createdAt}', async () => {
+  it('is planned on the index {projectId, createdAt, _id}', async () => {
     const plan = await listNotificationsQuery(ingress.context.models, project.projectId, {
       limit: 2,
       before: new Date(),
@@ -161,7 +194,7 @@ describe('GET /v1/projects/{id}/notifications', () => {
     const winning = JSON.stringify(
       (plan as unknown as { queryPlanner: { winningPlan: object } }).queryPlanner.winningPlan,
     );
-    expect(winning).toMatch(/"stage":"IXSCAN","keyPattern":\{"projectId":1,"createdAt":-1\}/);
+    expect(winning).toMatch(/"stage":"IXSCAN","keyPattern":\{"projectId":1,"createdAt":-1,"_id":-1\}/);
     expect(winning).not.toContain('COLLSCAN');
   });
 });

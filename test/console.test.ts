@@ -319,6 +319,31 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('keeps every notification on screen when a new one pushes a row out of the newest page after older ones were loaded', async () => {
+    const owner = await harness.ingress.createProject('team');
+    const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = () =>
+      sendNotification(harness.ingress, owner, { targetType: 'userId', targetIds: ['nobody'], body: 'later', sendAt });
+    const ids: string[] = [];
+    for (let count = 0; count < 21; count += 1) ids.push(await scheduled());
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'notifications');
+      const rows = page.locator('tbody tr[data-notification]');
+      await until(() => rows.count()).toBe(20);
+      await page.getByRole('button', { name: 'Load older notifications' }).click();
+      await until(() => rows.count()).toBe(21);
+      // Just created, the scheduled sends keep the newest page read every 2 s.
+      ids.push(await scheduled());
+      await until(() => rows.evaluateAll((cells) => cells.map((row) => row.getAttribute('data-notification')))).toEqual(
+        [...ids].reverse(),
+      );
+    } finally {
+      await close();
+    }
+  });
+
   it('creates a journey, pauses and resumes it', async () => {
     const { page, close } = await openConsole();
     try {

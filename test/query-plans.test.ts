@@ -26,7 +26,7 @@ import { deviceHistoryQuery } from '../src/history/device-history.ts';
 import { deliveredHistoryQuery } from '../src/history/record-history.ts';
 import { deliveryResultsQuery, projectNotificationQuery } from '../src/notifications/notification-view.ts';
 import { pendingJourneySendsQuery } from '../src/journeys/cancel-journey-sends.ts';
-import { listNotificationsQuery } from '../src/notifications/list-notifications.ts';
+import { listNotificationsQuery, sameTimeNotificationsQuery } from '../src/notifications/list-notifications.ts';
 import { clickCountsPipeline } from '../src/notifications/notification-clicks.ts';
 import { listDevicesQuery } from '../src/devices/list-devices.ts';
 import { devicesByKeyQuery } from '../src/devices/device-reads.ts';
@@ -574,12 +574,18 @@ const hotQueries: HotQuery[] = [
   {
     name: 'the notifications of the project, newest first (GET /notifications)',
     explain: () => explainQuery(listNotificationsQuery(models(), projectId, { limit: 20 })),
-    index: 'projectId_1_createdAt_-1',
+    index: 'projectId_1_createdAt_-1__id_-1',
   },
   {
     name: 'the notifications of the project, next page',
     explain: () => explainQuery(listNotificationsQuery(models(), projectId, { limit: 20, before: now })),
-    index: 'projectId_1_createdAt_-1',
+    index: 'projectId_1_createdAt_-1__id_-1',
+  },
+  {
+    name: 'the notifications of the project, next page: those created in the same millisecond as the last one seen',
+    explain: () =>
+      explainQuery(sameTimeNotificationsQuery(models(), projectId, { createdAt: now, id: `${projectId}-n3` }, 20)),
+    index: 'projectId_1_createdAt_-1__id_-1',
   },
   {
     name: 'the devices that clicked each notification of a page (stats.clicked)',

@@ -33,7 +33,7 @@ const notificationSchema = new Schema(
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
-notificationSchema.index({ projectId: 1, createdAt: -1 });
+notificationSchema.index({ projectId: 1, createdAt: -1, _id: -1 });
 // The pending sends of a journey, canceled when it is deactivated or deleted.
 notificationSchema.index({ journeyId: 1, status: 1 });
 

@@ -101,7 +101,9 @@ export const maxNotificationsPerPage = 500;
 export const ListNotificationsQuery = Type.Object(
   {
     limit: PageLimit(maxNotificationsPerPage, 50),
-    before: Type.Optional(IsoTime()),
+    // The last notification seen: its createdAt, or its id, which also pages through those created in the same
+    // millisecond. Which one it is, and whether the id exists, is decided by the route.
+    before: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   },
   { additionalProperties: false },
 );

@@ -4,6 +4,10 @@ import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
 import { ListNotificationsQuery, NotificationView } from '../../schemas/notification.ts';
 import { listNotificationViews } from '../../notifications/list-notifications.ts';
+import { projectNotificationQuery } from '../../notifications/notification-view.ts';
+import { isRequestTime } from '../../schemas/iso-time.ts';
+import { invalidRequest } from '../../http/api-error.ts';
+import type { Models } from '../../models/index.ts';
 
 export function registerListNotifications(app: App, context: AppContext): void {
   app.get(
@@ -12,7 +16,8 @@ export function registerListNotifications(app: App, context: AppContext): void {
       schema: {
         summary: "The project's notifications with status and stats, newest first",
         description:
-          'Page with limit (default 50, at most 500) and before, the createdAt of the last notification seen.',
+          'Page with limit (default 50, at most 500) and before: the id of the last notification seen, or its createdAt ' +
+          '(an ISO 8601 time), which skips notifications created in the same millisecond.',
         tags: ['notifications'],
         params: ProjectParams,
         querystring: ListNotificationsQuery,
@@ -20,13 +25,33 @@ export function registerListNotifications(app: App, context: AppContext): void {
       },
     },
     async (request) => {
+      const { projectId } = request.params;
       const { limit, before } = request.query;
       return {
-        data: await listNotificationViews(context.models, request.params.projectId, {
+        data: await listNotificationViews(context.models, projectId, {
           limit,
-          before: before === undefined ? undefined : new Date(before),
+          before: before === undefined ? undefined : await pageBoundary(context.models, projectId, before),
         }),
       };
     },
   );
+}
+
+/** A `before` that is a time stands for itself; any other is the id of a notification of the project. */
+async function pageBoundary(
+  models: Models,
+  projectId: string,
+  before: string,
+): Promise<{ createdAt: Date; id?: string }> {
+  if (isRequestTime(before)) return { createdAt: new Date(before) };
+  const notification = await projectNotificationQuery(models, projectId, before);
+  if (!notification)
+    throw invalidRequest('The request is not valid; see details for each field.', [
+      {
+        path: '/query/before',
+        message:
+          'must be the id of a notification of this project or an ISO 8601 time with seconds and a time zone, in the years 0001 to 9999',
+      },
+    ]);
+  return { createdAt: notification.createdAt, id: notification._id };
 }

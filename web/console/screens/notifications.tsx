@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { NotificationView } from '../../../src/schemas/notification.ts';
 import { api, query } from '../api.ts';
 import { useAction, useInterval, useLoad } from '../hooks.ts';
@@ -6,7 +6,6 @@ import { useProject } from '../context.ts';
 import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
 
 const pageSize = 20;
-const unfinished = new Set<NotificationView['status']>(['queued', 'sending']);
 
 function Funnel({ stats }: { stats: NotificationView['stats'] }) {
   const steps: Array<[string, number]> = [
@@ -32,6 +31,13 @@ function Funnel({ stats }: { stats: NotificationView['stats'] }) {
   );
 }
 
+/** A notification created this long ago and still queued is scheduled (sendAt), not about to be sent. */
+const startingWithinMs = 60_000;
+
+const isMoving = (notification: NotificationView) =>
+  notification.status === 'sending' ||
+  (notification.status === 'queued' && Date.now() - Date.parse(notification.createdAt) < startingWithinMs);
+
 export function NotificationsScreen() {
   const { base } = useProject();
   const [older, setOlder] = useState<NotificationView[]>([]);
@@ -40,13 +46,26 @@ export function NotificationsScreen() {
     () => api<NotificationView[]>('GET', `${base}/notifications${query({ limit: pageSize })}`),
     [base],
   );
-  const shown = [
-    ...(latest.data ?? []),
-    ...older.filter((item) => !latest.data?.some((fresh) => fresh.id === item.id)),
-  ];
+  // Rows that newer notifications pushed out of the newest page stay, between it and the older pages loaded: the older
+  // pages start after the row that was last when they were loaded.
+  const [pushedOut, setPushedOut] = useState<NotificationView[]>([]);
+  const previousLatest = useRef<NotificationView[]>([]);
+  useEffect(() => {
+    const fresh = latest.data;
+    if (!fresh) return;
+    const freshIds = new Set(fresh.map((item) => item.id));
+    const dropped = previousLatest.current.filter((item) => !freshIds.has(item.id));
+    previousLatest.current = fresh;
+    if (dropped.length > 0) setPushedOut((kept) => [...dropped, ...kept.filter((item) => !freshIds.has(item.id))]);
+  }, [latest.data]);
+  const shownIds = new Set<string>();
+  const shown = [...(latest.data ?? []), ...pushedOut, ...older].filter(
+    (item) => !shownIds.has(item.id) && shownIds.add(item.id),
+  );
   // Live status: the newest page is read again every 2 s while a notification on screen is being sent, and every 30 s
-  // after, for the clicks that keep arriving; on the starter plan that is at most 30 of the 100 requests a minute.
-  useInterval(latest.reload, shown.some((item) => unfinished.has(item.status)) ? 2000 : 30_000);
+  // after, for the clicks that keep arriving; on the starter plan that is at most 30 of the 100 requests a minute. A
+  // scheduled send waiting for its time does not count as being sent.
+  useInterval(latest.reload, shown.some(isMoving) ? 2000 : 30_000);
 
   const loadOlder = useAction(async (before: string) => {
     const page = await api<NotificationView[]>('GET', `${base}/notifications${query({ limit: pageSize, before })}`);
@@ -101,7 +120,7 @@ export function NotificationsScreen() {
               type="button"
               class="secondary"
               disabled={loadOlder.running}
-              onClick={() => loadOlder.run(shown.at(-1)!.createdAt)}
+              onClick={() => loadOlder.run(shown.at(-1)!.id)}
             >
               Load older notifications
             </button>
