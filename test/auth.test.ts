@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 import { rotateKeys } from '../src/projects/rotate-keys.ts';
+import { hashApiKey } from '../src/keys/api-keys.ts';
 
 const {
   ingress,
@@ -81,6 +82,19 @@ describe('server API authentication', () => {
     const sdkPath = `/v1/sdk/projects/${rotating.projectId}/devices/x`;
     expectError(await ingress.request('PATCH', sdkPath, { key: rotating.clientKey, body: {} }), 401, 'unauthorized');
     expect((await ingress.request('GET', path, { key: rotated.apiKey })).status).toBe(404);
+  });
+
+  it('keeps rotated keys revoked when a lookup that read the project before the rotation caches its answer after it', async () => {
+    const rotating = await ingress.createProject('team');
+    const path = `/v1/projects/${rotating.projectId}/devices/none`;
+    const { keyCache } = ingress.context;
+    // What such a lookup found, before the rotation: the key and its project.
+    const oldHash = hashApiKey(rotating.apiKey);
+    const readBefore = await keyCache.lookup(oldHash);
+    expect(readBefore).toMatchObject({ projectId: rotating.projectId, kind: 'server' });
+    await rotateKeys(ingress.context.models, keyCache, rotating.projectId);
+    await keyCache.remember(oldHash, readBefore);
+    expectError(await ingress.request('GET', path, { key: rotating.apiKey }), 401, 'unauthorized');
   });
 
   it('stores no plaintext key anywhere in MongoDB', async () => {

@@ -17,7 +17,7 @@ const unknownMarker = '-';
 
 /**
  * Resolves a key hash to its project. The cache lives in Redis, not in process memory, so that rotating keys
- * (which deletes the cached hashes) revokes the old ones at once on every ingress process.
+ * (which marks the old hashes revoked in it) revokes the old ones at once on every ingress process.
  */
 export class KeyCache {
   private readonly redis: RedisClient;
@@ -45,17 +45,27 @@ export class KeyCache {
     const owner: KeyOwner | null = project
       ? { projectId: project._id, plan: project.plan, kind: project.serverKeyHash === hash ? 'server' : 'client' }
       : null;
+    await this.remember(hash, owner);
+    return owner;
+  }
+
+  /**
+   * Caches what a read of the projects found, unless the hash is cached already: a read made just before a rotation
+   * can answer after it, and must not bring back a hash the rotation revoked.
+   */
+  async remember(hash: string, owner: KeyOwner | null): Promise<void> {
     await this.redis.set(
       this.cacheKey(hash),
       owner ? JSON.stringify(owner) : unknownMarker,
       'EX',
       owner ? knownKeySeconds : unknownKeySeconds,
+      'NX',
     );
-    return owner;
   }
 
-  async forget(hashes: string[]): Promise<void> {
-    // One DEL per key: on a Redis Cluster the keys lie in different slots, which one DEL may not span.
-    await Promise.all(hashes.map((hash) => this.redis.del(this.cacheKey(hash))));
+  /** Caches the hashes as unknown, for as long as a read made before could still try to cache them as known. */
+  async revoke(hashes: string[]): Promise<void> {
+    // One SET per key: on a Redis Cluster the keys lie in different slots, which one command may not span.
+    await Promise.all(hashes.map((hash) => this.redis.set(this.cacheKey(hash), unknownMarker, 'EX', knownKeySeconds)));
   }
 }

@@ -15,6 +15,6 @@ export async function rotateKeys(models: Models, keyCache: KeyCache, projectId: 
   if (!project) throw new UnknownProjectError(projectId);
   const { apiKey, clientKey, serverKeyHash, clientKeyHash } = generateKeyPair();
   await models.Project.updateOne({ _id: projectId }, { $set: { serverKeyHash, clientKeyHash } });
-  await keyCache.forget([project.serverKeyHash, project.clientKeyHash]);
+  await keyCache.revoke([project.serverKeyHash, project.clientKeyHash]);
   return { projectId, apiKey, clientKey, plan: project.plan };
 }
