@@ -353,6 +353,12 @@ describe('console', { timeout: 120_000 }, () => {
       await page.getByLabel('Trigger event type').fill('purchase');
       await page.getByLabel('Body').fill('Thanks for {{ entry_event.data.amount }}');
       await page.getByRole('button', { name: 'Create journey' }).click();
+      await until(() => page.getByRole('status').filter({ hasText: 'Created journey' }).textContent()).toBe(
+        'Created journey Thank buyers.',
+      );
+      // The form is cleared, so that Enter again does not create a second journey.
+      expect(await page.getByLabel('Name').inputValue()).toBe('');
+      expect(await page.getByLabel('Body').inputValue()).toBe('');
       const row = page.getByRole('row').filter({ hasText: 'Thank buyers' });
       await until(() => row.getByRole('cell').nth(3).textContent()).toBe('active');
       await row.getByRole('button', { name: 'Pause Thank buyers' }).click();

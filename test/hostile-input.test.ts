@@ -481,6 +481,19 @@ describe('found by a hostile-input hunt', () => {
     expect((await send('userId', ['not a device'])).status).toBe(200);
   });
 
+  it('refuses an empty or blank body for a send, a template and a journey with a 400 naming it, where it sent empty notifications', async () => {
+    for (const body of ['', '   ', '\n\t']) {
+      const send = { targetType: 'userId', targetIds: ['someone'], body };
+      expectRefused(await request('POST', serverPath('/notifications'), { key: project.apiKey, body: send }), '/body');
+      const template = { name: 'blank', body };
+      expectRefused(await request('POST', serverPath('/templates'), { key: project.apiKey, body: template }), '/body');
+      const journey = { name: 'blank', trigger: { event: 'blank-body' }, body };
+      expectRefused(await request('POST', serverPath('/journeys'), { key: project.apiKey, body: journey }), '/body');
+    }
+    const journeys = await request('GET', serverPath('/journeys'), { key: project.apiKey });
+    expect(journeys.body.data.filter((journey: { name: string }) => journey.name === 'blank')).toEqual([]);
+  });
+
   it('refuses an unknown query parameter on every list, as the notifications list did', async () => {
     for (const path of ['/devices/anyone/notification-history', '/templates', '/segments', '/journeys'])
       expectRefused(await request('GET', serverPath(`${path}?limit=5&sort=1`), { key: project.apiKey }), '/query/sort');

@@ -41,6 +41,14 @@ export const IsoTime = () =>
       'must be an ISO 8601 time with seconds and a time zone (2024-04-19T14:23:56+09:00), in the years 0001 to 9999',
   });
 
+/** A push's body: text with something to show, not empty or blank, which would show an empty notification. */
+export const MessageBody = () =>
+  Type.String({
+    maxLength: 4096,
+    pattern: '\\S',
+    errorMessage: 'must hold some text (at most 4096 characters): a blank body shows an empty notification',
+  });
+
 export const dataResponse = <T extends TSchema>(data: T) => Type.Object({ data });
 
 export const ProjectParams = Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 128 }) });

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { EventDataCondition } from './event-conditions.ts';
 import { maxEventTypeLength } from './events.ts';
 import { maxWhereConditions } from './segment.ts';
+import { MessageBody } from './common.ts';
 
 export const maxDelaySeconds = 30 * 24 * 3600;
 
@@ -38,7 +39,11 @@ export const JourneyBody = Type.Object(
     ),
     templateId: NullableText(128),
     title: NullableText(1024),
-    body: NullableText(4096),
+    body: Type.Optional(
+      Type.Union([MessageBody(), Type.Null()], {
+        errorMessage: 'must hold some text (at most 4096 characters), or be null with a templateId',
+      }),
+    ),
     url: NullableText(2048),
     imageUrl: NullableText(2048),
     active: Type.Optional(Type.Boolean()),

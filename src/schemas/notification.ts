@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { targetTypes, notificationStatuses } from '../models/notification.ts';
-import { DeviceId, FiniteNumber, ProjectParams, PageLimit, IsoTime } from './common.ts';
+import { DeviceId, FiniteNumber, MessageBody, ProjectParams, PageLimit, IsoTime } from './common.ts';
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
 
 export const maxTargetIds = 100;
@@ -37,7 +37,7 @@ export const SendNotificationBody = Type.Object(
     }),
     templateId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     title: Type.Optional(ContentText(1024)),
-    body: Type.Optional(ContentText(4096)),
+    body: Type.Optional(MessageBody()),
     url: Type.Optional(ContentText(2048)),
     imageUrl: Type.Optional(ContentText(2048)),
     data: Type.Optional(NotificationData),

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { MessageBody } from './common.ts';
 
 const NullableText = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
 
@@ -6,7 +7,7 @@ export const TemplateBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 256 }),
     title: NullableText(1024),
-    body: Type.String({ minLength: 1, maxLength: 4096 }),
+    body: MessageBody(),
     url: NullableText(2048),
     imageUrl: NullableText(2048),
   },

@@ -12,17 +12,21 @@ function bodyOf(journey: JourneyView): JourneyBody {
   return { name, trigger, delaySeconds, templateId, title, body, url, imageUrl, active };
 }
 
+const emptyDraft = { name: '', event: '', delaySeconds: '0', templateId: '', body: '' };
+
 export function JourneysScreen() {
   const { base } = useProject();
   const list = useLoad(() => api<JourneyView[]>('GET', `${base}/journeys`), [base]);
   const templates = useLoad(() => api<TemplateView[]>('GET', `${base}/templates`), [base]);
-  const [draft, setDraft] = useState({ name: '', event: '', delaySeconds: '0', templateId: '', body: '' });
+  const [draft, setDraft] = useState(emptyDraft);
 
   const create = useAction(async () => {
     const content = draft.templateId === '' ? { body: draft.body } : { templateId: draft.templateId };
     const created = await api<JourneyView>('POST', `${base}/journeys`, {
       body: { name: draft.name, trigger: { event: draft.event }, delaySeconds: Number(draft.delaySeconds), ...content },
     });
+    // A cleared form: pressing Enter again must not create the same journey twice.
+    setDraft(emptyDraft);
     list.reload();
     return created;
   });
@@ -120,6 +124,7 @@ export function JourneysScreen() {
             label="Body"
             name="journey-body"
             multiline
+            required
             value={draft.body}
             onInput={(body) => setDraft({ ...draft, body })}
             hint="Liquid, with {{ entry_event.data.x }} from the triggering event."
@@ -128,6 +133,11 @@ export function JourneysScreen() {
         <button type="submit" disabled={create.running}>
           Create journey
         </button>
+        {create.result && (
+          <p role="status" class="notice">
+            Created journey <strong>{create.result.name}</strong>.
+          </p>
+        )}
         <ErrorMessage error={create.error} />
       </form>
     </div>
