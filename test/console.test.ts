@@ -212,6 +212,9 @@ describe('console', { timeout: 120_000 }, () => {
         'Cannot count: No device "no-such-device" in this project.',
       );
       await page.getByLabel('Send to').selectOption('segment');
+      // No segment is chosen for the user: sending to the first one in the list by accident is not possible.
+      await until(() => page.getByTestId('audience-count').textContent()).toBe('Choose an audience.');
+      await page.getByLabel('Segment', { exact: true }).selectOption({ label: 'VIPs' });
       await page.getByLabel('Content from').selectOption('template');
       await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Welcome' });
       await until(() => page.getByTestId('audience-count').textContent()).toBe(`${vip.length} subscribed devices`);
@@ -219,7 +222,11 @@ describe('console', { timeout: 120_000 }, () => {
       await until(() => page.getByTestId('send-preview').textContent()).toBe('Hi AdaHello Ada');
       const idempotencyKey = await page.getByLabel('Idempotency-Key').inputValue();
       expect(idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
-      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await page.getByRole('button', { name: 'Send…', exact: true }).click();
+      await until(() => page.getByTestId('send-confirmation').textContent()).toBe(
+        `Send it to ${vip.length} subscribed devices now?`,
+      );
+      await page.getByRole('button', { name: 'Confirm send' }).click();
       const accepted = page.getByRole('status').filter({ hasText: 'Accepted as notification' });
       const notificationId = (await accepted.locator('code').textContent())!;
       // The same key within 24 hours answers the same notification: the console sent it.
@@ -339,6 +346,48 @@ describe('console', { timeout: 120_000 }, () => {
       await until(() => rows.evaluateAll((cells) => cells.map((row) => row.getAttribute('data-notification')))).toEqual(
         [...ids].reverse(),
       );
+    } finally {
+      await close();
+    }
+  });
+
+  it('sends only once the send is confirmed: Enter in a field asks, an audience of nobody cannot be confirmed, and an edit hides the notice of the last send', async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [
+      { id: 'confirm-me', platform: 'android', token: 'console-confirm-me', userId: 'confirming' },
+    ]);
+    const sent = async () =>
+      (await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/notifications`, { key: owner.apiKey }))
+        .body.data.length;
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'send');
+      await page.getByLabel('Body').fill('Confirmed');
+      await page.getByLabel('Send to').selectOption('userId');
+      await page.getByLabel('User id').fill('nobody-here');
+      await until(() => page.getByTestId('audience-count').textContent()).toBe('0 subscribed devices');
+      await page.getByLabel('Title').press('Enter');
+      await until(() => page.getByTestId('send-confirmation').textContent()).toBe(
+        'No subscribed device would get it: choose another audience.',
+      );
+      expect(await page.getByRole('button', { name: 'Confirm send' }).isDisabled()).toBe(true);
+
+      await page.getByLabel('User id').fill('confirming');
+      await until(() => page.getByTestId('audience-count').textContent()).toBe('1 subscribed device');
+      // The audience changed: the question is asked again, not carried over.
+      expect(await page.getByTestId('send-confirmation').count()).toBe(0);
+      await page.getByLabel('Title').press('Enter');
+      await until(() => page.getByTestId('send-confirmation').textContent()).toBe(
+        'Send it to 1 subscribed device now?',
+      );
+      expect(await sent()).toBe(0);
+      await page.getByRole('button', { name: 'Confirm send' }).click();
+      const accepted = page.getByRole('status').filter({ hasText: 'Accepted as notification' });
+      await accepted.waitFor();
+      expect(await sent()).toBe(1);
+      await page.getByLabel('Body').fill('Confirmed, edited');
+      await until(() => accepted.count()).toBe(0);
     } finally {
       await close();
     }

@@ -136,15 +136,21 @@ export function NamedItemSelect({
   items,
   loading,
   empty,
+  placeholder,
   ...select
 }: Omit<SelectProps<string>, 'options'> & {
   items: ReadonlyArray<{ id: string; name: string }> | undefined;
   loading: string;
   empty: string;
+  /** The first option, with the value '': nothing is chosen until the user chooses. */
+  placeholder?: string;
 }) {
   if (items === undefined) return <Loading what={loading} />;
   if (items.length === 0) return <p class="empty">{empty}</p>;
-  return <Select {...select} options={items.map((item) => [item.id, item.name] as const)} />;
+  const options = items.map((item) => [item.id, item.name] as const);
+  return (
+    <Select {...select} options={placeholder === undefined ? options : [['', placeholder] as const, ...options]} />
+  );
 }
 
 export function formatTime(iso: string | null | undefined): string {

@@ -46,7 +46,7 @@ export function SendScreen() {
   const [idempotencyKey, setIdempotencyKey] = useState<string>(() => crypto.randomUUID());
 
   const chosenTemplate = templateId || templates.data?.[0]?.id || '';
-  const chosenTarget = targetType === 'segment' ? target || segments.data?.[0]?.id || '' : target.trim();
+  const chosenTarget = target.trim();
   const message = useMemo(
     () =>
       mode === 'template'
@@ -70,6 +70,13 @@ export function SendScreen() {
     [previewInput],
   );
 
+  // A send is confirmed, with its audience's count, for the message and audience on screen: Enter in a field only
+  // asks, and any change asks again. The accepted notice belongs to the message and audience it was sent with.
+  const draft = JSON.stringify([message, targetType, chosenTarget]);
+  const [confirmingFor, setConfirmingFor] = useState<string | null>(null);
+  const [sentFor, setSentFor] = useState<string | null>(null);
+  const nobodyToSendTo = count.data === 0 && !count.loading;
+
   const send = useAction(async () => {
     const body = { ...message, targetType, targetIds: [chosenTarget] };
     const answer = await api<{ id: string }>('POST', `${base}/notifications`, {
@@ -78,6 +85,8 @@ export function SendScreen() {
     });
     // The next message is another send; a retry of this one (same key) would answer the same id.
     setIdempotencyKey(crypto.randomUUID());
+    setConfirmingFor(null);
+    setSentFor(draft);
     return answer;
   });
 
@@ -86,7 +95,7 @@ export function SendScreen() {
       class="columns"
       onSubmit={(event) => {
         event.preventDefault();
-        void send.run();
+        setConfirmingFor(draft);
       }}
     >
       <fieldset>
@@ -159,6 +168,7 @@ export function SendScreen() {
             empty="No segment yet: build one on the Segments screen."
             label="Segment"
             name="send-segment"
+            placeholder="Choose a segment"
             value={chosenTarget}
             onChange={setTarget}
           />
@@ -208,10 +218,28 @@ export function SendScreen() {
           hint="Sending again with the same key within 24 hours answers the same notification and sends nothing twice."
         />
         <button type="submit" disabled={send.running || chosenTarget === ''}>
-          {send.running ? 'Sending…' : 'Send'}
+          Send…
         </button>
+        {confirmingFor === draft && (
+          <fieldset class="confirm">
+            <legend class="visually-hidden">Confirm the send</legend>
+            <p data-testid="send-confirmation">
+              {nobodyToSendTo
+                ? 'No subscribed device would get it: choose another audience.'
+                : count.data === undefined
+                  ? 'Send it now? The audience could not be counted.'
+                  : `Send it to ${count.data} subscribed device${count.data === 1 ? '' : 's'} now?`}
+            </p>
+            <button type="button" disabled={send.running || nobodyToSendTo} onClick={() => void send.run()}>
+              {send.running ? 'Sending…' : 'Confirm send'}
+            </button>{' '}
+            <button type="button" class="secondary" onClick={() => setConfirmingFor(null)}>
+              Cancel
+            </button>
+          </fieldset>
+        )}
         <ErrorMessage error={send.error} />
-        {send.result && (
+        {send.result && sentFor === draft && (
           <p role="status" class="notice">
             Accepted as notification <code>{send.result.id}</code>.{' '}
             <a href="#/notifications">Follow it on the Notifications screen</a>.
