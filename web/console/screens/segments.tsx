@@ -39,14 +39,14 @@ interface DraftComparison {
   key: string;
   op: ConditionOp;
   value: string;
-  valueType: 'text' | 'number' | 'boolean';
+  valueType: 'auto' | 'text' | 'number' | 'boolean';
 }
 
 type DraftCondition =
   | ({ kind: 'tag' } & DraftComparison)
   | { kind: 'event'; event: string; withinDays: string; countOp: CountOp; count: string; where: DraftComparison[] };
 
-const newComparison = (): DraftComparison => ({ key: '', op: 'eq', value: '', valueType: 'text' });
+const newComparison = (): DraftComparison => ({ key: '', op: 'eq', value: '', valueType: 'auto' });
 const newTagCondition = (): DraftCondition => ({ kind: 'tag', ...newComparison() });
 const newEventCondition = (): DraftCondition => ({
   kind: 'event',
@@ -57,8 +57,12 @@ const newEventCondition = (): DraftCondition => ({
   where: [],
 });
 
+/** What a marketer typing 30 means: a number. Text stays text unless asked for. */
+const looksNumeric = /^\s*-?\d+(\.\d+)?\s*$/;
+
 function typedValue(text: string, valueType: DraftComparison['valueType']): string | number | boolean {
   if (valueType === 'boolean') return text.trim() === 'true';
+  if (valueType === 'auto') return looksNumeric.test(text) ? Number(text) : text;
   return valueType === 'number' && text.trim() !== '' ? Number(text) : text;
 }
 
@@ -109,6 +113,7 @@ function toDraft(condition: TagCondition | EventCondition): DraftCondition {
 }
 
 const valueTypes = [
+  ['auto', 'Number if it looks like one, else text'],
   ['text', 'Text'],
   ['number', 'Number or time (ms)'],
   ['boolean', 'true or false'],
