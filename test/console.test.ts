@@ -393,6 +393,41 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('keeps the list on screen when a refresh is rate limited, and shows why a list a form needs did not load', async () => {
+    const owner = await harness.ingress.createProject('starter');
+    const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+    const ids = [];
+    for (const body of ['first', 'second'])
+      ids.push(
+        await sendNotification(harness.ingress, owner, { targetType: 'userId', targetIds: ['x'], body, sendAt }),
+      );
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'notifications');
+      const rows = page.locator('tbody tr[data-notification]');
+      await until(() => rows.count()).toBe(2);
+      // The starter plan's 100 requests a minute, spent: the screen's next refresh (every 2 s while a send was just
+      // queued) is refused.
+      for (let answer = 200; answer !== 429; )
+        answer = (await harness.ingress.request('GET', `/v1/projects/${owner.projectId}`, { key: owner.apiKey }))
+          .status;
+      const refused = page
+        .getByRole('alert')
+        .filter({ hasText: 'The starter plan allows 100 API requests per minute' });
+      await refused.waitFor();
+      expect(await rows.evaluateAll((cells) => cells.map((row) => row.getAttribute('data-notification')))).toEqual(
+        [...ids].reverse(),
+      );
+      await show(page, 'send');
+      await page.getByLabel('Send to').selectOption('segment');
+      await refused.first().waitFor();
+      expect(await page.getByText('Loading segments…').count()).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
   it('creates a journey, pauses and resumes it', async () => {
     const { page, close } = await openConsole();
     try {

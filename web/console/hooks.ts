@@ -12,21 +12,30 @@ function asFailure(error: unknown): ApiFailure {
   return error instanceof ApiFailure ? error : new ApiFailure(0, 'unexpected', (error as Error).message);
 }
 
-/** Loads when a dependency changes; an answer that arrives after a newer request started is dropped. */
+/**
+ * Loads when a dependency changes, and again on reload(); an answer that arrives after a newer request started is
+ * dropped. A reload that fails keeps the data it would have refreshed (a rate-limited refresh must not blank a list),
+ * beside its error; a load for other dependencies starts without the old data.
+ */
 export function useLoad<T>(load: (() => Promise<T>) | null, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: ApiFailure; loading: boolean }>({ loading: load !== null });
   const [round, setRound] = useState(0);
   const latest = useRef(0);
+  const loadedFor = useRef<unknown[] | null>(null);
   useEffect(() => {
+    const sameDeps = loadedFor.current !== null && deps.every((value, index) => value === loadedFor.current![index]);
+    loadedFor.current = deps;
     if (load === null) {
       setState({ loading: false });
       return;
     }
     const ticket = ++latest.current;
-    setState((previous) => ({ ...previous, loading: true }));
+    setState((previous) => (sameDeps ? { ...previous, loading: true } : { loading: true }));
     load().then(
       (data) => ticket === latest.current && setState({ data, loading: false }),
-      (error: unknown) => ticket === latest.current && setState({ error: asFailure(error), loading: false }),
+      (error: unknown) =>
+        ticket === latest.current &&
+        setState((previous) => ({ data: previous.data, error: asFailure(error), loading: false })),
     );
   }, [...deps, round]);
   return {

@@ -33,7 +33,8 @@ export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="empty">{children}</p>;
 }
 
-/** Loading, error or empty state in place of the content, else the content for the loaded data. */
+/** Loading, error or empty state in place of the content, else the content for the loaded data (under an error that
+ * a failed refresh left). */
 export function LoadedView<T>({
   loaded,
   empty,
@@ -45,11 +46,21 @@ export function LoadedView<T>({
   isEmpty?: (data: T) => boolean;
   children: (data: T) => ComponentChildren;
 }) {
-  if (loaded.error) return <ErrorMessage error={loaded.error} />;
-  if (loaded.data === undefined) return loaded.loading ? <Loading /> : null;
+  if (loaded.data === undefined)
+    return loaded.error ? <ErrorMessage error={loaded.error} /> : loaded.loading ? <Loading /> : null;
   if (empty !== undefined && (isEmpty ? isEmpty(loaded.data) : Array.isArray(loaded.data) && loaded.data.length === 0))
-    return <Empty>{empty}</Empty>;
-  return <>{children(loaded.data)}</>;
+    return (
+      <>
+        <ErrorMessage error={loaded.error} />
+        <Empty>{empty}</Empty>
+      </>
+    );
+  return (
+    <>
+      <ErrorMessage error={loaded.error} />
+      {children(loaded.data)}
+    </>
+  );
 }
 
 interface FieldProps {
@@ -139,15 +150,15 @@ export function NamedItemSelect({
   placeholder,
   ...select
 }: Omit<SelectProps<string>, 'options'> & {
-  items: ReadonlyArray<{ id: string; name: string }> | undefined;
+  items: Loaded<ReadonlyArray<{ id: string; name: string }>>;
   loading: string;
   empty: string;
   /** The first option, with the value '': nothing is chosen until the user chooses. */
   placeholder?: string;
 }) {
-  if (items === undefined) return <Loading what={loading} />;
-  if (items.length === 0) return <p class="empty">{empty}</p>;
-  const options = items.map((item) => [item.id, item.name] as const);
+  if (items.data === undefined) return items.error ? <ErrorMessage error={items.error} /> : <Loading what={loading} />;
+  if (items.data.length === 0) return <p class="empty">{empty}</p>;
+  const options = items.data.map((item) => [item.id, item.name] as const);
   return (
     <Select {...select} options={placeholder === undefined ? options : [['', placeholder] as const, ...options]} />
   );

@@ -114,7 +114,7 @@ export function SendScreen() {
         />
         {mode === 'template' ? (
           <NamedItemSelect
-            items={templates.data}
+            items={templates}
             loading="Loading templates"
             empty="No template yet: create one on the Templates screen."
             label="Template"
@@ -163,7 +163,7 @@ export function SendScreen() {
         />
         {targetType === 'segment' ? (
           <NamedItemSelect
-            items={segments.data}
+            items={segments}
             loading="Loading segments"
             empty="No segment yet: build one on the Segments screen."
             label="Segment"
