@@ -428,7 +428,32 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
-  it('creates a journey, pauses and resumes it', async () => {
+  it('deletes a template only once asked, then says it was deleted rather than saved', async () => {
+    const owner = await harness.ingress.createProject('team');
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'templates');
+      await page.getByLabel('Name').fill('Short-lived');
+      await page.getByLabel('Body').fill('Soon gone');
+      await page.getByRole('button', { name: 'Save template' }).click();
+      const saved = page.getByRole('status').filter({ hasText: 'Saved' });
+      const id = (await saved.locator('code').textContent())!;
+      const stored = async () =>
+        (await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/templates`, { key: owner.apiKey })).body
+          .data.length;
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      expect(await stored()).toBe(1);
+      await page.getByRole('button', { name: 'Yes, delete' }).click();
+      await until(() => page.getByRole('status').filter({ hasText: 'Deleted' }).textContent()).toBe(`Deleted ${id}.`);
+      expect(await saved.count()).toBe(0);
+      expect(await stored()).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
+  it('creates a journey, pauses, resumes and deletes it', async () => {
     const { page, close } = await openConsole();
     try {
       await signIn(page);
@@ -453,6 +478,13 @@ describe('console', { timeout: 120_000 }, () => {
       expect(journey).toMatchObject({ name: 'Thank buyers', trigger: { event: 'purchase' }, active: false });
       await row.getByRole('button', { name: 'Resume Thank buyers' }).click();
       await until(() => row.getByRole('cell').nth(3).textContent()).toBe('active');
+      // Deleting asks first: keeping it changes nothing.
+      await row.getByRole('button', { name: 'Delete Thank buyers' }).click();
+      await row.getByRole('button', { name: 'Keep it' }).click();
+      await row.getByRole('button', { name: 'Delete Thank buyers' }).click();
+      expect(await row.getByText('Its sends waiting for their delay are canceled.').count()).toBe(1);
+      await row.getByRole('button', { name: 'Yes, delete Thank buyers' }).click();
+      await until(() => row.count()).toBe(0);
     } finally {
       await close();
     }

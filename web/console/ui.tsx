@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import type { ApiFailure } from './api.ts';
 import type { Loaded } from './hooks.ts';
 
@@ -190,6 +191,48 @@ export function Tags({ tags }: { tags: Record<string, unknown> }) {
   );
 }
 
+/** A button for what cannot be undone: a first click asks, with what will happen, and only "Yes" does it. */
+export function ConfirmButton({
+  label,
+  question,
+  disabled,
+  onConfirm,
+}: {
+  label: string;
+  question: string;
+  disabled?: boolean;
+  onConfirm(): void;
+}) {
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <button type="button" class="danger" disabled={disabled} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  return (
+    <fieldset class="confirm">
+      <legend class="visually-hidden">{label}</legend>
+      <span>{question}</span>{' '}
+      <button
+        type="button"
+        class="danger"
+        disabled={disabled}
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
+        Yes, {label.charAt(0).toLowerCase()}
+        {label.slice(1)}
+      </button>{' '}
+      <button type="button" class="secondary" onClick={() => setAsking(false)}>
+        Keep it
+      </button>
+    </fieldset>
+  );
+}
+
 interface ActionState<T> {
   running: boolean;
   error?: ApiFailure;
@@ -206,13 +249,17 @@ export function SaveControls({
   remove,
   editing,
   onRemove,
+  removeWarning,
   children,
 }: {
   saveLabel: string;
   save: ActionState<{ id: string }>;
-  remove: ActionState<unknown>;
+  /** Answers the id it deleted. */
+  remove: ActionState<string>;
   editing: string | null;
   onRemove: (id: string) => void;
+  /** What else deleting it changes, for the question before it. */
+  removeWarning: string;
   children?: ComponentChildren;
 }) {
   return (
@@ -223,15 +270,24 @@ export function SaveControls({
           {saveLabel}
         </button>
         {editing !== null && (
-          <button type="button" class="danger" disabled={remove.running} onClick={() => onRemove(editing)}>
-            Delete
-          </button>
+          <ConfirmButton
+            key={editing}
+            label="Delete"
+            question={`Delete it for good? ${removeWarning}`}
+            disabled={remove.running}
+            onConfirm={() => onRemove(editing)}
+          />
         )}
       </div>
       <ErrorMessage error={save.error ?? remove.error} />
-      {save.result && !save.running && (
+      {editing !== null && save.result?.id === editing && !save.running && (
         <p role="status" class="notice">
           Saved <code>{save.result.id}</code>.
+        </p>
+      )}
+      {editing === null && remove.result !== undefined && (
+        <p role="status" class="notice">
+          Deleted <code>{remove.result}</code>.
         </p>
       )}
     </>

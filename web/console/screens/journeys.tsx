@@ -4,7 +4,7 @@ import type { TemplateView } from '../../../src/schemas/template.ts';
 import { api } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView, Select } from '../ui.tsx';
+import { ConfirmButton, ErrorMessage, Field, LoadedView, Select } from '../ui.tsx';
 
 /** The fields a journey is written with, from what reading it answered: PUT replaces the whole journey. */
 function bodyOf(journey: JourneyView): JourneyBody {
@@ -69,9 +69,11 @@ export function JourneysScreen() {
                       <button type="button" class="secondary" onClick={() => toggle.run(journey)}>
                         {journey.active ? `Pause ${journey.name}` : `Resume ${journey.name}`}
                       </button>
-                      <button type="button" class="danger" onClick={() => remove.run(journey.id)}>
-                        Delete {journey.name}
-                      </button>
+                      <ConfirmButton
+                        label={`Delete ${journey.name}`}
+                        question="Delete this journey? Its sends waiting for their delay are canceled."
+                        onConfirm={() => void remove.run(journey.id)}
+                      />
                     </td>
                   </tr>
                 ))}

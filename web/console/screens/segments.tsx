@@ -300,6 +300,7 @@ export function SegmentsScreen() {
     await api('DELETE', `${base}/segments/${id}`);
     open(null);
     list.reload();
+    return id;
   });
   const open = (segment: SegmentView | null) => {
     setEditing(segment?.id ?? null);
@@ -371,6 +372,7 @@ export function SegmentsScreen() {
           remove={remove}
           editing={editing}
           onRemove={(id) => void remove.run(id)}
+          removeWarning="Sends to it that wait for their time will reach nobody."
         >
           <button type="button" class="secondary" onClick={() => setConditions([...conditions, newTagCondition()])}>
             Add condition

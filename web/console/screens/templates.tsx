@@ -79,6 +79,7 @@ export function TemplatesScreen() {
     setEditing(null);
     setDraft(blank);
     list.reload();
+    return id;
   });
 
   return (
@@ -152,6 +153,7 @@ export function TemplatesScreen() {
           remove={remove}
           editing={editing}
           onRemove={(id) => void remove.run(id)}
+          removeWarning="Journeys that use it will send nothing; sends already accepted keep their content."
         />
       </form>
       <section aria-labelledby="template-preview">
