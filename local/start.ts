@@ -32,7 +32,11 @@ const supervisor = superviseProcesses(
   lineFormatter(wantsReadableLogs(process.env, process.stdout.isTTY === true)),
 );
 log(`running ${entries.map((entry) => entry.name).join(', ')}`);
-log(`the API answers on http://127.0.0.1:${process.env.PORT ?? 3000} (Ctrl-C stops everything)`);
+const baseUrl = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+log(`the API answers on ${baseUrl} (Ctrl-C stops everything)`);
+log(
+  `the console is at ${baseUrl}/console: sign in with a project's server API key (npm run project:create -- --name "My shop" prints one)${process.env.ADMIN_TOKEN ? ', or ADMIN_TOKEN' : ''}`,
+);
 
 let shuttingDown = false;
 async function shutDown(reason: string, exitCode: number): Promise<void> {

@@ -494,6 +494,15 @@ describe('found by a hostile-input hunt', () => {
     expect(journeys.body.data.filter((journey: { name: string }) => journey.name === 'blank')).toEqual([]);
   });
 
+  it('refuses a blank event type, which was listed as an empty entry of the catalog', async () => {
+    expectRefused(
+      await request('POST', serverPath('/event-types'), { key: project.apiKey, body: { type: '   ' } }),
+      '/type',
+    );
+    const reported = await reportEvents([{ type: ' ', subjectType: 'user', subjectId: 'blank-type' }]);
+    expect(reported.body.data).toMatchObject({ success: 0, error: [{ index: 0, code: 'invalid_type' }] });
+  });
+
   it('refuses an unknown query parameter on every list, as the notifications list did', async () => {
     for (const path of ['/devices/anyone/notification-history', '/templates', '/segments', '/journeys'])
       expectRefused(await request('GET', serverPath(`${path}?limit=5&sort=1`), { key: project.apiKey }), '/query/sort');

@@ -49,6 +49,8 @@ it('npm start brings up Redis, SecantusDB and every process, answers, and leaves
     expect(start.output()).toMatch(
       /mongodb: (local SecantusDB 0\.7\.0b3 on 127\.0\.0\.1:27017|using one already answering)/,
     );
+    // Where the console is, and what signs in to it.
+    expect(start.output()).toContain(`the console is at http://127.0.0.1:${port}/console: sign in with a project's`);
     // The ingress, five workers and the sandbox, plus the servers it started itself.
     expect(processesOf(stateDir).length).toBeGreaterThanOrEqual(7);
 

@@ -38,7 +38,9 @@ export type EventData = Static<typeof EventData>;
 export const EventType = Type.String({
   minLength: 1,
   maxLength: maxEventTypeLength,
-  errorMessage: `must be an event type of 1 to ${maxEventTypeLength} characters`,
+  // A blank type would list as an empty entry of the catalog, and no condition could name it.
+  pattern: '\\S',
+  errorMessage: `must be an event type of 1 to ${maxEventTypeLength} characters, not blank`,
 });
 
 /**
