@@ -110,6 +110,9 @@ describe('console', { timeout: 120_000 }, () => {
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect(page.headers.get('cache-control')).toBe('no-cache');
     const html = await page.text();
+    // Its icon is inline, an image the policy allows: the browser asks for no /favicon.ico, which answered 404.
+    expect(html).toMatch(/<link rel="icon" href="data:image\/svg\+xml,/);
+    expect(page.headers.get('content-security-policy')).toContain("img-src 'self' data:");
     const script = /src="(\/console\/console-[A-Z0-9]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
     const asset = await fetch(`${harness.ingress.baseUrl}${script}`);

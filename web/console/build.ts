@@ -5,6 +5,10 @@ import { build } from 'esbuild';
 /** Where the ingress serves the console's files from; index.html points at them by absolute path. */
 export const consoleBasePath = '/console/';
 
+const favicon = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="4" fill="#2457c5"/><circle cx="8" cy="8" r="3.5" fill="#fff"/></svg>',
+)}`;
+
 function indexHtml(script: string, stylesheet: string | undefined): string {
   // No inline script or style: the Content-Security-Policy of the console allows neither.
   return [
@@ -14,6 +18,8 @@ function indexHtml(script: string, stylesheet: string | undefined): string {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<title>Push console</title>',
+    // Inline, so that the browser asks for no /favicon.ico, which would answer 404 on every load.
+    `<link rel="icon" href="${favicon}">`,
     stylesheet === undefined ? '' : `<link rel="stylesheet" href="${consoleBasePath}${stylesheet}">`,
     `<script type="module" src="${consoleBasePath}${script}"></script>`,
     '</head>',
