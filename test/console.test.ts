@@ -456,6 +456,42 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('asks before an editor drops edits not saved, and only then', async () => {
+    const owner = await harness.ingress.createProject('team');
+    const { page, dialogs, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'templates');
+      await page.getByLabel('Name').fill('Kept');
+      await page.getByLabel('Body').fill('Saved body');
+      await page.getByRole('button', { name: 'Save template' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      await page.getByLabel('Title').fill('Not saved yet');
+      // The question is dismissed here: the edit stays.
+      await page.getByRole('button', { name: 'New template' }).click();
+      expect(dialogs).toEqual(['Discard the changes you have not saved?']);
+      expect(await page.getByLabel('Title').inputValue()).toBe('Not saved yet');
+      await page.getByRole('button', { name: 'Save template' }).click();
+      await page.getByRole('button', { name: 'New template' }).click();
+      await until(() => page.getByLabel('Name').inputValue()).toBe('');
+      expect(dialogs).toHaveLength(1);
+
+      await show(page, 'segments');
+      await page.getByLabel('Name').fill('Scores');
+      await page.getByLabel('Tag', { exact: true }).fill('score');
+      await page.getByLabel('Operator').selectOption('gte');
+      await page.getByLabel('Value', { exact: true }).fill('10');
+      await page.getByRole('button', { name: 'Save segment' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      // Saved as the number 10, shown again as it was typed: nothing to lose, nothing asked.
+      await page.getByRole('button', { name: 'New segment' }).click();
+      await until(() => page.getByLabel('Name').inputValue()).toBe('');
+      expect(dialogs).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+
   it('creates a journey, pauses, resumes and deletes it', async () => {
     const { page, close } = await openConsole();
     try {

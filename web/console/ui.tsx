@@ -191,6 +191,14 @@ export function Tags({ tags }: { tags: Record<string, unknown> }) {
   );
 }
 
+/**
+ * Whether an editor may show something else: yes when what it holds is what was saved, else only if the user agrees
+ * to lose the edits.
+ */
+export function mayLeaveEditor(current: unknown, saved: unknown): boolean {
+  return JSON.stringify(current) === JSON.stringify(saved) || window.confirm('Discard the changes you have not saved?');
+}
+
 /** A button for what cannot be undone: a first click asks, with what will happen, and only "Yes" does it. */
 export function ConfirmButton({
   label,

@@ -10,7 +10,7 @@ import type { ConditionOp } from '../../../src/schemas/event-conditions.ts';
 import { api } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView, SaveControls, Select } from '../ui.tsx';
+import { ErrorMessage, Field, LoadedView, SaveControls, Select, mayLeaveEditor } from '../ui.tsx';
 
 /** Every operator, by its label: the record's type makes the compiler notice an operator added to the API. */
 const tagOps: Record<ConditionOp, string> = {
@@ -109,6 +109,15 @@ function toDraft(condition: TagCondition | EventCondition): DraftCondition {
     countOp: condition.count.op,
     count: String(condition.count.value),
     where,
+  };
+}
+
+/** What the editor holds for a segment as saved, or for a new one. */
+function editorState(segment: SegmentView | null) {
+  return {
+    name: segment?.name ?? '',
+    match: segment?.match ?? 'all',
+    conditions: segment ? segment.conditions.map(toDraft) : [newTagCondition()],
   };
 }
 
@@ -298,15 +307,23 @@ export function SegmentsScreen() {
   });
   const remove = useAction(async (id: string) => {
     await api('DELETE', `${base}/segments/${id}`);
-    open(null);
+    show(null);
     list.reload();
     return id;
   });
+  const editedSegment = list.data?.find((segment) => segment.id === editing) ?? null;
   const open = (segment: SegmentView | null) => {
+    // Compared as the API would take them: "10" typed with an automatic type is the 10 that was saved.
+    const saved = editorState(editedSegment);
+    const current = { name, match, conditions: conditions.map(toCondition) };
+    if (mayLeaveEditor(current, { ...saved, conditions: saved.conditions.map(toCondition) })) show(segment);
+  };
+  const show = (segment: SegmentView | null) => {
+    const state = editorState(segment);
     setEditing(segment?.id ?? null);
-    setName(segment?.name ?? '');
-    setMatch(segment?.match ?? 'all');
-    setConditions(segment ? segment.conditions.map(toDraft) : [newTagCondition()]);
+    setName(state.name);
+    setMatch(state.match);
+    setConditions(state.conditions);
     save.reset();
   };
 

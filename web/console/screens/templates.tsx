@@ -4,7 +4,7 @@ import type { RenderedContent } from '../../../src/schemas/notification.ts';
 import { api, type ApiFailure } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView, SaveControls } from '../ui.tsx';
+import { ErrorMessage, Field, LoadedView, SaveControls, mayLeaveEditor } from '../ui.tsx';
 
 type Draft = { name: string; title: string; body: string; url: string; imageUrl: string };
 const blank: Draft = { name: '', title: '', body: '', url: '', imageUrl: '' };
@@ -46,6 +46,8 @@ export function TemplatesScreen() {
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState<Draft>(blank);
   const [previewDevice, setPreviewDevice] = useState('');
+  const editedTemplate = list.data?.find((template) => template.id === editing);
+  const mayLeave = () => mayLeaveEditor(draft, editedTemplate ? draftOf(editedTemplate) : blank);
 
   // Empty fields are left out (JSON drops undefined): a send, which the preview mirrors, has no null content.
   const previewInput = useDebounced(
@@ -96,6 +98,7 @@ export function TemplatesScreen() {
                     class="link"
                     aria-pressed={editing === template.id}
                     onClick={() => {
+                      if (!mayLeave()) return;
                       setEditing(template.id);
                       setDraft(draftOf(template));
                       save.reset();
@@ -112,6 +115,7 @@ export function TemplatesScreen() {
           type="button"
           class="secondary"
           onClick={() => {
+            if (!mayLeave()) return;
             setEditing(null);
             setDraft(blank);
             save.reset();
