@@ -324,6 +324,17 @@ describe('hostile times', () => {
     }
   });
 
+  it('still takes every RFC 3339 form Date reads in sendAt: an offset without a colon, lower case, a space', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 19);
+    for (const sendAt of [`${tomorrow}+0900`, `${tomorrow.replace('T', 't')}z`, `${tomorrow.replace('T', ' ')}Z`]) {
+      const response = await request('POST', serverPath('/notifications'), {
+        key: project.apiKey,
+        body: { targetType: 'userId', targetIds: ['someone'], body: 'b', sendAt },
+      });
+      expect(response.status, `${sendAt}: ${JSON.stringify(response.body)}`).toBe(200);
+    }
+  });
+
   it('refuses an event whose data holds a time no store can hold, and stores the good events beside it (the whole request was lost)', async () => {
     for (const [index, time] of unstorable.entries()) {
       const subjectId = `hostile-time-${index}`;
@@ -441,7 +452,7 @@ describe('hostile text encodings', () => {
       expect(response.body.error.code).toBe('unsupported_media_type');
     }
     expect(await deviceExists('encodings')).toBe(false);
-    for (const charset of ['utf-8', 'UTF-8', 'utf8', '"utf-8"']) {
+    for (const charset of ['utf-8', 'UTF-8', 'utf8', '"utf-8"', 'us-ascii']) {
       const headers = { 'content-type': `application/json; charset=${charset}`, 'content-encoding': 'identity' };
       expect((await putRaw('encodings', { rawBody: body, headers })).status, charset).toBe(200);
     }
@@ -460,11 +471,17 @@ describe('found by a hostile-input hunt', () => {
       await putDevice('unusable-web', { platform: 'web', webPush: { ...subscription, endpoint: 'https://[::1' } }),
       '/webPush/endpoint',
     );
-    const notOnTheCurve = { ...subscription.keys, p256dh: 'A'.repeat(87) };
-    expectRefused(
-      await putDevice('unusable-web', { platform: 'web', webPush: { ...subscription, keys: notOnTheCurve } }),
-      '/webPush/keys/p256dh',
-    );
+    // The same point in the hybrid encoding (0x06 or 0x07 by the parity of y), which RFC 8291 does not allow.
+    const hybrid = Buffer.from(subscription.keys.p256dh, 'base64url');
+    hybrid[0] = 0x06 | (hybrid[64]! & 1);
+    for (const p256dh of ['A'.repeat(87), hybrid.toString('base64url')])
+      expectRefused(
+        await putDevice('unusable-web', {
+          platform: 'web',
+          webPush: { ...subscription, keys: { ...subscription.keys, p256dh } },
+        }),
+        '/webPush/keys/p256dh',
+      );
     expect((await request('GET', serverPath('/devices/unusable-token'), { key: project.apiKey })).status).toBe(404);
     expect((await request('GET', serverPath('/devices/unusable-web'), { key: project.apiKey })).status).toBe(404);
   });

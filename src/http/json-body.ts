@@ -42,11 +42,13 @@ export function installJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const encoding = request.headers['content-encoding'];
-    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
+    const encoding = request.headers['content-encoding'] ?? '';
+    const codings = encoding.split(',').map((coding) => coding.trim().toLowerCase());
+    if (codings.some((coding) => coding !== '' && coding !== 'identity'))
       return done(unsupportedBody(`Content-Encoding ${encoding} is not supported`), undefined);
     const charset = charsetParameter.exec(request.headers['content-type'] ?? '')?.[1];
-    if (charset !== undefined && !/^utf-?8$/i.test(charset))
+    // US-ASCII text is UTF-8 text; the strict decoding below refuses any byte past it.
+    if (charset !== undefined && !/^(utf-?8|us-ascii)$/i.test(charset))
       return done(unsupportedBody(`charset ${charset} is not supported`), undefined);
     let text: string;
     try {

@@ -37,8 +37,7 @@ export const PageLimit = (maximum: number, defaultLimit: number) =>
 export const IsoTime = () =>
   Type.String({
     format: 'date-time',
-    errorMessage:
-      'must be an ISO 8601 time with seconds and a time zone (2024-04-19T14:23:56+09:00), in the years 0001 to 9999',
+    errorMessage: 'must be an ISO 8601 time with a time zone (2024-04-19T14:23:56+09:00), in the years 0001 to 9999',
   });
 
 /** A push's body: text with something to show, not empty or blank, which would show an empty notification. */

@@ -29,12 +29,6 @@ export function isStorableTime(time: Date): boolean {
 
 export const unstorableTimeMessage = 'is a time outside the years 0001 to 9999 (UTC)';
 
-/** Whether a string is a time in a form a request may give one, and storable. */
-export function isRequestTime(value: string): boolean {
-  const time = parseIsoTime(value);
-  return time !== null && isStorableTime(time);
-}
-
 /** A time a customer sent where any string is welcome: refused only when it names a time that cannot be stored. */
 export function isUnstorableTime(value: unknown): boolean {
   if (typeof value !== 'string') return false;

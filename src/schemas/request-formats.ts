@@ -1,10 +1,23 @@
 import { ECDH } from 'node:crypto';
-import { isRequestTime } from './iso-time.ts';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { isStorableTime } from './iso-time.ts';
 
-/** A Web Push subscription's p256dh: the point on P-256 each message is encrypted to (RFC 8291). */
+const rfc3339DateTime = fullFormats['date-time'] as { validate(value: string): boolean };
+
+/** A time in a request field: what ajv-formats takes as RFC 3339 (with "+0900", "t", a space), and Date can parse. */
+export function isRequestTime(value: string): boolean {
+  if (!rfc3339DateTime.validate(value)) return false;
+  const time = new Date(value);
+  return !Number.isNaN(time.getTime()) && isStorableTime(time);
+}
+
+/** A Web Push subscription's p256dh: the point on P-256 each message is encrypted to, uncompressed (RFC 8291). */
 function isP256PublicKey(value: string): boolean {
+  const key = Buffer.from(value, 'base64url');
+  // 0x04 marks the uncompressed form; OpenSSL would also take the hybrid forms (0x06, 0x07).
+  if (key[0] !== 0x04) return false;
   try {
-    ECDH.convertKey(Buffer.from(value, 'base64url'), 'prime256v1');
+    ECDH.convertKey(key, 'prime256v1');
     return true;
   } catch {
     return false;
@@ -12,9 +25,9 @@ function isP256PublicKey(value: string): boolean {
 }
 
 /**
- * The string formats request schemas use beyond ajv-formats', and the one they tighten. RFC 3339 also allows a leap
- * second and, as ajv-formats reads it, an offset without minutes: Date parses neither, and a year past 9999 in UTC
- * cannot be stored. A date-time in a request is the strict form event data uses (CONTRACTS §5).
+ * The string formats request schemas use beyond ajv-formats', and the one they tighten: RFC 3339 also allows a leap
+ * second and, as ajv-formats reads it, an offset without minutes, which Date parses neither of, and a year past 9999
+ * in UTC cannot be stored.
  */
 export const requestFormats: Record<string, (value: string) => boolean> = {
   'date-time': isRequestTime,

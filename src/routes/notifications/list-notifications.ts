@@ -5,7 +5,7 @@ import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common
 import { ListNotificationsQuery, NotificationView } from '../../schemas/notification.ts';
 import { listNotificationViews } from '../../notifications/list-notifications.ts';
 import { projectNotificationQuery } from '../../notifications/notification-view.ts';
-import { isRequestTime } from '../../schemas/iso-time.ts';
+import { isRequestTime } from '../../schemas/request-formats.ts';
 import { invalidRequest } from '../../http/api-error.ts';
 import type { Models } from '../../models/index.ts';
 
@@ -50,7 +50,7 @@ async function pageBoundary(
       {
         path: '/query/before',
         message:
-          'must be the id of a notification of this project or an ISO 8601 time with seconds and a time zone, in the years 0001 to 9999',
+          'must be the id of a notification of this project or an ISO 8601 time with a time zone, in the years 0001 to 9999',
       },
     ]);
   return { createdAt: notification.createdAt, id: notification._id };
