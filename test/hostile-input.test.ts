@@ -509,6 +509,36 @@ describe('found by a hostile-input hunt', () => {
     }
     const journeys = await request('GET', serverPath('/journeys'), { key: project.apiKey });
     expect(journeys.body.data.filter((journey: { name: string }) => journey.name === 'blank')).toEqual([]);
+
+    // With a template, the body is the template's: whatever else was sent does not matter.
+    const template = await request('POST', serverPath('/templates'), {
+      key: project.apiKey,
+      body: { name: 'not blank', body: 'From the template' },
+    });
+    const withTemplate = { targetType: 'userId', targetIds: ['someone'], templateId: template.body.data.id, body: '' };
+    expect(
+      (await request('POST', serverPath('/notifications'), { key: project.apiKey, body: withTemplate })).status,
+    ).toBe(200);
+  });
+
+  it('lets a journey stored with a blank body before the rule be paused, but not resumed', async () => {
+    const journeyPath = serverPath('/journeys/blank-before');
+    const stored = { name: 'blank before', trigger: { event: 'blank-before' }, body: '', active: true };
+    await harness.ingress.context.models.Journey.create({
+      _id: 'blank-before',
+      projectId: project.projectId,
+      ...stored,
+    });
+    const pause = await request('PUT', journeyPath, { key: project.apiKey, body: { ...stored, active: false } });
+    expect(pause.status, JSON.stringify(pause.body)).toBe(200);
+    expectRefused(await request('PUT', journeyPath, { key: project.apiKey, body: stored }), '/body');
+    expectRefused(
+      await request('POST', serverPath('/journeys'), {
+        key: project.apiKey,
+        body: { name: 'blank trigger', trigger: { event: '  ' }, body: 'b' },
+      }),
+      '/trigger/event',
+    );
   });
 
   it('refuses a blank event type, which was listed as an empty entry of the catalog', async () => {

@@ -40,13 +40,11 @@ export const IsoTime = () =>
     errorMessage: 'must be an ISO 8601 time with a time zone (2024-04-19T14:23:56+09:00), in the years 0001 to 9999',
   });
 
-/** A push's body: text with something to show, not empty or blank, which would show an empty notification. */
-export const MessageBody = () =>
-  Type.String({
-    maxLength: 4096,
-    pattern: '\\S',
-    errorMessage: 'must hold some text (at most 4096 characters): a blank body shows an empty notification',
-  });
+/** A push's body must hold some text: an empty or blank one shows an empty notification. */
+export const notBlank = {
+  pattern: '\\S',
+  errorMessage: 'must hold some text (at most 4096 characters): a blank body shows an empty notification',
+} as const;
 
 export const dataResponse = <T extends TSchema>(data: T) => Type.Object({ data });
 

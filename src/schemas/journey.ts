@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { EventDataCondition } from './event-conditions.ts';
-import { maxEventTypeLength } from './events.ts';
+import { EventType } from './events.ts';
 import { maxWhereConditions } from './segment.ts';
-import { MessageBody } from './common.ts';
+import { notBlank } from './common.ts';
 
 export const maxDelaySeconds = 30 * 24 * 3600;
 
@@ -10,11 +10,7 @@ const NullableText = (maxLength: number) => Type.Optional(Type.Union([Type.Strin
 
 const JourneyTrigger = Type.Object(
   {
-    event: Type.String({
-      minLength: 1,
-      maxLength: maxEventTypeLength,
-      errorMessage: `must be an event type of 1 to ${maxEventTypeLength} characters`,
-    }),
+    event: EventType,
     where: Type.Optional(
       Type.Array(EventDataCondition, {
         maxItems: maxWhereConditions,
@@ -39,11 +35,7 @@ export const JourneyBody = Type.Object(
     ),
     templateId: NullableText(128),
     title: NullableText(1024),
-    body: Type.Optional(
-      Type.Union([MessageBody(), Type.Null()], {
-        errorMessage: 'must hold some text (at most 4096 characters), or be null with a templateId',
-      }),
-    ),
+    body: NullableText(4096),
     url: NullableText(2048),
     imageUrl: NullableText(2048),
     active: Type.Optional(Type.Boolean()),
@@ -65,6 +57,9 @@ export const JourneyContentRule = {
     required: ['body'],
     properties: { body: { type: 'string', errorMessage: bodyRequired } },
     errorMessage: bodyRequired,
+    // Not blank while it can send: a journey stored with a blank body before this rule can still be paused.
+    if: { required: ['active'], properties: { active: { const: false } } },
+    else: { properties: { body: notBlank } },
   },
 };
 

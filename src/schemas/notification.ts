@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { targetTypes, notificationStatuses } from '../models/notification.ts';
-import { DeviceId, FiniteNumber, MessageBody, ProjectParams, PageLimit, IsoTime } from './common.ts';
+import { DeviceId, FiniteNumber, ProjectParams, PageLimit, IsoTime, notBlank } from './common.ts';
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
 
 export const maxTargetIds = 100;
@@ -37,7 +37,7 @@ export const SendNotificationBody = Type.Object(
     }),
     templateId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     title: Type.Optional(ContentText(1024)),
-    body: Type.Optional(MessageBody()),
+    body: Type.Optional(ContentText(4096)),
     url: Type.Optional(ContentText(2048)),
     imageUrl: Type.Optional(ContentText(2048)),
     data: Type.Optional(NotificationData),
@@ -48,9 +48,14 @@ export const SendNotificationBody = Type.Object(
     // In the schema rather than after it, so that these are named beside every other offending field.
     allOf: [
       {
+        // Without a template the body is the message: required, and not blank. With one it is ignored.
         if: { not: { required: ['templateId'] } },
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
-        then: { required: ['body'], errorMessage: 'is required unless templateId is given' },
+        then: {
+          required: ['body'],
+          properties: { body: notBlank },
+          errorMessage: 'is required unless templateId is given',
+        },
       },
       {
         if: { required: ['targetType'], properties: { targetType: { const: 'device' } } },

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MessageBody } from './common.ts';
+import { notBlank } from './common.ts';
 
 const NullableText = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
 
@@ -7,7 +7,7 @@ export const TemplateBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 256 }),
     title: NullableText(1024),
-    body: MessageBody(),
+    body: Type.String({ maxLength: 4096, ...notBlank }),
     url: NullableText(2048),
     imageUrl: NullableText(2048),
   },
