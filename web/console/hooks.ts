@@ -14,8 +14,9 @@ function asFailure(error: unknown): ApiFailure {
 
 /**
  * Loads when a dependency changes, and again on reload(); an answer that arrives after a newer request started is
- * dropped. A reload that fails keeps the data it would have refreshed (a rate-limited refresh must not blank a list),
- * beside its error; a load for other dependencies starts without the old data.
+ * dropped. The last data stays on screen while the next loads (a live preview does not blank at each keystroke). A
+ * reload that fails keeps the data it would have refreshed (a rate-limited refresh must not blank a list), beside its
+ * error; a load for other dependencies that fails drops the data, which was for them.
  */
 export function useLoad<T>(load: (() => Promise<T>) | null, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: ApiFailure; loading: boolean }>({ loading: load !== null });
@@ -30,12 +31,16 @@ export function useLoad<T>(load: (() => Promise<T>) | null, deps: unknown[]): Lo
       return;
     }
     const ticket = ++latest.current;
-    setState((previous) => (sameDeps ? { ...previous, loading: true } : { loading: true }));
+    setState((previous) => ({ ...previous, loading: true }));
     load().then(
       (data) => ticket === latest.current && setState({ data, loading: false }),
       (error: unknown) =>
         ticket === latest.current &&
-        setState((previous) => ({ data: previous.data, error: asFailure(error), loading: false })),
+        setState((previous) => ({
+          data: sameDeps ? previous.data : undefined,
+          error: asFailure(error),
+          loading: false,
+        })),
     );
   }, [...deps, round]);
   return {

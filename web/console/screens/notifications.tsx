@@ -65,7 +65,8 @@ export function NotificationsScreen() {
   // Live status: the newest page is read again every 2 s while a notification on screen is being sent, and every 30 s
   // after, for the clicks that keep arriving; on the starter plan that is at most 30 of the 100 requests a minute. A
   // scheduled send waiting for its time does not count as being sent.
-  useInterval(latest.reload, shown.some(isMoving) ? 2000 : 30_000);
+  // Only the newest page is read again, so only its rows decide.
+  useInterval(latest.reload, (latest.data ?? []).some(isMoving) ? 2000 : 30_000);
 
   const loadOlder = useAction(async (before: string) => {
     const page = await api<NotificationView[]>('GET', `${base}/notifications${query({ limit: pageSize, before })}`);

@@ -57,8 +57,11 @@ const newEventCondition = (): DraftCondition => ({
   where: [],
 });
 
-/** What a marketer typing 30 means: a number. Text stays text unless asked for. */
-const looksNumeric = /^\s*-?\d+(\.\d+)?\s*$/;
+/**
+ * What a marketer typing 30 means: a number. A leading zero (a postcode, "007") or more digits than a number holds
+ * exactly (an id) stays text.
+ */
+const looksNumeric = /^\s*-?(0|[1-9]\d{0,14})(\.\d+)?\s*$/;
 
 function typedValue(text: string, valueType: DraftComparison['valueType']): string | number | boolean {
   if (valueType === 'boolean') return text.trim() === 'true';
@@ -311,12 +314,16 @@ export function SegmentsScreen() {
     list.reload();
     return id;
   });
-  const editedSegment = list.data?.find((segment) => segment.id === editing) ?? null;
+  // As last saved: the save's own answer until the list read again after it catches up.
+  const editedSegment =
+    (save.result?.id === editing ? save.result : list.data?.find((segment) => segment.id === editing)) ?? null;
   const open = (segment: SegmentView | null) => {
     // Compared as the API would take them: "10" typed with an automatic type is the 10 that was saved.
     const saved = editorState(editedSegment);
     const current = { name, match, conditions: conditions.map(toCondition) };
-    if (mayLeaveEditor(current, { ...saved, conditions: saved.conditions.map(toCondition) })) show(segment);
+    if (!mayLeaveEditor(current, { ...saved, conditions: saved.conditions.map(toCondition) })) return;
+    remove.reset();
+    show(segment);
   };
   const show = (segment: SegmentView | null) => {
     const state = editorState(segment);

@@ -75,7 +75,9 @@ export function SendScreen() {
   const draft = JSON.stringify([message, targetType, chosenTarget]);
   const [confirmingFor, setConfirmingFor] = useState<string | null>(null);
   const [sentFor, setSentFor] = useState<string | null>(null);
-  const nobodyToSendTo = count.data === 0 && !count.loading;
+  // The count stands for the audience on screen only once its settled value has caught up and its answer is in.
+  const counting = audience !== JSON.stringify([targetType, chosenTarget]) || count.loading;
+  const nobodyToSendTo = !counting && count.error === undefined && count.data === 0;
 
   const send = useAction(async () => {
     const body = { ...message, targetType, targetIds: [chosenTarget] };
@@ -224,13 +226,15 @@ export function SendScreen() {
           <fieldset class="confirm">
             <legend class="visually-hidden">Confirm the send</legend>
             <p data-testid="send-confirmation">
-              {nobodyToSendTo
-                ? 'No subscribed device would get it: choose another audience.'
-                : count.data === undefined
-                  ? 'Send it now? The audience could not be counted.'
-                  : `Send it to ${count.data} subscribed device${count.data === 1 ? '' : 's'} now?`}
+              {counting
+                ? 'Counting the audience…'
+                : nobodyToSendTo
+                  ? 'No subscribed device would get it: choose another audience.'
+                  : count.error !== undefined || count.data === undefined
+                    ? 'Send it now? The audience could not be counted.'
+                    : `Send it to ${count.data} subscribed device${count.data === 1 ? '' : 's'} now?`}
             </p>
-            <button type="button" disabled={send.running || nobodyToSendTo} onClick={() => void send.run()}>
+            <button type="button" disabled={send.running || counting || nobodyToSendTo} onClick={() => void send.run()}>
               {send.running ? 'Sending…' : 'Confirm send'}
             </button>{' '}
             <button type="button" class="secondary" onClick={() => setConfirmingFor(null)}>

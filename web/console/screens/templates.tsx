@@ -46,8 +46,6 @@ export function TemplatesScreen() {
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState<Draft>(blank);
   const [previewDevice, setPreviewDevice] = useState('');
-  const editedTemplate = list.data?.find((template) => template.id === editing);
-  const mayLeave = () => mayLeaveEditor(draft, editedTemplate ? draftOf(editedTemplate) : blank);
 
   // Empty fields are left out (JSON drops undefined): a send, which the preview mirrors, has no null content.
   const previewInput = useDebounced(
@@ -83,6 +81,10 @@ export function TemplatesScreen() {
     list.reload();
     return id;
   });
+  // As last saved: the save's own answer until the list read again after it catches up.
+  const editedTemplate =
+    save.result?.id === editing ? save.result : list.data?.find((template) => template.id === editing);
+  const mayLeave = () => mayLeaveEditor(draft, editedTemplate ? draftOf(editedTemplate) : blank);
 
   return (
     <div class="columns">
@@ -102,6 +104,7 @@ export function TemplatesScreen() {
                       setEditing(template.id);
                       setDraft(draftOf(template));
                       save.reset();
+                      remove.reset();
                     }}
                   >
                     {template.name}
@@ -119,6 +122,7 @@ export function TemplatesScreen() {
             setEditing(null);
             setDraft(blank);
             save.reset();
+            remove.reset();
           }}
         >
           New template
