@@ -12,6 +12,8 @@ const processTests = [
   'test/worker-processes.test.ts',
   'test/credentials-key.test.ts',
   'test/secantusdb-ttl-monitor.test.ts',
+  'test/fan-out-resume.test.ts',
+  'test/journey-deactivation.test.ts',
 ];
 
 export default defineConfig({

@@ -132,4 +132,4 @@ it('a send is counted and shown sending before any of its batches can deliver, s
 
   const notification = await waitUntilCompleted(harness.ingress, project, notificationId, 30_000);
   expect(notification.stats).toMatchObject({ targeted: 3, sent: 3 });
-});
+}, 60_000);

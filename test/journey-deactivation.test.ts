@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import {
+  deactivateJourney,
   readNotification,
   registerDevices,
   useDeliveryHarness,
@@ -38,21 +39,6 @@ async function triggerJourney(event: string, token: string): Promise<{ journeyId
   return { journeyId, notificationId: send!._id };
 }
 
-async function deactivate(journeyId: string): Promise<void> {
-  const path = `/v1/projects/${project.projectId}/journeys/${journeyId}`;
-  const {
-    id: _id,
-    createdAt: _c,
-    updatedAt: _u,
-    ...definition
-  } = (await harness.ingress.request('GET', path, { key: project.apiKey })).body.data;
-  const replaced = await harness.ingress.request('PUT', path, {
-    key: project.apiKey,
-    body: { ...definition, active: false },
-  });
-  expect(replaced.status).toBe(200);
-}
-
 const status = async (notificationId: string) =>
   (await readNotification(harness.ingress, project, notificationId)).status;
 
@@ -66,7 +52,7 @@ async function deactivateWhileSendHeld(command: string, collection: string, toke
   await processes.start('send');
   const { journeyId, notificationId } = await triggerJourney(`event-${token}`, token);
   await eventually(() => expect(gate.held()).toBe(1), 20_000);
-  await deactivate(journeyId);
+  await deactivateJourney(harness.ingress, project, journeyId);
   return notificationId;
 }
 
@@ -81,7 +67,7 @@ it('a journey deactivated after its send has read the journey, before the send s
   );
   expect(await status(notificationId)).toBe('canceled');
   expect(harness.sandbox.deliveries('jd-cart')).toEqual([]);
-});
+}, 60_000);
 
 it('a journey deactivated once its send has started: the send is shown sending, never canceled, and goes out once', async () => {
   // The send's read of its target device, after it claimed its notification.
@@ -92,4 +78,4 @@ it('a journey deactivated once its send has started: the send is shown sending, 
   const notification = await waitUntilCompleted(harness.ingress, project, notificationId);
   expect(notification.stats).toMatchObject({ targeted: 1, sent: 1 });
   expect(harness.sandbox.deliveries('jd-signup')).toHaveLength(1);
-});
+}, 60_000);

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ActiveJourneys } from '../src/journeys/active-journeys.ts';
 import { triggerJourneys } from '../src/journeys/trigger-journeys.ts';
 import {
+  deactivateJourney,
   readNotification,
   registerDevices,
   useDeliveryHarness,
@@ -174,17 +175,7 @@ describe('journeys firing on events', () => {
       (count) => count === 2,
     );
 
-    const definition = (await harness.ingress.request('GET', journeysPath(`/${deactivated}`), { key: project.apiKey }))
-      .body.data;
-    const { id: _id, createdAt: _c, updatedAt: _u, ...body } = definition;
-    expect(
-      (
-        await harness.ingress.request('PUT', journeysPath(`/${deactivated}`), {
-          key: project.apiKey,
-          body: { ...body, active: false },
-        })
-      ).status,
-    ).toBe(200);
+    await deactivateJourney(harness.ingress, project, deactivated);
     expect((await harness.ingress.request('DELETE', journeysPath(`/${deleted}`), { key: project.apiKey })).status).toBe(
       200,
     );

@@ -27,6 +27,9 @@ export class ApiError extends Error {
 
 export const invalidRequest = (message: string, details?: ErrorDetail[]) =>
   new ApiError(400, 'invalid_request', message, { details });
+/** A request refused for the fields its details name. */
+export const invalidFields = (details: ErrorDetail[]) =>
+  invalidRequest('The request is not valid; see details for each field.', details);
 export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
 export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, invalidRequest, unavailable } from './api-error.ts';
+import { ApiError, invalidFields, invalidRequest, unavailable } from './api-error.ts';
 import { validationDetails } from './validation.ts';
 import { isUnavailableError } from '../infra/unavailable.ts';
 import { LockTimeoutError } from '../infra/redis-lock.ts';
@@ -10,10 +10,7 @@ function toApiError(error: FastifyError): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error.validation) {
     const prefix = partPrefixes[error.validationContext ?? 'body'] ?? '';
-    return invalidRequest(
-      'The request is not valid; see details for each field.',
-      validationDetails(error.validation as never, prefix),
-    );
+    return invalidFields(validationDetails(error.validation as never, prefix));
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, invalidRequest } from './api-error.ts';
+import { ApiError, invalidFields, invalidRequest } from './api-error.ts';
 import { escapePointer } from './validation.ts';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -61,7 +61,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       const path = surrogateEscape.test(text) ? loneSurrogatePath(value) : null;
       if (path === null) return done(null, value);
       done(
-        invalidRequest('The request is not valid; see details for each field.', [
+        invalidFields([
           { path, message: 'holds a lone UTF-16 surrogate escape (\\ud800 to \\udfff unpaired); text must be Unicode' },
         ]),
         undefined,

@@ -97,6 +97,19 @@ export async function sendNotification(
   return response.body.data.id;
 }
 
+/** PUTs the journey back as it reads, inactive, as the console's Pause does. */
+export async function deactivateJourney(ingress: TestIngress, project: CreatedProject, journeyId: string) {
+  const path = `/v1/projects/${project.projectId}/journeys/${journeyId}`;
+  const {
+    id: _id,
+    createdAt: _c,
+    updatedAt: _u,
+    ...definition
+  } = (await ingress.request('GET', path, { key: project.apiKey })).body.data;
+  const replaced = await ingress.request('PUT', path, { key: project.apiKey, body: { ...definition, active: false } });
+  expect(replaced.status).toBe(200);
+}
+
 export async function readNotification(ingress: TestIngress, project: CreatedProject, id: string) {
   const response = await ingress.request('GET', `/v1/projects/${project.projectId}/notifications/${id}`, {
     key: project.apiKey,

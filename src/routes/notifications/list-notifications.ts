@@ -4,9 +4,8 @@ import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
 import { ListNotificationsQuery, NotificationView } from '../../schemas/notification.ts';
 import { listNotificationViews } from '../../notifications/list-notifications.ts';
-import { projectNotificationQuery } from '../../notifications/notification-view.ts';
 import { isRequestTime } from '../../schemas/request-formats.ts';
-import { invalidRequest } from '../../http/api-error.ts';
+import { invalidFields } from '../../http/api-error.ts';
 import type { Models } from '../../models/index.ts';
 
 export function registerListNotifications(app: App, context: AppContext): void {
@@ -44,9 +43,9 @@ async function pageBoundary(
   before: string,
 ): Promise<{ createdAt: Date; id?: string }> {
   if (isRequestTime(before)) return { createdAt: new Date(before) };
-  const notification = await projectNotificationQuery(models, projectId, before);
+  const notification = await models.Notification.findOne({ _id: before, projectId }, { createdAt: 1 }).lean();
   if (!notification)
-    throw invalidRequest('The request is not valid; see details for each field.', [
+    throw invalidFields([
       {
         path: '/query/before',
         message:
