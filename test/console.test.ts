@@ -449,6 +449,9 @@ describe('console', { timeout: 120_000 }, () => {
         (await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/templates`, { key: owner.apiKey })).body
           .data.length;
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      // The question takes the focus on its safe answer: Enter keeps the template.
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
       expect(await stored()).toBe(1);
       await page.getByRole('button', { name: 'Yes, delete' }).click();
       await until(() => page.getByRole('status').filter({ hasText: 'Deleted' }).textContent()).toBe(`Deleted ${id}.`);

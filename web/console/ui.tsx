@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApiFailure } from './api.ts';
 import type { Loaded } from './hooks.ts';
 
@@ -212,6 +212,11 @@ export function ConfirmButton({
   onConfirm(): void;
 }) {
   const [asking, setAsking] = useState(false);
+  // The button pressed is replaced by the question: the focus goes to its safe answer, not to the page's start.
+  const keep = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    if (asking) keep.current?.focus();
+  }, [asking]);
   if (!asking)
     return (
       <button type="button" class="danger" disabled={disabled} onClick={() => setAsking(true)}>
@@ -234,7 +239,7 @@ export function ConfirmButton({
         Yes, {label.charAt(0).toLowerCase()}
         {label.slice(1)}
       </button>{' '}
-      <button type="button" class="secondary" onClick={() => setAsking(false)}>
+      <button type="button" class="secondary" ref={keep} onClick={() => setAsking(false)}>
         Keep it
       </button>
     </fieldset>
