@@ -47,7 +47,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     if (codings.some((coding) => coding !== '' && coding !== 'identity'))
       return done(unsupportedBody(`Content-Encoding ${encoding} is not supported`), undefined);
     const charset = charsetParameter.exec(request.headers['content-type'] ?? '')?.[1];
-    // US-ASCII text is UTF-8 text; the strict decoding below refuses any byte past it.
+    // US-ASCII text is UTF-8 text, read as such.
     if (charset !== undefined && !/^(utf-?8|us-ascii)$/i.test(charset))
       return done(unsupportedBody(`charset ${charset} is not supported`), undefined);
     let text: string;
