@@ -10,7 +10,6 @@ export interface WebPushSubscription {
   endpoint: string;
   keys: { p256dh: string; auth: string };
 }
-export const webPushEndpointPath = /^\/webpush\/push\/([^/?]+)$/;
 
 /** RFC 8291 §4: push services must accept 4096 bytes of encrypted body; the sandbox accepts no more. */
 const maxBodyBytes = 4096;
@@ -28,6 +27,30 @@ function requestedPrefix(body: string): string {
 function header(request: SandboxRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+const issuedEndpointPath = /^\/webpush\/push\/([^/?]+)$/;
+
+function isWebPushRequest(request: SandboxRequest): boolean {
+  const authorization = header(request, 'authorization') ?? '';
+  return (
+    request.method === 'POST' &&
+    (/^vapid /i.test(authorization) ||
+      header(request, 'ttl') !== undefined ||
+      header(request, 'content-encoding') !== undefined)
+  );
+}
+
+/**
+ * The id of the endpoint a push is for: one the sandbox issued, or the last path segment of any other endpoint a Web
+ * Push request names. In sandbox mode every push comes here, a real browser's too (https://fcm.googleapis.com/fcm/send/…,
+ * Mozilla's /wpush/v2/…, Apple's /…), and answering those with a 404 would unsubscribe the browser.
+ */
+export function webPushEndpointId(request: SandboxRequest): string | undefined {
+  const issued = issuedEndpointPath.exec(request.path);
+  if (issued) return issued[1];
+  if (!isWebPushRequest(request)) return undefined;
+  return request.path.split('/').pop() || undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ import { answerFcm, fcmSendPath } from './fake-fcm.ts';
 import { answerApns, apnsDevicePath } from './fake-apns.ts';
 import {
   createFakeWebPush,
-  webPushEndpointPath,
+  webPushEndpointId,
   webPushSubscriptionsPath,
   type WebPushSubscription,
 } from './fake-webpush.ts';
@@ -78,12 +78,12 @@ export async function startSandbox(
     };
     const fcmMatch = fcmSendPath.exec(url.pathname);
     const apnsMatch = apnsDevicePath.exec(url.pathname);
-    const webPushMatch = webPushEndpointPath.exec(url.pathname);
+    const webPushId = webPushEndpointId(sandboxRequest);
     const answer = (request.method === 'GET' ? inspect(url) : undefined) ??
       (fcmMatch ? answerFcm(sandboxRequest, fcmMatch[1]!, rules, log) : undefined) ??
       (apnsMatch ? answerApns(sandboxRequest, decodeURIComponent(apnsMatch[1]!), rules, log) : undefined) ??
       (url.pathname === webPushSubscriptionsPath ? webPush.subscribe(sandboxRequest) : undefined) ??
-      (webPushMatch ? webPush.push(sandboxRequest, webPushMatch[1]!) : undefined) ?? {
+      (webPushId !== undefined ? webPush.push(sandboxRequest, webPushId) : undefined) ?? {
         status: 404,
         body: { error: `no sandbox route for ${request.method} ${url.pathname}` },
       };

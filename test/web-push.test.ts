@@ -159,6 +159,27 @@ describe('Web Push delivery (RFC 8030, 8291, 8292)', () => {
     expect(harness.sandbox.attempts(gone.endpoint).map((attempt) => attempt.status)).toEqual([410]);
   });
 
+  it("delivers in sandbox mode to a real browser's subscription, on a push service the sandbox never issued, and keeps it subscribed", async () => {
+    const { keys } = await sandboxSubscription();
+    const endpoints = [
+      'https://fcm.googleapis.com/fcm/send/dGVzdA:APA91bHchrome',
+      'https://updates.push.services.mozilla.com/wpush/v2/gAAAAABfirefox',
+      'https://web.push.apple.com/QGuQsafari',
+    ];
+    for (const [index, endpoint] of endpoints.entries())
+      await registerWebPush(`browser-${index}`, { endpoint, keys }, 'bea');
+    const notification = await waitUntilCompleted(
+      harness.ingress,
+      project,
+      await send({ targetType: 'userId', targetIds: ['bea'], body: 'from the quick start' }),
+    );
+    expect(notification.stats).toMatchObject({ targeted: 3, sent: 3, unsubscribed: 0 });
+    for (const [index, endpoint] of endpoints.entries()) {
+      expect(harness.sandbox.deliveries(endpoint)).toMatchObject([{ gateway: 'webpush', token: endpoint }]);
+      expect(await device(`browser-${index}`)).toMatchObject({ isSubscribed: true });
+    }
+  });
+
   it('retries a 503 and delivers once', async () => {
     const flaky = await sandboxSubscription('flaky-');
     await registerWebPush('web-flaky', flaky);

@@ -1,6 +1,7 @@
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:http2';
 import { createConnection } from 'node:net';
+import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/start-sandbox.ts';
 
@@ -199,6 +200,50 @@ describe('sandbox connections', () => {
       socket.once('error', reject);
     });
     expect((await postFcm({ token: 'after-reset', notification: { body: 'still here' } })).status).toBe(200);
+  });
+});
+
+describe('sandbox Web Push service (CONTRACTS §10)', () => {
+  const vapidDetails = { subject: 'mailto:ops@example.com', ...webpush.generateVAPIDKeys() };
+
+  /** A push as the product's Web Push client builds it, with headers the caller may change. */
+  function postWebPush(
+    subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
+    change: (headers: Record<string, string>) => Record<string, string> = (headers) => headers,
+  ): Promise<number> {
+    const details = webpush.generateRequestDetails(subscription, JSON.stringify({ body: 'hello' }), { vapidDetails });
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(
+        details.endpoint,
+        { method: 'POST', headers: change(details.headers as Record<string, string>), rejectUnauthorized: false },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
+      req.on('error', reject);
+      req.end(details.body);
+    });
+  }
+
+  it('refuses a push without VAPID, with a VAPID for another audience, or not aes128gcm, and decrypts a good one', async () => {
+    const subscription = sandbox.issueWebPushSubscription();
+    const unsigned = ({ Authorization: _, ...headers }: Record<string, string>) => headers;
+    expect(await postWebPush(subscription, unsigned)).toBe(401);
+    const elsewhere = webpush.getVapidHeaders(
+      'https://push.example.net',
+      vapidDetails.subject,
+      vapidDetails.publicKey,
+      vapidDetails.privateKey,
+      'aes128gcm',
+    );
+    expect(await postWebPush(subscription, (headers) => ({ ...headers, ...elsewhere }))).toBe(401);
+    expect(await postWebPush(subscription, (headers) => ({ ...headers, 'Content-Encoding': 'aesgcm' }))).toBe(415);
+    expect(sandbox.deliveries(subscription.endpoint)).toEqual([]);
+    expect(await postWebPush(subscription)).toBe(201);
+    expect(sandbox.deliveries(subscription.endpoint)).toMatchObject([
+      { gateway: 'webpush', payload: { body: 'hello' } },
+    ]);
   });
 });
 
