@@ -58,6 +58,11 @@ describe('classifyFcmError', () => {
     ]) {
       expect(classifyFcmError({ code, message: 'x' }).kind, code).toBe('retry');
     }
+    expect(classifyFcmError({ code: 'messaging/message-rate-exceeded', message: 'x', retryAfterMs: 3000 })).toEqual({
+      kind: 'retry',
+      reason: 'messaging/message-rate-exceeded: x',
+      retryAfterMs: 3000,
+    });
   });
 
   it('retries a non-JSON 5xx or 429 answer, which firebase-admin reports as unknown-error', () => {

@@ -83,9 +83,13 @@ describe('FCM adapter against the sandbox', () => {
     expect(gateways.sandbox.deliveries('flaky-f1')).toHaveLength(1);
   });
 
-  it('answers retry for a 429 quota answer', async () => {
+  it("answers retry for a 429 quota answer, after the answer's Retry-After (CONTRACTS §9)", async () => {
     const [outcome] = await gateways.fcm.send([outgoingPush('throttled-f1', 'android')]);
-    expect(outcome).toMatchObject({ kind: 'retry', reason: expect.stringContaining('message-rate-exceeded') });
+    expect(outcome).toEqual({
+      kind: 'retry',
+      reason: expect.stringContaining('message-rate-exceeded'),
+      retryAfterMs: 1000,
+    });
   });
 
   it('answers retry for every push when the gateway cannot be reached', async () => {

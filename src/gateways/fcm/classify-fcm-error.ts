@@ -4,6 +4,8 @@ import type { PushOutcome } from '../gateway.ts';
 export interface FcmSendError {
   code?: string;
   message?: string;
+  /** FCM's Retry-After, which firebase-admin drops; src/gateways/fcm/fcm-gateway.ts puts it here. */
+  retryAfterMs?: number;
 }
 
 const unsubscribeCodes = new Set([
@@ -29,6 +31,14 @@ const transientStatusInMessage = /Status code: (429|5\d\d)\./;
 /** Fetching the OAuth token can fail on the network too; that is no reason to give up on the device. */
 const transientCredentialMessage = /ETIMEDOUT|ECONNRESET|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|socket hang up|network/i;
 
+function isTransient(code: string, message: string): boolean {
+  return (
+    retryCodes.has(code) ||
+    (code === 'messaging/unknown-error' && transientStatusInMessage.test(message)) ||
+    (code === 'app/invalid-credential' && transientCredentialMessage.test(message))
+  );
+}
+
 export function classifyFcmError(error: FcmSendError): PushOutcome {
   const code = error.code ?? 'unknown';
   const reason = `${code}: ${error.message ?? ''}`.trim();
@@ -36,10 +46,8 @@ export function classifyFcmError(error: FcmSendError): PushOutcome {
   if (code === 'messaging/invalid-argument' && invalidTokenMessage.test(error.message ?? '')) {
     return { kind: 'unsubscribed', reason: 'messaging/invalid-argument: invalid registration token' };
   }
-  if (retryCodes.has(code)) return { kind: 'retry', reason };
-  if (code === 'messaging/unknown-error' && transientStatusInMessage.test(error.message ?? ''))
-    return { kind: 'retry', reason };
-  if (code === 'app/invalid-credential' && transientCredentialMessage.test(error.message ?? ''))
-    return { kind: 'retry', reason };
-  return { kind: 'failed', reason };
+  if (!isTransient(code, error.message ?? '')) return { kind: 'failed', reason };
+  return error.retryAfterMs === undefined
+    ? { kind: 'retry', reason }
+    : { kind: 'retry', reason, retryAfterMs: error.retryAfterMs };
 }

@@ -4,6 +4,7 @@ import type { OutgoingPush, PushOutcome } from '../gateway.ts';
 import type { ClosableGateway } from '../closable-gateway.ts';
 import { classifyFcmError, type FcmSendError } from './classify-fcm-error.ts';
 import { fcmMessageFor } from './fcm-message.ts';
+import { retryAfterMs } from '../retry-after.ts';
 
 /** sendEach refuses more than 500 messages in one call. */
 export const fcmMaxBatch = 500;
@@ -27,6 +28,18 @@ interface RetryingClient {
   retry?: unknown;
 }
 
+/** firebase-admin's failed answer to one message of sendEach, built from the HTTP response. */
+interface FailedSend {
+  success: false;
+  error: FcmSendError;
+}
+
+interface MessagingRequestHandler {
+  httpClient?: RetryingClient;
+  http2Client?: RetryingClient;
+  buildSendResponseFromError?: (error: { response?: { headers?: Record<string, string> } }) => FailedSend;
+}
+
 /**
  * firebase-admin retries a 503 (and a connection reset) inside sendEach, up to 4 times after 1, 2 and 4 s (or
  * Retry-After, up to 60 s). One call then lasts as long as its unluckiest push: with 100 pushes per call and 30% of
@@ -34,14 +47,26 @@ interface RetryingClient {
  * sleeping FCM ones and a 10,000-device send took over a minute. Turned off, as node-apn's are: a refused push comes
  * back as `retry` at once and the pipeline resends only the refused ones after its own short backoff, with the job out
  * of the worker meanwhile. firebase-admin has no option for this; its request handler's clients (HTTP/1.1 and HTTP/2)
- * read `retry` on every request, and a null one means no retries. test/gateways/fcm-adapter.test.ts checks that a 503
- * is tried once, so a firebase-admin release that renames these fields is noticed.
+ * read `retry` on every request, and a null one means no retries.
+ *
+ * Its retries were all that read FCM's Retry-After (CONTRACTS §9 says to honour it), and the error it builds from a
+ * refused message drops the response's headers, so the handler's builder of that error is wrapped to keep it.
+ * test/gateways/fcm-adapter.test.ts checks that a 503 is tried once and that a 429's Retry-After comes back, so a
+ * firebase-admin release that renames these fields is noticed.
  */
-function turnOffInternalRetries(messaging: Messaging): void {
-  const handler = (messaging as unknown as { messagingRequestHandler?: Record<string, RetryingClient | undefined> })
+function adaptRequestHandler(messaging: Messaging): void {
+  const handler = (messaging as unknown as { messagingRequestHandler?: MessagingRequestHandler })
     .messagingRequestHandler;
   for (const client of [handler?.httpClient, handler?.http2Client])
     if (client && 'retry' in client) client.retry = null;
+  const buildFailedSend = handler?.buildSendResponseFromError?.bind(handler);
+  if (!handler || !buildFailedSend) return;
+  handler.buildSendResponseFromError = (error) => {
+    const failed = buildFailedSend(error);
+    const after = retryAfterMs(error.response?.headers?.['retry-after']);
+    if (after !== undefined) failed.error.retryAfterMs = after;
+    return failed;
+  };
 }
 
 /** What fails comes back here and is classified for the pipeline. */
@@ -50,7 +75,7 @@ export function createFcmGateway(options: FcmGatewayOptions): ClosableGateway {
   const app = initializeApp(options.appOptions, `pushengine-fcm-${++appsCreated}`);
   const messaging = getMessaging(app);
   if (options.legacyHttpTransport) messaging.enableLegacyHttpTransport();
-  turnOffInternalRetries(messaging);
+  adaptRequestHandler(messaging);
 
   async function sendChunk(pushes: OutgoingPush[]): Promise<PushOutcome[]> {
     try {

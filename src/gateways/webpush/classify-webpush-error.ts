@@ -1,4 +1,5 @@
 import type { PushOutcome } from '../gateway.ts';
+import { retryAfterMs } from '../retry-after.ts';
 
 /** What web-push rejects with: a WebPushError carries the push service's answer; a network error has no status. */
 export interface WebPushSendError {
@@ -6,16 +7,6 @@ export interface WebPushSendError {
   headers?: Record<string, string | string[] | undefined>;
   body?: string;
   message?: string;
-}
-
-/** Retry-After is either seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function retryAfterMs(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /** CONTRACTS §9: 404 and 410 mean the subscription is gone; 429, 5xx and the network are worth another try. */
