@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 import type { CreatedProject } from '../src/projects/create-project.ts';
 
@@ -10,6 +10,19 @@ const {
 const send = (owner: CreatedProject, body: unknown, headers?: Record<string, string>) =>
   ingress.request('POST', `/v1/projects/${owner.projectId}/notifications`, { key: owner.apiKey, body, headers });
 const ids = (count: number) => Array.from({ length: count }, (_, index) => `u${index}`);
+
+async function registerDevice(owner: CreatedProject, deviceId: string) {
+  const response = await ingress.request('PUT', `/v1/sdk/projects/${owner.projectId}/devices/${deviceId}`, {
+    key: owner.clientKey,
+    body: { platform: 'android', pushToken: `token-${deviceId}` },
+  });
+  expect(response.status).toBe(200);
+}
+
+// The devices these sends target exist: a send to an unknown device is a 404.
+beforeAll(async () => {
+  for (const owner of [starter, team]) for (const deviceId of ['d', 'u0']) await registerDevice(owner, deviceId);
+});
 
 function expectInvalid(response: { status: number; body: any }, path: string) {
   expect(response.status).toBe(400);
@@ -93,6 +106,22 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
     const segment = await send(team, { targetType: 'segment', targetIds: ['nope'], body: 'b' });
     expect(segment.status).toBe(404);
     expect(segment.body.error.message).toContain('"nope"');
+  });
+
+  it("answers 404 naming every unknown device, another project's too, and 200 once all are known (CONTRACTS §1)", async () => {
+    await registerDevice(team, 'phone-of-team');
+    await registerDevice(starter, 'phone-of-starter');
+    const unknown = await send(team, {
+      targetType: 'device',
+      targetIds: ['phone-of-team', 'ghost-1', 'phone-of-starter'],
+      body: 'b',
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toEqual({
+      code: 'not_found',
+      message: 'No device "ghost-1", "phone-of-starter" in this project.',
+    });
+    expect((await send(team, { targetType: 'device', targetIds: ['phone-of-team'], body: 'b' })).status).toBe(200);
   });
 
   it('accepts a known segment', async () => {

@@ -9,6 +9,7 @@ import { payloadFloorErrors } from '../rendering/payload-floor.ts';
 import { claimIdempotencyKey } from './idempotency.ts';
 import { enqueueSend } from '../queues/send.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
+import { deviceKey } from '../models/device.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
 
@@ -45,15 +46,33 @@ async function resolveContent(
   return contentOf(await deps.templates.find(projectId, body.templateId));
 }
 
-async function assertSegmentsExist(
+async function knownTargets(
   deps: Pick<AppContext, 'models'>,
   projectId: string,
-  segmentIds: string[],
+  targetType: 'segment' | 'device',
+  targetIds: string[],
+): Promise<Set<string>> {
+  if (targetType === 'segment') {
+    const found = await deps.models.Segment.find({ projectId, _id: { $in: targetIds } }, { _id: 1 }).lean();
+    return new Set(found.map((segment) => segment._id));
+  }
+  const keys = targetIds.map((deviceId) => deviceKey(projectId, deviceId));
+  const found = await deps.models.Device.find({ _id: { $in: keys } }, { deviceId: 1 }).lean();
+  return new Set(found.map((device) => device.deviceId));
+}
+
+/** CONTRACTS §1: an unknown segment or device is a 404; a user id with no devices is a 200 that sends nothing (§6). */
+async function assertTargetsExist(
+  deps: Pick<AppContext, 'models'>,
+  projectId: string,
+  { targetType }: SendNotificationBody,
+  targetIds: string[],
 ): Promise<void> {
-  const found = await deps.models.Segment.find({ projectId, _id: { $in: segmentIds } }, { _id: 1 }).lean();
-  const known = new Set(found.map((segment) => segment._id));
-  const unknown = segmentIds.filter((id) => !known.has(id));
-  if (unknown.length > 0) throw notFound(`No segment ${unknown.map((id) => `"${id}"`).join(', ')} in this project.`);
+  if (targetType === 'userId') return;
+  const known = await knownTargets(deps, projectId, targetType, targetIds);
+  const unknown = targetIds.filter((id) => !known.has(id));
+  if (unknown.length > 0)
+    throw notFound(`No ${targetType} ${unknown.map((id) => `"${id}"`).join(', ')} in this project.`);
 }
 
 /**
@@ -78,7 +97,7 @@ export async function createNotification(
       'The notification cannot fit in a push (about 4 KB) even before rendering; see details for each field.',
       tooLarge,
     );
-  if (body.targetType === 'segment') await assertSegmentsExist(deps, owner.projectId, targetIds);
+  await assertTargetsExist(deps, owner.projectId, body, targetIds);
 
   const candidateId = randomUUID();
   const id =
