@@ -99,6 +99,28 @@ describe('journeys API', () => {
     });
     expect(unknownTemplate.status).toBe(404);
   });
+  it('pauses a journey whose template was deleted, and asks for a template that exists to make it active again', async () => {
+    const template = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/templates`, {
+      key: project.apiKey,
+      body: { name: 'Welcome', body: 'Welcome!' },
+    });
+    const templateId = template.body.data.id;
+    const id = await createJourney({ name: 'Welcome', trigger: { event: 'never-sent' }, templateId, active: true });
+    expect(
+      (
+        await harness.ingress.request('DELETE', `/v1/projects/${project.projectId}/templates/${templateId}`, {
+          key: project.apiKey,
+        })
+      ).status,
+    ).toBe(200);
+    await deactivateJourney(harness.ingress, project, id);
+    const reactivated = await harness.ingress.request('PUT', journeysPath(`/${id}`), {
+      key: project.apiKey,
+      body: { name: 'Welcome', trigger: { event: 'never-sent' }, templateId, active: true },
+    });
+    expect(reactivated.status).toBe(404);
+    expect(reactivated.body.error.message).toContain(templateId);
+  });
 });
 
 describe('journeys firing on events', () => {

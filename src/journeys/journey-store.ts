@@ -71,7 +71,10 @@ export class JourneyStore {
   private async validate(projectId: string, input: JourneyBody): Promise<void> {
     const details = definitionErrors(input);
     if (details.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', details);
-    if (typeof input.templateId === 'string') await this.deps.templates.find(projectId, input.templateId);
+    // Like the blank-body rule, only a journey that can send needs its template: one whose template was deleted can
+    // still be paused.
+    if (typeof input.templateId === 'string' && input.active !== false)
+      await this.deps.templates.find(projectId, input.templateId);
   }
 
   async create(projectId: string, input: JourneyBody): Promise<StoredJourney> {
