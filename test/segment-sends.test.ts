@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseSegmentResolver } from '../src/targets/segment-resolver.ts';
+import { eventually } from './support/eventually.ts';
 import {
+  readNotification,
   registerDevices,
   sendNotification,
   useDeliveryHarness,
@@ -83,6 +85,28 @@ describe('segment sends', () => {
       'seg-free-low': 0,
       'seg-pro-off': 0,
     });
+  });
+
+  it('fails a send, sending nothing, when one of its segments was deleted before it started', async () => {
+    const pro = await createSegment([{ tag: 'plan', op: 'eq', value: 'pro' }]);
+    const free = await createSegment([{ tag: 'plan', op: 'eq', value: 'free' }]);
+    const id = await sendNotification(harness.ingress, project, {
+      targetType: 'segment',
+      targetIds: [pro, free],
+      body: 'Scheduled',
+      sendAt: new Date(Date.now() + 2000).toISOString(),
+    });
+    const deleted = await harness.ingress.request('DELETE', `/v1/projects/${project.projectId}/segments/${free}`, {
+      key: project.apiKey,
+    });
+    expect(deleted.status).toBe(200);
+    const notification = await eventually(async () => {
+      const read = await readNotification(harness.ingress, project, id);
+      expect(read.status).toBe('failed');
+      return read;
+    });
+    expect(notification.stats).toEqual({ targeted: 0, sent: 0, failed: 0, unsubscribed: 0, clicked: 0 });
+    expect(Object.values(receivedBy(id))).toEqual([0, 0, 0, 0, 0]);
   });
 
   it('streams the union in _id order and resumes after a given device without repeating anyone', async () => {

@@ -1,7 +1,7 @@
 import { WaitingChildrenError, type Job, type Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import type { ChunkPlan, FanOutProgress, SendJobData } from '../queues/send.ts';
-import { databaseSegmentResolver, type SegmentResolver } from '../targets/segment-resolver.ts';
+import { databaseSegmentResolver, MissingSegmentsError, type SegmentResolver } from '../targets/segment-resolver.ts';
 import { targetCursor, type Targets } from '../targets/target-cursor.ts';
 import {
   targetProjection,
@@ -21,7 +21,7 @@ export const deliveryBatchSize = 500;
 
 const startProgress: FanOutProgress = { afterId: null, batches: 0, targeted: 0, finished: false };
 
-type SendDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config'>;
+type SendDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'log'>;
 
 /** The device fields a send's fan-out reads: the delivery fields and only the tags its message renders. */
 export function fanOutProjection(content: Parameters<typeof contentOf>[0]): TargetProjection {
@@ -64,7 +64,14 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
         return;
       const progress = job.data.progress ?? startProgress;
       if (!progress.finished) {
-        await fanOut(deps, segments, job, notification, fanOutProjection(notification), progress);
+        try {
+          await fanOut(deps, segments, job, notification, fanOutProjection(notification), progress);
+        } catch (error) {
+          if (!(error instanceof MissingSegmentsError)) throw error;
+          deps.log.warn({ notificationId, segmentIds: error.segmentIds }, `the send failed: ${error.message}`);
+          await Notification.updateOne({ _id: notificationId }, { $set: { status: 'failed' } });
+          return;
+        }
       }
       if (token !== undefined && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
       await Notification.updateOne({ _id: notificationId }, { $set: { status: 'completed', completedAt: new Date() } });
@@ -98,6 +105,7 @@ async function fanOut(
   for await (const device of targetCursor(deps.models, segments, targets, {
     afterId: progress.afterId,
     projection,
+    everySegment: progress.afterId === null && progress.queuing === undefined,
   })) {
     if (progress.queuing && device._id > progress.queuing.untilId) await queueChunk();
     chunk.push(device);

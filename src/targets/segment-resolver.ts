@@ -7,6 +7,21 @@ export interface TargetQuery {
   /** Resume after this device _id: an interrupted fan-out continues where it stopped. */
   afterId: string | null;
   projection: TargetProjection;
+  /** The send has queued nobody yet, so a segment deleted since it was accepted fails it (MissingSegmentsError). */
+  everySegment?: boolean;
+}
+
+/**
+ * A send's audience is the union of its segments as they stand when it starts; a segment deleted since the send was
+ * accepted would shrink it silently (to nobody when it was the only one), so the send fails instead.
+ */
+export class MissingSegmentsError extends Error {
+  readonly segmentIds: string[];
+
+  constructor(segmentIds: string[]) {
+    super(`segment ${segmentIds.map((id) => `"${id}"`).join(', ')} was deleted before the send started`);
+    this.segmentIds = segmentIds;
+  }
 }
 
 /** Streams the subscribed devices of segments in ascending _id order. */
@@ -17,13 +32,18 @@ export interface SegmentResolver {
 /**
  * The union of the segments as ONE query on devices ($or of each segment's clause), read by a cursor in _id order:
  * a device in several segments is one document of the result, so it gets one push, and resuming after an _id
- * neither skips nor repeats anyone. A segment deleted since the send was accepted contributes nobody.
+ * neither skips nor repeats anyone. A segment deleted once the send has started contributes nobody to the rest of it.
  */
 export function databaseSegmentResolver(deps: CountDeps): SegmentResolver {
   const { models } = deps;
   return {
     async *cursorFor(projectId, segmentIds, query) {
       const segments = await models.Segment.find({ projectId, _id: { $in: segmentIds } }).lean();
+      if (query.everySegment) {
+        const found = new Set(segments.map((segment) => segment._id));
+        const missing = segmentIds.filter((id) => !found.has(id));
+        if (missing.length > 0) throw new MissingSegmentsError(missing);
+      }
       if (segments.length === 0) return;
       const now = new Date();
       const clauses = await Promise.all(segments.map((segment) => segmentClause(deps, segment, now)));

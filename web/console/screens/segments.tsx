@@ -396,7 +396,7 @@ export function SegmentsScreen() {
           remove={remove}
           editing={editing}
           onRemove={(id) => void remove.run(id)}
-          removeWarning="Sends to it that wait for their time will reach nobody."
+          removeWarning="Sends to it that have not started yet, such as scheduled ones, will fail and send nothing."
         >
           <button type="button" class="secondary" onClick={() => setConditions([...conditions, newTagCondition()])}>
             Add condition
