@@ -7,6 +7,8 @@ export const apnsDevicePath = /^\/3\/device\/([^/?]+)$/;
 
 /** APNs refuses payloads over 4 KB for ordinary alerts. */
 const maxPayloadBytes = 4096;
+/** And an apns-collapse-id over 64 bytes. */
+const maxCollapseIdBytes = 64;
 
 function reason(status: number, text: string, extra: Record<string, unknown> = {}): SandboxAnswer {
   return { status, body: { reason: text, ...extra } };
@@ -25,6 +27,9 @@ function check(request: SandboxRequest): SandboxAnswer | undefined {
   if (!/^bearer \S+\.\S+\.\S+$/i.test(request.headers.authorization ?? '')) return reason(403, 'MissingProviderToken');
   if (!request.headers['apns-topic']) return reason(400, 'MissingTopic');
   if (request.body === '') return reason(400, 'PayloadEmpty');
+  const collapseId = request.headers['apns-collapse-id'];
+  if (typeof collapseId === 'string' && Buffer.byteLength(collapseId) > maxCollapseIdBytes)
+    return reason(400, 'BadCollapseId');
   if (Buffer.byteLength(request.body) > maxPayloadBytes) return reason(413, 'PayloadTooLarge');
   return undefined;
 }

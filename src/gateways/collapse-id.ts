@@ -1,12 +1,22 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A collapse id within a gateway's limits (APNs: 64 bytes; web push Topic: at most 32 characters of the URL-safe
- * base64 alphabet). A notification id (a UUID) fits once its hyphens are dropped; anything else is hashed.
+ * CONTRACTS §1: a push carries its notification id as its collapse id, so a push sent again after a crash shows once.
+ * Where a gateway's limit cannot hold the id, a form of it that fits stands in for it.
  */
-export function boundedCollapseId(collapseId: string): string {
-  const compact = collapseId.replace(/-/g, '');
+
+/** APNs refuses an apns-collapse-id over 64 bytes; a journey send's id (`j-<journey>-<job>-<n>`) can be longer. */
+export function apnsCollapseId(notificationId: string): string {
+  return Buffer.byteLength(notificationId) <= 64 ? notificationId : webPushTopic(notificationId);
+}
+
+/**
+ * A Web Push Topic is at most 32 characters of the URL-safe base64 alphabet (RFC 8030 §5.4): a notification id (a
+ * UUID) fits once its hyphens are dropped; anything else is hashed. The service worker's tag uses the same form.
+ */
+export function webPushTopic(notificationId: string): string {
+  const compact = notificationId.replace(/-/g, '');
   return /^[A-Za-z0-9_]{1,32}$/.test(compact)
     ? compact
-    : createHash('sha256').update(collapseId).digest('base64url').slice(0, 32);
+    : createHash('sha256').update(notificationId).digest('base64url').slice(0, 32);
 }

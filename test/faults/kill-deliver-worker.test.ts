@@ -20,12 +20,15 @@ const harness = useFaultHarness({
 });
 
 /** The collapse id as each gateway carries it (APNs header, FCM Android collapse key, web push Topic). */
-function collapseIdOf(delivery: Delivery): string | undefined {
+/** The collapse id a delivery carries, and the one it should: the notification id, or a Web Push Topic's form of it. */
+function collapseIds(delivery: Delivery, notificationId: string): { carried?: string; expected: string } {
   const payload = delivery.payload as {
     android?: { collapse_key?: string };
     webpush?: { headers?: { Topic?: string } };
   };
-  return delivery.collapseId ?? payload.android?.collapse_key ?? payload.webpush?.headers?.Topic;
+  const topic = delivery.gateway === 'webpush' ? delivery.collapseId : payload.webpush?.headers?.Topic;
+  if (topic !== undefined) return { carried: topic, expected: notificationId.replace(/-/g, '') };
+  return { carried: delivery.collapseId ?? payload.android?.collapse_key, expected: notificationId };
 }
 
 /*
@@ -48,7 +51,9 @@ it('kill -9 of the delivery worker during a segment send: a new worker finishes 
   const doubled = await expectEveryDeviceDelivered(harness, project, id, tokens, {
     maxDoubled: deliverConcurrency * gatewayCallSize,
   });
-  const collapseId = id.replace(/-/g, '');
   for (const token of doubled)
-    for (const delivery of harness.sandbox.deliveries(token)) expect(collapseIdOf(delivery)).toBe(collapseId);
+    for (const delivery of harness.sandbox.deliveries(token)) {
+      const { carried, expected } = collapseIds(delivery, id);
+      expect(carried).toBe(expected);
+    }
 }, 150_000);

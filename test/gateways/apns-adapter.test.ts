@@ -8,8 +8,8 @@ describe('APNs adapter against the sandbox', () => {
   it('delivers an iOS alert with title and body, mutable-content for the image, url, image and data beside aps', async () => {
     expect(await gateways.apns.send([outgoingPush('ios-1', 'ios')])).toEqual([{ kind: 'sent' }]);
     const [delivery] = gateways.sandbox.deliveries('ios-1');
-    // The collapse id (the notification id, hyphens dropped) travels in the apns-collapse-id header: a repeat shows once.
-    expect(delivery).toMatchObject({ gateway: 'apns', token: 'ios-1', collapseId: 'n1' });
+    // The collapse id (the notification id) travels in the apns-collapse-id header: a repeat shows once.
+    expect(delivery).toMatchObject({ gateway: 'apns', token: 'ios-1', collapseId: 'n-1' });
     expect(delivery!.payload).toEqual({
       aps: { alert: { title: 'Spring sale', body: 'Everything is 20% off today' }, 'mutable-content': 1 },
       url: 'https://shop.example.com/sale',
@@ -17,6 +17,19 @@ describe('APNs adapter against the sandbox', () => {
       campaign: 'spring',
       notificationId: 'n-1',
     });
+  });
+
+  it("carries a journey send's id as its collapse id up to APNs' 64 bytes, and a 32-character form of a longer one", async () => {
+    const fits = `j-${'a'.repeat(36)}-${'7'.repeat(20)}-3`;
+    const tooLong = `j-${'a'.repeat(36)}-${'7'.repeat(30)}-3`;
+    expect(
+      await gateways.apns.send([
+        outgoingPush('ios-collapse-fits', 'ios', { collapseId: fits }),
+        outgoingPush('ios-collapse-long', 'ios', { collapseId: tooLong }),
+      ]),
+    ).toEqual([{ kind: 'sent' }, { kind: 'sent' }]);
+    expect(gateways.sandbox.deliveries('ios-collapse-fits')[0]!.collapseId).toBe(fits);
+    expect(gateways.sandbox.deliveries('ios-collapse-long')[0]!.collapseId).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
 
   it('sends a body-only alert without mutable-content when there is no title or image', async () => {

@@ -18,7 +18,7 @@ describe('FCM adapter against the sandbox', () => {
         url: 'https://shop.example.com/sale',
         imageUrl: 'https://cdn.example.com/sale.png',
       },
-      android: { collapse_key: 'n1', notification: { image: 'https://cdn.example.com/sale.png' } },
+      android: { collapse_key: 'n-1', notification: { image: 'https://cdn.example.com/sale.png' } },
     });
   });
 
@@ -56,7 +56,7 @@ describe('FCM adapter against the sandbox', () => {
       android: { notification: { image: 'https://cdn.example.com/spring%20sale.png' } },
     });
     const nonsense = gateways.sandbox.deliveries('android-nonsense')[0]!.payload as Record<string, any>;
-    expect(nonsense.android).toEqual({ collapse_key: 'n1' });
+    expect(nonsense.android).toEqual({ collapse_key: 'n-1' });
     expect(nonsense.data.imageUrl).toBe('not a url');
   });
 

@@ -1,6 +1,6 @@
 import apn from '@parse/node-apn';
 import type { OutgoingPush } from '../gateway.ts';
-import { boundedCollapseId } from '../collapse-id.ts';
+import { apnsCollapseId } from '../collapse-id.ts';
 
 /**
  * Custom keys sit beside `aps` at the top level, as FCM does when it forwards data to iOS, so an app reads
@@ -10,7 +10,7 @@ export function apnsNotificationFor(push: OutgoingPush, topic: string): apn.Noti
   const notification = new apn.Notification();
   notification.topic = topic;
   notification.pushType = 'alert';
-  notification.collapseId = boundedCollapseId(push.collapseId);
+  notification.collapseId = apnsCollapseId(push.collapseId);
   notification.alert = push.title === null ? { body: push.body } : { title: push.title, body: push.body };
   const payload: Record<string, string> = { ...push.data };
   if (push.url !== null) payload.url = push.url;

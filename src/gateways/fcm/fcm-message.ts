@@ -1,6 +1,6 @@
 import type { Message } from 'firebase-admin/messaging';
 import type { OutgoingPush } from '../gateway.ts';
-import { boundedCollapseId } from '../collapse-id.ts';
+import { webPushTopic } from '../collapse-id.ts';
 
 /**
  * The url and image also travel in `data`, so an app can act on them whatever the platform shows by itself;
@@ -31,16 +31,15 @@ function androidImageUrl(imageUrl: string): string | undefined {
 export function fcmMessageFor(push: OutgoingPush): Message {
   const notification = push.title === null ? { body: push.body } : { title: push.title, body: push.body };
   const message: Message = { token: push.token, notification, data: dataWith(push) };
-  const collapseId = boundedCollapseId(push.collapseId);
   if (push.platform === 'web') {
     message.webpush = {
-      headers: { Topic: collapseId },
+      headers: { Topic: webPushTopic(push.collapseId) },
       ...(push.imageUrl !== null && { notification: { image: push.imageUrl } }),
       ...(push.url !== null && isHttps(push.url) && { fcmOptions: { link: push.url } }),
     };
   } else {
     const imageUrl = push.imageUrl === null ? undefined : androidImageUrl(push.imageUrl);
-    message.android = { collapseKey: collapseId, ...(imageUrl !== undefined && { notification: { imageUrl } }) };
+    message.android = { collapseKey: push.collapseId, ...(imageUrl !== undefined && { notification: { imageUrl } }) };
   }
   return message;
 }

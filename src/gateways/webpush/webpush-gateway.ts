@@ -1,7 +1,7 @@
 import type { Agent } from 'node:https';
 import webpush from 'web-push';
 import type { OutgoingPush, PushGateway, PushOutcome } from '../gateway.ts';
-import { boundedCollapseId } from '../collapse-id.ts';
+import { webPushTopic } from '../collapse-id.ts';
 import type { VapidKeys } from '../../webpush/vapid-keys.ts';
 import { classifyWebPushError, type WebPushSendError } from './classify-webpush-error.ts';
 import { maxWebPushPayloadBytes, webPushPayload } from './webpush-payload.ts';
@@ -45,7 +45,7 @@ export function createWebPushGateway(options: WebPushGatewayOptions): PushGatewa
 
   async function sendOne(push: OutgoingPush): Promise<PushOutcome> {
     if (!push.webPushKeys) return { kind: 'failed', reason: 'the device has no Web Push subscription keys' };
-    const tag = boundedCollapseId(push.collapseId);
+    const tag = webPushTopic(push.collapseId);
     const payload = JSON.stringify(webPushPayload(push, tag));
     const bytes = Buffer.byteLength(payload);
     if (bytes > maxWebPushPayloadBytes) {
