@@ -94,6 +94,59 @@ describe('error responses (CONTRACTS §1)', () => {
     expect(bodyPaths).toEqual(['/extra', '/platform', '/pushToken', '/userId']);
   });
 
+  it('names the fields checked past the schema (Liquid, condition values) beside the schema errors, on every resource', async () => {
+    const api = (method: 'POST' | 'PUT', path: string, body: unknown) =>
+      ingress.request(method, `/v1/projects/${project.projectId}${path}`, { key: project.apiKey, body });
+    const pathsOf = (response: { status: number; body: any }) => {
+      expect(response.status).toBe(400);
+      return response.body.error.details.map((detail: { path: string }) => detail.path);
+    };
+    expect(pathsOf(await api('POST', '/templates', { name: 7, body: 'Hi {{ user' }))).toEqual(['/name', '/body']);
+    const segment = {
+      name: '',
+      match: 'all',
+      conditions: [
+        5,
+        { tag: 'plan', op: 'gt', value: true },
+        {
+          event: 'buy',
+          withinDays: 7,
+          count: { op: 'gte', value: 1 },
+          where: [{ field: 'at', op: 'eq', value: '0000-01-01T00:00:00Z' }],
+        },
+      ],
+    };
+    const segmentPaths = ['/name', '/conditions/0', '/conditions/1/value', '/conditions/2/where/0/value'];
+    expect(pathsOf(await api('POST', '/segments', segment))).toEqual(segmentPaths);
+    expect(pathsOf(await api('PUT', '/segments/any', segment))).toEqual(segmentPaths);
+    const { name: _, ...definition } = segment;
+    expect(pathsOf(await api('POST', '/segments/preview', { ...definition, extra: 1 }))).toEqual([
+      '/extra',
+      '/conditions/0',
+      '/conditions/1/value',
+      '/conditions/2/where/0/value',
+    ]);
+    const journey = {
+      name: 'j',
+      trigger: { event: 'buy', where: [{ field: 'amount', op: 'in', value: 5 }, 'nonsense'] },
+      title: '{{ unclosed',
+      body: 'b',
+      delaySeconds: -1,
+    };
+    expect(pathsOf(await api('POST', '/journeys', journey)).sort()).toEqual(
+      ['/delaySeconds', '/title', '/trigger/where/0/value', '/trigger/where/1'].sort(),
+    );
+    for (const rawBody of ['[]', 'null', '"text"', '{"conditions":{"length":1}}', '{"trigger":[1]}'])
+      for (const path of ['/templates', '/segments', '/segments/preview', '/journeys', '/notifications']) {
+        const response = await ingress.request('POST', `/v1/projects/${project.projectId}${path}`, {
+          key: project.apiKey,
+          rawBody,
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(response.status, `${path} ${rawBody}`).toBe(400);
+      }
+  });
+
   it('never answers 500 to hostile bodies', async () => {
     const bodies = [
       '[]',

@@ -95,6 +95,24 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
     ]);
   });
 
+  it('names the fields past the schema too (plan limit, Liquid, sendAt) when the schema also fails', async () => {
+    const response = await send(starter, {
+      targetType: 'userId',
+      targetIds: ['a', 'b'],
+      title: 'Hi {{ user',
+      body: 'ok',
+      sendAt: new Date(Date.now() + 400 * 24 * 60 * 60 * 1000).toISOString(),
+      bogus: 1,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toEqual([
+      { path: '/bogus', message: 'is not a known field' },
+      { path: '/targetIds', message: 'allows at most 1 ids for targetType userId on the starter plan' },
+      { path: '/title', message: expect.stringContaining('is not a valid Liquid template') },
+      { path: '/sendAt', message: 'must be at most 365 days ahead' },
+    ]);
+  });
+
   it('refuses inline content that is not valid Liquid', async () => {
     expectInvalid(await send(team, { targetType: 'device', targetIds: ['d'], body: 'Hi {{ device.id ' }), '/body');
   });

@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../http/api-error.ts';
-import type { ConditionOp, EventDataCondition } from '../schemas/event-conditions.ts';
+import { conditionOps, type ConditionOp, type EventDataCondition } from '../schemas/event-conditions.ts';
 import { maxTagValueLength } from '../schemas/tags.ts';
 import { isUnstorableTime, unstorableTimeMessage } from '../schemas/iso-time.ts';
 
@@ -47,8 +47,15 @@ export function tagValueErrors(condition: { op: ConditionOp; value?: unknown }, 
   return problem === null ? [] : [{ path: `${path}/value`, message: problem }];
 }
 
-export function whereValueErrors(where: EventDataCondition[], path: string): ErrorDetail[] {
+const isDataCondition = (condition: unknown): condition is EventDataCondition =>
+  typeof condition === 'object' &&
+  condition !== null &&
+  conditionOps.includes((condition as { op?: unknown }).op as ConditionOp);
+
+/** Also read on a body that failed its schema: what is not a condition with a known op, the schema names. */
+export function whereValueErrors(where: unknown[], path: string): ErrorDetail[] {
   return where.flatMap((condition, index) => {
+    if (!isDataCondition(condition)) return [];
     const values: unknown[] = Array.isArray(condition.value) ? condition.value : [condition.value];
     const problem =
       valueProblem(condition.op, condition.value, 'value' in condition, ['string', 'number', 'boolean', 'null']) ??

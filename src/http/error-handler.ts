@@ -1,17 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidFields, invalidRequest, unavailable } from './api-error.ts';
-import { validationDetails } from './validation.ts';
+import { schemaErrorDetails } from './invalid-request-details.ts';
 import { isUnavailableError } from '../infra/unavailable.ts';
 import { LockTimeoutError } from '../infra/redis-lock.ts';
 
-const partPrefixes: Record<string, string> = { body: '', querystring: '/query', params: '/path', headers: '/headers' };
-
 function toApiError(error: FastifyError): ApiError | null {
   if (error instanceof ApiError) return error;
-  if (error.validation) {
-    const prefix = partPrefixes[error.validationContext ?? 'body'] ?? '';
-    return invalidFields(validationDetails(error.validation as never, prefix));
-  }
+  if (error.validation) return invalidFields(schemaErrorDetails(error));
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');

@@ -4,6 +4,7 @@ import type { JourneyDocument } from '../models/journey.ts';
 import { JourneyContentRule, type JourneyBody, type JourneyView } from '../schemas/journey.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
 import { bodyPartErrors } from '../http/validation.ts';
+import { fieldsOf } from '../http/invalid-request-details.ts';
 import { contentSyntaxErrors } from '../rendering/message-content.ts';
 import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
@@ -14,12 +15,15 @@ export type StoredJourney = JourneyDocument & { _id: string; createdAt: Date; up
 
 const missing = (journeyId: string) => notFound(`No journey "${journeyId}" in this project.`);
 
-function definitionErrors(input: JourneyBody): ErrorDetail[] {
+/** What the schema cannot say; also read on a body that failed it, each check on the fields it can read. */
+export function journeyDefinitionErrors(input: unknown): ErrorDetail[] {
+  const fields = fieldsOf(input);
+  const where = fieldsOf(fields.trigger).where;
   const details = [
-    ...whereValueErrors(input.trigger.where ?? [], '/trigger/where'),
+    ...(Array.isArray(where) ? whereValueErrors(where, '/trigger/where') : []),
     ...bodyPartErrors(JourneyContentRule, input, ''),
   ];
-  if (typeof input.templateId !== 'string') details.push(...contentSyntaxErrors(input));
+  if (typeof fields.templateId !== 'string') details.push(...contentSyntaxErrors(fields));
   return details;
 }
 
@@ -69,7 +73,7 @@ export class JourneyStore {
   }
 
   private async validate(projectId: string, input: JourneyBody): Promise<void> {
-    const details = definitionErrors(input);
+    const details = journeyDefinitionErrors(input);
     if (details.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', details);
     // Like the blank-body rule, only a journey that can send needs its template: one whose template was deleted can
     // still be paused.

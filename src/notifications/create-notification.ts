@@ -9,26 +9,32 @@ import { payloadFloorErrors } from '../rendering/payload-floor.ts';
 import { claimIdempotencyKey } from './idempotency.ts';
 import { enqueueSend } from '../queues/send.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
+import { targetTypes, type TargetType } from '../models/notification.ts';
+import { fieldsOf } from '../http/invalid-request-details.ts';
 import { deviceKey } from '../models/device.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
 
-function requestErrors(
-  plan: KeyOwner['plan'],
-  body: SendNotificationBody,
-  targetIds: string[],
-  now: number,
-): ErrorDetail[] {
+/**
+ * What the schema cannot say: the plan's limit on targetIds, Liquid syntax, how far ahead sendAt may be. Each check
+ * reads only its own fields and skips a field of the wrong type, so it also runs on a body that failed the schema
+ * and the 400 names every offending field (CONTRACTS §1).
+ */
+export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: number): ErrorDetail[] {
+  const fields = fieldsOf(body);
+  const { targetType, targetIds, templateId, sendAt } = fields;
   const details: ErrorDetail[] = [];
-  const maxTargets = body.targetType === 'segment' ? maxSegmentTargets : planLimits[plan].maxDirectTargets;
-  if (targetIds.length > maxTargets) {
-    details.push({
-      path: '/targetIds',
-      message: `allows at most ${maxTargets} ids for targetType ${body.targetType} on the ${plan} plan`,
-    });
+  if (Array.isArray(targetIds) && targetTypes.includes(targetType as TargetType)) {
+    const maxTargets = targetType === 'segment' ? maxSegmentTargets : planLimits[plan].maxDirectTargets;
+    if (new Set(targetIds).size > maxTargets) {
+      details.push({
+        path: '/targetIds',
+        message: `allows at most ${maxTargets} ids for targetType ${String(targetType)} on the ${plan} plan`,
+      });
+    }
   }
-  if (body.templateId === undefined) details.push(...contentSyntaxErrors(body));
-  if (body.sendAt !== undefined && Date.parse(body.sendAt) - now > maxScheduleAheadMs) {
+  if (templateId === undefined) details.push(...contentSyntaxErrors(fields));
+  if (typeof sendAt === 'string' && Date.parse(sendAt) - now > maxScheduleAheadMs) {
     details.push({ path: '/sendAt', message: 'must be at most 365 days ahead' });
   }
   return details;
@@ -88,7 +94,7 @@ export async function createNotification(
 ): Promise<string> {
   const now = Date.now();
   const targetIds = [...new Set(body.targetIds)];
-  const details = requestErrors(owner.plan, body, targetIds, now);
+  const details = sendRequestErrors(owner.plan, body, now);
   if (details.length > 0) throw invalidRequest('The notification is not valid; see details for each field.', details);
   const content = await resolveContent(deps, owner.projectId, body);
   const tooLarge = payloadFloorErrors(content, body.data ?? {}, body.templateId !== undefined);

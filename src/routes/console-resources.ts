@@ -4,9 +4,10 @@ import { registerResourceRoutes } from './resource-routes.ts';
 import { TemplateBody, TemplateView } from '../schemas/template.ts';
 import { SegmentBody, SegmentView } from '../schemas/segment.ts';
 import { JourneyBody, JourneyView } from '../schemas/journey.ts';
-import { toTemplateView } from '../templates/template-store.ts';
+import { templateSyntaxErrors, toTemplateView } from '../templates/template-store.ts';
 import { toSegmentView } from '../segments/segment-store.ts';
-import { toJourneyView } from '../journeys/journey-store.ts';
+import { segmentDefinitionErrors } from '../segments/segment-conditions.ts';
+import { journeyDefinitionErrors, toJourneyView } from '../journeys/journey-store.ts';
 import { registerPreviewSegment } from './segments/preview-segment.ts';
 
 /** Templates, segments and journeys: the resources a console edits, each with the same five routes. */
@@ -18,6 +19,7 @@ export function registerConsoleResources(app: App, context: AppContext): void {
     View: TemplateView,
     store: context.templates,
     toView: toTemplateView,
+    pastSchemaErrors: templateSyntaxErrors,
     summaries: {
       create: 'Create a message template (Liquid)',
       replace: 'Replace a template; later sends use the new content',
@@ -31,10 +33,11 @@ export function registerConsoleResources(app: App, context: AppContext): void {
     View: SegmentView,
     store: context.segments,
     toView: toSegmentView,
+    pastSchemaErrors: segmentDefinitionErrors,
     summaries: {
       create: 'Create a segment of devices by tags and event conditions (CONTRACTS §7)',
       replace: 'Replace a segment; sends that start later use the new definition',
-      delete: 'Delete a segment; a send already fanning out keeps the devices it has queued',
+      delete: 'Delete a segment; a send to it not started yet fails, one fanning out keeps the devices it has queued',
     },
   });
   registerPreviewSegment(app, context);
@@ -45,6 +48,7 @@ export function registerConsoleResources(app: App, context: AppContext): void {
     View: JourneyView,
     store: context.journeys,
     toView: toJourneyView,
+    pastSchemaErrors: journeyDefinitionErrors,
     summaries: {
       create: 'Create a journey: a message sent to the subject of each matching event, after a delay',
       description: 'The message may read the triggering event as {{ entry_event.type }} and {{ entry_event.data.x }}.',

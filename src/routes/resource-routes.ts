@@ -1,5 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import type { App } from '../http/app-types.ts';
+import type { ErrorDetail } from '../http/api-error.ts';
+import { assertRequestValid } from '../http/invalid-request-details.ts';
 import { ErrorResponse, ListQuery, ProjectParams, dataResponse } from '../schemas/common.ts';
 
 /** What the console resources (templates, segments, journeys) store: one document per id within a project. */
@@ -19,6 +21,8 @@ export interface ResourceRoutes<Body extends TSchema, View extends TSchema, Stor
   View: View;
   store: ResourceStore<Static<Body>, Stored>;
   toView(stored: Stored): Static<View>;
+  /** The store's checks past the schema, run on a body that failed it so that one 400 names every offending field. */
+  pastSchemaErrors(body: unknown): ErrorDetail[];
   /** What creating, replacing and deleting one means for sends, shown in the OpenAPI summaries. */
   summaries: { create: string; replace: string; delete: string; description?: string };
 }
@@ -33,7 +37,7 @@ export function registerResourceRoutes<Body extends TSchema, View extends TSchem
   app: App,
   resource: ResourceRoutes<Body, View, Stored>,
 ): void {
-  const { collection, noun, store, toView, summaries } = resource;
+  const { collection, noun, store, toView, summaries, pastSchemaErrors } = resource;
   const tags = [collection];
   // The schemas are widened to TSchema: generic schemas defeat the type provider's inference, and the store's types
   // (derived from the same schemas by the caller) already type what goes in and out.
@@ -53,8 +57,12 @@ export function registerResourceRoutes<Body extends TSchema, View extends TSchem
         body,
         response: { 200: one, 400: ErrorResponse },
       },
+      attachValidation: true,
     },
-    async (request) => ({ data: toView(await store.create(request.params.projectId, request.body as Static<Body>)) }),
+    async (request) => {
+      assertRequestValid(request, () => pastSchemaErrors(request.body));
+      return { data: toView(await store.create(request.params.projectId, request.body as Static<Body>)) };
+    },
   );
   app.get(
     `/${collection}`,
@@ -86,10 +94,14 @@ export function registerResourceRoutes<Body extends TSchema, View extends TSchem
         body,
         response: { 200: one, 400: ErrorResponse, 404: ErrorResponse },
       },
+      attachValidation: true,
     },
-    async (request) => ({
-      data: toView(await store.replace(request.params.projectId, request.params.id, request.body as Static<Body>)),
-    }),
+    async (request) => {
+      assertRequestValid(request, () => pastSchemaErrors(request.body));
+      return {
+        data: toView(await store.replace(request.params.projectId, request.params.id, request.body as Static<Body>)),
+      };
+    },
   );
   app.delete(
     itemPath,

@@ -1,5 +1,6 @@
 import { invalidRequest, type ErrorDetail } from '../http/api-error.ts';
 import { bodyPartErrors } from '../http/validation.ts';
+import { fieldsOf } from '../http/invalid-request-details.ts';
 import { EventCondition, TagCondition, type SegmentCondition } from '../schemas/segment.ts';
 import { tagValueErrors, whereValueErrors } from '../conditions/condition-values.ts';
 
@@ -18,9 +19,20 @@ function conditionErrors(raw: unknown, path: string): ErrorDetail[] {
   return errors.length > 0 ? errors : whereValueErrors((raw as EventCondition).where ?? [], `${path}/where`);
 }
 
+function segmentConditionErrors(conditions: unknown): ErrorDetail[] {
+  if (!Array.isArray(conditions)) return [];
+  return conditions.flatMap((condition, index) =>
+    typeof condition === 'object' && condition !== null ? conditionErrors(condition, `/conditions/${index}`) : [],
+  );
+}
+
+/** Each condition's offending fields; also read on a body that failed its schema, which names what is not an object. */
+export const segmentDefinitionErrors = (body: unknown): ErrorDetail[] =>
+  segmentConditionErrors(fieldsOf(body).conditions);
+
 /** The conditions as typed values, or a 400 naming each offending field, e.g. /conditions/2/op. */
 export function parseSegmentConditions(conditions: object[]): SegmentCondition[] {
-  const details = conditions.flatMap((condition, index) => conditionErrors(condition, `/conditions/${index}`));
+  const details = segmentConditionErrors(conditions);
   if (details.length > 0)
     throw invalidRequest('The segment definition is not valid; see details for each condition.', details);
   return conditions as SegmentCondition[];

@@ -2,13 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Models } from '../models/index.ts';
 import type { TemplateDocument } from '../models/template.ts';
 import type { TemplateBody, TemplateView } from '../schemas/template.ts';
-import { invalidRequest, notFound } from '../http/api-error.ts';
+import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
+import { fieldsOf } from '../http/invalid-request-details.ts';
 import { contentSyntaxErrors } from '../rendering/message-content.ts';
 
 type StoredTemplate = TemplateDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
+/** Also read on a body that failed its schema: a field that is not a string is skipped. */
+export const templateSyntaxErrors = (body: unknown): ErrorDetail[] => contentSyntaxErrors(fieldsOf(body));
+
 function assertParses(input: TemplateBody): void {
-  const details = contentSyntaxErrors(input);
+  const details = templateSyntaxErrors(input);
   if (details.length > 0)
     throw invalidRequest('The template is not valid Liquid; see details for each field.', details);
 }

@@ -4,7 +4,8 @@ import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
 import { IdempotencyHeaders, SendNotificationBody } from '../../schemas/notification.ts';
 import { requestOwner } from '../../auth/request-owner.ts';
-import { createNotification } from '../../notifications/create-notification.ts';
+import { createNotification, sendRequestErrors } from '../../notifications/create-notification.ts';
+import { assertRequestValid } from '../../http/invalid-request-details.ts';
 
 export function registerSendNotification(app: App, context: AppContext): void {
   app.post(
@@ -21,11 +22,14 @@ export function registerSendNotification(app: App, context: AppContext): void {
         body: SendNotificationBody,
         response: { 200: dataResponse(Type.Object({ id: Type.String() })), 400: ErrorResponse, 404: ErrorResponse },
       },
+      attachValidation: true,
     },
-    async (request) => ({
-      data: {
-        id: await createNotification(context, requestOwner(request), request.body, request.headers['idempotency-key']),
-      },
-    }),
+    async (request) => {
+      const owner = requestOwner(request);
+      assertRequestValid(request, () => sendRequestErrors(owner.plan, request.body, Date.now()));
+      return {
+        data: { id: await createNotification(context, owner, request.body, request.headers['idempotency-key']) },
+      };
+    },
   );
 }

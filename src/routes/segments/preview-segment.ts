@@ -3,6 +3,8 @@ import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
 import { SegmentDefinition, SegmentPreview } from '../../schemas/segment.ts';
 import { ResourceIdParams } from '../resource-routes.ts';
+import { assertRequestValid } from '../../http/invalid-request-details.ts';
+import { segmentDefinitionErrors } from '../../segments/segment-conditions.ts';
 
 export function registerPreviewSegment(app: App, context: AppContext): void {
   app.get(
@@ -28,7 +30,11 @@ export function registerPreviewSegment(app: App, context: AppContext): void {
         body: SegmentDefinition,
         response: { 200: dataResponse(SegmentPreview), 400: ErrorResponse },
       },
+      attachValidation: true,
     },
-    async (request) => ({ data: await context.segments.previewDefinition(request.params.projectId, request.body) }),
+    async (request) => {
+      assertRequestValid(request, () => segmentDefinitionErrors(request.body));
+      return { data: await context.segments.previewDefinition(request.params.projectId, request.body) };
+    },
   );
 }
