@@ -206,6 +206,10 @@ describe('automatic events', () => {
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.body.error.code).toBe('invalid_request');
     }
+    const paths = async (body: object) =>
+      (await trackFromSdk('sdk-device', body)).body.error.details.map((detail: { path: string }) => detail.path);
+    expect(await paths({ type: '@first_session', data: { a: { b: 1 } } })).toEqual(['/type', '/data']);
+    expect(await paths({ type: '@made_up', extra: 1 })).toEqual(['/extra', '/type']);
     expect((await trackFromSdk('no-such-device', { type: 'viewed' })).status).toBe(404);
     const events = await eventsStored('?deviceId=sdk-device&limit=10', 6);
     expect(events.map((event) => event.type).sort()).toEqual([

@@ -2,11 +2,23 @@ import type { App } from '../../http/app-types.ts';
 import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectDeviceParams, dataResponse } from '../../schemas/common.ts';
 import { ReportEventsResult, TrackDeviceEventBody } from '../../schemas/events.ts';
-import { invalidRequest } from '../../http/api-error.ts';
+import { invalidRequest, type ErrorDetail } from '../../http/api-error.ts';
+import { assertRequestValid, fieldsOf } from '../../http/invalid-request-details.ts';
 import { eventDataProblem } from '../../events/event-data.ts';
 import { clickedEvent, isReservedEventType, sdkAutomaticEvents } from '../../events/automatic-events.ts';
 import { recordClick } from '../../notifications/notification-clicks.ts';
 import { enqueueEvents } from '../../queues/event-ingest.ts';
+
+/** What the schema cannot say, read on the fields it can: only some automatic events may come from an SDK; data's values. */
+function trackedEventErrors(body: unknown): ErrorDetail[] {
+  const { type, data = {} } = fieldsOf(body);
+  const details: ErrorDetail[] = [];
+  if (typeof type === 'string' && isReservedEventType(type) && !sdkAutomaticEvents.has(type))
+    details.push({ path: '/type', message: `must be a custom type or one of ${[...sdkAutomaticEvents].join(', ')}` });
+  const dataProblem = eventDataProblem(data);
+  if (dataProblem) details.push({ path: '/data', message: dataProblem });
+  return details;
+}
 
 export function registerTrackDeviceEvent(app: App, context: AppContext): void {
   app.post(
@@ -20,17 +32,14 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
         body: TrackDeviceEventBody,
         response: { 200: dataResponse(ReportEventsResult), 400: ErrorResponse, 404: ErrorResponse },
       },
+      attachValidation: true,
     },
     async (request) => {
+      assertRequestValid(request, () => trackedEventErrors(request.body));
+      const details = trackedEventErrors(request.body);
+      if (details.length > 0) throw invalidRequest('The event is not valid; see details for each field.', details);
       const { projectId, deviceId } = request.params;
       const { type, data = {} } = request.body;
-      if (isReservedEventType(type) && !sdkAutomaticEvents.has(type)) {
-        throw invalidRequest('This automatic event cannot be sent by an SDK.', [
-          { path: '/type', message: `must be a custom type or one of ${[...sdkAutomaticEvents].join(', ')}` },
-        ]);
-      }
-      const dataProblem = eventDataProblem(data);
-      if (dataProblem) throw invalidRequest('The event data is not valid.', [{ path: '/data', message: dataProblem }]);
       await context.devices.find(projectId, deviceId);
       const fields = data as Record<string, unknown>;
       if (type === clickedEvent && typeof fields.notificationId === 'string')
