@@ -33,12 +33,33 @@ function registrationBody(subscription: PushSubscription | null): object {
   return subscription === null ? { platform: 'web' } : { platform: 'web', webPush: subscription.toJSON() };
 }
 
-async function currentSubscription(worker: Promise<ServiceWorkerRegistration>): Promise<PushSubscription | null> {
+/**
+ * The browser's subscription, null when it has none, or undefined when that cannot be known: the service worker's file
+ * failed to load (a deploy, a network blip) or the browser has no push. Unknown is not none: telling the service "no
+ * subscription" would unsubscribe a visitor who is subscribed.
+ */
+async function currentSubscription(
+  worker: Promise<ServiceWorkerRegistration>,
+): Promise<PushSubscription | null | undefined> {
   try {
     return await (await worker).pushManager.getSubscription();
   } catch {
-    return null;
+    return undefined;
   }
+}
+
+function base64Url(key: ArrayBuffer): string {
+  return btoa(String.fromCharCode(...new Uint8Array(key)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/** Made with this project's VAPID key, not another project's or another push provider's on the same site. */
+function madeWithKey(subscription: PushSubscription, vapidPublicKey: string): boolean {
+  const key: unknown = subscription.options.applicationServerKey;
+  if (key === null || key === undefined) return false;
+  return (typeof key === 'string' ? key : base64Url(key as ArrayBuffer)) === vapidPublicKey;
 }
 
 export function createSdk(): PushEngineSdk {
@@ -60,7 +81,7 @@ export function createSdk(): PushEngineSdk {
   }
 
   async function start(options: InitializeOptions): Promise<Session> {
-    const deviceId = await readOrCreate('deviceId', newDeviceId);
+    const { value: deviceId, created } = await readOrCreate('deviceId', newDeviceId);
     const state: ClientState = {
       projectId: options.projectId,
       clientKey: options.clientKey,
@@ -82,7 +103,9 @@ export function createSdk(): PushEngineSdk {
       worker,
       isSubscribed: false,
     };
-    await register(current, await currentSubscription(worker));
+    const subscription = await currentSubscription(worker);
+    // A device seen before keeps what the service knows of it until the browser can say; a new one is registered.
+    if (subscription !== undefined || created) await register(current, subscription ?? null);
     return current;
   }
 
@@ -95,11 +118,17 @@ export function createSdk(): PushEngineSdk {
       path: `${current.projectPath}/config`,
     });
     await navigator.serviceWorker.ready;
-    const subscription = await registration.pushManager.subscribe({
-      userVisibleOnly: true,
-      applicationServerKey: config.vapidPublicKey,
-    });
+    const options = { userVisibleOnly: true, applicationServerKey: config.vapidPublicKey };
+    const existing = await registration.pushManager.getSubscription();
+    // The browser refuses a second key while one subscription exists (InvalidStateError).
+    if (existing && !madeWithKey(existing, config.vapidPublicKey)) await existing.unsubscribe();
+    const subscription = await registration.pushManager.subscribe(options);
     await register(current, subscription);
+    if (current.isSubscribed) return true;
+    // The service refuses an endpoint its push service said is gone (CONTRACTS §3), while the browser may still
+    // hand it out: a fresh subscription has a new endpoint.
+    await subscription.unsubscribe();
+    await register(current, await registration.pushManager.subscribe(options));
     return current.isSubscribed;
   }
 
@@ -117,7 +146,7 @@ export function createSdk(): PushEngineSdk {
         current.isSubscribed &&
         notificationsSupported() &&
         Notification.permission === 'granted' &&
-        (await currentSubscription(current.worker)) !== null
+        Boolean(await currentSubscription(current.worker))
       );
     },
     async setIsSubscribed(subscribed) {

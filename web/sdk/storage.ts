@@ -42,14 +42,14 @@ export async function writeState(key: string, value: unknown): Promise<void> {
 }
 
 /** Two tabs opening at once must agree on one id: the first writer wins, inside one transaction. */
-export async function readOrCreate<T>(key: string, create: () => T): Promise<T> {
+export async function readOrCreate<T>(key: string, create: () => T): Promise<{ value: T; created: boolean }> {
   const db = await open();
   const store = db.transaction(storeName, 'readwrite').objectStore(storeName);
   const existing = (await request(store.get(key))) as T | undefined;
-  if (existing !== undefined) return existing;
+  if (existing !== undefined) return { value: existing, created: false };
   const value = create();
   await request(store.put(value, key));
-  return value;
+  return { value, created: true };
 }
 
 export const clientStateKey = 'client';

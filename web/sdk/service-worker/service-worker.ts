@@ -40,16 +40,60 @@ async function handleClick(data: ClickData): Promise<void> {
   await Promise.allSettled([reportClick(data.notificationId), data.url ? showPage(data.url) : undefined]);
 }
 
+/** Answers worth another try: the plan's rate limit and a service briefly without Redis or MongoDB (CONTRACTS §1). */
+const retryStatuses = new Set([429, 503]);
+const maxAttempts = 5;
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A call to the ingress for this browser's device, as the page's SDK makes them: 429, 503 and network failures are
+ * tried again after 1, 2, 4 and 8 s (at least Retry-After), within the event's lifetime; any other answer ends it.
+ */
+async function callIngress(state: ClientState, method: 'POST' | 'PUT', path: string, body: object): Promise<void> {
+  const devicePath = `/v1/sdk/projects/${encodeURIComponent(state.projectId)}/devices/${encodeURIComponent(state.deviceId)}`;
+  for (let attempt = 1; ; attempt++) {
+    let retryAfterMs = 0;
+    try {
+      const response = await fetch(state.baseUrl.replace(/\/+$/, '') + devicePath + path, {
+        method,
+        headers: { authorization: `Bearer ${state.clientKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!retryStatuses.has(response.status)) return;
+      retryAfterMs = Number(response.headers.get('retry-after')) * 1000 || 0;
+    } catch {
+      // The network failed; tried again like a 503.
+    }
+    if (attempt >= maxAttempts) return;
+    await wait(Math.max(retryAfterMs, 1000 * 2 ** (attempt - 1)));
+  }
+}
+
 /** @clicked with the notification's id (CONTRACTS §3): it feeds the notification's stats.clicked. */
 async function reportClick(notificationId: string | null): Promise<void> {
   const state = await readState<ClientState>(clientStateKey);
   if (!state || !notificationId) return;
-  const path = `/v1/sdk/projects/${encodeURIComponent(state.projectId)}/devices/${encodeURIComponent(state.deviceId)}/events`;
-  await fetch(state.baseUrl.replace(/\/+$/, '') + path, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${state.clientKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: '@clicked', data: { notificationId } }),
-  });
+  await callIngress(state, 'POST', '/events', { type: '@clicked', data: { notificationId } });
+}
+
+/**
+ * The push service renewed or dropped the subscription (Firefox fires this; Chromium rarely): the new one is
+ * registered at once, else pushes keep going to the old endpoint until the visitor comes back, and its 410
+ * unsubscribes the device meanwhile. Without a new one, the browser is asked for one with the old one's options.
+ */
+self.addEventListener('pushsubscriptionchange', (event) => {
+  event.waitUntil(registerRenewedSubscription(event as PushSubscriptionChangeEvent));
+});
+
+async function registerRenewedSubscription(event: PushSubscriptionChangeEvent): Promise<void> {
+  const state = await readState<ClientState>(clientStateKey);
+  if (!state) return;
+  const renewed =
+    event.newSubscription ??
+    (event.oldSubscription ? await self.registration.pushManager.subscribe(event.oldSubscription.options) : null);
+  if (!renewed) return;
+  await callIngress(state, 'PUT', '', { platform: 'web', webPush: renewed.toJSON() });
 }
 
 /** A tab already at the url is focused rather than opening a second one. */

@@ -1,0 +1,274 @@
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page, Worker } from 'playwright-core';
+import {
+  readNotification,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from './support/delivery-harness.ts';
+import { useBrowser } from './support/browser.ts';
+import { useWebSite } from './support/web-site.ts';
+import { eventually, waitFor } from './support/eventually.ts';
+
+const {
+  harness,
+  projects: { project },
+} = useDeliveryHarness({ queues: ['send', 'deliver', 'event-ingest'], projects: { project: 'team' } });
+const browser = useBrowser();
+const site = useWebSite(() => harness.ingress.baseUrl);
+
+interface Subscription {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+const options = () => ({
+  projectId: project.projectId,
+  clientKey: project.clientKey,
+  baseUrl: harness.ingress.baseUrl,
+});
+const isSubscribed = async (deviceId: string) =>
+  (
+    await harness.ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}`, {
+      key: project.apiKey,
+    })
+  ).body.data.isSubscribed;
+
+async function issue(prefix = ''): Promise<Subscription> {
+  const response = await fetch(`http://127.0.0.1:${harness.sandbox.port}/webpush/subscriptions`, {
+    method: 'POST',
+    body: JSON.stringify({ prefix }),
+  });
+  return (await response.json()) as Subscription;
+}
+
+/**
+ * The browser's push service (Google's, for Chromium) cannot be reached from here, so PushManager behaves as
+ * Chromium's does with subscriptions the sandbox issued, in order: subscribe() answers the existing subscription when
+ * it was made with the same key, refuses with InvalidStateError when it was made with another, and the subscription
+ * outlives a reload. `foreignKey` starts the browser with a subscription made with another key (another project on the
+ * same site, another push provider).
+ */
+async function fakePushService(context: BrowserContext, issued: Subscription[], foreignKey?: string) {
+  await context.grantPermissions(['notifications'], { origin: site.origin });
+  await context.addInitScript(
+    ({ issued, foreignKey }: { issued: Subscription[]; foreignKey?: string }) => {
+      const page = globalThis as any;
+      const saved = JSON.parse(page.localStorage.getItem('fakeSubscription') ?? 'null');
+      let next = saved ? saved.next : 0;
+      const make = (index: number, key: string) => {
+        page.localStorage.setItem('fakeSubscription', JSON.stringify({ index, key, next }));
+        const subscription = issued[index]!;
+        return {
+          endpoint: subscription.endpoint,
+          expirationTime: null,
+          options: { userVisibleOnly: true, applicationServerKey: key },
+          toJSON: () => ({ endpoint: subscription.endpoint, expirationTime: null, keys: subscription.keys }),
+          unsubscribe: async () => {
+            page.localStorage.removeItem('fakeSubscription');
+            page.currentSubscription = null;
+            return true;
+          },
+        };
+      };
+      page.currentSubscription = saved ? make(saved.index, saved.key) : foreignKey ? make(next++, foreignKey) : null;
+      page.PushManager.prototype.subscribe = async (requested: any) => {
+        const key = requested?.applicationServerKey;
+        const current = page.currentSubscription;
+        if (current) {
+          if (current.options.applicationServerKey !== key)
+            throw new DOMException(
+              'Registration failed - A subscription with a different applicationServerKey (or gcm_sender_id) already exists; to change the applicationServerKey, unsubscribe then resubscribe.',
+              'InvalidStateError',
+            );
+          return current;
+        }
+        page.currentSubscription = make(next++, key);
+        return page.currentSubscription;
+      };
+      page.PushManager.prototype.getSubscription = async () => page.currentSubscription;
+    },
+    { issued, foreignKey },
+  );
+}
+
+async function withContext(use: (context: BrowserContext) => Promise<void>) {
+  const context = await browser().newContext();
+  try {
+    await use(context);
+  } finally {
+    await context.close();
+  }
+}
+
+async function openSite(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(site.origin);
+  await page.waitForFunction(() => (globalThis as any).sdkLoaded === true);
+  return page;
+}
+
+const initialize = (page: Page, serviceWorkerPath?: string) =>
+  page.evaluate(
+    (o) => (globalThis as any).PushEngine.initialize(o),
+    serviceWorkerPath === undefined ? options() : { ...options(), serviceWorkerPath },
+  );
+const subscribe = (page: Page) =>
+  page.evaluate(() =>
+    (globalThis as any).PushEngine.subscribe().then(
+      (subscribed: boolean) => subscribed,
+      (error: Error) => `${error.name}: ${error.message}`,
+    ),
+  );
+const deviceIdOf = (page: Page): Promise<string> => page.evaluate(() => (globalThis as any).PushEngine.getDeviceId());
+
+async function serviceWorker(context: BrowserContext): Promise<Worker> {
+  return context.serviceWorkers()[0] ?? context.waitForEvent('serviceworker');
+}
+
+async function sendTo(deviceId: string, body: string) {
+  const id = await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: [deviceId], body });
+  return { id, notification: await waitUntilCompleted(harness.ingress, project, id) };
+}
+
+describe('the web SDK through a subscription’s life', () => {
+  it('subscribes again after the push service dropped the subscription and the service unsubscribed the device', async () => {
+    await withContext(async (context) => {
+      const [gone, fresh] = [await issue('gone-'), await issue()];
+      await fakePushService(context, [gone, fresh]);
+      const page = await openSite(context);
+      await initialize(page);
+      expect(await subscribe(page)).toBe(true);
+      const deviceId = await deviceIdOf(page);
+      expect((await sendTo(deviceId, 'lost')).notification.stats).toMatchObject({ unsubscribed: 1 });
+      // The browser still hands out the dead subscription; the visitor clicks "Get notifications" again.
+      expect(await subscribe(page)).toBe(true);
+      expect(await isSubscribed(deviceId)).toBe(true);
+      await sendTo(deviceId, 'found');
+      expect(harness.sandbox.deliveries(fresh.endpoint)).toHaveLength(1);
+    });
+  });
+
+  it('replaces a subscription the browser made with another VAPID key', async () => {
+    await withContext(async (context) => {
+      const [foreign, own] = [await issue(), await issue()];
+      await fakePushService(context, [foreign, own], 'BAnotherProjectsVapidKey');
+      const page = await openSite(context);
+      await initialize(page);
+      expect(await subscribe(page)).toBe(true);
+      await sendTo(await deviceIdOf(page), 'ours');
+      expect(harness.sandbox.deliveries(own.endpoint)).toHaveLength(1);
+    });
+  });
+
+  it('keeps a subscribed visitor subscribed when the service worker file fails to load on a later visit', async () => {
+    await withContext(async (context) => {
+      await fakePushService(context, [await issue()]);
+      const page = await openSite(context);
+      await initialize(page);
+      expect(await subscribe(page)).toBe(true);
+      const deviceId = await deviceIdOf(page);
+      await page.reload();
+      await page.waitForFunction(() => (globalThis as any).sdkLoaded === true);
+      // A deploy renamed the file and the site answers 404 for it for a moment: the browser's push state is unknown.
+      await initialize(page, '/push-engine-sw-v2.js');
+      expect(await isSubscribed(deviceId)).toBe(true);
+    });
+  });
+
+  it('registers the subscription the push service renewed (pushsubscriptionchange) from the service worker', async () => {
+    await withContext(async (context) => {
+      const [first, renewed] = [await issue(), await issue()];
+      await fakePushService(context, [first]);
+      const page = await openSite(context);
+      await initialize(page);
+      expect(await subscribe(page)).toBe(true);
+      const deviceId = await deviceIdOf(page);
+      const worker = await serviceWorker(context);
+      // What Firefox fires when its push service renews a subscription; Chromium cannot be made to fire it.
+      await worker.evaluate((renewed: Subscription) => {
+        const scope = globalThis as any;
+        const event = new scope.ExtendableEvent('pushsubscriptionchange');
+        Object.assign(event, {
+          oldSubscription: null,
+          newSubscription: {
+            endpoint: renewed.endpoint,
+            options: { userVisibleOnly: true },
+            toJSON: () => ({ endpoint: renewed.endpoint, expirationTime: null, keys: renewed.keys }),
+          },
+        });
+        scope.dispatchEvent(event);
+      }, renewed);
+      const { Device } = harness.ingress.context.models;
+      await eventually(async () =>
+        expect((await Device.findOne({ deviceId }).lean())?.pushToken).toBe(renewed.endpoint),
+      );
+      await sendTo(deviceId, 'after renewal');
+      expect(harness.sandbox.deliveries(renewed.endpoint)).toHaveLength(1);
+    });
+  });
+
+  it('counts a click whose @clicked report first meets a 503', async () => {
+    await withContext(async (context) => {
+      await fakePushService(context, [await issue()]);
+      const page = await openSite(context);
+      await initialize(page);
+      expect(await subscribe(page)).toBe(true);
+      const { id } = await sendTo(await deviceIdOf(page), 'click me');
+      const worker = await serviceWorker(context);
+      await worker.evaluate(async (notificationId: string) => {
+        const scope = globalThis as any;
+        const realFetch = scope.fetch.bind(scope);
+        let refused = false;
+        // The ingress answers one 503 (CONTRACTS §1: nothing was accepted, try again).
+        scope.fetch = (input: unknown, init: unknown) => {
+          if (refused) return realFetch(input, init);
+          refused = true;
+          return Promise.resolve(
+            new Response(JSON.stringify({ error: { code: 'unavailable', message: 'later' } }), {
+              status: 503,
+              headers: { 'content-type': 'application/json', 'retry-after': '0' },
+            }),
+          );
+        };
+        await scope.registration.showNotification('T', {
+          body: 'click me',
+          tag: 'retry',
+          data: { url: null, notificationId },
+        });
+        const [notification] = await scope.registration.getNotifications({ tag: 'retry' });
+        scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification }));
+      }, id);
+      await waitFor(
+        () => readNotification(harness.ingress, project, id),
+        (notification) => notification.stats.clicked === 1,
+      );
+    });
+  });
+
+  it('runs the callbacks queued in PushEngineDeferred one after another, each awaited', async () => {
+    await withContext(async (context) => {
+      const page = await context.newPage();
+      await page.addInitScript((o) => {
+        const scope = globalThis as any;
+        scope.PushEngineDeferred ??= [];
+        scope.PushEngineDeferred.push(async (sdk: any) => {
+          await new Promise((resolve) => setTimeout(resolve, 50)); // a consent check, say
+          await sdk.initialize(o);
+        });
+        scope.PushEngineDeferred.push(async (sdk: any) => {
+          await sdk.setUserId('deferred-ada');
+          scope.linkedDevice = await sdk.getDeviceId();
+        });
+      }, options());
+      await page.goto(`${site.origin}/script-tag.html`);
+      const deviceId = await waitFor(
+        () => page.evaluate(() => (globalThis as any).linkedDevice as string | undefined),
+        (linked) => linked !== undefined,
+        5000,
+      );
+      const { Device } = harness.ingress.context.models;
+      expect((await Device.findOne({ deviceId }).lean())?.userId).toBe('deferred-ada');
+    });
+  });
+});
