@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Types } from 'mongoose';
 import { countEvents } from '../src/events/count-events.ts';
 import { useIngress } from './support/ingress.ts';
 import { testConfig } from './support/test-config.ts';
 import { waitFor } from './support/eventually.ts';
 import { replayFromDashboard } from './support/dashboard.ts';
+import { redisKeys } from '../src/infra/redis-keys.ts';
 
 const adminToken = 'replay-ingest-admin';
 const {
@@ -77,5 +79,32 @@ describe('replaying ingest jobs from the dashboard', () => {
     await replayFromDashboard(ingress, adminToken, queues().eventIngest, job);
     expect(await stored()).toBe(2);
     expect(await countFor()).toBe(before);
+  });
+
+  it('event-ingest: a job replayed after its counts marker expired (an hour) still counts nothing twice', async () => {
+    const queue = queues().eventIngest;
+    const jobId = new Types.ObjectId().toHexString();
+    // Three days old, so its count is read from the daily counters rather than from the events of today.
+    const receivedAt = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000).toISOString();
+    await queue.add(
+      'ingest',
+      {
+        projectId: project.projectId,
+        receivedAt,
+        events: [{ type: 'renewal', subjectType: 'device', subjectId: 'r1', data: {} }],
+      },
+      { jobId },
+    );
+    const job = (await waitFor(
+      () => queue.getJob(jobId),
+      (found) => found?.finishedOn !== undefined,
+    ))!;
+    const renewals = () =>
+      countEvents(workers.context, { projectId: project.projectId, deviceId: 'r1', type: 'renewal', withinDays: 7 });
+    expect(await renewals()).toBe(1);
+    const names = redisKeys.eventCounts(ingress.context.config.queuePrefix, project.projectId);
+    expect(await ingress.context.redis.del(names.recorded(jobId))).toBe(1);
+    await replayFromDashboard(ingress, adminToken, queue, job);
+    expect(await renewals()).toBe(1);
   });
 });

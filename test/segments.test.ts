@@ -302,11 +302,16 @@ describe('event conditions: counts in a window, through the device or its user',
       [3, 20],
     ] as const) {
       const receivedAt = new Date(Date.now() - daysAgo * dayMs).toISOString();
-      await ingestEvents(deps, `backdated-${daysAgo}`, {
-        projectId: eventsProject.projectId,
-        receivedAt,
-        events: [{ type: 'purchase', subjectType: 'device', subjectId: 'e3', data: { amount } }],
-      });
+      await ingestEvents(
+        deps,
+        `backdated-${daysAgo}`,
+        {
+          projectId: eventsProject.projectId,
+          receivedAt,
+          events: [{ type: 'purchase', subjectType: 'device', subjectId: 'e3', data: { amount } }],
+        },
+        async () => undefined,
+      );
     }
   });
 
@@ -385,11 +390,16 @@ describe('event conditions and the daily counters waiting in Redis', () => {
     const purchasePending = async () => Number(await redis.hget(names.pending, purchaseField(0)));
     const deps = { ...workers.context, catalog: new EventTypeCatalog(models) };
     const purchase = (jobId: string, receivedAt: Date) =>
-      ingestEvents(deps, jobId, {
-        projectId: countsProject.projectId,
-        receivedAt: receivedAt.toISOString(),
-        events: [{ type: 'purchase', subjectType: 'device', subjectId: 'c1', data: {} }],
-      });
+      ingestEvents(
+        deps,
+        jobId,
+        {
+          projectId: countsProject.projectId,
+          receivedAt: receivedAt.toISOString(),
+          events: [{ type: 'purchase', subjectType: 'device', subjectId: 'c1', data: {} }],
+        },
+        async () => undefined,
+      );
     const purchaseCounters = () =>
       models.EventCounter.countDocuments({ projectId: countsProject.projectId, type: 'purchase' });
 

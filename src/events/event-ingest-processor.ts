@@ -12,7 +12,7 @@ export function eventIngestProcessor(deps: Pick<Deps, 'models' | 'redis' | 'conf
   const workerDeps = { ...deps, catalog: new EventTypeCatalog(deps.models), activeJourneys: new ActiveJourneys(deps) };
   return async (job: Job<EventIngestJob>) => {
     if (job.name !== eventIngestJobName) throw new Error(`unknown event-ingest job "${job.name}"`);
-    await ingestEvents(workerDeps, job.id!, job.data);
+    await ingestEvents(workerDeps, job.id!, job.data, () => job.updateData({ ...job.data, countsRecorded: true }));
     const journeySends = await triggerJourneys(workerDeps, job.id!, job.data);
     return { stored: job.data.events.length, journeySends };
   };

@@ -37,9 +37,15 @@ function dailyCounts(events: StoredEvent[], day: number): Map<string, number> {
 /**
  * Stores one request's events in a few round trips whatever their number: the events in one insertMany, their daily
  * counts in one Redis script, the catalog only for types this worker has not seen yet. Every step is safe to repeat,
- * so a failed job is simply retried.
+ * so a failed job is simply retried: the counts' Redis marker covers a retry within its hour (and a run that stopped
+ * between the two), the job's own countsRecorded a replay from the dashboard as long as the job is kept.
  */
-export async function ingestEvents(deps: IngestDeps, jobId: string, job: EventIngestJob): Promise<void> {
+export async function ingestEvents(
+  deps: IngestDeps,
+  jobId: string,
+  job: EventIngestJob,
+  markCountsRecorded: () => Promise<void>,
+): Promise<void> {
   const receivedAt = new Date(job.receivedAt);
   const events = job.events.map(
     (event, index): StoredEvent => ({
@@ -54,7 +60,10 @@ export async function ingestEvents(deps: IngestDeps, jobId: string, job: EventIn
   );
   await insertEvents(deps.models, events);
   const day = startOfUtcDay(receivedAt).getTime();
-  await recordCounts(deps, job.projectId, jobId, dailyCounts(events, day), day);
+  if (!job.countsRecorded) {
+    await recordCounts(deps, job.projectId, jobId, dailyCounts(events, day), day);
+    await markCountsRecorded();
+  }
   await deps.catalog.add(
     job.projectId,
     job.events.map((event) => event.type),

@@ -12,6 +12,8 @@ export interface EventIngestJob {
   projectId: string;
   receivedAt: string;
   events: IngestedEvent[];
+  /** Set once the job's daily counts were added: a replay from the dashboard, days later, adds nothing again. */
+  countsRecorded?: true;
 }
 
 export const eventIngestJobName = 'ingest';
