@@ -174,6 +174,10 @@ describe('POST /events and /track (CONTRACTS §5)', () => {
     );
     const hundredKeys = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`k${index}`, index]));
     expect((await report([userEvent('wide', 'bad-user', hundredKeys)])).body.data.success).toBe(1);
+    // A key of 64 characters as a segment's where.field counts them (an emoji is one), and not one more.
+    const emojiKey = (length: number) => ({ ['🛒'.repeat(length)]: 1 });
+    expect((await report([userEvent('emoji', 'bad-user', emojiKey(64))])).body.data.success).toBe(1);
+    expect((await report([userEvent('emoji', 'bad-user', emojiKey(65))])).body.data.success).toBe(0);
   });
 });
 

@@ -162,6 +162,20 @@ describe('segments API (CONTRACTS §7)', () => {
     expect(badMatch.body.error.details).toEqual([{ path: '/match', message: 'must be all or any' }]);
   });
 
+  it('takes any tag value a device may hold: 1024 characters as the device API counts them, emoji as one each', async () => {
+    const longest = '😀'.repeat(1024);
+    await registerDevices(ingress, tagsProject, [
+      { id: 'emoji-mood', platform: 'android', token: 'tok-emoji-mood', tags: { mood: longest } },
+    ]);
+    expect(await matching(tagsProject, [{ tag: 'mood', op: 'eq', value: longest }])).toEqual(['emoji-mood']);
+    const tooLong = await ingress.request('POST', path(tagsProject), {
+      key: tagsProject.apiKey,
+      body: { name: 'x', match: 'all', conditions: [{ tag: 'mood', op: 'in', value: [`${longest}😀`] }] },
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.details.map((detail: { path: string }) => detail.path)).toEqual(['/conditions/0/value']);
+  });
+
   it('matches on tag keys with inner spaces and on keys edged with whitespace (CONTRACTS §4 allows both)', async () => {
     const project = await ingress.createProject('team');
     await registerDevices(ingress, project, [

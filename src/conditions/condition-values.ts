@@ -1,6 +1,7 @@
 import type { ErrorDetail } from '../http/api-error.ts';
 import { conditionOps, type ConditionOp, type EventDataCondition } from '../schemas/event-conditions.ts';
 import { maxTagValueLength } from '../schemas/tags.ts';
+import { characterCount } from '../schemas/characters.ts';
 import { isUnstorableTime, unstorableTimeMessage } from '../schemas/iso-time.ts';
 
 export const maxConditionListItems = 100;
@@ -9,7 +10,7 @@ type Scalar = 'string' | 'number' | 'boolean' | 'null';
 
 const scalarKind = (value: unknown): Scalar | null => {
   if (value === null) return 'null';
-  if (typeof value === 'string') return value.length <= maxTagValueLength ? 'string' : null;
+  if (typeof value === 'string') return characterCount(value) <= maxTagValueLength ? 'string' : null;
   if (typeof value === 'number') return Number.isFinite(value) ? 'number' : null;
   if (typeof value === 'boolean') return 'boolean';
   return null;

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { FiniteNumber } from './common.ts';
+import { characterCount } from './characters.ts';
 
 export const maxTagsPerDevice = 100;
 export const maxTagValueLength = 1024;
@@ -15,7 +16,8 @@ const tagKeyRegExp = new RegExp(tagKeyPattern);
 
 /** The key rule of TagKey as a test, for keys that arrive outside a request schema. */
 export function isTagKey(key: string): boolean {
-  return key.length >= 1 && key.length <= maxTagKeyLength && tagKeyRegExp.test(key);
+  const length = characterCount(key);
+  return length >= 1 && length <= maxTagKeyLength && tagKeyRegExp.test(key);
 }
 
 export const TagKey = Type.String({
