@@ -19,7 +19,6 @@ function compare(stored: unknown, wanted: unknown): number | null {
 }
 
 const scalarTests: Partial<Record<ConditionOp, (order: number | null) => boolean>> = {
-  eq: (order) => order === 0,
   gt: (order) => order !== null && order > 0,
   gte: (order) => order !== null && order >= 0,
   lt: (order) => order !== null && order < 0,
@@ -33,18 +32,22 @@ function matchesOne(data: Record<string, unknown>, condition: EventDataCondition
   const present = Object.hasOwn(data, condition.field);
   const stored = data[condition.field];
   const wanted = storedConditionValue(condition.value);
-  const equals = (value: unknown) => elements(stored).some((item) => compare(item, value) === 0);
+  // MongoDB reads a missing field as null when it looks for null: {f: null} matches it, {f: {$ne: null}} does not.
+  const equals = (value: unknown) =>
+    present ? elements(stored).some((item) => compare(item, value) === 0) : value === null;
   switch (condition.op) {
     case 'exists':
       return present;
     case 'notExists':
       return !present;
+    case 'eq':
+      return equals(wanted);
     case 'ne':
-      return !present || !equals(wanted);
+      return !equals(wanted);
     case 'in':
-      return present && (wanted as unknown[]).some(equals);
+      return (wanted as unknown[]).some(equals);
     case 'nin':
-      return !present || !(wanted as unknown[]).some(equals);
+      return !(wanted as unknown[]).some(equals);
     default:
       return present && elements(stored).some((item) => scalarTests[condition.op]!(compare(item, wanted)));
   }
