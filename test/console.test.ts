@@ -21,11 +21,11 @@ const adminToken = 'console-browser-admin-token';
 const hostileTag = '<img src=x onerror=alert(1)>';
 const {
   harness,
-  projects: { project, second },
+  projects: { project, second, lists },
 } = useDeliveryHarness({
   configOverrides: { adminToken },
   queues: ['send', 'deliver', 'event-ingest'],
-  projects: { project: 'team', second: 'starter' },
+  projects: { project: 'team', second: 'starter', lists: 'team' },
 });
 const browser = useBrowser();
 const screenshots = resolve(import.meta.dirname, '../.state/test/console-screenshots');
@@ -500,6 +500,52 @@ describe('console', { timeout: 120_000 }, () => {
       await page.getByRole('button', { name: 'New segment' }).click();
       await until(() => page.getByLabel('Name').inputValue()).toBe('');
       expect(dialogs).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+
+  it('opens and saves a segment whose list values hold commas, numeric-looking text and null as they were saved', async () => {
+    await registerDevices(harness.ingress, lists, [
+      {
+        id: 'capital',
+        platform: 'android',
+        token: 'console-capital',
+        tags: { city: 'Washington, D.C.', zip: '02134' },
+      },
+      { id: 'boston', platform: 'android', token: 'console-boston', tags: { city: 'Boston', zip: 2134 } },
+    ]);
+    const conditions = [
+      { tag: 'city', op: 'in', value: ['Washington, D.C.', ' Springfield '] },
+      { tag: 'zip', op: 'in', value: ['02134', 2134] },
+      { tag: 'note', op: 'ne', value: 'null' },
+      {
+        event: 'purchase',
+        withinDays: 7,
+        count: { op: 'lt', value: 1 },
+        where: [{ field: 'coupon', op: 'eq', value: null }],
+      },
+    ];
+    const segmentsPath = `/v1/projects/${lists.projectId}/segments`;
+    const created = await harness.ingress.request('POST', segmentsPath, {
+      key: lists.apiKey,
+      body: { name: 'Capital', match: 'all', conditions },
+    });
+    expect(created.status).toBe(200);
+    const { page, dialogs, close } = await openConsole();
+    try {
+      await signIn(page, lists.apiKey);
+      await show(page, 'segments');
+      await page.getByRole('button', { name: 'Capital' }).click();
+      await until(() => page.getByLabel('Name').inputValue()).toBe('Capital');
+      await until(() => page.getByTestId('segment-count').textContent()).toBe('1 subscribed device');
+      await page.getByRole('button', { name: 'Save segment' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      const saved = await harness.ingress.request('GET', `${segmentsPath}/${created.body.data.id}`, {
+        key: lists.apiKey,
+      });
+      expect(saved.body.data.conditions).toEqual(conditions);
+      expect(dialogs).toEqual([]);
     } finally {
       await close();
     }

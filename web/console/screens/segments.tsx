@@ -11,6 +11,7 @@ import { api } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, Field, LoadedView, SaveControls, Select, mayLeaveEditor } from '../ui.tsx';
+import { formatConditionValue, parseConditionValue, type ValueType } from './condition-values.ts';
 
 /** Every operator, by its label: the record's type makes the compiler notice an operator added to the API. */
 const tagOps: Record<ConditionOp, string> = {
@@ -39,7 +40,7 @@ interface DraftComparison {
   key: string;
   op: ConditionOp;
   value: string;
-  valueType: 'auto' | 'text' | 'number' | 'boolean';
+  valueType: ValueType;
 }
 
 type DraftCondition =
@@ -57,27 +58,12 @@ const newEventCondition = (): DraftCondition => ({
   where: [],
 });
 
-/**
- * What a marketer typing 30 means: a number. A leading zero (a postcode, "007") or more digits than a number holds
- * exactly (an id) stays text.
- */
-const looksNumeric = /^\s*-?(0|[1-9]\d{0,14})(\.\d+)?\s*$/;
-
-function typedValue(text: string, valueType: DraftComparison['valueType']): string | number | boolean {
-  if (valueType === 'boolean') return text.trim() === 'true';
-  if (valueType === 'auto') return looksNumeric.test(text) ? Number(text) : text;
-  return valueType === 'number' && text.trim() !== '' ? Number(text) : text;
-}
-
-/** The op and value the API takes; a number left unparsable is sent as typed, so the API's 400 names it. */
+/** The op and value the API takes. */
 function comparisonOf(draft: DraftComparison): { op: ConditionOp; value?: unknown } {
   if (draft.op === 'exists' || draft.op === 'notExists') return { op: draft.op };
-  const list = draft.op === 'in' || draft.op === 'nin';
   return {
     op: draft.op,
-    value: list
-      ? draft.value.split(',').map((part) => typedValue(part.trim(), draft.valueType))
-      : typedValue(draft.value, draft.valueType),
+    value: parseConditionValue(draft.value, draft.valueType, draft.op === 'in' || draft.op === 'nin'),
   };
 }
 
@@ -95,9 +81,8 @@ function toCondition(draft: DraftCondition): TagCondition | EventCondition {
 }
 
 function toComparison(key: string, op: ConditionOp, value: unknown): DraftComparison {
-  const values = Array.isArray(value) ? value : [value];
-  const valueType = typeof values[0] === 'number' ? 'number' : typeof values[0] === 'boolean' ? 'boolean' : 'text';
-  return { key, op, value: value === undefined ? '' : values.join(', '), valueType };
+  const { text, valueType } = formatConditionValue(value);
+  return { key, op, value: text, valueType };
 }
 
 function toDraft(condition: TagCondition | EventCondition): DraftCondition {
@@ -164,6 +149,11 @@ function ComparisonFields({
             label="Value"
             name={name('value')}
             value={comparison.value}
+            hint={
+              comparison.op === 'in' || comparison.op === 'nin'
+                ? 'Separate values with commas; quote one that holds a comma: "Washington, D.C."'
+                : undefined
+            }
             onInput={(value) => onChange({ ...comparison, value })}
           />
           <Select
