@@ -164,12 +164,13 @@ describe('segments API (CONTRACTS §7)', () => {
 
   it('takes any tag value a device may hold: 1024 characters as the device API counts them, emoji as one each', async () => {
     const longest = '😀'.repeat(1024);
-    await registerDevices(ingress, tagsProject, [
+    const moods = await ingress.createProject('team');
+    await registerDevices(ingress, moods, [
       { id: 'emoji-mood', platform: 'android', token: 'tok-emoji-mood', tags: { mood: longest } },
     ]);
-    expect(await matching(tagsProject, [{ tag: 'mood', op: 'eq', value: longest }])).toEqual(['emoji-mood']);
-    const tooLong = await ingress.request('POST', path(tagsProject), {
-      key: tagsProject.apiKey,
+    expect(await matching(moods, [{ tag: 'mood', op: 'eq', value: longest }])).toEqual(['emoji-mood']);
+    const tooLong = await ingress.request('POST', path(moods), {
+      key: moods.apiKey,
       body: { name: 'x', match: 'all', conditions: [{ tag: 'mood', op: 'in', value: [`${longest}😀`] }] },
     });
     expect(tooLong.status).toBe(400);
