@@ -36,19 +36,49 @@ const conditions: EventDataCondition[] = [
   { field: 'coupon', op: 'notExists' },
 ];
 
+/** The stored data each side finds for the conditions: the server by the segments' filter, the journeys' matcher. */
+async function bothSides(where: EventDataCondition[]): Promise<{ byServer: number[]; byMatcher: number[] }> {
+  const found = await collection()
+    .find(dataConditionsFilter(where), { projection: { _id: 1 } })
+    .toArray();
+  const byServer = found.map((document) => document._id).sort((a, b) => a - b);
+  const byMatcher = stored.flatMap((data, index) => (matchesDataConditions(data, where) ? [index] : []));
+  return { byServer, byMatcher };
+}
+
 describe('a journey trigger matches the events a segment counts (src/conditions/match-data.ts)', () => {
   it('agrees with the MongoDB filter on every operator, null and a missing field included', async () => {
     await collection().insertMany(stored.map((data, index) => ({ _id: index, data })));
     for (const condition of conditions) {
-      const byServer = (
-        await collection()
-          .find(dataConditionsFilter([condition]), { projection: { _id: 1 } })
-          .toArray()
-      )
-        .map((document) => document._id)
-        .sort((a, b) => a - b);
-      const byMatcher = stored.flatMap((data, index) => (matchesDataConditions(data, [condition]) ? [index] : []));
+      const { byServer, byMatcher } = await bothSides([condition]);
       expect(byMatcher, JSON.stringify(condition)).toEqual(byServer);
     }
+  });
+
+  it('agrees on two conditions on one field, each of which must hold', async () => {
+    const pairs: EventDataCondition[][] = [
+      [
+        { field: 'coupon', op: 'ne', value: 'SPRING' },
+        { field: 'coupon', op: 'ne', value: 10 },
+      ],
+      [
+        { field: 'coupon', op: 'exists' },
+        { field: 'coupon', op: 'notExists' },
+      ],
+      [
+        { field: 'coupon', op: 'gte', value: 'A' },
+        { field: 'coupon', op: 'lt', value: 'Z' },
+      ],
+      [
+        { field: 'coupon', op: 'in', value: ['SPRING', 'spring'] },
+        { field: 'coupon', op: 'nin', value: ['FALL'] },
+      ],
+    ];
+    for (const pair of pairs) {
+      const { byServer, byMatcher } = await bothSides(pair);
+      expect(byMatcher, JSON.stringify(pair)).toEqual(byServer);
+    }
+    // Neither SPRING nor 10: not the documents holding one of them, in a list or alone.
+    expect((await bothSides(pairs[0]!)).byServer).toEqual([0, 1, 3, 6, 7, 8, 9]);
   });
 });

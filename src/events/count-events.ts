@@ -19,14 +19,20 @@ export interface CountEventsQuery {
   now?: Date;
 }
 
-/** Data fields are validated like tag keys (no leading $, no dot), so data.<field> is a safe path. */
+/**
+ * Data fields are validated like tag keys (no leading $, no dot), so data.<field> is a safe path. A field named again
+ * goes in $and: merged into one operator object, `ne A` and `ne B` would keep only `ne B`.
+ */
 export function dataConditionsFilter(where: EventDataCondition[]): Record<string, object> {
   const filter: Record<string, object> = {};
+  const again: object[] = [];
   for (const condition of where) {
     const path = `data.${condition.field}`;
-    filter[path] = { ...filter[path], ...operatorFilter(condition.op, storedConditionValue(condition.value)) };
+    const operator = operatorFilter(condition.op, storedConditionValue(condition.value));
+    if (path in filter) again.push({ [path]: operator });
+    else filter[path] = operator;
   }
-  return filter;
+  return again.length > 0 ? { ...filter, $and: again } : filter;
 }
 
 export interface EventWindow {
