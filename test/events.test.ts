@@ -274,6 +274,11 @@ describe('event catalog', () => {
         type,
       ).toBe(400);
     }
+    const both = await ingress.request('POST', serverPath('/event-types'), {
+      key: project.apiKey,
+      body: { type: '@nope', extra: 1 },
+    });
+    expect(both.body.error.details.map((detail: { path: string }) => detail.path)).toEqual(['/extra', '/type']);
   });
 });
 

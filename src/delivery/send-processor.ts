@@ -69,7 +69,10 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
         } catch (error) {
           if (!(error instanceof MissingSegmentsError)) throw error;
           deps.log.warn({ notificationId, segmentIds: error.segmentIds }, `the send failed: ${error.message}`);
-          await Notification.updateOne({ _id: notificationId }, { $set: { status: 'failed' } });
+          await Notification.updateOne(
+            { _id: notificationId, status: { $nin: ['canceled', 'completed'] } },
+            { $set: { status: 'failed' } },
+          );
           return;
         }
       }

@@ -19,7 +19,6 @@ const harness = useFaultHarness({
   },
 });
 
-/** The collapse id as each gateway carries it (APNs header, FCM Android collapse key, web push Topic). */
 /** The collapse id a delivery carries, and the one it should: the notification id, or a Web Push Topic's form of it. */
 function collapseIds(delivery: Delivery, notificationId: string): { carried?: string; expected: string } {
   const payload = delivery.payload as {

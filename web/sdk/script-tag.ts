@@ -13,16 +13,26 @@ declare global {
 
 /**
  * The script-tag build (/sdk/web.iife.js): it sets window.PushEngine, runs the callbacks the page queued in
- * window.PushEngineDeferred in order, each once the one before has finished, and so on for each one pushed later.
+ * window.PushEngineDeferred in order, and from then on each one pushed.
  */
 window.PushEngine ??= createSdk();
 const sdk = window.PushEngine;
 const queued = Array.isArray(window.PushEngineDeferred) ? window.PushEngineDeferred : [];
-// One after another, each awaited: a callback that initializes after an await of its own (a consent check) is done
-// before the next one calls setUserId.
+// Until the SDK is initialized, each callback waits for the one before: one that initializes after an await of its
+// own (a consent check) is done before the next one calls setUserId. From then on none waits, so a subscribe() left
+// waiting on a permission prompt holds nothing up.
+const initialized = new Promise<void>((resolve) => {
+  const initialize = sdk.initialize.bind(sdk);
+  sdk.initialize = (options) => {
+    const started = initialize(options);
+    started.then(resolve, () => undefined);
+    return started;
+  };
+});
 let previous: Promise<unknown> = Promise.resolve();
 const run = (callback: Deferred) => {
-  previous = previous.then(() => callback(sdk)).catch((error: unknown) => console.error('PushEngine:', error));
+  const settled = previous.then(() => callback(sdk)).catch((error: unknown) => console.error('PushEngine:', error));
+  previous = Promise.race([settled, initialized]);
 };
 window.PushEngineDeferred = { push: run };
 for (const callback of queued) run(callback);

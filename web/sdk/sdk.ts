@@ -57,9 +57,8 @@ function base64Url(key: ArrayBuffer): string {
 
 /** Made with this project's VAPID key, not another project's or another push provider's on the same site. */
 function madeWithKey(subscription: PushSubscription, vapidPublicKey: string): boolean {
-  const key: unknown = subscription.options.applicationServerKey;
-  if (key === null || key === undefined) return false;
-  return (typeof key === 'string' ? key : base64Url(key as ArrayBuffer)) === vapidPublicKey;
+  const key = subscription.options.applicationServerKey;
+  return key !== null && base64Url(key) === vapidPublicKey;
 }
 
 export function createSdk(): PushEngineSdk {

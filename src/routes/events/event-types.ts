@@ -3,10 +3,19 @@ import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
 import { AddEventTypeBody, EventTypeView } from '../../schemas/events.ts';
 import { Type } from 'typebox';
-import { invalidRequest } from '../../http/api-error.ts';
+import { invalidRequest, type ErrorDetail } from '../../http/api-error.ts';
+import { assertRequestValid, fieldsOf } from '../../http/invalid-request-details.ts';
 import { firstSessionEvent, isReservedEventType, sdkAutomaticEvents } from '../../events/automatic-events.ts';
 
 const automaticEvents = new Set([firstSessionEvent, ...sdkAutomaticEvents]);
+
+/** Only the automatic events may start with @; read on the fields it can, also beside a schema error. */
+function reservedTypeErrors(body: unknown): ErrorDetail[] {
+  const { type } = fieldsOf(body);
+  return typeof type === 'string' && isReservedEventType(type) && !automaticEvents.has(type)
+    ? [{ path: '/type', message: `must be a custom type or one of ${[...automaticEvents].join(', ')}` }]
+    : [];
+}
 
 export function registerEventTypes(app: App, context: AppContext): void {
   app.get(
@@ -32,15 +41,14 @@ export function registerEventTypes(app: App, context: AppContext): void {
         body: AddEventTypeBody,
         response: { 200: dataResponse(EventTypeView), 400: ErrorResponse },
       },
+      attachValidation: true,
     },
     async (request) => {
+      assertRequestValid(request, () => reservedTypeErrors(request.body));
+      const details = reservedTypeErrors(request.body);
+      if (details.length > 0) throw invalidRequest('Types starting with @ are reserved for automatic events.', details);
       const { projectId } = request.params;
       const { type } = request.body;
-      if (isReservedEventType(type) && !automaticEvents.has(type)) {
-        throw invalidRequest('Types starting with @ are reserved for automatic events.', [
-          { path: '/type', message: `must be a custom type or one of ${[...automaticEvents].join(', ')}` },
-        ]);
-      }
       await context.eventTypes.add(projectId, [type], 'manual');
       return { data: (await context.eventTypes.find(projectId, type))! };
     },
