@@ -28,14 +28,16 @@ const scalarTests: Partial<Record<ConditionOp, (order: number | null) => boolean
 /** An array field matches when one of its elements does, as in a MongoDB query. */
 const elements = (stored: unknown): unknown[] => (Array.isArray(stored) ? stored : [stored]);
 
-function matchesOne(data: Record<string, unknown>, condition: EventDataCondition): boolean {
-  const present = Object.hasOwn(data, condition.field);
-  const stored = data[condition.field];
-  const wanted = storedConditionValue(condition.value);
+/**
+ * Whether a field (`present`, holding `stored`) satisfies `op` against `wanted`, with MongoDB's meaning: an array
+ * matches when one of its elements does; values compare only within one kind; a missing field is null when null is
+ * looked for.
+ */
+export function matchesValue(present: boolean, stored: unknown, op: ConditionOp, wanted: unknown): boolean {
   // MongoDB reads a missing field as null when it looks for null: {f: null} matches it, {f: {$ne: null}} does not.
   const equals = (value: unknown) =>
     present ? elements(stored).some((item) => compare(item, value) === 0) : value === null;
-  switch (condition.op) {
+  switch (op) {
     case 'exists':
       return present;
     case 'notExists':
@@ -49,8 +51,17 @@ function matchesOne(data: Record<string, unknown>, condition: EventDataCondition
     case 'nin':
       return !(wanted as unknown[]).some(equals);
     default:
-      return present && elements(stored).some((item) => scalarTests[condition.op]!(compare(item, wanted)));
+      return present && elements(stored).some((item) => scalarTests[op]!(compare(item, wanted)));
   }
+}
+
+function matchesOne(data: Record<string, unknown>, condition: EventDataCondition): boolean {
+  return matchesValue(
+    Object.hasOwn(data, condition.field),
+    data[condition.field],
+    condition.op,
+    storedConditionValue(condition.value),
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ import { deviceKey } from '../models/device.ts';
 import type { CountOp, EventCondition } from '../schemas/segment.ts';
 import { dataConditionsFilter, eventWindow } from '../events/count-events.ts';
 import { startOfUtcDay } from '../events/utc-day.ts';
+import { inChunks } from '../infra/chunks.ts';
 
 const countPasses: Record<CountOp, (count: number, value: number) => boolean> = {
   eq: (count, value) => count === value,
@@ -22,6 +23,8 @@ interface SubjectCounts {
   devices: Counts;
   users: Counts;
 }
+
+const usersPerQuery = 10_000;
 
 const add = (counts: Counts, id: string, count: number) => counts.set(id, (counts.get(id) ?? 0) + count);
 
@@ -109,7 +112,7 @@ export function devicesOfUsersQuery(models: Models, projectId: string, userIds: 
  * Only devices and users with activity have a count above 0. When 0 itself does not satisfy the condition (e.g.
  * count gte 2) the filter is "one of the passing devices"; when it does (count lt 2, count eq 0) it is "none of the
  * failing devices", so a complement never has to be listed. Either list is bounded by the active devices and the
- * devices of active users.
+ * devices of active users; a list too long for one command is tested in the process (src/segments/oversized-filter.ts).
  */
 export async function eventConditionFilter(
   deps: CountDeps,
@@ -120,8 +123,9 @@ export async function eventConditionFilter(
   const { models } = deps;
   const counts = await subjectCounts(deps, projectId, condition, now);
   const effective = new Map(counts.devices);
-  if (counts.users.size > 0) {
-    const devicesOfUsers = devicesOfUsersQuery(models, projectId, [...counts.users.keys()]).cursor({ batchSize: 5000 });
+  // In slices: the user ids of a busy window would not fit one command (16 MB).
+  for (const userIds of inChunks([...counts.users.keys()], usersPerQuery)) {
+    const devicesOfUsers = devicesOfUsersQuery(models, projectId, userIds).cursor({ batchSize: 5000 });
     for await (const device of devicesOfUsers) add(effective, device.deviceId, counts.users.get(device.userId!) ?? 0);
   }
   const passes = (count: number) => countPasses[condition.count.op](count, condition.count.value);

@@ -5,6 +5,7 @@ import type { SegmentBody, SegmentDefinition, SegmentPreview, SegmentView } from
 import { notFound } from '../http/api-error.ts';
 import { parseSegmentConditions } from './segment-conditions.ts';
 import { segmentClause, subscribedDevicesFilter } from './segment-filter.ts';
+import { planDeviceFilter, projectionWith, type DeviceFilter, type DeviceFilterPlan } from './oversized-filter.ts';
 import type { CountDeps } from '../events/pending-counts.ts';
 
 type StoredSegment = SegmentDocument & { _id: string; createdAt: Date; updatedAt: Date };
@@ -92,7 +93,11 @@ export class SegmentStore {
    * devices against 3.8 s for the count alone; on MongoDB the $match is served by the same index either way.
    */
   private async previewOf(segment: Parameters<typeof segmentClause>[1]): Promise<SegmentPreview> {
-    const filter = subscribedDevicesFilter(segment.projectId, [await segmentClause(this.counts, segment)]);
+    const plan = planDeviceFilter(
+      subscribedDevicesFilter(segment.projectId, [await segmentClause(this.counts, segment)]),
+    );
+    if (plan.exact) return this.previewTested(plan.query, plan.exact);
+    const filter = plan.query;
     const [result] = await this.models.Device.aggregate<{
       count: Array<{ devices: number }>;
       sample: Array<{ deviceId: string }>;
@@ -109,5 +114,22 @@ export class SegmentStore {
       count: result?.count[0]?.devices ?? 0,
       sample: (result?.sample ?? []).map((device) => device.deviceId).sort(),
     };
+  }
+
+  /** For a filter whose device lists MongoDB could not take (src/segments/oversized-filter.ts): counted as read. */
+  private async previewTested(
+    query: DeviceFilter,
+    exact: NonNullable<DeviceFilterPlan['exact']>,
+  ): Promise<SegmentPreview> {
+    let count = 0;
+    const sample: string[] = [];
+    const projection = projectionWith({ deviceId: 1 }, exact.fields);
+    const devices = this.models.Device.find(query, projection).lean<Array<{ deviceId: string }>>();
+    for await (const device of devices.cursor({ batchSize: 1000 })) {
+      if (!exact.test(device)) continue;
+      count += 1;
+      if (sample.length < previewSampleSize) sample.push(device.deviceId);
+    }
+    return { count, sample: sample.sort() };
   }
 }

@@ -2,6 +2,7 @@ import type { CountDeps } from '../events/pending-counts.ts';
 import type { Models } from '../models/index.ts';
 import type { TargetDevice, TargetProjection } from './target-device.ts';
 import { segmentClause, subscribedDevicesFilter } from '../segments/segment-filter.ts';
+import { planDeviceFilter, projectionWith } from '../segments/oversized-filter.ts';
 
 export interface TargetQuery {
   /** Resume after this device _id: an interrupted fan-out continues where it stopped. */
@@ -47,9 +48,16 @@ export function databaseSegmentResolver(deps: CountDeps): SegmentResolver {
       if (segments.length === 0) return;
       const now = new Date();
       const clauses = await Promise.all(segments.map((segment) => segmentClause(deps, segment, now)));
-      yield* segmentDevicesQuery(models, subscribedDevicesFilter(projectId, clauses), query).cursor({
+      const { query: filter, exact } = planDeviceFilter(subscribedDevicesFilter(projectId, clauses));
+      if (!exact) {
+        yield* segmentDevicesQuery(models, filter, query).cursor({ batchSize: 1000 });
+        return;
+      }
+      const projection = projectionWith(query.projection, exact.fields);
+      for await (const device of segmentDevicesQuery(models, filter, { ...query, projection }).cursor({
         batchSize: 1000,
-      });
+      }))
+        if (exact.test(device as unknown as Record<string, unknown>)) yield device;
     },
   };
 }
