@@ -135,15 +135,20 @@ async function sendTo(deviceId: string, body: string) {
   return { id, notification: await waitUntilCompleted(harness.ingress, project, id) };
 }
 
+/** A visitor of the site who subscribed through the fake push service: the page and the device id. */
+async function subscribedVisitor(context: BrowserContext, issued: Subscription[], foreignKey?: string) {
+  await fakePushService(context, issued, foreignKey);
+  const page = await openSite(context);
+  await initialize(page);
+  expect(await subscribe(page)).toBe(true);
+  return { page, deviceId: await deviceIdOf(page) };
+}
+
 describe('the web SDK through a subscription’s life', () => {
   it('subscribes again after the push service dropped the subscription and the service unsubscribed the device', async () => {
     await withContext(async (context) => {
       const [gone, fresh] = [await issue('gone-'), await issue()];
-      await fakePushService(context, [gone, fresh]);
-      const page = await openSite(context);
-      await initialize(page);
-      expect(await subscribe(page)).toBe(true);
-      const deviceId = await deviceIdOf(page);
+      const { page, deviceId } = await subscribedVisitor(context, [gone, fresh]);
       expect((await sendTo(deviceId, 'lost')).notification.stats).toMatchObject({ unsubscribed: 1 });
       // The browser still hands out the dead subscription; the visitor clicks "Get notifications" again.
       expect(await subscribe(page)).toBe(true);
@@ -156,13 +161,10 @@ describe('the web SDK through a subscription’s life', () => {
   it('replaces a subscription the browser made with another VAPID key, and keeps one made with the project key', async () => {
     await withContext(async (context) => {
       const [foreign, own, spare] = [await issue(), await issue(), await issue()];
-      await fakePushService(context, [foreign, own, spare], 'BAnotherProjectsVapidKey_-');
-      const page = await openSite(context);
-      await initialize(page);
-      expect(await subscribe(page)).toBe(true);
+      const { page, deviceId } = await subscribedVisitor(context, [foreign, own, spare], 'BAnotherProjectsVapidKey_-');
       // Asked again (a second click), the subscription made with the project's key is the one kept.
       expect(await subscribe(page)).toBe(true);
-      await sendTo(await deviceIdOf(page), 'ours');
+      await sendTo(deviceId, 'ours');
       expect(harness.sandbox.deliveries(own.endpoint)).toHaveLength(1);
       expect(harness.sandbox.deliveries(spare.endpoint)).toHaveLength(0);
     });
@@ -170,11 +172,7 @@ describe('the web SDK through a subscription’s life', () => {
 
   it('keeps a subscribed visitor subscribed when the service worker file fails to load on a later visit', async () => {
     await withContext(async (context) => {
-      await fakePushService(context, [await issue()]);
-      const page = await openSite(context);
-      await initialize(page);
-      expect(await subscribe(page)).toBe(true);
-      const deviceId = await deviceIdOf(page);
+      const { page, deviceId } = await subscribedVisitor(context, [await issue()]);
       await page.reload();
       await page.waitForFunction(() => (globalThis as any).sdkLoaded === true);
       // A deploy renamed the file and the site answers 404 for it for a moment: the browser's push state is unknown.
@@ -186,11 +184,7 @@ describe('the web SDK through a subscription’s life', () => {
   it('registers the subscription the push service renewed (pushsubscriptionchange) from the service worker', async () => {
     await withContext(async (context) => {
       const [first, renewed] = [await issue(), await issue()];
-      await fakePushService(context, [first]);
-      const page = await openSite(context);
-      await initialize(page);
-      expect(await subscribe(page)).toBe(true);
-      const deviceId = await deviceIdOf(page);
+      const { deviceId } = await subscribedVisitor(context, [first]);
       const worker = await serviceWorker(context);
       // What Firefox fires when its push service renews a subscription; Chromium cannot be made to fire it.
       await worker.evaluate((renewed: Subscription) => {
@@ -217,11 +211,8 @@ describe('the web SDK through a subscription’s life', () => {
 
   it('counts a click whose @clicked report first meets a 503', async () => {
     await withContext(async (context) => {
-      await fakePushService(context, [await issue()]);
-      const page = await openSite(context);
-      await initialize(page);
-      expect(await subscribe(page)).toBe(true);
-      const { id } = await sendTo(await deviceIdOf(page), 'click me');
+      const { deviceId } = await subscribedVisitor(context, [await issue()]);
+      const { id } = await sendTo(deviceId, 'click me');
       const worker = await serviceWorker(context);
       await worker.evaluate(async (notificationId: string) => {
         const scope = globalThis as any;
