@@ -244,6 +244,25 @@ describe('the web SDK through a subscription’s life', () => {
     });
   });
 
+  it("leaves another sender's pushes and the site's own notifications alone, without closing or throwing", async () => {
+    await withContext(async (context) => {
+      await subscribedVisitor(context, [await issue()]);
+      const worker = await serviceWorker(context);
+      const seen = await worker.evaluate(async () => {
+        const scope = globalThis as any;
+        const errors: string[] = [];
+        scope.addEventListener('error', (event: any) => errors.push(String(event.message)));
+        scope.dispatchEvent(new scope.PushEvent('push', { data: 'plain text from another sender' }));
+        scope.dispatchEvent(new scope.PushEvent('push', { data: JSON.stringify({ kind: 'theirs' }) }));
+        await scope.registration.showNotification('From the site', { tag: 'site-own', data: { page: '/cart' } });
+        const [own] = await scope.registration.getNotifications({ tag: 'site-own' });
+        scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification: own }));
+        return { errors, stillShown: (await scope.registration.getNotifications({ tag: 'site-own' })).length };
+      });
+      expect(seen).toEqual({ errors: [], stillShown: 1 });
+    });
+  });
+
   it('runs the callbacks queued in PushEngineDeferred in turn until one has initialized, then without waiting', async () => {
     await withContext(async (context) => {
       const page = await context.newPage();

@@ -12,11 +12,31 @@ interface ClickData {
   notificationId: string | null;
 }
 
+/**
+ * Ours, or another sender's: the site's own service worker may handle pushes and notifications of its own beside
+ * this one, which leaves those alone rather than throwing on them (or closing the site's notifications).
+ */
+function ourPayload(data: PushMessageData | null): WebPushPayload | undefined {
+  let payload: unknown;
+  try {
+    payload = data?.json();
+  } catch {
+    return undefined;
+  }
+  const candidate = payload as Partial<WebPushPayload> | undefined;
+  return typeof candidate?.body === 'string' && typeof candidate.tag === 'string' && typeof candidate.data === 'object'
+    ? (candidate as WebPushPayload)
+    : undefined;
+}
+
+const isClickData = (data: unknown): data is ClickData =>
+  typeof data === 'object' && data !== null && 'notificationId' in data && 'url' in data;
+
 /** `image` is shown by Chromium browsers; TypeScript's DOM types do not list it yet. */
 type ShownOptions = NotificationOptions & { image?: string };
 
 self.addEventListener('push', (event) => {
-  const payload = event.data?.json() as WebPushPayload | undefined;
+  const payload = ourPayload(event.data);
   if (!payload) return;
   const data: ClickData = { url: payload.url, notificationId: payload.data.notificationId ?? null };
   const options: ShownOptions = {
@@ -31,8 +51,10 @@ self.addEventListener('push', (event) => {
 });
 
 self.addEventListener('notificationclick', (event) => {
+  const data: unknown = event.notification.data;
+  if (!isClickData(data)) return;
   event.notification.close();
-  event.waitUntil(handleClick(event.notification.data as ClickData));
+  event.waitUntil(handleClick(data));
 });
 
 /** Each half on its own: a browser refusing to open a window must not lose the click, nor the reverse. */
