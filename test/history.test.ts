@@ -72,8 +72,46 @@ describe('GET notification-history (spec §4.3, CONTRACTS §8)', () => {
     expect(notificationIds(last)).toEqual(['n1']);
   });
 
-  it('refuses a limit over 1000 and a before that is not a time', async () => {
-    for (const query of ['?limit=1001', '?limit=0', '?before=yesterday']) {
+  it('pages by the last entry seen through pushes the device received in the same millisecond', async () => {
+    const registered = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/busy-phone`, {
+      key: project.clientKey,
+      body: { platform: 'android', pushToken: 'tok-busy' },
+    });
+    expect(registered.status).toBe(200);
+    const sentAt = new Date(now - 10 * day);
+    await ingress.context.models.History.insertMany(
+      ['t0', 't1', 't2', 't3'].map((notificationId, index) => ({
+        projectId: project.projectId,
+        deviceId: 'busy-phone',
+        notificationId,
+        notification: { id: notificationId, createdAt: sentAt, title: null, body: 'tied', url: null, imageUrl: null },
+        // t0 a millisecond earlier than the three sent together.
+        sentAt: new Date(sentAt.getTime() - (index === 0 ? 1 : 0)),
+      })),
+    );
+    const seen: string[] = [];
+    let before = encodeURIComponent(new Date(sentAt.getTime() + 1).toISOString());
+    for (let page = 0; page < 4; page++) {
+      const response = await ingress.request('GET', historyPath(`?limit=1&before=${before}`, 'busy-phone'), {
+        key: project.apiKey,
+      });
+      expect(response.status).toBe(200);
+      const [id] = notificationIds(response);
+      seen.push(id);
+      before = encodeURIComponent(id);
+    }
+    expect(seen).toEqual(['t3', 't2', 't1', 't0']);
+    // By its time alone, the boundary cannot tell the entries of its millisecond apart: they are all behind it.
+    const byTime = await ingress.request(
+      'GET',
+      historyPath(`?limit=1&before=${encodeURIComponent(sentAt.toISOString())}`, 'busy-phone'),
+      { key: project.apiKey },
+    );
+    expect(notificationIds(byTime)).toEqual(['t0']);
+  });
+
+  it('refuses a limit over 1000 and a before that is neither a time nor a notification in the history', async () => {
+    for (const query of ['?limit=1001', '?limit=0', '?before=yesterday', '?before=n5x']) {
       const response = await ingress.request('GET', historyPath(query), { key: project.apiKey });
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('invalid_request');

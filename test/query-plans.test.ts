@@ -22,7 +22,7 @@ import { segmentDevicesQuery, type TargetQuery } from '../src/targets/segment-re
 import { listedTargetsQuery } from '../src/targets/target-cursor.ts';
 import { readUserDevices } from '../src/user-tags/apply-user-tags.ts';
 import { targetProjection } from '../src/targets/target-device.ts';
-import { deviceHistoryQuery } from '../src/history/device-history.ts';
+import { deviceHistoryQuery, sameTimeHistoryQuery } from '../src/history/device-history.ts';
 import { deliveredHistoryQuery } from '../src/history/record-history.ts';
 import { deliveryResultsQuery, projectNotificationQuery } from '../src/notifications/notification-view.ts';
 import { pendingJourneySendsQuery } from '../src/journeys/cancel-journey-sends.ts';
@@ -450,7 +450,7 @@ const hotQueries: HotQuery[] = [
   {
     name: 'the history of a device',
     explain: () => explainQuery(deviceHistoryQuery(models(), projectId, 'd003', { limit: 100 }, now)),
-    index: 'projectId_1_deviceId_1_sentAt_-1',
+    index: 'projectId_1_deviceId_1_sentAt_-1__id_-1',
   },
   {
     name: 'the history of a device, next page',
@@ -464,7 +464,21 @@ const hotQueries: HotQuery[] = [
           now,
         ),
       ),
-    index: 'projectId_1_deviceId_1_sentAt_-1',
+    index: 'projectId_1_deviceId_1_sentAt_-1__id_-1',
+  },
+  {
+    name: 'the history of a device, the rest of the millisecond a page ended in',
+    explain: () =>
+      explainQuery(
+        sameTimeHistoryQuery(
+          models(),
+          projectId,
+          'd003',
+          { sentAt: new Date(now.getTime() - 5 * dayMs), key: historyKey('n-5', 'd003') },
+          100,
+        ),
+      ),
+    index: 'projectId_1_deviceId_1_sentAt_-1__id_-1',
   },
   {
     name: 'the devices of a delivery batch already delivered',

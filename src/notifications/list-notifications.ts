@@ -1,15 +1,11 @@
 import type { Models } from '../models/index.ts';
 import type { NotificationView } from '../schemas/notification.ts';
 import { deliveryStats, toNotificationView } from './notification-view.ts';
+import { newestFirstPage, type PageBoundary } from '../infra/newest-first-page.ts';
 
 export interface NotificationPage {
   limit: number;
-  /**
-   * Where the previous page ended: the createdAt of its last notification, and that notification's id when the caller
-   * gave it. With the id, the page starts with the notifications created in the same millisecond that come after it
-   * (a journey's sends of one ingest job share their createdAt); with a time alone they are skipped.
-   */
-  before?: { createdAt: Date; id?: string };
+  before?: PageBoundary;
 }
 
 /** Newest first; the id orders notifications created in the same millisecond. */
@@ -36,17 +32,11 @@ export function sameTimeNotificationsQuery(
     .lean();
 }
 
-async function pageOfNotifications(models: Models, projectId: string, { limit, before }: NotificationPage) {
-  const sameTime =
-    before?.id === undefined
-      ? []
-      : await sameTimeNotificationsQuery(models, projectId, { createdAt: before.createdAt, id: before.id }, limit);
-  if (sameTime.length === limit) return sameTime;
-  const older = await listNotificationsQuery(models, projectId, {
-    limit: limit - sameTime.length,
-    before: before?.createdAt,
+function pageOfNotifications(models: Models, projectId: string, { limit, before }: NotificationPage) {
+  return newestFirstPage(limit, before, {
+    sameTime: (createdAt, id, count) => sameTimeNotificationsQuery(models, projectId, { createdAt, id }, count),
+    older: (count, olderThan) => listNotificationsQuery(models, projectId, { limit: count, before: olderThan }),
   });
-  return [...sameTime, ...older];
 }
 
 /** Newest first, each with the same status and stats as reading it alone answers. */

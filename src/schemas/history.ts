@@ -1,12 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { PageLimit, IsoTime } from './common.ts';
+import { PageLimit } from './common.ts';
 
 export const maxHistoryLimit = 1000;
 
 export const HistoryQuery = Type.Object(
   {
     limit: PageLimit(maxHistoryLimit, 100),
-    before: Type.Optional(IsoTime()),
+    // The last entry seen: its sentAt, or its notification's id, which also pages through the entries sent in the
+    // same millisecond. Which one it is, and whether the entry exists, is decided by the route.
+    before: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   },
   { additionalProperties: false },
 );

@@ -206,10 +206,10 @@ export interface BatchInsertLimit extends RunLimit {
   batchSize?: number;
 }
 
-/** A scratch collection with the history collection's indexes ({projectId, deviceId, sentAt: -1}, TTL on sentAt). */
+/** A scratch collection with the history collection's indexes ({projectId, deviceId, sentAt: -1, _id: -1}, TTL on sentAt). */
 const historyScratchCollection = (db: Db) =>
   scratchCollection(db, 'history', [
-    [{ projectId: 1, deviceId: 1, sentAt: -1 }],
+    [{ projectId: 1, deviceId: 1, sentAt: -1, _id: -1 }],
     [{ sentAt: 1 }, { expireAfterSeconds: historyRetentionSeconds }],
   ]);
 

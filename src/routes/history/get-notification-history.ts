@@ -4,6 +4,8 @@ import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectDeviceParams, dataResponse } from '../../schemas/common.ts';
 import { HistoryEntry, HistoryQuery } from '../../schemas/history.ts';
 import { deviceHistory } from '../../history/device-history.ts';
+import { historyKey } from '../../models/history.ts';
+import { pageBoundary } from '../../http/page-boundary.ts';
 
 export function registerGetNotificationHistory(app: App, context: AppContext): void {
   app.get(
@@ -12,7 +14,8 @@ export function registerGetNotificationHistory(app: App, context: AppContext): v
       schema: {
         summary: 'Notifications sent to a device in the last 30 days (spec §4.3)',
         description:
-          'Newest first. Page with limit (default 100, at most 1000) and before, the sentAt of the last entry seen.',
+          'Newest first. Page with limit (default 100, at most 1000) and before: the notification id of the last entry seen, ' +
+          'which also pages through entries sent in the same millisecond, or its sentAt.',
         tags: ['history'],
         params: ProjectDeviceParams,
         querystring: HistoryQuery,
@@ -26,7 +29,14 @@ export function registerGetNotificationHistory(app: App, context: AppContext): v
       return {
         data: await deviceHistory(context.models, projectId, deviceId, {
           limit,
-          before: before === undefined ? undefined : new Date(before),
+          before:
+            before === undefined
+              ? undefined
+              : await pageBoundary(before, "a notification in this device's history", async (notificationId) => {
+                  const key = historyKey(notificationId, deviceId);
+                  const entry = await context.models.History.findOne({ _id: key, projectId }, { sentAt: 1 }).lean();
+                  return entry && { time: entry.sentAt, key };
+                }),
         }),
       };
     },

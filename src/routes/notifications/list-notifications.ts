@@ -4,9 +4,7 @@ import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
 import { ListNotificationsQuery, NotificationView } from '../../schemas/notification.ts';
 import { listNotificationViews } from '../../notifications/list-notifications.ts';
-import { isRequestTime } from '../../schemas/request-formats.ts';
-import { invalidFields } from '../../http/api-error.ts';
-import type { Models } from '../../models/index.ts';
+import { pageBoundary } from '../../http/page-boundary.ts';
 
 export function registerListNotifications(app: App, context: AppContext): void {
   app.get(
@@ -29,28 +27,18 @@ export function registerListNotifications(app: App, context: AppContext): void {
       return {
         data: await listNotificationViews(context.models, projectId, {
           limit,
-          before: before === undefined ? undefined : await pageBoundary(context.models, projectId, before),
+          before:
+            before === undefined
+              ? undefined
+              : await pageBoundary(before, 'a notification of this project', async (id) => {
+                  const notification = await context.models.Notification.findOne(
+                    { _id: id, projectId },
+                    { createdAt: 1 },
+                  ).lean();
+                  return notification && { time: notification.createdAt, key: notification._id };
+                }),
         }),
       };
     },
   );
-}
-
-/** A `before` that is a time stands for itself; any other is the id of a notification of the project. */
-async function pageBoundary(
-  models: Models,
-  projectId: string,
-  before: string,
-): Promise<{ createdAt: Date; id?: string }> {
-  if (isRequestTime(before)) return { createdAt: new Date(before) };
-  const notification = await models.Notification.findOne({ _id: before, projectId }, { createdAt: 1 }).lean();
-  if (!notification)
-    throw invalidFields([
-      {
-        path: '/query/before',
-        message:
-          'must be the id of a notification of this project or an ISO 8601 time with a time zone, in the years 0001 to 9999',
-      },
-    ]);
-  return { createdAt: notification.createdAt, id: notification._id };
 }

@@ -70,7 +70,7 @@ function History({ deviceId }: { deviceId: string }) {
               type="button"
               class="secondary"
               disabled={more.running}
-              onClick={() => more.run(entries.at(-1)!.sentAt)}
+              onClick={() => more.run(entries.at(-1)!.notification.id)}
             >
               Older history
             </button>
