@@ -105,6 +105,18 @@ describe('device registration and updates (CONTRACTS §3)', () => {
     expect(refused.body.error.details[0].path).toBe('/tags');
     expect(Object.keys((await storedDevice('full'))?.tags ?? {})).toHaveLength(100);
     expect((await update('full', { tags: { t0: null, replacement: 1 } })).status).toBe(200);
+    // The limit is on the device: all 100 replaced in one call is 200 changes, and one more change is refused.
+    const replaced = Object.fromEntries(
+      Object.keys((await storedDevice('full'))?.tags ?? {}).map((key) => [key, null]),
+    );
+    const fresh = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`fresh${index}`, index]));
+    expect((await update('full', { tags: { ...replaced, ...fresh } })).status).toBe(200);
+    expect(Object.keys((await storedDevice('full'))?.tags ?? {}).sort()).toEqual(Object.keys(fresh).sort());
+    const tooMany = await update('full', { tags: { ...fresh, ...replaced, oneMore: null } });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.details).toEqual([
+      { path: '/tags', message: 'must be an object of at most 200 tag changes' },
+    ]);
   });
 
   it('applies concurrent tag updates of one device without losing any', async () => {

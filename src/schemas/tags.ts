@@ -31,14 +31,20 @@ export const TagValue = Type.Union([Type.String({ maxLength: maxTagValueLength }
   errorMessage: tagValueMessage,
 });
 
+/**
+ * At most every tag a device may hold deleted and as many set in their place: the limit of 100 is on the device,
+ * checked once the changes are applied, so replacing a whole tag set takes one call.
+ */
+const maxTagChanges = 2 * maxTagsPerDevice;
+
 /** Tag changes as sent by a client: a null value deletes the tag. Keys become MongoDB field paths, hence the key rule. */
 export const TagChanges = Type.Record(
   Type.String(),
   Type.Union([TagValue, Type.Null()], { errorMessage: tagValueMessage }),
   {
     propertyNames: TagKey,
-    maxProperties: maxTagsPerDevice,
-    errorMessage: `must be an object of at most ${maxTagsPerDevice} tags`,
+    maxProperties: maxTagChanges,
+    errorMessage: `must be an object of at most ${maxTagChanges} tag changes`,
   },
 );
 export type TagChanges = Static<typeof TagChanges>;
