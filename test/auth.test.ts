@@ -97,6 +97,38 @@ describe('server API authentication', () => {
     expectError(await ingress.request('GET', path, { key: rotating.apiKey }), 401, 'unauthorized');
   });
 
+  it('leaves only the last of two rotations at once working, even for a key of the first used in between', async () => {
+    const rotating = await ingress.createProject('team');
+    const path = `/v1/projects/${rotating.projectId}/devices/none`;
+    const { models, keyCache } = ingress.context;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Rotation B (a double click in the console) starts first and writes only once A has finished and A's key is in use.
+    const held = <T>(write: () => T) => ({
+      lean: async () => {
+        await released;
+        return (write() as { lean(): unknown }).lean();
+      },
+      // biome-ignore lint/suspicious/noThenProperty: stands for a mongoose query, which is awaited as a thenable
+      then: (resolve: (value: unknown) => void, reject: (error: unknown) => void) =>
+        released.then(() => write() as PromiseLike<unknown>).then(resolve, reject),
+    });
+    const Project = new Proxy(models.Project, {
+      get(target, property, receiver) {
+        if (property !== 'updateOne' && property !== 'findOneAndUpdate') return Reflect.get(target, property, receiver);
+        return (...args: unknown[]) => held(() => (target[property] as (...a: unknown[]) => unknown)(...args));
+      },
+    });
+    const rotationB = rotateKeys({ ...models, Project }, keyCache, rotating.projectId);
+    const a = await rotateKeys(models, keyCache, rotating.projectId);
+    expect((await ingress.request('GET', path, { key: a.apiKey })).status).toBe(404);
+    release();
+    const b = await rotationB;
+    expect((await ingress.request('GET', path, { key: b.apiKey })).status).toBe(404);
+    expectError(await ingress.request('GET', path, { key: a.apiKey }), 401, 'unauthorized');
+    expectError(await ingress.request('GET', path, { key: rotating.apiKey }), 401, 'unauthorized');
+  });
+
   it('stores no plaintext key anywhere in MongoDB', async () => {
     const collections = await ingress.context.mongo.db!.listCollections().toArray();
     const dump: string[] = [];

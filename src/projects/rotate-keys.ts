@@ -9,12 +9,19 @@ export class UnknownProjectError extends Error {
   }
 }
 
-/** Issues new keys; the old ones stop working on every ingress as soon as this returns. */
+/**
+ * Issues new keys; the old ones stop working on every ingress as soon as this returns. The keys revoked are those the
+ * write itself replaced, read in the same atomic update: two rotations at once (a double click) each revoke what they
+ * replaced, so only the last one's keys work.
+ */
 export async function rotateKeys(models: Models, keyCache: KeyCache, projectId: string) {
-  const project = await models.Project.findById(projectId, { serverKeyHash: 1, clientKeyHash: 1, plan: 1 }).lean();
-  if (!project) throw new UnknownProjectError(projectId);
   const { apiKey, clientKey, serverKeyHash, clientKeyHash } = generateKeyPair();
-  await models.Project.updateOne({ _id: projectId }, { $set: { serverKeyHash, clientKeyHash } });
-  await keyCache.revoke([project.serverKeyHash, project.clientKeyHash]);
-  return { projectId, apiKey, clientKey, plan: project.plan };
+  const replaced = await models.Project.findOneAndUpdate(
+    { _id: projectId },
+    { $set: { serverKeyHash, clientKeyHash } },
+    { returnDocument: 'before', projection: { serverKeyHash: 1, clientKeyHash: 1, plan: 1 } },
+  ).lean();
+  if (!replaced) throw new UnknownProjectError(projectId);
+  await keyCache.revoke([replaced.serverKeyHash, replaced.clientKeyHash]);
+  return { projectId, apiKey, clientKey, plan: replaced.plan };
 }
