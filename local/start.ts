@@ -49,4 +49,6 @@ async function shutDown(reason: string, exitCode: number): Promise<void> {
 }
 process.on('SIGINT', () => void shutDown('interrupted', 0));
 process.on('SIGTERM', () => void shutDown('terminated', 0));
+// The terminal closed: the servers, in groups of their own, would not hear of it.
+process.on('SIGHUP', () => void shutDown('hung up', 0));
 void supervisor.firstExit.then((reason) => shutDown(reason, 1));

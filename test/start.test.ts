@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,16 +23,43 @@ function processesOf(stateDir: string): number[] {
   return pids;
 }
 
-it('npm start brings up Redis, SecantusDB and every process, answers, and leaves no process behind on Ctrl-C', async () => {
+/** Fields of /proc/<pid>/stat after the parenthesised command name: [state, ppid, pgrp, ...]. */
+function statOf(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** The storage servers a process started (redis-server rewrites its environment, so it is found by its parent). */
+function serversStartedBy(parent: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return (
+          Number(statOf(pid)[1]) === parent &&
+          /redis-server|secantus/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))
+        );
+      } catch {
+        return false;
+      }
+    });
+}
+
+it('npm start brings up Redis, SecantusDB and every process, answers, and on Ctrl-C stops the servers after the workers, leaving no process behind', async () => {
   const stateDir = await mkdtemp(join(tmpdir(), 'pushengine-start-'));
   const port = await findFreePort();
-  const start = startNodeProcess('local/start.ts', {
-    PATH: process.env.PATH,
-    STATE_DIR: stateDir,
-    PORT: String(port),
-    SANDBOX_PORT: String(await findFreePort()),
-    LOG_LEVEL: 'warn',
-  });
+  const start = startNodeProcess(
+    'local/start.ts',
+    {
+      PATH: process.env.PATH,
+      STATE_DIR: stateDir,
+      PORT: String(port),
+      SANDBOX_PORT: String(await findFreePort()),
+      LOG_LEVEL: 'warn',
+    },
+    { ownGroup: true },
+  );
   try {
     await eventually(
       async () => {
@@ -54,8 +81,15 @@ it('npm start brings up Redis, SecantusDB and every process, answers, and leaves
     // The ingress, five workers and the sandbox, plus the servers it started itself.
     expect(processesOf(stateDir).length).toBeGreaterThanOrEqual(7);
 
-    start.child.kill('SIGINT');
+    // Ctrl-C in a terminal signals the whole foreground group: the storage servers started here are outside it, so
+    // they stop only after the workers have finished their jobs, when npm start stops them.
+    const servers = serversStartedBy(start.pid);
+    expect(servers).toHaveLength(2);
+    for (const pid of servers) expect(Number(statOf(pid)[2])).not.toBe(start.pid);
+    process.kill(-start.pid, 'SIGINT');
     expect((await start.exited).code).toBe(0);
+    expect(start.output()).not.toMatch(/ECONNREFUSED|did not finish in time/);
+    expect(servers.filter((pid) => existsSync(`/proc/${pid}`))).toEqual([]);
     expect(processesOf(stateDir)).toEqual([]);
     expect(await connectionRefused(port)).toBe(true);
   } finally {

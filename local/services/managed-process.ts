@@ -65,7 +65,10 @@ function withParentDeathSignal(command: string, args: string[]): [string, string
 export async function startManagedProcess(options: ManagedProcessOptions): Promise<ManagedProcess> {
   installExitHook();
   const [command, args] = withParentDeathSignal(options.command, options.args);
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd });
+  // A process group of its own: Ctrl-C signals the terminal's whole foreground group, and a storage server that took
+  // it would stop under the workers still finishing their jobs; npm start stops the servers after them. The parent's
+  // death still takes it down (setpriv above, the exit hook).
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd, detached: true });
 
   const output: string[] = [];
   const keepOutput = (chunk: Buffer): void => {

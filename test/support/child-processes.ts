@@ -38,10 +38,11 @@ export interface NodeProcess {
 export function startNodeProcess(
   script: string | string[],
   env: NodeJS.ProcessEnv,
-  { stdin = 'ignore' }: { stdin?: 'ignore' | 'pipe' } = {},
+  { stdin = 'ignore', ownGroup = false }: { stdin?: 'ignore' | 'pipe'; ownGroup?: boolean } = {},
 ): NodeProcess {
   const args = typeof script === 'string' ? [script] : script;
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: [stdin, 'pipe', 'pipe'] });
+  // In a process group of its own, as a shell starts a job, so that a test can signal the group as Ctrl-C does.
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: [stdin, 'pipe', 'pipe'], detached: ownGroup });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
