@@ -1,22 +1,27 @@
 import { startSandbox } from './start-sandbox.ts';
+import { listenError, StartUpError, startProcess } from '../src/infra/start-up-error.ts';
 
-const requestedPort = Number(process.env.SANDBOX_PORT || 4100);
-if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535)
-  throw new Error(`SANDBOX_PORT must be a port number, got "${process.env.SANDBOX_PORT}"`);
+await startProcess('sandbox', async () => {
+  const requestedPort = Number(process.env.SANDBOX_PORT || 4100);
+  if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535)
+    throw new StartUpError(`SANDBOX_PORT must be a port number, got "${process.env.SANDBOX_PORT}"`);
 
-// Loopback unless told otherwise: a container setup listens on 0.0.0.0 and the workers reach it as SANDBOX_HOST.
-const host = process.env.SANDBOX_LISTEN_HOST || '127.0.0.1';
-const sandbox = await startSandbox({ port: requestedPort, host });
-const base = `${host}:${sandbox.port}`;
-process.stdout.write(
-  `sandbox gateways on ${base}: FCM https://${base}/v1/projects/{id}/messages:send, APNs h2 https://${base}/3/device/{token}, ` +
-    `Web Push subscriptions from POST http://${base}/webpush/subscriptions; ` +
-    `received pushes at http://${base}/deliveries?token=<token>\n`,
-);
+  // Loopback unless told otherwise: a container setup listens on 0.0.0.0 and the workers reach it as SANDBOX_HOST.
+  const host = process.env.SANDBOX_LISTEN_HOST || '127.0.0.1';
+  const sandbox = await startSandbox({ port: requestedPort, host }).catch((error: unknown) => {
+    throw listenError(error, 'SANDBOX_PORT', requestedPort);
+  });
+  const base = `${host}:${sandbox.port}`;
+  process.stdout.write(
+    `sandbox gateways on ${base}: FCM https://${base}/v1/projects/{id}/messages:send, APNs h2 https://${base}/3/device/{token}, ` +
+      `Web Push subscriptions from POST http://${base}/webpush/subscriptions; ` +
+      `received pushes at http://${base}/deliveries?token=<token>\n`,
+  );
 
-async function stop(): Promise<void> {
-  await sandbox.close();
-  process.exit(0);
-}
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());
+  async function stop(): Promise<void> {
+    await sandbox.close();
+    process.exit(0);
+  }
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+});

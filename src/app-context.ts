@@ -23,8 +23,8 @@ export interface AppContext extends Deps {
 
 export async function createAppContext(config: Config, log: Logger): Promise<AppContext> {
   const redis = createFailFastRedis(config.redisUrl);
-  redis.on('error', (error) => log.warn({ err: error }, 'redis connection error'));
   await waitForRedis(redis);
+  redis.on('error', (error) => log.warn({ err: error }, 'redis connection error'));
   const deps = await openDeps(config, log, redis);
   const templates = new TemplateStore(deps.models);
   return {

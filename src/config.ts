@@ -1,4 +1,5 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { StartUpError } from './infra/start-up-error.ts';
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -37,7 +38,7 @@ function parsePort(name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`${name} must be a port number, got "${raw}"`);
+    throw new StartUpError(`${name} must be a port number, got "${raw}"`);
   return port;
 }
 
@@ -45,14 +46,14 @@ function parsePositive(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0) throw new StartUpError(`${name} must be a positive number, got "${raw}"`);
   return value;
 }
 
 function decodeKey(text: string, origin: string): Buffer {
   const trimmed = text.trim();
   const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
-  if (key.length !== 32) throw new Error(`${origin} must hold 32 bytes as 64 hex characters or base64`);
+  if (key.length !== 32) throw new StartUpError(`${origin} must hold 32 bytes as 64 hex characters or base64`);
   return key;
 }
 
@@ -93,14 +94,22 @@ function parseVapidSubject(raw: string): string {
     ['mailto:', 'https:'].includes(new URL(raw).protocol) &&
     !/^https:\/\/localhost(?:[:/]|$)/i.test(raw);
   if (!valid)
-    throw new Error(`VAPID_SUBJECT must be a mailto: or https: URL other than https://localhost, got "${raw}"`);
+    throw new StartUpError(`VAPID_SUBJECT must be a mailto: or https: URL other than https://localhost, got "${raw}"`);
+  return raw;
+}
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parseLogLevel(raw: string): string {
+  if (!logLevels.includes(raw))
+    throw new StartUpError(`LOG_LEVEL must be one of ${logLevels.join(', ')}, got "${raw}"`);
   return raw;
 }
 
 export function loadConfig(): Config {
   const pushGateway = process.env.PUSH_GATEWAY ?? 'sandbox';
   if (pushGateway !== 'sandbox' && pushGateway !== 'live')
-    throw new Error(`PUSH_GATEWAY must be "sandbox" or "live", got "${pushGateway}"`);
+    throw new StartUpError(`PUSH_GATEWAY must be "sandbox" or "live", got "${pushGateway}"`);
   return {
     host: process.env.HOST ?? '0.0.0.0',
     port: parsePort('PORT', 3000),
@@ -112,7 +121,7 @@ export function loadConfig(): Config {
     credentialsKey: loadCredentialsKey(),
     vapidSubject: parseVapidSubject(process.env.VAPID_SUBJECT || 'mailto:push@example.com'),
     adminToken: process.env.ADMIN_TOKEN || undefined,
-    logLevel: process.env.LOG_LEVEL ?? 'info',
+    logLevel: parseLogLevel(process.env.LOG_LEVEL || 'info'),
     queuePrefix: process.env.QUEUE_PREFIX ?? 'push',
     tagUpdateTimeoutMs: parsePositive('TAG_UPDATE_TIMEOUT_MS', 10_000),
     jobRetention: {

@@ -3,31 +3,36 @@ import { createAppContext } from './app-context.ts';
 import { closeDeps } from './deps.ts';
 import { buildApp } from './app.ts';
 import { createLogger } from './infra/logger.ts';
+import { listenError, startProcess } from './infra/start-up-error.ts';
 
-const config = loadConfig();
-const log = createLogger(config, 'ingress');
-const context = await createAppContext(config, log);
-const app = await buildApp(context, log);
+await startProcess('ingress', async () => {
+  const config = loadConfig();
+  const log = createLogger(config, 'ingress');
+  const context = await createAppContext(config, log);
+  const app = await buildApp(context, log);
 
-let draining = false;
-// A keep-alive connection would hold close() open until its idle timeout: what is answered while draining closes it.
-app.addHook('onSend', async (_request, reply) => {
-  if (draining) reply.header('connection', 'close');
-});
-await app.listen({ host: config.host, port: config.port });
-
-/**
- * SIGTERM: stop listening (new connections are refused), let the requests in flight finish, and only then close
- * Redis and MongoDB, which those requests still use.
- */
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (draining) return;
-    draining = true;
-    log.info({ signal }, 'draining in-flight requests');
-    void app
-      .close()
-      .then(() => closeDeps(context))
-      .then(() => process.exit(0));
+  let draining = false;
+  // A keep-alive connection would hold close() open until its idle timeout: what is answered while draining closes it.
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
   });
-}
+  await app.listen({ host: config.host, port: config.port }).catch((error: unknown) => {
+    throw listenError(error, 'PORT', config.port);
+  });
+
+  /**
+   * SIGTERM: stop listening (new connections are refused), let the requests in flight finish, and only then close
+   * Redis and MongoDB, which those requests still use.
+   */
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (draining) return;
+      draining = true;
+      log.info({ signal }, 'draining in-flight requests');
+      void app
+        .close()
+        .then(() => closeDeps(context))
+        .then(() => process.exit(0));
+    });
+  }
+});

@@ -1,4 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
+import { StartUpError } from './start-up-error.ts';
 
 /**
  * Commands fail at once while the server is away instead of queueing in memory: the ingress must answer 503
@@ -22,6 +23,22 @@ export async function connectMongo(url: string): Promise<Connection> {
     maxPoolSize: 50,
     writeConcern: { journal: true },
   });
-  await connection.asPromise();
+  try {
+    await connection.asPromise();
+  } catch (error) {
+    await connection.close().catch(() => undefined);
+    throw startUpErrorOf(error);
+  }
   return connection;
+}
+
+/** What an operator fixes, in one line: a MONGODB_URL that is not a connection string, or no server answering it. */
+function startUpErrorOf(error: unknown): unknown {
+  const { name, message } = error as Error;
+  const firstLine = String(message).split('\n')[0];
+  if (name === 'MongoParseError' || name === 'MongoAPIError')
+    return new StartUpError(`MONGODB_URL is not a MongoDB connection string: ${firstLine}`);
+  if (name === 'MongooseServerSelectionError' || name === 'MongoServerSelectionError')
+    return new StartUpError(`no MongoDB server answered MONGODB_URL within 2 s: ${firstLine}`);
+  return error;
 }

@@ -1,4 +1,5 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { StartUpError } from './start-up-error.ts';
 
 /** One Redis server or a Redis Cluster: every command the product sends works on both (see redis-keys.ts). */
 export type RedisClient = Redis | Cluster;
@@ -77,16 +78,24 @@ export function createBlockingRedis(url: string): RedisClient {
   return connect(url, { maxRetriesPerRequest: null });
 }
 
-/** A fail-fast connection refuses commands until it is ready, so start-up waits for that once. */
+/**
+ * Start-up waits for Redis once, boundedly: a fail-fast connection refuses commands until it is ready, and a blocking
+ * one would wait for ever on a REDIS_URL that never answers.
+ */
 export async function waitForRedis(redis: RedisClient, timeoutMs = 5000): Promise<void> {
   if (redis.status === 'ready') return;
+  // Each failed attempt while waiting is an error event: the StartUpError says it once, rather than a trace each.
+  const quiet = () => undefined;
+  redis.on('error', quiet);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       redis.off('ready', onReady);
-      reject(new Error(`Redis did not answer within ${timeoutMs} ms at ${describeRedis(redis)}`));
+      redis.disconnect();
+      reject(new StartUpError(`Redis did not answer within ${timeoutMs} ms at ${describeRedis(redis)} (REDIS_URL)`));
     }, timeoutMs);
     function onReady() {
       clearTimeout(timer);
+      redis.off('error', quiet);
       resolve();
     }
     redis.once('ready', onReady);

@@ -1,4 +1,5 @@
 import { loadConfig } from '../config.ts';
+import { StartUpError, startProcess } from '../infra/start-up-error.ts';
 import { createLogger } from '../infra/logger.ts';
 import { closeDeps } from '../deps.ts';
 import { queueDefinition, type QueueName } from '../queues/registry.ts';
@@ -7,7 +8,8 @@ import { startQueueWorker } from './start-worker.ts';
 
 function positiveIntegerFromEnv(name: string, fallback: number): number {
   const value = Number(process.env[name] || fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new StartUpError(`${name} must be a positive whole number, got "${process.env[name]}"`);
   return value;
 }
 
@@ -31,17 +33,23 @@ export function workerConcurrency(queueName: QueueName): number {
  * and lets active ones finish; a job still running after WORKER_SHUTDOWN_GRACE_MS is abandoned with the process,
  * and BullMQ's stalled-job recovery hands it to another worker once its lock expires (WORKER_LOCK_DURATION_MS).
  */
-export async function runWorkerProcess(queueName: QueueName): Promise<void> {
+export function runWorkerProcess(queueName: QueueName): Promise<void> {
+  return startProcess(`worker-${queueName}`, () => startWorkerProcess(queueName));
+}
+
+async function startWorkerProcess(queueName: QueueName): Promise<void> {
   const definition = queueDefinition(queueName);
   const config = loadConfig();
-  const log = createLogger(config, `worker-${queueName}`);
-  const deps = await openWorkerDeps(config, log);
-  const { worker, close } = await startQueueWorker(deps, definition, {
+  // Every setting is read before any server is reached: a bad one is said at once, whatever answers.
+  const options = {
     concurrency: workerConcurrency(queueName),
     lockDurationMs: optionalPositiveIntegerFromEnv('WORKER_LOCK_DURATION_MS'),
     stalledIntervalMs: optionalPositiveIntegerFromEnv('WORKER_STALLED_INTERVAL_MS'),
-  });
+  };
   const graceMs = positiveIntegerFromEnv('WORKER_SHUTDOWN_GRACE_MS', 30_000);
+  const log = createLogger(config, `worker-${queueName}`);
+  const deps = await openWorkerDeps(config, log);
+  const { worker, close } = await startQueueWorker(deps, definition, options);
   log.info({ queue: queueName, concurrency: worker.concurrency, name: worker.opts.name }, 'worker started');
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
