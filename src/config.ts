@@ -21,6 +21,8 @@ export interface Config {
   queuePrefix: string;
   /** How long PATCH /users/tags waits for the tag-update worker before answering 503 (the change is still applied). */
   tagUpdateTimeoutMs: number;
+  /** How long the ingress lets requests in flight finish on SIGTERM before it closes their connections. */
+  ingressShutdownGraceMs: number;
   jobRetention: JobRetention;
 }
 
@@ -124,6 +126,7 @@ export function loadConfig(): Config {
     logLevel: parseLogLevel(process.env.LOG_LEVEL || 'info'),
     queuePrefix: process.env.QUEUE_PREFIX ?? 'push',
     tagUpdateTimeoutMs: parsePositive('TAG_UPDATE_TIMEOUT_MS', 10_000),
+    ingressShutdownGraceMs: parsePositive('INGRESS_SHUTDOWN_GRACE_MS', 10_000),
     jobRetention: {
       completedHours: parsePositive('KEEP_COMPLETED_JOBS_HOURS', 24),
       failedDays: parsePositive('KEEP_FAILED_JOBS_DAYS', 14),

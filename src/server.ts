@@ -29,6 +29,11 @@ await startProcess('ingress', async () => {
       if (draining) return;
       draining = true;
       log.info({ signal }, 'draining in-flight requests');
+      // A client that stops sending mid-request would hold close() for ever: past the grace, its connection goes.
+      setTimeout(() => {
+        log.warn({ graceMs: config.ingressShutdownGraceMs }, 'requests still in flight; closing their connections');
+        app.server.closeAllConnections();
+      }, config.ingressShutdownGraceMs).unref();
       void app
         .close()
         .then(() => closeDeps(context))

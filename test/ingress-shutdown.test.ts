@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../local/services/free-port.ts';
 import { sendRequest, useIngress } from './support/ingress.ts';
@@ -52,6 +53,39 @@ describe('ingress shutdown', () => {
       expect(answer.body.data.tags).toEqual({ plan: 'gold' });
       expect(await ingress.exited).toEqual({ code: 0, signal: null });
     } finally {
+      await ingress.stop();
+    }
+  });
+
+  it('SIGTERM: closes a connection whose client stopped sending mid-request once INGRESS_SHUTDOWN_GRACE_MS has passed', async () => {
+    const port = await findFreePort();
+    const ingress = startNodeProcess(
+      'src/server.ts',
+      processEnv(setup.context.config, { PORT: String(port), HOST: '127.0.0.1', INGRESS_SHUTDOWN_GRACE_MS: '500' }),
+    );
+    const stalled = new Socket();
+    try {
+      await eventually(
+        async () => expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200),
+        30_000,
+        50,
+      );
+      const project = await setup.createProject('team');
+      await new Promise<void>((resolve) => stalled.connect(port, '127.0.0.1', resolve));
+      stalled.on('error', () => undefined);
+      // An authenticated request whose body is announced as 100 bytes and of which one arrives: it never completes.
+      stalled.write(
+        `PUT /v1/sdk/projects/${project.projectId}/devices/stalled HTTP/1.1\r\nHost: x\r\n` +
+          `Authorization: Bearer ${project.clientKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+      );
+      ingress.child.kill('SIGTERM');
+      const exited = await Promise.race([
+        ingress.exited,
+        new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 10_000)),
+      ]);
+      expect(exited, ingress.output()).toEqual({ code: 0, signal: null });
+    } finally {
+      stalled.destroy();
       await ingress.stop();
     }
   });

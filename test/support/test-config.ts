@@ -20,6 +20,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     queuePrefix: `t${id}`,
     tagUpdateTimeoutMs: 10_000,
+    ingressShutdownGraceMs: 10_000,
     jobRetention: { completedHours: 24, failedDays: 14 },
     ...overrides,
   };
