@@ -24,21 +24,18 @@ export function registerGetNotificationHistory(app: App, context: AppContext): v
     },
     async (request) => {
       const { projectId, deviceId } = request.params;
-      await context.devices.find(projectId, deviceId);
       const { limit, before } = request.query;
-      return {
-        data: await deviceHistory(context.models, projectId, deviceId, {
-          limit,
-          before:
-            before === undefined
-              ? undefined
-              : await pageBoundary(before, "a notification in this device's history", async (notificationId) => {
-                  const key = historyKey(notificationId, deviceId);
-                  const entry = await context.models.History.findOne({ _id: key, projectId }, { sentAt: 1 }).lean();
-                  return entry && { time: entry.sentAt, key };
-                }),
-        }),
-      };
+      // The query first: a bad one is a 400 whatever the device.
+      const boundary =
+        before === undefined
+          ? undefined
+          : await pageBoundary(before, "a notification in this device's history", async (notificationId) => {
+              const key = historyKey(notificationId, deviceId);
+              const entry = await context.models.History.findOne({ _id: key, projectId }, { sentAt: 1 }).lean();
+              return entry && { time: entry.sentAt, key };
+            });
+      await context.devices.find(projectId, deviceId);
+      return { data: await deviceHistory(context.models, projectId, deviceId, { limit, before: boundary }) };
     },
   );
 }
