@@ -185,6 +185,29 @@ describe('Idempotency-Key and sendAt (CONTRACTS §6)', () => {
     expect(jobs.filter((job) => job.id === first.body.data.id)).toHaveLength(1);
   });
 
+  it('answers the same id to a repeat after the segment it targets was deleted (CONTRACTS §6)', async () => {
+    await ingress.context.models.Segment.create({
+      _id: 'short-lived',
+      projectId: team.projectId,
+      name: 'Short-lived',
+      match: 'all',
+      conditions: [],
+    });
+    const body = {
+      targetType: 'segment',
+      targetIds: ['short-lived'],
+      body: 'later',
+      sendAt: new Date(Date.now() + 60 * 60 * 1000).toISOString(),
+    };
+    const first = await send(team, body, { 'idempotency-key': 'campaign-7' });
+    expect(first.status).toBe(200);
+    await ingress.context.models.Segment.deleteOne({ _id: 'short-lived' });
+    const again = await send(team, body, { 'idempotency-key': 'campaign-7' });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    expect((await send(team, body, { 'idempotency-key': 'campaign-8' })).status).toBe(404);
+  });
+
   it('keeps keys of different projects apart', async () => {
     const body = { targetType: 'device', targetIds: ['d'], body: 'b' };
     const mine = await send(team, body, { 'idempotency-key': 'shared' });

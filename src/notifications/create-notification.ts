@@ -6,7 +6,7 @@ import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
 import { contentOf, contentSyntaxErrors, type MessageContent } from '../rendering/message-content.ts';
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
-import { claimIdempotencyKey } from './idempotency.ts';
+import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
 import { enqueueSend } from '../queues/send.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 import { targetTypes, type TargetType } from '../models/notification.ts';
@@ -82,6 +82,17 @@ async function assertTargetsExist(
 }
 
 /**
+ * Whether the notification a key is bound to was stored. Past "queued" its send job has run, so it certainly exists;
+ * before that, adding it again is a no-op or repairs a lost add.
+ */
+async function answerStored(deps: CreateDeps, id: string, now: number): Promise<boolean> {
+  const stored = await deps.models.Notification.findById(id, { projectId: 1, status: 1, sendAt: 1 }).lean();
+  if (!stored) return false;
+  if (stored.status === 'queued') await enqueueSend(deps, stored, now);
+  return true;
+}
+
+/**
  * Stores the notification and queues its send job. With an Idempotency-Key both steps are repeatable under the same
  * id: the stored document is never written twice and the job id is the notification id, so a client retry after a
  * timeout or a 503 answers the same id and sends nothing twice.
@@ -93,6 +104,11 @@ export async function createNotification(
   idempotencyKey: string | undefined,
 ): Promise<string> {
   const now = Date.now();
+  if (idempotencyKey !== undefined) {
+    // A repeat answers the first id even when its template, segment or device has been deleted since (CONTRACTS §6).
+    const earlier = await boundNotificationId(deps, owner.projectId, idempotencyKey);
+    if (earlier !== null && (await answerStored(deps, earlier, now))) return earlier;
+  }
   const targetIds = [...new Set(body.targetIds)];
   const details = sendRequestErrors(owner.plan, body, now);
   if (details.length > 0) throw invalidRequest('The notification is not valid; see details for each field.', details);
@@ -124,9 +140,7 @@ export async function createNotification(
     await deps.models.Notification.create(notification);
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
-    const existing = await deps.models.Notification.findById(id, { projectId: 1, status: 1, sendAt: 1 }).lean();
-    // Past "queued" the send job has run, so it certainly exists; before that, adding it again is a no-op or repairs a lost add.
-    if (existing && existing.status === 'queued') await enqueueSend(deps, existing, now);
+    await answerStored(deps, id, now);
     return id;
   }
   try {

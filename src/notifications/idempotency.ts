@@ -16,17 +16,30 @@ return ARGV[1]
  * for the first request. Redis holds the binding: the claim is one atomic script on the request path, and the key
  * expires by itself.
  */
+function bindingKey(deps: Pick<Deps, 'config'>, projectId: string, key: string): string {
+  const digest = createHash('sha256').update(key).digest('hex');
+  return redisKeys.idempotency(deps.config.queuePrefix, projectId, digest);
+}
+
+/** The notification id the key is bound to, if a request with it came within 24 hours. */
+export async function boundNotificationId(
+  deps: Pick<Deps, 'redis' | 'config'>,
+  projectId: string,
+  key: string,
+): Promise<string | null> {
+  return deps.redis.get(bindingKey(deps, projectId, key));
+}
+
 export async function claimIdempotencyKey(
   deps: Pick<Deps, 'redis' | 'config'>,
   projectId: string,
   key: string,
   candidateId: string,
 ): Promise<string> {
-  const digest = createHash('sha256').update(key).digest('hex');
   return (await deps.redis.eval(
     claimScript,
     1,
-    redisKeys.idempotency(deps.config.queuePrefix, projectId, digest),
+    bindingKey(deps, projectId, key),
     candidateId,
     idempotencyWindowSeconds,
   )) as string;
