@@ -1,10 +1,9 @@
 import { startSandbox } from './start-sandbox.ts';
-import { listenError, StartUpError, startProcess } from '../src/infra/start-up-error.ts';
+import { listenError, startProcess } from '../src/infra/start-up-error.ts';
+import { parsePort } from '../src/config.ts';
 
 await startProcess('sandbox', async () => {
-  const requestedPort = Number(process.env.SANDBOX_PORT || 4100);
-  if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535)
-    throw new StartUpError(`SANDBOX_PORT must be a port number, got "${process.env.SANDBOX_PORT}"`);
+  const requestedPort = parsePort('SANDBOX_PORT', 4100);
 
   // Loopback unless told otherwise: a container setup listens on 0.0.0.0 and the workers reach it as SANDBOX_HOST.
   const host = process.env.SANDBOX_LISTEN_HOST || '127.0.0.1';

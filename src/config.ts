@@ -35,7 +35,7 @@ export interface JobRetention {
 const projectRoot = resolve(import.meta.dirname, '..');
 export const stateDir = resolve(process.env.STATE_DIR ?? resolve(projectRoot, '.state'));
 
-function parsePort(name: string, fallback: number): number {
+export function parsePort(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const port = Number(raw);

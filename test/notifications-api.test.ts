@@ -19,6 +19,10 @@ async function registerDevice(owner: CreatedProject, deviceId: string) {
   expect(response.status).toBe(200);
 }
 
+/** A segment of every device of the team project, stored as the segments API stores one. */
+const storeSegment = (id: string) =>
+  ingress.context.models.Segment.create({ _id: id, projectId: team.projectId, name: id, match: 'all', conditions: [] });
+
 // The devices these sends target exist: a send to an unknown device is a 404.
 beforeAll(async () => {
   for (const owner of [starter, team]) for (const deviceId of ['d', 'u0']) await registerDevice(owner, deviceId);
@@ -143,13 +147,7 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
   });
 
   it('accepts a known segment', async () => {
-    await ingress.context.models.Segment.create({
-      _id: 'vip',
-      projectId: team.projectId,
-      name: 'VIP',
-      match: 'all',
-      conditions: [],
-    });
+    await storeSegment('vip');
     expect((await send(team, { targetType: 'segment', targetIds: ['vip'], body: 'b' })).status).toBe(200);
     const foreign = await send(starter, { targetType: 'segment', targetIds: ['vip'], body: 'b' });
     expect(foreign.status).toBe(404);
@@ -186,13 +184,7 @@ describe('Idempotency-Key and sendAt (CONTRACTS §6)', () => {
   });
 
   it('answers the same id to a repeat after the segment it targets was deleted (CONTRACTS §6)', async () => {
-    await ingress.context.models.Segment.create({
-      _id: 'short-lived',
-      projectId: team.projectId,
-      name: 'Short-lived',
-      match: 'all',
-      conditions: [],
-    });
+    await storeSegment('short-lived');
     const body = {
       targetType: 'segment',
       targetIds: ['short-lived'],

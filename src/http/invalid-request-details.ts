@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
-import { invalidFields, type ErrorDetail } from './api-error.ts';
+import { invalidFields, invalidRequest, type ErrorDetail } from './api-error.ts';
 import { validationDetails } from './validation.ts';
 
 const partPrefixes: Record<string, string> = { body: '', querystring: '/query', params: '/path', headers: '/headers' };
@@ -27,4 +27,10 @@ export function assertRequestValid(request: FastifyRequest, pastSchemaErrors: ()
   const details = schemaErrorDetails(failure);
   const named = new Set(details.map((detail) => detail.path));
   throw invalidFields([...details, ...pastSchemaErrors().filter((detail) => !named.has(detail.path))]);
+}
+
+/** For a route whose own checks are only these: computed once, and on a body the schema took they are its 400. */
+export function assertRequestPasses(request: FastifyRequest, checkErrors: ErrorDetail[], message: string): void {
+  assertRequestValid(request, () => checkErrors);
+  if (checkErrors.length > 0) throw invalidRequest(message, checkErrors);
 }

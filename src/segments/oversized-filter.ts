@@ -1,5 +1,6 @@
 import { matchesValue } from '../conditions/match-data.ts';
-import type { ConditionOp } from '../schemas/event-conditions.ts';
+import { conditionOps, type ConditionOp } from '../schemas/event-conditions.ts';
+import { operatorFilter } from '../conditions/operator-filter.ts';
 
 /**
  * An event condition becomes a list of device _ids (src/segments/event-condition-filter.ts), and MongoDB refuses a
@@ -15,16 +16,12 @@ export type DeviceFilter = Record<string, unknown>;
 type DeviceRead = Record<string, unknown>;
 type DeviceTest = (device: DeviceRead) => boolean;
 
-const operatorNames: Record<string, ConditionOp> = {
-  $eq: 'eq',
-  $ne: 'ne',
-  $gt: 'gt',
-  $gte: 'gte',
-  $lt: 'lt',
-  $lte: 'lte',
-  $in: 'in',
-  $nin: 'nin',
-};
+/** Each MongoDB operator the segment filters use, by the condition op it came from (src/conditions/operator-filter.ts). */
+const operatorNames: Record<string, ConditionOp> = Object.fromEntries(
+  conditionOps
+    .filter((op) => op !== 'exists' && op !== 'notExists')
+    .map((op) => [Object.keys(operatorFilter(op, []))[0]!, op]),
+);
 
 const branches = (filter: DeviceFilter): DeviceFilter[] => [
   ...((filter.$and as DeviceFilter[] | undefined) ?? []),
@@ -69,8 +66,11 @@ const isOperators = (condition: unknown): condition is Record<string, unknown> =
 function fieldTest(path: string, condition: unknown): DeviceTest {
   const steps = path.split('.');
   const operators = isOperators(condition) ? Object.entries(condition) : [['$eq', condition] as const];
+  // An _id list is one string per device: a Set answers at once what a scan of 200,000 would.
   const listed = new Map(
-    operators.flatMap(([op, wanted]) => (op === '$in' || op === '$nin' ? [[op, new Set(wanted as unknown[])]] : [])),
+    path === '_id'
+      ? operators.flatMap(([op, wanted]) => (op === '$in' || op === '$nin' ? [[op, new Set(wanted as unknown[])]] : []))
+      : [],
   );
   return (device) => {
     let holder: unknown = device;
@@ -81,8 +81,7 @@ function fieldTest(path: string, condition: unknown): DeviceTest {
     const stored = present ? (holder as DeviceRead)[last] : undefined;
     return operators.every(([op, wanted]) => {
       if (op === '$exists') return present === wanted;
-      // An _id list is one string per device: a Set answers at once what a scan of 200,000 would.
-      if (path === '_id' && listed.has(op)) return listed.get(op)!.has(stored) === (op === '$in');
+      if (listed.has(op)) return listed.get(op)!.has(stored) === (op === '$in');
       return matchesValue(present, stored, operatorNames[op]!, wanted);
     });
   };

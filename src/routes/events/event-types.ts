@@ -3,8 +3,8 @@ import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
 import { AddEventTypeBody, EventTypeView } from '../../schemas/events.ts';
 import { Type } from 'typebox';
-import { invalidRequest, type ErrorDetail } from '../../http/api-error.ts';
-import { assertRequestValid, fieldsOf } from '../../http/invalid-request-details.ts';
+import type { ErrorDetail } from '../../http/api-error.ts';
+import { assertRequestPasses, fieldsOf } from '../../http/invalid-request-details.ts';
 import { firstSessionEvent, isReservedEventType, sdkAutomaticEvents } from '../../events/automatic-events.ts';
 
 const automaticEvents = new Set([firstSessionEvent, ...sdkAutomaticEvents]);
@@ -44,9 +44,11 @@ export function registerEventTypes(app: App, context: AppContext): void {
       attachValidation: true,
     },
     async (request) => {
-      assertRequestValid(request, () => reservedTypeErrors(request.body));
-      const details = reservedTypeErrors(request.body);
-      if (details.length > 0) throw invalidRequest('Types starting with @ are reserved for automatic events.', details);
+      assertRequestPasses(
+        request,
+        reservedTypeErrors(request.body),
+        'Types starting with @ are reserved for automatic events.',
+      );
       const { projectId } = request.params;
       const { type } = request.body;
       await context.eventTypes.add(projectId, [type], 'manual');

@@ -2,8 +2,8 @@ import type { App } from '../../http/app-types.ts';
 import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectDeviceParams, dataResponse } from '../../schemas/common.ts';
 import { ReportEventsResult, TrackDeviceEventBody } from '../../schemas/events.ts';
-import { invalidRequest, type ErrorDetail } from '../../http/api-error.ts';
-import { assertRequestValid, fieldsOf } from '../../http/invalid-request-details.ts';
+import type { ErrorDetail } from '../../http/api-error.ts';
+import { assertRequestPasses, fieldsOf } from '../../http/invalid-request-details.ts';
 import { eventDataProblem } from '../../events/event-data.ts';
 import { clickedEvent, isReservedEventType, sdkAutomaticEvents } from '../../events/automatic-events.ts';
 import { recordClick } from '../../notifications/notification-clicks.ts';
@@ -35,9 +35,11 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
       attachValidation: true,
     },
     async (request) => {
-      assertRequestValid(request, () => trackedEventErrors(request.body));
-      const details = trackedEventErrors(request.body);
-      if (details.length > 0) throw invalidRequest('The event is not valid; see details for each field.', details);
+      assertRequestPasses(
+        request,
+        trackedEventErrors(request.body),
+        'The event is not valid; see details for each field.',
+      );
       const { projectId, deviceId } = request.params;
       const { type, data = {} } = request.body;
       await context.devices.find(projectId, deviceId);
