@@ -73,6 +73,39 @@ describe('hostile tag keys', () => {
     expect(Object.prototype).not.toHaveProperty('polluted');
   });
 
+  it('checks and answers keys holding line breaks like any other key (their values went unchecked, and answers left them out)', async () => {
+    const tags = { 'line\nbreak': 'v1', 'cr\rkey': 2, 'ls\u2028x': 'v3', 'ps\u2029y': 'v4', plain: 'p' };
+    const registered = await putDevice('line-keys', { platform: 'android', pushToken: 'line-keys', tags });
+    expect(registered.status).toBe(200);
+    expect(registered.body.data.tags).toEqual(tags);
+    expect(await readTags('line-keys')).toEqual(tags);
+
+    for (const value of [{ x: 1 }, [1, 2], 'y'.repeat(1025)])
+      expectRefused(
+        await putDevice('line-keys', { platform: 'android', pushToken: 'line-keys', tags: { 'a\nb': value } }),
+        '/tags/a\nb',
+      );
+    expect(await readTags('line-keys')).toEqual(tags);
+    expectRefused(
+      await request('POST', serverPath('/notifications'), {
+        key: project.apiKey,
+        body: { targetType: 'device', targetIds: ['line-keys'], body: 'b', data: { 'k\nz': { deep: 1 } } },
+      }),
+      '/data/k\nz',
+    );
+
+    const data = { 'a\nb': 1, ok: 3 };
+    expect(
+      (await reportEvents([{ type: 'line-keys', subjectType: 'device', subjectId: 'line-keys', data }])).status,
+    ).toBe(200);
+    await eventually(async () => {
+      const recent = await request('GET', serverPath('/events?deviceId=line-keys&type=line-keys'), {
+        key: project.apiKey,
+      });
+      expect(recent.body.data.map((event: { data: unknown }) => event.data)).toEqual([data]);
+    });
+  });
+
   it('refuses __proto__ anywhere in a body as malformed JSON, so nothing can reach a prototype', async () => {
     for (const body of [
       '{"platform":"android","pushToken":"p","tags":{"__proto__":{"polluted":1}}}',

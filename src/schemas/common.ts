@@ -46,6 +46,14 @@ export const notBlank = {
   errorMessage: 'must hold some text (at most 4096 characters): a blank body shows an empty notification',
 } as const;
 
+/**
+ * An object of any keys whose values match `value`. TypeBox's Record of Type.String() matches keys to `^.*$`, which a
+ * key holding a line break does not match: such a key's value went unchecked in requests and its entry was left out
+ * of answers. Every key matches this pattern.
+ */
+export const KeyedBy = <T extends TSchema>(value: T, options: Record<string, unknown> = {}) =>
+  Type.Record(Type.String({ pattern: '^[\\s\\S]*$' }), value, options);
+
 export const dataResponse = <T extends TSchema>(data: T) => Type.Object({ data });
 
 export const ProjectParams = Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 128 }) });

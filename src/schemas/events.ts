@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DeviceId, PageLimit } from './common.ts';
+import { DeviceId, PageLimit, KeyedBy } from './common.ts';
 import { UserId } from './device.ts';
 import { subjectTypes } from '../models/event.ts';
 import { eventTypeSources } from '../models/event-type.ts';
@@ -32,7 +32,7 @@ export const ReportEventsResult = Type.Object({ success: Type.Integer(), error: 
 export type ReportEventsResult = Static<typeof ReportEventsResult>;
 
 /** Event data as accepted and stored; its values and limits are checked apart (src/events/event-data.ts). */
-export const EventData = Type.Record(Type.String(), Type.Unknown());
+export const EventData = KeyedBy(Type.Unknown());
 export type EventData = Static<typeof EventData>;
 
 export const EventType = Type.String({

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { targetTypes, notificationStatuses } from '../models/notification.ts';
-import { DeviceId, FiniteNumber, ProjectParams, PageLimit, IsoTime, notBlank } from './common.ts';
+import { DeviceId, FiniteNumber, ProjectParams, PageLimit, IsoTime, notBlank, KeyedBy } from './common.ts';
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
 
 export const maxTargetIds = 100;
@@ -18,7 +18,7 @@ const DataKey = Type.String({
 });
 
 /** The request's extra variables: flat, so that every value also fits a push payload's string map. */
-export const NotificationData = Type.Record(Type.String(), DataValue, {
+export const NotificationData = KeyedBy(DataValue, {
   propertyNames: DataKey,
   maxProperties: 100,
   errorMessage: 'must be an object of at most 100 keys with string, number, boolean or null values',

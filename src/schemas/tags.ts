@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { FiniteNumber } from './common.ts';
+import { FiniteNumber, KeyedBy } from './common.ts';
 import { characterCount } from './characters.ts';
 
 export const maxTagsPerDevice = 100;
@@ -38,16 +38,12 @@ export const TagValue = Type.Union([Type.String({ maxLength: maxTagValueLength }
 const maxTagChanges = 2 * maxTagsPerDevice;
 
 /** Tag changes as sent by a client: a null value deletes the tag. Keys become MongoDB field paths, hence the key rule. */
-export const TagChanges = Type.Record(
-  Type.String(),
-  Type.Union([TagValue, Type.Null()], { errorMessage: tagValueMessage }),
-  {
-    propertyNames: TagKey,
-    maxProperties: maxTagChanges,
-    errorMessage: `must be an object of at most ${maxTagChanges} tag changes`,
-  },
-);
+export const TagChanges = KeyedBy(Type.Union([TagValue, Type.Null()], { errorMessage: tagValueMessage }), {
+  propertyNames: TagKey,
+  maxProperties: maxTagChanges,
+  errorMessage: `must be an object of at most ${maxTagChanges} tag changes`,
+});
 export type TagChanges = Static<typeof TagChanges>;
 
-export const Tags = Type.Record(Type.String(), TagValue);
+export const Tags = KeyedBy(TagValue);
 export type Tags = Static<typeof Tags>;
