@@ -114,17 +114,36 @@ describe('error responses (CONTRACTS §1)', () => {
           count: { op: 'gte', value: 1 },
           where: [{ field: 'at', op: 'eq', value: '0000-01-01T00:00:00Z' }],
         },
+        // A schema error and a value error in one condition: both are named.
+        { tag: '$p', op: 'eq', value: { a: 1 } },
+        {
+          event: 'buy',
+          withinDays: 0,
+          count: { op: 'gte', value: 1 },
+          where: [
+            { field: 'a.b', op: 'eq', value: 1 },
+            { field: 'x', op: 'gt', value: null },
+          ],
+        },
       ],
     };
-    const segmentPaths = ['/name', '/conditions/0', '/conditions/1/value', '/conditions/2/where/0/value'];
+    const segmentPaths = [
+      '/name',
+      '/conditions/0',
+      '/conditions/1/value',
+      '/conditions/2/where/0/value',
+      '/conditions/3/tag',
+      '/conditions/3/value',
+      '/conditions/4/withinDays',
+      '/conditions/4/where/0/field',
+      '/conditions/4/where/1/value',
+    ];
     expect(pathsOf(await api('POST', '/segments', segment))).toEqual(segmentPaths);
     expect(pathsOf(await api('PUT', '/segments/any', segment))).toEqual(segmentPaths);
     const { name: _, ...definition } = segment;
     expect(pathsOf(await api('POST', '/segments/preview', { ...definition, extra: 1 }))).toEqual([
       '/extra',
-      '/conditions/0',
-      '/conditions/1/value',
-      '/conditions/2/where/0/value',
+      ...segmentPaths.slice(1),
     ]);
     const journey = {
       name: 'j',

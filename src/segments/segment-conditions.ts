@@ -3,8 +3,15 @@ import { bodyPartErrors } from '../http/validation.ts';
 import { fieldsOf } from '../http/invalid-request-details.ts';
 import { EventCondition, TagCondition, type SegmentCondition } from '../schemas/segment.ts';
 import { tagValueErrors, whereValueErrors } from '../conditions/condition-values.ts';
+import { conditionOps, type ConditionOp } from '../schemas/event-conditions.ts';
 
 export const isTagCondition = (condition: SegmentCondition): condition is TagCondition => 'tag' in condition;
+
+/** The schema's errors and the value checks together, so that one 400 names every offending field of a condition. */
+function withValueErrors(schemaErrors: ErrorDetail[], valueErrors: ErrorDetail[]): ErrorDetail[] {
+  const named = new Set(schemaErrors.map((detail) => detail.path));
+  return [...schemaErrors, ...valueErrors.filter((detail) => !named.has(detail.path))];
+}
 
 function conditionErrors(raw: unknown, path: string): ErrorDetail[] {
   const fields = raw as Record<string, unknown>;
@@ -12,11 +19,14 @@ function conditionErrors(raw: unknown, path: string): ErrorDetail[] {
   if (isTag === 'event' in fields)
     return [{ path, message: 'must have exactly one of "tag" (a tag condition) and "event" (an event condition)' }];
   if (isTag) {
-    const errors = bodyPartErrors(TagCondition, raw, path);
-    return errors.length > 0 ? errors : tagValueErrors(raw as TagCondition, path);
+    // An unknown op is the schema's to name; its value cannot be judged.
+    const valueErrors = conditionOps.includes(fields.op as ConditionOp)
+      ? tagValueErrors(raw as TagCondition, path)
+      : [];
+    return withValueErrors(bodyPartErrors(TagCondition, raw, path), valueErrors);
   }
-  const errors = bodyPartErrors(EventCondition, raw, path);
-  return errors.length > 0 ? errors : whereValueErrors((raw as EventCondition).where ?? [], `${path}/where`);
+  const valueErrors = Array.isArray(fields.where) ? whereValueErrors(fields.where, `${path}/where`) : [];
+  return withValueErrors(bodyPartErrors(EventCondition, raw, path), valueErrors);
 }
 
 function segmentConditionErrors(conditions: unknown): ErrorDetail[] {
