@@ -28,18 +28,23 @@ function describeValueProblem(value: unknown): string | null {
   }
 }
 
-/** Why event data is refused, as one sentence naming the key, or null when it is acceptable. */
-export function eventDataProblem(data: unknown): string | null {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'data must be an object';
+/** One reason event data is refused: `key` names the entry at fault, absent when the data as a whole is. */
+export interface EventDataProblem {
+  key?: string;
+  message: string;
+}
+
+/** Every reason event data is refused, each a sentence naming its key; none when it is acceptable. */
+export function eventDataProblems(data: unknown): EventDataProblem[] {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return [{ message: 'data must be an object' }];
   const entries = Object.entries(data);
   if (entries.length > maxEventDataKeys)
-    return `data has ${entries.length} keys; at most ${maxEventDataKeys} are allowed`;
-  for (const [key, value] of entries) {
-    if (!isTagKey(key)) return `data key "${key}" is not valid: ${tagKeyMessage}`;
+    return [{ message: `data has ${entries.length} keys; at most ${maxEventDataKeys} are allowed` }];
+  return entries.flatMap(([key, value]): EventDataProblem[] => {
+    if (!isTagKey(key)) return [{ key, message: `data key "${key}" is not valid: ${tagKeyMessage}` }];
     const problem = describeValueProblem(value);
-    if (problem) return `data.${key} ${problem}`;
-  }
-  return null;
+    return problem ? [{ key, message: `data.${key} ${problem}` }] : [];
+  });
 }
 
 /** Data as stored: ISO times become dates so conditions compare them as times; everything else is kept as sent. */

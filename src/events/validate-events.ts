@@ -1,7 +1,7 @@
 import { bodyPartErrors } from '../http/validation.ts';
 import { ServerEvent, type EventError } from '../schemas/events.ts';
 import type { IngestedEvent } from '../queues/event-ingest.ts';
-import { eventDataProblem } from './event-data.ts';
+import { eventDataProblems } from './event-data.ts';
 import { isReservedEventType } from './automatic-events.ts';
 
 type Verdict = { event: IngestedEvent } | { code: string; message: string };
@@ -36,8 +36,9 @@ export function validateServerEvent(raw: unknown): Verdict {
       message: `types starting with @ are reserved for automatic events; "${type}" cannot be sent here`,
     };
   }
-  const dataProblem = eventDataProblem(data);
-  if (dataProblem) return { code: 'invalid_data', message: dataProblem };
+  const dataProblems = eventDataProblems(data);
+  if (dataProblems.length > 0)
+    return { code: 'invalid_data', message: dataProblems.map((problem) => problem.message).join('; ') };
   return { event: { type, subjectType, subjectId, data: data as Record<string, unknown> } };
 }
 

@@ -3,8 +3,9 @@ import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectDeviceParams, dataResponse } from '../../schemas/common.ts';
 import { ReportEventsResult, TrackDeviceEventBody } from '../../schemas/events.ts';
 import type { ErrorDetail } from '../../http/api-error.ts';
+import { escapePointer } from '../../http/validation.ts';
 import { assertRequestPasses, fieldsOf } from '../../http/invalid-request-details.ts';
-import { eventDataProblem } from '../../events/event-data.ts';
+import { eventDataProblems } from '../../events/event-data.ts';
 import { clickedEvent, isReservedEventType, sdkAutomaticEvents } from '../../events/automatic-events.ts';
 import { recordClick } from '../../notifications/notification-clicks.ts';
 import { enqueueEvents } from '../../queues/event-ingest.ts';
@@ -15,8 +16,11 @@ function trackedEventErrors(body: unknown): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   if (typeof type === 'string' && isReservedEventType(type) && !sdkAutomaticEvents.has(type))
     details.push({ path: '/type', message: `must be a custom type or one of ${[...sdkAutomaticEvents].join(', ')}` });
-  const dataProblem = eventDataProblem(data);
-  if (dataProblem) details.push({ path: '/data', message: dataProblem });
+  for (const problem of eventDataProblems(data))
+    details.push({
+      path: problem.key === undefined ? '/data' : `/data/${escapePointer(problem.key)}`,
+      message: problem.message,
+    });
   return details;
 }
 
