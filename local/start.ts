@@ -42,12 +42,17 @@ let shuttingDown = false;
 async function shutDown(reason: string, exitCode: number): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
-  log(`${reason}; stopping`);
+  log(`${reason}; stopping (Ctrl-C again stops without waiting for jobs and requests in flight)`);
   await supervisor.stopAll();
   await services.stop();
   process.exit(exitCode);
 }
-process.on('SIGINT', () => void shutDown('interrupted', 0));
+process.on('SIGINT', () => {
+  if (!shuttingDown) return void shutDown('interrupted', 0);
+  // At a terminal the processes hear this Ctrl-C too; signalled alone, npm start passes it on.
+  log('interrupted again; the processes exit without waiting');
+  supervisor.interruptAll();
+});
 process.on('SIGTERM', () => void shutDown('terminated', 0));
 // The terminal closed: the servers, in groups of their own, would not hear of it.
 process.on('SIGHUP', () => void shutDown('hung up', 0));

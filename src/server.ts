@@ -4,6 +4,7 @@ import { closeDeps } from './deps.ts';
 import { buildApp } from './app.ts';
 import { createLogger } from './infra/logger.ts';
 import { listenError, startProcess } from './infra/start-up-error.ts';
+import { onStopSignals } from './infra/stop-signals.ts';
 
 await startProcess('ingress', async () => {
   const config = loadConfig();
@@ -24,20 +25,17 @@ await startProcess('ingress', async () => {
    * SIGTERM: stop listening (new connections are refused), let the requests in flight finish, and only then close
    * Redis and MongoDB, which those requests still use.
    */
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => {
-      if (draining) return;
-      draining = true;
-      log.info({ signal }, 'draining in-flight requests');
-      // A client that stops sending mid-request would hold close() for ever: past the grace, its connection goes.
-      setTimeout(() => {
-        log.warn({ graceMs: config.ingressShutdownGraceMs }, 'requests still in flight; closing their connections');
-        app.server.closeAllConnections();
-      }, config.ingressShutdownGraceMs).unref();
-      void app
-        .close()
-        .then(() => closeDeps(context))
-        .then(() => process.exit(0));
-    });
-  }
+  onStopSignals(log, (signal) => {
+    draining = true;
+    log.info({ signal }, 'draining in-flight requests (Ctrl-C again exits at once)');
+    // A client that stops sending mid-request would hold close() for ever: past the grace, its connection goes.
+    setTimeout(() => {
+      log.warn({ graceMs: config.ingressShutdownGraceMs }, 'requests still in flight; closing their connections');
+      app.server.closeAllConnections();
+    }, config.ingressShutdownGraceMs).unref();
+    void app
+      .close()
+      .then(() => closeDeps(context))
+      .then(() => process.exit(0));
+  });
 });

@@ -2,9 +2,10 @@ import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../local/services/free-port.ts';
 import { sendRequest, useIngress } from './support/ingress.ts';
-import { processEnv, startNodeProcess } from './support/child-processes.ts';
+import { processEnv, startNodeProcess, type NodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
 import { connectionRefused } from './support/connection-refused.ts';
+import { sendStalledRequest } from './support/stalled-request.ts';
 import { startMongoGate, type MongoGate } from './support/mongo-gate.ts';
 
 // Only to create the project; the ingress under test is a process of its own.
@@ -57,36 +58,59 @@ describe('ingress shutdown', () => {
     }
   });
 
-  it('SIGTERM: closes a connection whose client stopped sending mid-request once INGRESS_SHUTDOWN_GRACE_MS has passed', async () => {
+  /** An ingress holding an authenticated request in flight whose body never arrives. */
+  async function ingressWithStalledRequest(env: Record<string, string>) {
     const port = await findFreePort();
     const ingress = startNodeProcess(
       'src/server.ts',
-      processEnv(setup.context.config, { PORT: String(port), HOST: '127.0.0.1', INGRESS_SHUTDOWN_GRACE_MS: '500' }),
+      processEnv(setup.context.config, { PORT: String(port), HOST: '127.0.0.1', ...env }),
     );
     const stalled = new Socket();
+    stalled.on('error', () => undefined);
+    await eventually(
+      async () => expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200),
+      30_000,
+      50,
+    );
+    const project = await setup.createProject('team');
+    await sendStalledRequest(stalled, port, `/v1/sdk/projects/${project.projectId}/devices/stalled`, project.clientKey);
+    return {
+      ingress,
+      port,
+      async stop() {
+        stalled.destroy();
+        await ingress.stop();
+      },
+    };
+  }
+
+  const exitWithin = (ingress: NodeProcess, ms: number) =>
+    Promise.race([
+      ingress.exited,
+      new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), ms)),
+    ]);
+
+  it('SIGTERM: closes a connection whose client stopped sending mid-request once INGRESS_SHUTDOWN_GRACE_MS has passed', async () => {
+    const { ingress, stop } = await ingressWithStalledRequest({ INGRESS_SHUTDOWN_GRACE_MS: '500' });
     try {
-      await eventually(
-        async () => expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200),
-        30_000,
-        50,
-      );
-      const project = await setup.createProject('team');
-      await new Promise<void>((resolve) => stalled.connect(port, '127.0.0.1', resolve));
-      stalled.on('error', () => undefined);
-      // An authenticated request whose body is announced as 100 bytes and of which one arrives: it never completes.
-      stalled.write(
-        `PUT /v1/sdk/projects/${project.projectId}/devices/stalled HTTP/1.1\r\nHost: x\r\n` +
-          `Authorization: Bearer ${project.clientKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
-      );
       ingress.child.kill('SIGTERM');
-      const exited = await Promise.race([
-        ingress.exited,
-        new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 10_000)),
-      ]);
-      expect(exited, ingress.output()).toEqual({ code: 0, signal: null });
+      expect(await exitWithin(ingress, 10_000), ingress.output()).toEqual({ code: 0, signal: null });
     } finally {
-      stalled.destroy();
-      await ingress.stop();
+      await stop();
+    }
+  });
+
+  it('Ctrl-C twice: exits at once, without waiting for the request in flight or the grace period', async () => {
+    const { ingress, port, stop } = await ingressWithStalledRequest({});
+    try {
+      ingress.child.kill('SIGINT');
+      // Draining: it stops listening at once.
+      await eventually(async () => expect(await connectionRefused(port)).toBe(true), 5000);
+      ingress.child.kill('SIGINT');
+      // The default grace is 10 s.
+      expect(await exitWithin(ingress, 3000), ingress.output()).toEqual({ code: 130, signal: null });
+    } finally {
+      await stop();
     }
   });
 });

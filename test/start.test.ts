@@ -1,12 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { findFreePort } from '../local/services/free-port.ts';
 import { startNodeProcess, stopWaitingIfExited } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
 import { connectionRefused } from './support/connection-refused.ts';
+import { sendStalledRequest } from './support/stalled-request.ts';
 
 /** Every process started with this state directory: the servers name it in their arguments, the rest inherit it. */
 function processesOf(stateDir: string): number[] {
@@ -46,7 +49,8 @@ function serversStartedBy(parent: number): number[] {
     });
 }
 
-it('npm start brings up Redis, SecantusDB and every process, answers, and on Ctrl-C stops the servers after the workers, leaving no process behind', async () => {
+/** `npm start` on a fresh state directory, once it answers. */
+async function startAnswering() {
   const stateDir = await mkdtemp(join(tmpdir(), 'pushengine-start-'));
   const port = await findFreePort();
   const start = startNodeProcess(
@@ -60,6 +64,10 @@ it('npm start brings up Redis, SecantusDB and every process, answers, and on Ctr
     },
     { ownGroup: true },
   );
+  const stop = async () => {
+    await start.stop();
+    await rm(stateDir, { recursive: true, force: true });
+  };
   try {
     await eventually(
       async () => {
@@ -73,6 +81,16 @@ it('npm start brings up Redis, SecantusDB and every process, answers, and on Ctr
       90_000,
       250,
     );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { start, port, stateDir, stop };
+}
+
+it('npm start brings up Redis, SecantusDB and every process, answers, and on Ctrl-C stops the servers after the workers, leaving no process behind', async () => {
+  const { start, port, stateDir, stop } = await startAnswering();
+  try {
     expect(start.output()).toMatch(
       /mongodb: (local SecantusDB 0\.7\.0b3 on 127\.0\.0\.1:27017|using one already answering)/,
     );
@@ -93,7 +111,33 @@ it('npm start brings up Redis, SecantusDB and every process, answers, and on Ctr
     expect(processesOf(stateDir)).toEqual([]);
     expect(await connectionRefused(port)).toBe(true);
   } finally {
-    await start.stop();
-    await rm(stateDir, { recursive: true, force: true });
+    await stop();
+  }
+}, 150_000);
+
+it('npm start interrupted again while a request holds the ingress: everything stops at once, not after the grace period', async () => {
+  const { start, port, stateDir, stop } = await startAnswering();
+  const stalled = new Socket();
+  stalled.on('error', () => undefined);
+  try {
+    const created = execFileSync(
+      process.execPath,
+      ['bin/project/create.ts', '--name', 'Interrupted', '--plan', 'team', '--json'],
+      { env: { PATH: process.env.PATH, STATE_DIR: stateDir }, encoding: 'utf8' },
+    );
+    const project = JSON.parse(created) as { projectId: string; clientKey: string };
+    // An authenticated request whose body never arrives keeps the ingress draining for INGRESS_SHUTDOWN_GRACE_MS (10 s).
+    await sendStalledRequest(stalled, port, `/v1/sdk/projects/${project.projectId}/devices/d`, project.clientKey);
+    process.kill(-start.pid, 'SIGINT');
+    await eventually(() => expect(start.output()).toContain('interrupted; stopping'));
+    // Signalled alone, as by `kill -INT`: npm start must pass it on.
+    const interruptedAgainAt = Date.now();
+    process.kill(start.pid, 'SIGINT');
+    expect((await start.exited).code).toBe(0);
+    expect(Date.now() - interruptedAgainAt, start.output()).toBeLessThan(5000);
+    expect(processesOf(stateDir)).toEqual([]);
+  } finally {
+    stalled.destroy();
+    await stop();
   }
 }, 150_000);

@@ -154,6 +154,22 @@ describe('worker shutdown and crashes', () => {
     await expectLastRunBy(held.batch, second);
   });
 
+  it('Ctrl-C twice: the worker exits at once, and its active batch goes to another worker and is sent once', async () => {
+    const first = await deliverWorker();
+    const held = await batchHeldAfterSending('interrupted');
+    first.child.kill('SIGINT');
+    await eventually(() => expect(first.output()).toContain('finishing active jobs'));
+    const interruptedAgainAt = Date.now();
+    first.child.kill('SIGINT');
+    expect((await first.exited).code).toBe(130);
+    // Well inside the default 30 s grace that a single Ctrl-C waits for.
+    expect(Date.now() - interruptedAgainAt).toBeLessThan(3000);
+    await held.release();
+    const second = await deliverWorker();
+    await held.expectDeliveredOnce();
+    await expectLastRunBy(held.batch, second);
+  });
+
   it('kill -9 mid-batch: another worker recovers the batch, loses nothing and sends nothing twice', async () => {
     const first = await deliverWorker();
     const held = await batchHeldAfterSending('kill');

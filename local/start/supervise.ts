@@ -51,5 +51,10 @@ export function superviseProcesses(
     await Promise.all(exits);
   }
 
-  return { firstExit, stopAll };
+  /** Ctrl-C again: each process exits without waiting for its work in flight (src/infra/stop-signals.ts). */
+  function interruptAll(): void {
+    for (const child of children.values()) child.kill('SIGINT');
+  }
+
+  return { firstExit, stopAll, interruptAll };
 }

@@ -2,6 +2,7 @@ import { loadConfig } from '../config.ts';
 import { StartUpError, startProcess } from '../infra/start-up-error.ts';
 import { createLogger } from '../infra/logger.ts';
 import { closeDeps } from '../deps.ts';
+import { onStopSignals } from '../infra/stop-signals.ts';
 import { queueDefinition, type QueueName } from '../queues/registry.ts';
 import { openWorkerDeps } from './worker-deps.ts';
 import { startQueueWorker } from './start-worker.ts';
@@ -51,22 +52,17 @@ async function startWorkerProcess(queueName: QueueName): Promise<void> {
   const deps = await openWorkerDeps(config, log);
   const { worker, close } = await startQueueWorker(deps, definition, options);
   log.info({ queue: queueName, concurrency: worker.concurrency, name: worker.opts.name }, 'worker started');
-  let stopping = false;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      log.info({ signal, graceMs }, 'finishing active jobs');
-      const abandon = setTimeout(() => {
-        log.warn({ graceMs }, 'active jobs did not finish in time; leaving them to stalled-job recovery');
-        process.exit(1);
-      }, graceMs);
-      void close()
-        .then(() => closeDeps(deps))
-        .then(() => {
-          clearTimeout(abandon);
-          process.exit(0);
-        });
-    });
-  }
+  onStopSignals(log, (signal) => {
+    log.info({ signal, graceMs }, 'finishing active jobs (Ctrl-C again exits at once)');
+    const abandon = setTimeout(() => {
+      log.warn({ graceMs }, 'active jobs did not finish in time; leaving them to stalled-job recovery');
+      process.exit(1);
+    }, graceMs);
+    void close()
+      .then(() => closeDeps(deps))
+      .then(() => {
+        clearTimeout(abandon);
+        process.exit(0);
+      });
+  });
 }
