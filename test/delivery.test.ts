@@ -190,6 +190,20 @@ describe('templates and personalization', () => {
     expect(payload('odd-tok').notification.body).toBe('E Ada []');
   });
 
+  it('renders what Liquid reads of the tags as a whole, such as their size, as the preview does', async () => {
+    const tags = { name: 'Ada', plan: 'pro', score: 7 };
+    await register([{ id: 'tag-size', platform: 'android', token: 'tag-size-tok', tags }]);
+    const body = '{{ device.tags.size }} tags, plan {{ device.tags.plan }}';
+    const preview = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications/preview`, {
+      key: project.apiKey,
+      body: { deviceId: 'tag-size', body },
+    });
+    expect(preview.body.data.body).toBe('3 tags, plan pro');
+    const id = await send({ targetType: 'device', targetIds: ['tag-size'], body });
+    expect((await completed(id)).stats.sent).toBe(1);
+    expect(payload('tag-size-tok').notification.body).toBe('3 tags, plan pro');
+  });
+
   it('fails only the devices whose rendering exceeds the limits, without stalling the worker', async () => {
     await register([{ id: 'hostile', platform: 'android', token: 'hostile-tok' }]);
     const id = await send({
