@@ -190,6 +190,23 @@ describe('hostile Liquid', () => {
     ['deeply nested tags', `${'{% if true %}'.repeat(150)}deep${'{% endif %}'.repeat(150)}`, 'sent'],
   ];
 
+  it('names the field whose preview a render limit stopped: the field of the request, or its template', async () => {
+    const loop = hostileTemplates[0]![1];
+    const preview = (body: object) =>
+      request('POST', serverPath('/notifications/preview'), { key: project.apiKey, body });
+    for (const field of ['title', 'body', 'url', 'imageUrl'])
+      expect((await preview({ body: 'ok', [field]: loop })).body.error.details).toEqual([
+        { path: `/${field}`, message: expect.stringContaining('limit') },
+      ]);
+    const template = await request('POST', serverPath('/templates'), {
+      key: project.apiKey,
+      body: { name: 'looping title', title: loop, body: 'ok' },
+    });
+    expect((await preview({ templateId: template.body.data.id })).body.error.details).toEqual([
+      { path: '/templateId', message: expect.stringMatching(/^its title: .*limit/) },
+    ]);
+  });
+
   it('refuses templates that are not Liquid, read files or pass the length limits with a 400', async () => {
     const refused = ['{{ x ', '{% if %}', `${'{% if true %}'.repeat(150)}`, '{{'.repeat(3000), 'x'.repeat(4097)];
     // include, render and layout failed inside the send job (found here): they are refused when the message arrives.

@@ -2,6 +2,7 @@ import type { AppContext } from '../app-context.ts';
 import type { PreviewNotificationBody } from '../schemas/notification.ts';
 import { invalidRequest } from '../http/api-error.ts';
 import {
+  FieldRenderError,
   contentOf,
   contentSyntaxErrors,
   parseContent,
@@ -26,7 +27,11 @@ export async function previewContent(
   try {
     return renderContent(parseContent(content), personalizationScope(device, input.data ?? {}));
   } catch (error) {
-    // A render can still fail where parsing did not, e.g. on the render time or memory limit.
-    throw invalidRequest('The content could not be rendered.', [{ path: '/body', message: (error as Error).message }]);
+    if (!(error instanceof FieldRenderError)) throw error;
+    // A template's field is not the request's: the request names the template.
+    const path = input.templateId === undefined ? `/${error.field}` : '/templateId';
+    throw invalidRequest('The content could not be rendered.', [
+      { path, message: input.templateId === undefined ? error.message : `its ${error.field}: ${error.message}` },
+    ]);
   }
 }

@@ -61,12 +61,30 @@ export function contentSyntaxErrors(
   return details;
 }
 
+/** A render that failed where parsing did not (a time or memory limit), with the field it failed on. */
+export class FieldRenderError extends Error {
+  readonly field: ContentField;
+
+  constructor(field: ContentField, cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.field = field;
+  }
+}
+
 export function renderContent(parsed: ParsedContent, scope: object): MessageContent {
-  const render = (template: ParsedTemplate | null) => (template === null ? null : renderTemplate(template, scope));
+  const render = (field: ContentField, template: ParsedTemplate) => {
+    try {
+      return renderTemplate(template, scope);
+    } catch (error) {
+      throw new FieldRenderError(field, error);
+    }
+  };
+  const renderOptional = (field: Exclude<ContentField, 'body'>) =>
+    parsed[field] === null ? null : render(field, parsed[field]);
   return {
-    title: render(parsed.title),
-    body: renderTemplate(parsed.body, scope),
-    url: render(parsed.url),
-    imageUrl: render(parsed.imageUrl),
+    title: renderOptional('title'),
+    body: render('body', parsed.body),
+    url: renderOptional('url'),
+    imageUrl: renderOptional('imageUrl'),
   };
 }
