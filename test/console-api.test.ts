@@ -183,6 +183,15 @@ describe('GET /v1/projects/{id}/notifications', () => {
       expectError(response, 400, 'invalid_request');
       expect(response.body.error.details[0].path).toBe(field);
     }
+    // Both at once, on the notifications list and on a device's history: one 400 names both.
+    for (const list of ['/notifications', '/devices/anyone/notification-history']) {
+      const response = await get(path(`${list}?limit=0&before=nope`));
+      expectError(response, 400, 'invalid_request');
+      expect(response.body.error.details.map((detail: { path: string }) => detail.path)).toEqual([
+        '/query/limit',
+        '/query/before',
+      ]);
+    }
   });
 
   it('is planned on the index {projectId, createdAt, _id}', async () => {

@@ -1,23 +1,32 @@
+import type { FastifyRequest } from 'fastify';
 import type { PageBoundary } from '../infra/newest-first-page.ts';
 import { isRequestTime } from '../schemas/request-formats.ts';
-import { invalidFields } from './api-error.ts';
+import type { ErrorDetail } from './api-error.ts';
+import { assertRequestPasses, fieldsOf } from './invalid-request-details.ts';
 
 /**
- * A list's `before`: a time stands for itself; anything else names the last item seen, found by `lookUp`, and is a
- * 400 when there is no such item (`what` says what it must be the id of).
+ * A list's `before` (undefined when absent): a time stands for itself; anything else names the last item seen, found
+ * by `lookUp`, and is a 400 when there is no such item (`what` says what it must be the id of). For a route that
+ * attaches its schema failure: `before` is read even when another parameter failed, so that one 400 names every
+ * offending parameter (CONTRACTS §1).
  */
 export async function pageBoundary(
-  before: string,
+  request: FastifyRequest,
   what: string,
   lookUp: (id: string) => Promise<PageBoundary | null>,
-): Promise<PageBoundary> {
-  if (isRequestTime(before)) return { time: new Date(before) };
-  const boundary = await lookUp(before);
-  if (boundary) return boundary;
-  throw invalidFields([
-    {
-      path: '/query/before',
-      message: `must be the id of ${what} or an ISO 8601 time with a time zone, in the years 0001 to 9999`,
-    },
-  ]);
+): Promise<PageBoundary | undefined> {
+  const { before } = fieldsOf(request.query);
+  let boundary: PageBoundary | null | undefined;
+  if (typeof before === 'string') boundary = isRequestTime(before) ? { time: new Date(before) } : await lookUp(before);
+  const errors: ErrorDetail[] =
+    boundary === null
+      ? [
+          {
+            path: '/query/before',
+            message: `must be the id of ${what} or an ISO 8601 time with a time zone, in the years 0001 to 9999`,
+          },
+        ]
+      : [];
+  assertRequestPasses(request, errors, 'The query is not valid; see details for each parameter.');
+  return boundary ?? undefined;
 }

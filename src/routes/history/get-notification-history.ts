@@ -21,21 +21,18 @@ export function registerGetNotificationHistory(app: App, context: AppContext): v
         querystring: HistoryQuery,
         response: { 200: dataResponse(Type.Array(HistoryEntry)), 400: ErrorResponse, 404: ErrorResponse },
       },
+      attachValidation: true,
     },
     async (request) => {
       const { projectId, deviceId } = request.params;
-      const { limit, before } = request.query;
       // The query first: a bad one is a 400 whatever the device.
-      const boundary =
-        before === undefined
-          ? undefined
-          : await pageBoundary(before, "a notification in this device's history", async (notificationId) => {
-              const key = historyKey(notificationId, deviceId);
-              const entry = await context.models.History.findOne({ _id: key, projectId }, { sentAt: 1 }).lean();
-              return entry && { time: entry.sentAt, key };
-            });
+      const before = await pageBoundary(request, "a notification in this device's history", async (notificationId) => {
+        const key = historyKey(notificationId, deviceId);
+        const entry = await context.models.History.findOne({ _id: key, projectId }, { sentAt: 1 }).lean();
+        return entry && { time: entry.sentAt, key };
+      });
       await context.devices.find(projectId, deviceId);
-      return { data: await deviceHistory(context.models, projectId, deviceId, { limit, before: boundary }) };
+      return { data: await deviceHistory(context.models, projectId, deviceId, { limit: request.query.limit, before }) };
     },
   );
 }

@@ -20,25 +20,15 @@ export function registerListNotifications(app: App, context: AppContext): void {
         querystring: ListNotificationsQuery,
         response: { 200: dataResponse(Type.Array(NotificationView)), 400: ErrorResponse },
       },
+      attachValidation: true,
     },
     async (request) => {
       const { projectId } = request.params;
-      const { limit, before } = request.query;
-      return {
-        data: await listNotificationViews(context.models, projectId, {
-          limit,
-          before:
-            before === undefined
-              ? undefined
-              : await pageBoundary(before, 'a notification of this project', async (id) => {
-                  const notification = await context.models.Notification.findOne(
-                    { _id: id, projectId },
-                    { createdAt: 1 },
-                  ).lean();
-                  return notification && { time: notification.createdAt, key: notification._id };
-                }),
-        }),
-      };
+      const before = await pageBoundary(request, 'a notification of this project', async (id) => {
+        const notification = await context.models.Notification.findOne({ _id: id, projectId }, { createdAt: 1 }).lean();
+        return notification && { time: notification.createdAt, key: notification._id };
+      });
+      return { data: await listNotificationViews(context.models, projectId, { limit: request.query.limit, before }) };
     },
   );
 }
