@@ -366,6 +366,41 @@ describe('event conditions: counts in a window, through the device or its user',
     ).toEqual(['e1', 'e2', 'e4']);
   });
 
+  it('compares times in a data array as times, like a time on its own', async () => {
+    const response = await ingress.request('POST', `/v1/projects/${eventsProject.projectId}/events`, {
+      key: eventsProject.apiKey,
+      body: {
+        events: [
+          {
+            type: 'visit',
+            subjectType: 'device',
+            subjectId: 'e4',
+            data: { days: ['2024-04-19T14:23:56+09:00', '2024-05-01T00:00:00Z'], day: '2024-04-19T14:23:56+09:00' },
+          },
+        ],
+      },
+    });
+    expect(response.body.data.success).toBe(1);
+    const visits = () =>
+      workers.context.models.Event.countDocuments({ projectId: eventsProject.projectId, type: 'visit' });
+    await waitFor(visits, (count) => count === 1);
+    const visited = (field: string, op: string, value: unknown) => ({
+      event: 'visit',
+      withinDays: 1,
+      count: { op: 'gte', value: 1 },
+      where: [{ field, op, value }],
+    });
+    for (const field of ['days', 'day']) {
+      expect(await matching(eventsProject, [visited(field, 'eq', '2024-04-19T05:23:56Z')]), field).toEqual(['e4']);
+      expect(await matching(eventsProject, [visited(field, 'in', ['2024-04-19T05:23:56.000Z'])]), field).toEqual([
+        'e4',
+      ]);
+      expect(await matching(eventsProject, [visited(field, 'lt', '2024-04-20T00:00:00Z')]), field).toEqual(['e4']);
+    }
+    expect(await matching(eventsProject, [visited('days', 'gt', '2024-04-30T00:00:00+00:00')])).toEqual(['e4']);
+    expect(await matching(eventsProject, [visited('day', 'gt', '2024-04-30T00:00:00+00:00')])).toEqual([]);
+  });
+
   it('mixes tag and event conditions under all and any', async () => {
     expect(
       await matching(eventsProject, [{ tag: 'vip', op: 'eq', value: 'yes' }, purchases(30, 'gte', 2)], 'all'),

@@ -47,11 +47,16 @@ export function eventDataProblems(data: unknown): EventDataProblem[] {
   });
 }
 
-/** Data as stored: ISO times become dates so conditions compare them as times; everything else is kept as sent. */
+const storedScalar = (value: unknown) => (typeof value === 'string' ? (parseIsoTime(value) ?? value) : value);
+
+/**
+ * Data as stored: ISO times become dates, in arrays too, so conditions compare them as times (and a condition's time
+ * is a date); everything else is kept as sent.
+ */
 export function toStoredData(data: Record<string, unknown>): Record<string, unknown> {
   const stored: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
-    stored[key] = typeof value === 'string' ? (parseIsoTime(value) ?? value) : value;
+    stored[key] = Array.isArray(value) ? value.map(storedScalar) : storedScalar(value);
   }
   return stored;
 }
