@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeliveryLog } from './delivery-log.ts';
 import type { TokenRules } from './token-rules.ts';
 import type { SandboxAnswer, SandboxRequest } from './sandbox-request.ts';
+import { isFcmReservedDataKey } from '../src/gateways/reserved-data-keys.ts';
 
 export const fcmSendPath = /^\/v1\/projects\/([^/]+)\/messages:send$/;
 
@@ -36,6 +37,7 @@ function badRequest(message: string): SandboxAnswer {
 
 interface FcmMessage {
   token?: unknown;
+  data?: Record<string, unknown>;
   webpush?: { fcmOptions?: { link?: unknown }; fcm_options?: { link?: unknown } };
 }
 
@@ -76,6 +78,9 @@ export function answerFcm(
   const answer = ((): SandboxAnswer => {
     if (link !== undefined && !isHttpsLink(link))
       return fcmError(400, 'INVALID_ARGUMENT', 'The link must be an HTTPS URL.', 'INVALID_ARGUMENT');
+    const reservedKey = Object.keys(message.data ?? {}).find(isFcmReservedDataKey);
+    if (reservedKey !== undefined)
+      return fcmError(400, 'INVALID_ARGUMENT', `Invalid data payload key: ${reservedKey}`, 'INVALID_ARGUMENT');
     switch (rules.verdictFor('fcm', token)) {
       case 'unregistered':
         return fcmError(404, 'NOT_FOUND', 'Requested entity was not found.', 'UNREGISTERED');

@@ -92,6 +92,21 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
     expect(response.status).toBe(400);
     const paths = response.body.error.details.map((detail: { path: string }) => detail.path).sort();
     expect(paths).toEqual(['/body', '/data/nested', '/sendAt', '/targetIds', '/targetType']);
+    // Keys a gateway keeps for itself: FCM would refuse every Android and web push, APNs could not carry aps.
+    const reserved = await send(team, {
+      targetType: 'userId',
+      targetIds: ['a'],
+      body: 'b',
+      data: { from: 'x', message_type: 'x', google_id: 'x', gcmKey: 'x', aps: 'x', fromCity: 'fine' },
+    });
+    expect(reserved.status).toBe(400);
+    expect(reserved.body.error.details.map((detail: { path: string }) => detail.path)).toEqual([
+      '/data/from',
+      '/data/message_type',
+      '/data/google_id',
+      '/data/gcmKey',
+      '/data/aps',
+    ]);
     const missingBody = await send(team, { targetType: 'user', targetIds: ['a'] });
     expect(missingBody.body.error.details).toEqual([
       { path: '/body', message: 'is required unless templateId is given' },

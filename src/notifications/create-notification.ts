@@ -11,14 +11,16 @@ import { enqueueSend } from '../queues/send.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 import { targetTypes, type TargetType } from '../models/notification.ts';
 import { fieldsOf } from '../http/invalid-request-details.ts';
+import { escapePointer } from '../http/validation.ts';
+import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';
 import { deviceKey } from '../models/device.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
 
 /**
- * What the schema cannot say: the plan's limit on targetIds, Liquid syntax, how far ahead sendAt may be. Each check
- * reads only its own fields and skips a field of the wrong type, so it also runs on a body that failed the schema
- * and the 400 names every offending field (CONTRACTS §1).
+ * What the schema cannot say: the plan's limit on targetIds, data keys a gateway reserves, Liquid syntax, how far ahead
+ * sendAt may be. Each check reads only its own fields and skips a field of the wrong type, so it also runs on a body
+ * that failed the schema and the 400 names every offending field (CONTRACTS §1).
  */
 export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: number): ErrorDetail[] {
   const fields = fieldsOf(body);
@@ -32,6 +34,10 @@ export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: nu
         message: `allows at most ${maxTargets} ids for targetType ${String(targetType)} on the ${plan} plan`,
       });
     }
+  }
+  for (const key of Object.keys(fieldsOf(fields.data))) {
+    const problem = reservedDataKeyProblem(key);
+    if (problem) details.push({ path: `/data/${escapePointer(key)}`, message: problem });
   }
   if (templateId === undefined) details.push(...contentSyntaxErrors(fields));
   if (typeof sendAt === 'string' && Date.parse(sendAt) - now > maxScheduleAheadMs) {

@@ -116,6 +116,15 @@ describe('sandbox FCM (HTTP v1 over HTTPS)', () => {
       body: { error: { status: 'INVALID_ARGUMENT' } },
     });
   });
+
+  it('refuses a message whose data holds a key FCM reserves, as FCM does', async () => {
+    for (const key of ['from', 'message_type', 'google.sent_time', 'gcm.notification.e'])
+      expect(await postFcm({ token: 'raw-4', data: { [key]: 'x' } })).toMatchObject({
+        status: 400,
+        body: { error: { status: 'INVALID_ARGUMENT', message: `Invalid data payload key: ${key}` } },
+      });
+    expect(await postFcm({ token: 'raw-4', data: { fromCity: 'x', aps: 'x' } })).toMatchObject({ status: 200 });
+  });
 });
 
 describe('sandbox APNs (HTTP/2 over TLS)', () => {
