@@ -1,3 +1,9 @@
+const fcmReservedWords = new Set(['from', 'message_type']);
+
+export function isFcmReservedDataKey(key: string): boolean {
+  return fcmReservedWords.has(key) || key.startsWith('google') || key.startsWith('gcm');
+}
+
 /**
  * Data keys a gateway keeps for itself. FCM refuses a whole message whose data holds one of its reserved words
  * ("Invalid data payload key"), so every Android and FCM web push of such a send would fail; APNs reads `aps` beside
@@ -8,8 +14,4 @@ export function reservedDataKeyProblem(key: string): string | null {
     return 'is reserved by FCM, which refuses a push whose data holds from, message_type or a key starting with google or gcm';
   if (key === 'aps') return 'is reserved by APNs for the notification itself';
   return null;
-}
-
-export function isFcmReservedDataKey(key: string): boolean {
-  return key === 'from' || key === 'message_type' || key.startsWith('google') || key.startsWith('gcm');
 }
