@@ -106,15 +106,24 @@ describe('hostile tag keys', () => {
     });
   });
 
-  it('refuses __proto__ anywhere in a body as malformed JSON, so nothing can reach a prototype', async () => {
-    for (const body of [
-      '{"platform":"android","pushToken":"p","tags":{"__proto__":{"polluted":1}}}',
-      '{"__proto__":{"platform":"android"},"pushToken":"p"}',
+  it('refuses __proto__ anywhere in a body with a 400 naming it, so nothing can reach a prototype', async () => {
+    for (const [body, path] of [
+      ['{"platform":"android","pushToken":"p","tags":{"__proto__":{"polluted":1}}}', '/tags/__proto__'],
+      ['{"__proto__":{"platform":"android"},"pushToken":"p"}', '/__proto__'],
+      [
+        '{"platform":"android","pushToken":"p","tags":{"constructor":{"prototype":{"polluted":1}}}}',
+        '/tags/constructor',
+      ],
     ]) {
-      const response = await request('PUT', sdkPath('/devices/proto'), { key: project.clientKey, ...rawJson(body) });
-      expect(response.status).toBe(400);
-      expect(response.body.error.code).toBe('invalid_request');
+      const response = await request('PUT', sdkPath('/devices/proto'), { key: project.clientKey, ...rawJson(body!) });
+      expectRefused(response, path!);
     }
+    // It was "The body is not valid JSON", with no field named.
+    const events = await request('POST', serverPath('/events'), {
+      key: project.apiKey,
+      ...rawJson('{"events":[{"type":"t","subjectType":"user","subjectId":"u","data":{"__proto__":1}}]}'),
+    });
+    expectRefused(events, '/events/0/data/__proto__');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((await request('GET', serverPath('/devices/proto'), { key: project.apiKey })).status).toBe(404);
   });

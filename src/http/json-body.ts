@@ -11,26 +11,52 @@ const unsupportedBody = (why: string) =>
   new ApiError(415, 'unsupported_media_type', `${why}; send the body as uncompressed UTF-8 JSON.`);
 
 /**
- * Where a string or key that is not well-formed Unicode sits (a JSON pointer), or null. Walked with a stack, not
- * recursion: a body may nest 100,000 levels.
+ * Where the first string or key failing `refuses` sits (a JSON pointer), or null. Walked with a stack, not recursion:
+ * a body may nest 100,000 levels.
  */
-function loneSurrogatePath(root: unknown): string | null {
+function refusedPath(
+  root: unknown,
+  refuses: { key: (key: string, value: unknown) => boolean; text: (text: string) => boolean },
+): string | null {
   const pending: Array<[unknown, string]> = [[root, '']];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [value, path] = next;
     if (typeof value === 'string') {
-      if (!value.isWellFormed()) return path;
+      if (refuses.text(value)) return path;
     } else if (Array.isArray(value)) {
       for (const [index, item] of value.entries()) pending.push([item, `${path}/${index}`]);
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, item] of Object.entries(value)) {
         const itemPath = `${path}/${escapePointer(key.toWellFormed())}`;
-        if (!key.isWellFormed()) return itemPath;
+        if (refuses.key(key, item)) return itemPath;
         pending.push([item, itemPath]);
       }
     }
   }
   return null;
+}
+
+const loneSurrogate = {
+  key: (key: string) => !key.isWellFormed(),
+  text: (text: string) => !text.isWellFormed(),
+};
+
+/** What Fastify's parser refuses so that nothing reaches a prototype: __proto__, and constructor holding prototype. */
+const prototypeKey = {
+  key: (key: string, value: unknown) =>
+    key === '__proto__' ||
+    (key === 'constructor' && typeof value === 'object' && value !== null && Object.hasOwn(value, 'prototype')),
+  text: () => false,
+};
+
+/** The path of the key that made the default parser refuse a body that is otherwise JSON, or null. */
+function prototypeKeyPath(text: string): string | null {
+  try {
+    // JSON.parse makes every key an own property, __proto__ included: nothing reaches a prototype here.
+    return refusedPath(JSON.parse(text), prototypeKey);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -57,8 +83,17 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       return done(invalidRequest('The body is not valid UTF-8.'), undefined);
     }
     parseJson(request, text, (error, value) => {
-      if (error) return done(error, undefined);
-      const path = surrogateEscape.test(text) ? loneSurrogatePath(value) : null;
+      if (error) {
+        const keyPath = /__proto__|constructor/.test(text) ? prototypeKeyPath(text) : null;
+        if (keyPath === null) return done(error, undefined);
+        return done(
+          invalidFields([
+            { path: keyPath, message: 'is a key no object here may have: __proto__, or constructor holding prototype' },
+          ]),
+          undefined,
+        );
+      }
+      const path = surrogateEscape.test(text) ? refusedPath(value, loneSurrogate) : null;
       if (path === null) return done(null, value);
       done(
         invalidFields([
