@@ -139,7 +139,7 @@ describe('GET /v1/projects/{id}/notifications', () => {
     expect((await get(`/v1/projects/${other.projectId}/notifications`, other.apiKey)).body.data).toEqual([]);
   });
 
-  it('pages through notifications created in the same millisecond, as a journey creates them, when before is the last id seen', async () => {
+  it('pages through notifications created in the same millisecond, as a journey creates them, by the last id seen or its createdAt', async () => {
     const owner = await ingress.createProject('team');
     const createdAt = new Date();
     const created = Array.from({ length: 25 }, (_, index) => ({
@@ -167,6 +167,15 @@ describe('GET /v1/projects/{id}/notifications', () => {
       before = `&before=${encodeURIComponent(page.body.data.at(-1).id)}`;
     }
     expect(seen).toEqual(created.map((notification) => notification._id).reverse());
+    // A page holds its last millisecond whole, so paging by the createdAt of the last one seen skips none either.
+    const byTime: string[] = [];
+    for (let before = ''; ; ) {
+      const page = await get(`${listPath}${before}`, owner.apiKey);
+      byTime.push(...page.body.data.map((item: { id: string }) => item.id));
+      if (page.body.data.length < 10) break;
+      before = `&before=${encodeURIComponent(page.body.data.at(-1).createdAt)}`;
+    }
+    expect(byTime).toEqual(seen);
     const unknown = await get(`${listPath}&before=no-such-notification`, owner.apiKey);
     expectError(unknown, 400, 'invalid_request');
     expect(unknown.body.error.details[0].path).toBe('/query/before');

@@ -72,7 +72,7 @@ describe('GET notification-history (spec §4.3, CONTRACTS §8)', () => {
     expect(notificationIds(last)).toEqual(['n1']);
   });
 
-  it('pages by the last entry seen through pushes the device received in the same millisecond', async () => {
+  it('pages through pushes the device received in the same millisecond, by the last entry or by its time', async () => {
     const registered = await ingress.request('PUT', `/v1/sdk/projects/${project.projectId}/devices/busy-phone`, {
       key: project.clientKey,
       body: { platform: 'android', pushToken: 'tok-busy' },
@@ -89,25 +89,23 @@ describe('GET notification-history (spec §4.3, CONTRACTS §8)', () => {
         sentAt: new Date(sentAt.getTime() - (index === 0 ? 1 : 0)),
       })),
     );
-    const seen: string[] = [];
-    let before = encodeURIComponent(new Date(sentAt.getTime() + 1).toISOString());
-    for (let page = 0; page < 4; page++) {
-      const response = await ingress.request('GET', historyPath(`?limit=1&before=${before}`, 'busy-phone'), {
-        key: project.apiKey,
-      });
+    const page = async (before: string) => {
+      const response = await ingress.request(
+        'GET',
+        historyPath(`?limit=1&before=${encodeURIComponent(before)}`, 'busy-phone'),
+        { key: project.apiKey },
+      );
       expect(response.status).toBe(200);
-      const [id] = notificationIds(response);
-      seen.push(id);
-      before = encodeURIComponent(id);
-    }
-    expect(seen).toEqual(['t3', 't2', 't1', 't0']);
-    // By its time alone, the boundary cannot tell the entries of its millisecond apart: they are all behind it.
-    const byTime = await ingress.request(
-      'GET',
-      historyPath(`?limit=1&before=${encodeURIComponent(sentAt.toISOString())}`, 'busy-phone'),
-      { key: project.apiKey },
-    );
-    expect(notificationIds(byTime)).toEqual(['t0']);
+      return response.body.data as Array<{ notification: { id: string }; sentAt: string }>;
+    };
+    // A page never ends inside a millisecond: limit 1 answers the three sent together.
+    const first = await page(new Date(sentAt.getTime() + 1).toISOString());
+    expect(first.map((entry) => entry.notification.id)).toEqual(['t3', 't2', 't1']);
+    // So the next page, by the last entry's time (CONTRACTS §8) or by its id, skips nothing and repeats nothing.
+    for (const before of [first[2]!.sentAt, 't1'])
+      expect((await page(before)).map((entry) => entry.notification.id)).toEqual(['t0']);
+    // From inside the millisecond, by id: the rest of it.
+    expect((await page('t3')).map((entry) => entry.notification.id)).toEqual(['t2', 't1']);
   });
 
   it('refuses a limit over 1000 and a before that is neither a time nor a notification in the history', async () => {

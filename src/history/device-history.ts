@@ -23,6 +23,7 @@ export async function deviceHistory(
   const entries = await newestFirstPage(page.limit, page.before, {
     sameTime: (sentAt, key, limit) => sameTimeHistoryQuery(models, projectId, deviceId, { sentAt, key }, limit),
     older: (limit, before) => deviceHistoryQuery(models, projectId, deviceId, { limit, before }, now),
+    placeOf: (entry) => ({ time: entry.sentAt, key: entry._id }),
   });
   return entries.map(({ notification, sentAt }) => ({
     notification: {

@@ -14,15 +14,28 @@ export interface NewestFirstReads<T> {
   sameTime(time: Date, key: string, limit: number): Promise<T[]>;
   /** Items before `before` (all when undefined), newest first. */
   older(limit: number, before: Date | undefined): Promise<T[]>;
+  /** An item's place in the order. */
+  placeOf(item: T): Required<PageBoundary>;
 }
 
-/** One page: the rest of the boundary's millisecond first, then what is older, `limit` in all. */
+/** Beyond any burst seen: a journey's sends of one ingest job (at most 500 events) share a millisecond. */
+const maxSameMillisecond = 10_000;
+
+/**
+ * One page: the rest of the boundary's millisecond first, then what is older, `limit` in all; a full page then takes
+ * the rest of its last millisecond too, so that a client paging by the time of the last item (CONTRACTS §8's
+ * `before=<ISO time>`, which skips that millisecond) misses nothing. Such a page holds more than `limit` items, by as
+ * many as shared that millisecond.
+ */
 export async function newestFirstPage<T>(
   limit: number,
   before: PageBoundary | undefined,
   reads: NewestFirstReads<T>,
 ): Promise<T[]> {
   const sameTime = before?.key === undefined ? [] : await reads.sameTime(before.time, before.key, limit);
-  if (sameTime.length === limit) return sameTime;
-  return [...sameTime, ...(await reads.older(limit - sameTime.length, before?.time))];
+  const page =
+    sameTime.length === limit ? sameTime : [...sameTime, ...(await reads.older(limit - sameTime.length, before?.time))];
+  if (page.length < limit) return page;
+  const last = reads.placeOf(page.at(-1)!);
+  return [...page, ...(await reads.sameTime(last.time, last.key, maxSameMillisecond))];
 }

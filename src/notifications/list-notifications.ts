@@ -36,6 +36,7 @@ function pageOfNotifications(models: Models, projectId: string, { limit, before 
   return newestFirstPage(limit, before, {
     sameTime: (createdAt, id, count) => sameTimeNotificationsQuery(models, projectId, { createdAt, id }, count),
     older: (count, olderThan) => listNotificationsQuery(models, projectId, { limit: count, before: olderThan }),
+    placeOf: (notification) => ({ time: notification.createdAt, key: notification._id }),
   });
 }
 

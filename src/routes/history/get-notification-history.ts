@@ -15,7 +15,7 @@ export function registerGetNotificationHistory(app: App, context: AppContext): v
         summary: 'Notifications sent to a device in the last 30 days (spec §4.3)',
         description:
           'Newest first. Page with limit (default 100, at most 1000) and before: the notification id of the last entry seen, ' +
-          'which also pages through entries sent in the same millisecond, or its sentAt.',
+          'or its sentAt. A page holds its last millisecond whole, so it can exceed limit and the next one skips none.',
         tags: ['history'],
         params: ProjectDeviceParams,
         querystring: HistoryQuery,

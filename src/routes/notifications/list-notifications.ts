@@ -14,7 +14,7 @@ export function registerListNotifications(app: App, context: AppContext): void {
         summary: "The project's notifications with status and stats, newest first",
         description:
           'Page with limit (default 50, at most 500) and before: the id of the last notification seen, or its createdAt ' +
-          '(an ISO 8601 time), which skips notifications created in the same millisecond.',
+          '(an ISO 8601 time). A page holds its last millisecond whole, so it can exceed limit and the next one skips none.',
         tags: ['notifications'],
         params: ProjectParams,
         querystring: ListNotificationsQuery,
