@@ -354,6 +354,33 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('reads every notification created between two refreshes, even more than a page of them', async () => {
+    const owner = await harness.ingress.createProject('team');
+    const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = () =>
+      sendNotification(harness.ingress, owner, { targetType: 'userId', targetIds: ['nobody'], body: 'later', sendAt });
+    for (let count = 0; count < 3; count += 1) await scheduled();
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'notifications');
+      const rows = page.locator('tbody tr[data-notification]');
+      await until(() => rows.count()).toBe(3);
+      // 80 at once, within a few 2 s refreshes: more than a page of 20 arrives between two of them.
+      await Promise.all(Array.from({ length: 80 }, scheduled));
+      const all = await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/notifications?limit=500`, {
+        key: owner.apiKey,
+      });
+      const newestFirst = all.body.data.map((notification: { id: string }) => notification.id);
+      expect(newestFirst).toHaveLength(83);
+      await until(() => rows.evaluateAll((cells) => cells.map((row) => row.getAttribute('data-notification')))).toEqual(
+        newestFirst,
+      );
+    } finally {
+      await close();
+    }
+  });
+
   it('sends only once the send is confirmed: Enter in a field asks, an audience of nobody cannot be confirmed, and an edit hides the notice of the last send', async () => {
     const owner = await harness.ingress.createProject('team');
     await registerDevices(harness.ingress, owner, [

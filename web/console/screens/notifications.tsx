@@ -6,6 +6,7 @@ import { useProject } from '../context.ts';
 import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
 
 const pageSize = 20;
+const catchUpPageSize = 100;
 
 function Funnel({ stats }: { stats: NotificationView['stats'] }) {
   const steps: Array<[string, number]> = [
@@ -38,39 +39,56 @@ const isMoving = (notification: NotificationView) =>
   notification.status === 'sending' ||
   (notification.status === 'queued' && Date.now() - Date.parse(notification.createdAt) < startingWithinMs);
 
+/** The fetched rows first (newer, and with the statuses just read), then the held rows they do not replace. */
+function merge(fetched: NotificationView[], held: NotificationView[]): NotificationView[] {
+  const fetchedIds = new Set(fetched.map((item) => item.id));
+  return [...fetched, ...held.filter((item) => !fetchedIds.has(item.id))];
+}
+
+/**
+ * The newest rows down to the first one already held, page after page: more notifications than a page may have been
+ * created since the last read, and a row between them and the held ones would otherwise never be read. It reads on
+ * past held rows that were still being sent, so that their statuses stay live too.
+ */
+async function readSince(base: string, held: NotificationView[]): Promise<NotificationView[]> {
+  const heldIds = new Set(held.map((item) => item.id));
+  let moving = held.filter(isMoving).map((item) => item.id);
+  const fetched: NotificationView[] = [];
+  let limit = pageSize;
+  for (;;) {
+    const before = fetched.at(-1)?.id;
+    const page = await api<NotificationView[]>('GET', `${base}/notifications${query({ limit, before })}`);
+    fetched.push(...page);
+    const pageIds = new Set(page.map((item) => item.id));
+    moving = moving.filter((id) => !pageIds.has(id));
+    const reachedHeld = held.length === 0 || fetched.some((item) => heldIds.has(item.id));
+    if (page.length < limit || (reachedHeld && moving.length === 0)) return fetched;
+    // Catching up takes bigger pages: fewer requests against the plan's rate limit.
+    limit = catchUpPageSize;
+  }
+}
+
 export function NotificationsScreen() {
   const { base } = useProject();
-  const [older, setOlder] = useState<NotificationView[]>([]);
+  // Every row loaded, newest first: the newest read again on each refresh, and the older pages loaded on demand.
+  const [rows, setRows] = useState<NotificationView[]>([]);
   const [olderEnd, setOlderEnd] = useState(false);
-  const latest = useLoad(
-    () => api<NotificationView[]>('GET', `${base}/notifications${query({ limit: pageSize })}`),
-    [base],
-  );
-  // Rows that newer notifications pushed out of the newest page stay, between it and the older pages loaded: the older
-  // pages start after the row that was last when they were loaded.
-  const [pushedOut, setPushedOut] = useState<NotificationView[]>([]);
-  const previousLatest = useRef<NotificationView[]>([]);
+  const held = useRef<NotificationView[]>([]);
+  const latest = useLoad(() => readSince(base, held.current), [base]);
+  const shown = merge(latest.data ?? [], rows);
+  held.current = shown;
   useEffect(() => {
     const fresh = latest.data;
-    if (!fresh) return;
-    const freshIds = new Set(fresh.map((item) => item.id));
-    const dropped = previousLatest.current.filter((item) => !freshIds.has(item.id));
-    previousLatest.current = fresh;
-    if (dropped.length > 0) setPushedOut((kept) => [...dropped, ...kept.filter((item) => !freshIds.has(item.id))]);
+    if (fresh) setRows((kept) => merge(fresh, kept));
   }, [latest.data]);
-  const shownIds = new Set<string>();
-  const shown = [...(latest.data ?? []), ...pushedOut, ...older].filter(
-    (item) => !shownIds.has(item.id) && shownIds.add(item.id),
-  );
-  // Live status: the newest page is read again every 2 s while a notification on screen is being sent, and every 30 s
-  // after, for the clicks that keep arriving; on the starter plan that is at most 30 of the 100 requests a minute. A
+  // Live status: the list is read again every 2 s while a notification on screen is being sent, and every 30 s after,
+  // for the clicks that keep arriving; on the starter plan that is at most 30 of the 100 requests a minute. A
   // scheduled send waiting for its time does not count as being sent.
-  // Only the newest page is read again, so only its rows decide.
-  useInterval(latest.reload, (latest.data ?? []).some(isMoving) ? 2000 : 30_000);
+  useInterval(latest.reload, shown.some(isMoving) ? 2000 : 30_000);
 
   const loadOlder = useAction(async (before: string) => {
     const page = await api<NotificationView[]>('GET', `${base}/notifications${query({ limit: pageSize, before })}`);
-    setOlder([...older, ...page]);
+    setRows((kept) => merge(kept, page));
     setOlderEnd(page.length < pageSize);
   });
 
