@@ -461,6 +461,38 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('lists and offers every template, past the 100 a list route answers without a limit', async () => {
+    const owner = await harness.ingress.createProject('team');
+    const names = Array.from({ length: 101 }, (_, index) => `Template ${String(index).padStart(3, '0')}`);
+    // One after another: the oldest, the one a first page of 100 leaves out, is known.
+    for (const name of names)
+      expect(
+        (
+          await harness.ingress.request('POST', `/v1/projects/${owner.projectId}/templates`, {
+            key: owner.apiKey,
+            body: { name, body: name },
+          })
+        ).status,
+      ).toBe(200);
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'templates');
+      const list = page.getByRole('region', { name: 'Templates' }).getByRole('listitem');
+      await until(() => list.count()).toBe(101);
+      await page.getByRole('button', { name: 'Template 000' }).click();
+      await until(() => page.getByLabel('Body').inputValue()).toBe('Template 000');
+
+      await show(page, 'send');
+      await page.getByLabel('Content from').selectOption('template');
+      const picker = page.getByLabel('Template', { exact: true });
+      await until(() => picker.locator('option').count()).toBe(101);
+      await picker.selectOption({ label: 'Template 000' });
+    } finally {
+      await close();
+    }
+  });
+
   it('deletes a template only once asked, then says it was deleted rather than saved', async () => {
     const owner = await harness.ingress.createProject('team');
     const { page, close } = await openConsole();

@@ -49,6 +49,35 @@ describe('templates (CONTRACTS §7)', () => {
     expect((await ingress.request('DELETE', `${templatesPath()}/${id}`, { key: project.apiKey })).status).toBe(404);
   });
 
+  it('pages newest first with before, the id of the last template seen, through templates created in the same millisecond', async () => {
+    const owner = await ingress.createProject('team');
+    await Promise.all(
+      Array.from({ length: 7 }, (_, index) =>
+        ingress.request('POST', templatesPath(owner), { key: owner.apiKey, body: { name: `t${index}`, body: 'b' } }),
+      ),
+    );
+    const all = (await ingress.request('GET', templatesPath(owner), { key: owner.apiKey })).body.data.map(
+      (template: { id: string }) => template.id,
+    );
+    expect(all).toHaveLength(7);
+    const paged: string[] = [];
+    for (;;) {
+      const before = paged.length === 0 ? '' : `&before=${paged.at(-1)}`;
+      const page = await ingress.request('GET', `${templatesPath(owner)}?limit=2${before}`, { key: owner.apiKey });
+      expect(page.status).toBe(200);
+      paged.push(...page.body.data.map((template: { id: string }) => template.id));
+      if (page.body.data.length < 2) break;
+    }
+    expect(paged).toEqual(all);
+    const unknown = await ingress.request('GET', `${templatesPath(owner)}?before=no-such-template`, {
+      key: owner.apiKey,
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.details).toEqual([
+      { path: '/query/before', message: expect.stringContaining('template') },
+    ]);
+  });
+
   it('refuses a template that does not parse as Liquid with 400 naming the field', async () => {
     const response = await ingress.request('POST', templatesPath(), {
       key: project.apiKey,

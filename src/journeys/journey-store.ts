@@ -10,6 +10,8 @@ import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
 import { bumpJourneyVersion } from './journey-version.ts';
 import { cancelJourneySends } from './cancel-journey-sends.ts';
+import { listNewestFirst, newestFirst } from '../models/newest-first-list.ts';
+import type { PageBoundary } from '../infra/newest-first-page.ts';
 
 export type StoredJourney = JourneyDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
@@ -88,8 +90,21 @@ export class JourneyStore {
     return document.toObject();
   }
 
-  list(projectId: string, limit: number): Promise<StoredJourney[]> {
-    return this.deps.models.Journey.find({ projectId }).sort({ createdAt: -1 }).limit(limit).lean<StoredJourney[]>();
+  list(projectId: string, limit: number, before?: PageBoundary): Promise<StoredJourney[]> {
+    return listNewestFirst(
+      (filter, count) => this.deps.models.Journey.find(filter).sort(newestFirst).limit(count).lean<StoredJourney[]>(),
+      projectId,
+      limit,
+      before,
+    );
+  }
+
+  async boundary(projectId: string, id: string): Promise<PageBoundary | null> {
+    const found = await this.deps.models.Journey.findOne(
+      { _id: id, projectId },
+      { createdAt: 1 },
+    ).lean<StoredJourney>();
+    return found && { time: found.createdAt, key: found._id };
   }
 
   async find(projectId: string, journeyId: string): Promise<StoredJourney> {

@@ -12,7 +12,8 @@ const templateSchema = new Schema(
   },
   { timestamps: true, versionKey: false },
 );
-templateSchema.index({ projectId: 1, createdAt: -1 });
+// The _id orders the templates of one millisecond, so that a page boundary between them skips none.
+templateSchema.index({ projectId: 1, createdAt: -1, _id: -1 });
 
 export type TemplateDocument = InferSchemaType<typeof templateSchema>;
 

@@ -2,12 +2,17 @@ import { Type, type Static, type TSchema } from 'typebox';
 import type { App } from '../http/app-types.ts';
 import type { ErrorDetail } from '../http/api-error.ts';
 import { assertRequestValid } from '../http/invalid-request-details.ts';
-import { ErrorResponse, ListQuery, ProjectParams, dataResponse } from '../schemas/common.ts';
+import { ErrorResponse, ProjectParams, ResourceListQuery, dataResponse } from '../schemas/common.ts';
+import type { PageBoundary } from '../infra/newest-first-page.ts';
+import { pageBoundary } from '../http/page-boundary.ts';
 
 /** What the console resources (templates, segments, journeys) store: one document per id within a project. */
 export interface ResourceStore<Input, Stored> {
   create(projectId: string, input: Input): Promise<Stored>;
-  list(projectId: string, limit: number): Promise<Stored[]>;
+  /** Newest first, after the boundary. */
+  list(projectId: string, limit: number, before?: PageBoundary): Promise<Stored[]>;
+  /** Where a page ending with the item `id` ends; null when the project has no such item. */
+  boundary(projectId: string, id: string): Promise<PageBoundary | null>;
   find(projectId: string, id: string): Promise<Stored>;
   replace(projectId: string, id: string, input: Input): Promise<Stored>;
   delete(projectId: string, id: string): Promise<void>;
@@ -69,13 +74,19 @@ export function registerResourceRoutes<Body extends TSchema, View extends TSchem
     {
       schema: {
         summary: `List ${collection}, newest first`,
+        description: `Page with limit (default 100, at most 1000) and before: the id of the last ${noun} seen, or its createdAt (an ISO 8601 time). A page holds its last millisecond whole, so it can exceed limit and the next one skips none.`,
         tags,
         params: ProjectParams,
-        querystring: ListQuery,
+        querystring: ResourceListQuery,
         response: { 200: dataResponse(Type.Array(view)), 400: ErrorResponse },
       },
+      attachValidation: true,
     },
-    async (request) => ({ data: (await store.list(request.params.projectId, request.query.limit)).map(toView) }),
+    async (request) => {
+      const { projectId } = request.params;
+      const before = await pageBoundary(request, `a ${noun} of this project`, (id) => store.boundary(projectId, id));
+      return { data: (await store.list(projectId, request.query.limit, before)).map(toView) };
+    },
   );
   app.get(
     itemPath,

@@ -66,4 +66,12 @@ export const DeviceId = Type.String({
 
 export const ProjectDeviceParams = Type.Object({ projectId: ProjectParams.properties.projectId, deviceId: DeviceId });
 
-export const ListQuery = Type.Object({ limit: PageLimit(1000, 100) }, { additionalProperties: false });
+/** Templates, segments and journeys, newest first. */
+export const ResourceListQuery = Type.Object(
+  {
+    limit: PageLimit(1000, 100),
+    // The last item seen: its createdAt, or its id, which also pages through those created in the same millisecond.
+    before: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  },
+  { additionalProperties: false },
+);

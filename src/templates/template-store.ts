@@ -5,6 +5,8 @@ import type { TemplateBody, TemplateView } from '../schemas/template.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
 import { fieldsOf } from '../http/invalid-request-details.ts';
 import { contentSyntaxErrors } from '../rendering/message-content.ts';
+import { listNewestFirst, newestFirst } from '../models/newest-first-list.ts';
+import type { PageBoundary } from '../infra/newest-first-page.ts';
 
 type StoredTemplate = TemplateDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
@@ -56,8 +58,18 @@ export class TemplateStore {
     return document.toObject();
   }
 
-  list(projectId: string, limit: number): Promise<StoredTemplate[]> {
-    return this.models.Template.find({ projectId }).sort({ createdAt: -1 }).limit(limit).lean<StoredTemplate[]>();
+  list(projectId: string, limit: number, before?: PageBoundary): Promise<StoredTemplate[]> {
+    return listNewestFirst(
+      (filter, count) => this.models.Template.find(filter).sort(newestFirst).limit(count).lean<StoredTemplate[]>(),
+      projectId,
+      limit,
+      before,
+    );
+  }
+
+  async boundary(projectId: string, id: string): Promise<PageBoundary | null> {
+    const found = await this.models.Template.findOne({ _id: id, projectId }, { createdAt: 1 }).lean<StoredTemplate>();
+    return found && { time: found.createdAt, key: found._id };
   }
 
   async find(projectId: string, templateId: string): Promise<StoredTemplate> {

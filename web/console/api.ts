@@ -1,4 +1,5 @@
 /** The one way the console reaches the server: the public REST API, with the signed-in key as a bearer token. */
+import type { ProjectView } from '../../src/schemas/project.ts';
 
 const sessionKeyName = 'pushengine.console.key';
 const projectKeyName = 'pushengine.console.project';
@@ -79,4 +80,31 @@ export function query(values: Record<string, string | number | undefined>): stri
     if (value !== undefined && value !== '') params.set(name, String(value));
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
+}
+
+/** The most a list route answers at once (templates, segments, journeys and, for ADMIN_TOKEN, projects). */
+const listPageSize = 1000;
+
+/**
+ * Every template, segment or journey of a list route, newest first: page after page with before, the id of the last
+ * one read. A route answers 100 without a limit, and the console shows and offers them all.
+ */
+export async function listAll<T extends { id: string }>(path: string): Promise<T[]> {
+  const items: T[] = [];
+  for (;;) {
+    const page = await api<T[]>('GET', `${path}${query({ limit: listPageSize, before: items.at(-1)?.id })}`);
+    items.push(...page);
+    if (page.length < listPageSize) return items;
+  }
+}
+
+/** Every project the key may use (all of them for ADMIN_TOKEN), in id order: page after page with after. */
+export async function listProjects(key?: string): Promise<ProjectView[]> {
+  const projects: ProjectView[] = [];
+  for (;;) {
+    const after = projects.at(-1)?.id;
+    const page = await api<ProjectView[]>('GET', `/v1/projects${query({ limit: listPageSize, after })}`, { key });
+    projects.push(...page);
+    if (page.length < listPageSize) return projects;
+  }
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ProjectView } from '../../src/schemas/project.ts';
-import { api, session } from './api.ts';
+import { listProjects, session } from './api.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { ProjectContext } from './context.ts';
 import { ErrorMessage, Field, LoadedView, Select } from './ui.tsx';
@@ -24,7 +24,7 @@ function useHashScreen(): ScreenName {
 
 function SignIn({ onSignedIn }: { onSignedIn(key: string, projects: ProjectView[]): void }) {
   const [key, setKey] = useState('');
-  const signIn = useAction((candidate: string) => api<ProjectView[]>('GET', '/v1/projects', { key: candidate }));
+  const signIn = useAction((candidate: string) => listProjects(candidate));
   return (
     <main id="main" class="sign-in">
       <h1>Push console</h1>
@@ -56,10 +56,10 @@ function SignIn({ onSignedIn }: { onSignedIn(key: string, projects: ProjectView[
 export function App() {
   const [key, setKey] = useState(session.key);
   const [projects, setProjects] = useState<ProjectView[] | undefined>(undefined);
-  const restored = useLoad(
-    key !== null && projects === undefined ? () => api<ProjectView[]>('GET', '/v1/projects') : null,
-    [key, projects === undefined],
-  );
+  const restored = useLoad(key !== null && projects === undefined ? () => listProjects() : null, [
+    key,
+    projects === undefined,
+  ]);
   useEffect(() => {
     if (restored.data) setProjects(restored.data);
   }, [restored.data]);

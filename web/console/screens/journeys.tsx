@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { JourneyBody, JourneyView } from '../../../src/schemas/journey.ts';
 import type { TemplateView } from '../../../src/schemas/template.ts';
-import { api } from '../api.ts';
+import { api, listAll } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ConfirmButton, ErrorMessage, Field, LoadedView, Select } from '../ui.tsx';
@@ -16,8 +16,8 @@ const emptyDraft = { name: '', event: '', delaySeconds: '0', templateId: '', bod
 
 export function JourneysScreen() {
   const { base } = useProject();
-  const list = useLoad(() => api<JourneyView[]>('GET', `${base}/journeys`), [base]);
-  const templates = useLoad(() => api<TemplateView[]>('GET', `${base}/templates`), [base]);
+  const list = useLoad(() => listAll<JourneyView>(`${base}/journeys`), [base]);
+  const templates = useLoad(() => listAll<TemplateView>(`${base}/templates`), [base]);
   const [draft, setDraft] = useState(emptyDraft);
 
   const create = useAction(async () => {

@@ -7,7 +7,7 @@ import type {
   EventCondition,
 } from '../../../src/schemas/segment.ts';
 import type { ConditionOp } from '../../../src/schemas/event-conditions.ts';
-import { api } from '../api.ts';
+import { api, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, Field, LoadedView, SaveControls, Select, mayLeaveEditor } from '../ui.tsx';
@@ -273,7 +273,7 @@ function ConditionEditor({
 
 export function SegmentsScreen() {
   const { base } = useProject();
-  const list = useLoad(() => api<SegmentView[]>('GET', `${base}/segments`), [base]);
+  const list = useLoad(() => listAll<SegmentView>(`${base}/segments`), [base]);
   const [editing, setEditing] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [match, setMatch] = useState<SegmentView['match']>('all');

@@ -3,7 +3,7 @@ import type { RenderedContent, SendNotificationBody } from '../../../src/schemas
 import type { TemplateView } from '../../../src/schemas/template.ts';
 import type { SegmentPreview, SegmentView } from '../../../src/schemas/segment.ts';
 import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/device-list.ts';
-import { api, query } from '../api.ts';
+import { api, listAll, query } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, Field, NamedItemSelect, Select } from '../ui.tsx';
@@ -35,8 +35,8 @@ function audienceCount(base: string, targetType: TargetType, target: string): Pr
 
 export function SendScreen() {
   const { base } = useProject();
-  const templates = useLoad(() => api<TemplateView[]>('GET', `${base}/templates`), [base]);
-  const segments = useLoad(() => api<SegmentView[]>('GET', `${base}/segments`), [base]);
+  const templates = useLoad(() => listAll<TemplateView>(`${base}/templates`), [base]);
+  const segments = useLoad(() => listAll<SegmentView>(`${base}/segments`), [base]);
   const [mode, setMode] = useState<ContentMode>('inline');
   const [templateId, setTemplateId] = useState('');
   const [content, setContent] = useState({ title: '', body: '', url: '', imageUrl: '' });

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { TemplateBody, TemplateView } from '../../../src/schemas/template.ts';
 import type { RenderedContent } from '../../../src/schemas/notification.ts';
-import { api, type ApiFailure } from '../api.ts';
+import { api, type ApiFailure, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, Field, LoadedView, SaveControls, mayLeaveEditor } from '../ui.tsx';
@@ -42,7 +42,7 @@ function fieldErrors(error: ApiFailure | undefined): Record<string, string> {
 
 export function TemplatesScreen() {
   const { base } = useProject();
-  const list = useLoad(() => api<TemplateView[]>('GET', `${base}/templates`), [base]);
+  const list = useLoad(() => listAll<TemplateView>(`${base}/templates`), [base]);
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState<Draft>(blank);
   const [previewDevice, setPreviewDevice] = useState('');
