@@ -310,6 +310,40 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('reads the history again on a repeated look-up of the same device', async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [
+      { id: 'again', platform: 'android', token: 'console-look-again', tags: { round: 'first' } },
+    ]);
+    const push = async (title: string) =>
+      waitUntilCompleted(
+        harness.ingress,
+        owner,
+        await sendNotification(harness.ingress, owner, {
+          targetType: 'device',
+          targetIds: ['again'],
+          title,
+          body: 'b',
+        }),
+      );
+    await push('First push');
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'devices');
+      await page.getByLabel('Look up by').selectOption('deviceId');
+      await page.getByLabel('Device id').fill('again');
+      await page.getByRole('button', { name: 'Look up' }).click();
+      const card = page.locator('article[data-device="again"]');
+      await until(() => card.getByTestId('history').textContent()).toContain('First push');
+      await push('Second push');
+      await page.getByRole('button', { name: 'Look up' }).click();
+      await until(() => card.getByTestId('history').textContent()).toContain('Second push');
+    } finally {
+      await close();
+    }
+  });
+
   it('is usable from the keyboard: Tab reaches the screens, Enter opens one and puts the focus on its heading', async () => {
     const { page, close } = await openConsole();
     try {

@@ -85,7 +85,8 @@ export function DevicesScreen() {
   const { base } = useProject();
   const [by, setBy] = useState<LookupBy>('userId');
   const [id, setId] = useState('');
-  const [search, setSearch] = useState<{ by: LookupBy; id: string } | null>(null);
+  // Each lookup is a new one, also of the same id: everything it shows is read again, the history included.
+  const [search, setSearch] = useState<{ by: LookupBy; id: string; round: number } | null>(null);
   const found = useLoad(search === null ? null : () => lookUp(base, search.by, search.id), [base, search]);
 
   return (
@@ -95,7 +96,7 @@ export function DevicesScreen() {
           class="filters"
           onSubmit={(event) => {
             event.preventDefault();
-            setSearch({ by, id: id.trim() });
+            setSearch({ by, id: id.trim(), round: (search?.round ?? 0) + 1 });
           }}
         >
           <Select
@@ -149,7 +150,7 @@ export function DevicesScreen() {
                   </dd>
                 </dl>
                 <h3>Notification history</h3>
-                <History deviceId={device.id} />
+                <History key={search.round} deviceId={device.id} />
               </article>
             ))
           }
