@@ -344,6 +344,37 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('reads the events and the event catalog again on each Filter, also with the filters unchanged', async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [{ id: 'eventful', platform: 'android', token: 'console-eventful' }]);
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'events');
+      await page.getByLabel('Event type', { exact: true }).fill('late_arrival');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.getByText('No event matches.').waitFor();
+      const reported = await harness.ingress.request('POST', `/v1/projects/${owner.projectId}/events`, {
+        key: owner.apiKey,
+        body: { events: [{ type: 'late_arrival', subjectType: 'device', subjectId: 'eventful', data: {} }] },
+      });
+      expect(reported.body.data.success).toBe(1);
+      await until(
+        async () =>
+          (
+            await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/events?type=late_arrival`, {
+              key: owner.apiKey,
+            })
+          ).body.data.length,
+      ).toBe(1);
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await until(() => page.getByTestId('events-table').locator('tbody tr').count()).toBe(1);
+      await until(() => page.getByTestId('event-catalog').textContent()).toContain('late_arrival seen in events');
+    } finally {
+      await close();
+    }
+  });
+
   it('is usable from the keyboard: Tab reaches the screens, Enter opens one and puts the focus on its heading', async () => {
     const { page, close } = await openConsole();
     try {

@@ -33,7 +33,10 @@ export function EventsScreen() {
             class="filters"
             onSubmit={(event) => {
               event.preventDefault();
+              // Read again even when the filters are the ones applied: new events, and new types in the catalog.
               setApplied(filters);
+              events.reload();
+              catalog.reload();
             }}
           >
             <Field
