@@ -394,6 +394,26 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('skips to the content by moving the focus only: the screen and its unsaved edits stay', async () => {
+    const { page, dialogs, close } = await openConsole();
+    try {
+      await signIn(page);
+      await show(page, 'templates');
+      await page.getByLabel('Name').fill('Not saved');
+      const skip = page.getByText('Skip to content');
+      await skip.focus();
+      await page.keyboard.press('Enter');
+      const heading = page.getByRole('heading', { level: 1 });
+      await until(() => heading.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
+      expect(await heading.textContent()).toBe('Templates');
+      expect(new URL(page.url()).hash).toBe('#/templates');
+      expect(await page.getByLabel('Name').inputValue()).toBe('Not saved');
+      expect(dialogs).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('keeps every notification on screen when a new one pushes a row out of the newest page after older ones were loaded', async () => {
     const owner = await harness.ingress.createProject('team');
     const sendAt = new Date(Date.now() + 3_600_000).toISOString();

@@ -127,9 +127,10 @@ function Shell({
 
   return (
     <>
-      <a class="skip" href="#main">
+      {/* Only the focus moves: the hash is the screen's route, and a link to #main opened the Project screen. */}
+      <button type="button" class="skip link" onClick={() => heading.current?.focus()}>
         Skip to content
-      </a>
+      </button>
       <header class="top">
         <strong class="brand">Push console</strong>
         {projects.length > 1 && (
