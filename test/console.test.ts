@@ -146,6 +146,23 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('signs in with a pasted key wrapped in invisible characters, and names a character no key holds', async () => {
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, `\u200B ${project.apiKey}\u200B\uFEFF\n`);
+      await until(() => page.locator('.facts').textContent()).toContain(project.projectId);
+      expect(await page.evaluate(() => sessionStorage.getItem('pushengine.console.key'))).toBe(project.apiKey);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('Server API key or ADMIN_TOKEN').fill(`sk_ab\u200Bcd`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await until(() => page.getByRole('alert').textContent()).toBe(
+        'This is not an API key: it holds U+200B, which no key holds. Copy the key again, or type it.',
+      );
+    } finally {
+      await close();
+    }
+  });
+
   it('with ADMIN_TOKEN sees every project and switches between them', async () => {
     const { page, close } = await openConsole();
     try {
