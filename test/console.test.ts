@@ -392,6 +392,53 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('wraps a long unbroken title in the history instead of widening the page, and tells the tag "30" from the number 30', async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [
+      {
+        id: 'wide',
+        platform: 'android',
+        token: 'console-wide',
+        tags: { age: 30, code: '30', name: 'Ada', none: 'null', [`k${'e'.repeat(63)}`]: 'v'.repeat(1024) },
+      },
+    ]);
+    const title = 'W'.repeat(1000);
+    await waitUntilCompleted(
+      harness.ingress,
+      owner,
+      await sendNotification(harness.ingress, owner, { targetType: 'device', targetIds: ['wide'], title, body: 'b' }),
+    );
+    for (const width of [1280, 390]) {
+      const { page, close } = await openConsole(width);
+      try {
+        await signIn(page, owner.apiKey);
+        await show(page, 'devices');
+        await page.getByLabel('Look up by').selectOption('deviceId');
+        await page.getByLabel('Device id').fill('wide');
+        await page.getByRole('button', { name: 'Look up' }).click();
+        const card = page.locator('article[data-device="wide"]');
+        await until(() => card.getByTestId('history').textContent()).toContain(title);
+        expect(await page.locator('html').evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(width);
+        const tag = (key: string) =>
+          card
+            .getByTestId('tags')
+            .locator('div')
+            .filter({ has: page.getByText(key, { exact: true }) })
+            .locator('dd');
+        expect(await tag('age').textContent()).toBe('30');
+        expect(await tag('code').textContent()).toBe('"30"');
+        expect(await tag('name').textContent()).toBe('Ada');
+        expect(await tag('none').textContent()).toBe('"null"');
+        // The notifications table with the same title in a cell.
+        await show(page, 'notifications');
+        await page.locator('tbody tr[data-notification]').waitFor();
+        expect(await page.locator('html').evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(width);
+      } finally {
+        await close();
+      }
+    }
+  });
+
   it('is usable from the keyboard: Tab reaches the screens, Enter opens one and puts the focus on its heading', async () => {
     const { page, close } = await openConsole();
     try {

@@ -176,7 +176,14 @@ export function asText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-export function Tags({ tags }: { tags: Record<string, unknown> }) {
+/** Tags as `format` writes each value (asText unless given), with the value's JSON type for tests and styles. */
+export function Tags({
+  tags,
+  format = asText,
+}: {
+  tags: Record<string, unknown>;
+  format?: (value: unknown) => string;
+}) {
   const entries = Object.entries(tags);
   if (entries.length === 0) return <span class="muted">no tags</span>;
   return (
@@ -184,7 +191,7 @@ export function Tags({ tags }: { tags: Record<string, unknown> }) {
       {entries.map(([key, value]) => (
         <div key={key}>
           <dt>{key}</dt>
-          <dd>{asText(value)}</dd>
+          <dd data-type={typeof value}>{format(value)}</dd>
         </div>
       ))}
     </dl>

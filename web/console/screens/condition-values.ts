@@ -78,3 +78,11 @@ export function formatConditionValue(value: unknown): { text: string; valueType:
     return { text: items.join(', '), valueType: 'number' };
   return { text: items.map((item) => itemText(item, list)).join(', '), valueType: 'auto' };
 }
+
+/**
+ * One value as a segment condition would take it typed: text that would read as something else (30, null, " x") is
+ * shown quoted, so the tag "30" and the number 30, which conditions tell apart, do not look the same.
+ */
+export function valueAsTyped(value: unknown): string {
+  return itemText(value, false);
+}

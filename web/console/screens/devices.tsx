@@ -6,6 +6,7 @@ import { api, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, Field, LoadedView, Select, Tags, formatTime } from '../ui.tsx';
+import { valueAsTyped } from './condition-values.ts';
 
 type LookupBy = 'deviceId' | 'userId';
 type FoundDevice = DeviceView & { platform?: DeviceListItem['platform']; subscription: DeviceSubscription };
@@ -146,7 +147,7 @@ export function DevicesScreen() {
                   </dd>
                   <dt>Tags</dt>
                   <dd data-testid="tags">
-                    <Tags tags={device.tags} />
+                    <Tags tags={device.tags} format={valueAsTyped} />
                   </dd>
                 </dl>
                 <h3>Notification history</h3>
