@@ -575,6 +575,21 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it("says why an audience cannot be counted, with what each field's detail says", async () => {
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page);
+      await show(page, 'send');
+      await page.getByLabel('Send to').selectOption('device');
+      await page.getByLabel('Device id', { exact: true }).fill('not a device id');
+      await until(() => page.getByTestId('audience-count').textContent()).toBe(
+        'Cannot count: The request is not valid; see details for each field. deviceId must be 1 to 128 characters of A-Z a-z 0-9 . _ : -',
+      );
+    } finally {
+      await close();
+    }
+  });
+
   it('keeps the list on screen when a refresh is rate limited, and shows why a list a form needs did not load', async () => {
     const owner = await harness.ingress.createProject('starter');
     const sendAt = new Date(Date.now() + 3_600_000).toISOString();

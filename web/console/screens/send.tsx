@@ -3,7 +3,7 @@ import type { RenderedContent, SendNotificationBody } from '../../../src/schemas
 import type { TemplateView } from '../../../src/schemas/template.ts';
 import type { SegmentPreview, SegmentView } from '../../../src/schemas/segment.ts';
 import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/device-list.ts';
-import { api, listAll, query } from '../api.ts';
+import { api, type ApiFailure, listAll, query } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, Field, NamedItemSelect, Select } from '../ui.tsx';
@@ -31,6 +31,12 @@ function audienceCount(base: string, targetType: TargetType, target: string): Pr
   return api<DeviceSubscription>('GET', `${base}/devices/${encodeURIComponent(target)}/subscription`).then(
     (subscription) => (subscription.isSubscribed ? 1 : 0),
   );
+}
+
+/** The API's message and, for a 400, what each detail says, named by the field's last path segment (deviceId). */
+function failureText(error: ApiFailure): string {
+  const details = error.details.map((detail) => `${detail.path.split('/').at(-1) || 'request'} ${detail.message}`);
+  return [error.message, ...details].join(' ');
 }
 
 export function SendScreen() {
@@ -187,7 +193,7 @@ export function SendScreen() {
           {chosenTarget === ''
             ? 'Choose an audience.'
             : count.error
-              ? `Cannot count: ${count.error.message}`
+              ? `Cannot count: ${failureText(count.error)}`
               : count.loading || count.data === undefined
                 ? 'Counting…'
                 : `${count.data} subscribed device${count.data === 1 ? '' : 's'}`}
