@@ -10,8 +10,7 @@ import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
 import { bumpJourneyVersion } from './journey-version.ts';
 import { cancelJourneySends } from './cancel-journey-sends.ts';
-import { listNewestFirst, newestFirst } from '../models/newest-first-list.ts';
-import type { PageBoundary } from '../infra/newest-first-page.ts';
+import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 
 export type StoredJourney = JourneyDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
@@ -90,22 +89,11 @@ export class JourneyStore {
     return document.toObject();
   }
 
-  list(projectId: string, limit: number, before?: PageBoundary): Promise<StoredJourney[]> {
-    return listNewestFirst(
-      (filter, count) => this.deps.models.Journey.find(filter).sort(newestFirst).limit(count).lean<StoredJourney[]>(),
-      projectId,
-      limit,
-      before,
-    );
-  }
-
-  async boundary(projectId: string, id: string): Promise<PageBoundary | null> {
-    const found = await this.deps.models.Journey.findOne(
-      { _id: id, projectId },
-      { createdAt: 1 },
-    ).lean<StoredJourney>();
-    return found && { time: found.createdAt, key: found._id };
-  }
+  private readonly listing = newestFirstListing<StoredJourney>((filter, count) =>
+    this.deps.models.Journey.find(filter).sort(newestFirst).limit(count).lean<StoredJourney[]>(),
+  );
+  readonly list = this.listing.list;
+  readonly boundary = this.listing.boundary;
 
   async find(projectId: string, journeyId: string): Promise<StoredJourney> {
     const journey = await this.deps.models.Journey.findOne({ _id: journeyId, projectId }).lean<StoredJourney>();

@@ -7,8 +7,7 @@ import { parseSegmentConditions } from './segment-conditions.ts';
 import { segmentClause, subscribedDevicesFilter } from './segment-filter.ts';
 import { planDeviceFilter, projectionWith, type DeviceFilter, type DeviceFilterPlan } from './oversized-filter.ts';
 import type { CountDeps } from '../events/pending-counts.ts';
-import { listNewestFirst, newestFirst } from '../models/newest-first-list.ts';
-import type { PageBoundary } from '../infra/newest-first-page.ts';
+import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 
 type StoredSegment = SegmentDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
@@ -46,19 +45,11 @@ export class SegmentStore {
     return document.toObject();
   }
 
-  list(projectId: string, limit: number, before?: PageBoundary): Promise<StoredSegment[]> {
-    return listNewestFirst(
-      (filter, count) => this.models.Segment.find(filter).sort(newestFirst).limit(count).lean<StoredSegment[]>(),
-      projectId,
-      limit,
-      before,
-    );
-  }
-
-  async boundary(projectId: string, id: string): Promise<PageBoundary | null> {
-    const found = await this.models.Segment.findOne({ _id: id, projectId }, { createdAt: 1 }).lean<StoredSegment>();
-    return found && { time: found.createdAt, key: found._id };
-  }
+  private readonly listing = newestFirstListing<StoredSegment>((filter, count) =>
+    this.models.Segment.find(filter).sort(newestFirst).limit(count).lean<StoredSegment[]>(),
+  );
+  readonly list = this.listing.list;
+  readonly boundary = this.listing.boundary;
 
   async find(projectId: string, segmentId: string): Promise<StoredSegment> {
     const segment = await this.models.Segment.findOne({ _id: segmentId, projectId }).lean<StoredSegment>();

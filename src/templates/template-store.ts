@@ -5,8 +5,7 @@ import type { TemplateBody, TemplateView } from '../schemas/template.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
 import { fieldsOf } from '../http/invalid-request-details.ts';
 import { contentSyntaxErrors } from '../rendering/message-content.ts';
-import { listNewestFirst, newestFirst } from '../models/newest-first-list.ts';
-import type { PageBoundary } from '../infra/newest-first-page.ts';
+import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 
 type StoredTemplate = TemplateDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
@@ -58,19 +57,11 @@ export class TemplateStore {
     return document.toObject();
   }
 
-  list(projectId: string, limit: number, before?: PageBoundary): Promise<StoredTemplate[]> {
-    return listNewestFirst(
-      (filter, count) => this.models.Template.find(filter).sort(newestFirst).limit(count).lean<StoredTemplate[]>(),
-      projectId,
-      limit,
-      before,
-    );
-  }
-
-  async boundary(projectId: string, id: string): Promise<PageBoundary | null> {
-    const found = await this.models.Template.findOne({ _id: id, projectId }, { createdAt: 1 }).lean<StoredTemplate>();
-    return found && { time: found.createdAt, key: found._id };
-  }
+  private readonly listing = newestFirstListing<StoredTemplate>((filter, count) =>
+    this.models.Template.find(filter).sort(newestFirst).limit(count).lean<StoredTemplate[]>(),
+  );
+  readonly list = this.listing.list;
+  readonly boundary = this.listing.boundary;
 
   async find(projectId: string, templateId: string): Promise<StoredTemplate> {
     const template = await this.models.Template.findOne({ _id: templateId, projectId }).lean<StoredTemplate>();
