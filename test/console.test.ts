@@ -220,6 +220,17 @@ describe('console', { timeout: 120_000 }, () => {
       await page.getByLabel('Value', { exact: true }).fill('10');
       await until(() => page.getByTestId('segment-sample').textContent()).toBe('vip-1');
       expect(await page.getByTestId('segment-count').textContent()).toBe('1 subscribed device');
+      // Event data keeps an ISO time as a time, which milliseconds never reach: the data condition says so.
+      const valueTypes = await page.getByLabel('Value type').locator('option').allTextContents();
+      expect(valueTypes).toContain('Number');
+      expect(valueTypes).not.toContain('Number or time (ms)');
+      expect(await page.getByText(/compares as a time when typed with its zone/).count()).toBe(1);
+      // Text the number type cannot read is sent as typed: as null it matched every purchase without a coupon.
+      await page.getByLabel('Data field').fill('coupon');
+      await page.getByLabel('Operator').selectOption('eq');
+      await page.getByLabel('Value type').selectOption('number');
+      await page.getByLabel('Value', { exact: true }).fill('abc');
+      await until(() => page.getByTestId('segment-count').textContent()).toBe('0 subscribed devices');
 
       await show(page, 'send');
       // The live count for each kind of audience: a user's subscribed devices, one device, then the segment.

@@ -29,7 +29,10 @@ function typedValue(text: string, valueType: ValueType): string | number | boole
   if (quoted !== undefined) return quoted;
   if (valueType === 'boolean') return text.trim() === 'true';
   if (valueType === 'auto') return looksNumeric.test(text) ? Number(text) : text.trim() === 'null' ? null : text;
-  return valueType === 'number' && text.trim() !== '' ? Number(text) : text;
+  if (valueType !== 'number' || text.trim() === '') return text;
+  // Number('abc') is NaN, which JSON sends as null: a condition on null, where event data means "missing or null".
+  const number = Number(text);
+  return Number.isFinite(number) ? number : text;
 }
 
 /** The items of a list: commas inside double quotes (with JSON's escapes) do not separate. */
@@ -54,7 +57,7 @@ function listItems(text: string): string[] {
   return items;
 }
 
-/** The value the API takes; a number left unparsable is sent as typed, so the API's 400 names it. */
+/** The value the API takes; text the number type cannot read is sent as typed, never as null. */
 export function parseConditionValue(text: string, valueType: ValueType, list: boolean): unknown {
   return list ? listItems(text).map((item) => typedValue(item, valueType)) : typedValue(text, valueType);
 }

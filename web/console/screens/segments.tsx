@@ -109,24 +109,35 @@ function editorState(segment: SegmentView | null) {
   };
 }
 
-const valueTypes = [
-  ['auto', 'Number if it looks like one, else text'],
-  ['text', 'Text'],
-  ['number', 'Number or time (ms)'],
-  ['boolean', 'true or false'],
-] as const;
+/**
+ * Tags hold a time as Unix milliseconds (CONTRACTS §4); event data keeps an ISO time as a time, which a condition
+ * reaches with an ISO time and never with milliseconds (§5). The number type says which a comparison takes.
+ */
+const valueTypesFor = (timesAs: 'ms' | 'iso') =>
+  [
+    ['auto', 'Number if it looks like one, else text'],
+    ['text', 'Text'],
+    ['number', timesAs === 'ms' ? 'Number or time (ms)' : 'Number'],
+    ['boolean', 'true or false'],
+  ] as const;
+const isoTimeHint =
+  'A time in event data compares as a time when typed with its zone: 2024-04-19T14:23:56+09:00 (not in milliseconds).';
 
 function ComparisonFields({
   keyLabel,
+  timesAs,
   comparison,
   name,
   onChange,
 }: {
   keyLabel: string;
+  timesAs: 'ms' | 'iso';
   comparison: DraftComparison;
   name: (field: string) => string;
   onChange(next: DraftComparison): void;
 }) {
+  const listHint = 'Separate values with commas; quote one that holds a comma: "Washington, D.C."';
+  const isList = comparison.op === 'in' || comparison.op === 'nin';
   return (
     <>
       <Field
@@ -149,18 +160,14 @@ function ComparisonFields({
             label="Value"
             name={name('value')}
             value={comparison.value}
-            hint={
-              comparison.op === 'in' || comparison.op === 'nin'
-                ? 'Separate values with commas; quote one that holds a comma: "Washington, D.C."'
-                : undefined
-            }
+            hint={[isList && listHint, timesAs === 'iso' && isoTimeHint].filter(Boolean).join(' ') || undefined}
             onInput={(value) => onChange({ ...comparison, value })}
           />
           <Select
             label="Value type"
             name={name('value-type')}
             value={comparison.valueType}
-            options={valueTypes}
+            options={valueTypesFor(timesAs)}
             onChange={(valueType) => onChange({ ...comparison, valueType })}
           />
         </>
@@ -199,6 +206,7 @@ function ConditionEditor({
       {condition.kind === 'tag' ? (
         <ComparisonFields
           keyLabel="Tag"
+          timesAs="ms"
           comparison={condition}
           name={name}
           onChange={(comparison) => onChange({ kind: 'tag', ...comparison })}
@@ -240,6 +248,7 @@ function ConditionEditor({
               </legend>
               <ComparisonFields
                 keyLabel="Data field"
+                timesAs="iso"
                 comparison={comparison}
                 name={(field) => name(`where-${at}-${field}`)}
                 onChange={(next) =>
