@@ -231,6 +231,10 @@ describe('console', { timeout: 120_000 }, () => {
       await page.getByLabel('Value type').selectOption('number');
       await page.getByLabel('Value', { exact: true }).fill('abc');
       await until(() => page.getByTestId('segment-count').textContent()).toBe('0 subscribed devices');
+      // Saved, so that leaving the screen has nothing to ask.
+      await page.getByLabel('Name').fill('Coupon abc');
+      await page.getByRole('button', { name: 'Save segment' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
 
       await show(page, 'send');
       // The live count for each kind of audience: a user's subscribed devices, one device, then the segment.
@@ -711,6 +715,15 @@ describe('console', { timeout: 120_000 }, () => {
       await page.getByRole('button', { name: 'New template' }).click();
       expect(dialogs).toEqual(['Discard the changes you have not saved?']);
       expect(await page.getByLabel('Title').inputValue()).toBe('Not saved yet');
+      // Another screen from the menu, or the browser's back button, asks the same; dismissed, the edit stays.
+      const screenHeading = () => page.getByRole('heading', { level: 1 }).textContent();
+      await page.goBack();
+      await until(() => dialogs.length).toBe(2);
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Segments' }).click();
+      await until(() => dialogs.length).toBe(3);
+      expect(await screenHeading()).toBe('Templates');
+      expect(page.url()).toMatch(/#templates$/);
+      expect(await page.getByLabel('Title').inputValue()).toBe('Not saved yet');
       await page.getByRole('button', { name: 'Save template' }).click();
       // Once saved (the API has it, and the screen its answer), there is nothing to lose.
       await until(
@@ -721,7 +734,7 @@ describe('console', { timeout: 120_000 }, () => {
       await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
       await page.getByRole('button', { name: 'New template' }).click();
       await until(() => page.getByLabel('Name').inputValue()).toBe('');
-      expect(dialogs).toHaveLength(1);
+      expect(dialogs).toHaveLength(3);
 
       await show(page, 'segments');
       await page.getByLabel('Name').fill('Scores');
@@ -733,7 +746,7 @@ describe('console', { timeout: 120_000 }, () => {
       // Saved as the number 10, shown again as it was typed: nothing to lose, nothing asked.
       await page.getByRole('button', { name: 'New segment' }).click();
       await until(() => page.getByLabel('Name').inputValue()).toBe('');
-      expect(dialogs).toHaveLength(1);
+      expect(dialogs).toHaveLength(3);
     } finally {
       await close();
     }

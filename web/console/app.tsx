@@ -3,7 +3,7 @@ import type { ProjectView } from '../../src/schemas/project.ts';
 import { ApiFailure, listProjects, session } from './api.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { ProjectContext } from './context.ts';
-import { ErrorMessage, Field, LoadedView, Select } from './ui.tsx';
+import { ErrorMessage, Field, LoadedView, Select, mayLeaveScreen } from './ui.tsx';
 import { screens } from './screens/index.ts';
 import { screenTitles, type ScreenName } from './screen-titles.ts';
 
@@ -14,8 +14,16 @@ function currentScreen(): ScreenName {
 
 function useHashScreen(): ScreenName {
   const [screen, setScreen] = useState(currentScreen);
+  const shown = useRef(screen);
   useEffect(() => {
-    const follow = () => setScreen(currentScreen());
+    const follow = () => {
+      const next = currentScreen();
+      if (next === shown.current) return;
+      // Edits kept: the address goes back to the screen still shown, without another hashchange.
+      if (!mayLeaveScreen()) return history.replaceState(null, '', `#${shown.current}`);
+      shown.current = next;
+      setScreen(next);
+    };
     addEventListener('hashchange', follow);
     return () => removeEventListener('hashchange', follow);
   }, []);

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApiFailure } from './api.ts';
 import type { Loaded } from './hooks.ts';
 
@@ -205,6 +205,23 @@ export function Tags({
 export function mayLeaveEditor(current: unknown, saved: unknown): boolean {
   return JSON.stringify(current) === JSON.stringify(saved) || window.confirm('Discard the changes you have not saved?');
 }
+
+/** The shown screen's editor check: one screen shows at a time, so one check at most. */
+let screenLeaveCheck: (() => boolean) | null = null;
+
+/** Registers the editor's check, asked before the console shows another screen (a menu link, back or forward). */
+export function useLeaveCheck(mayLeave: () => boolean): void {
+  const latest = useRef(mayLeave);
+  latest.current = mayLeave;
+  useEffect(() => {
+    screenLeaveCheck = () => latest.current();
+    return () => {
+      screenLeaveCheck = null;
+    };
+  }, []);
+}
+
+export const mayLeaveScreen = (): boolean => screenLeaveCheck?.() ?? true;
 
 /** A button for what cannot be undone: a first click asks, with what will happen, and only "Yes" does it. */
 export function ConfirmButton({

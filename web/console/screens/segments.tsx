@@ -10,7 +10,7 @@ import type { ConditionOp } from '../../../src/schemas/event-conditions.ts';
 import { api, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView, SaveControls, Select, mayLeaveEditor } from '../ui.tsx';
+import { ErrorMessage, Field, LoadedView, SaveControls, Select, mayLeaveEditor, useLeaveCheck } from '../ui.tsx';
 import { formatConditionValue, parseConditionValue, type ValueType } from './condition-values.ts';
 
 /** Every operator, by its label: the record's type makes the compiler notice an operator added to the API. */
@@ -316,11 +316,15 @@ export function SegmentsScreen() {
   // As last saved: the save's own answer until the list read again after it catches up.
   const editedSegment =
     (save.result?.id === editing ? save.result : list.data?.find((segment) => segment.id === editing)) ?? null;
-  const open = (segment: SegmentView | null) => {
+  const mayLeave = () => {
     // Compared as the API would take them: "10" typed with an automatic type is the 10 that was saved.
     const saved = editorState(editedSegment);
     const current = { name, match, conditions: conditions.map(toCondition) };
-    if (!mayLeaveEditor(current, { ...saved, conditions: saved.conditions.map(toCondition) })) return;
+    return mayLeaveEditor(current, { ...saved, conditions: saved.conditions.map(toCondition) });
+  };
+  useLeaveCheck(mayLeave);
+  const open = (segment: SegmentView | null) => {
+    if (!mayLeave()) return;
     remove.reset();
     show(segment);
   };

@@ -4,7 +4,7 @@ import type { RenderedContent } from '../../../src/schemas/notification.ts';
 import { api, type ApiFailure, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView, SaveControls, mayLeaveEditor } from '../ui.tsx';
+import { ErrorMessage, Field, LoadedView, SaveControls, mayLeaveEditor, useLeaveCheck } from '../ui.tsx';
 
 type Draft = { name: string; title: string; body: string; url: string; imageUrl: string };
 const blank: Draft = { name: '', title: '', body: '', url: '', imageUrl: '' };
@@ -85,6 +85,7 @@ export function TemplatesScreen() {
   const editedTemplate =
     save.result?.id === editing ? save.result : list.data?.find((template) => template.id === editing);
   const mayLeave = () => mayLeaveEditor(draft, editedTemplate ? draftOf(editedTemplate) : blank);
+  useLeaveCheck(mayLeave);
 
   return (
     <div class="columns">
