@@ -394,16 +394,22 @@ describe('hostile times', () => {
     }
   });
 
-  it('refuses an event whose data holds a time no store can hold, and stores the good events beside it (the whole request was lost)', async () => {
+  it('refuses an event whose data holds a time no store can hold, alone or in an array, and stores the good events beside it (the whole request was lost)', async () => {
     for (const [index, time] of unstorable.entries()) {
       const subjectId = `hostile-time-${index}`;
       const response = await reportEvents([
         { type: 'hostile-time', subjectType: 'user', subjectId, data: { at: time } },
         { type: 'hostile-time', subjectType: 'user', subjectId, data: { at: '2024-04-19T14:23:56+09:00' } },
+        { type: 'hostile-time', subjectType: 'user', subjectId, data: { days: ['2024-04-19T00:00:00Z', time] } },
       ]);
       expect(response.body.data.success).toBe(1);
       expect(response.body.data.error).toEqual([
         { index: 0, code: 'invalid_data', message: expect.stringContaining('data.at is a time outside the years') },
+        {
+          index: 2,
+          code: 'invalid_data',
+          message: expect.stringContaining('data.days holds a time: is a time outside'),
+        },
       ]);
       const events = await eventually(async () => {
         const recent = await request('GET', serverPath(`/events?userId=${subjectId}`), { key: project.apiKey });

@@ -17,11 +17,10 @@ function describeValueProblem(value: unknown): string | null {
       if (!Array.isArray(value))
         return 'is a nested object; data values must be strings, numbers, booleans, null, times or arrays';
       if (value.length > maxEventArrayItems) return `is an array of more than ${maxEventArrayItems} elements`;
-      if (
-        value.every((item) => typeof item === 'string') ||
-        value.every((item) => typeof item === 'number' && Number.isFinite(item))
-      )
-        return null;
+      if (value.every((item) => typeof item === 'string'))
+        // Its ISO times are stored as times, as a single one is: one that no store can hold is refused alike.
+        return value.some(isUnstorableTime) ? `holds a time: ${unstorableTimeMessage}` : null;
+      if (value.every((item) => typeof item === 'number' && Number.isFinite(item))) return null;
       return 'must be an array whose elements are all strings or all finite numbers';
     default:
       return 'is not a JSON value';
