@@ -5,6 +5,7 @@ import { withDatabase } from '../src/infra/mongo-url.ts';
 import { readProcfile } from './start/procfile.ts';
 import { superviseProcesses } from './start/supervise.ts';
 import { lineFormatter, wantsReadableLogs } from './start/log-lines.ts';
+import { isSecondPress } from '../src/infra/stop-signals.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const log = (line: string) => process.stdout.write(`${'start'.padEnd(20)}| ${line}\n`);
@@ -38,19 +39,23 @@ log(
   `the console is at ${baseUrl}/console: sign in with a project's server API key (npm run project:create -- --name "My shop" prints one)${process.env.ADMIN_TOKEN ? ', or ADMIN_TOKEN' : ''}`,
 );
 
-let shuttingDown = false;
-async function shutDown(reason: string, exitCode: number): Promise<void> {
-  if (shuttingDown) return;
-  shuttingDown = true;
+let shutDownAt: number | undefined;
+let exitCode = 0;
+async function shutDown(reason: string, code: number): Promise<void> {
+  if (shutDownAt !== undefined) return;
+  shutDownAt = Date.now();
+  exitCode = code;
   log(`${reason}; stopping (Ctrl-C again stops without waiting for jobs and requests in flight)`);
   await supervisor.stopAll();
   await services.stop();
   process.exit(exitCode);
 }
 process.on('SIGINT', () => {
-  if (!shuttingDown) return void shutDown('interrupted', 0);
+  if (shutDownAt === undefined) return void shutDown('interrupted', 0);
+  if (!isSecondPress(shutDownAt)) return;
   // At a terminal the processes hear this Ctrl-C too; signalled alone, npm start passes it on.
   log('interrupted again; the processes exit without waiting');
+  exitCode = 130;
   supervisor.interruptAll();
 });
 process.on('SIGTERM', () => void shutDown('terminated', 0));

@@ -4,6 +4,7 @@ import { findFreePort } from '../local/services/free-port.ts';
 import { sendRequest, useIngress } from './support/ingress.ts';
 import { processEnv, startNodeProcess, type NodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
+import { pastSameInterrupt } from './support/interrupts.ts';
 import { connectionRefused } from './support/connection-refused.ts';
 import { sendStalledRequest } from './support/stalled-request.ts';
 import { startMongoGate, type MongoGate } from './support/mongo-gate.ts';
@@ -103,9 +104,11 @@ describe('ingress shutdown', () => {
   it('Ctrl-C twice: exits at once, without waiting for the request in flight or the grace period', async () => {
     const { ingress, port, stop } = await ingressWithStalledRequest({});
     try {
+      const interruptedAt = Date.now();
       ingress.child.kill('SIGINT');
       // Draining: it stops listening at once.
       await eventually(async () => expect(await connectionRefused(port)).toBe(true), 5000);
+      await pastSameInterrupt(interruptedAt);
       ingress.child.kill('SIGINT');
       // The default grace is 10 s.
       expect(await exitWithin(ingress, 3000), ingress.output()).toEqual({ code: 130, signal: null });

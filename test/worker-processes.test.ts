@@ -11,6 +11,7 @@ import {
   waitUntilCompleted,
 } from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
+import { pastSameInterrupt } from './support/interrupts.ts';
 import { useWorkerProcesses } from './support/gated-worker-processes.ts';
 import type { NodeProcess } from './support/child-processes.ts';
 
@@ -154,11 +155,30 @@ describe('worker shutdown and crashes', () => {
     await expectLastRunBy(held.batch, second);
   });
 
+  it('one Ctrl-C heard twice at once (npm passes it on, the terminal sends it too): the worker finishes its batch, then exits', async () => {
+    const worker = await deliverWorker();
+    const held = await batchHeldAfterSending('heard-twice');
+    // The second as soon as the first is handled (two sent together would reach it as one pending signal).
+    worker.child.stdout!.on('data', function heardOnce(chunk: Buffer) {
+      if (!chunk.toString().includes('finishing active jobs')) return;
+      worker.child.stdout!.off('data', heardOnce);
+      worker.child.kill('SIGINT');
+    });
+    worker.child.kill('SIGINT');
+    await eventually(() => expect(worker.output().match(/finishing active jobs/g)).toHaveLength(1));
+    await held.release();
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+    await held.expectDeliveredOnce();
+    await expectLastRunBy(held.batch, worker);
+  });
+
   it('Ctrl-C twice: the worker exits at once, and its active batch goes to another worker and is sent once', async () => {
     const first = await deliverWorker();
     const held = await batchHeldAfterSending('interrupted');
+    const interruptedAt = Date.now();
     first.child.kill('SIGINT');
     await eventually(() => expect(first.output()).toContain('finishing active jobs'));
+    await pastSameInterrupt(interruptedAt);
     const interruptedAgainAt = Date.now();
     first.child.kill('SIGINT');
     expect((await first.exited).code).toBe(130);
