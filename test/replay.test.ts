@@ -5,6 +5,7 @@ import type { ChunkPlan, FanOutProgress } from '../src/queues/send.ts';
 import { deviceKey } from '../src/models/device.ts';
 import { deliverProcessor } from '../src/delivery/deliver-processor.ts';
 import { createGatewayProvider } from '../src/gateways/create-gateway-provider.ts';
+import type { GatewayProvider } from '../src/gateways/gateway.ts';
 import { queueNames, type QueueName } from '../src/queues/registry.ts';
 import { redisKeys } from '../src/infra/redis-keys.ts';
 import {
@@ -246,6 +247,49 @@ describe('replaying jobs from the dashboard', () => {
       await replayFromDashboard(queueNames.deliver, (await queues().deliver.getJob(deliverJobId(id, batch)))!);
     }
     await expectDeliveredOnce('batch', id);
+  });
+
+  it('deliver: a batch whose last attempt gave up, replayed once the fault is gone, delivers to the devices it had counted failed', async () => {
+    const deliverWorker = harness.workers.workers.find((worker) => worker.name === queueNames.deliver)!;
+    await deliverWorker.pause();
+    const manual = new Worker(queueNames.deliver, null, {
+      connection: harness.workers.context.redis,
+      prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver),
+    });
+    // The fault: every gateway call of its last attempt throws.
+    const unreachable: GatewayProvider = {
+      gatewayFor: () => Promise.reject(new Error('gateway unreachable')),
+      close: () => Promise.resolve(),
+    };
+    try {
+      const { id } = await sendToThree('gave-up');
+      for (let batch = 0; batch < 2; batch++) {
+        const token = `gave-up-${batch}`;
+        const job = (await eventually(async () => {
+          const next = await manual.getNextJob(token, { block: false });
+          expect(next).toBeDefined();
+          return next!;
+        })) as Job<DeliverJobData>;
+        job.attemptsMade = job.opts.attempts! - 1;
+        const failure = await deliverProcessor({ ...harness.workers.context, gateways: unreachable })(job, token).then(
+          () => new Error('the run did not fail'),
+          (error: Error) => error,
+        );
+        expect(failure.message).toBe('gateway unreachable');
+        await job.moveToFailed(failure, token);
+        expect(await job.getState()).toBe('failed');
+      }
+      const givenUp = await waitUntilCompleted(harness.ingress, project, id);
+      expect(givenUp.stats).toEqual({ targeted: 3, sent: 0, failed: 3, unsubscribed: 0, clicked: 0 });
+
+      deliverWorker.resume();
+      for (let batch = 0; batch < 2; batch++)
+        await replayFromDashboard(queueNames.deliver, (await queues().deliver.getJob(deliverJobId(id, batch)))!);
+      await expectDeliveredOnce('gave-up', id);
+    } finally {
+      deliverWorker.resume();
+      await manual.close();
+    }
   });
 
   it('deliver: a batch that failed after the gateway took its pushes but before it saved its progress is replayed without resending', async () => {

@@ -139,6 +139,7 @@ export class DeliveryRun {
     const notification = await this.worker.notifications.get(this.job.data.notificationId);
     if (!notification) return;
     if (this.job.data.unrecorded) await this.recordUnrecorded(notification, this.job.data.unrecorded);
+    if (this.job.data.gaveUp) await this.reopenGivenUp(this.job.data.gaveUp);
 
     const pending = this.job.data.devices.filter((device) => !this.done.has(device.deviceId));
     if (pending.length === 0) return;
@@ -263,6 +264,16 @@ export class DeliveryRun {
     await this.saveProgress([...this.done], this.tally, this.job.data.retryRound);
   }
 
+  /**
+   * A batch whose last attempt gave up, replayed from the dashboard: the devices it counted failed then are pending
+   * again and no longer counted, until this run gives them their outcome.
+   */
+  private async reopenGivenUp(gaveUp: string[]): Promise<void> {
+    for (const deviceId of gaveUp) this.done.delete(deviceId);
+    this.tally.reopenFailed(gaveUp.length);
+    await this.saveProgress([...this.done], this.tally, undefined);
+  }
+
   private async recordOutcomes(
     notification: PreparedNotification,
     sent: DeliveredPush[],
@@ -274,7 +285,12 @@ export class DeliveryRun {
     await markUnsubscribed(models, this.job.data.projectId, rejected, at);
   }
 
-  private async saveProgress(done: string[], tally: OutcomeTally, retryRound: number | undefined): Promise<void> {
+  private async saveProgress(
+    done: string[],
+    tally: OutcomeTally,
+    retryRound: number | undefined,
+    gaveUp?: string[],
+  ): Promise<void> {
     const { notificationId } = this.job.data;
     const saved = tally.saved();
     await this.worker.deps.models.DeliveryResult.updateOne(
@@ -282,7 +298,7 @@ export class DeliveryRun {
       { $set: { notificationId, ...saved } },
       { upsert: true },
     );
-    await this.job.updateData({ ...this.job.data, done, tally: saved, retryRound, unrecorded: undefined });
+    await this.job.updateData({ ...this.job.data, done, tally: saved, retryRound, unrecorded: undefined, gaveUp });
   }
 
   private async reportMetrics(tally: OutcomeTally, gatewaySeconds: number | null): Promise<void> {
@@ -295,13 +311,15 @@ export class DeliveryRun {
 
   /**
    * The last attempt failed: the devices still pending by the progress saved in the job count as failed, so that the
-   * notification's stats add up.
+   * notification's stats add up, and are kept as given up, for a replay to try again.
    */
   private async failPending(): Promise<void> {
     const all = this.job.data.devices.map((device) => device.deviceId);
+    const done = new Set(this.job.data.done ?? []);
+    const gaveUp = all.filter((deviceId) => !done.has(deviceId));
     const tally = new OutcomeTally(this.job.data.tally);
-    tally.count('failed', all.length - (this.job.data.done ?? []).length);
-    await this.saveProgress(all, tally, undefined).catch(() => undefined);
+    tally.count('failed', gaveUp.length);
+    await this.saveProgress(all, tally, undefined, gaveUp).catch(() => undefined);
     await this.reportMetrics(tally, null).catch(() => undefined);
   }
 

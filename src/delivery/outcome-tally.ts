@@ -25,6 +25,11 @@ export class OutcomeTally {
     this.totals.sent += devices;
   }
 
+  /** Devices counted failed when the batch gave up, to be tried again: a total only, the metrics keep what happened. */
+  reopenFailed(devices: number): void {
+    this.totals.failed -= devices;
+  }
+
   /** A copy, as the job's data and the delivery-result document store it. */
   saved(): DeliveryTally {
     return { ...this.totals };

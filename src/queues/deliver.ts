@@ -38,6 +38,11 @@ export interface DeliverJobData {
   resumedFanOut?: true;
   /** Devices whose outcome is final (sent, unsubscribed, failed or gone): a retry or replay skips them. */
   done?: string[];
+  /**
+   * Devices the batch's last attempt gave up on, counted failed so that its notification's stats add up: a replay
+   * from the dashboard tries them again (CONTRACTS §1: a replay never loses a push).
+   */
+  gaveUp?: string[];
   tally?: DeliveryTally;
   retryRound?: number;
   unrecorded?: UnrecordedOutcomes;
