@@ -11,8 +11,8 @@ import { eventually } from './support/eventually.ts';
 
 const {
   harness,
-  projects: { throttled, unthrottled },
-} = useDeliveryHarness({ projects: { throttled: 'team', unthrottled: 'team' } });
+  projects: { throttled, unthrottled, paced },
+} = useDeliveryHarness({ projects: { throttled: 'team', unthrottled: 'team', paced: 'team' } });
 
 beforeAll(async () => {
   await harness.ingress.context.models.Project.updateOne(
@@ -63,5 +63,31 @@ describe('per-project delivery rate', () => {
     const first = Date.parse(harness.sandbox.deliveries('slow-t1')[0]!.receivedAt);
     const last = Date.parse(harness.sandbox.deliveries('slow-t5')[0]!.receivedAt);
     expect(last - first).toBeGreaterThanOrEqual(2500);
+  });
+
+  it('spreads a batch over the rate, one second of it at most at once, rather than letting the whole batch out', async () => {
+    await harness.ingress.context.models.Project.updateOne(
+      { _id: paced.projectId },
+      { $set: { deliveryRatePerSecond: 10 } },
+    );
+    const devices = Array.from({ length: 40 }, (_, index) => ({
+      id: `p${index}`,
+      platform: 'android' as const,
+      token: `paced-${index}`,
+      userId: 'paula',
+    }));
+    await registerDevices(harness.ingress, paced, devices);
+    const id = await sendNotification(harness.ingress, paced, {
+      targetType: 'userId',
+      targetIds: ['paula'],
+      body: 'b',
+    });
+    expect((await waitUntilCompleted(harness.ingress, paced, id, 15_000)).stats.sent).toBe(40);
+    const times = devices.map((device) => Date.parse(harness.sandbox.deliveries(device.token)[0]!.receivedAt)).sort();
+    // 40 at 10 a second, the first second's worth ahead of time: at least two seconds from first to last.
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(1800);
+    // No second lets out more than the rate and its one second of burst (all 40 went out at once).
+    for (const start of times)
+      expect(times.filter((time) => time >= start && time < start + 1000).length).toBeLessThanOrEqual(20);
   });
 });

@@ -4,8 +4,8 @@ import { redisKeys } from '../infra/redis-keys.ts';
 import type { Models } from '../models/index.ts';
 
 /**
- * GCRA on Redis's clock: each message moves the project's theoretical arrival time on by 1/rate seconds; a batch may
- * start while that time is at most one second ahead, otherwise the answer is how long to wait.
+ * GCRA on Redis's clock: each message moves the project's theoretical arrival time on by 1/rate seconds; a gateway
+ * call may start while that time is at most one second ahead, otherwise the answer is how long to wait.
  */
 const reserveScript = `
 local now = redis.call('TIME')
@@ -35,6 +35,15 @@ export class DeliveryRateLimiter {
     this.redis = redis;
     this.models = models;
     this.prefix = config.queuePrefix;
+  }
+
+  /**
+   * How many messages one gateway call of the project may carry: at most `largest`, and with a rate, at most one
+   * second of it, so that no call lets out more than the burst (a batch of 500 at 5 a second was 100 seconds' worth).
+   */
+  async callSize(projectId: string, largest: number): Promise<number> {
+    const rate = await this.rateOf(projectId);
+    return rate === null ? largest : Math.max(1, Math.min(largest, Math.floor((rate * burstMs) / 1000)));
   }
 
   /** Takes `count` messages from the project's budget; answers 0, or the milliseconds to wait before trying again. */

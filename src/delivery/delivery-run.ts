@@ -143,16 +143,21 @@ export class DeliveryRun {
 
     const pending = this.job.data.devices.filter((device) => !this.done.has(device.deviceId));
     if (pending.length === 0) return;
-    await this.pace(pending.length);
     const rendered = await this.render(notification, await this.skipDelivered(pending));
     if (rendered.length > 0) await this.send(notification, rendered);
     await this.finish();
   }
 
-  /** Waits, as a delayed job, while the project's delivery rate has no room for these devices. */
-  private async pace(devices: number): Promise<void> {
-    const waitMs = await this.worker.limiter.reserve(this.job.data.projectId, devices);
-    if (waitMs > 0) await this.delay(waitMs);
+  /**
+   * Waits, as a delayed job, while the project's delivery rate has no room for the next gateway call. What this run
+   * did is saved first; devices a gateway asked to retry wait for their round too, and go with the next run.
+   */
+  private async pace(messages: number): Promise<void> {
+    const waitMs = await this.worker.limiter.reserve(this.job.data.projectId, messages);
+    if (waitMs === 0) return;
+    const retry = this.round.next();
+    await this.saveProgress([...this.done], this.tally, retry?.retryRound ?? this.job.data.retryRound);
+    await this.delay(Math.max(waitMs, retry?.delayMs ?? 0));
   }
 
   /**
@@ -206,8 +211,12 @@ export class DeliveryRun {
   private async send(notification: PreparedNotification, rendered: Rendered[]): Promise<void> {
     const { projectId, gateway: gatewayName } = this.job.data;
     const gateway = await this.worker.deps.gateways.gatewayFor(projectId, gatewayName);
-    for (let start = 0; start < rendered.length; start += gatewayCallSize)
-      await this.sendCall(gateway, notification, rendered.slice(start, start + gatewayCallSize));
+    const callSize = await this.worker.limiter.callSize(projectId, gatewayCallSize);
+    for (let start = 0; start < rendered.length; start += callSize) {
+      const call = rendered.slice(start, start + callSize);
+      await this.pace(call.length);
+      await this.sendCall(gateway, notification, call);
+    }
   }
 
   private async sendCall(gateway: PushGateway, notification: PreparedNotification, call: Rendered[]): Promise<void> {
