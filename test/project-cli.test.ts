@@ -109,6 +109,25 @@ describe('project CLI (CONTRACTS §2)', () => {
     expect(result).toMatchObject({ failed: true, code: 1 });
     expect(result.stderr).toMatch(/keyId/);
   });
+  it('answers a mistake in the options with one line and the usage, and --help with the usage alone', async () => {
+    for (const [script, args] of [
+      ['rotate-keys.ts', ['--projct', 'x']],
+      ['create.ts', ['--name', 'x', '--plan']],
+      ['delivery-rate.ts', ['--project']],
+    ] as const) {
+      const result = await cli(script, [...args]);
+      expect(result).toMatchObject({ failed: true, code: 1 });
+      const [error, usage, ...rest] = result.stderr.trimEnd().split('\n');
+      expect(error).toMatch(/^error: /);
+      expect(usage).toMatch(/^usage: npm run project:/);
+      expect(rest).toEqual([]);
+    }
+    const help = await cli('origins.ts', ['--help']);
+    expect(help.stdout).toBe(
+      'usage: npm run project:origins -- --project <id> (--allow <origin,origin,...> | --any) [--json]\n',
+    );
+  });
+
   it('sets and clears a project delivery rate', async () => {
     const created = await createWithCli('team');
     const rateOf = async () =>
@@ -118,10 +137,13 @@ describe('project CLI (CONTRACTS §2)', () => {
     expect(await rateOf()).toBe(250);
     await cli('delivery-rate.ts', ['--project', created.projectId, '--per-second', 'unlimited']);
     expect(await rateOf()).toBeNull();
-    expect(await cli('delivery-rate.ts', ['--project', created.projectId, '--per-second', '-3'])).toMatchObject({
-      failed: true,
-      code: 1,
-    });
+    for (const rate of ['-3', '1e-320'])
+      expect(await cli('delivery-rate.ts', ['--project', created.projectId, `--per-second=${rate}`])).toMatchObject({
+        failed: true,
+        code: 1,
+        stderr: 'error: --per-second must be a number of messages of at least 0.001, or "unlimited"\n',
+      });
+    expect(await rateOf()).toBeNull();
     expect(await cli('delivery-rate.ts', ['--project', 'missing', '--per-second', '5'])).toMatchObject({
       failed: true,
       code: 1,

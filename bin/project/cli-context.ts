@@ -1,8 +1,26 @@
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { loadConfig } from '../../src/config.ts';
 import { connectMongo } from '../../src/infra/mongo.ts';
 import { createFailFastRedis } from '../../src/infra/redis.ts';
 import { createModels } from '../../src/models/index.ts';
 import { KeyCache } from '../../src/keys/key-cache.ts';
+
+/**
+ * The command's options, read as parseArgs reads them; --help prints `usage`. A mistake in them (an unknown option,
+ * one without its value) is one line and exit 1, as every other failure of a project command, not a stack trace.
+ */
+export function readOptions<const Options extends ParseArgsOptionsConfig>(usage: string, options: Options) {
+  if (process.argv.slice(2).includes('--help')) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  try {
+    return parseArgs({ options }).values;
+  } catch (error) {
+    process.stderr.write(`error: ${(error as Error).message}\n${usage}\n`);
+    process.exit(1);
+  }
+}
 
 /** Runs one project command with its own connections, printing failures as one line and exiting non-zero. */
 export async function runCli(

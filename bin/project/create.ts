@@ -1,14 +1,11 @@
-import { parseArgs } from 'node:util';
 import { isPlanName, planNames } from '../../src/plans/plans.ts';
 import { createProject } from '../../src/projects/create-project.ts';
-import { printResult, runCli } from './cli-context.ts';
+import { printResult, runCli, readOptions } from './cli-context.ts';
 
-const { values } = parseArgs({
-  options: {
-    name: { type: 'string' },
-    plan: { type: 'string', default: 'starter' },
-    json: { type: 'boolean', default: false },
-  },
+const values = readOptions('usage: npm run project:create -- --name <name> [--plan starter|team|business] [--json]', {
+  name: { type: 'string' },
+  plan: { type: 'string', default: 'starter' },
+  json: { type: 'boolean', default: false },
 });
 
 await runCli(async ({ config, models }) => {

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { ApnsCredentials, FcmServiceAccount } from '../../src/credentials/push-credentials.ts';
 import { setPushCredentials } from '../../src/projects/set-credentials.ts';
-import { printResult, runCli } from './cli-context.ts';
+import { printResult, runCli, readOptions } from './cli-context.ts';
 
-const { values } = parseArgs({
-  options: {
+const values = readOptions(
+  'usage: npm run project:credentials -- --project <id> [--fcm-service-account <file.json>] [--apns-key <AuthKey.p8> --apns-key-id <id> --apns-team-id <id> --apns-topic <bundle id> [--apns-production]] [--json]',
+  {
     project: { type: 'string' },
     'fcm-service-account': { type: 'string' },
     'apns-key': { type: 'string' },
@@ -17,7 +17,7 @@ const { values } = parseArgs({
     'apns-production': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
-});
+);
 
 function checked<T extends TSchema>(schema: T, value: unknown, what: string): Static<T> {
   if (!Value.Check(schema, value)) {

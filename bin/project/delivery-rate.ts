@@ -1,16 +1,19 @@
-import { parseArgs } from 'node:util';
 import { UnknownProjectError } from '../../src/projects/rotate-keys.ts';
-import { printResult, runCli } from './cli-context.ts';
+import { printResult, runCli, readOptions } from './cli-context.ts';
 
-const { values } = parseArgs({
-  options: { project: { type: 'string' }, 'per-second': { type: 'string' }, json: { type: 'boolean', default: false } },
-});
+const values = readOptions(
+  'usage: npm run project:delivery-rate -- --project <id> --per-second <n|unlimited> [--json]',
+  { project: { type: 'string' }, 'per-second': { type: 'string' }, json: { type: 'boolean', default: false } },
+);
+
+/** One message every 1,000 seconds: below it the pacing's interval outgrows what Redis can count, and every batch failed. */
+const slowestRate = 0.001;
 
 function parseRate(text: string | undefined): number | null {
   if (text === 'unlimited') return null;
   const rate = Number(text);
-  if (text === undefined || !Number.isFinite(rate) || rate <= 0)
-    throw new Error('--per-second must be a positive number of messages, or "unlimited"');
+  if (text === undefined || !Number.isFinite(rate) || rate < slowestRate)
+    throw new Error(`--per-second must be a number of messages of at least ${slowestRate}, or "unlimited"`);
   return rate;
 }
 

@@ -1,15 +1,15 @@
-import { parseArgs } from 'node:util';
 import { UnknownProjectError } from '../../src/projects/rotate-keys.ts';
-import { printResult, runCli } from './cli-context.ts';
+import { printResult, runCli, readOptions } from './cli-context.ts';
 
-const { values } = parseArgs({
-  options: {
+const values = readOptions(
+  'usage: npm run project:origins -- --project <id> (--allow <origin,origin,...> | --any) [--json]',
+  {
     project: { type: 'string' },
     allow: { type: 'string' },
     any: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
-});
+);
 
 /** Browsers send the Origin header as scheme://host[:port], which is what is compared. */
 function parseOrigins(list: string): string[] {

@@ -1,9 +1,11 @@
-import { parseArgs } from 'node:util';
 import { rotateKeys } from '../../src/projects/rotate-keys.ts';
-import { printResult, runCli } from './cli-context.ts';
+import { printResult, runCli, readOptions } from './cli-context.ts';
 import { waitForRedis } from '../../src/infra/redis.ts';
 
-const { values } = parseArgs({ options: { project: { type: 'string' }, json: { type: 'boolean', default: false } } });
+const values = readOptions('usage: npm run project:rotate-keys -- --project <id> [--json]', {
+  project: { type: 'string' },
+  json: { type: 'boolean', default: false },
+});
 
 await runCli(async ({ models, keyCache, redis }) => {
   if (!values.project) throw new Error('--project is required');
