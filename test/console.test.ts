@@ -376,6 +376,44 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('offers older history after a page that holds more than its limit, its last millisecond whole', async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [{ id: 'burst', platform: 'android', token: 'console-burst' }]);
+    // Eleven pushes answered in the same millisecond, and one before them: the first page of 10 holds the eleven.
+    const burstAt = Date.now() - 60_000;
+    await harness.ingress.context.models.History.insertMany(
+      Array.from({ length: 12 }, (_, index) => ({
+        projectId: owner.projectId,
+        deviceId: 'burst',
+        notificationId: `burst-${index}`,
+        notification: {
+          id: `burst-${index}`,
+          createdAt: new Date(burstAt),
+          title: null,
+          body: `push ${index}`,
+          url: null,
+          imageUrl: null,
+        },
+        sentAt: new Date(index === 0 ? burstAt - 1000 : burstAt),
+      })),
+    );
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'devices');
+      await page.getByLabel('Look up by').selectOption('deviceId');
+      await page.getByLabel('Device id').fill('burst');
+      await page.getByRole('button', { name: 'Look up' }).click();
+      const history = page.locator('article[data-device="burst"]').getByTestId('history').locator('li');
+      await until(() => history.count()).toBe(11);
+      await page.getByRole('button', { name: 'Older history' }).click();
+      await until(() => history.count()).toBe(12);
+      expect(await history.last().textContent()).toContain('push 0');
+    } finally {
+      await close();
+    }
+  });
+
   it('reads the events and the event catalog again on each Filter, also with the filters unchanged', async () => {
     const owner = await harness.ingress.createProject('team');
     await registerDevices(harness.ingress, owner, [{ id: 'eventful', platform: 'android', token: 'console-eventful' }]);

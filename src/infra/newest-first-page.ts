@@ -2,7 +2,7 @@
  * Where the previous page of a newest-first list ended: the time of its last item, and that item's key when the
  * caller named the item. With the key, the page starts with the items of the same millisecond that come after it in
  * {time: -1, _id: -1} order (a journey's sends of one ingest job, two pushes to one device answered together); with a
- * time alone they are skipped.
+ * time alone it starts before that millisecond, which the previous page held whole.
  */
 export interface PageBoundary {
   time: Date;

@@ -70,7 +70,7 @@ export const ProjectDeviceParams = Type.Object({ projectId: ProjectParams.proper
 export const ResourceListQuery = Type.Object(
   {
     limit: PageLimit(1000, 100),
-    // The last item seen: its createdAt, or its id, which also pages through those created in the same millisecond.
+    // The last item seen: its id, or its createdAt (a page holds its last millisecond whole, so neither skips any).
     before: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   },
   { additionalProperties: false },

@@ -66,7 +66,7 @@ function History({ deviceId }: { deviceId: string }) {
             ))}
           </ol>
           <ErrorMessage error={more.error} />
-          {lastPage.length === historyPage && (
+          {lastPage.length >= historyPage && (
             <button
               type="button"
               class="secondary"
