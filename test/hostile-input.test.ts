@@ -114,6 +114,8 @@ describe('hostile tag keys', () => {
         '{"platform":"android","pushToken":"p","tags":{"constructor":{"prototype":{"polluted":1}}}}',
         '/tags/constructor',
       ],
+      // The same key however it is spelled.
+      ['{"platform":"android","pushToken":"p","tags":{"\\u005f_proto__":"x"}}', '/tags/__proto__'],
     ]) {
       const response = await request('PUT', sdkPath('/devices/proto'), { key: project.clientKey, ...rawJson(body!) });
       expectRefused(response, path!);

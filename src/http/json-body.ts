@@ -84,7 +84,8 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     }
     parseJson(request, text, (error, value) => {
       if (error) {
-        const keyPath = /__proto__|constructor/.test(text) ? prototypeKeyPath(text) : null;
+        // Read whatever the spelling: "\u005f_proto__" is the same key.
+        const keyPath = prototypeKeyPath(text);
         if (keyPath === null) return done(error, undefined);
         return done(
           invalidFields([
