@@ -49,26 +49,39 @@ describe('templates (CONTRACTS §7)', () => {
     expect((await ingress.request('DELETE', `${templatesPath()}/${id}`, { key: project.apiKey })).status).toBe(404);
   });
 
-  it('pages newest first with before, the id of the last template seen, through templates created in the same millisecond', async () => {
+  it('pages newest first with before, the id or the createdAt of the last template seen, through templates created in the same millisecond', async () => {
     const owner = await ingress.createProject('team');
-    await Promise.all(
-      Array.from({ length: 7 }, (_, index) =>
-        ingress.request('POST', templatesPath(owner), { key: owner.apiKey, body: { name: `t${index}`, body: 'b' } }),
-      ),
+    // Five created in one millisecond between two others: a page boundary falls among them either way.
+    const at = Date.now() - 60_000;
+    const createdAt = [at + 1, at, at, at, at, at, at - 1];
+    await ingress.context.models.Template.insertMany(
+      createdAt.map((time, index) => ({
+        _id: `same-ms-${index}`,
+        projectId: owner.projectId,
+        name: `t${index}`,
+        title: null,
+        body: 'b',
+        url: null,
+        imageUrl: null,
+        createdAt: new Date(time),
+        updatedAt: new Date(time),
+      })),
     );
     const all = (await ingress.request('GET', templatesPath(owner), { key: owner.apiKey })).body.data.map(
       (template: { id: string }) => template.id,
     );
-    expect(all).toHaveLength(7);
-    const paged: string[] = [];
-    for (;;) {
-      const before = paged.length === 0 ? '' : `&before=${paged.at(-1)}`;
-      const page = await ingress.request('GET', `${templatesPath(owner)}?limit=2${before}`, { key: owner.apiKey });
-      expect(page.status).toBe(200);
-      paged.push(...page.body.data.map((template: { id: string }) => template.id));
-      if (page.body.data.length < 2) break;
+    expect(all).toEqual(['same-ms-0', 'same-ms-5', 'same-ms-4', 'same-ms-3', 'same-ms-2', 'same-ms-1', 'same-ms-6']);
+    for (const boundary of ['id', 'createdAt'] as const) {
+      const paged: string[] = [];
+      for (let before = ''; ; ) {
+        const page = await ingress.request('GET', `${templatesPath(owner)}?limit=2${before}`, { key: owner.apiKey });
+        expect(page.status).toBe(200);
+        paged.push(...page.body.data.map((template: { id: string }) => template.id));
+        if (page.body.data.length < 2) break;
+        before = `&before=${encodeURIComponent(page.body.data.at(-1)[boundary])}`;
+      }
+      expect(paged, boundary).toEqual(all);
     }
-    expect(paged).toEqual(all);
     const unknown = await ingress.request('GET', `${templatesPath(owner)}?before=no-such-template`, {
       key: owner.apiKey,
     });

@@ -7,9 +7,11 @@ import type { Socket } from 'node:net';
  */
 export async function sendStalledRequest(socket: Socket, port: number, path: string, key: string): Promise<void> {
   await new Promise<void>((resolve) => socket.connect(port, '127.0.0.1', resolve));
-  const continued = new Promise<void>((resolve) =>
+  const continued = new Promise<void>((resolve, reject) =>
     socket.once('data', (chunk) => {
-      if (chunk.toString().startsWith('HTTP/1.1 100')) resolve();
+      const answer = chunk.toString();
+      if (answer.startsWith('HTTP/1.1 100')) resolve();
+      else reject(new Error(`the ingress answered the stalled request at once:\n${answer}`));
     }),
   );
   socket.write(
