@@ -102,6 +102,36 @@ describe('POST /events and /track (CONTRACTS §5)', () => {
     expect(new Set(stored.map((event) => event.data.index)).size).toBe(500);
   });
 
+  it('stores the events of a request once when it is repeated with its Idempotency-Key, even after its job is gone', async () => {
+    const events = [userEvent('keyed', 'keyed-user'), userEvent('keyed', 'keyed-user', { n: 2 })];
+    const send = (key: string) =>
+      ingress.request('POST', serverPath('/events'), {
+        key: project.apiKey,
+        body: { events },
+        headers: { 'idempotency-key': key },
+      });
+    expect((await send('batch-1')).body.data).toEqual({ success: 2, error: [] });
+    await eventsStored('?userId=keyed-user', 2);
+    // Finished jobs leave Redis (the last 1,000 stay): the repeat queues the same job again, which stores nothing new.
+    const queue = ingress.context.queues.eventIngest;
+    const finished = await waitFor(
+      async () =>
+        (await queue.getJobs(['completed'])).filter((done) => done.data.events[0]?.subjectId === 'keyed-user'),
+      (jobs) => jobs.length === 1,
+    );
+    const job = finished[0];
+    await job!.remove();
+    expect((await send('batch-1')).body.data).toEqual({ success: 2, error: [] });
+    await waitFor(
+      async () => (await queue.getJob(job!.id!))?.getState(),
+      (state) => state === 'completed',
+    );
+    expect((await recent('?userId=keyed-user')).body.data).toHaveLength(2);
+    // Another key is another request.
+    await send('batch-2');
+    await eventsStored('?userId=keyed-user', 4);
+  });
+
   it('takes and answers the same shapes on /track', async () => {
     const response = await report(
       [userEvent('tracked', 'track-user'), userEvent('@first_session', 'track-user')],

@@ -148,6 +148,30 @@ describe('the call queue', () => {
     });
   });
 
+  it('queues an event once when the answer to it was lost and it was sent again: both carry one Idempotency-Key', async () => {
+    await withContext(async (context) => {
+      const page = await initialized(context);
+      const keys: string[] = [];
+      await page.route(`${ingress.baseUrl}/v1/sdk/**/events`, async (route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        keys.push(route.request().headers()['idempotency-key'] ?? 'none');
+        if (keys.length > 1) return route.continue();
+        // The ingress takes the event; its answer never reaches the page.
+        await route.fetch();
+        await route.abort('connectionreset');
+      });
+      await page.evaluate(() =>
+        (globalThis as unknown as SiteGlobals).PushEngine.trackEvent('answer_lost', { attempt: 'any' }),
+      );
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+      expect(keys[1]).toBe(keys[0]);
+      // One ingest job, under the id the key was bound to (test/events.test.ts: such a job stores its events once).
+      const queued = await ingress.context.queues.eventIngest.getJobs(['waiting', 'active', 'completed']);
+      expect(queued.filter((job) => job.data.events[0]?.type === 'answer_lost')).toHaveLength(1);
+    });
+  });
+
   it('rejects with the service error (CONTRACTS §1) for an answer not worth retrying', async () => {
     await withContext(async (context) => {
       const page = await initialized(context);

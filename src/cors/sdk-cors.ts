@@ -6,10 +6,13 @@ import type { Models } from '../models/index.ts';
 const originsTtlMs = 30_000;
 const maxCachedProjects = 1000;
 
-/** What the SDK sends and must read: the client key, JSON bodies, and the rate-limit answers it backs off on. */
+/**
+ * What the SDK sends and must read: the client key, JSON bodies, the key that makes an event's retries one event, and
+ * the rate-limit answers it backs off on.
+ */
 const corsBase = {
   methods: ['GET', 'PUT', 'PATCH', 'POST'],
-  allowedHeaders: ['authorization', 'content-type'],
+  allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
   exposedHeaders: ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'],
   // Browsers cap it (Chromium at 2 hours); it spares a page a preflight before every call.
   maxAge: 7200,

@@ -32,7 +32,7 @@ export type CountDeps = Pick<Deps, 'models' | 'redis' | 'config'>;
 // Longer than a job's automatic retries take (10 attempts, exponential from 1 s: about 17 minutes), and short enough
 // that one marker per request stays small in Redis at thousands of requests a second. A replay from the dashboard
 // later than that finds countsRecorded in the job itself (src/events/ingest-events.ts).
-const recordedMarkerSeconds = 3600;
+export const recordedMarkerSeconds = 3600;
 const flushIdField = '#flush';
 const insertChunkSize = 1000;
 

@@ -27,6 +27,9 @@ export const redisKeys = {
   rateLimit: (prefix: string, projectId: string) => `${prefix}:ratelimit:{${projectId}}`,
   idempotency: (prefix: string, projectId: string, keyDigest: string) =>
     `${prefix}:idempotency:{${projectId}}:${keyDigest}`,
+  /** The ingest job an events request with an Idempotency-Key made: the server's, or one device's through the SDK. */
+  eventsIdempotency: (prefix: string, projectId: string, deviceId: string | null, keyDigest: string) =>
+    `${prefix}:events-idempotency:{${projectId}}:${deviceId ?? ''}:${keyDigest}`,
   deliveryRate: (prefix: string, projectId: string) => `${prefix}:delivery-rate:{${projectId}}`,
   /** BullMQ's lock of a job being run (the `lock` key its scripts take), named from the job's own queue name. */
   jobLock: (queueQualifiedName: string, jobId: string) => `${queueQualifiedName}:${jobId}:lock`,

@@ -1,24 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
+import { claimBinding, keyDigest } from '../infra/idempotency-binding.ts';
 
 export const idempotencyWindowSeconds = 24 * 60 * 60;
 
-const claimScript = `
-local existing = redis.call('GET', KEYS[1])
-if existing then return existing end
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-return ARGV[1]
-`;
-
-/**
- * Binds an Idempotency-Key to a notification id for 24 hours and answers the id bound to it, which is `candidateId`
- * for the first request. Redis holds the binding: the claim is one atomic script on the request path, and the key
- * expires by itself.
- */
 function bindingKey(deps: Pick<Deps, 'config'>, projectId: string, key: string): string {
-  const digest = createHash('sha256').update(key).digest('hex');
-  return redisKeys.idempotency(deps.config.queuePrefix, projectId, digest);
+  return redisKeys.idempotency(deps.config.queuePrefix, projectId, keyDigest(key));
 }
 
 /** The notification id the key is bound to, if a request with it came within 24 hours. */
@@ -30,17 +17,15 @@ export async function boundNotificationId(
   return deps.redis.get(bindingKey(deps, projectId, key));
 }
 
-export async function claimIdempotencyKey(
+/**
+ * Binds an Idempotency-Key to a notification id for 24 hours and answers the id bound to it, which is `candidateId`
+ * for the first request. Redis holds the binding, and the key expires by itself.
+ */
+export function claimIdempotencyKey(
   deps: Pick<Deps, 'redis' | 'config'>,
   projectId: string,
   key: string,
   candidateId: string,
 ): Promise<string> {
-  return (await deps.redis.eval(
-    claimScript,
-    1,
-    bindingKey(deps, projectId, key),
-    candidateId,
-    idempotencyWindowSeconds,
-  )) as string;
+  return claimBinding(deps.redis, bindingKey(deps, projectId, key), candidateId, idempotencyWindowSeconds);
 }

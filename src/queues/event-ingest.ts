@@ -1,5 +1,5 @@
-import type { JobsOptions } from 'bullmq';
 import { Types } from 'mongoose';
+import type { JobsOptions } from 'bullmq';
 import type { EventData, ServerEvent } from '../schemas/events.ts';
 import type { Deps } from '../deps.ts';
 import type { QueueDefinition } from './queue-definition.ts';
@@ -20,9 +20,9 @@ export const eventIngestJobName = 'ingest';
 
 /**
  * Retries ride out a database outage; the worker derives event ids from the job id, so a retried job never stores
- * an event twice. Job ids are ObjectIds rather than BullMQ's counter, which starts again if Redis loses its data,
- * and they order the events of requests received in the same millisecond. Only the last 1,000 finished jobs stay for
- * the dashboard: at thousands of events a second, keeping them for hours would fill Redis.
+ * an event twice. Job ids are ObjectIds rather than BullMQ's counter, which starts again if Redis loses its data.
+ * Only the last 1,000 finished jobs stay for the dashboard: at thousands of events a second, keeping them for hours
+ * would fill Redis.
  */
 const ingestJobOptions: JobsOptions = {
   attempts: 10,
@@ -31,16 +31,18 @@ const ingestJobOptions: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
+/** ObjectIds, which order the events of requests received in the same millisecond. */
+export const newIngestJobId = (): string => new Types.ObjectId().toHexString();
+
+/** `jobId`: an Idempotency-Key's (src/events/events-idempotency.ts), or a new one. */
 export async function enqueueEvents(
   deps: Pick<Deps, 'queues'>,
   projectId: string,
   events: IngestedEvent[],
+  jobId = newIngestJobId(),
 ): Promise<void> {
   const job: EventIngestJob = { projectId, receivedAt: new Date().toISOString(), events };
-  await deps.queues.eventIngest.add(eventIngestJobName, job, {
-    ...ingestJobOptions,
-    jobId: new Types.ObjectId().toHexString(),
-  });
+  await deps.queues.eventIngest.add(eventIngestJobName, job, { ...ingestJobOptions, jobId });
 }
 
 /** Reported events stored and counted, and the journeys they trigger started. */

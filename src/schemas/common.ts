@@ -54,6 +54,13 @@ export const notBlank = {
 export const KeyedBy = <T extends TSchema>(value: T, options: Record<string, unknown> = {}) =>
   Type.Record(Type.String({ pattern: '^[\\s\\S]*$' }), value, options);
 
+/** A send's or an events request's key: a repeat within its window answers the same and does nothing twice. */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, errorMessage: 'must be 1 to 255 characters' }),
+  ),
+});
+
 export const dataResponse = <T extends TSchema>(data: T) => Type.Object({ data });
 
 export const ProjectParams = Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 128 }) });

@@ -67,12 +67,6 @@ export const SendNotificationBody = Type.Object(
 );
 export type SendNotificationBody = Static<typeof SendNotificationBody>;
 
-export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, errorMessage: 'must be 1 to 255 characters' }),
-  ),
-});
-
 export const NotificationIdParams = Type.Object({
   projectId: ProjectParams.properties.projectId,
   notificationId: Type.String({ minLength: 1, maxLength: 128 }),

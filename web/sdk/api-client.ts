@@ -10,6 +10,7 @@ export interface ApiCall {
   method: 'GET' | 'PUT' | 'PATCH' | 'POST';
   path: string;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,7 +55,7 @@ export class ApiClient {
   }
 
   private init(call: ApiCall): RequestInit {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.clientKey}` };
+    const headers: Record<string, string> = { ...call.headers, authorization: `Bearer ${this.clientKey}` };
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     return { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) };
   }

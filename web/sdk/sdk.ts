@@ -1,5 +1,6 @@
 import type { InitializeOptions, PushEngineSdk } from './types.ts';
 import { ApiClient } from './api-client.ts';
+import { newCallKey } from './call-key.ts';
 import { clientStateKey, readOrCreate, writeState, type ClientState } from './storage.ts';
 
 const defaultServiceWorkerPath = '/push-engine-sw.js';
@@ -169,6 +170,8 @@ export function createSdk(): PushEngineSdk {
         method: 'POST',
         path: `${current.devicePath}/events`,
         body: data === undefined ? { type } : { type, data },
+        // The same with every retry: an answer lost after the event was stored does not store it twice.
+        headers: { 'idempotency-key': newCallKey() },
       } as const;
       if (options?.useBeacon) await current.client.sendNow(call);
       else await current.client.call(call);

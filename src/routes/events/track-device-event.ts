@@ -1,6 +1,6 @@
 import type { App } from '../../http/app-types.ts';
 import type { AppContext } from '../../app-context.ts';
-import { ErrorResponse, ProjectDeviceParams, dataResponse } from '../../schemas/common.ts';
+import { ErrorResponse, IdempotencyHeaders, ProjectDeviceParams, dataResponse } from '../../schemas/common.ts';
 import { ReportEventsResult, TrackDeviceEventBody } from '../../schemas/events.ts';
 import type { ErrorDetail } from '../../http/api-error.ts';
 import { escapePointer } from '../../http/validation.ts';
@@ -9,6 +9,7 @@ import { eventDataProblems } from '../../events/event-data.ts';
 import { clickedEvent, isReservedEventType, sdkAutomaticEvents } from '../../events/automatic-events.ts';
 import { recordClick } from '../../notifications/notification-clicks.ts';
 import { enqueueEvents } from '../../queues/event-ingest.ts';
+import { ingestJobIdFor } from '../../events/events-idempotency.ts';
 
 /** What the schema cannot say, read on the fields it can: only some automatic events may come from an SDK; data's values. */
 function trackedEventErrors(body: unknown): ErrorDetail[] {
@@ -30,9 +31,10 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
     {
       schema: {
         summary: 'trackEvent (SDK)',
-        description: `The subject is the device. Of the automatic events, only ${[...sdkAutomaticEvents].join(', ')} may be sent.`,
+        description: `The subject is the device. Of the automatic events, only ${[...sdkAutomaticEvents].join(', ')} may be sent. Idempotency-Key (the SDK sends one per call, its retries the same): a repeat within an hour stores and counts nothing again.`,
         tags: ['sdk'],
         params: ProjectDeviceParams,
+        headers: IdempotencyHeaders,
         body: TrackDeviceEventBody,
         response: { 200: dataResponse(ReportEventsResult), 400: ErrorResponse, 404: ErrorResponse },
       },
@@ -50,7 +52,14 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
       const fields = data as Record<string, unknown>;
       if (type === clickedEvent && typeof fields.notificationId === 'string')
         await recordClick(context.models, projectId, fields.notificationId, deviceId);
-      await enqueueEvents(context, projectId, [{ type, subjectType: 'device', subjectId: deviceId, data: fields }]);
+      const key = request.headers['idempotency-key'];
+      const jobId = key === undefined ? undefined : await ingestJobIdFor(context, projectId, deviceId, key);
+      await enqueueEvents(
+        context,
+        projectId,
+        [{ type, subjectType: 'device', subjectId: deviceId, data: fields }],
+        jobId,
+      );
       return { data: { success: 1, error: [] } };
     },
   );

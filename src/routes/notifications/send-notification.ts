@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.ts';
 import type { AppContext } from '../../app-context.ts';
-import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
-import { IdempotencyHeaders, SendNotificationBody } from '../../schemas/notification.ts';
+import { ErrorResponse, IdempotencyHeaders, ProjectParams, dataResponse } from '../../schemas/common.ts';
+import { SendNotificationBody } from '../../schemas/notification.ts';
 import { requestOwner } from '../../auth/request-owner.ts';
 import { createNotification, sendRequestErrors } from '../../notifications/create-notification.ts';
 import { assertRequestValid } from '../../http/invalid-request-details.ts';

@@ -1,5 +1,6 @@
 import type { WebPushPayload } from '../../../src/gateways/webpush/webpush-payload.ts';
 import { clientStateKey, readState, type ClientState } from '../storage.ts';
+import { newCallKey } from '../call-key.ts';
 
 /**
  * The push service worker, served at /sdk/service-worker.js. A site registers its own file at its origin that
@@ -72,14 +73,20 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A call to the ingress for this browser's device, as the page's SDK makes them: 429, 503 and network failures are
  * tried again after 1, 2, 4 and 8 s (at least Retry-After), within the event's lifetime; any other answer ends it.
  */
-async function callIngress(state: ClientState, method: 'POST' | 'PUT', path: string, body: object): Promise<void> {
+async function callIngress(
+  state: ClientState,
+  method: 'POST' | 'PUT',
+  path: string,
+  body: object,
+  headers: Record<string, string> = {},
+): Promise<void> {
   const devicePath = `/v1/sdk/projects/${encodeURIComponent(state.projectId)}/devices/${encodeURIComponent(state.deviceId)}`;
   for (let attempt = 1; ; attempt++) {
     let retryAfterMs = 0;
     try {
       const response = await fetch(state.baseUrl.replace(/\/+$/, '') + devicePath + path, {
         method,
-        headers: { authorization: `Bearer ${state.clientKey}`, 'content-type': 'application/json' },
+        headers: { ...headers, authorization: `Bearer ${state.clientKey}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
       if (!retryStatuses.has(response.status)) return;
@@ -96,7 +103,13 @@ async function callIngress(state: ClientState, method: 'POST' | 'PUT', path: str
 async function reportClick(notificationId: string | null): Promise<void> {
   const state = await readState<ClientState>(clientStateKey);
   if (!state || !notificationId) return;
-  await callIngress(state, 'POST', '/events', { type: '@clicked', data: { notificationId } });
+  await callIngress(
+    state,
+    'POST',
+    '/events',
+    { type: '@clicked', data: { notificationId } },
+    { 'idempotency-key': newCallKey() },
+  );
 }
 
 /**
