@@ -265,7 +265,7 @@ describe('CORS (CONTRACTS §3)', () => {
     const answer = await preflight(`/v1/sdk/projects/${project.projectId}/devices/d1`, 'https://shop.example');
     expect(answer.status).toBe(204);
     expect(answer.headers.get('access-control-allow-origin')).toBe('*');
-    expect(answer.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+    expect(answer.headers.get('access-control-allow-headers')).toBe('authorization, content-type, idempotency-key');
     expect(answer.headers.get('access-control-allow-methods')).toContain('PUT');
     const config = await harness.ingress.request('GET', `/v1/sdk/projects/${project.projectId}/config`, {
       key: project.clientKey,
