@@ -5,7 +5,8 @@ import type { Models } from '../models/index.ts';
 
 /**
  * GCRA on Redis's clock: each message moves the project's theoretical arrival time on by 1/rate seconds; a gateway
- * call may start while that time is at most one second ahead, otherwise the answer is how long to wait.
+ * call may start when that time, with the call's own messages, stays at most one second ahead (or when nothing is
+ * owed, for a call longer than a second), otherwise the answer is how long to wait.
  */
 const reserveScript = `
 local now = redis.call('TIME')
@@ -15,7 +16,8 @@ local count = tonumber(ARGV[2])
 local burstMs = tonumber(ARGV[3])
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tat < nowMs then tat = nowMs end
-if tat - nowMs > burstMs then return math.ceil(tat - nowMs - burstMs) end
+local allowedAheadMs = math.max(0, burstMs - intervalMs * count)
+if tat - nowMs > allowedAheadMs then return math.ceil(tat - nowMs - allowedAheadMs) end
 tat = tat + intervalMs * count
 redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - nowMs) + burstMs)
 return 0

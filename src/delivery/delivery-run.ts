@@ -150,13 +150,15 @@ export class DeliveryRun {
 
   /**
    * Waits, as a delayed job, while the project's delivery rate has no room for the next gateway call. What this run
-   * did is saved first; devices a gateway asked to retry wait for their round too, and go with the next run.
+   * did is saved first; devices a gateway asked to retry go with the next run.
    */
   private async pace(messages: number): Promise<void> {
     const waitMs = await this.worker.limiter.reserve(this.job.data.projectId, messages);
     if (waitMs === 0) return;
+    // The round stays: devices refused in this run wait as long as their round says, but only a run that reaches the
+    // end of the batch moves the round on, so pacing does not spend the rounds a refused device has left.
     const retry = this.round.next();
-    await this.saveProgress([...this.done], this.tally, retry?.retryRound ?? this.job.data.retryRound);
+    await this.saveProgress([...this.done], this.tally, this.job.data.retryRound);
     await this.delay(Math.max(waitMs, retry?.delayMs ?? 0));
   }
 
