@@ -4,6 +4,7 @@ import { deliverJobId, type DeliverJobData } from '../src/queues/deliver.ts';
 import type { ChunkPlan, FanOutProgress } from '../src/queues/send.ts';
 import { deviceKey } from '../src/models/device.ts';
 import { deliverProcessor } from '../src/delivery/deliver-processor.ts';
+import type { DeliverDeps } from '../src/delivery/delivery-run.ts';
 import { createGatewayProvider } from '../src/gateways/create-gateway-provider.ts';
 import type { GatewayProvider } from '../src/gateways/gateway.ts';
 import { queueNames, type QueueName } from '../src/queues/registry.ts';
@@ -256,31 +257,53 @@ describe('replaying jobs from the dashboard', () => {
       connection: harness.workers.context.redis,
       prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver),
     });
-    // The fault: every gateway call of its last attempt throws.
+    /** Takes the next batch and runs it as its last attempt with `deps`, which fail it with `reason`. */
+    const failLastAttempt = async (token: string, deps: DeliverDeps, reason: string) => {
+      const job = (await eventually(async () => {
+        const next = await manual.getNextJob(token, { block: false });
+        expect(next).toBeDefined();
+        return next!;
+      })) as Job<DeliverJobData>;
+      job.attemptsMade = job.opts.attempts! - 1;
+      const failure = await deliverProcessor(deps)(job, token).then(
+        () => new Error('the run did not fail'),
+        (error: Error) => error,
+      );
+      expect(failure.message).toBe(reason);
+      await job.moveToFailed(failure, token);
+      expect(await job.getState()).toBe('failed');
+    };
+    // The fault: every gateway call throws.
     const unreachable: GatewayProvider = {
       gatewayFor: () => Promise.reject(new Error('gateway unreachable')),
       close: () => Promise.resolve(),
     };
+    // A replay's own failure before it reopens the devices given up: reading the notification is refused.
+    const { models } = harness.workers.context;
+    const unreadable = Object.create(models, {
+      Notification: { value: { findById: () => ({ lean: () => Promise.reject(new Error('read refused')) }) } },
+    }) as typeof models;
     try {
       const { id } = await sendToThree('gave-up');
-      for (let batch = 0; batch < 2; batch++) {
-        const token = `gave-up-${batch}`;
-        const job = (await eventually(async () => {
-          const next = await manual.getNextJob(token, { block: false });
-          expect(next).toBeDefined();
-          return next!;
-        })) as Job<DeliverJobData>;
-        job.attemptsMade = job.opts.attempts! - 1;
-        const failure = await deliverProcessor({ ...harness.workers.context, gateways: unreachable })(job, token).then(
-          () => new Error('the run did not fail'),
-          (error: Error) => error,
+      for (let batch = 0; batch < 2; batch++)
+        await failLastAttempt(
+          `gave-up-${batch}`,
+          { ...harness.workers.context, gateways: unreachable },
+          'gateway unreachable',
         );
-        expect(failure.message).toBe('gateway unreachable');
-        await job.moveToFailed(failure, token);
-        expect(await job.getState()).toBe('failed');
-      }
       const givenUp = await waitUntilCompleted(harness.ingress, project, id);
       expect(givenUp.stats).toEqual({ targeted: 3, sent: 0, failed: 3, unsubscribed: 0, clicked: 0 });
+      for (let batch = 0; batch < 2; batch++) {
+        await (await queues().deliver.getJob(deliverJobId(id, batch)))!.retry('failed');
+        const gateways = createGatewayProvider(harness.config, models);
+        await failLastAttempt(
+          `replay-${batch}`,
+          { ...harness.workers.context, models: unreadable, gateways },
+          'read refused',
+        );
+        await gateways.close();
+      }
+      expect((await readNotification(harness.ingress, project, id)).stats.failed).toBe(3);
 
       deliverWorker.resume();
       for (let batch = 0; batch < 2; batch++)

@@ -327,9 +327,11 @@ export class DeliveryRun {
   private async failPending(): Promise<void> {
     const all = this.job.data.devices.map((device) => device.deviceId);
     const done = new Set(this.job.data.done ?? []);
-    const gaveUp = all.filter((deviceId) => !done.has(deviceId));
+    const newlyGivenUp = all.filter((deviceId) => !done.has(deviceId));
     const tally = new OutcomeTally(this.job.data.tally);
-    tally.count('failed', gaveUp.length);
+    tally.count('failed', newlyGivenUp.length);
+    // A replay that failed before it reopened the devices given up earlier: they stay given up, and counted once.
+    const gaveUp = [...(this.job.data.gaveUp ?? []), ...newlyGivenUp];
     await this.saveProgress(all, tally, undefined, gaveUp).catch(() => undefined);
     await this.reportMetrics(tally, null).catch(() => undefined);
   }
