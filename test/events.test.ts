@@ -130,6 +130,14 @@ describe('POST /events and /track (CONTRACTS §5)', () => {
     // Another key is another request.
     await send('batch-2');
     await eventsStored('?userId=keyed-user', 4);
+    // The key again with other events: neither stored nor dropped in silence.
+    const reused = await ingress.request('POST', serverPath('/events'), {
+      key: project.apiKey,
+      body: { events: [userEvent('keyed', 'keyed-user', { n: 3 })] },
+      headers: { 'idempotency-key': 'batch-2' },
+    });
+    expect(reused.status).toBe(400);
+    expect(reused.body.error.details).toEqual([{ path: '/headers/idempotency-key', message: expect.any(String) }]);
   });
 
   it('takes and answers the same shapes on /track', async () => {

@@ -1,27 +1,37 @@
 import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import { claimBinding, keyDigest } from '../infra/idempotency-binding.ts';
+import { invalidFields } from '../http/api-error.ts';
 import { recordedMarkerSeconds } from './pending-counts.ts';
 import { newIngestJobId } from '../queues/event-ingest.ts';
 
 /**
- * As long as an ingest job's counts are marked recorded: a retry within it counts nothing again, and the bindings of
- * busy SDKs (one per event) do not pile up in Redis.
+ * A server's key holds for as long as an ingest job's counts stay marked recorded, so a retry within it counts
+ * nothing again. The SDK's, one per event, for ten minutes: its retries end within about a minute, and at thousands of
+ * events a second an hour of them would take gigabytes of Redis.
  */
-export const eventsIdempotencyWindowSeconds = recordedMarkerSeconds;
+const windowSeconds = (deviceId: string | null) => (deviceId === null ? recordedMarkerSeconds : 10 * 60);
 
 /**
  * The ingest job id of an events request with an Idempotency-Key: the id the key's first request got. A retry after a
  * lost answer (the SDK retries every network failure) queues the same job, which BullMQ adds once, and the worker
  * stores its events under ids derived from the job's, so a job queued again after the first was removed stores
- * nothing twice either.
+ * nothing twice either. A key sent again with another body is a 400: its events would be neither stored nor refused.
  */
-export function ingestJobIdFor(
+export async function ingestJobIdFor(
   deps: Pick<Deps, 'redis' | 'config'>,
   projectId: string,
   deviceId: string | null,
   idempotencyKey: string,
+  body: unknown,
 ): Promise<string> {
   const binding = redisKeys.eventsIdempotency(deps.config.queuePrefix, projectId, deviceId, keyDigest(idempotencyKey));
-  return claimBinding(deps.redis, binding, newIngestJobId(), eventsIdempotencyWindowSeconds);
+  const request = keyDigest(JSON.stringify(body));
+  const bound = await claimBinding(deps.redis, binding, `${newIngestJobId()}:${request}`, windowSeconds(deviceId));
+  const [jobId, boundRequest] = bound.split(':');
+  if (boundRequest !== request)
+    throw invalidFields([
+      { path: '/headers/idempotency-key', message: 'was sent with another request within its window; use a new key' },
+    ]);
+  return jobId!;
 }

@@ -16,7 +16,7 @@ export function registerReportEvents(app: App, context: AppContext): void {
           summary: url === '/events' ? 'Report events (spec §4.4)' : 'Track events (spec §4.5)',
           description:
             'Valid events are accepted even when others are not; each refused event is listed in error with its index. ' +
-            'Idempotency-Key: a repeat within an hour stores and counts nothing again.',
+            'Idempotency-Key: a repeat within an hour stores and counts nothing again; the key with another body is a 400.',
           tags: ['events'],
           params: ProjectParams,
           headers: IdempotencyHeaders,
@@ -28,7 +28,7 @@ export function registerReportEvents(app: App, context: AppContext): void {
         const { projectId } = request.params;
         const { accepted, errors } = partitionEvents(request.body.events);
         const key = request.headers['idempotency-key'];
-        const jobId = key === undefined ? undefined : await ingestJobIdFor(context, projectId, null, key);
+        const jobId = key === undefined ? undefined : await ingestJobIdFor(context, projectId, null, key, request.body);
         if (accepted.length > 0) await enqueueEvents(context, projectId, accepted, jobId);
         return { data: { success: accepted.length, error: errors } };
       },

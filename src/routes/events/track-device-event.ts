@@ -31,7 +31,7 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
     {
       schema: {
         summary: 'trackEvent (SDK)',
-        description: `The subject is the device. Of the automatic events, only ${[...sdkAutomaticEvents].join(', ')} may be sent. Idempotency-Key (the SDK sends one per call, its retries the same): a repeat within an hour stores and counts nothing again.`,
+        description: `The subject is the device. Of the automatic events, only ${[...sdkAutomaticEvents].join(', ')} may be sent. Idempotency-Key (the SDK sends one per call, its retries the same): a repeat within ten minutes stores and counts nothing again; the key with another body is a 400.`,
         tags: ['sdk'],
         params: ProjectDeviceParams,
         headers: IdempotencyHeaders,
@@ -53,7 +53,8 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
       if (type === clickedEvent && typeof fields.notificationId === 'string')
         await recordClick(context.models, projectId, fields.notificationId, deviceId);
       const key = request.headers['idempotency-key'];
-      const jobId = key === undefined ? undefined : await ingestJobIdFor(context, projectId, deviceId, key);
+      const jobId =
+        key === undefined ? undefined : await ingestJobIdFor(context, projectId, deviceId, key, request.body);
       await enqueueEvents(
         context,
         projectId,
