@@ -429,14 +429,14 @@ describe('console', { timeout: 120_000 }, () => {
         body: { events: [{ type: 'late_arrival', subjectType: 'device', subjectId: 'eventful', data: {} }] },
       });
       expect(reported.body.data.success).toBe(1);
-      await until(
-        async () =>
-          (
-            await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/events?type=late_arrival`, {
-              key: owner.apiKey,
-            })
-          ).body.data.length,
-      ).toBe(1);
+      // Stored, and its type in the catalog, which the worker writes just after the events.
+      const listed = async (path: string) =>
+        JSON.stringify(
+          (await harness.ingress.request('GET', `/v1/projects/${owner.projectId}${path}`, { key: owner.apiKey })).body
+            .data,
+        );
+      await until(() => listed('/events?type=late_arrival')).toContain('late_arrival');
+      await until(() => listed('/event-types')).toContain('late_arrival');
       await page.getByRole('button', { name: 'Filter' }).click();
       await until(() => page.getByTestId('events-table').locator('tbody tr').count()).toBe(1);
       await until(() => page.getByTestId('event-catalog').textContent()).toContain('late_arrival seen in events');
