@@ -11,9 +11,9 @@ export interface PageBoundary {
 
 export interface NewestFirstReads<T> {
   /** Items of exactly `time` whose _id sorts below `key`, newest first. */
-  sameTime(time: Date, key: string, limit: number): Promise<T[]>;
+  sameTime(time: Date, key: string, limit: number): PromiseLike<T[]>;
   /** Items before `before` (all when undefined), newest first. */
-  older(limit: number, before: Date | undefined): Promise<T[]>;
+  older(limit: number, before: Date | undefined): PromiseLike<T[]>;
   /** An item's place in the order. */
   placeOf(item: T): Required<PageBoundary>;
 }

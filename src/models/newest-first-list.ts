@@ -3,22 +3,34 @@ import { newestFirstPage, type PageBoundary } from '../infra/newest-first-page.t
 /** Newest first; the id orders documents created in the same millisecond. */
 export const newestFirst = { createdAt: -1, _id: -1 } as const;
 
-/** The documents of a project matching `filter`, sorted by `newestFirst`, `limit` at most. */
-export type NewestFirstRead<T> = (
-  filter: { projectId: string; createdAt?: Date | { $lt: Date }; _id?: string | { $lt: string } },
-  limit: number,
-) => Promise<T[]>;
+export type NewestFirstFilter = { projectId: string; createdAt?: Date | { $lt: Date }; _id?: string | { $lt: string } };
+
+/** A project's documents created before `before` (all when undefined). */
+export const createdBefore = (projectId: string, before: Date | undefined): NewestFirstFilter => ({
+  projectId,
+  ...(before && { createdAt: { $lt: before } }),
+});
+
+/** A project's documents created in the same millisecond as one, after it in the newest-first order. */
+export const createdWith = (projectId: string, createdAt: Date, id: string): NewestFirstFilter => ({
+  projectId,
+  createdAt,
+  _id: { $lt: id },
+});
+
+/** The documents of a project matching `filter`, sorted by `newestFirst`, `limit` at most: a query, or its answer. */
+export type NewestFirstRead<T> = (filter: NewestFirstFilter, limit: number) => PromiseLike<T[]>;
 
 /**
- * The list of a project's templates, segments or journeys, newest first, by pages after a boundary: served by the
- * index {projectId: 1, createdAt: -1, _id: -1}, a range scan that stops after `limit` documents.
+ * The list of a project's notifications, templates, segments or journeys, newest first, by pages after a boundary:
+ * served by the index {projectId: 1, createdAt: -1, _id: -1}, a range scan that stops after `limit` documents.
  */
 export function newestFirstListing<T extends { createdAt: Date; _id: string }>(read: NewestFirstRead<T>) {
   return {
     list(projectId: string, limit: number, before?: PageBoundary): Promise<T[]> {
       return newestFirstPage(limit, before, {
-        sameTime: (createdAt, id, count) => read({ projectId, createdAt, _id: { $lt: id } }, count),
-        older: (count, olderThan) => read({ projectId, ...(olderThan && { createdAt: { $lt: olderThan } }) }, count),
+        sameTime: (createdAt, id, count) => read(createdWith(projectId, createdAt, id), count),
+        older: (count, olderThan) => read(createdBefore(projectId, olderThan), count),
         placeOf: (item) => ({ time: item.createdAt, key: item._id }),
       });
     },

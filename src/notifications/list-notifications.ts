@@ -1,44 +1,41 @@
 import type { Models } from '../models/index.ts';
 import type { NotificationView } from '../schemas/notification.ts';
 import { deliveryStats, toNotificationView } from './notification-view.ts';
-import { newestFirstPage, type PageBoundary } from '../infra/newest-first-page.ts';
+import type { PageBoundary } from '../infra/newest-first-page.ts';
+import {
+  createdBefore,
+  createdWith,
+  newestFirst,
+  newestFirstListing,
+  type NewestFirstFilter,
+} from '../models/newest-first-list.ts';
 
 export interface NotificationPage {
   limit: number;
   before?: PageBoundary;
 }
 
-/** Newest first; the id orders notifications created in the same millisecond. */
-const newestFirst = { createdAt: -1, _id: -1 } as const;
+/** A project's notifications by a newest-first filter, served by {projectId: 1, createdAt: -1, _id: -1}. */
+const readNotifications = (models: Models) => (filter: NewestFirstFilter, limit: number) =>
+  models.Notification.find(filter).sort(newestFirst).limit(limit).lean();
 
-/** Served by the index {projectId: 1, createdAt: -1, _id: -1}: a range scan that stops after `limit` documents. */
+/** A range scan that stops after `limit` documents. */
 export function listNotificationsQuery(models: Models, projectId: string, page: { limit: number; before?: Date }) {
-  return models.Notification.find({ projectId, ...(page.before && { createdAt: { $lt: page.before } }) })
-    .sort(newestFirst)
-    .limit(page.limit)
-    .lean();
+  return readNotifications(models)(createdBefore(projectId, page.before), page.limit);
 }
 
-/** The notifications created at the same time as one, after it in the newest-first order; the same index. */
+/** The notifications created at the same time as one, after it in the newest-first order. */
 export function sameTimeNotificationsQuery(
   models: Models,
   projectId: string,
   after: { createdAt: Date; id: string },
   limit: number,
 ) {
-  return models.Notification.find({ projectId, createdAt: after.createdAt, _id: { $lt: after.id } })
-    .sort(newestFirst)
-    .limit(limit)
-    .lean();
+  return readNotifications(models)(createdWith(projectId, after.createdAt, after.id), limit);
 }
 
-function pageOfNotifications(models: Models, projectId: string, { limit, before }: NotificationPage) {
-  return newestFirstPage(limit, before, {
-    sameTime: (createdAt, id, count) => sameTimeNotificationsQuery(models, projectId, { createdAt, id }, count),
-    older: (count, olderThan) => listNotificationsQuery(models, projectId, { limit: count, before: olderThan }),
-    placeOf: (notification) => ({ time: notification.createdAt, key: notification._id }),
-  });
-}
+/** A project's notifications by pages, and where a page ending with one of them ends. */
+export const notificationListing = (models: Models) => newestFirstListing(readNotifications(models));
 
 /** Newest first, each with the same status and stats as reading it alone answers. */
 export async function listNotificationViews(
@@ -46,7 +43,7 @@ export async function listNotificationViews(
   projectId: string,
   page: NotificationPage,
 ): Promise<NotificationView[]> {
-  const notifications = await pageOfNotifications(models, projectId, page);
+  const notifications = await notificationListing(models).list(projectId, page.limit, page.before);
   const stats = await deliveryStats(
     models,
     notifications.map((notification) => notification._id),

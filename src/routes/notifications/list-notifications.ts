@@ -3,7 +3,7 @@ import type { App } from '../../http/app-types.ts';
 import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
 import { ListNotificationsQuery, NotificationView } from '../../schemas/notification.ts';
-import { listNotificationViews } from '../../notifications/list-notifications.ts';
+import { listNotificationViews, notificationListing } from '../../notifications/list-notifications.ts';
 import { pageBoundary } from '../../http/page-boundary.ts';
 
 export function registerListNotifications(app: App, context: AppContext): void {
@@ -24,10 +24,9 @@ export function registerListNotifications(app: App, context: AppContext): void {
     },
     async (request) => {
       const { projectId } = request.params;
-      const before = await pageBoundary(request, 'a notification of this project', async (id) => {
-        const notification = await context.models.Notification.findOne({ _id: id, projectId }, { createdAt: 1 }).lean();
-        return notification && { time: notification.createdAt, key: notification._id };
-      });
+      const before = await pageBoundary(request, 'a notification of this project', (id) =>
+        notificationListing(context.models).boundary(projectId, id),
+      );
       return { data: await listNotificationViews(context.models, projectId, { limit: request.query.limit, before }) };
     },
   );
