@@ -22,9 +22,11 @@ export async function ingestJobIdFor(
   deps: Pick<Deps, 'redis' | 'config'>,
   projectId: string,
   deviceId: string | null,
-  idempotencyKey: string,
+  idempotencyKey: string | undefined,
   body: unknown,
-): Promise<string> {
+): Promise<string | undefined> {
+  // Without a key, enqueueEvents makes a new id.
+  if (idempotencyKey === undefined) return undefined;
   const binding = redisKeys.eventsIdempotency(deps.config.queuePrefix, projectId, deviceId, keyDigest(idempotencyKey));
   const request = keyDigest(JSON.stringify(body));
   const bound = await claimBinding(deps.redis, binding, `${newIngestJobId()}:${request}`, windowSeconds(deviceId));

@@ -28,7 +28,7 @@ export function registerReportEvents(app: App, context: AppContext): void {
         const { projectId } = request.params;
         const { accepted, errors } = partitionEvents(request.body.events);
         const key = request.headers['idempotency-key'];
-        const jobId = key === undefined ? undefined : await ingestJobIdFor(context, projectId, null, key, request.body);
+        const jobId = await ingestJobIdFor(context, projectId, null, key, request.body);
         if (accepted.length > 0) await enqueueEvents(context, projectId, accepted, jobId);
         return { data: { success: accepted.length, error: errors } };
       },

@@ -53,8 +53,7 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
       if (type === clickedEvent && typeof fields.notificationId === 'string')
         await recordClick(context.models, projectId, fields.notificationId, deviceId);
       const key = request.headers['idempotency-key'];
-      const jobId =
-        key === undefined ? undefined : await ingestJobIdFor(context, projectId, deviceId, key, request.body);
+      const jobId = await ingestJobIdFor(context, projectId, deviceId, key, request.body);
       await enqueueEvents(
         context,
         projectId,
