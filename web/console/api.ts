@@ -85,26 +85,27 @@ export function query(values: Record<string, string | number | undefined>): stri
 /** The most a list route answers at once (templates, segments, journeys and, for ADMIN_TOKEN, projects). */
 const listPageSize = 1000;
 
-/**
- * Every template, segment or journey of a list route, newest first: page after page with before, the id of the last
- * one read. A route answers 100 without a limit, and the console shows and offers them all.
- */
-export async function listAll<T extends { id: string }>(path: string): Promise<T[]> {
+/** Page after page, each read after the id of the last item of the one before, until a page is not full. */
+async function readAllPages<T extends { id: string }>(readPage: (lastId: string | undefined) => Promise<T[]>) {
   const items: T[] = [];
   for (;;) {
-    const page = await api<T[]>('GET', `${path}${query({ limit: listPageSize, before: items.at(-1)?.id })}`);
+    const page = await readPage(items.at(-1)?.id);
     items.push(...page);
     if (page.length < listPageSize) return items;
   }
 }
 
-/** Every project the key may use (all of them for ADMIN_TOKEN), in id order: page after page with after. */
-export async function listProjects(key?: string): Promise<ProjectView[]> {
-  const projects: ProjectView[] = [];
-  for (;;) {
-    const after = projects.at(-1)?.id;
-    const page = await api<ProjectView[]>('GET', `/v1/projects${query({ limit: listPageSize, after })}`, { key });
-    projects.push(...page);
-    if (page.length < listPageSize) return projects;
-  }
+/**
+ * Every template, segment or journey of a list route, newest first, paged with before. A route answers 100 without a
+ * limit, and the console shows and offers them all.
+ */
+export function listAll<T extends { id: string }>(path: string): Promise<T[]> {
+  return readAllPages((before) => api<T[]>('GET', `${path}${query({ limit: listPageSize, before })}`));
+}
+
+/** Every project the key may use (all of them for ADMIN_TOKEN), in id order, paged with after. */
+export function listProjects(key?: string): Promise<ProjectView[]> {
+  return readAllPages((after) =>
+    api<ProjectView[]>('GET', `/v1/projects${query({ limit: listPageSize, after })}`, { key }),
+  );
 }
