@@ -28,6 +28,11 @@ export function fanOutProjection(content: Parameters<typeof contentOf>[0]): Targ
   return targetProjection(referencedDeviceTags(parseContent(contentOf(content))));
 }
 
+/** Canceled before its first batch was queued: the send ends with nothing sent. */
+class SendCanceledError extends Error {}
+
+const notCanceled = (notificationId: string) => ({ _id: notificationId, status: { $ne: 'canceled' as const } });
+
 function isLastAttempt(job: Job): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
@@ -67,6 +72,7 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
         try {
           await fanOut(deps, segments, job, notification, fanOutProjection(notification), progress);
         } catch (error) {
+          if (error instanceof SendCanceledError) return;
           if (!(error instanceof MissingSegmentsError)) throw error;
           deps.log.warn({ notificationId, segmentIds: error.segmentIds }, `the send failed: ${error.message}`);
           await Notification.updateOne(
@@ -77,11 +83,15 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
         }
       }
       if (token !== undefined && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
-      await Notification.updateOne({ _id: notificationId }, { $set: { status: 'completed', completedAt: new Date() } });
+      await Notification.updateOne(notCanceled(notificationId), {
+        $set: { status: 'completed', completedAt: new Date() },
+      });
     } catch (error) {
       await waitOutStorageOutage(job, token, error);
       if (!(error instanceof WaitingChildrenError) && isLastAttempt(job)) {
-        await Notification.updateOne({ _id: notificationId }, { $set: { status: 'failed' } }).catch(() => undefined);
+        await Notification.updateOne(notCanceled(notificationId), { $set: { status: 'failed' } }).catch(
+          () => undefined,
+        );
       }
       throw error;
     }
@@ -172,10 +182,12 @@ async function queueBatches(
     progress.targeted + numbers.reduce((sum, number) => sum + (queuedBefore.get(number) ?? sizes.get(number) ?? 0), 0);
   // The status rides on each chunk's count rather than costing a write of its own (a send to a few users is a handful
   // of journaled writes, and that was one of them); 'failed' too becomes 'sending': a replayed send resumes.
-  await deps.models.Notification.updateOne(
-    { _id: targets._id },
-    { $set: { 'stats.targeted': targeted, status: 'sending' } },
-  );
+  // This write also claims the send from a cancelation, which moves only a queued notification (cancel-notification.ts):
+  // either it came first and nothing is queued, or it finds the send already going out.
+  const claimed = await deps.models.Notification.updateOne(notCanceled(targets._id), {
+    $set: { 'stats.targeted': targeted, status: 'sending' },
+  });
+  if (claimed.matchedCount === 0) throw new SendCanceledError();
   if (batches.length > 0) await enqueueDeliverBatches(deps, { id: job.id!, queue: job.queueQualifiedName }, batches);
   const next: FanOutProgress = {
     afterId: plan.untilId,

@@ -8,6 +8,7 @@ import { registerConsoleResources } from './console-resources.ts';
 import { rememberOwner } from '../auth/request-owner.ts';
 import { registerSendNotification } from './notifications/send-notification.ts';
 import { registerGetNotification } from './notifications/get-notification.ts';
+import { registerCancelNotification } from './notifications/cancel-notification.ts';
 import { registerGetNotificationHistory } from './history/get-notification-history.ts';
 import { registerUpdateUserTags } from './users/update-user-tags.ts';
 import { registerReportEvents } from './events/report-events.ts';
@@ -33,6 +34,7 @@ export function serverApi(context: AppContext) {
     registerGetNotificationHistory(app, context);
     registerSendNotification(app, context);
     registerGetNotification(app, context);
+    registerCancelNotification(app, context);
     registerUpdateUserTags(app, context);
     registerReportEvents(app, context);
     registerRecentEvents(app, context);

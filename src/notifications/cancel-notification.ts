@@ -1,0 +1,29 @@
+import type { Deps } from '../deps.ts';
+import type { NotificationView } from '../schemas/notification.ts';
+import { invalidRequest } from '../http/api-error.ts';
+import { findNotificationView } from './notification-view.ts';
+
+/**
+ * Cancels a send that has not started: a scheduled one, or one still waiting in the send queue. Only `queued` moves
+ * to `canceled`, in one conditional write; the send job claims `queued` the same way (claimFanOut), so exactly one
+ * of the two wins and a notification answered as canceled never goes out. A send already going out cannot be called
+ * back: some of its pushes may have reached devices.
+ */
+export async function cancelNotification(
+  deps: Pick<Deps, 'models' | 'queues'>,
+  projectId: string,
+  notificationId: string,
+): Promise<NotificationView> {
+  const canceled = await deps.models.Notification.updateOne(
+    { _id: notificationId, projectId, status: 'queued' },
+    { $set: { status: 'canceled' } },
+  );
+  // The job is no longer needed; one a worker already holds cannot be removed and finds the send canceled.
+  if (canceled.matchedCount === 1) await deps.queues.send.remove(notificationId).catch(() => 0);
+  const view = await findNotificationView(deps.models, projectId, notificationId);
+  if (view.status !== 'canceled')
+    throw invalidRequest(`The notification is ${view.status}; only a queued or scheduled send can be canceled.`, [
+      { path: '/params/notificationId', message: `is ${view.status}, not queued` },
+    ]);
+  return view;
+}
