@@ -72,8 +72,8 @@ interface ConsolePage {
   close(): Promise<void>;
 }
 
-async function openConsole(width = 1280): Promise<ConsolePage> {
-  const context = await browser().newContext({ viewport: { width, height: 900 } });
+async function openConsole(width = 1280, timezoneId?: string): Promise<ConsolePage> {
+  const context = await browser().newContext({ viewport: { width, height: 900 }, timezoneId });
   // Well under the tests' own timeout, so that a missing element is named rather than the test timing out; long
   // enough for a full suite run on two busy cores, where a sign-in once took over 5 s.
   context.setDefaultTimeout(15_000);
@@ -623,6 +623,86 @@ describe('console', { timeout: 120_000 }, () => {
       expect(await sent()).toBe(1);
       await page.getByLabel('Body').fill('Confirmed, edited');
       await until(() => accepted.count()).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
+  it("schedules a send at a time of the browser's zone, and cancels it from the Notifications screen", async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [
+      { id: 'plan-me', platform: 'android', token: 'console-plan-me', userId: 'planner' },
+    ]);
+    // Tomorrow, to the minute, typed as Seoul's wall clock (UTC+9, no daylight saving).
+    const sendAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 24 * 60 * 60 * 1000);
+    const seoulWallClock = new Date(sendAt.getTime() + 9 * 60 * 60 * 1000).toISOString().slice(0, 16);
+    const { page, close } = await openConsole(1280, 'Asia/Seoul');
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'send');
+      await page.getByLabel('Body').fill('Tomorrow');
+      await page.getByLabel('Send to').selectOption('userId');
+      await page.getByLabel('User id').fill('planner');
+      await page.getByLabel('When').selectOption('later');
+      expect(await page.getByRole('button', { name: 'Schedule…' }).isDisabled()).toBe(true);
+      await page.getByLabel('Send at').fill(seoulWallClock);
+      await page.getByRole('button', { name: 'Schedule…' }).click();
+      await until(() => page.getByTestId('send-confirmation').textContent()).toMatch(
+        /^Schedule it for .+\? The audience is read again then; it has 1 subscribed device now\.$/,
+      );
+      await page.getByRole('button', { name: 'Confirm schedule' }).click();
+      const scheduled = page.getByRole('status').filter({ hasText: 'Scheduled for' });
+      const id = (await scheduled.locator('code').textContent())!;
+      const stored = await harness.ingress.context.models.Notification.findById(id).lean();
+      expect(stored?.sendAt?.toISOString()).toBe(sendAt.toISOString());
+      // Made two minutes old, a scheduled send the list reads again only every 30 s: the cancel's answer must show.
+      await harness.ingress.context.models.Notification.collection.updateOne(
+        { _id: id as never },
+        { $set: { createdAt: new Date(Date.now() - 120_000) } },
+      );
+
+      await show(page, 'notifications');
+      const row = page.locator(`tr[data-notification="${id}"]`);
+      await until(() => row.getByTestId('status').textContent()).toBe('queued');
+      await row.getByRole('button', { name: 'Cancel send' }).click();
+      await row.getByRole('button', { name: 'Yes, cancel send' }).click();
+      await until(() => row.getByTestId('status').textContent()).toBe('canceled');
+      expect(await row.getByRole('button', { name: 'Cancel send' }).count()).toBe(0);
+      const read = await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/notifications/${id}`, {
+        key: owner.apiKey,
+      });
+      expect(read.body.data.status).toBe('canceled');
+    } finally {
+      await close();
+    }
+  });
+
+  it('says why a send cannot be canceled once it has started, and shows where it stands', async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [{ id: 'started', platform: 'android', token: 'console-started' }]);
+    const id = await sendNotification(harness.ingress, owner, {
+      targetType: 'device',
+      targetIds: ['started'],
+      body: 'Next week',
+      sendAt: new Date(Date.now() + 7 * 24 * 60 * 60 * 1000).toISOString(),
+    });
+    await harness.ingress.context.models.Notification.collection.updateOne(
+      { _id: id as never },
+      { $set: { createdAt: new Date(Date.now() - 120_000) } },
+    );
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'notifications');
+      const row = page.locator(`tr[data-notification="${id}"]`);
+      await row.getByRole('button', { name: 'Cancel send' }).click();
+      // A worker takes the send while the question is on screen.
+      await harness.ingress.context.models.Notification.updateOne({ _id: id }, { $set: { status: 'sending' } });
+      await row.getByRole('button', { name: 'Yes, cancel send' }).click();
+      await until(() => page.getByRole('alert').textContent()).toContain(
+        'The notification is sending; only a queued or scheduled send can be canceled.',
+      );
+      await until(() => row.getByTestId('status').textContent()).toBe('sending');
     } finally {
       await close();
     }

@@ -69,7 +69,7 @@ interface FieldProps {
   value: string;
   onInput(value: string): void;
   hint?: string;
-  type?: 'text' | 'number' | 'password';
+  type?: 'text' | 'number' | 'password' | 'datetime-local';
   required?: boolean;
   multiline?: boolean;
   name?: string;
@@ -98,6 +98,8 @@ export function Field({ label, value, onInput, hint, type = 'text', required, mu
         <input type="password" autocomplete="off" {...common} />
       ) : type === 'number' ? (
         <input type="number" {...common} />
+      ) : type === 'datetime-local' ? (
+        <input type="datetime-local" {...common} />
       ) : (
         <input type="text" {...common} />
       )}

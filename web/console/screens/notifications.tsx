@@ -3,7 +3,7 @@ import type { NotificationView } from '../../../src/schemas/notification.ts';
 import { api, query } from '../api.ts';
 import { useAction, useInterval, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
+import { ConfirmButton, ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
 
 const pageSize = 20;
 const catchUpPageSize = 100;
@@ -75,7 +75,9 @@ export function NotificationsScreen() {
   const [olderEnd, setOlderEnd] = useState(false);
   const held = useRef<NotificationView[]>([]);
   const latest = useLoad(() => readSince(base, held.current), [base]);
-  const shown = merge(latest.data ?? [], rows);
+  // A cancel's answer stands over any read before it: canceled is a status a notification never leaves.
+  const [canceled, setCanceled] = useState<ReadonlyMap<string, NotificationView>>(new Map());
+  const shown = merge(latest.data ?? [], rows).map((row) => canceled.get(row.id) ?? row);
   held.current = shown;
   useEffect(() => {
     const fresh = latest.data;
@@ -90,6 +92,17 @@ export function NotificationsScreen() {
     const page = await api<NotificationView[]>('GET', `${base}/notifications${query({ limit: pageSize, before })}`);
     setRows((kept) => merge(kept, page));
     setOlderEnd(page.length < pageSize);
+  });
+
+  const cancel = useAction(async (id: string) => {
+    try {
+      const answer = await api<NotificationView>('POST', `${base}/notifications/${encodeURIComponent(id)}/cancel`);
+      setCanceled((known) => new Map(known).set(id, answer));
+    } catch (error) {
+      // Refused because its send has started: the list shows where it stands now.
+      latest.reload();
+      throw error;
+    }
   });
 
   return (
@@ -125,6 +138,14 @@ export function NotificationsScreen() {
                     <span class={`status status-${notification.status}`} data-testid="status">
                       {notification.status}
                     </span>
+                    {notification.status === 'queued' && (
+                      <ConfirmButton
+                        label="Cancel send"
+                        question="Cancel it? Nothing of it will be sent."
+                        disabled={cancel.running}
+                        onConfirm={() => void cancel.run(notification.id)}
+                      />
+                    )}
                   </td>
                   <td>
                     <Funnel stats={notification.stats} />
@@ -133,7 +154,7 @@ export function NotificationsScreen() {
               ))}
             </tbody>
           </table>
-          <ErrorMessage error={loadOlder.error} />
+          <ErrorMessage error={cancel.error ?? loadOlder.error} />
           {!olderEnd && shown.length >= pageSize && (
             <button
               type="button"

@@ -6,10 +6,11 @@ import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/de
 import { api, type ApiFailure, listAll, query } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, NamedItemSelect, Select } from '../ui.tsx';
+import { ErrorMessage, Field, NamedItemSelect, Select, formatTime } from '../ui.tsx';
 
 type TargetType = SendNotificationBody['targetType'];
 type ContentMode = 'template' | 'inline';
+type Timing = 'now' | 'later';
 
 const targetTypes: ReadonlyArray<readonly [TargetType, string]> = [
   ['segment', 'Segment'],
@@ -33,6 +34,26 @@ function audienceCount(base: string, targetType: TargetType, target: string): Pr
   );
 }
 
+/** A datetime-local value, a wall-clock time in this browser's zone, as the instant the API takes; null when blank. */
+function scheduledInstant(local: string): string | null {
+  const time = new Date(local);
+  return local === '' || Number.isNaN(time.getTime()) ? null : time.toISOString();
+}
+
+const browserTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The question before a send, from the audience's count as it stands and when the send goes. */
+function confirmationText(count: number | undefined, counting: boolean, sendAt: string | null): string {
+  if (counting) return 'Counting the audience…';
+  const devices = count === undefined ? undefined : `${count} subscribed device${count === 1 ? '' : 's'}`;
+  if (sendAt === null) {
+    if (count === 0) return 'No subscribed device would get it: choose another audience.';
+    return devices === undefined ? 'Send it now? The audience could not be counted.' : `Send it to ${devices} now?`;
+  }
+  const now = devices === undefined ? 'it could not be counted now' : `it has ${devices} now`;
+  return `Schedule it for ${formatTime(sendAt)}? The audience is read again then; ${now}.`;
+}
+
 /** The API's message and, for a 400, what each detail says, named by the field's last path segment (deviceId). */
 function failureText(error: ApiFailure): string {
   const details = error.details.map((detail) => `${detail.path.split('/').at(-1) || 'request'} ${detail.message}`);
@@ -50,6 +71,9 @@ export function SendScreen() {
   const [target, setTarget] = useState('');
   const [previewDevice, setPreviewDevice] = useState('');
   const [idempotencyKey, setIdempotencyKey] = useState<string>(() => crypto.randomUUID());
+  const [timing, setTiming] = useState<Timing>('now');
+  const [sendAtLocal, setSendAtLocal] = useState('');
+  const sendAt = timing === 'later' ? scheduledInstant(sendAtLocal) : null;
 
   const chosenTemplate = templateId || templates.data?.[0]?.id || '';
   const chosenTarget = target.trim();
@@ -78,15 +102,17 @@ export function SendScreen() {
 
   // A send is confirmed, with its audience's count, for the message and audience on screen: Enter in a field only
   // asks, and any change asks again. The accepted notice belongs to the message and audience it was sent with.
-  const draft = JSON.stringify([message, targetType, chosenTarget]);
+  const draft = JSON.stringify([message, targetType, chosenTarget, timing, sendAt]);
   const [confirmingFor, setConfirmingFor] = useState<string | null>(null);
   const [sentFor, setSentFor] = useState<string | null>(null);
   // The count stands for the audience on screen only once its settled value has caught up and its answer is in.
   const counting = audience !== JSON.stringify([targetType, chosenTarget]) || count.loading;
-  const nobodyToSendTo = !counting && count.error === undefined && count.data === 0;
+  // A scheduled send reads its audience again at its time: nobody now may be somebody then.
+  const nobodyToSendTo = sendAt === null && !counting && count.error === undefined && count.data === 0;
+  const timeMissing = timing === 'later' && sendAt === null;
 
   const send = useAction(async () => {
-    const body = { ...message, targetType, targetIds: [chosenTarget] };
+    const body = { ...message, targetType, targetIds: [chosenTarget], ...(sendAt !== null && { sendAt }) };
     const answer = await api<{ id: string }>('POST', `${base}/notifications`, {
       body,
       headers: { 'idempotency-key': idempotencyKey },
@@ -95,7 +121,7 @@ export function SendScreen() {
     setIdempotencyKey(crypto.randomUUID());
     setConfirmingFor(null);
     setSentFor(draft);
-    return answer;
+    return { ...answer, sendAt };
   });
 
   return (
@@ -218,6 +244,29 @@ export function SendScreen() {
       </fieldset>
       <fieldset>
         <legend>Send</legend>
+        <Select
+          label="When"
+          name="timing"
+          value={timing}
+          options={
+            [
+              ['now', 'Now'],
+              ['later', 'At a time'],
+            ] as const
+          }
+          onChange={setTiming}
+        />
+        {timing === 'later' && (
+          <Field
+            label="Send at"
+            name="send-at"
+            type="datetime-local"
+            required
+            value={sendAtLocal}
+            onInput={setSendAtLocal}
+            hint={`In this browser's time zone, ${browserTimeZone}; at most 365 days ahead. Until then it can be canceled on the Notifications screen.`}
+          />
+        )}
         <Field
           label="Idempotency-Key"
           name="idempotency-key"
@@ -225,23 +274,17 @@ export function SendScreen() {
           onInput={setIdempotencyKey}
           hint="Sending again with the same key within 24 hours answers the same notification and sends nothing twice."
         />
-        <button type="submit" disabled={send.running || chosenTarget === ''}>
-          Send…
+        <button type="submit" disabled={send.running || chosenTarget === '' || timeMissing}>
+          {timing === 'later' ? 'Schedule…' : 'Send…'}
         </button>
         {confirmingFor === draft && (
           <fieldset class="confirm">
             <legend class="visually-hidden">Confirm the send</legend>
             <p data-testid="send-confirmation">
-              {counting
-                ? 'Counting the audience…'
-                : nobodyToSendTo
-                  ? 'No subscribed device would get it: choose another audience.'
-                  : count.error !== undefined || count.data === undefined
-                    ? 'Send it now? The audience could not be counted.'
-                    : `Send it to ${count.data} subscribed device${count.data === 1 ? '' : 's'} now?`}
+              {confirmationText(count.error === undefined ? count.data : undefined, counting, sendAt)}
             </p>
             <button type="button" disabled={send.running || counting || nobodyToSendTo} onClick={() => void send.run()}>
-              {send.running ? 'Sending…' : 'Confirm send'}
+              {send.running ? 'Sending…' : sendAt === null ? 'Confirm send' : 'Confirm schedule'}
             </button>{' '}
             <button type="button" class="secondary" onClick={() => setConfirmingFor(null)}>
               Cancel
@@ -251,8 +294,12 @@ export function SendScreen() {
         <ErrorMessage error={send.error} />
         {send.result && sentFor === draft && (
           <p role="status" class="notice">
-            Accepted as notification <code>{send.result.id}</code>.{' '}
-            <a href="#/notifications">Follow it on the Notifications screen</a>.
+            {send.result.sendAt === null ? 'Accepted' : `Scheduled for ${formatTime(send.result.sendAt)}`} as
+            notification <code>{send.result.id}</code>.{' '}
+            <a href="#/notifications">
+              {send.result.sendAt === null ? 'Follow it' : 'Follow or cancel it'} on the Notifications screen
+            </a>
+            .
           </p>
         )}
       </fieldset>
