@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,6 +25,17 @@ async function cli(script: string, args: string[]) {
     (error: { code: number; stdout: string; stderr: string }) => ({ ...error, failed: true }),
   );
 }
+
+/** A PKCS#8 PEM private key as each gateway's credentials hold one: RSA in a service account, P-256 in a .p8. */
+function signingKeyPem(type: 'rsa' | 'ec'): string {
+  const privateKeyEncoding = { type: 'pkcs8', format: 'pem' } as const;
+  const publicKeyEncoding = { type: 'spki', format: 'pem' } as const;
+  return type === 'rsa'
+    ? generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding, publicKeyEncoding }).privateKey
+    : generateKeyPairSync('ec', { namedCurve: 'prime256v1', privateKeyEncoding, publicKeyEncoding }).privateKey;
+}
+
+const pemBody = (pem: string) => pem.split('\n')[1]!;
 
 async function createWithCli(plan: string) {
   const { stdout } = await cli('create.ts', ['--name', 'Shop', '--plan', plan, '--json']);
@@ -66,13 +78,15 @@ describe('project CLI (CONTRACTS §2)', () => {
   it('stores push credentials encrypted with CREDENTIALS_KEY', async () => {
     const created = await createWithCli('business');
     const dir = await mkdtemp(join(tmpdir(), 'credentials-'));
+    const fcmKey = signingKeyPem('rsa');
+    const apnsKey = signingKeyPem('ec');
     const serviceAccount = {
       project_id: 'my-app',
       client_email: 'push@my-app.iam.gserviceaccount.com',
-      private_key: '-----BEGIN PRIVATE KEY-----\nSECRETFCM\n-----END PRIVATE KEY-----\n',
+      private_key: fcmKey,
     };
     await writeFile(join(dir, 'sa.json'), JSON.stringify(serviceAccount));
-    await writeFile(join(dir, 'AuthKey.p8'), '-----BEGIN PRIVATE KEY-----\nSECRETAPNS\n-----END PRIVATE KEY-----\n');
+    await writeFile(join(dir, 'AuthKey.p8'), apnsKey);
     const result = await cli('credentials.ts', [
       '--project',
       created.projectId,
@@ -91,13 +105,69 @@ describe('project CLI (CONTRACTS §2)', () => {
     expect(JSON.parse(result.stdout.trim())).toEqual({ projectId: created.projectId, fcm: true, apns: true });
 
     const stored = await ingress.context.mongo.db!.collection('projects').findOne({ _id: created.projectId as never });
-    expect(JSON.stringify(stored)).not.toMatch(/SECRETFCM|SECRETAPNS|TEAM42/);
+    const serialized = JSON.stringify(stored);
+    for (const secret of [pemBody(fcmKey), pemBody(apnsKey), 'TEAM42']) expect(serialized).not.toContain(secret);
     expect(JSON.parse(unseal(stored!.credentials.fcm, config.credentialsKey))).toEqual(serviceAccount);
     expect(JSON.parse(unseal(stored!.credentials.apns, config.credentialsKey))).toMatchObject({
       keyId: 'KEY123',
       teamId: 'TEAM42',
       topic: 'com.example.app',
       production: false,
+    });
+  });
+
+  it('refuses keys no gateway would take, stores nothing, and says which credentials a project holds', async () => {
+    const created = await createWithCli('team');
+    const dir = await mkdtemp(join(tmpdir(), 'credentials-'));
+    const apnsOptions = ['--apns-key-id', 'KEY123', '--apns-team-id', 'TEAM42', '--apns-topic', 'com.example.app'];
+    const setApns = async (key: string) => {
+      await writeFile(join(dir, 'AuthKey.p8'), key);
+      return cli('credentials.ts', [
+        '--project',
+        created.projectId,
+        '--apns-key',
+        join(dir, 'AuthKey.p8'),
+        ...apnsOptions,
+        '--json',
+      ]);
+    };
+    const setFcm = async (privateKey: string) => {
+      await writeFile(
+        join(dir, 'sa.json'),
+        JSON.stringify({ project_id: 'p', client_email: 'e@p.example', private_key: privateKey }),
+      );
+      return cli('credentials.ts', [
+        '--project',
+        created.projectId,
+        '--fcm-service-account',
+        join(dir, 'sa.json'),
+        '--json',
+      ]);
+    };
+
+    const garbage = await setApns('not a key');
+    expect(garbage).toMatchObject({ failed: true, code: 1 });
+    expect(garbage.stderr).toMatch(
+      /^error: the APNs key .*AuthKey\.p8 is not usable: it is not a private key in PEM form/,
+    );
+    const rsaForApns = await setApns(signingKeyPem('rsa'));
+    expect(rsaForApns.stderr).toMatch(/is not usable: it is an rsa key, not the P-256 EC key/);
+    const ecForFcm = await setFcm(signingKeyPem('ec'));
+    expect(ecForFcm.stderr).toMatch(
+      /^error: the private_key of the service account file .*sa\.json is not usable: it is an ec key, not RSA/,
+    );
+    const stored = await ingress.context.models.Project.findById(created.projectId).lean();
+    expect([stored?.credentials?.fcm, stored?.credentials?.apns]).toEqual([null, null]);
+
+    expect(JSON.parse((await setFcm(signingKeyPem('rsa'))).stdout)).toEqual({
+      projectId: created.projectId,
+      fcm: true,
+      apns: false,
+    });
+    expect(JSON.parse((await setApns(signingKeyPem('ec'))).stdout)).toEqual({
+      projectId: created.projectId,
+      fcm: true,
+      apns: true,
     });
   });
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import { ApnsCredentials, FcmServiceAccount } from '../../src/credentials/push-credentials.ts';
+import { ApnsCredentials, FcmServiceAccount, signingKeyProblem } from '../../src/credentials/push-credentials.ts';
 import { setPushCredentials } from '../../src/projects/set-credentials.ts';
 import { printResult, runCli, readOptions } from './cli-context.ts';
 
@@ -47,10 +47,15 @@ await runCli(async ({ models, config }) => {
         'the APNs credentials (--apns-key, --apns-key-id, --apns-team-id, --apns-topic)',
       )
     : undefined;
+  const fcmKeyProblem = fcm && signingKeyProblem(fcm.private_key, 'fcm');
+  if (fcmKeyProblem)
+    throw new Error(`the private_key of the service account file ${fcmFile} is not usable: ${fcmKeyProblem}`);
+  const apnsKeyProblem = apns && signingKeyProblem(apns.key, 'apns');
+  if (apnsKeyProblem) throw new Error(`the APNs key ${apnsKeyFile} is not usable: ${apnsKeyProblem}`);
   if (!fcm && !apns)
     throw new Error(
       'give --fcm-service-account <file.json> and/or --apns-key <AuthKey.p8> with --apns-key-id, --apns-team-id, --apns-topic',
     );
-  await setPushCredentials(models, config.credentialsKey, values.project, { fcm, apns });
-  printResult({ projectId: values.project, fcm: Boolean(fcm), apns: Boolean(apns) }, values.json);
+  const stored = await setPushCredentials(models, config.credentialsKey, values.project, { fcm, apns });
+  printResult({ projectId: values.project, ...stored }, values.json);
 });
