@@ -204,6 +204,22 @@ describe('templates and personalization', () => {
     expect(payload('tag-size-tok').notification.body).toBe('3 tags, plan pro');
   });
 
+  it('fails the devices whose body renders blank, and sends the others', async () => {
+    await register([
+      { id: 'blank-named', platform: 'android', token: 'blank-named-tok', tags: { name: 'Ada' } },
+      { id: 'blank-nameless', platform: 'android', token: 'blank-nameless-tok' },
+    ]);
+    const id = await send({
+      targetType: 'device',
+      targetIds: ['blank-named', 'blank-nameless'],
+      title: 'Hello',
+      body: '  {{ device.tags.name }}{{ data.missing }}  ',
+    });
+    expect((await completed(id)).stats).toEqual({ targeted: 2, sent: 1, failed: 1, unsubscribed: 0, clicked: 0 });
+    expect(payload('blank-named-tok').notification.body).toBe('  Ada  ');
+    expect(deliveries('blank-nameless-tok')).toEqual([]);
+  });
+
   it('fails only the devices whose rendering exceeds the limits, without stalling the worker', async () => {
     await register([{ id: 'hostile', platform: 'android', token: 'hostile-tok' }]);
     const id = await send({

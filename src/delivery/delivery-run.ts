@@ -41,15 +41,19 @@ interface Rendered {
 }
 
 /** A template that exceeds the render limits for this device's variables fails this device only. */
+/**
+ * A body that renders blank for a device (`{{ data.missing }}`) is a failure too: such a push would show an empty
+ * notification, which a send's blank body is refused for.
+ */
 function renderPush(notification: PreparedNotification, device: BatchDevice): Rendered | { renderError: unknown } {
   try {
-    return {
-      device,
-      content: renderContent(
-        notification.content,
-        personalizationScope(device, notification.data, notification.entryEvent),
-      ),
-    };
+    const content = renderContent(
+      notification.content,
+      personalizationScope(device, notification.data, notification.entryEvent),
+    );
+    if (content.body.trim() === '')
+      return { renderError: new Error("the body renders blank with this device's variables; give it a default") };
+    return { device, content };
   } catch (renderError) {
     return { renderError };
   }
