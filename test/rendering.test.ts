@@ -10,6 +10,19 @@ describe('Liquid rendering limits', () => {
     ['a huge range', '{% for i in (1..100000000) %}{{ i }}{% endfor %}'],
     ['string doubling', '{% assign s = "xx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s }}'],
     ['nested loops', '{% for a in (1..3000) %}{% for b in (1..3000) %}.{% endfor %}{% endfor %}'],
+    [
+      'doubling by capture',
+      '{% capture s %}x{% endcapture %}{% for i in (1..28) %}{% capture s %}{{ s }}{{ s }}{% endcapture %}{% endfor %}{{ s }}',
+    ],
+    [
+      // Only its size is written out, so nothing but the capture itself can count the string it builds.
+      'doubling by capture, read in place',
+      '{% capture s %}x{% endcapture %}{% for i in (1..24) %}{% capture s %}{{ s }}{{ s }}{% endcapture %}{% endfor %}{{ s | size }}',
+    ],
+    [
+      'a capture output many times',
+      `{% capture s %}{% for i in (1..1000) %}xxxxxxxxxx{% endfor %}{% endcapture %}${'{{ s }}'.repeat(200)}`,
+    ],
   ])('stops %s quickly instead of stalling the worker', (_name, body) => {
     const started = performance.now();
     expect(() => renderContent(content(body), personalizationScope({ deviceId: 'd' }, {}))).toThrow();
