@@ -93,6 +93,14 @@ describe('journeys API', () => {
     expect(invalid.body.error.details.map((detail: { path: string }) => detail.path)).toEqual(
       expect.arrayContaining(['/trigger/where/0/value', '/body', '/title']),
     );
+    const tooLarge = await harness.ingress.request('POST', journeysPath(), {
+      key: project.apiKey,
+      body: { name: 'x', trigger: { event: 'purchase' }, body: '€'.repeat(1500) },
+    });
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.body.error.details).toEqual([
+      { path: '/body', message: expect.stringMatching(/^it takes 4500 bytes before rendering;/) },
+    ]);
     const unknownTemplate = await harness.ingress.request('POST', journeysPath(), {
       key: project.apiKey,
       body: { name: 'x', trigger: { event: 'purchase' }, templateId: 'nope' },

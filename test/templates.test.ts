@@ -101,6 +101,29 @@ describe('templates (CONTRACTS §7)', () => {
     expect(response.body.error.details).toEqual([{ path: '/body', message: expect.stringContaining('Liquid') }]);
   });
 
+  it('refuses content that cannot fit any push before rendering, as a send with it would be', async () => {
+    const tooLarge = { name: 'too large', title: 'Hi', body: '€'.repeat(1500) };
+    const response = await ingress.request('POST', templatesPath(), { key: project.apiKey, body: tooLarge });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toEqual([
+      {
+        path: '/title',
+        message:
+          'it takes 2 bytes before rendering; with the other fields (4502 bytes) no push service takes more than 4096',
+      },
+      {
+        path: '/body',
+        message:
+          'it takes 4500 bytes before rendering; with the other fields (4502 bytes) no push service takes more than 4096',
+      },
+    ]);
+    const send = await ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
+      key: project.apiKey,
+      body: { targetType: 'userId', targetIds: ['nobody'], title: tooLarge.title, body: tooLarge.body },
+    });
+    expect(send.body.error.details).toEqual(response.body.error.details);
+  });
+
   it('refuses an unknown filter, which would otherwise fail at every send', async () => {
     const response = await ingress.request('POST', templatesPath(), {
       key: project.apiKey,

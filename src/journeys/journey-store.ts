@@ -5,7 +5,7 @@ import { JourneyContentRule, type JourneyBody, type JourneyView } from '../schem
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
 import { bodyPartErrors } from '../http/validation.ts';
 import { fieldsOf } from '../http/invalid-request-details.ts';
-import { contentSyntaxErrors } from '../rendering/message-content.ts';
+import { storedContentErrors } from '../rendering/payload-floor.ts';
 import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
 import { bumpJourneyVersion } from './journey-version.ts';
@@ -24,7 +24,7 @@ export function journeyDefinitionErrors(input: unknown): ErrorDetail[] {
     ...(Array.isArray(where) ? whereValueErrors(where, '/trigger/where') : []),
     ...bodyPartErrors(JourneyContentRule, input, ''),
   ];
-  if (typeof fields.templateId !== 'string') details.push(...contentSyntaxErrors(fields));
+  if (typeof fields.templateId !== 'string') details.push(...storedContentErrors(fields));
   return details;
 }
 

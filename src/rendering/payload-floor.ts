@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '../http/api-error.ts';
 import type { NotificationData } from '../schemas/notification.ts';
-import { contentFields, type MessageContent } from './message-content.ts';
+import { contentFields, contentSyntaxErrors, type MessageContent } from './message-content.ts';
 
 /**
  * What every push service takes at most (APNs and FCM 4096 bytes, Web Push 3993 of payload): content that is larger
@@ -76,4 +76,16 @@ export function payloadFloorErrors(
       path,
       message: `${what} takes ${bytes} bytes before rendering; with the other fields (${total} bytes) no push service takes more than ${maxPushBytes}`,
     }));
+}
+
+/**
+ * A template's or a journey's content, as its body may hold it (fields not strings are skipped): each field that is
+ * not valid Liquid, else the fields that cannot fit a push before rendering, as a send with that content would be told.
+ */
+export function storedContentErrors(fields: Partial<Record<string, unknown>>): ErrorDetail[] {
+  const syntax = contentSyntaxErrors(fields);
+  if (syntax.length > 0) return syntax;
+  const text = (field: string) => (typeof fields[field] === 'string' ? (fields[field] as string) : null);
+  const content = { title: text('title'), body: text('body') ?? '', url: text('url'), imageUrl: text('imageUrl') };
+  return payloadFloorErrors(content, {}, false);
 }

@@ -4,7 +4,7 @@ import { registerResourceRoutes } from './resource-routes.ts';
 import { TemplateBody, TemplateView } from '../schemas/template.ts';
 import { SegmentBody, SegmentView } from '../schemas/segment.ts';
 import { JourneyBody, JourneyView } from '../schemas/journey.ts';
-import { templateSyntaxErrors, toTemplateView } from '../templates/template-store.ts';
+import { templateContentErrors, toTemplateView } from '../templates/template-store.ts';
 import { toSegmentView } from '../segments/segment-store.ts';
 import { segmentDefinitionErrors } from '../segments/segment-conditions.ts';
 import { journeyDefinitionErrors, toJourneyView } from '../journeys/journey-store.ts';
@@ -19,7 +19,7 @@ export function registerConsoleResources(app: App, context: AppContext): void {
     View: TemplateView,
     store: context.templates,
     toView: toTemplateView,
-    pastSchemaErrors: templateSyntaxErrors,
+    pastSchemaErrors: templateContentErrors,
     summaries: {
       create: 'Create a message template (Liquid)',
       replace: 'Replace a template; later sends use the new content',

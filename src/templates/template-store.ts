@@ -4,18 +4,17 @@ import type { TemplateDocument } from '../models/template.ts';
 import type { TemplateBody, TemplateView } from '../schemas/template.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
 import { fieldsOf } from '../http/invalid-request-details.ts';
-import { contentSyntaxErrors } from '../rendering/message-content.ts';
+import { storedContentErrors } from '../rendering/payload-floor.ts';
 import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 
 type StoredTemplate = TemplateDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
 /** Also read on a body that failed its schema: a field that is not a string is skipped. */
-export const templateSyntaxErrors = (body: unknown): ErrorDetail[] => contentSyntaxErrors(fieldsOf(body));
+export const templateContentErrors = (body: unknown): ErrorDetail[] => storedContentErrors(fieldsOf(body));
 
-function assertParses(input: TemplateBody): void {
-  const details = templateSyntaxErrors(input);
-  if (details.length > 0)
-    throw invalidRequest('The template is not valid Liquid; see details for each field.', details);
+function assertSendable(input: TemplateBody): void {
+  const details = templateContentErrors(input);
+  if (details.length > 0) throw invalidRequest('The template is not valid; see details for each field.', details);
 }
 
 function storedFields(input: TemplateBody) {
@@ -52,7 +51,7 @@ export class TemplateStore {
   }
 
   async create(projectId: string, input: TemplateBody): Promise<StoredTemplate> {
-    assertParses(input);
+    assertSendable(input);
     const document = await this.models.Template.create({ _id: randomUUID(), projectId, ...storedFields(input) });
     return document.toObject();
   }
@@ -70,7 +69,7 @@ export class TemplateStore {
   }
 
   async replace(projectId: string, templateId: string, input: TemplateBody): Promise<StoredTemplate> {
-    assertParses(input);
+    assertSendable(input);
     const template = await this.models.Template.findOneAndUpdate(
       { _id: templateId, projectId },
       { $set: storedFields(input) },
