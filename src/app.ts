@@ -1,9 +1,15 @@
+import { installDraining } from './http/draining.ts';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './app-context.ts';
 import type { App } from './http/app-types.ts';
-import { answerFrameworkError, installErrorHandling, maxPathParamLength } from './http/error-handler.ts';
+import {
+  answerClientError,
+  answerFrameworkError,
+  installErrorHandling,
+  maxPathParamLength,
+} from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
 import { registerOpenApi, registerOpenApiRoute } from './http/openapi.ts';
@@ -24,7 +30,9 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
     // One log line per request costs more than the request itself at thousands per second; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: bodyLimitBytes,
-    return503OnClosing: true,
+    // A request arriving while the ingress drains is answered 503 in the error format (src/http/draining.ts).
+    return503OnClosing: false,
+    clientErrorHandler: answerClientError,
     // Device ids may be 128 characters; the router's default cap is 100.
     routerOptions: { maxParamLength: maxPathParamLength },
     frameworkErrors: answerFrameworkError,
@@ -34,6 +42,7 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
   app.removeContentTypeParser(['text/plain']);
   installJsonBodyParser(app);
   installErrorHandling(app);
+  installDraining(app);
   const metrics = createIngressMetrics(context);
   app.addHook('onResponse', async (request, reply) => {
     metrics.observeRequest(

@@ -12,11 +12,6 @@ await startProcess('ingress', async () => {
   const context = await createAppContext(config, log);
   const app = await buildApp(context, log);
 
-  let draining = false;
-  // A keep-alive connection would hold close() open until its idle timeout: what is answered while draining closes it.
-  app.addHook('onSend', async (_request, reply) => {
-    if (draining) reply.header('connection', 'close');
-  });
   await app.listen({ host: config.host, port: config.port }).catch((error: unknown) => {
     throw listenError(error, 'PORT', config.port);
   });
@@ -26,7 +21,7 @@ await startProcess('ingress', async () => {
    * Redis and MongoDB, which those requests still use.
    */
   onStopSignals(log, (signal) => {
-    draining = true;
+    app.startDraining();
     log.info({ signal }, 'draining in-flight requests (Ctrl-C again exits at once)');
     // A client that stops sending mid-request would hold close() for ever: past the grace, its connection goes.
     setTimeout(() => {

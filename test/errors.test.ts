@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useIngress } from './support/ingress.ts';
 
@@ -7,6 +8,16 @@ const {
 } = useIngress({ projects: { project: 'team' } });
 
 const sdkDevice = (id = 'd1') => `/v1/sdk/projects/${project.projectId}/devices/${id}`;
+
+/** Sends bytes as they are, with no client tidying the path or the headers, and reads the answer to its end. */
+async function rawExchange(request: string): Promise<{ status: number; headers: string; body: unknown }> {
+  const socket = connect(Number(new URL(ingress.baseUrl).port), '127.0.0.1');
+  socket.end(request);
+  let text = '';
+  for await (const chunk of socket) text += String(chunk);
+  const [head, body] = text.split('\r\n\r\n') as [string, string];
+  return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: JSON.parse(body) };
+}
 
 describe('error responses (CONTRACTS §1)', () => {
   it('answers an unknown route with 404 not_found', async () => {
@@ -65,6 +76,54 @@ describe('error responses (CONTRACTS §1)', () => {
       code: 'invalid_request',
       details: [{ path: '/path', message: 'a path segment is not valid percent-encoded UTF-8' }],
     });
+  });
+
+  it("answers requests Node's HTTP parser refuses in the error format, and closes their connections", async () => {
+    const oversized = await rawExchange(
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(oversized.status).toBe(431);
+    expect(oversized.body).toEqual({
+      error: { code: 'invalid_request', message: 'The request headers are larger than the server takes (16 KiB).' },
+    });
+    const conflicting = await rawExchange(
+      `POST ${sdkDevice()} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`,
+    );
+    expect(conflicting.status).toBe(400);
+    expect(conflicting.body).toEqual({
+      error: { code: 'invalid_request', message: 'The request is not valid HTTP/1.1.' },
+    });
+    expect(conflicting.headers).toContain('connection: close');
+  });
+
+  it('answers 404 not_found for a path that climbs out of the console, and for /v1/projects/ with no project id', async () => {
+    for (const path of ['/console/%2e%2e/package.json', '/console/.%2e/src/config.ts']) {
+      const answer = await rawExchange(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body).toEqual({ error: { code: 'not_found', message: 'There is nothing at this address.' } });
+    }
+    const noProject = await ingress.request('GET', '/v1/projects/', { key: project.apiKey });
+    expect(noProject.status).toBe(404);
+    expect(noProject.body.error).toEqual({ code: 'not_found', message: 'There is no route GET /v1/projects/.' });
+    const noSdkProject = await ingress.request('PUT', '/v1/sdk/projects//devices/d1', {
+      key: project.clientKey,
+      body: { platform: 'android', pushToken: 't' },
+    });
+    expect(noSdkProject.status).toBe(404);
+  });
+
+  it('lets a web page read the SDK refusals answered before any SDK route matched: unknown routes, malformed paths', async () => {
+    const origin = { origin: 'https://shop.example' };
+    const unknown = await ingress.request('GET', `/v1/sdk/projects/${project.projectId}/nope`, { headers: origin });
+    const malformed = await ingress.request('PUT', sdkDevice('%ZZ'), {
+      key: project.clientKey,
+      headers: origin,
+      body: { platform: 'android', pushToken: 't' },
+    });
+    expect([unknown.status, malformed.status]).toEqual([404, 400]);
+    for (const answer of [unknown, malformed]) expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    const serverRoute = await ingress.request('GET', '/v1/nope', { headers: origin });
+    expect(serverRoute.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('answers malformed JSON with 400 invalid_request', async () => {

@@ -1,7 +1,7 @@
 import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../local/services/free-port.ts';
-import { sendRequest, useIngress } from './support/ingress.ts';
+import { sendRequest, startIngress, useIngress } from './support/ingress.ts';
 import { processEnv, startNodeProcess, type NodeProcess } from './support/child-processes.ts';
 import { eventually } from './support/eventually.ts';
 import { pastSameInterrupt } from './support/interrupts.ts';
@@ -56,6 +56,28 @@ describe('ingress shutdown', () => {
       expect(await ingress.exited).toEqual({ code: 0, signal: null });
     } finally {
       await ingress.stop();
+    }
+  });
+
+  it('while draining, answers a request that still arrives 503 in the error format, closing its connection', async () => {
+    const draining = await startIngress(setup.context.config);
+    try {
+      const project = await setup.createProject('team');
+      draining.startDraining();
+      for (const [method, path] of [
+        ['GET', '/healthz'],
+        ['GET', `/v1/projects/${project.projectId}/notifications`],
+      ] as const) {
+        const answer = await draining.request(method, path, { key: project.apiKey });
+        expect(answer.status, path).toBe(503);
+        expect(answer.body).toEqual({
+          error: { code: 'unavailable', message: 'This server is shutting down; nothing was accepted. Retry shortly.' },
+        });
+        expect(answer.headers.get('retry-after')).toBe('1');
+        expect(answer.headers.get('connection')).toBe('close');
+      }
+    } finally {
+      await draining.close();
     }
   });
 

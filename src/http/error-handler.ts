@@ -1,8 +1,27 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidFields, invalidRequest, unavailable } from './api-error.ts';
 import { schemaErrorDetails } from './invalid-request-details.ts';
 import { isUnavailableError } from '../infra/unavailable.ts';
 import { LockTimeoutError } from '../infra/redis-lock.ts';
+
+const noSuchFile = new ApiError(404, 'not_found', 'There is nothing at this address.');
+
+/** A URL that names no route, or a route with an empty project id (/v1/projects/). */
+export const noRoute = (request: FastifyRequest) =>
+  new ApiError(404, 'not_found', `There is no route ${request.method} ${request.url.split('?')[0]}.`);
+
+/**
+ * SDK addresses are called from any web page (CONTRACTS §3): a refusal answered where no route matched, so before the
+ * SDK's CORS hook could run (an unknown route, a malformed path), must still be readable there, or the page sees only
+ * a network error. A matched route's errors carry what that hook decided for the project's origins.
+ */
+function sendUnroutedRefusal(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  if (request.url.startsWith('/v1/sdk/') && !reply.hasHeader('access-control-allow-origin'))
+    reply.header('access-control-allow-origin', '*');
+  return sendApiError(reply, error);
+}
 
 function toApiError(error: FastifyError): ApiError | null {
   if (error instanceof ApiError) return error;
@@ -20,6 +39,8 @@ function toApiError(error: FastifyError): ApiError | null {
   if (error.statusCode === 400 || error instanceof SyntaxError)
     return invalidRequest(`The body is not valid JSON: ${error.message}`);
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    // A plugin's refusal, such as the static files' 403 for a path that climbs out of their folder: nothing is there.
+    if (error.statusCode === 403 || error.statusCode === 404) return noSuchFile;
     return new ApiError(error.statusCode, 'invalid_request', error.message);
   }
   // CONTRACTS §1 has no conflict status; a lock held too long by another process (a segment's event counts still
@@ -52,12 +73,40 @@ export const maxPathParamLength = 256;
  * Errors the router raises before any route runs, which Fastify otherwise answers in its own body format: a path
  * segment that is not valid percent-encoding, or a parameter longer than maxPathParamLength.
  */
-export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const message =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? `a path parameter is longer than ${maxPathParamLength} characters`
       : 'a path segment is not valid percent-encoded UTF-8';
-  return sendApiError(reply, invalidRequest('The URL is not valid; see details.', [{ path: '/path', message }]));
+  return sendUnroutedRefusal(
+    request,
+    reply,
+    invalidRequest('The URL is not valid; see details.', [{ path: '/path', message }]),
+  );
+}
+
+const clientErrors: Record<string, { status: number; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time.' },
+  HPE_HEADER_OVERFLOW: { status: 431, message: 'The request headers are larger than the server takes (16 KiB).' },
+};
+
+/**
+ * A request Node's HTTP parser refused before Fastify saw it (headers too large, a malformed header, conflicting
+ * lengths): answered in the error format of every other answer, and the connection closed, as Node itself does.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, message } = clientErrors[error.code ?? ''] ?? {
+    status: 400,
+    message: 'The request is not valid HTTP/1.1.',
+  };
+  const body = JSON.stringify({ error: { code: 'invalid_request', message } });
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  socket.destroy(error);
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -73,10 +122,5 @@ export function installErrorHandling(app: FastifyInstance): void {
       new ApiError(500, 'internal', 'Something went wrong on our side; the request may be retried.'),
     );
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendApiError(
-      reply,
-      new ApiError(404, 'not_found', `There is no route ${request.method} ${request.url.split('?')[0]}.`),
-    ),
-  );
+  app.setNotFoundHandler((request, reply) => sendUnroutedRefusal(request, reply, noRoute(request)));
 }

@@ -29,6 +29,8 @@ export interface TestIngress {
   context: AppContext;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   createProject(plan?: PlanName): Promise<CreatedProject>;
+  /** As SIGTERM begins in src/server.ts. */
+  startDraining(): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startIngress(config: Config = testConfig()): Promise<TestI
     request: (method, path, options = {}) => sendRequest(baseUrl, method, path, options),
     createProject: (plan = 'starter') =>
       createProject(context.models, { name: `test ${plan}`, plan }, config.credentialsKey),
+    startDraining: () => app.startDraining(),
     async close() {
       await app.close();
       await closeDeps(context);
