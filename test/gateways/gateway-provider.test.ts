@@ -50,6 +50,35 @@ describe('gateway provider', () => {
     }
   });
 
+  it('in live mode calls no Web Push endpoint inside the network, by address or by a name resolving there', async () => {
+    const { projectId } = await createProject(models, { name: 'inside', plan: 'team' }, config.credentialsKey);
+    const provider = createGatewayProvider(config, models);
+    try {
+      // A working push service, but on loopback: the sandbox would accept it.
+      const loopback = sandbox.issueWebPushSubscription();
+      const byName = { ...loopback, endpoint: loopback.endpoint.replace('127.0.0.1', 'localhost') };
+      const metadata = { ...loopback, endpoint: 'https://[::ffff:169.254.169.254]/latest/meta-data' };
+      const outcomes = await (await provider.gatewayFor(projectId, 'webpush')).send(
+        [loopback, byName, metadata].map((subscription) =>
+          outgoingPush(subscription.endpoint, 'web', { webPushKeys: subscription.keys }),
+        ),
+      );
+      expect(outcomes).toEqual([
+        { kind: 'failed', reason: "the endpoint's host 127.0.0.1 is not a public address" },
+        {
+          kind: 'failed',
+          reason: expect.stringMatching(
+            /^webpush: localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/,
+          ),
+        },
+        { kind: 'failed', reason: "the endpoint's host ::ffff:a9fe:a9fe is not a public address" },
+      ]);
+      expect(sandbox.deliveries(loopback.endpoint)).toEqual([]);
+    } finally {
+      await provider.close();
+    }
+  });
+
   it('in live mode fails every push of a project without credentials, naming what is missing', async () => {
     const { projectId } = await createProject(models, { name: 'no credentials', plan: 'team' });
     const provider = createGatewayProvider(config, models);
