@@ -91,6 +91,20 @@ describe('templates (CONTRACTS §7)', () => {
     ]);
   });
 
+  it('deletes with an empty body labelled JSON, as many clients send every request; a route taking a body still needs one', async () => {
+    const created = await ingress.request('POST', templatesPath(), { key: project.apiKey, body: welcome });
+    const json = { 'content-type': 'application/json' };
+    const removed = await ingress.request('DELETE', `${templatesPath()}/${created.body.data.id}`, {
+      key: project.apiKey,
+      rawBody: '',
+      headers: json,
+    });
+    expect(removed.status).toBe(200);
+    const empty = await ingress.request('POST', templatesPath(), { key: project.apiKey, rawBody: '', headers: json });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.message).toBe('The body is empty; send a JSON object.');
+  });
+
   it('refuses a template that does not parse as Liquid with 400 naming the field', async () => {
     const response = await ingress.request('POST', templatesPath(), {
       key: project.apiKey,

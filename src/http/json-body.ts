@@ -68,6 +68,8 @@ export function installJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // Many HTTP clients label every request JSON: a route that takes no body (a DELETE, a cancel) takes none so labelled.
+    if ((body as Buffer).length === 0 && request.routeOptions.schema?.body === undefined) return done(null, undefined);
     const encoding = request.headers['content-encoding'] ?? '';
     const codings = encoding.split(',').map((coding) => coding.trim().toLowerCase());
     if (codings.some((coding) => coding !== '' && coding !== 'identity'))
