@@ -92,12 +92,21 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
     expect(response.status).toBe(400);
     const paths = response.body.error.details.map((detail: { path: string }) => detail.path).sort();
     expect(paths).toEqual(['/body', '/data/nested', '/sendAt', '/targetIds', '/targetType']);
-    // Keys a gateway keeps for itself: FCM would refuse every Android and web push, APNs could not carry aps.
+    // Keys a gateway keeps for itself: FCM would refuse every Android and web push, APNs could not carry aps; and the
+    // notification id every push carries, which the app reports clicks with.
     const reserved = await send(team, {
       targetType: 'userId',
       targetIds: ['a'],
       body: 'b',
-      data: { from: 'x', message_type: 'x', google_id: 'x', gcmKey: 'x', aps: 'x', fromCity: 'fine' },
+      data: {
+        from: 'x',
+        message_type: 'x',
+        google_id: 'x',
+        gcmKey: 'x',
+        aps: 'x',
+        notificationId: 'x',
+        fromCity: 'fine',
+      },
     });
     expect(reserved.status).toBe(400);
     expect(reserved.body.error.details.map((detail: { path: string }) => detail.path)).toEqual([
@@ -106,6 +115,7 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
       '/data/google_id',
       '/data/gcmKey',
       '/data/aps',
+      '/data/notificationId',
     ]);
     const missingBody = await send(team, { targetType: 'user', targetIds: ['a'] });
     expect(missingBody.body.error.details).toEqual([

@@ -13,5 +13,7 @@ export function reservedDataKeyProblem(key: string): string | null {
   if (isFcmReservedDataKey(key))
     return 'is reserved by FCM, which refuses a push whose data holds from, message_type or a key starting with google or gcm';
   if (key === 'aps') return 'is reserved by APNs for the notification itself';
+  if (key === 'notificationId')
+    return "is set by every push to the notification's id, which the SDK reports clicks with; name yours otherwise";
   return null;
 }
