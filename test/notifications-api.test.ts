@@ -208,32 +208,6 @@ describe('Idempotency-Key and sendAt (CONTRACTS §6)', () => {
     expect(jobs.filter((job) => job.id === first.body.data.id)).toHaveLength(1);
   });
 
-  it('refuses the same key with another send, and queues nothing for it', async () => {
-    const first = await send(
-      team,
-      { targetType: 'device', targetIds: ['d'], body: 'first' },
-      { 'idempotency-key': 'k-1' },
-    );
-    const edited = await send(
-      team,
-      { targetType: 'device', targetIds: ['d'], body: 'edited' },
-      { 'idempotency-key': 'k-1' },
-    );
-    expect(edited.status).toBe(400);
-    expect(edited.body.error.details).toEqual([
-      { path: '/headers/idempotency-key', message: 'was sent with another request within its window; use a new key' },
-    ]);
-    expect(
-      await ingress.context.models.Notification.countDocuments({ projectId: team.projectId, body: 'edited' }),
-    ).toBe(0);
-    const repeat = await send(
-      team,
-      { targetType: 'device', targetIds: ['d'], body: 'first' },
-      { 'idempotency-key': 'k-1' },
-    );
-    expect(repeat.body.data.id).toBe(first.body.data.id);
-  });
-
   it('answers the same id to a repeat after the segment it targets was deleted (CONTRACTS §6)', async () => {
     await storeSegment('short-lived');
     const body = {

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
-import { boundIdFor, claimBinding, keyDigest, requestBinding } from '../infra/idempotency-binding.ts';
+import { claimBinding, keyDigest } from '../infra/idempotency-binding.ts';
+import { invalidFields } from '../http/api-error.ts';
 import { recordedMarkerSeconds } from './pending-counts.ts';
 import { newIngestJobId } from '../queues/event-ingest.ts';
 
@@ -27,11 +28,12 @@ export async function ingestJobIdFor(
   // Without a key, enqueueEvents makes a new id.
   if (idempotencyKey === undefined) return undefined;
   const binding = redisKeys.eventsIdempotency(deps.config.queuePrefix, projectId, deviceId, keyDigest(idempotencyKey));
-  const bound = await claimBinding(
-    deps.redis,
-    binding,
-    requestBinding(newIngestJobId(), body),
-    windowSeconds(deviceId),
-  );
-  return boundIdFor(bound, body);
+  const request = keyDigest(JSON.stringify(body));
+  const bound = await claimBinding(deps.redis, binding, `${newIngestJobId()}:${request}`, windowSeconds(deviceId));
+  const [jobId, boundRequest] = bound.split(':');
+  if (boundRequest !== request)
+    throw invalidFields([
+      { path: '/headers/idempotency-key', message: 'was sent with another request within its window; use a new key' },
+    ]);
+  return jobId!;
 }

@@ -112,7 +112,7 @@ export async function createNotification(
   const now = Date.now();
   if (idempotencyKey !== undefined) {
     // A repeat answers the first id even when its template, segment or device has been deleted since (CONTRACTS §6).
-    const earlier = await boundNotificationId(deps, owner.projectId, idempotencyKey, body);
+    const earlier = await boundNotificationId(deps, owner.projectId, idempotencyKey);
     if (earlier !== null && (await answerStored(deps, earlier, now))) return earlier;
   }
   const targetIds = [...new Set(body.targetIds)];
@@ -131,7 +131,7 @@ export async function createNotification(
   const id =
     idempotencyKey === undefined
       ? candidateId
-      : await claimIdempotencyKey(deps, owner.projectId, idempotencyKey, candidateId, body);
+      : await claimIdempotencyKey(deps, owner.projectId, idempotencyKey, candidateId);
   const notification = {
     _id: id,
     projectId: owner.projectId,
