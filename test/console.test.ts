@@ -708,6 +708,55 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('after a send whose answer was lost, retries with the same Idempotency-Key and sends an edited message with a new one', async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [{ id: 'lost-answer', platform: 'android', token: 'console-lost' }]);
+    const { page, close } = await openConsole();
+    try {
+      const keys: string[] = [];
+      await page.route(`${harness.ingress.baseUrl}/v1/projects/*/notifications`, async (route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        keys.push(route.request().headers()['idempotency-key']!);
+        if (keys.length > 1) return route.continue();
+        // The ingress takes the send; its answer never reaches the console.
+        await route.fetch();
+        await route.abort('connectionreset');
+      });
+      await signIn(page, owner.apiKey);
+      await show(page, 'send');
+      await page.getByLabel('Send to').selectOption('device');
+      await page.getByLabel('Device id', { exact: true }).fill('lost-answer');
+      await page.getByLabel('Body').fill('Frist');
+      const confirmSend = async () => {
+        await page.getByRole('button', { name: 'Send…', exact: true }).click();
+        await until(() => page.getByTestId('send-confirmation').textContent()).toBe(
+          'Send it to 1 subscribed device now?',
+        );
+        await page.getByRole('button', { name: 'Confirm send' }).click();
+      };
+      await confirmSend();
+      await page.getByRole('alert').filter({ hasText: 'could not be reached' }).waitFor();
+      // Tried again as it was: the same send, with the same key, answered with the id the lost answer held.
+      await confirmSend();
+      const accepted = page.getByRole('status').filter({ hasText: 'Accepted as notification' });
+      const firstId = await accepted.locator('code').textContent();
+
+      // The typo is fixed before the next try: that is another send, which the first one's key would answer as the first.
+      await page.getByLabel('Body').fill('First');
+      await confirmSend();
+      await until(() => accepted.locator('code').textContent()).not.toBe(firstId);
+      expect(keys).toHaveLength(3);
+      expect(keys[1]).toBe(keys[0]);
+      expect(keys[2]).not.toBe(keys[0]);
+      const bodies = (
+        await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/notifications`, { key: owner.apiKey })
+      ).body.data.map((notification: { body: string }) => notification.body);
+      expect(bodies.sort()).toEqual(['First', 'Frist']);
+    } finally {
+      await close();
+    }
+  });
+
   it("says why an audience cannot be counted, with what each field's detail says", async () => {
     const { page, close } = await openConsole();
     try {

@@ -111,14 +111,21 @@ export function SendScreen() {
   const nobodyToSendTo = sendAt === null && !counting && count.error === undefined && count.data === 0;
   const timeMissing = timing === 'later' && sendAt === null;
 
+  // The draft the key was last sent with: a retry of that send keeps it, but the API answers a key sent again with the
+  // first send's id whatever the message, so an edited draft goes with a new key rather than being dropped unsent.
+  const [keyTriedFor, setKeyTriedFor] = useState<string | null>(null);
   const send = useAction(async () => {
     const body = { ...message, targetType, targetIds: [chosenTarget], ...(sendAt !== null && { sendAt }) };
+    const key = keyTriedFor === null || keyTriedFor === draft ? idempotencyKey : crypto.randomUUID();
+    setIdempotencyKey(key);
+    setKeyTriedFor(draft);
     const answer = await api<{ id: string }>('POST', `${base}/notifications`, {
       body,
-      headers: { 'idempotency-key': idempotencyKey },
+      headers: { 'idempotency-key': key },
     });
     // The next message is another send; a retry of this one (same key) would answer the same id.
     setIdempotencyKey(crypto.randomUUID());
+    setKeyTriedFor(null);
     setConfirmingFor(null);
     setSentFor(draft);
     return { ...answer, sendAt };
