@@ -1,14 +1,15 @@
 import { lookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
+import type { Agent, RequestOptions } from 'node:https';
 import { BlockList, isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 /**
  * A Web Push endpoint is whatever URL a browser's subscription named, and any page with the public client key can
  * register one: live, only push services on the public internet are called, so that a registration cannot make the
  * deliver worker probe or post to hosts inside its own network (the cloud's metadata address, an internal HTTPS
- * service). IPv4-mapped IPv6 addresses are checked as the IPv4 address they carry.
+ * service). IPv4 addresses inside IPv6 ones (mapped, NAT64, 6to4) are checked as the IPv4 address they carry.
  */
-const nonPublic = new BlockList();
-for (const [network, prefix] of [
+const nonPublicIpv4: ReadonlyArray<readonly [string, number]> = [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
   ['100.64.0.0', 10],
@@ -19,13 +20,27 @@ for (const [network, prefix] of [
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['224.0.0.0', 3],
-] as const)
+];
+
+/** An IPv4 address as the two IPv6 groups that carry it inside an IPv6 address. */
+function ipv4Groups(address: string): string {
+  const [a, b, c, d] = address.split('.').map(Number) as [number, number, number, number];
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+}
+
+const nonPublic = new BlockList();
+for (const [network, prefix] of nonPublicIpv4) {
   nonPublic.addSubnet(network, prefix, 'ipv4');
+  nonPublic.addSubnet(`64:ff9b::${ipv4Groups(network)}`, 96 + prefix, 'ipv6');
+  nonPublic.addSubnet(`2002:${ipv4Groups(network)}::`, 16 + prefix, 'ipv6');
+}
 for (const [network, prefix] of [
-  ['::', 127],
+  // Unspecified, loopback and the deprecated IPv4-compatible addresses.
+  ['::', 96],
   ['64:ff9b:1::', 48],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
 ] as const)
   nonPublic.addSubnet(network, prefix, 'ipv6');
@@ -37,22 +52,15 @@ export function isPublicAddress(address: string): boolean {
   return family !== 0 && !nonPublic.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-/** The endpoint's host when it is an address literal that is not public: such a host needs no look-up to refuse. */
-export function nonPublicLiteralHost(endpoint: string): string | null {
-  const host = new URL(endpoint).hostname.replace(/^\[(.*)\]$/, '$1');
-  return isIP(host) !== 0 && !isPublicAddress(host) ? host : null;
-}
-
-function notPublic(hostname: string, address: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`${hostname} resolves to ${address}, which is not a public address`), {
-    code: notPublicCode,
-  });
+function notPublic(host: string, address: string): NodeJS.ErrnoException {
+  const where = host === address ? host : `${host} resolves to ${address}, which`;
+  return Object.assign(new Error(`${where} is not a public address`), { code: notPublicCode });
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** dns.lookup for the push services' agent, refusing a host name with any address that is not public. */
-export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+/** dns.lookup refusing a host name with any address that is not public. */
+function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
   lookup(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses) => {
     if (error) return callback(error, []);
     const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
@@ -61,4 +69,21 @@ export function publicOnlyLookup(hostname: string, options: LookupOptions, callb
     const [first] = addresses;
     return callback(null, first!.address, first!.family);
   });
+}
+
+/**
+ * Makes the agent connect to public addresses only. The host checked is the one Node connects to, as the library
+ * that sends the push parsed it from the endpoint (a URL parser of our own could read another host from the same
+ * endpoint): an address is checked before connecting, a name by its look-up, each answer every time.
+ */
+export function connectToPublicAddressesOnly(agent: Agent): void {
+  const connect = agent.createConnection.bind(agent);
+  agent.createConnection = (options: RequestOptions, callback?: (error: Error | null, stream: Duplex) => void) => {
+    const host = String(options.host ?? options.hostname ?? '').replace(/^\[(.*)\]$/, '$1');
+    if (isIP(host) !== 0 && !isPublicAddress(host)) {
+      callback?.(notPublic(host, host), undefined as unknown as Duplex);
+      return undefined;
+    }
+    return connect({ ...options, lookup: publicOnlyLookup }, callback);
+  };
 }

@@ -5,7 +5,6 @@ import { webPushTopic } from '../collapse-id.ts';
 import type { VapidKeys } from '../../webpush/vapid-keys.ts';
 import { classifyWebPushError, type WebPushSendError } from './classify-webpush-error.ts';
 import { maxWebPushPayloadBytes, webPushPayload } from './webpush-payload.ts';
-import { nonPublicLiteralHost } from './public-address.ts';
 
 /** How long a push service keeps a push for an offline browser: FCM's default, four weeks. */
 const timeToLiveSeconds = 28 * 24 * 3600;
@@ -18,8 +17,6 @@ export interface WebPushGatewayOptions {
   subject: string;
   /** Keeps connections to each push service open across pushes (and, in sandbox mode, leads them to the sandbox). */
   agent: Agent;
-  /** Live: endpoints on hosts that are not public are refused (public-address.ts; the agent checks host names). */
-  publicEndpointsOnly: boolean;
 }
 
 /**
@@ -51,9 +48,6 @@ export function createWebPushGateway(options: WebPushGatewayOptions): PushGatewa
     const tag = webPushTopic(push.collapseId);
     const payload = JSON.stringify(webPushPayload(push, tag));
     const bytes = Buffer.byteLength(payload);
-    const privateHost = options.publicEndpointsOnly ? nonPublicLiteralHost(push.token) : null;
-    if (privateHost !== null)
-      return { kind: 'failed', reason: `the endpoint's host ${privateHost} is not a public address` };
     if (bytes > maxWebPushPayloadBytes) {
       return {
         kind: 'failed',

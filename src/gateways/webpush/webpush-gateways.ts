@@ -6,7 +6,7 @@ import type { PushGateway, PushOutcome } from '../gateway.ts';
 import { projectVapidKeys } from '../../webpush/vapid-keys.ts';
 import { unseal } from '../../credentials/cipher.ts';
 import { createWebPushGateway } from './webpush-gateway.ts';
-import { publicOnlyLookup } from './public-address.ts';
+import { connectToPublicAddressesOnly } from './public-address.ts';
 
 /** Projects whose gateway is kept at once; the least recently used is dropped beyond this. */
 const maxCachedProjects = 500;
@@ -22,9 +22,9 @@ export interface WebPushGateways {
  * self-signed, so it is not verified. The Host header still names the endpoint's host, as the sandbox expects.
  */
 function pushServiceAgent(config: Config): Agent {
-  const live = config.pushGateway === 'live';
-  const agent = new Agent({ keepAlive: true, maxSockets: 64, ...(live && { lookup: publicOnlyLookup }) });
-  if (!live) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  if (config.pushGateway === 'live') connectToPublicAddressesOnly(agent);
+  else {
     agent.createConnection = () =>
       connect({
         host: config.sandboxHost,
@@ -63,7 +63,6 @@ export function createWebPushGateways(config: Config, models: Models): WebPushGa
       vapid: { publicKey: sealed.publicKey, privateKey },
       subject: config.vapidSubject,
       agent,
-      publicEndpointsOnly: config.pushGateway === 'live',
     });
   }
 
