@@ -101,6 +101,29 @@ describe('journeys API', () => {
     expect(tooLarge.body.error.details).toEqual([
       { path: '/body', message: expect.stringMatching(/^it takes 4500 bytes before rendering;/) },
     ]);
+    // Stored before the rule: it can still be paused, and a template stored too large then cannot be sent by one.
+    const paused = await harness.ingress.request('POST', journeysPath(), {
+      key: project.apiKey,
+      body: { name: 'x', trigger: { event: 'purchase' }, body: '€'.repeat(1500), active: false },
+    });
+    expect(paused.status).toBe(200);
+    await models().Template.create({
+      _id: 'too-large',
+      projectId: project.projectId,
+      name: 'old',
+      body: '€'.repeat(1500),
+    });
+    const withTemplate = await harness.ingress.request('POST', journeysPath(), {
+      key: project.apiKey,
+      body: { name: 'x', trigger: { event: 'purchase' }, templateId: 'too-large' },
+    });
+    expect(withTemplate.status).toBe(400);
+    expect(withTemplate.body.error.details).toEqual([
+      {
+        path: '/templateId',
+        message: expect.stringMatching(/^the template's body takes 4500 bytes before rendering;/),
+      },
+    ]);
     const unknownTemplate = await harness.ingress.request('POST', journeysPath(), {
       key: project.apiKey,
       body: { name: 'x', trigger: { event: 'purchase' }, templateId: 'nope' },

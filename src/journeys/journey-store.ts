@@ -5,7 +5,8 @@ import { JourneyContentRule, type JourneyBody, type JourneyView } from '../schem
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
 import { bodyPartErrors } from '../http/validation.ts';
 import { fieldsOf } from '../http/invalid-request-details.ts';
-import { storedContentErrors } from '../rendering/payload-floor.ts';
+import { payloadFloorErrors, storedContentErrors } from '../rendering/payload-floor.ts';
+import { contentOf, contentSyntaxErrors } from '../rendering/message-content.ts';
 import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
 import { bumpJourneyVersion } from './journey-version.ts';
@@ -24,7 +25,10 @@ export function journeyDefinitionErrors(input: unknown): ErrorDetail[] {
     ...(Array.isArray(where) ? whereValueErrors(where, '/trigger/where') : []),
     ...bodyPartErrors(JourneyContentRule, input, ''),
   ];
-  if (typeof fields.templateId !== 'string') details.push(...storedContentErrors(fields));
+  // Like the blank-body rule, only a journey that can send must fit a push: one stored too large before this rule can
+  // still be paused.
+  if (typeof fields.templateId !== 'string')
+    details.push(...(fields.active === false ? contentSyntaxErrors(fields) : storedContentErrors(fields)));
   return details;
 }
 
@@ -78,8 +82,12 @@ export class JourneyStore {
     if (details.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', details);
     // Like the blank-body rule, only a journey that can send needs its template: one whose template was deleted can
     // still be paused.
-    if (typeof input.templateId === 'string' && input.active !== false)
-      await this.deps.templates.find(projectId, input.templateId);
+    if (typeof input.templateId === 'string' && input.active !== false) {
+      const template = await this.deps.templates.find(projectId, input.templateId);
+      // A template stored before templates had to fit a push: refused here as a send naming it is.
+      const tooLarge = payloadFloorErrors(contentOf(template), {}, true);
+      if (tooLarge.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', tooLarge);
+    }
   }
 
   async create(projectId: string, input: JourneyBody): Promise<StoredJourney> {
