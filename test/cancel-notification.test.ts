@@ -30,7 +30,7 @@ describe('POST /notifications/{id}/cancel', () => {
       targetType: 'device',
       targetIds: ['planned'],
       body: 'never',
-      sendAt: inSeconds(1),
+      sendAt: inSeconds(3),
     });
 
     const answer = await cancel(canceledId);
@@ -43,7 +43,7 @@ describe('POST /notifications/{id}/cancel', () => {
     expect(await queues().send.getJob(canceledId)).toBeUndefined();
 
     // A send scheduled just after the canceled one shows when the canceled one would have gone out.
-    const laterId = await send({ targetType: 'device', targetIds: ['planned'], body: 'later', sendAt: inSeconds(1.5) });
+    const laterId = await send({ targetType: 'device', targetIds: ['planned'], body: 'later', sendAt: inSeconds(3.5) });
     await waitUntilCompleted(harness.ingress, project, laterId);
     expect(
       harness.sandbox.deliveries('cancel-planned').map((delivery) => (delivery.payload as any).notification.body),

@@ -40,10 +40,10 @@ interface Rendered {
   content: MessageContent;
 }
 
-/** A template that exceeds the render limits for this device's variables fails this device only. */
 /**
- * A body that renders blank for a device (`{{ data.missing }}`) is a failure too: such a push would show an empty
- * notification, which a send's blank body is refused for.
+ * A template that exceeds the render limits for this device's variables fails this device only; so does a body that
+ * renders blank for it (`{{ data.missing }}`): such a push would show an empty notification, which a send's blank
+ * body is refused for.
  */
 function renderPush(notification: PreparedNotification, device: BatchDevice): Rendered | { renderError: unknown } {
   try {
