@@ -37,6 +37,7 @@ function badRequest(message: string): SandboxAnswer {
 
 interface FcmMessage {
   token?: unknown;
+  notification?: { title?: unknown; body?: unknown };
   data?: Record<string, unknown>;
   webpush?: { fcmOptions?: { link?: unknown }; fcm_options?: { link?: unknown } };
 }
@@ -48,6 +49,19 @@ function parseMessage(body: string): FcmMessage | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** FCM carries at most 4096 bytes of a message's notification and data to a device. */
+const maxMessageBytes = 4096;
+
+const textBytes = (value: unknown) => (typeof value === 'string' ? Buffer.byteLength(value) : 0);
+
+function messageBytes(message: FcmMessage): number {
+  const data = Object.entries(message.data ?? {}).reduce(
+    (sum, [key, value]) => sum + textBytes(key) + textBytes(value),
+    0,
+  );
+  return textBytes(message.notification?.title) + textBytes(message.notification?.body) + data;
 }
 
 function isHttpsLink(link: unknown): boolean {
@@ -78,6 +92,9 @@ export function answerFcm(
   const answer = ((): SandboxAnswer => {
     if (link !== undefined && !isHttpsLink(link))
       return fcmError(400, 'INVALID_ARGUMENT', 'The link must be an HTTPS URL.', 'INVALID_ARGUMENT');
+    // What FCM answers, as firebase-admin reports it (firebase/firebase-admin-go#580).
+    if (messageBytes(message) > maxMessageBytes)
+      return fcmError(400, 'INVALID_ARGUMENT', 'Android message is too big', 'INVALID_ARGUMENT');
     const reservedKey = Object.keys(message.data ?? {}).find(isFcmReservedDataKey);
     if (reservedKey !== undefined)
       return fcmError(400, 'INVALID_ARGUMENT', `Invalid data payload key: ${reservedKey}`, 'INVALID_ARGUMENT');

@@ -117,6 +117,17 @@ describe('sandbox FCM (HTTP v1 over HTTPS)', () => {
     });
   });
 
+  it('refuses a message over the 4096 bytes FCM carries, as FCM does', async () => {
+    const notification = { title: 'Sale', body: 'x'.repeat(4000) };
+    expect(await postFcm({ token: 'raw-5', notification, data: { code: 'y'.repeat(88) } })).toMatchObject({
+      status: 200,
+    });
+    expect(await postFcm({ token: 'raw-5', notification, data: { code: 'y'.repeat(89) } })).toMatchObject({
+      status: 400,
+      body: { error: { status: 'INVALID_ARGUMENT', message: 'Android message is too big' } },
+    });
+  });
+
   it('refuses a message whose data holds a key FCM reserves, as FCM does', async () => {
     for (const key of ['from', 'message_type', 'google.sent_time', 'gcm.notification.e'])
       expect(await postFcm({ token: 'raw-4', data: { [key]: 'x' } })).toMatchObject({
