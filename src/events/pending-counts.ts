@@ -180,6 +180,15 @@ export async function flushFinishedDays(deps: CountDeps, projectId: string, toda
   await withRedisLock(deps.redis, names.flushLock, flushIfStillPending, { leaseMs: 10 * 60_000, waitMs: 60_000 });
 }
 
+/** Flushes every pending count of the project, waiting for a flush already running: then MongoDB holds them all. */
+export async function flushAllCounts(deps: CountDeps, projectId: string): Promise<void> {
+  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
+  await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), {
+    leaseMs: 10 * 60_000,
+    waitMs: 60_000,
+  });
+}
+
 // Moves the pending counts and their oldest day aside at once, unless a flush is already under way.
 const moveAsideScript = `
 if redis.call('EXISTS', KEYS[3]) == 1 or redis.call('EXISTS', KEYS[1]) == 0 then return 0 end

@@ -5,6 +5,7 @@ import { authenticateServer } from '../auth/authenticate-server.ts';
 import { enforcePlanRateLimit } from '../rate-limit/plan-rate-limit.ts';
 import { noRoute } from '../http/error-handler.ts';
 import { registerGetDevice } from './devices/get-device.ts';
+import { registerEraseDevice } from './devices/erase-device.ts';
 import { registerConsoleResources } from './console-resources.ts';
 import { rememberOwner } from '../auth/request-owner.ts';
 import { registerSendNotification } from './notifications/send-notification.ts';
@@ -32,6 +33,7 @@ export function serverApi(context: AppContext) {
       rememberOwner(request, owner);
     });
     registerGetDevice(app, context);
+    registerEraseDevice(app, context);
     registerConsoleResources(app, context);
     registerGetNotificationHistory(app, context);
     registerSendNotification(app, context);
