@@ -342,6 +342,39 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('erases a device only once asked, and says so; the next look-up finds nothing', async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [
+      { id: 'forget-me', platform: 'android', token: 'console-forget', userId: 'forgetful' },
+      { id: 'keep-me', platform: 'android', token: 'console-keep', userId: 'forgetful' },
+    ]);
+    const device = (deviceId: string) =>
+      harness.ingress.request('GET', `/v1/projects/${owner.projectId}/devices/${deviceId}`, { key: owner.apiKey });
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'devices');
+      await page.getByLabel('User id').fill('forgetful');
+      await page.getByRole('button', { name: 'Look up' }).click();
+      const card = page.locator('article[data-device="forget-me"]');
+      await card.getByRole('button', { name: 'Erase device' }).click();
+      await card.getByRole('button', { name: 'Keep it' }).click();
+      expect((await device('forget-me')).status).toBe(200);
+      await card.getByRole('button', { name: 'Erase device' }).click();
+      await card.getByRole('button', { name: 'Yes, erase device' }).click();
+      await until(() => page.getByRole('status').filter({ hasText: 'Erased device' }).textContent()).toBe(
+        'Erased device forget-me with its history and events.',
+      );
+      expect(await card.count()).toBe(0);
+      expect((await device('forget-me')).status).toBe(404);
+      await page.getByRole('button', { name: 'Look up' }).click();
+      await page.locator('article[data-device="keep-me"]').waitFor();
+      expect(await card.count()).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
   it('reads the history again on a repeated look-up of the same device', async () => {
     const owner = await harness.ingress.createProject('team');
     await registerDevices(harness.ingress, owner, [

@@ -1,11 +1,11 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { DeviceView } from '../../../src/schemas/device.ts';
 import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/device-list.ts';
 import type { HistoryEntry } from '../../../src/schemas/history.ts';
 import { api, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView, Select, Tags, formatTime } from '../ui.tsx';
+import { ConfirmButton, ErrorMessage, Field, LoadedView, Select, Tags, formatTime } from '../ui.tsx';
 import { valueAsTyped } from './condition-values.ts';
 
 type LookupBy = 'deviceId' | 'userId';
@@ -89,6 +89,14 @@ export function DevicesScreen() {
   // Each lookup is a new one, also of the same id: everything it shows is read again, the history included.
   const [search, setSearch] = useState<{ by: LookupBy; id: string; round: number } | null>(null);
   const found = useLoad(search === null ? null : () => lookUp(base, search.by, search.id), [base, search]);
+  const [erased, setErased] = useState<ReadonlySet<string>>(new Set());
+  const erase = useAction(async (deviceId: string) => {
+    await api('DELETE', `${base}/devices/${encodeURIComponent(deviceId)}`);
+    setErased((known) => new Set(known).add(deviceId));
+    return deviceId;
+  });
+  // What a look-up read after the erasures holds none of them, and shows a device registered again since.
+  useEffect(() => setErased(new Set()), [found.data]);
 
   return (
     <>
@@ -98,6 +106,7 @@ export function DevicesScreen() {
           onSubmit={(event) => {
             event.preventDefault();
             setSearch({ by, id: id.trim(), round: (search?.round ?? 0) + 1 });
+            erase.reset();
           }}
         >
           <Select
@@ -122,38 +131,52 @@ export function DevicesScreen() {
           <button type="submit">Look up</button>
         </form>
       </search>
+      <ErrorMessage error={erase.error} />
+      {erase.result !== undefined && (
+        <p role="status" class="notice">
+          Erased device <code>{erase.result}</code> with its history and events.
+        </p>
+      )}
       {search === null ? (
         <p class="empty">Look a device up by its id, or every device of a user by the user id.</p>
       ) : (
         <LoadedView loaded={found} empty="No device found.">
           {(devices) =>
-            devices.map((device) => (
-              <article class="device" key={device.id} aria-labelledby={`device-${device.id}`} data-device={device.id}>
-                <h2 id={`device-${device.id}`}>
-                  Device <code>{device.id}</code>
-                </h2>
-                <dl class="facts">
-                  <dt>User id</dt>
-                  <dd>{device.userId ?? '—'}</dd>
-                  {device.platform && (
-                    <>
-                      <dt>Platform</dt>
-                      <dd>{device.platform}</dd>
-                    </>
-                  )}
-                  <dt>Subscription</dt>
-                  <dd>
-                    <Subscription subscription={device.subscription} />
-                  </dd>
-                  <dt>Tags</dt>
-                  <dd data-testid="tags">
-                    <Tags tags={device.tags} format={valueAsTyped} />
-                  </dd>
-                </dl>
-                <h3>Notification history</h3>
-                <History key={search.round} deviceId={device.id} />
-              </article>
-            ))
+            devices
+              .filter((device) => !erased.has(device.id))
+              .map((device) => (
+                <article class="device" key={device.id} aria-labelledby={`device-${device.id}`} data-device={device.id}>
+                  <h2 id={`device-${device.id}`}>
+                    Device <code>{device.id}</code>
+                  </h2>
+                  <dl class="facts">
+                    <dt>User id</dt>
+                    <dd>{device.userId ?? '—'}</dd>
+                    {device.platform && (
+                      <>
+                        <dt>Platform</dt>
+                        <dd>{device.platform}</dd>
+                      </>
+                    )}
+                    <dt>Subscription</dt>
+                    <dd>
+                      <Subscription subscription={device.subscription} />
+                    </dd>
+                    <dt>Tags</dt>
+                    <dd data-testid="tags">
+                      <Tags tags={device.tags} format={valueAsTyped} />
+                    </dd>
+                  </dl>
+                  <h3>Notification history</h3>
+                  <History key={search.round} deviceId={device.id} />
+                  <ConfirmButton
+                    label="Erase device"
+                    question="Erase this device with its notification history, its events and their counts? It cannot be undone."
+                    disabled={erase.running}
+                    onConfirm={() => void erase.run(device.id)}
+                  />
+                </article>
+              ))
           }
         </LoadedView>
       )}
