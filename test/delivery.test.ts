@@ -4,7 +4,6 @@ import { startMongoGate } from './support/mongo-gate.ts';
 import { startIngress } from './support/ingress.ts';
 import { eventually } from './support/eventually.ts';
 import { deliverJobId } from '../src/queues/deliver.ts';
-import { sendJob } from '../src/queues/send.ts';
 import {
   registerDevices,
   readNotification,
@@ -329,22 +328,6 @@ describe('reading a notification', () => {
     await completed(id);
     gate.release();
     expect(await read).toMatchObject({ status: 'completed', stats: { targeted: 1, sent: 1 } });
-  });
-});
-
-describe('a send job without its notification', () => {
-  it('fails at once, naming the likely cause, rather than completing as if it had sent', async () => {
-    const job = sendJob({ _id: 'not-in-this-database', projectId: project.projectId });
-    await harness.workers.context.queues.send.add(job.name, job.data, job.opts);
-    const failed = await eventually(async () => {
-      const stored = await harness.workers.context.queues.send.getJob('not-in-this-database');
-      expect(await stored?.getState()).toBe('failed');
-      return stored!;
-    });
-    expect(failed.failedReason).toBe(
-      "notification not-in-this-database is not in this worker's database: is its MONGODB_URL the ingress's?",
-    );
-    expect(failed.attemptsMade).toBe(1);
   });
 });
 

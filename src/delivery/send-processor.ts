@@ -1,4 +1,4 @@
-import { UnrecoverableError, WaitingChildrenError, type Job, type Processor } from 'bullmq';
+import { WaitingChildrenError, type Job, type Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import type { ChunkPlan, FanOutProgress, SendJobData } from '../queues/send.ts';
 import { databaseSegmentResolver, MissingSegmentsError, type SegmentResolver } from '../targets/segment-resolver.ts';
@@ -60,13 +60,7 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
     };
     try {
       const notification = await Notification.findById(notificationId, fields).lean();
-      // Notifications are never deleted: a send job without one ran against another database than its ingress's (a
-      // worker started with another MONGODB_URL). Failed, it shows on the dashboard, to replay once that is fixed.
-      if (!notification)
-        throw new UnrecoverableError(
-          `notification ${notificationId} is not in this worker's database: is its MONGODB_URL the ingress's?`,
-        );
-      if (notification.status === 'canceled' || notification.status === 'completed') return;
+      if (!notification || notification.status === 'canceled' || notification.status === 'completed') return;
       if (
         notification.status === 'queued' &&
         notification.journeyId &&
