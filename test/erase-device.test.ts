@@ -36,12 +36,24 @@ describe('DELETE /devices/{id}: erasing a device', () => {
       body: 'Hi',
     });
     await waitUntilCompleted(harness.ingress, project, id);
+    // Sent to the kept device only, it has no history entry of the erased one, which reported a click on it anyway.
+    const other = await sendNotification(harness.ingress, project, {
+      targetType: 'device',
+      targetIds: ['kept'],
+      body: 'Yo',
+    });
+    await waitUntilCompleted(harness.ingress, project, other);
     for (const deviceId of ['erased', 'kept']) {
       expect((await trackFrom(deviceId, '@clicked', { notificationId: id })).status).toBe(200);
       expect((await trackFrom(deviceId, 'viewed')).status).toBe(200);
     }
+    expect((await trackFrom('erased', '@clicked', { notificationId: other })).status).toBe(200);
+    await eventually(async () =>
+      expect((await readNotification(harness.ingress, project, other)).stats.clicked).toBe(1),
+    );
     await server('POST', '/events', { events: [{ type: 'purchase', subjectType: 'user', subjectId: 'erin' }] });
     await eventually(async () => expect((await readNotification(harness.ingress, project, id)).stats.clicked).toBe(2));
+    await eventually(async () => expect(await eventsOf('deviceId=erased')).toHaveLength(5));
     await eventually(async () => expect(await eventsOf('deviceId=kept')).toHaveLength(4));
     const { models } = harness.ingress.context;
     const counters = (deviceId: string) =>
@@ -63,8 +75,9 @@ describe('DELETE /devices/{id}: erasing a device', () => {
       status: 'completed',
       stats: { targeted: 2, sent: 2, clicked: 1 },
     });
+    expect((await readNotification(harness.ingress, project, other)).stats.clicked).toBe(0);
     // The other device and the user's own events are not the erased device's.
-    expect((await server('GET', '/devices/kept/notification-history')).body.data).toHaveLength(1);
+    expect((await server('GET', '/devices/kept/notification-history')).body.data).toHaveLength(2);
     expect((await eventsOf('deviceId=kept')).map((event) => event.type).sort()).toEqual([
       '@clicked',
       '@first_session',

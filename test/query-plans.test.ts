@@ -27,7 +27,7 @@ import { deliveredHistoryQuery } from '../src/history/record-history.ts';
 import { deliveryResultsQuery, projectNotificationQuery } from '../src/notifications/notification-view.ts';
 import { pendingJourneySendsQuery } from '../src/journeys/cancel-journey-sends.ts';
 import { listNotificationsQuery, sameTimeNotificationsQuery } from '../src/notifications/list-notifications.ts';
-import { clickCountsPipeline } from '../src/notifications/notification-clicks.ts';
+import { clickCountsPipeline, deviceClicksQuery } from '../src/notifications/notification-clicks.ts';
 import { listDevicesQuery } from '../src/devices/list-devices.ts';
 import { devicesByKeyQuery } from '../src/devices/device-reads.ts';
 import type { EventCondition, SegmentCondition } from '../src/schemas/segment.ts';
@@ -445,6 +445,11 @@ const hotQueries: HotQuery[] = [
     explain: () => explainQuery(listDevicesQuery(models(), projectId, { tag: 'plan', value: 'pro', limit: 50 })),
     index: deviceTags,
     secantus: 'wildcard',
+  },
+  {
+    name: 'the clicks of a device (its erasure)',
+    explain: () => explainQuery(deviceClicksQuery(models(), 'd003')),
+    index: 'deviceId_1',
   },
   // History
   {

@@ -17,6 +17,8 @@ const notificationClickSchema = new Schema(
 );
 
 notificationClickSchema.index({ notificationId: 1 });
+// A device's clicks, for its erasure (src/devices/erase-device.ts).
+notificationClickSchema.index({ deviceId: 1 });
 
 export function notificationClickModel(connection: Connection) {
   return connection.model('NotificationClick', notificationClickSchema, 'notification_clicks');
