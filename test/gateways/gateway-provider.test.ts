@@ -91,7 +91,10 @@ describe('gateway provider', () => {
         outgoingPush('https://x:99999/p', 'web', { webPushKeys: keys }),
         outgoingPush('https://127.0.0.1/p', 'web', { webPushKeys: keys }),
       ]);
-      expect(outcomes.map((outcome) => outcome.kind)).toEqual(['retry', 'failed']);
+      expect(outcomes).toEqual([
+        { kind: 'failed', reason: 'webpush: the endpoint is not a URL' },
+        { kind: 'failed', reason: 'webpush: 127.0.0.1 is not a public address' },
+      ]);
     } finally {
       await provider.close();
     }

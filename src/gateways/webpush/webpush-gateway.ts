@@ -45,6 +45,8 @@ export function createWebPushGateway(options: WebPushGatewayOptions): PushGatewa
 
   async function sendOne(push: OutgoingPush): Promise<PushOutcome> {
     if (!push.webPushKeys) return { kind: 'failed', reason: 'the device has no Web Push subscription keys' };
+    // No retry makes such an endpoint reachable.
+    if (!URL.canParse(push.token)) return { kind: 'failed', reason: 'webpush: the endpoint is not a URL' };
     const tag = webPushTopic(push.collapseId);
     const payload = JSON.stringify(webPushPayload(push, tag));
     const bytes = Buffer.byteLength(payload);
