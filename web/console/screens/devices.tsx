@@ -140,7 +140,11 @@ export function DevicesScreen() {
       {search === null ? (
         <p class="empty">Look a device up by its id, or every device of a user by the user id.</p>
       ) : (
-        <LoadedView loaded={found} empty="No device found.">
+        <LoadedView
+          loaded={found}
+          empty="No device found."
+          isEmpty={(devices) => devices.every((device) => erased.has(device.id))}
+        >
           {(devices) =>
             devices
               .filter((device) => !erased.has(device.id))

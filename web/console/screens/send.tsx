@@ -279,7 +279,7 @@ export function SendScreen() {
           name="idempotency-key"
           value={idempotencyKey}
           onInput={setIdempotencyKey}
-          hint="Sending again with the same key within 24 hours answers the same notification and sends nothing twice."
+          hint="Sending again with the same key within 24 hours answers the same notification and sends nothing twice. A message or audience edited after a failed send goes with a new key."
         />
         <button type="submit" disabled={send.running || chosenTarget === '' || timeMissing}>
           {timing === 'later' ? 'Schedule…' : 'Send…'}
