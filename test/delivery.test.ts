@@ -346,6 +346,61 @@ describe('what a send leaves in Redis', () => {
   });
 });
 
+describe('a send whose queueing answer was lost (no Idempotency-Key)', () => {
+  /**
+   * The ingress's add reaches Redis but its answer does not (a reply timed out): `afterAdd` runs once the job is in
+   * the queue, before the add fails.
+   */
+  async function withLostAddAnswer(afterAdd: (jobId: string) => Promise<void>, use: () => Promise<void>) {
+    const queue = harness.ingress.context.queues.send;
+    const add = queue.add.bind(queue);
+    queue.add = (async (...args: Parameters<typeof add>) => {
+      const job = await add(...args);
+      await afterAdd(job.id!);
+      throw new Error('Command timed out');
+    }) as typeof queue.add;
+    try {
+      await use();
+    } finally {
+      queue.add = add;
+    }
+  }
+
+  it('answers the id when a worker has taken the job, and sends once', async () => {
+    await register([{ id: 'lost-add', platform: 'android', token: 'lost-add-tok' }]);
+    const queue = harness.ingress.context.queues.send;
+    const takenByWorker = (jobId: string) =>
+      eventually(async () =>
+        expect(['active', 'waiting-children', 'completed']).toContain(await queue.getJobState(jobId)),
+      );
+    await withLostAddAnswer(takenByWorker, async () => {
+      const id = await send({ targetType: 'device', targetIds: ['lost-add'], body: 'taken' });
+      await completed(id);
+      expect(deliveries('lost-add-tok')).toHaveLength(1);
+    });
+  });
+
+  it('answers 503 and sends nothing when no worker has taken it yet', async () => {
+    await register([{ id: 'lost-add-2', platform: 'android', token: 'lost-add-2-tok' }]);
+    const sendWorker = harness.workers.workers.find((worker) => worker.name === queueNames.send)!;
+    await sendWorker.pause();
+    onTestFinished(() => sendWorker.resume());
+    const queued: string[] = [];
+    await withLostAddAnswer(
+      async (jobId) => void queued.push(jobId),
+      async () => {
+        const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
+          key: project.apiKey,
+          body: { targetType: 'device', targetIds: ['lost-add-2'], body: 'not taken' },
+        });
+        expect(answer.status).toBe(503);
+      },
+    );
+    expect(await harness.ingress.context.queues.send.getJob(queued[0]!)).toBeUndefined();
+    expect(await harness.ingress.context.models.Notification.exists({ _id: queued[0] })).toBeNull();
+  });
+});
+
 describe('scheduling', () => {
   it('holds a send with sendAt until that time', async () => {
     await register([{ id: 'later', platform: 'android', token: 'later-tok' }]);

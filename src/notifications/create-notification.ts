@@ -152,9 +152,30 @@ export async function createNotification(
   try {
     await enqueueSend(deps, notification, now);
   } catch (error) {
-    // Without a key the client's retry makes a new notification, so this one must not stay behind, queued forever.
-    if (idempotencyKey === undefined) await deps.models.Notification.deleteOne({ _id: id }).catch(() => undefined);
+    if (idempotencyKey !== undefined) throw error;
+    // Without a key the client's retry makes a new notification, so this one must not stay behind, queued forever;
+    // unless its job was added after all (only the answer was lost) and a worker has taken it: then it is sent, and a
+    // 503 would have the client send it again.
+    if (await sendTaken(deps, id)) return id;
+    await deps.models.Notification.deleteOne({ _id: id }).catch(() => undefined);
     throw error;
   }
   return id;
+}
+
+/**
+ * Whether the send job of a failed add is in the queue after all, past the reach of a removal: a worker holds it or has
+ * run it. One still waiting is removed, so that nothing of it is sent. Redis out of reach answers no: the job, if it
+ * was added, then finds its notification deleted when it runs, and sends nothing.
+ */
+async function sendTaken(deps: CreateDeps, id: string): Promise<boolean> {
+  try {
+    const state = await deps.queues.send.getJobState(id);
+    if (state === 'unknown') return false;
+    if (state === 'waiting' || state === 'delayed' || state === 'prioritized')
+      return (await deps.queues.send.remove(id)) === 0;
+    return true;
+  } catch {
+    return false;
+  }
 }
