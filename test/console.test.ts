@@ -354,6 +354,11 @@ describe('console', { timeout: 120_000 }, () => {
     try {
       await signIn(page, owner.apiKey);
       await show(page, 'devices');
+      // Spaces alone would read as no user filter, listing every device of the project.
+      await page.getByLabel('User id').fill('   ');
+      await page.getByRole('button', { name: 'Look up' }).click();
+      await page.getByText('Type a user id; spaces alone are none.').waitFor();
+      expect(await page.locator('article.device').count()).toBe(0);
       await page.getByLabel('User id').fill('forgetful');
       await page.getByRole('button', { name: 'Look up' }).click();
       const card = page.locator('article[data-device="forget-me"]');
@@ -367,9 +372,18 @@ describe('console', { timeout: 120_000 }, () => {
       );
       expect(await card.count()).toBe(0);
       expect((await device('forget-me')).status).toBe(404);
+      // Erased meanwhile from elsewhere: asking again is done, not an error.
       await page.locator('article[data-device="keep-me"]').getByRole('button', { name: 'Erase device' }).click();
+      expect(
+        (
+          await harness.ingress.request('DELETE', `/v1/projects/${owner.projectId}/devices/keep-me`, {
+            key: owner.apiKey,
+          })
+        ).status,
+      ).toBe(200);
       await page.getByRole('button', { name: 'Yes, erase device' }).click();
       await until(() => page.getByText('No device found.').count()).toBe(1);
+      expect(await page.getByRole('alert').count()).toBe(0);
       await page.getByRole('button', { name: 'Look up' }).click();
       await until(() => page.getByText('No device found.').count()).toBe(1);
       expect(await card.count()).toBe(0);
@@ -592,6 +606,41 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it('keeps dates, statuses and the funnel whole beside a long unbroken message', async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [{ id: 'wide', platform: 'android', token: 'console-wide' }]);
+    const id = await sendNotification(harness.ingress, owner, {
+      targetType: 'device',
+      targetIds: ['wide'],
+      body: 'x'.repeat(3000),
+    });
+    await waitUntilCompleted(harness.ingress, owner, id);
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'notifications');
+      const row = page.locator(`tr[data-notification="${id}"]`);
+      await until(() => row.getByTestId('status').textContent()).toBe('completed');
+      // How many lines a cell's text takes.
+      const lines = (locator: Locator) =>
+        locator.evaluate((cell) => {
+          const range = cell.ownerDocument.createRange();
+          range.selectNodeContents(cell);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+        });
+      expect(await lines(row.locator('td.when'))).toBe(1);
+      expect(await lines(row.getByTestId('status'))).toBe(1);
+      const funnelTops = await row
+        .locator('[data-stat]')
+        .evaluateAll((items) => [
+          ...new Set(items.slice(0, 3).map((item) => Math.round(item.getBoundingClientRect().top))),
+        ]);
+      expect(funnelTops).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+
   it('reads every notification created between two refreshes, even more than a page of them', async () => {
     const owner = await harness.ingress.createProject('team');
     const sendAt = new Date(Date.now() + 3_600_000).toISOString();
@@ -681,6 +730,13 @@ describe('console', { timeout: 120_000 }, () => {
       await page.getByLabel('User id').fill('planner');
       await page.getByLabel('When').selectOption('later');
       expect(await page.getByRole('button', { name: 'Schedule…' }).isDisabled()).toBe(true);
+      // A mistyped date in the past would be sent at once: it cannot be confirmed as a schedule.
+      await page.getByLabel('Send at').fill('2020-01-02T09:30');
+      await page.getByRole('button', { name: 'Schedule…' }).click();
+      await until(() => page.getByTestId('send-confirmation').textContent()).toBe(
+        'That time has passed: choose a later one, or send it now.',
+      );
+      expect(await page.getByRole('button', { name: 'Confirm schedule' }).isDisabled()).toBe(true);
       await page.getByLabel('Send at').fill(seoulWallClock);
       await page.getByRole('button', { name: 'Schedule…' }).click();
       await until(() => page.getByTestId('send-confirmation').textContent()).toMatch(
@@ -744,7 +800,7 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
-  it('after a send whose answer was lost, retries with the same Idempotency-Key and sends an edited message with a new one', async () => {
+  it('after sends whose answers were lost, retries each message with its own Idempotency-Key, and an edited one with a new key', async () => {
     const owner = await harness.ingress.createProject('team');
     await registerDevices(harness.ingress, owner, [{ id: 'lost-answer', platform: 'android', token: 'console-lost' }]);
     const { page, close } = await openConsole();
@@ -753,7 +809,7 @@ describe('console', { timeout: 120_000 }, () => {
       await page.route(`${harness.ingress.baseUrl}/v1/projects/*/notifications`, async (route) => {
         if (route.request().method() !== 'POST') return route.continue();
         keys.push(route.request().headers()['idempotency-key']!);
-        if (keys.length > 2) return route.continue();
+        if (keys.length > 3) return route.continue();
         // The ingress takes the send; its answer never reaches the console.
         await route.fetch();
         await route.abort('connectionreset');
@@ -762,29 +818,28 @@ describe('console', { timeout: 120_000 }, () => {
       await show(page, 'send');
       await page.getByLabel('Send to').selectOption('device');
       await page.getByLabel('Device id', { exact: true }).fill('lost-answer');
-      await page.getByLabel('Body').fill('Frist');
-      const confirmSend = async () => {
+      const lost = page.getByRole('alert').filter({ hasText: 'could not be reached' });
+      const sendLosingAnswer = async (body: string) => {
+        await page.getByLabel('Body').fill(body);
         await page.getByRole('button', { name: 'Send…', exact: true }).click();
         await until(() => page.getByTestId('send-confirmation').textContent()).toBe(
           'Send it to 1 subscribed device now?',
         );
+        const tried = keys.length;
         await page.getByRole('button', { name: 'Confirm send' }).click();
+        await until(() => keys.length).toBe(tried + 1);
+        await lost.waitFor();
       };
-      const lost = page.getByRole('alert').filter({ hasText: 'could not be reached' });
-      await confirmSend();
-      await lost.waitFor();
-      // Tried again as it was: the same send, with the same key. Its answer is lost too.
-      await confirmSend();
-      await until(() => keys.length).toBe(2);
-      await lost.waitFor();
-
-      // The typo is fixed before the next try: that is another send, which the first one's key would answer as the first.
-      await page.getByLabel('Body').fill('First');
-      await confirmSend();
+      await sendLosingAnswer('Frist');
+      await sendLosingAnswer('Frist');
+      // The typo fixed: another send, which the first one's key would answer as the first.
+      await sendLosingAnswer('First');
+      // Back to the first message: a retry of that send, which was accepted while its answers were lost.
+      await page.getByLabel('Body').fill('Frist');
+      await page.getByRole('button', { name: 'Send…', exact: true }).click();
+      await page.getByRole('button', { name: 'Confirm send' }).click();
       await page.getByRole('status').filter({ hasText: 'Accepted as notification' }).waitFor();
-      expect(keys).toHaveLength(3);
-      expect(keys[1]).toBe(keys[0]);
-      expect(keys[2]).not.toBe(keys[0]);
+      expect(keys).toEqual([keys[0], keys[0], expect.not.stringMatching(keys[0]!), keys[0]]);
       const bodies = (
         await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/notifications`, { key: owner.apiKey })
       ).body.data.map((notification: { body: string }) => notification.body);

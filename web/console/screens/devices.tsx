@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { DeviceView } from '../../../src/schemas/device.ts';
 import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/device-list.ts';
 import type { HistoryEntry } from '../../../src/schemas/history.ts';
-import { api, query } from '../api.ts';
+import { ApiFailure, api, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ConfirmButton, ErrorMessage, Field, LoadedView, Select, Tags, formatTime } from '../ui.tsx';
@@ -91,10 +91,14 @@ export function DevicesScreen() {
   const found = useLoad(search === null ? null : () => lookUp(base, search.by, search.id), [base, search]);
   const [erased, setErased] = useState<ReadonlySet<string>>(new Set());
   const erase = useAction(async (deviceId: string) => {
-    await api('DELETE', `${base}/devices/${encodeURIComponent(deviceId)}`);
+    // Erased meanwhile (another tab, the API): what was asked for is done.
+    await api('DELETE', `${base}/devices/${encodeURIComponent(deviceId)}`).catch((error: unknown) => {
+      if (!(error instanceof ApiFailure && error.status === 404)) throw error;
+    });
     setErased((known) => new Set(known).add(deviceId));
     return deviceId;
   });
+  const [blankLookUp, setBlankLookUp] = useState(false);
   // What a look-up read after the erasures holds none of them, and shows a device registered again since.
   useEffect(() => setErased(new Set()), [found.data]);
 
@@ -105,6 +109,9 @@ export function DevicesScreen() {
           class="filters"
           onSubmit={(event) => {
             event.preventDefault();
+            // Blank, a user id would read as no filter at all: every device of the project, to erase by mistake.
+            setBlankLookUp(id.trim() === '');
+            if (id.trim() === '') return;
             setSearch({ by, id: id.trim(), round: (search?.round ?? 0) + 1 });
             erase.reset();
           }}
@@ -127,6 +134,7 @@ export function DevicesScreen() {
             required
             value={id}
             onInput={setId}
+            error={blankLookUp ? `Type a ${by === 'userId' ? 'user' : 'device'} id; spaces alone are none.` : undefined}
           />
           <button type="submit">Look up</button>
         </form>

@@ -126,7 +126,7 @@ export function NotificationsScreen() {
             <tbody>
               {shown.map((notification) => (
                 <tr key={notification.id} data-notification={notification.id}>
-                  <td>{formatTime(notification.createdAt)}</td>
+                  <td class="when">{formatTime(notification.createdAt)}</td>
                   <td class="message">
                     <strong>{notification.title ?? ''}</strong>
                     <div>{notification.body}</div>

@@ -110,22 +110,32 @@ export function SendScreen() {
   // A scheduled send reads its audience again at its time: nobody now may be somebody then.
   const nobodyToSendTo = sendAt === null && !counting && count.error === undefined && count.data === 0;
   const timeMissing = timing === 'later' && sendAt === null;
+  // The API sends a past sendAt at once: a mistyped date must not go out as if scheduled.
+  const timePassed = sendAt !== null && Date.parse(sendAt) <= Date.now();
 
-  // The draft the key was last sent with: a retry of that send keeps it, but the API answers a key sent again with the
-  // first send's id whatever the message, so an edited draft goes with a new key rather than being dropped unsent.
-  const [keyTriedFor, setKeyTriedFor] = useState<string | null>(null);
+  // The keys of the sends whose answer did not come, by the draft each went with: a retry of such a draft, even after
+  // other edits, takes its key again, since it may have been accepted. The API answers a key sent again with the first
+  // send's id whatever the message, so a draft not tried yet takes the key in the field if no other draft took it (a
+  // fresh one, or one typed), else a new one, rather than being answered as another and dropped. An accepted draft's
+  // key is retired: the same message sent again afterwards is another send.
+  const [keysTried, setKeysTried] = useState<ReadonlyMap<string, string>>(new Map());
   const send = useAction(async () => {
     const body = { ...message, targetType, targetIds: [chosenTarget], ...(sendAt !== null && { sendAt }) };
-    const key = keyTriedFor === null || keyTriedFor === draft ? idempotencyKey : crypto.randomUUID();
+    const fieldKeyTaken = [...keysTried.values()].includes(idempotencyKey);
+    const key = keysTried.get(draft) ?? (fieldKeyTaken ? crypto.randomUUID() : idempotencyKey);
     setIdempotencyKey(key);
-    setKeyTriedFor(draft);
+    setKeysTried((tried) => new Map(tried).set(draft, key));
     const answer = await api<{ id: string }>('POST', `${base}/notifications`, {
       body,
       headers: { 'idempotency-key': key },
     });
     // The next message is another send; a retry of this one (same key) would answer the same id.
     setIdempotencyKey(crypto.randomUUID());
-    setKeyTriedFor(null);
+    setKeysTried((tried) => {
+      const pending = new Map(tried);
+      pending.delete(draft);
+      return pending;
+    });
     setConfirmingFor(null);
     setSentFor(draft);
     return { ...answer, sendAt };
@@ -288,9 +298,15 @@ export function SendScreen() {
           <fieldset class="confirm">
             <legend class="visually-hidden">Confirm the send</legend>
             <p data-testid="send-confirmation">
-              {confirmationText(count.error === undefined ? count.data : undefined, counting, sendAt)}
+              {timePassed
+                ? 'That time has passed: choose a later one, or send it now.'
+                : confirmationText(count.error === undefined ? count.data : undefined, counting, sendAt)}
             </p>
-            <button type="button" disabled={send.running || counting || nobodyToSendTo} onClick={() => void send.run()}>
+            <button
+              type="button"
+              disabled={send.running || counting || nobodyToSendTo || timePassed}
+              onClick={() => void send.run()}
+            >
               {send.running ? 'Sending…' : sendAt === null ? 'Confirm send' : 'Confirm schedule'}
             </button>{' '}
             <button type="button" class="secondary" onClick={() => setConfirmingFor(null)}>
