@@ -834,16 +834,23 @@ describe('console', { timeout: 120_000 }, () => {
       await sendLosingAnswer('Frist');
       // The typo fixed: another send, which the first one's key would answer as the first.
       await sendLosingAnswer('First');
+      const accepted = page.getByRole('status').filter({ hasText: 'Accepted as notification' });
+      const sendAnswered = async (body: string) => {
+        await page.getByLabel('Body').fill(body);
+        await page.getByRole('button', { name: 'Send…', exact: true }).click();
+        await page.getByRole('button', { name: 'Confirm send' }).click();
+        await accepted.waitFor();
+      };
+      // A key typed by hand for another message is the one sent.
+      await page.getByLabel('Idempotency-Key').fill('typed-by-hand-1');
+      await sendAnswered('Third');
       // Back to the first message: a retry of that send, which was accepted while its answers were lost.
-      await page.getByLabel('Body').fill('Frist');
-      await page.getByRole('button', { name: 'Send…', exact: true }).click();
-      await page.getByRole('button', { name: 'Confirm send' }).click();
-      await page.getByRole('status').filter({ hasText: 'Accepted as notification' }).waitFor();
-      expect(keys).toEqual([keys[0], keys[0], expect.not.stringMatching(keys[0]!), keys[0]]);
+      await sendAnswered('Frist');
+      expect(keys).toEqual([keys[0], keys[0], expect.not.stringMatching(keys[0]!), 'typed-by-hand-1', keys[0]]);
       const bodies = (
         await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/notifications`, { key: owner.apiKey })
       ).body.data.map((notification: { body: string }) => notification.body);
-      expect(bodies.sort()).toEqual(['First', 'Frist']);
+      expect(bodies.sort()).toEqual(['First', 'Frist', 'Third']);
     } finally {
       await close();
     }
