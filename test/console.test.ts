@@ -953,8 +953,17 @@ describe('console', { timeout: 120_000 }, () => {
         (await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/templates`, { key: owner.apiKey })).body
           .data.length;
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
-      // The question takes the focus on its safe answer: Enter keeps the template.
+      // The question takes the focus on its safe answer: Enter keeps the template, and so does Escape; either way the
+      // focus goes back to the button that asked.
       await page.keyboard.press('Enter');
+      const remove = page.getByRole('button', { name: 'Delete', exact: true });
+      const focused = (locator: Locator) =>
+        locator.evaluate((element) => element === element.ownerDocument.activeElement);
+      expect(await focused(remove)).toBe(true);
+      await remove.click();
+      await page.keyboard.press('Escape');
+      expect(await page.getByRole('button', { name: 'Yes, delete' }).count()).toBe(0);
+      expect(await focused(remove)).toBe(true);
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
       expect(await stored()).toBe(1);
       await page.getByRole('button', { name: 'Yes, delete' }).click();

@@ -238,19 +238,28 @@ export function ConfirmButton({
   onConfirm(): void;
 }) {
   const [asking, setAsking] = useState(false);
-  // The button pressed is replaced by the question: the focus goes to its safe answer, not to the page's start.
+  // The button pressed is replaced by the question, and the question by the button: the focus goes from one to the
+  // other (to the safe answer), not to the page's start.
   const keep = useRef<HTMLButtonElement>(null);
+  const ask = useRef<HTMLButtonElement>(null);
+  const answered = useRef(false);
   useLayoutEffect(() => {
     if (asking) keep.current?.focus();
+    else if (answered.current) ask.current?.focus();
   }, [asking]);
+  const keepIt = () => {
+    answered.current = true;
+    setAsking(false);
+  };
   if (!asking)
     return (
-      <button type="button" class="danger" disabled={disabled} onClick={() => setAsking(true)}>
+      <button type="button" class="danger" ref={ask} disabled={disabled} onClick={() => setAsking(true)}>
         {label}
       </button>
     );
   return (
-    <fieldset class="confirm">
+    // Escape answers as Keep it does.
+    <fieldset class="confirm" onKeyDown={(event) => event.key === 'Escape' && keepIt()}>
       <legend class="visually-hidden">{label}</legend>
       <span>{question}</span>{' '}
       <button
@@ -258,6 +267,7 @@ export function ConfirmButton({
         class="danger"
         disabled={disabled}
         onClick={() => {
+          answered.current = true;
           setAsking(false);
           onConfirm();
         }}
@@ -265,7 +275,7 @@ export function ConfirmButton({
         Yes, {label.charAt(0).toLowerCase()}
         {label.slice(1)}
       </button>{' '}
-      <button type="button" class="secondary" ref={keep} onClick={() => setAsking(false)}>
+      <button type="button" class="secondary" ref={keep} onClick={keepIt}>
         Keep it
       </button>
     </fieldset>
