@@ -364,6 +364,30 @@ describe('recent events', () => {
     expect((await recent('?limit=0')).status).toBe(400);
   });
 
+  it('pages through every event with before, the id of the last one seen, skipping none', async () => {
+    await registerDevice('paged-phone', 'paged-user');
+    // Events of one request share their receivedAt: pages must hold a millisecond whole or pass it on.
+    await report(['a', 'b', 'c'].map((type) => userEvent(type, 'paged-user')));
+    await report(['d', 'e'].map((type) => ({ type, subjectType: 'device', subjectId: 'paged-phone' })));
+    await report([userEvent('f', 'paged-user')]);
+    const all = (await eventsStored('?userId=paged-user&limit=500', 7)).map((event) => event.id);
+    const paged: string[] = [];
+    for (let before = ''; ; ) {
+      const page = (await recent(`?userId=paged-user&limit=2${before}`)).body.data as Array<{ id: string }>;
+      if (page.length === 0) break;
+      expect(page.length).toBeLessThanOrEqual(2);
+      paged.push(...page.map((event) => event.id));
+      before = `&before=${page.at(-1)!.id}`;
+    }
+    expect(paged).toEqual(all);
+    const unknown = await recent('?before=2026-01-01T00:00:00Z&limit=0');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.details).toEqual([
+      { path: '/query/limit', message: expect.any(String) },
+      { path: '/query/before', message: 'must be the id of an event of this project' },
+    ]);
+  });
+
   it('serves each filter combination from an index', async () => {
     const filters = [
       {},

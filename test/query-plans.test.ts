@@ -4,7 +4,7 @@ import type { Models } from '../src/models/index.ts';
 import { deviceKey } from '../src/models/device.ts';
 import { historyKey } from '../src/models/history.ts';
 import { deviceUserQuery, subjectsCountingFor, userDevicesQuery, type SubjectQuery } from '../src/events/subjects.ts';
-import { recentEventsQueries } from '../src/events/recent-events.ts';
+import { recentEventsQueries, type EventWindow } from '../src/events/recent-events.ts';
 import {
   countedEventsFilters,
   dailyCountersQueries,
@@ -261,11 +261,17 @@ async function countedEvents(subject: SubjectQuery, condition: EventCondition) {
   return { query, subjects, filters: countedEventsFilters(query, subjects, eventWindow(query.withinDays, now)) };
 }
 
-async function recentEventsOf(subject: SubjectQuery | null, type?: string): Promise<Explain[]> {
+async function recentEventsOf(subject: SubjectQuery | null, type?: string, window?: EventWindow): Promise<Explain[]> {
   const subjects = subject === null ? null : await subjectsCountingFor(models(), projectId, subject);
   expect(subjects).not.toEqual([]);
-  return Promise.all(recentEventsQueries(models(), projectId, subjects, { type, limit: 50 }).map(explainQuery));
+  return Promise.all(recentEventsQueries(models(), projectId, subjects, { type, limit: 50 }, window).map(explainQuery));
 }
+
+/** Where the next page of events starts: the rest of the last one's millisecond, then what is older. */
+const nextEventsPage: EventWindow[] = [
+  { receivedAt: new Date(now), _id: { $lt: 'e0500' } },
+  { receivedAt: { $lt: new Date(now) } },
+];
 
 const explainCounts = (filters: object[]) => Promise.all(filters.map((filter) => explainCount(models().Event, filter)));
 
@@ -527,6 +533,16 @@ const hotQueries: HotQuery[] = [
     explain: () => recentEventsOf({ userId: 'u7' }, 'purchase'),
     index: eventIndexes.subjectType,
   },
+  ...nextEventsPage.map((window, index) => ({
+    name: `recent events of a user and of their devices, next page (${index === 0 ? 'the same millisecond' : 'older'})`,
+    explain: () => recentEventsOf({ userId: 'u7' }, undefined, window),
+    index: [eventIndexes.subject, eventIndexes.subjectType],
+  })),
+  ...nextEventsPage.map((window, index) => ({
+    name: `recent events of the project, next page (${index === 0 ? 'the same millisecond' : 'older'})`,
+    explain: () => recentEventsOf(null, undefined, window),
+    index: eventIndexes.project,
+  })),
   // Event counts
   {
     name: 'event count of a device without a user: the first partial day',

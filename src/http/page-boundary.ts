@@ -5,28 +5,25 @@ import type { ErrorDetail } from './api-error.ts';
 import { assertRequestPasses, fieldsOf } from './invalid-request-details.ts';
 
 /**
- * A list's `before` (undefined when absent): a time stands for itself; anything else names the last item seen, found
- * by `lookUp`, and is a 400 when there is no such item (`what` says what it must be the id of). For a route that
- * attaches its schema failure: `before` is read even when another parameter failed, so that one 400 names every
- * offending parameter (CONTRACTS §1).
+ * A list's `before` (undefined when absent): a time stands for itself, where the list takes times; anything else
+ * names the last item seen, found by `lookUp`, and is a 400 when there is no such item (`what` says what it must be
+ * the id of). For a route that attaches its schema failure: `before` is read even when another parameter failed, so
+ * that one 400 names every offending parameter (CONTRACTS §1).
  */
 export async function pageBoundary(
   request: FastifyRequest,
   what: string,
   lookUp: (id: string) => Promise<PageBoundary | null>,
+  takesTimes = true,
 ): Promise<PageBoundary | undefined> {
   const { before } = fieldsOf(request.query);
   let boundary: PageBoundary | null | undefined;
-  if (typeof before === 'string') boundary = isRequestTime(before) ? { time: new Date(before) } : await lookUp(before);
-  const errors: ErrorDetail[] =
-    boundary === null
-      ? [
-          {
-            path: '/query/before',
-            message: `must be the id of ${what} or an ISO 8601 time with a time zone, in the years 0001 to 9999`,
-          },
-        ]
-      : [];
+  if (typeof before === 'string')
+    boundary = takesTimes && isRequestTime(before) ? { time: new Date(before) } : await lookUp(before);
+  const message = takesTimes
+    ? `must be the id of ${what} or an ISO 8601 time with a time zone, in the years 0001 to 9999`
+    : `must be the id of ${what}`;
+  const errors: ErrorDetail[] = boundary === null ? [{ path: '/query/before', message }] : [];
   assertRequestPasses(request, errors, 'The query is not valid; see details for each parameter.');
   return boundary ?? undefined;
 }

@@ -22,20 +22,21 @@ export interface NewestFirstReads<T> {
 const maxSameMillisecond = 10_000;
 
 /**
- * One page: the rest of the boundary's millisecond first, then what is older, `limit` in all; a full page then takes
- * the rest of its last millisecond too, so that a client paging by the time of the last item (CONTRACTS §8's
- * `before=<ISO time>`, which skips that millisecond) misses nothing. Such a page holds more than `limit` items, by as
- * many as shared that millisecond.
+ * One page: the rest of the boundary's millisecond first, then what is older, `limit` in all. Where a client may page
+ * by the time of the last item (CONTRACTS §8's `before=<ISO time>`, which skips that millisecond), a full page then
+ * takes the rest of its last millisecond too, so that it misses nothing: such a page holds more than `limit` items,
+ * by as many as shared that millisecond. A list paged by item alone keeps to `limit`.
  */
 export async function newestFirstPage<T>(
   limit: number,
   before: PageBoundary | undefined,
   reads: NewestFirstReads<T>,
+  pagedByTime = true,
 ): Promise<T[]> {
   const sameTime = before?.key === undefined ? [] : await reads.sameTime(before.time, before.key, limit);
   const page =
     sameTime.length === limit ? sameTime : [...sameTime, ...(await reads.older(limit - sameTime.length, before?.time))];
-  if (page.length < limit) return page;
+  if (page.length < limit || !pagedByTime) return page;
   const last = reads.placeOf(page.at(-1)!);
   return [...page, ...(await reads.sameTime(last.time, last.key, maxSameMillisecond))];
 }

@@ -84,6 +84,7 @@ export const RecentEventsQuery = Type.Object(
     deviceId: Type.Optional(DeviceId),
     type: Type.Optional(EventType),
     limit: PageLimit(maxRecentEvents, 50),
+    before: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   },
   { additionalProperties: false },
 );
