@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { EventTypeView, EventView } from '../../../src/schemas/events.ts';
 import { api, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
@@ -6,15 +6,23 @@ import { useProject } from '../context.ts';
 import { ErrorMessage, Field, LoadedView, asText, formatTime } from '../ui.tsx';
 
 const emptyFilters = { userId: '', deviceId: '', type: '' };
+const pageSize = 50;
 
 export function EventsScreen() {
   const { base } = useProject();
   const [filters, setFilters] = useState(emptyFilters);
   const [applied, setApplied] = useState(emptyFilters);
   const events = useLoad(
-    () => api<EventView[]>('GET', `${base}/events${query({ ...applied, limit: 50 })}`),
+    () => api<EventView[]>('GET', `${base}/events${query({ ...applied, limit: pageSize })}`),
     [base, applied],
   );
+  // The pages read past the first, since the first was last read.
+  const [older, setOlder] = useState<EventView[][]>([]);
+  useEffect(() => setOlder([]), [events.data]);
+  const loadOlder = useAction(async (before: string) => {
+    const page = await api<EventView[]>('GET', `${base}/events${query({ ...applied, limit: pageSize, before })}`);
+    setOlder((pages) => [...pages, page]);
+  });
   const catalog = useLoad(() => api<EventTypeView[]>('GET', `${base}/event-types`), [base]);
   const [newType, setNewType] = useState('');
   const add = useAction(async () => {
@@ -61,34 +69,51 @@ export function EventsScreen() {
           </form>
         </search>
         <LoadedView loaded={events} empty="No event matches.">
-          {(list) => (
-            <table class="list" data-testid="events-table">
-              <thead>
-                <tr>
-                  <th scope="col">Received</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Data</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((event) => (
-                  <tr key={event.id}>
-                    <td>{formatTime(event.receivedAt)}</td>
-                    <td>
-                      <code>{event.type}</code>
-                    </td>
-                    <td>
-                      {event.subjectType} <code>{event.subjectId}</code>
-                    </td>
-                    <td>
-                      <code class="data">{asText(event.data)}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          {(first) => {
+            const list = [...first, ...older.flat()];
+            const lastPage = older.at(-1) ?? first;
+            return (
+              <>
+                <table class="list" data-testid="events-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Received</th>
+                      <th scope="col">Type</th>
+                      <th scope="col">Subject</th>
+                      <th scope="col">Data</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.map((event) => (
+                      <tr key={event.id}>
+                        <td>{formatTime(event.receivedAt)}</td>
+                        <td>
+                          <code>{event.type}</code>
+                        </td>
+                        <td>
+                          {event.subjectType} <code>{event.subjectId}</code>
+                        </td>
+                        <td>
+                          <code class="data">{asText(event.data)}</code>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                <ErrorMessage error={loadOlder.error} />
+                {lastPage.length === pageSize && (
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={loadOlder.running}
+                    onClick={() => loadOlder.run(list.at(-1)!.id)}
+                  >
+                    Older events
+                  </button>
+                )}
+              </>
+            );
+          }}
         </LoadedView>
       </section>
       <section aria-labelledby="event-catalog">
