@@ -724,6 +724,10 @@ describe('console', { timeout: 120_000 }, () => {
       await until(() => page.getByTestId('send-confirmation').textContent()).toBe(
         'No subscribed device would get it: choose another audience.',
       );
+      // The question has the focus on Cancel: Escape answers it so.
+      await page.keyboard.press('Escape');
+      expect(await page.getByTestId('send-confirmation').count()).toBe(0);
+      await page.getByLabel('Title').press('Enter');
       expect(await page.getByRole('button', { name: 'Confirm send' }).isDisabled()).toBe(true);
 
       await page.getByLabel('User id').fill('confirming');
@@ -830,6 +834,10 @@ describe('console', { timeout: 120_000 }, () => {
       await until(() => page.getByRole('alert').textContent()).toContain(
         'The notification is sending; only a queued or scheduled send can be canceled.',
       );
+      // Above the list, where it is seen whatever the list's length.
+      const alertBottom = (await page.getByRole('alert').boundingBox())!;
+      const listTop = (await page.locator('table.list').boundingBox())!;
+      expect(alertBottom.y + alertBottom.height).toBeLessThanOrEqual(listTop.y);
       await until(() => row.getByTestId('status').textContent()).toBe('sending');
     } finally {
       await close();

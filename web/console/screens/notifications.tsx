@@ -113,6 +113,8 @@ export function NotificationsScreen() {
     >
       {() => (
         <>
+          {/* Above the list: a long list would leave it out of sight below. */}
+          <ErrorMessage error={cancel.error} />
           <table class="list">
             <caption class="visually-hidden">Notifications, newest first</caption>
             <thead>
@@ -154,7 +156,7 @@ export function NotificationsScreen() {
               ))}
             </tbody>
           </table>
-          <ErrorMessage error={cancel.error ?? loadOlder.error} />
+          <ErrorMessage error={loadOlder.error} />
           {!olderEnd && shown.length >= pageSize && (
             <button
               type="button"

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { RenderedContent, SendNotificationBody } from '../../../src/schemas/notification.ts';
 import type { TemplateView } from '../../../src/schemas/template.ts';
 import type { SegmentPreview, SegmentView } from '../../../src/schemas/segment.ts';
@@ -104,6 +104,12 @@ export function SendScreen() {
   // asks, and any change asks again. The accepted notice belongs to the message and audience it was sent with.
   const draft = JSON.stringify([message, targetType, chosenTarget, timing, sendAt]);
   const [confirmingFor, setConfirmingFor] = useState<string | null>(null);
+  // The question takes the focus on its safe answer, as every confirmation does: Enter or Escape there cancels.
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const asking = confirmingFor === draft;
+  useLayoutEffect(() => {
+    if (asking) cancelButton.current?.focus();
+  }, [asking]);
   const [sentFor, setSentFor] = useState<string | null>(null);
   // The count stands for the audience on screen only once its settled value has caught up and its answer is in.
   const counting = audience !== JSON.stringify([targetType, chosenTarget]) || count.loading;
@@ -294,10 +300,11 @@ export function SendScreen() {
         <button type="submit" disabled={send.running || chosenTarget === '' || timeMissing}>
           {timing === 'later' ? 'Schedule…' : 'Send…'}
         </button>
-        {confirmingFor === draft && (
-          <fieldset class="confirm">
+        {asking && (
+          // Escape answers as Cancel does; the question is read out as it appears and as the count comes in.
+          <fieldset class="confirm" onKeyDown={(event) => event.key === 'Escape' && setConfirmingFor(null)}>
             <legend class="visually-hidden">Confirm the send</legend>
-            <p data-testid="send-confirmation">
+            <p data-testid="send-confirmation" aria-live="polite">
               {timePassed
                 ? 'That time has passed: choose a later one, or send it now.'
                 : confirmationText(count.error === undefined ? count.data : undefined, counting, sendAt)}
@@ -309,7 +316,7 @@ export function SendScreen() {
             >
               {send.running ? 'Sending…' : sendAt === null ? 'Confirm send' : 'Confirm schedule'}
             </button>{' '}
-            <button type="button" class="secondary" onClick={() => setConfirmingFor(null)}>
+            <button type="button" class="secondary" ref={cancelButton} onClick={() => setConfirmingFor(null)}>
               Cancel
             </button>
           </fieldset>
