@@ -135,14 +135,16 @@ export async function flushCountsWhenDue(deps: CountDeps & Pick<Deps, 'log'>, pr
   await flushCountsUnlessRunning(deps, projectId);
 }
 
+/** Runs `work` holding the project's flush lock, waiting at most `waitMs` for a flush already running. */
+function underFlushLock(deps: CountDeps, projectId: string, waitMs: number, work: () => Promise<void>): Promise<void> {
+  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
+  return withRedisLock(deps.redis, names.flushLock, work, { leaseMs: 10 * 60_000, waitMs });
+}
+
 /** Flushes the project's pending counts unless another flush is running, which takes them anyway. */
 export async function flushCountsUnlessRunning(deps: CountDeps & Pick<Deps, 'log'>, projectId: string): Promise<void> {
-  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
   try {
-    await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), {
-      leaseMs: 10 * 60_000,
-      waitMs: 0,
-    });
+    await underFlushLock(deps, projectId, 0, () => flushCounts(deps, projectId));
   } catch (error) {
     if (error instanceof LockTimeoutError) return;
     // The counts stay in Redis, where readers see them, and the next flush takes them.
@@ -172,21 +174,15 @@ export async function* projectsWithPendingCounts(deps: Pick<Deps, 'redis' | 'con
  */
 export async function flushFinishedDays(deps: CountDeps, projectId: string, today: Date): Promise<void> {
   if (!(await finishedDaysPending(deps, projectId, today))) return;
-  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
   // Asked again under the lock: segments evaluated together all wait for it, and the first flush serves them all.
-  const flushIfStillPending = async () => {
+  await underFlushLock(deps, projectId, 60_000, async () => {
     if (await finishedDaysPending(deps, projectId, today)) await flushCounts(deps, projectId);
-  };
-  await withRedisLock(deps.redis, names.flushLock, flushIfStillPending, { leaseMs: 10 * 60_000, waitMs: 60_000 });
+  });
 }
 
 /** Flushes every pending count of the project, waiting for a flush already running: then MongoDB holds them all. */
-export async function flushAllCounts(deps: CountDeps, projectId: string): Promise<void> {
-  const names = redisKeys.eventCounts(deps.config.queuePrefix, projectId);
-  await withRedisLock(deps.redis, names.flushLock, () => flushCounts(deps, projectId), {
-    leaseMs: 10 * 60_000,
-    waitMs: 60_000,
-  });
+export function flushAllCounts(deps: CountDeps, projectId: string): Promise<void> {
+  return underFlushLock(deps, projectId, 60_000, () => flushCounts(deps, projectId));
 }
 
 // Moves the pending counts and their oldest day aside at once, unless a flush is already under way.

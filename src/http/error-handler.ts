@@ -8,9 +8,16 @@ import { LockTimeoutError } from '../infra/redis-lock.ts';
 
 const noSuchFile = new ApiError(404, 'not_found', 'There is nothing at this address.');
 
-/** A URL that names no route, or a route with an empty project id (/v1/projects/). */
-export const noRoute = (request: FastifyRequest) =>
+const noRoute = (request: FastifyRequest) =>
   new ApiError(404, 'not_found', `There is no route ${request.method} ${request.url.split('?')[0]}.`);
+
+/**
+ * An onRequest hook for the routes under a `:projectId` prefix: an empty id (/v1/projects/) names no route, and is
+ * answered so before authentication could take it for another project's.
+ */
+export async function requireProjectInPath(request: FastifyRequest): Promise<void> {
+  if ((request.params as { projectId?: string }).projectId === '') throw noRoute(request);
+}
 
 /**
  * SDK addresses are called from any web page (CONTRACTS §3): a refusal answered where no route matched, so before the

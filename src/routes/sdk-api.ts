@@ -8,7 +8,7 @@ import { registerUpdateDevice } from './devices/update-device.ts';
 import { registerTrackDeviceEvent } from './events/track-device-event.ts';
 import { registerGetClientConfig } from './config/get-client-config.ts';
 import { sdkCorsOptions } from '../cors/sdk-cors.ts';
-import { noRoute } from '../http/error-handler.ts';
+import { requireProjectInPath } from '../http/error-handler.ts';
 
 /** Routes under /v1/sdk/projects/{PROJECT_ID}: the public client key of the app or site. */
 export function sdkApi(context: AppContext) {
@@ -19,8 +19,8 @@ export function sdkApi(context: AppContext) {
     // The hook only runs for a matched route, and the plugin's own OPTIONS '*' lands on the prefix's last parameter
     // (/v1/sdk/projects/:projectId*), which matches no route below it: this one does, and the hook answers it.
     app.options('/*', { schema: { hide: true } }, async (_request, reply) => reply.callNotFound());
+    app.addHook('onRequest', requireProjectInPath);
     app.addHook('onRequest', async (request) => {
-      if ((request.params as { projectId: string }).projectId === '') throw noRoute(request);
       await authenticate(request, context.keyCache, 'client');
     });
     registerRegisterDevice(app, context);

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
 import { authenticateServer } from '../auth/authenticate-server.ts';
 import { enforcePlanRateLimit } from '../rate-limit/plan-rate-limit.ts';
-import { noRoute } from '../http/error-handler.ts';
+import { requireProjectInPath } from '../http/error-handler.ts';
 import { registerGetDevice } from './devices/get-device.ts';
 import { registerEraseDevice } from './devices/erase-device.ts';
 import { registerConsoleResources } from './console-resources.ts';
@@ -26,8 +26,8 @@ import { registerListDevices } from './devices/list-devices.ts';
 export function serverApi(context: AppContext) {
   return async function serverApiPlugin(instance: FastifyInstance): Promise<void> {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+    app.addHook('onRequest', requireProjectInPath);
     app.addHook('onRequest', async (request, reply) => {
-      if ((request.params as { projectId: string }).projectId === '') throw noRoute(request);
       const { owner, admin } = await authenticateServer(request, context);
       if (!admin) await enforcePlanRateLimit(context.limiter, owner, reply);
       rememberOwner(request, owner);

@@ -47,7 +47,7 @@ for (const [network, prefix] of [
 
 export const notPublicCode = 'ENOTPUBLIC';
 
-export function isPublicAddress(address: string): boolean {
+function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   return family !== 0 && !nonPublic.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
