@@ -64,17 +64,20 @@ describe('ingress shutdown', () => {
     try {
       const project = await setup.createProject('team');
       draining.startDraining();
-      for (const [method, path] of [
-        ['GET', '/healthz'],
-        ['GET', `/v1/projects/${project.projectId}/notifications`],
+      for (const [method, path, key] of [
+        ['GET', '/healthz', project.apiKey],
+        ['GET', `/v1/projects/${project.projectId}/notifications`, project.apiKey],
+        ['PATCH', `/v1/sdk/projects/${project.projectId}/devices/web-1`, project.clientKey],
       ] as const) {
-        const answer = await draining.request(method, path, { key: project.apiKey });
+        const answer = await draining.request(method, path, { key, headers: { origin: 'https://shop.example' } });
         expect(answer.status, path).toBe(503);
         expect(answer.body).toEqual({
           error: { code: 'unavailable', message: 'This server is shutting down; nothing was accepted. Retry shortly.' },
         });
         expect(answer.headers.get('retry-after')).toBe('1');
         expect(answer.headers.get('connection')).toBe('close');
+        // A web page's SDK reads the 503 and retries; server routes carry no CORS (CONTRACTS §3).
+        expect(answer.headers.get('access-control-allow-origin'), path).toBe(path.startsWith('/v1/sdk/') ? '*' : null);
       }
     } finally {
       await draining.close();

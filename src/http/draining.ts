@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { unavailable } from './api-error.ts';
+import { letSdkPagesRead } from './error-handler.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,8 +19,10 @@ export function installDraining(app: FastifyInstance): void {
   app.decorate('startDraining', () => {
     draining = true;
   });
-  app.addHook('onRequest', async () => {
-    if (draining) throw unavailable('This server is shutting down; nothing was accepted. Retry shortly.');
+  app.addHook('onRequest', async (request, reply) => {
+    if (!draining) return;
+    letSdkPagesRead(request, reply);
+    throw unavailable('This server is shutting down; nothing was accepted. Retry shortly.');
   });
   app.addHook('onSend', async (_request, reply) => {
     if (draining) reply.header('connection', 'close');

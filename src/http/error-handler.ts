@@ -20,13 +20,18 @@ export async function requireProjectInPath(request: FastifyRequest): Promise<voi
 }
 
 /**
- * SDK addresses are called from any web page (CONTRACTS §3): a refusal answered where no route matched, so before the
- * SDK's CORS hook could run (an unknown route, a malformed path), must still be readable there, or the page sees only
- * a network error. A matched route's errors carry what that hook decided for the project's origins.
+ * SDK addresses are called from any web page (CONTRACTS §3): a refusal answered before the SDK's CORS hook could run
+ * (an unknown route, a malformed path, a server draining) must still be readable there, or the page sees only a
+ * network error and cannot tell a retry would do. A matched route's errors carry what that hook decided for the
+ * project's origins.
  */
-function sendUnroutedRefusal(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+export function letSdkPagesRead(request: FastifyRequest, reply: FastifyReply): void {
   if (request.url.startsWith('/v1/sdk/') && !reply.hasHeader('access-control-allow-origin'))
     reply.header('access-control-allow-origin', '*');
+}
+
+function sendUnroutedRefusal(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  letSdkPagesRead(request, reply);
   return sendApiError(reply, error);
 }
 
