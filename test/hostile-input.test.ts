@@ -60,6 +60,8 @@ describe('hostile tag keys', () => {
   it('keeps prototype names, 64 characters and any unicode as ordinary tags', async () => {
     const tags = {
       constructor: 'c',
+      prototype: 'p',
+      valueOf: 3,
       toString: 't',
       hasOwnProperty: 'h',
       ['k'.repeat(64)]: 64,
@@ -71,6 +73,37 @@ describe('hostile tag keys', () => {
     expect(response.status).toBe(200);
     expect(await readTags('odd-keys')).toEqual(tags);
     expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+
+  it("keeps prototype names in a send's data and a journey's entry event: Liquid reads them and the push carries them (they were dropped)", async () => {
+    await registerDevices(harness.ingress, project, [
+      { id: 'proto-keys', platform: 'android', token: 'proto-keys', tags: { prototype: 'tier' } },
+    ]);
+    const bodies = () => harness.sandbox.deliveries('proto-keys').map((push: any) => push.payload.notification.body);
+    const id = await sendNotification(harness.ingress, project, {
+      targetType: 'device',
+      targetIds: ['proto-keys'],
+      body: '{{ device.tags.prototype }} {{ data.prototype }} {{ data.a }}',
+      // Mongoose kept or dropped such keys depending on the others beside them: these it dropped.
+      data: { prototype: 'gold', a: '1' },
+    });
+    expect((await waitUntilCompleted(harness.ingress, project, id)).stats.sent).toBe(1);
+    expect(bodies()).toEqual(['tier gold 1']);
+    expect((harness.sandbox.deliveries('proto-keys')[0]!.payload as any).data).toMatchObject({
+      prototype: 'gold',
+      a: '1',
+    });
+
+    const journey = await request('POST', serverPath('/journeys'), {
+      key: project.apiKey,
+      body: { name: 'Prototype', trigger: { event: 'proto-event' }, body: 'event {{ entry_event.data.prototype }}' },
+    });
+    expect(journey.status, JSON.stringify(journey.body)).toBe(200);
+    const reported = await reportEvents([
+      { type: 'proto-event', subjectType: 'device', subjectId: 'proto-keys', data: { prototype: 'p' } },
+    ]);
+    expect(reported.body.data.error).toEqual([]);
+    await eventually(() => expect(bodies()).toEqual(['tier gold 1', 'event p']));
   });
 
   it('checks and answers keys holding line breaks like any other key (their values went unchecked, and answers left them out)', async () => {

@@ -10,6 +10,7 @@ import { DeviceReads } from './device-reads.ts';
 import { enqueueEvents } from '../queues/event-ingest.ts';
 import { firstSessionEvent } from '../events/automatic-events.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
+import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 
 type StoredDevice = DeviceDocument;
 
@@ -108,7 +109,7 @@ export class DeviceStore {
    */
   private async create(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice | null> {
     const address = pushAddress(input);
-    const document = await this.models.Device.create({
+    const fields = {
       _id: deviceKey(projectId, deviceId),
       projectId,
       deviceId,
@@ -121,11 +122,13 @@ export class DeviceStore {
       }),
       userId: input.userId ?? null,
       tags: applyTagChanges({}, input.tags),
-    }).catch((error: unknown) => {
+    };
+    const document = customerKeyedDocument(this.models.Device, fields, ['tags']);
+    const inserted = await this.models.Device.collection.insertOne(document as never).catch((error: unknown) => {
       if (isDuplicateKeyError(error)) return null;
       throw error;
     });
-    if (!document) return null;
+    if (!inserted) return null;
     try {
       await enqueueEvents(this.deps, projectId, [
         { type: firstSessionEvent, subjectType: 'device', subjectId: deviceId, data: {} },
@@ -134,6 +137,6 @@ export class DeviceStore {
       await this.models.Device.deleteOne({ _id: document._id, revision: 0 }).catch(() => undefined);
       throw error;
     }
-    return document.toObject();
+    return document;
   }
 }

@@ -5,6 +5,7 @@ import { toStoredData } from '../events/event-data.ts';
 import { matchesDataConditions } from '../conditions/match-data.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
+import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { sendJob } from '../queues/send.ts';
 import type { ActiveJourneys } from './active-journeys.ts';
 import type { StoredJourney } from './journey-store.ts';
@@ -74,8 +75,11 @@ export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: Eve
       entryEvent: { type: event.type, data: event.data },
     }));
   if (notifications.length === 0) return 0;
+  const documents = notifications.map((notification) =>
+    customerKeyedDocument(deps.models.Notification, notification, ['entryEvent']),
+  );
   await ignoringDuplicateKeys(notifications.length, () =>
-    deps.models.Notification.insertMany(notifications, { ordered: false }),
+    deps.models.Notification.collection.insertMany(documents as never[], { ordered: false }),
   );
   const now = Date.now();
   await deps.queues.send.addBulk(notifications.map((notification) => sendJob(notification, now)));

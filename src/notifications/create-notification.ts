@@ -14,6 +14,7 @@ import { fieldsOf } from '../http/invalid-request-details.ts';
 import { escapePointer } from '../http/validation.ts';
 import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';
 import { deviceKey } from '../models/device.ts';
+import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
 
@@ -143,7 +144,9 @@ export async function createNotification(
     sendAt: body.sendAt === undefined ? null : new Date(body.sendAt),
   };
   try {
-    await deps.models.Notification.create(notification);
+    await deps.models.Notification.collection.insertOne(
+      customerKeyedDocument(deps.models.Notification, notification, ['data']) as never,
+    );
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
     await answerStored(deps, id, now);
