@@ -67,6 +67,26 @@ describe('Liquid rendering limits', () => {
     );
     expect(rendered.body).toBe('d1 u1 pro X purchase 5 -');
   });
+
+  it('leaves out a title, url or imageUrl that renders blank, as if not given (an empty link went out to open)', () => {
+    const parsed = parseContent({
+      title: '{{ data.title }}',
+      body: 'b',
+      url: ' {{ device.tags.link }} ',
+      imageUrl: '{{ data.image }}',
+    });
+    expect(renderContent(parsed, personalizationScope({ deviceId: 'd1', tags: {} }, {}))).toEqual({
+      title: null,
+      body: 'b',
+      url: null,
+      imageUrl: null,
+    });
+    const scope = personalizationScope(
+      { deviceId: 'd1', tags: { link: 'https://x.example' } },
+      { title: 'T', image: 'i' },
+    );
+    expect(renderContent(parsed, scope)).toEqual({ title: 'T', body: 'b', url: ' https://x.example ', imageUrl: 'i' });
+  });
 });
 
 describe('referenced device tags', () => {

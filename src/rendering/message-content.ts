@@ -79,8 +79,11 @@ export function renderContent(parsed: ParsedContent, scope: object): MessageCont
       throw new FieldRenderError(field, error);
     }
   };
-  const renderOptional = (field: Exclude<ContentField, 'body'>) =>
-    parsed[field] === null ? null : render(field, parsed[field]);
+  // One that renders blank is left out, as if not given: an empty link to open, an empty image to fetch.
+  const renderOptional = (field: Exclude<ContentField, 'body'>) => {
+    const rendered = parsed[field] === null ? null : render(field, parsed[field]);
+    return rendered?.trim() ? rendered : null;
+  };
   return {
     title: renderOptional('title'),
     body: render('body', parsed.body),
