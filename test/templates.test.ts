@@ -123,12 +123,12 @@ describe('templates (CONTRACTS §7)', () => {
       {
         path: '/title',
         message:
-          'it takes 2 bytes before rendering; with the other fields (4502 bytes) no push service takes more than 4096',
+          'it takes 2 bytes before rendering; with the other fields and the notification id every push carries (4552 bytes) no push service takes more than 4096',
       },
       {
         path: '/body',
         message:
-          'it takes 4500 bytes before rendering; with the other fields (4502 bytes) no push service takes more than 4096',
+          'it takes 4500 bytes before rendering; with the other fields and the notification id every push carries (4552 bytes) no push service takes more than 4096',
       },
     ]);
     const send = await ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {

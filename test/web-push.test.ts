@@ -354,6 +354,24 @@ describe('content that cannot fit a push (about 4 KB)', () => {
     expect(answer.body.error.details[1].message).toContain('takes 2500 bytes');
   });
 
+  it('counts the notification id every push carries: a body of 4096 bytes is a 400, where it was accepted and failed on every gateway', async () => {
+    const sendBody = (body: string) =>
+      harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
+        key: project.apiKey,
+        body: { targetType: 'userId', targetIds: ['nobody'], body },
+      });
+    const refused = await sendBody('b'.repeat(4096));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([
+      {
+        path: '/body',
+        message:
+          'it takes 4096 bytes before rendering; with the other fields and the notification id every push carries (4146 bytes) no push service takes more than 4096',
+      },
+    ]);
+    expect((await sendBody('b'.repeat(4046))).status).toBe(200);
+  });
+
   it('counts only text that renders whatever the variables: a long optional block is accepted', async () => {
     const id = await send({
       targetType: 'device',

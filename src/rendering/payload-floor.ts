@@ -8,6 +8,9 @@ import { contentFields, contentSyntaxErrors, type MessageContent } from './messa
  */
 export const maxPushBytes = 4096;
 
+/** Every push also carries its notification's id under `notificationId` (a UUID at the shortest), on every gateway. */
+const notificationIdBytes = Buffer.byteLength('notificationId') + 36;
+
 /** Tags whose inside may render nothing (a false if, an empty loop) or is never output (comment, capture). */
 const blockTags = new Set(['if', 'unless', 'for', 'case', 'capture', 'comment', 'raw', 'tablerow']);
 const liquidMarkup = /\{\{[\s\S]*?\}\}|\{%-?\s*(\w+)[\s\S]*?-?%\}/g;
@@ -68,13 +71,13 @@ export function payloadFloorErrors(
     0,
   );
   shares.push({ path: '/data', what: 'it', bytes: dataBytes });
-  const total = shares.reduce((sum, share) => sum + share.bytes, 0);
+  const total = shares.reduce((sum, share) => sum + share.bytes, notificationIdBytes);
   if (total <= maxPushBytes) return [];
   return shares
     .filter((share) => share.bytes > 0)
     .map(({ path, what, bytes }) => ({
       path,
-      message: `${what} takes ${bytes} bytes before rendering; with the other fields (${total} bytes) no push service takes more than ${maxPushBytes}`,
+      message: `${what} takes ${bytes} bytes before rendering; with the other fields and the notification id every push carries (${total} bytes) no push service takes more than ${maxPushBytes}`,
     }));
 }
 
