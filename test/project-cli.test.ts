@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,13 +12,13 @@ const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '..');
 const { config, ingress } = useIngress();
 
-async function cli(script: string, args: string[]) {
+async function cli(script: string, args: string[], credentialsKey = config.credentialsKey) {
   const env = {
     ...process.env,
     MONGODB_URL: config.mongoUrl,
     REDIS_URL: config.redisUrl,
     QUEUE_PREFIX: config.queuePrefix,
-    CREDENTIALS_KEY: config.credentialsKey.toString('hex'),
+    CREDENTIALS_KEY: credentialsKey.toString('hex'),
     LOG_LEVEL: 'silent',
   };
   return run(process.execPath, [join(root, 'bin/project', script), ...args], { env, cwd: root }).catch(
@@ -55,6 +55,18 @@ describe('project CLI (CONTRACTS §2)', () => {
     expect(
       (await ingress.request('GET', `/v1/projects/${created.projectId}/devices/d`, { key: created.apiKey })).status,
     ).toBe(200);
+  });
+
+  it('warns when its credentials key cannot open the secrets already stored, as the services would not open its own', async () => {
+    const stored = await createWithCli('team');
+    const mismatched = await cli('create.ts', ['--name', 'Other key', '--json'], randomBytes(32));
+    expect(mismatched.stderr).toContain(
+      `warning: this command's credentials key (CREDENTIALS_KEY) cannot open the secrets stored for project ${stored.projectId}`,
+    );
+    expect(JSON.parse(mismatched.stdout.trim()).plan).toBe('starter');
+    // The one project stored with another key makes the right key no suspect.
+    const matched = await cli('create.ts', ['--name', 'Same key', '--json']);
+    expect(matched.stderr).toBe('');
   });
 
   it('refuses an unknown plan with a message and a non-zero exit', async () => {

@@ -1,9 +1,12 @@
+import { join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { loadConfig } from '../../src/config.ts';
 import { connectMongo } from '../../src/infra/mongo.ts';
 import { createFailFastRedis } from '../../src/infra/redis.ts';
 import { createModels } from '../../src/models/index.ts';
 import { KeyCache } from '../../src/keys/key-cache.ts';
+import { projectsSealedWithAnotherKey } from '../../src/credentials/stored-secrets-key.ts';
+import type { Models } from '../../src/models/index.ts';
+import { loadConfig, stateDir, type Config } from '../../src/config.ts';
 
 /**
  * The command's options, read as parseArgs reads them; --help prints `usage`. A mistake in them (an unknown option,
@@ -50,6 +53,20 @@ async function openCliContext() {
   redis.on('error', () => undefined);
   const models = createModels(mongo);
   return { config, mongo, redis, models, keyCache: new KeyCache({ redis, models, config }) };
+}
+
+/**
+ * Before a command stores a secret: a warning when this command's credentials key cannot open those already stored,
+ * for what it stores would then be lost to the services. It goes on, since a key that was lost leaves no other way
+ * to store new secrets.
+ */
+export async function warnOfAnotherCredentialsKey(models: Models, config: Config): Promise<void> {
+  const other = await projectsSealedWithAnotherKey(models, config.credentialsKey);
+  if (other === null) return;
+  const origin = process.env.CREDENTIALS_KEY ? 'CREDENTIALS_KEY' : join(stateDir, 'credentials.key');
+  process.stderr.write(
+    `warning: this command's credentials key (${origin}) cannot open the secrets stored for project ${other} nor for any of the projects before it, so the services likely run with another CREDENTIALS_KEY or STATE_DIR and could not open what it stores now either (every Web Push and live push of the project would fail): run it with theirs\n`,
+  );
 }
 
 export function printResult(result: Record<string, unknown>, json: boolean): void {

@@ -3,7 +3,7 @@ import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { ApnsCredentials, FcmServiceAccount, signingKeyProblem } from '../../src/credentials/push-credentials.ts';
 import { setPushCredentials } from '../../src/projects/set-credentials.ts';
-import { printResult, runCli, readOptions } from './cli-context.ts';
+import { printResult, runCli, readOptions, warnOfAnotherCredentialsKey } from './cli-context.ts';
 
 const values = readOptions(
   'usage: npm run project:credentials -- --project <id> [--fcm-service-account <file.json>] [--apns-key <AuthKey.p8> --apns-key-id <id> --apns-team-id <id> --apns-topic <bundle id> [--apns-production]] [--json]',
@@ -56,6 +56,7 @@ await runCli(async ({ models, config }) => {
     throw new Error(
       'give --fcm-service-account <file.json> and/or --apns-key <AuthKey.p8> with --apns-key-id, --apns-team-id, --apns-topic',
     );
+  await warnOfAnotherCredentialsKey(models, config);
   const stored = await setPushCredentials(models, config.credentialsKey, values.project, { fcm, apns });
   printResult({ projectId: values.project, ...stored }, values.json);
 });
