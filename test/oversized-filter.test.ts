@@ -18,6 +18,8 @@ describe('a device filter tested in the process (src/segments/oversized-filter.t
       { _id: 'p:c', projectId: 'p', isSubscribed: false, tags: { plan: 'pro' } },
       { _id: 'p:d', projectId: 'p', isSubscribed: true, tags: {} },
       { _id: 'p:e', projectId: 'p', isSubscribed: true, tags: { plan: 7, 'edge key ': 'x' } },
+      { _id: 'p:f', projectId: 'p', isSubscribed: true, tags: { plan: '😀' } },
+      { _id: 'p:g', projectId: 'p', isSubscribed: true, tags: { plan: '\uFFFF' } },
       { _id: 'q:a', projectId: 'q', isSubscribed: true, tags: { plan: 'pro', score: 50 } },
     ];
     await probe.insertMany(devices);
@@ -27,6 +29,9 @@ describe('a device filter tested in the process (src/segments/oversized-filter.t
       { projectId: 'p', ...tag({ tag: 'plan', op: 'ne', value: 'pro' }) },
       { ...tag({ tag: 'score', op: 'gte', value: 50 }) },
       { ...tag({ tag: 'plan', op: 'gt', value: 'a' }) },
+      // MongoDB orders strings by code point: a character past U+FFFF after U+E000–U+FFFF.
+      { ...tag({ tag: 'plan', op: 'gt', value: '\uFFFF' }) },
+      { ...tag({ tag: 'plan', op: 'lt', value: '😀' }) },
       { ...tag({ tag: 'plan', op: 'in', value: ['pro', 7] }) },
       { ...tag({ tag: 'plan', op: 'nin', value: ['pro'] }) },
       { ...tag({ tag: 'score', op: 'exists' }) },

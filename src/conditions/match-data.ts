@@ -10,12 +10,34 @@ function comparable(value: unknown): { kind: string; key: number | string | bool
   return null;
 }
 
+/**
+ * A UTF-16 unit's place in code point order. JavaScript's < compares units, where a character past U+FFFF (a
+ * surrogate pair, from 0xD800) sorts before U+E000–U+FFFF; MongoDB compares UTF-8 bytes, which is code point order,
+ * where it sorts after them. Moving the surrogates above the rest restores that order.
+ */
+function codePointRank(unit: number): number {
+  if (unit >= 0xe000) return unit - 0x800;
+  if (unit >= 0xd800) return unit + 0x2000;
+  return unit;
+}
+
+function compareStrings(a: string, b: string): number {
+  const shorter = Math.min(a.length, b.length);
+  for (let i = 0; i < shorter; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) < codePointRank(y) ? -1 : 1;
+  }
+  return Math.sign(a.length - b.length);
+}
+
 function compare(stored: unknown, wanted: unknown): number | null {
   const a = comparable(stored);
   const b = comparable(wanted);
   if (a === null || b === null || a.kind !== b.kind) return null;
   if (a.key === b.key) return 0;
-  return (a.key as number | string) < (b.key as number | string) ? -1 : 1;
+  if (a.kind === 'string') return compareStrings(a.key as string, b.key as string);
+  return (a.key as number) < (b.key as number) ? -1 : 1;
 }
 
 const scalarTests: Partial<Record<ConditionOp, (order: number | null) => boolean>> = {
