@@ -23,9 +23,9 @@ describe('retry rounds of a delivery batch', () => {
 
   it('waits for the longest Retry-After of all the calls of a run, even one whose devices were all sent', () => {
     const retry = new RetryRound();
-    expect(retry.refused(['a'], 3000)).toEqual({ again: ['a'], failed: [] });
-    expect(retry.refused([], 6000)).toEqual({ again: [], failed: [] });
-    expect(retry.refused(['b', 'c'], 0)).toEqual({ again: ['b', 'c'], failed: [] });
+    expect(retry.refused(['a'], 3000)).toEqual({ again: ['a'], exhausted: [] });
+    expect(retry.refused([], 6000)).toEqual({ again: [], exhausted: [] });
+    expect(retry.refused(['b', 'c'], 0)).toEqual({ again: ['b', 'c'], exhausted: [] });
     expect(retry.next()).toEqual({ retryRound: 1, delayMs: 6000 });
   });
 
@@ -35,31 +35,31 @@ describe('retry rounds of a delivery batch', () => {
       const retry = new RetryRound(previousRound);
       expect(retry.round).toBe(round);
       expect(retry.isLast).toBe(false);
-      expect(retry.refused(['a', 'b'], 0)).toEqual({ again: ['a', 'b'], failed: [] });
+      expect(retry.refused(['a', 'b'], 0)).toEqual({ again: ['a', 'b'], exhausted: [] });
       previousRound = retry.next()?.retryRound;
       expect(previousRound).toBe(round);
     }
   });
 
-  it('counts the devices refused in the last round as failed and schedules no further round', () => {
+  it("leaves the devices refused in the last round to the batch's next attempt and schedules no further round", () => {
     const last = new RetryRound(maxRetryRounds);
     expect(last.isLast).toBe(true);
-    expect(last.refused(['a', 'b'], 5000)).toEqual({ again: [], failed: ['a', 'b'] });
+    expect(last.refused(['a', 'b'], 5000)).toEqual({ again: [], exhausted: ['a', 'b'] });
     expect(last.next()).toBeNull();
   });
 
-  it('fails a device that every run refuses only after its eleventh refusal', () => {
+  it('ends the attempt for a device that every run refuses only after its eleventh refusal', () => {
     let previousRound: number | undefined;
     let refusals = 0;
-    let failed: string[] = [];
+    let exhausted: string[] = [];
     // Bounded, so that rounds that never give up fail the test instead of hanging it.
-    while (failed.length === 0 && refusals < 100) {
+    while (exhausted.length === 0 && refusals < 100) {
       const retry = new RetryRound(previousRound);
       refusals += 1;
-      failed = retry.refused(['stubborn'], 0).failed;
+      exhausted = retry.refused(['stubborn'], 0).exhausted;
       previousRound = retry.next()?.retryRound;
     }
-    expect(failed).toEqual(['stubborn']);
+    expect(exhausted).toEqual(['stubborn']);
     expect(refusals).toBe(11);
   });
 

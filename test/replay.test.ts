@@ -9,6 +9,7 @@ import { createGatewayProvider } from '../src/gateways/create-gateway-provider.t
 import type { GatewayProvider } from '../src/gateways/gateway.ts';
 import { queueNames, type QueueName } from '../src/queues/registry.ts';
 import { redisKeys } from '../src/infra/redis-keys.ts';
+import { maxRetryRounds } from '../src/delivery/retry-rounds.ts';
 import {
   registerDevices,
   readNotification,
@@ -248,6 +249,48 @@ describe('replaying jobs from the dashboard', () => {
       await replayFromDashboard(queueNames.deliver, (await queues().deliver.getJob(deliverJobId(id, batch)))!);
     }
     await expectDeliveredOnce('batch', id);
+  });
+
+  it("deliver: a gateway that still asks to retry after an attempt's retry rounds fails the attempt, not the pushes: the batch's next attempt delivers them", async () => {
+    const deliverWorker = harness.workers.workers.find((worker) => worker.name === queueNames.deliver)!;
+    await deliverWorker.pause();
+    const manual = new Worker(queueNames.deliver, null, {
+      connection: harness.workers.context.redis,
+      prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver),
+    });
+    // The fault: the gateway is down, and every push it is handed comes back to be retried.
+    const down: GatewayProvider = {
+      gatewayFor: () =>
+        Promise.resolve({ send: (pushes) => Promise.resolve(pushes.map(() => ({ kind: 'retry', reason: '503' }))) }),
+      close: () => Promise.resolve(),
+    };
+    try {
+      const { id } = await sendToThree('outage');
+      for (let batch = 0; batch < 2; batch++) {
+        const token = `outage-${batch}`;
+        const job = (await eventually(async () => {
+          const next = await manual.getNextJob(token, { block: false });
+          expect(next).toBeDefined();
+          return next!;
+        })) as Job<DeliverJobData>;
+        // The attempt's last retry round, so that the test need not wait out the ten before it.
+        await job.updateData({ ...job.data, retryRound: maxRetryRounds });
+        const failure = await deliverProcessor({ ...harness.workers.context, gateways: down })(job, token).then(
+          () => new Error('the run did not fail'),
+          (error: Error) => error,
+        );
+        expect(failure.message).toMatch(/asked to retry [12] pushes in every retry round/);
+        await job.moveToFailed(failure, token);
+        expect(await job.getState()).toBe('delayed');
+      }
+      expect((await readNotification(harness.ingress, project, id)).stats).toMatchObject({ sent: 0, failed: 0 });
+      deliverWorker.resume();
+      await waitUntilCompleted(harness.ingress, project, id);
+      await expectDeliveredOnce('outage', id);
+    } finally {
+      deliverWorker.resume();
+      await manual.close();
+    }
   });
 
   it('deliver: a batch whose last attempt gave up, replayed once the fault is gone, delivers to the devices it had counted failed', async () => {

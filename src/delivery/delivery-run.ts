@@ -14,7 +14,7 @@ import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 import { waitOutStorageOutage } from './storage-outages.ts';
 import { delayRun } from './delay-run.ts';
 import { assertLockHeld, LostLockError } from './lost-lock.ts';
-import { RetryRound } from './retry-rounds.ts';
+import { RetriesExhaustedError, RetryRound } from './retry-rounds.ts';
 import { OutcomeTally } from './outcome-tally.ts';
 
 /**
@@ -116,6 +116,8 @@ export class DeliveryRun {
   private readonly done: Set<string>;
   private readonly tally: OutcomeTally;
   private readonly round: RetryRound;
+  /** Devices still refused in the last retry round of this attempt: pending, for the next attempt. */
+  private exhausted = 0;
 
   constructor(worker: DeliveryWorker, job: Job<DeliverJobData>, token: string | undefined) {
     this.worker = worker;
@@ -232,12 +234,13 @@ export class DeliveryRun {
     const gatewaySeconds = (performance.now() - sendStart) / 1000;
 
     const refusals = this.round.refused(outcomes.retry, outcomes.retryAfterMs);
-    const again = new Set(refusals.again);
+    const pending = new Set(outcomes.retry);
+    this.exhausted += refusals.exhausted.length;
     this.tally.count('sent', outcomes.sent.length);
     this.tally.count('unsubscribed', outcomes.rejected.length);
-    this.tally.count('failed', outcomes.failed + refusals.failed.length);
-    this.tally.count('retried', again.size);
-    for (const { device } of call) if (!again.has(device.deviceId)) this.done.add(device.deviceId);
+    this.tally.count('failed', outcomes.failed);
+    this.tally.count('retried', refusals.again.length);
+    for (const { device } of call) if (!pending.has(device.deviceId)) this.done.add(device.deviceId);
     const unrecorded: UnrecordedOutcomes = {
       sent: outcomes.sent.map((push) => push.deviceId),
       rejected: outcomes.rejected,
@@ -257,11 +260,15 @@ export class DeliveryRun {
     await this.reportMetrics(this.tally, gatewaySeconds);
   }
 
-  /** Saves the progress, and schedules the next retry round if a device is to be sent again. */
+  /**
+   * Saves the progress, and schedules the next retry round if a device is to be sent again; past the last round, fails
+   * the attempt, whose successor starts the rounds again.
+   */
   private async finish(): Promise<void> {
     const next = this.round.next();
     await this.saveProgress([...this.done], this.tally, next?.retryRound);
     if (next) await this.delay(next.delayMs);
+    if (this.exhausted > 0) throw new RetriesExhaustedError(this.job.data.gateway, this.exhausted);
   }
 
   /**

@@ -1,10 +1,11 @@
 /**
- * Rounds of resending the devices a gateway asked to retry (429, 5xx, network) before they count as failed, and the
+ * Rounds of resending the devices a gateway asked to retry (429, 5xx, network) within one attempt of a batch, and the
  * wait before each round: 0.25, 0.5, 1, 2 s, then 4 s (or the gateway's Retry-After when longer). A 503 for some
  * pushes of a call is per request, not the gateway going away: with 1 -> 32 s over 6 rounds, a device refused a few
- * times in a row waited over a minute and held its notification in "sending", and at a 30% refusal rate about one
- * device in 5,000 was refused 7 times and counted failed. Ten short rounds wait at most about 28 s in all
- * (without Retry-After), and leave a device failed only after 11 refusals.
+ * times in a row waited over a minute and held its notification in "sending". Ten short rounds wait at most about
+ * 28 s in all (without Retry-After). A device still refused after them is not failed: the attempt is
+ * (RetriesExhaustedError), and the batch's next attempt, after BullMQ's backoff, starts the rounds again, so an outage
+ * of the gateway loses no push before the batch's last attempt, whose devices a replay then sends (CONTRACTS §1).
  */
 export const maxRetryRounds = 10;
 const retryBaseMs = 250;
@@ -14,8 +15,15 @@ const maxRetryDelayMs = 4000;
 export interface Refusals {
   /** Sent again in the next round. */
   again: string[];
-  /** Refused in the last round: they count as failed. */
-  failed: string[];
+  /** Refused in the last round: left for the batch's next attempt. */
+  exhausted: string[];
+}
+
+/** An attempt of a batch ends so when the gateway still refused some of its devices in the last retry round. */
+export class RetriesExhaustedError extends Error {
+  constructor(gateway: string, devices: number) {
+    super(`${gateway} asked to retry ${devices} pushes in every retry round; the batch's next attempt sends them`);
+  }
 }
 
 /**
@@ -31,17 +39,17 @@ export class RetryRound {
     this.round = previousRound + 1;
   }
 
-  /** Past the last retry round a refused device is not sent again. */
+  /** Past the last retry round a refused device is not sent again in this attempt. */
   get isLast(): boolean {
     return this.round > maxRetryRounds;
   }
 
   /** The devices one gateway call asked to retry, and the longest Retry-After it answered (0 when none). */
   refused(deviceIds: string[], retryAfterMs: number): Refusals {
-    if (this.isLast) return { again: [], failed: deviceIds };
+    if (this.isLast) return { again: [], exhausted: deviceIds };
     this.retrying += deviceIds.length;
     this.retryAfterMs = Math.max(this.retryAfterMs, retryAfterMs);
-    return { again: deviceIds, failed: [] };
+    return { again: deviceIds, exhausted: [] };
   }
 
   /**

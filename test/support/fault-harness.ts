@@ -192,22 +192,6 @@ export interface DeliveryExpectation {
   /** How many devices may get a second push (0: exactly once). */
   maxDoubled?: number;
   timeoutMs?: number;
-  /**
-   * With gateways that refuse at random: a device refused on this many attempts in a row (its first and every retry
-   * round) rightly counts as failed, not delivered. At a 30% refusal rate that is about one run in 60 over 10,000
-   * devices (0.3^11 each); every other device must still get its push.
-   */
-  failedAfterAttempts?: number;
-}
-
-/** The devices the sandbox never accepted and refused on `attempts` tries, each with a status worth retrying. */
-function refusedEveryAttempt(harness: FaultHarness, tokens: string[], attempts: number): string[] {
-  const delivered = new Set(harness.sandbox.deliveries().map((delivery) => delivery.token));
-  return tokens.filter((token) => {
-    if (delivered.has(token)) return false;
-    const statuses = harness.sandbox.attempts(token).map((attempt) => attempt.status);
-    return statuses.length === attempts && statuses.every((status) => status === 429 || status >= 500);
-  });
 }
 
 /**
@@ -221,7 +205,7 @@ export async function expectEveryDeviceDelivered(
   tokens: string[],
   options: DeliveryExpectation = {},
 ): Promise<string[]> {
-  const { maxDoubled = 0, timeoutMs = 120_000, failedAfterAttempts } = options;
+  const { maxDoubled = 0, timeoutMs = 120_000 } = options;
   const notification = await eventually(
     async () => {
       const read = await readNotification(harness.ingress, project, id);
@@ -234,13 +218,10 @@ export async function expectEveryDeviceDelivered(
   const perToken = new Map<string, number>();
   for (const delivery of harness.sandbox.deliveries())
     perToken.set(delivery.token, (perToken.get(delivery.token) ?? 0) + 1);
-  const exhausted = new Set(
-    failedAfterAttempts === undefined ? [] : refusedEveryAttempt(harness, tokens, failedAfterAttempts),
-  );
-  const missing = tokens.filter((token) => !perToken.has(token) && !exhausted.has(token));
+  const missing = tokens.filter((token) => !perToken.has(token));
   const doubled = [...perToken].filter(([, count]) => count > 1).map(([token]) => token);
-  // The gateway's answers to a missing device and the notification's stats tell a device that failed after its last
-  // retry round from one the pipeline lost.
+  // The gateway's answers to a missing device and the notification's stats tell a device the gateway kept refusing
+  // from one the pipeline lost.
   const attemptsOfMissing = missing
     .slice(0, 3)
     .map((token) => harness.sandbox.attempts(token).map((attempt) => attempt.status));
@@ -251,17 +232,15 @@ export async function expectEveryDeviceDelivered(
     stats: notification.stats,
   }).toEqual({ missing: 0, firstMissing: [], attemptsOfMissing: [], stats: expect.anything() });
   expect(doubled.length, `doubled, e.g. ${doubled.slice(0, 3).join(', ')}`).toBeLessThanOrEqual(maxDoubled);
-  expect(perToken.size).toBe(tokens.length - exhausted.size);
+  expect(perToken.size).toBe(tokens.length);
   expect(notification.stats).toEqual({
     targeted: tokens.length,
-    sent: tokens.length - exhausted.size,
-    failed: exhausted.size,
+    sent: tokens.length,
+    failed: 0,
     unsubscribed: 0,
     clicked: 0,
   });
-  expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(
-    tokens.length - exhausted.size,
-  );
+  expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(tokens.length);
   return doubled;
 }
 
