@@ -10,6 +10,7 @@ import type { GatewayProvider } from '../src/gateways/gateway.ts';
 import { queueNames, type QueueName } from '../src/queues/registry.ts';
 import { redisKeys } from '../src/infra/redis-keys.ts';
 import { maxRetryRounds } from '../src/delivery/retry-rounds.ts';
+import { resumableStalls } from '../src/queues/queue-definition.ts';
 import {
   registerDevices,
   readNotification,
@@ -115,6 +116,45 @@ async function withManualDeliverWorker(
     deliverWorker.resume();
     await manual.close();
     await gateways.close();
+  }
+}
+
+/**
+ * Queues a job with `queueJob`, which answers its id, and has its worker die under it until BullMQ marks it stalled too
+ * often (one job: a job stalled goes back to the head of its queue, and would be taken again before any other); then
+ * hands the queue back to the harness's worker, which fails it unrun.
+ */
+async function stallUntilFailedUnrun(queue: QueueName, queueJob: () => Promise<string>): Promise<string> {
+  const harnessWorker = harness.workers.workers.find((worker) => worker.name === queue)!;
+  const target = Object.values(queues()).find((candidate) => candidate.name === queue)!;
+  await harnessWorker.pause();
+  // A worker whose lock lapses at once on every job it takes, whose stalled-job check hands the job back.
+  const dying = new Worker(queue, null, {
+    connection: harness.workers.context.redis,
+    prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queue),
+    lockDuration: 100,
+    stalledInterval: 100,
+    maxStalledCount: resumableStalls,
+  });
+  try {
+    // The harness worker's stalled check at its start holds off every other check for its 30 s interval.
+    await harness.workers.context.redis.del(target.keys['stalled-check']!);
+    await dying.startStalledCheckTimer();
+    const jobId = await queueJob();
+    const stalledOut = async () => (await target.getJob(jobId))?.deferredFailure !== undefined;
+    for (let taken = 0; !(await stalledOut()); taken++) {
+      expect(taken).toBeLessThan(2 * resumableStalls);
+      const job = await eventually(async () => {
+        const next = await dying.getNextJob(`dying-${taken}`, { block: false });
+        expect(next?.id).toBe(jobId);
+        return next!;
+      });
+      await eventually(async () => expect(await job.getState()).toBe('waiting'));
+    }
+    return jobId;
+  } finally {
+    harnessWorker.resume();
+    await dying.close();
   }
 }
 
@@ -291,6 +331,36 @@ describe('replaying jobs from the dashboard', () => {
       deliverWorker.resume();
       await manual.close();
     }
+  });
+
+  it('deliver: a batch BullMQ fails unrun, its workers having died under it too often, counts its devices failed, and a replay delivers them', async () => {
+    await registerDevices(harness.ingress, project, [{ id: 'stalled-a', platform: 'android', token: 'stalled-tok' }]);
+    let id = '';
+    const batch = await stallUntilFailedUnrun(queueNames.deliver, async () => {
+      id = await sendNotification(harness.ingress, project, {
+        targetType: 'device',
+        targetIds: ['stalled-a'],
+        body: 'stalled',
+      });
+      return deliverJobId(id, 0);
+    });
+    await eventually(async () =>
+      expect((await readNotification(harness.ingress, project, id)).stats).toMatchObject({
+        targeted: 1,
+        sent: 0,
+        failed: 1,
+      }),
+    );
+    await replayFromDashboard(queueNames.deliver, (await queues().deliver.getJob(batch))!);
+    await eventually(async () =>
+      expect((await readNotification(harness.ingress, project, id)).stats).toMatchObject({ sent: 1, failed: 0 }),
+    );
+    expect(harness.sandbox.deliveries('stalled-tok')).toHaveLength(1);
+  });
+
+  it('send: a send BullMQ fails unrun is failed, where it stayed queued for good', async () => {
+    const id = await stallUntilFailedUnrun(queueNames.send, async () => (await sendToThree('send-stalled')).id);
+    await eventually(async () => expect((await readNotification(harness.ingress, project, id)).status).toBe('failed'));
   });
 
   it('deliver: a batch whose last attempt gave up, replayed once the fault is gone, delivers to the devices it had counted failed', async () => {

@@ -136,7 +136,7 @@ export class DeliveryRun {
       if (error instanceof LostLockError) throw error;
       await waitOutStorageOutage(this.job, this.token, error);
       if (error instanceof DelayedError || !this.isLastAttempt()) throw error;
-      await this.failPending();
+      await this.giveUp();
       throw error;
     }
   }
@@ -335,7 +335,7 @@ export class DeliveryRun {
    * The last attempt failed: the devices still pending by the progress saved in the job count as failed, so that the
    * notification's stats add up, and are kept as given up, for a replay to try again.
    */
-  private async failPending(): Promise<void> {
+  async giveUp(): Promise<void> {
     const all = this.job.data.devices.map((device) => device.deviceId);
     const done = new Set(this.job.data.done ?? []);
     const newlyGivenUp = all.filter((deviceId) => !done.has(deviceId));

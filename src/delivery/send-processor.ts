@@ -37,6 +37,11 @@ function isLastAttempt(job: Job): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
 
+/** A send whose job failed for good: failed, unless canceled. */
+export async function markSendFailed(models: SendDeps['models'], notificationId: string): Promise<void> {
+  await models.Notification.updateOne(notCanceled(notificationId), { $set: { status: 'failed' } });
+}
+
 /**
  * The send job: streams the targets, queues them as delivery batches that are its children, waits until every
  * batch is done and then marks the notification completed. Progress is kept in the job after each chunk, so a
@@ -88,11 +93,8 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
       });
     } catch (error) {
       await waitOutStorageOutage(job, token, error);
-      if (!(error instanceof WaitingChildrenError) && isLastAttempt(job)) {
-        await Notification.updateOne(notCanceled(notificationId), { $set: { status: 'failed' } }).catch(
-          () => undefined,
-        );
-      }
+      if (!(error instanceof WaitingChildrenError) && isLastAttempt(job))
+        await markSendFailed(deps.models, notificationId).catch(() => undefined);
       throw error;
     }
   };

@@ -1,4 +1,4 @@
-import type { JobsOptions, ParentOptions } from 'bullmq';
+import type { Job, JobsOptions, ParentOptions } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import { resumableStalls, type QueueDefinition } from './queue-definition.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
@@ -63,7 +63,8 @@ export function gatewayForDevice(device: Pick<BatchDevice, 'platform' | 'webPush
 const deliverJobOptions: JobsOptions = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 2000 },
-  // A batch that fails for good must not hold its notification in "sending" forever; its devices count as failed.
+  // A batch that fails for good must not hold its notification in "sending" forever; its devices count as failed, by
+  // its last attempt or, for a batch BullMQ failed unrun, by the worker that failed it (giveUpUnrunBatch).
   ignoreDependencyOnFailure: true,
 };
 
@@ -101,12 +102,17 @@ export const deliverQueue: QueueDefinition<'deliver'> = {
   defaultConcurrency: 16,
   maxStalledCount: resumableStalls,
   async processor(deps) {
-    const [{ deliverProcessor }, { createGatewayProvider }] = await Promise.all([
+    const [{ deliverProcessor, giveUpUnrunBatch }, { createGatewayProvider }] = await Promise.all([
       import('../delivery/deliver-processor.ts'),
       import('../gateways/create-gateway-provider.ts'),
     ]);
     // Only this worker sends pushes, so only it builds gateway clients.
     const gateways = createGatewayProvider(deps.config, deps.models);
-    return { process: deliverProcessor({ ...deps, gateways }), close: () => gateways.close() };
+    const deliverDeps = { ...deps, gateways };
+    return {
+      process: deliverProcessor(deliverDeps),
+      failedUnrun: (job: Job<DeliverJobData>) => giveUpUnrunBatch(deliverDeps, job),
+      close: () => gateways.close(),
+    };
   },
 };

@@ -1,9 +1,14 @@
-import type { Processor } from 'bullmq';
+import type { Job, Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
 
 /** A queue's processor, and whatever it holds beyond the deps, released once its worker has stopped. */
 export interface QueueProcessor {
   process: Processor;
+  /**
+   * For a job BullMQ failed without running it, having found it stalled more often than maxStalledCount allows:
+   * what the job's own last attempt would have done on failing, which no attempt was there to do.
+   */
+  failedUnrun?(job: Job): Promise<void>;
   close?(): Promise<void>;
 }
 

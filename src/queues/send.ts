@@ -1,4 +1,4 @@
-import type { JobsOptions } from 'bullmq';
+import type { Job, JobsOptions } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import { resumableStalls, type QueueDefinition } from './queue-definition.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
@@ -73,7 +73,10 @@ export const sendQueue: QueueDefinition<'send'> = {
   defaultConcurrency: 4,
   maxStalledCount: resumableStalls,
   async processor(deps) {
-    const { sendProcessor } = await import('../delivery/send-processor.ts');
-    return { process: sendProcessor(deps) };
+    const { sendProcessor, markSendFailed } = await import('../delivery/send-processor.ts');
+    return {
+      process: sendProcessor(deps),
+      failedUnrun: (job: Job<SendJobData>) => markSendFailed(deps.models, job.data.notificationId),
+    };
   },
 };

@@ -39,9 +39,16 @@ export async function startQueueWorker(
     ...(options.lockDurationMs !== undefined && { lockDuration: options.lockDurationMs }),
     ...(options.stalledIntervalMs !== undefined && { stalledInterval: options.stalledIntervalMs }),
   });
-  worker.on('failed', (job, error) =>
-    deps.log.warn({ queue: name, jobId: job?.id, jobName: job?.name, err: error }, 'job failed'),
-  );
+  worker.on('failed', (job, error) => {
+    deps.log.warn({ queue: name, jobId: job?.id, jobName: job?.name, err: error }, 'job failed');
+    // BullMQ's mark of a job stalled too often, which it then fails unrun.
+    if (job?.deferredFailure === undefined || !processor.failedUnrun) return;
+    processor
+      .failedUnrun(job)
+      .catch((failure: unknown) =>
+        deps.log.error({ queue: name, jobId: job.id, err: failure }, 'a job failed unrun could not be settled'),
+      );
+  });
   worker.on('error', (error) => deps.log.error({ queue: name, err: error }, 'worker error'));
   return {
     worker,
