@@ -21,6 +21,5 @@ await startProcess('sandbox', async () => {
     await sandbox.close();
     process.exit(0);
   }
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop());
 });

@@ -19,45 +19,49 @@ beforeAll(async () => {
 afterAll(() => gate?.close());
 
 describe('ingress shutdown', () => {
-  it('SIGTERM: refuses new connections, lets the request in flight finish with 200, then exits', async () => {
-    const config = setup.context.config;
-    const port = await findFreePort();
-    const ingress = startNodeProcess(
-      'src/server.ts',
-      processEnv(config, { MONGODB_URL: gate.url, PORT: String(port), HOST: '127.0.0.1' }),
-    );
-    try {
-      const baseUrl = `http://127.0.0.1:${port}`;
-      await eventually(async () => expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200), 30_000, 50);
-      const project = await setup.createProject('team');
-      const devicePath = `/v1/sdk/projects/${project.projectId}/devices/drain-1`;
-      const registered = await sendRequest(baseUrl, 'PUT', devicePath, {
-        key: project.clientKey,
-        body: { platform: 'android', pushToken: 'drain-tok' },
-      });
-      expect(registered.status).toBe(200);
+  // SIGHUP: a closed terminal, which reaches every process of `npm start` (Node's default for it is to exit at once).
+  it.each(['SIGTERM', 'SIGHUP'] as const)(
+    '%s: refuses new connections, lets the request in flight finish with 200, then exits',
+    async (signal) => {
+      const config = setup.context.config;
+      const port = await findFreePort();
+      const ingress = startNodeProcess(
+        'src/server.ts',
+        processEnv(config, { MONGODB_URL: gate.url, PORT: String(port), HOST: '127.0.0.1' }),
+      );
+      try {
+        const baseUrl = `http://127.0.0.1:${port}`;
+        await eventually(async () => expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200), 30_000, 50);
+        const project = await setup.createProject('team');
+        const devicePath = `/v1/sdk/projects/${project.projectId}/devices/drain-1`;
+        const registered = await sendRequest(baseUrl, 'PUT', devicePath, {
+          key: project.clientKey,
+          body: { platform: 'android', pushToken: 'drain-tok' },
+        });
+        expect(registered.status).toBe(200);
 
-      // The request in flight waits for its device write, held by the gate, so it is still running when SIGTERM arrives.
-      gate.hold('update', 'devices');
-      const inFlight = sendRequest<any>(baseUrl, 'PATCH', devicePath, {
-        key: project.clientKey,
-        body: { tags: { plan: 'gold' } },
-      });
-      await eventually(() => expect(gate.held()).toBe(1));
+        // The request in flight waits for its device write, held by the gate, so it is still running when SIGTERM arrives.
+        gate.hold('update', 'devices');
+        const inFlight = sendRequest<any>(baseUrl, 'PATCH', devicePath, {
+          key: project.clientKey,
+          body: { tags: { plan: 'gold' } },
+        });
+        await eventually(() => expect(gate.held()).toBe(1));
 
-      ingress.child.kill('SIGTERM');
-      await eventually(async () => expect(await connectionRefused(port)).toBe(true), 5000);
-      expect(ingress.child.exitCode).toBeNull();
-      gate.release();
+        ingress.child.kill(signal);
+        await eventually(async () => expect(await connectionRefused(port)).toBe(true), 5000);
+        expect(ingress.child.exitCode).toBeNull();
+        gate.release();
 
-      const answer = await inFlight;
-      expect(answer.status).toBe(200);
-      expect(answer.body.data.tags).toEqual({ plan: 'gold' });
-      expect(await ingress.exited).toEqual({ code: 0, signal: null });
-    } finally {
-      await ingress.stop();
-    }
-  });
+        const answer = await inFlight;
+        expect(answer.status).toBe(200);
+        expect(answer.body.data.tags).toEqual({ plan: 'gold' });
+        expect(await ingress.exited).toEqual({ code: 0, signal: null });
+      } finally {
+        await ingress.stop();
+      }
+    },
+  );
 
   it('while draining, answers a request that still arrives 503 in the error format, closing its connection', async () => {
     const draining = await startIngress(setup.context.config);

@@ -10,13 +10,15 @@ export const sameInterruptMs = 250;
 export const isSecondPress = (firstAt: number): boolean => Date.now() - firstAt >= sameInterruptMs;
 
 /**
- * Calls stop once, on the first SIGTERM or SIGINT. A second Ctrl-C (which reaches every process of `npm start`)
- * exits at once, as docker compose and foreman do: whoever presses it chose not to wait for the grace period. What a
- * worker leaves active is recovered like a crash (CONTRACTS §1).
+ * Calls stop once, on the first SIGTERM, SIGINT or SIGHUP (a closed terminal, which reaches every process `npm start`
+ * runs; Node's default was to exit at once, leaving jobs to stalled-job recovery and sending their pushes again). A
+ * second Ctrl-C (which reaches every process of `npm start`) exits at once, as docker compose and foreman do: whoever
+ * presses it chose not to wait for the grace period. What a worker leaves active is recovered like a crash
+ * (CONTRACTS §1).
  */
 export function onStopSignals(log: Logger, stop: (signal: NodeJS.Signals) => void): void {
   let stoppedAt: number | undefined;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     process.on(signal, () => {
       if (stoppedAt === undefined) {
         stoppedAt = Date.now();
