@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { Worker, type Job } from 'bullmq';
 import {
   registerDevices,
   sendNotification,
   useDeliveryHarness,
   waitUntilCompleted,
 } from './support/delivery-harness.ts';
+import { eventually } from './support/eventually.ts';
+import { queueNames } from '../src/queues/registry.ts';
+import { redisKeys } from '../src/infra/redis-keys.ts';
+import { deliverProcessor } from '../src/delivery/deliver-processor.ts';
+import { createGatewayProvider } from '../src/gateways/create-gateway-provider.ts';
+import type { DeliverJobData } from '../src/queues/deliver.ts';
 
 const adminToken = 'metrics-admin-token';
 const { harness } = useDeliveryHarness({ configOverrides: { adminToken } });
@@ -72,5 +79,55 @@ describe('/metrics', () => {
     const registrations =
       'http_request_duration_seconds_count{method="PUT",route="/v1/sdk/projects/:projectId/devices/:deviceId",status="200"}';
     expect(after.get(registrations)).toBe(6);
+  });
+
+  it('counts a push once when the run that sent it could not write its history (MongoDB away) and the next run did', async () => {
+    const deliverWorker = harness.workers.workers.find((worker) => worker.name === queueNames.deliver)!;
+    await deliverWorker.pause();
+    const manual = new Worker(queueNames.deliver, null, {
+      connection: harness.workers.context.redis,
+      prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver),
+    });
+    const { models } = harness.workers.context;
+    const gateways = createGatewayProvider(harness.config, models);
+    const historyAway = Object.create(models, {
+      History: { value: { collection: { insertMany: () => Promise.reject(new Error('history write refused')) } } },
+    }) as typeof models;
+    try {
+      const before = await scrape();
+      const project = await harness.ingress.createProject('team');
+      await registerDevices(harness.ingress, project, [
+        { id: 'away-1', platform: 'android', token: 'away-1' },
+        { id: 'away-2', platform: 'android', token: 'away-2' },
+      ]);
+      const id = await sendNotification(harness.ingress, project, {
+        targetType: 'device',
+        targetIds: ['away-1', 'away-2'],
+        body: 'counted once',
+      });
+      const job = (await eventually(async () => {
+        const next = await manual.getNextJob('away', { block: false });
+        expect(next).toBeDefined();
+        return next!;
+      })) as Job<DeliverJobData>;
+      const failure = await deliverProcessor({ ...harness.workers.context, models: historyAway, gateways })(
+        job,
+        'away',
+      ).then(
+        () => new Error('the run did not fail'),
+        (error: Error) => error,
+      );
+      expect(failure.message).toBe('history write refused');
+      await job.moveToFailed(failure, 'away');
+      deliverWorker.resume();
+      expect((await waitUntilCompleted(harness.ingress, project, id)).stats).toMatchObject({ sent: 2 });
+      for (const token of ['away-1', 'away-2']) expect(harness.sandbox.deliveries(token)).toHaveLength(1);
+      const after = await scrape();
+      expect(after.get(deliveries('fcm', 'sent'))! - before.get(deliveries('fcm', 'sent'))!).toBe(2);
+    } finally {
+      deliverWorker.resume();
+      await manual.close();
+      await gateways.close();
+    }
   });
 });

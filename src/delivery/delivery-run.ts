@@ -246,6 +246,11 @@ export class DeliveryRun {
       rejected: outcomes.rejected,
       at: Date.now(),
     };
+    // Reported before they are saved, so that every outcome a rerun finds saved was reported: a rerun that records
+    // them (the run stopped at MongoDB) reports nothing, where reporting after the writes lost them from the metrics.
+    await this.reportMetrics(this.tally, gatewaySeconds).catch((error: unknown) =>
+      this.worker.deps.log.warn({ err: error }, 'the delivery metrics could not be counted'),
+    );
     // Redis first: from here on a rerun writes these outcomes instead of sending the pushes again.
     await this.job.updateData({ ...this.job.data, done: [...this.done], tally: this.tally.saved(), unrecorded });
 
@@ -257,7 +262,6 @@ export class DeliveryRun {
       );
     }
     await this.recordOutcomes(notification, outcomes.sent, outcomes.rejected, new Date(unrecorded.at));
-    await this.reportMetrics(this.tally, gatewaySeconds);
   }
 
   /**

@@ -20,7 +20,10 @@ export class OutcomeTally {
     this.unreported[result] += devices;
   }
 
-  /** Delivered by a run that stopped before saving its progress: a total only, as that run reported them to the metrics. */
+  /**
+   * Delivered by a run that stopped before saving its progress: a total only, as that run reported them to the metrics
+   * before it wrote their history.
+   */
   countSentEarlier(devices: number): void {
     this.totals.sent += devices;
   }
