@@ -10,6 +10,7 @@ import { startIngress, type TestIngress } from './support/ingress.ts';
 import { testConfig } from './support/test-config.ts';
 import { redisCommandTimeoutMs } from '../src/infra/redis.ts';
 import { isUnavailableError } from '../src/infra/unavailable.ts';
+import { readinessTimeoutMs } from '../src/routes/health.ts';
 import {
   MongoBulkWriteError,
   MongoNetworkError,
@@ -79,6 +80,24 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
     expectUnavailable(await register('during'));
     expect(Date.now() - startedAt).toBeLessThan(redisCommandTimeoutMs + 2000);
     expect(await ingress.context.models.Device.countDocuments({ deviceId: 'during' })).toBe(0);
+  });
+
+  it('answers /readyz 503 within its time-out while MongoDB is connected but does not answer, and 200 once it does', async () => {
+    const mongo = await privateServer(startLocalSecantusDb);
+    const ingress = await ingressOn({ mongoUrl: withDatabase(mongo.url, 'frozen_test') });
+    expect((await ingress.request('GET', '/readyz')).status).toBe(200);
+    for (const pid of mongo.pids) process.kill(pid, 'SIGSTOP');
+    const thaw = async () => {
+      for (const pid of mongo.pids) process.kill(pid, 'SIGCONT');
+    };
+    cleanups.push(thaw);
+    const startedAt = Date.now();
+    const frozen = await ingress.request('GET', '/readyz');
+    expect(Date.now() - startedAt).toBeLessThan(readinessTimeoutMs + 1000);
+    expect(frozen.status).toBe(503);
+    expect(frozen.body.error.message).toBe('Not ready: redis is up, mongodb is down.');
+    await thaw();
+    expect((await ingress.request('GET', '/readyz')).status).toBe(200);
   });
 
   it('answers 503 and queues nothing while MongoDB is down', async () => {
