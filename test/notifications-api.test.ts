@@ -105,8 +105,6 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
         gcmKey: 'x',
         aps: 'x',
         notificationId: 'x',
-        url: 'https://x.example',
-        imageUrl: 'https://x.example/i.png',
         fromCity: 'fine',
       },
     });
@@ -118,8 +116,6 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
       '/data/gcmKey',
       '/data/aps',
       '/data/notificationId',
-      '/data/url',
-      '/data/imageUrl',
     ]);
     const missingBody = await send(team, { targetType: 'user', targetIds: ['a'] });
     expect(missingBody.body.error.details).toEqual([

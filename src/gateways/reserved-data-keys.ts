@@ -7,8 +7,7 @@ export function isFcmReservedDataKey(key: string): boolean {
 /**
  * Data keys a gateway keeps for itself. FCM refuses a whole message whose data holds one of its reserved words
  * ("Invalid data payload key"), so every Android and FCM web push of such a send would fail; APNs reads `aps` beside
- * the custom keys as the notification itself, so the key could not travel to iOS. The push's own keys beside the
- * customer's would replace theirs, or pass theirs off as the notification's link or image.
+ * the custom keys as the notification itself, so the key could not travel to iOS.
  */
 export function reservedDataKeyProblem(key: string): string | null {
   if (isFcmReservedDataKey(key))
@@ -16,7 +15,5 @@ export function reservedDataKeyProblem(key: string): string | null {
   if (key === 'aps') return 'is reserved by APNs for the notification itself';
   if (key === 'notificationId')
     return "is set by every push to the notification's id, which the SDK reports clicks with; name yours otherwise";
-  if (key === 'url' || key === 'imageUrl')
-    return `is set by every push from the notification's ${key} field, which the SDK and apps open or show; give it as ${key}, or name yours otherwise`;
   return null;
 }
