@@ -8,6 +8,7 @@ import { withDatabase } from '../src/infra/mongo-url.ts';
 import type { StartedService } from '../local/services/started-service.ts';
 import { startIngress, type TestIngress } from './support/ingress.ts';
 import { testConfig } from './support/test-config.ts';
+import { eventually } from './support/eventually.ts';
 import { redisCommandTimeoutMs } from '../src/infra/redis.ts';
 import { isUnavailableError } from '../src/infra/unavailable.ts';
 import { readinessTimeoutMs } from '../src/routes/health.ts';
@@ -97,7 +98,7 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
     expect(frozen.status).toBe(503);
     expect(frozen.body.error.message).toBe('Not ready: redis is up, mongodb is down.');
     await thaw();
-    expect((await ingress.request('GET', '/readyz')).status).toBe(200);
+    await eventually(async () => expect((await ingress.request('GET', '/readyz')).status).toBe(200));
   });
 
   it('answers 503 and queues nothing while MongoDB is down', async () => {
