@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import { deliverJobId, type DeliverJobData } from '../src/queues/deliver.ts';
 import type { ChunkPlan, FanOutProgress } from '../src/queues/send.ts';
@@ -122,9 +122,14 @@ async function withManualDeliverWorker(
 /**
  * Queues a job with `queueJob`, which answers its id, and has its worker die under it until BullMQ marks it stalled too
  * often (one job: a job stalled goes back to the head of its queue, and would be taken again before any other); then
- * hands the queue back to the harness's worker, which fails it unrun.
+ * hands the queue back to the harness's worker, which fails it unrun. `firstRun`, if given, is what the first of those
+ * workers does with it before it dies.
  */
-async function stallUntilFailedUnrun(queue: QueueName, queueJob: () => Promise<string>): Promise<string> {
+async function stallUntilFailedUnrun(
+  queue: QueueName,
+  queueJob: () => Promise<string>,
+  firstRun?: (job: Job, token: string) => Promise<void>,
+): Promise<string> {
   const harnessWorker = harness.workers.workers.find((worker) => worker.name === queue)!;
   const target = Object.values(queues()).find((candidate) => candidate.name === queue)!;
   await harnessWorker.pause();
@@ -144,11 +149,17 @@ async function stallUntilFailedUnrun(queue: QueueName, queueJob: () => Promise<s
     const stalledOut = async () => (await target.getJob(jobId))?.deferredFailure !== undefined;
     for (let taken = 0; !(await stalledOut()); taken++) {
       expect(taken).toBeLessThan(2 * resumableStalls);
+      const token = `dying-${taken}`;
       const job = await eventually(async () => {
-        const next = await dying.getNextJob(`dying-${taken}`, { block: false });
+        const next = await dying.getNextJob(token, { block: false });
         expect(next?.id).toBe(jobId);
         return next!;
       });
+      if (taken === 0 && firstRun) {
+        await job.extendLock(token, 10_000);
+        await firstRun(job, token);
+        await job.extendLock(token, 1);
+      }
       await eventually(async () => expect(await job.getState()).toBe('waiting'));
     }
     return jobId;
@@ -324,8 +335,12 @@ describe('replaying jobs from the dashboard', () => {
         expect(await job.getState()).toBe('delayed');
       }
       expect((await readNotification(harness.ingress, project, id)).stats).toMatchObject({ sent: 0, failed: 0 });
+      // Those attempts ended with their progress saved: the next looks up no history, as it would after a crash.
+      const historyLookups = vi.spyOn(harness.workers.context.models.History, 'find');
+      onTestFinished(() => historyLookups.mockRestore());
       deliverWorker.resume();
       await waitUntilCompleted(harness.ingress, project, id);
+      expect(historyLookups).not.toHaveBeenCalled();
       await expectDeliveredOnce('outage', id);
     } finally {
       deliverWorker.resume();
@@ -356,6 +371,50 @@ describe('replaying jobs from the dashboard', () => {
       expect((await readNotification(harness.ingress, project, id)).stats).toMatchObject({ sent: 1, failed: 0 }),
     );
     expect(harness.sandbox.deliveries('stalled-tok')).toHaveLength(1);
+  });
+
+  it('deliver: a batch failed unrun writes what its last run sent but could not record (MongoDB away), as a rerun would', async () => {
+    await registerDevices(harness.ingress, project, [
+      { id: 'unrec-a', platform: 'android', token: 'unrec-tok-a' },
+      { id: 'unrec-b', platform: 'android', token: 'unrec-tok-b' },
+    ]);
+    const { models } = harness.workers.context;
+    const gateways = createGatewayProvider(harness.config, models);
+    const historyAway = Object.create(models, {
+      History: { value: { collection: { insertMany: () => Promise.reject(new Error('history write refused')) } } },
+    }) as typeof models;
+    try {
+      let id = '';
+      await stallUntilFailedUnrun(
+        queueNames.deliver,
+        async () => {
+          id = await sendNotification(harness.ingress, project, {
+            targetType: 'device',
+            targetIds: ['unrec-a', 'unrec-b'],
+            body: 'recorded by the give-up',
+          });
+          return deliverJobId(id, 0);
+        },
+        // The gateway takes both pushes, then MongoDB refuses their history, and the worker dies.
+        async (job, token) =>
+          expect(
+            deliverProcessor({ ...harness.workers.context, models: historyAway, gateways })(
+              job as Job<DeliverJobData>,
+              token,
+            ),
+          ).rejects.toThrow('history write refused'),
+      );
+      await eventually(async () => expect(await history('unrec-a')).toHaveLength(1));
+      expect(await history('unrec-b')).toHaveLength(1);
+      expect((await readNotification(harness.ingress, project, id)).stats).toMatchObject({
+        targeted: 2,
+        sent: 2,
+        failed: 0,
+      });
+      for (const token of ['unrec-tok-a', 'unrec-tok-b']) expect(harness.sandbox.deliveries(token)).toHaveLength(1);
+    } finally {
+      await gateways.close();
+    }
   });
 
   it('send: a send BullMQ fails unrun is failed, where it stayed queued for good', async () => {

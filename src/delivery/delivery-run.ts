@@ -10,7 +10,7 @@ import { recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
 import { deliverJobId, type DeliverJobData, type UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification, PreparedNotifications } from './prepared-notification.ts';
 import type { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
-import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
+import { isLastAttempt, mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 import { waitOutStorageOutage } from './storage-outages.ts';
 import { delayRun } from './delay-run.ts';
 import { assertLockHeld, LostLockError } from './lost-lock.ts';
@@ -135,8 +135,8 @@ export class DeliveryRun {
       // The run that has the job now owns its progress and its counts.
       if (error instanceof LostLockError) throw error;
       await waitOutStorageOutage(this.job, this.token, error);
-      if (error instanceof DelayedError || !this.isLastAttempt()) throw error;
-      await this.giveUp();
+      if (error instanceof DelayedError || !isLastAttempt(this.job)) throw error;
+      await this.giveUp().catch(() => undefined);
       throw error;
     }
   }
@@ -175,7 +175,8 @@ export class DeliveryRun {
    * a look-up of up to a batch of history entries, which held the worker's slots when a gateway refused many pushes.
    */
   private async skipDelivered(pending: BatchDevice[]): Promise<BatchDevice[]> {
-    if (!this.job.data.resumedFanOut && !mayFollowAnInterruptedRun(this.job)) return pending;
+    if (!this.job.data.resumedFanOut && !mayFollowAnInterruptedRun(this.job, this.job.data.attemptsEndedClean))
+      return pending;
     const { deps } = this.worker;
     const delivered = await deliveredDevices(
       deps.models,
@@ -239,7 +240,7 @@ export class DeliveryRun {
     this.tally.count('sent', outcomes.sent.length);
     this.tally.count('unsubscribed', outcomes.rejected.length);
     this.tally.count('failed', outcomes.failed);
-    this.tally.count('retried', refusals.again.length);
+    this.tally.count('retried', outcomes.retry.length);
     for (const { device } of call) if (!pending.has(device.deviceId)) this.done.add(device.deviceId);
     const unrecorded: UnrecordedOutcomes = {
       sent: outcomes.sent.map((push) => push.deviceId),
@@ -270,9 +271,15 @@ export class DeliveryRun {
    */
   private async finish(): Promise<void> {
     const next = this.round.next();
-    await this.saveProgress([...this.done], this.tally, next?.retryRound);
-    if (next) await this.delay(next.delayMs);
-    if (this.exhausted > 0) throw new RetriesExhaustedError(this.job.data.gateway, this.exhausted);
+    if (this.exhausted === 0) {
+      await this.saveProgress([...this.done], this.tally, next?.retryRound);
+      if (next) await this.delay(next.delayMs);
+      return;
+    }
+    // The attempt ends with its progress saved: the next one need not look up history as after a crash.
+    const attemptsEndedClean = (this.job.data.attemptsEndedClean ?? 0) + 1;
+    await this.saveProgress([...this.done], this.tally, undefined, { attemptsEndedClean });
+    throw new RetriesExhaustedError(this.job.data.gateway, this.exhausted);
   }
 
   /**
@@ -281,13 +288,17 @@ export class DeliveryRun {
    * The tally in the job already counts them.
    */
   private async recordUnrecorded(notification: PreparedNotification, unrecorded: UnrecordedOutcomes): Promise<void> {
+    await this.writeUnrecorded(notification, unrecorded);
+    await this.saveProgress([...this.done], this.tally, this.job.data.retryRound);
+  }
+
+  private async writeUnrecorded(notification: PreparedNotification, unrecorded: UnrecordedOutcomes): Promise<void> {
     const devices = new Map(this.job.data.devices.map((device) => [device.deviceId, device]));
     const sent = unrecorded.sent
       .map((deviceId) => renderPush(notification, devices.get(deviceId)!))
       .filter(isRendered)
       .map(({ device, content }) => ({ deviceId: device.deviceId, content }));
     await this.recordOutcomes(notification, sent, unrecorded.rejected, new Date(unrecorded.at));
-    await this.saveProgress([...this.done], this.tally, this.job.data.retryRound);
   }
 
   /**
@@ -311,11 +322,12 @@ export class DeliveryRun {
     await markUnsubscribed(models, this.job.data.projectId, rejected, at);
   }
 
+  /** Saves the batch's counts and its progress; outcomes left unrecorded and devices given up go, unless kept. */
   private async saveProgress(
     done: string[],
     tally: OutcomeTally,
     retryRound: number | undefined,
-    gaveUp?: string[],
+    kept: Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEndedClean'> = {},
   ): Promise<void> {
     const { notificationId } = this.job.data;
     const saved = tally.saved();
@@ -324,22 +336,28 @@ export class DeliveryRun {
       { $set: { notificationId, ...saved } },
       { upsert: true },
     );
-    await this.job.updateData({ ...this.job.data, done, tally: saved, retryRound, unrecorded: undefined, gaveUp });
+    await this.job.updateData({
+      ...this.job.data,
+      done,
+      tally: saved,
+      retryRound,
+      unrecorded: undefined,
+      gaveUp: undefined,
+      ...kept,
+    });
   }
 
   private async reportMetrics(tally: OutcomeTally, gatewaySeconds: number | null): Promise<void> {
     await recordDeliveryMetrics(this.worker.deps, this.job.data.gateway, tally.takeUnreported(), gatewaySeconds);
   }
 
-  private isLastAttempt(): boolean {
-    return this.job.attemptsMade + 1 >= (this.job.opts.attempts ?? 1);
-  }
-
   /**
    * The last attempt failed: the devices still pending by the progress saved in the job count as failed, so that the
-   * notification's stats add up, and are kept as given up, for a replay to try again.
+   * notification's stats add up, and are kept as given up, for a replay to try again. Outcomes a run saved but did not
+   * write to MongoDB are written now if they can be, and else kept for the replay to write.
    */
   async giveUp(): Promise<void> {
+    const unrecorded = await this.writeLeftUnrecorded();
     const all = this.job.data.devices.map((device) => device.deviceId);
     const done = new Set(this.job.data.done ?? []);
     const newlyGivenUp = all.filter((deviceId) => !done.has(deviceId));
@@ -347,8 +365,21 @@ export class DeliveryRun {
     tally.count('failed', newlyGivenUp.length);
     // A replay that failed before it reopened the devices given up earlier: they stay given up, and counted once.
     const gaveUp = [...(this.job.data.gaveUp ?? []), ...newlyGivenUp];
-    await this.saveProgress(all, tally, undefined, gaveUp).catch(() => undefined);
-    await this.reportMetrics(tally, null).catch(() => undefined);
+    await this.saveProgress(all, tally, undefined, { gaveUp, unrecorded });
+    await this.reportMetrics(tally, null);
+  }
+
+  /** The outcomes still unwritten after trying to write those a run left: none, or all of them. */
+  private async writeLeftUnrecorded(): Promise<UnrecordedOutcomes | undefined> {
+    const { unrecorded, notificationId } = this.job.data;
+    if (!unrecorded) return undefined;
+    try {
+      const notification = await this.worker.notifications.get(notificationId);
+      if (notification) await this.writeUnrecorded(notification, unrecorded);
+      return undefined;
+    } catch {
+      return unrecorded;
+    }
   }
 
   private delay(delayMs: number): Promise<never> {

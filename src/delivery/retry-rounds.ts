@@ -21,6 +21,8 @@ export interface Refusals {
 
 /** An attempt of a batch ends so when the gateway still refused some of its devices in the last retry round. */
 export class RetriesExhaustedError extends Error {
+  override name = 'RetriesExhaustedError';
+
   constructor(gateway: string, devices: number) {
     super(`${gateway} asked to retry ${devices} pushes in every retry round; the batch's next attempt sends them`);
   }

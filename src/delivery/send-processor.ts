@@ -14,7 +14,7 @@ import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
 import { enqueueDeliverBatches, gatewayForDevice, queuedBatchSizes, type DeliverJobData } from '../queues/deliver.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import { claimJourneySend } from '../journeys/cancel-journey-sends.ts';
-import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
+import { isLastAttempt, mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 import { waitOutStorageOutage } from './storage-outages.ts';
 
 export const deliveryBatchSize = 500;
@@ -33,13 +33,12 @@ class SendCanceledError extends Error {}
 
 const notCanceled = (notificationId: string) => ({ _id: notificationId, status: { $ne: 'canceled' as const } });
 
-function isLastAttempt(job: Job): boolean {
-  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-}
-
-/** A send whose job failed for good: failed, unless canceled. */
+/** A send whose job failed for good: failed, unless canceled, or completed before the job could record it. */
 export async function markSendFailed(models: SendDeps['models'], notificationId: string): Promise<void> {
-  await models.Notification.updateOne(notCanceled(notificationId), { $set: { status: 'failed' } });
+  await models.Notification.updateOne(
+    { _id: notificationId, status: { $nin: ['canceled', 'completed'] } },
+    { $set: { status: 'failed' } },
+  );
 }
 
 /**

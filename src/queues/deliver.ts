@@ -45,6 +45,8 @@ export interface DeliverJobData {
   gaveUp?: string[];
   tally?: DeliveryTally;
   retryRound?: number;
+  /** Attempts that ended with their progress saved (RetriesExhaustedError): they leave nothing to look up in history. */
+  attemptsEndedClean?: number;
   unrecorded?: UnrecordedOutcomes;
 }
 
@@ -102,16 +104,17 @@ export const deliverQueue: QueueDefinition<'deliver'> = {
   defaultConcurrency: 16,
   maxStalledCount: resumableStalls,
   async processor(deps) {
-    const [{ deliverProcessor, giveUpUnrunBatch }, { createGatewayProvider }] = await Promise.all([
+    const [{ deliverProcessor, deliveryWorker, giveUpUnrunBatch }, { createGatewayProvider }] = await Promise.all([
       import('../delivery/deliver-processor.ts'),
       import('../gateways/create-gateway-provider.ts'),
     ]);
     // Only this worker sends pushes, so only it builds gateway clients.
     const gateways = createGatewayProvider(deps.config, deps.models);
     const deliverDeps = { ...deps, gateways };
+    const worker = deliveryWorker(deliverDeps);
     return {
-      process: deliverProcessor(deliverDeps),
-      failedUnrun: (job: Job<DeliverJobData>) => giveUpUnrunBatch(deliverDeps, job),
+      process: deliverProcessor(deliverDeps, worker),
+      failedUnrun: (job: Job<DeliverJobData>) => giveUpUnrunBatch(worker, job),
       close: () => gateways.close(),
     };
   },

@@ -19,6 +19,23 @@ export interface QueueWorker {
   close(): Promise<void>;
 }
 
+/** BullMQ's deferred failure of a job found stalled more often than maxStalledCount allows, which it fails unrun. */
+const stalledTooOften = 'job stalled more than allowable limit';
+
+/** Settling a job failed unrun writes to MongoDB, which may be away for a moment: tried for about half a minute. */
+const settleDelaysMs = [1000, 2000, 4000, 8000, 16_000];
+
+async function settleWithRetries(settle: () => Promise<void>): Promise<void> {
+  for (const delayMs of settleDelaysMs) {
+    try {
+      return await settle();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+  await settle();
+}
+
 /**
  * A BullMQ worker running the queue's processor on the deps' queue prefix, with its failures logged with their job.
  * Its name, stored on each job it processes, says which process ran the job (the dashboard shows it).
@@ -39,21 +56,23 @@ export async function startQueueWorker(
     ...(options.lockDurationMs !== undefined && { lockDuration: options.lockDurationMs }),
     ...(options.stalledIntervalMs !== undefined && { stalledInterval: options.stalledIntervalMs }),
   });
+  const settling = new Set<Promise<void>>();
   worker.on('failed', (job, error) => {
     deps.log.warn({ queue: name, jobId: job?.id, jobName: job?.name, err: error }, 'job failed');
-    // BullMQ's mark of a job stalled too often, which it then fails unrun.
-    if (job?.deferredFailure === undefined || !processor.failedUnrun) return;
-    processor
-      .failedUnrun(job)
-      .catch((failure: unknown) =>
-        deps.log.error({ queue: name, jobId: job.id, err: failure }, 'a job failed unrun could not be settled'),
-      );
+    const { failedUnrun } = processor;
+    if (job?.deferredFailure !== stalledTooOften || !failedUnrun) return;
+    const settled = settleWithRetries(() => failedUnrun(job)).catch((failure: unknown) =>
+      deps.log.error({ queue: name, jobId: job.id, err: failure }, 'a job failed unrun could not be settled'),
+    );
+    settling.add(settled);
+    void settled.finally(() => settling.delete(settled));
   });
   worker.on('error', (error) => deps.log.error({ queue: name, err: error }, 'worker error'));
   return {
     worker,
     async close() {
       await worker.close();
+      await Promise.all(settling);
       await processor.close?.();
     },
   };
