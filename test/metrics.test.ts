@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Worker, type Job } from 'bullmq';
 import {
   registerDevices,
   sendNotification,
   useDeliveryHarness,
   waitUntilCompleted,
 } from './support/delivery-harness.ts';
-import { eventually } from './support/eventually.ts';
-import { queueNames } from '../src/queues/registry.ts';
-import { redisKeys } from '../src/infra/redis-keys.ts';
+import { failureOf, historyWritesRefused, takeOverDeliveries } from './support/manual-deliveries.ts';
 import { deliverProcessor } from '../src/delivery/deliver-processor.ts';
 import { createGatewayProvider } from '../src/gateways/create-gateway-provider.ts';
-import type { DeliverJobData } from '../src/queues/deliver.ts';
 
 const adminToken = 'metrics-admin-token';
 const { harness } = useDeliveryHarness({ configOverrides: { adminToken } });
@@ -32,15 +28,14 @@ async function scrape(): Promise<Map<string, number>> {
   return samples;
 }
 
-const deliveries = (gateway: string, result: string) =>
-  `push_deliveries_total{gateway="${gateway}",result="${result}"}`;
+const counter = (gateway: string, result: string) => `push_deliveries_total{gateway="${gateway}",result="${result}"}`;
 
 describe('/metrics', () => {
   it('counts pushes by gateway and outcome, gateway latency, queue sizes and request durations as pushes go out', async () => {
     const before = await scrape();
     for (const gateway of ['fcm', 'apns']) {
       for (const result of ['sent', 'failed', 'unsubscribed', 'retried'])
-        expect(before.get(deliveries(gateway, result))).toBe(0);
+        expect(before.get(counter(gateway, result))).toBe(0);
     }
     expect(before.get('push_queue_jobs{queue="deliver",state="completed"}')).toBe(0);
 
@@ -61,11 +56,11 @@ describe('/metrics', () => {
     await waitUntilCompleted(harness.ingress, project, id);
 
     const after = await scrape();
-    expect(after.get(deliveries('fcm', 'sent'))).toBe(2);
-    expect(after.get(deliveries('apns', 'sent'))).toBe(2);
-    expect(after.get(deliveries('apns', 'retried'))).toBe(1);
-    expect(after.get(deliveries('apns', 'unsubscribed'))).toBe(1);
-    expect(after.get(deliveries('apns', 'failed'))).toBe(1);
+    expect(after.get(counter('fcm', 'sent'))).toBe(2);
+    expect(after.get(counter('apns', 'sent'))).toBe(2);
+    expect(after.get(counter('apns', 'retried'))).toBe(1);
+    expect(after.get(counter('apns', 'unsubscribed'))).toBe(1);
+    expect(after.get(counter('apns', 'failed'))).toBe(1);
     // APNs: the first call and the retry round of the flaky device; FCM: one call.
     expect(after.get('push_gateway_send_duration_seconds_count{gateway="apns"}')).toBe(2);
     expect(after.get('push_gateway_send_duration_seconds_bucket{gateway="apns",le="+Inf"}')).toBe(2);
@@ -82,17 +77,9 @@ describe('/metrics', () => {
   });
 
   it('counts a push once when the run that sent it could not write its history (MongoDB away) and the next run did', async () => {
-    const deliverWorker = harness.workers.workers.find((worker) => worker.name === queueNames.deliver)!;
-    await deliverWorker.pause();
-    const manual = new Worker(queueNames.deliver, null, {
-      connection: harness.workers.context.redis,
-      prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver),
-    });
+    const deliveries = await takeOverDeliveries(harness);
     const { models } = harness.workers.context;
     const gateways = createGatewayProvider(harness.config, models);
-    const historyAway = Object.create(models, {
-      History: { value: { collection: { insertMany: () => Promise.reject(new Error('history write refused')) } } },
-    }) as typeof models;
     try {
       const before = await scrape();
       const project = await harness.ingress.createProject('team');
@@ -105,28 +92,19 @@ describe('/metrics', () => {
         targetIds: ['away-1', 'away-2'],
         body: 'counted once',
       });
-      const job = (await eventually(async () => {
-        const next = await manual.getNextJob('away', { block: false });
-        expect(next).toBeDefined();
-        return next!;
-      })) as Job<DeliverJobData>;
-      const failure = await deliverProcessor({ ...harness.workers.context, models: historyAway, gateways })(
-        job,
-        'away',
-      ).then(
-        () => new Error('the run did not fail'),
-        (error: Error) => error,
+      const job = await deliveries.takeNext('away');
+      const failure = await failureOf(
+        deliverProcessor({ ...harness.workers.context, models: historyWritesRefused(models), gateways })(job, 'away'),
       );
       expect(failure.message).toBe('history write refused');
       await job.moveToFailed(failure, 'away');
-      deliverWorker.resume();
+      deliveries.resume();
       expect((await waitUntilCompleted(harness.ingress, project, id)).stats).toMatchObject({ sent: 2 });
       for (const token of ['away-1', 'away-2']) expect(harness.sandbox.deliveries(token)).toHaveLength(1);
       const after = await scrape();
-      expect(after.get(deliveries('fcm', 'sent'))! - before.get(deliveries('fcm', 'sent'))!).toBe(2);
+      expect(after.get(counter('fcm', 'sent'))! - before.get(counter('fcm', 'sent'))!).toBe(2);
     } finally {
-      deliverWorker.resume();
-      await manual.close();
+      await deliveries.close();
       await gateways.close();
     }
   });

@@ -19,6 +19,7 @@ import {
   waitUntilCompleted,
 } from './support/delivery-harness.ts';
 import { eventually } from './support/eventually.ts';
+import { failureOf, historyWritesRefused, takeOverDeliveries } from './support/manual-deliveries.ts';
 import { replayFromDashboard as replay } from './support/dashboard.ts';
 
 const adminToken = 'replay-admin-token';
@@ -91,30 +92,19 @@ async function withManualDeliverWorker(
   options: Pick<WorkerOptions, 'lockDuration' | 'stalledInterval'>,
   use: (worker: ManualDeliverWorker) => Promise<void>,
 ): Promise<void> {
-  const deliverWorker = harness.workers.workers.find((worker) => worker.name === queueNames.deliver)!;
-  await deliverWorker.pause();
-  const manual = new Worker(queueNames.deliver, null, {
-    connection: harness.workers.context.redis,
-    prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver),
-    ...options,
-  });
+  const deliveries = await takeOverDeliveries(harness, options);
   const gateways = createGatewayProvider(harness.config, harness.workers.context.models);
   const runLosingProgress = async (token: string) => {
-    const job = (await eventually(async () => {
-      const next = await manual.getNextJob(token, { block: false });
-      expect(next).toBeDefined();
-      return next!;
-    })) as Job<DeliverJobData>;
+    const job = await deliveries.takeNext(token);
     const asQueued = job.data;
     await deliverProcessor({ ...harness.workers.context, gateways })(job, token);
     await job.updateData(asQueued);
     return job;
   };
   try {
-    await use({ runLosingProgress, manual, resume: () => deliverWorker.resume() });
+    await use({ runLosingProgress, manual: deliveries.manual, resume: deliveries.resume });
   } finally {
-    deliverWorker.resume();
-    await manual.close();
+    await deliveries.close();
     await gateways.close();
   }
 }
@@ -303,12 +293,7 @@ describe('replaying jobs from the dashboard', () => {
   });
 
   it("deliver: a gateway that still asks to retry after an attempt's retry rounds fails the attempt, not the pushes: the batch's next attempt delivers them", async () => {
-    const deliverWorker = harness.workers.workers.find((worker) => worker.name === queueNames.deliver)!;
-    await deliverWorker.pause();
-    const manual = new Worker(queueNames.deliver, null, {
-      connection: harness.workers.context.redis,
-      prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver),
-    });
+    const deliveries = await takeOverDeliveries(harness);
     // The fault: the gateway is down, and every push it is handed comes back to be retried.
     const down: GatewayProvider = {
       gatewayFor: () =>
@@ -319,17 +304,10 @@ describe('replaying jobs from the dashboard', () => {
       const { id } = await sendToThree('outage');
       for (let batch = 0; batch < 2; batch++) {
         const token = `outage-${batch}`;
-        const job = (await eventually(async () => {
-          const next = await manual.getNextJob(token, { block: false });
-          expect(next).toBeDefined();
-          return next!;
-        })) as Job<DeliverJobData>;
+        const job = await deliveries.takeNext(token);
         // The attempt's last retry round, so that the test need not wait out the ten before it.
         await job.updateData({ ...job.data, retryRound: maxRetryRounds });
-        const failure = await deliverProcessor({ ...harness.workers.context, gateways: down })(job, token).then(
-          () => new Error('the run did not fail'),
-          (error: Error) => error,
-        );
+        const failure = await failureOf(deliverProcessor({ ...harness.workers.context, gateways: down })(job, token));
         expect(failure.message).toMatch(/asked to retry [12] pushes in every retry round/);
         await job.moveToFailed(failure, token);
         expect(await job.getState()).toBe('delayed');
@@ -338,13 +316,12 @@ describe('replaying jobs from the dashboard', () => {
       // Those attempts ended with their progress saved: the next looks up no history, as it would after a crash.
       const historyLookups = vi.spyOn(harness.workers.context.models.History, 'find');
       onTestFinished(() => historyLookups.mockRestore());
-      deliverWorker.resume();
+      deliveries.resume();
       await waitUntilCompleted(harness.ingress, project, id);
       expect(historyLookups).not.toHaveBeenCalled();
       await expectDeliveredOnce('outage', id);
     } finally {
-      deliverWorker.resume();
-      await manual.close();
+      await deliveries.close();
     }
   });
 
@@ -380,9 +357,6 @@ describe('replaying jobs from the dashboard', () => {
     ]);
     const { models } = harness.workers.context;
     const gateways = createGatewayProvider(harness.config, models);
-    const historyAway = Object.create(models, {
-      History: { value: { collection: { insertMany: () => Promise.reject(new Error('history write refused')) } } },
-    }) as typeof models;
     try {
       let id = '';
       await stallUntilFailedUnrun(
@@ -398,7 +372,7 @@ describe('replaying jobs from the dashboard', () => {
         // The gateway takes both pushes, then MongoDB refuses their history, and the worker dies.
         async (job, token) =>
           expect(
-            deliverProcessor({ ...harness.workers.context, models: historyAway, gateways })(
+            deliverProcessor({ ...harness.workers.context, models: historyWritesRefused(models), gateways })(
               job as Job<DeliverJobData>,
               token,
             ),
@@ -423,24 +397,12 @@ describe('replaying jobs from the dashboard', () => {
   });
 
   it('deliver: a batch whose last attempt gave up, replayed once the fault is gone, delivers to the devices it had counted failed', async () => {
-    const deliverWorker = harness.workers.workers.find((worker) => worker.name === queueNames.deliver)!;
-    await deliverWorker.pause();
-    const manual = new Worker(queueNames.deliver, null, {
-      connection: harness.workers.context.redis,
-      prefix: redisKeys.queuePrefix(harness.config.queuePrefix, queueNames.deliver),
-    });
+    const deliveries = await takeOverDeliveries(harness);
     /** Takes the next batch and runs it as its last attempt with `deps`, which fail it with `reason`. */
     const failLastAttempt = async (token: string, deps: DeliverDeps, reason: string) => {
-      const job = (await eventually(async () => {
-        const next = await manual.getNextJob(token, { block: false });
-        expect(next).toBeDefined();
-        return next!;
-      })) as Job<DeliverJobData>;
+      const job = await deliveries.takeNext(token);
       job.attemptsMade = job.opts.attempts! - 1;
-      const failure = await deliverProcessor(deps)(job, token).then(
-        () => new Error('the run did not fail'),
-        (error: Error) => error,
-      );
+      const failure = await failureOf(deliverProcessor(deps)(job, token));
       expect(failure.message).toBe(reason);
       await job.moveToFailed(failure, token);
       expect(await job.getState()).toBe('failed');
@@ -477,13 +439,12 @@ describe('replaying jobs from the dashboard', () => {
       }
       expect((await readNotification(harness.ingress, project, id)).stats.failed).toBe(3);
 
-      deliverWorker.resume();
+      deliveries.resume();
       for (let batch = 0; batch < 2; batch++)
         await replayFromDashboard(queueNames.deliver, (await queues().deliver.getJob(deliverJobId(id, batch)))!);
       await expectDeliveredOnce('gave-up', id);
     } finally {
-      deliverWorker.resume();
-      await manual.close();
+      await deliveries.close();
     }
   });
 
