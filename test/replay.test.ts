@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import { deliverJobId, type DeliverJobData } from '../src/queues/deliver.ts';
 import type { ChunkPlan, FanOutProgress } from '../src/queues/send.ts';
 import { deviceKey } from '../src/models/device.ts';
@@ -108,6 +108,13 @@ async function withManualDeliverWorker(
     await gateways.close();
   }
 }
+
+/** A gateway that is down: every push it is handed comes back to be retried. */
+const down: GatewayProvider = {
+  gatewayFor: () =>
+    Promise.resolve({ send: (pushes) => Promise.resolve(pushes.map(() => ({ kind: 'retry', reason: '503' }))) }),
+  close: () => Promise.resolve(),
+};
 
 /**
  * Queues a job with `queueJob`, which answers its id, and has its worker die under it until BullMQ marks it stalled too
@@ -294,12 +301,6 @@ describe('replaying jobs from the dashboard', () => {
 
   it("deliver: a gateway that still asks to retry after an attempt's retry rounds fails the attempt, not the pushes: the batch's next attempt delivers them", async () => {
     const deliveries = await takeOverDeliveries(harness);
-    // The fault: the gateway is down, and every push it is handed comes back to be retried.
-    const down: GatewayProvider = {
-      gatewayFor: () =>
-        Promise.resolve({ send: (pushes) => Promise.resolve(pushes.map(() => ({ kind: 'retry', reason: '503' }))) }),
-      close: () => Promise.resolve(),
-    };
     try {
       const { id } = await sendToThree('outage');
       for (let batch = 0; batch < 2; batch++) {
@@ -439,9 +440,25 @@ describe('replaying jobs from the dashboard', () => {
       }
       expect((await readNotification(harness.ingress, project, id)).stats.failed).toBe(3);
 
+      // A replay while the gateway still asks to retry: the devices it sends again stay counted failed meanwhile.
+      const first = (await queues().deliver.getJob(deliverJobId(id, 0)))!;
+      await first.retry('failed');
+      const stillDown = await deliveries.takeNext('still-down');
+      const waiting = await failureOf(
+        deliverProcessor({ ...harness.workers.context, gateways: down })(stillDown, 'still-down'),
+      );
+      expect(waiting).toBeInstanceOf(DelayedError);
+      expect((await readNotification(harness.ingress, project, id)).stats).toEqual({
+        targeted: 3,
+        sent: 0,
+        failed: 3,
+        unsubscribed: 0,
+        clicked: 0,
+      });
+
       deliveries.resume();
-      for (let batch = 0; batch < 2; batch++)
-        await replayFromDashboard(queueNames.deliver, (await queues().deliver.getJob(deliverJobId(id, batch)))!);
+      await replayFromDashboard(queueNames.deliver, (await queues().deliver.getJob(deliverJobId(id, 1)))!);
+      await eventually(async () => expect(await first.getState()).toBe('completed'));
       await expectDeliveredOnce('gave-up', id);
     } finally {
       await deliveries.close();

@@ -114,6 +114,11 @@ export class DeliveryRun {
   private readonly job: Job<DeliverJobData>;
   private readonly token: string | undefined;
   private readonly done: Set<string>;
+  /**
+   * Devices a last attempt gave up and a replay sends again: they stay counted failed, so that the notification's
+   * stats add up while the replay runs, until each has its outcome.
+   */
+  private readonly givenUp: Set<string>;
   private readonly tally: OutcomeTally;
   private readonly round: RetryRound;
   /** Devices still refused in the last retry round of this attempt: pending, for the next attempt. */
@@ -124,6 +129,7 @@ export class DeliveryRun {
     this.job = job;
     this.token = token;
     this.done = new Set(job.data.done ?? []);
+    this.givenUp = new Set(job.data.gaveUp ?? []);
     this.tally = new OutcomeTally(job.data.tally);
     this.round = new RetryRound(job.data.retryRound);
   }
@@ -145,7 +151,7 @@ export class DeliveryRun {
     const notification = await this.worker.notifications.get(this.job.data.notificationId);
     if (!notification) return;
     if (this.job.data.unrecorded) await this.recordUnrecorded(notification, this.job.data.unrecorded);
-    if (this.job.data.gaveUp) await this.reopenGivenUp(this.job.data.gaveUp);
+    for (const deviceId of this.givenUp) this.done.delete(deviceId);
 
     const pending = this.job.data.devices.filter((device) => !this.done.has(device.deviceId));
     if (pending.length === 0) return;
@@ -184,7 +190,7 @@ export class DeliveryRun {
       pending.map((device) => device.deviceId),
     );
     this.tally.countSentEarlier(delivered.size);
-    for (const deviceId of delivered) this.done.add(deviceId);
+    for (const deviceId of delivered) this.settle(deviceId);
     return pending.filter((device) => !delivered.has(device.deviceId));
   }
 
@@ -201,7 +207,7 @@ export class DeliveryRun {
       else {
         firstError ??= push.renderError;
         this.tally.count('failed', 1);
-        this.done.add(device.deviceId);
+        this.settle(device.deviceId);
       }
     }
     if (rendered.length < devices.length) {
@@ -241,7 +247,7 @@ export class DeliveryRun {
     this.tally.count('unsubscribed', outcomes.rejected.length);
     this.tally.count('failed', outcomes.failed);
     this.tally.count('retried', outcomes.retry.length);
-    for (const { device } of call) if (!pending.has(device.deviceId)) this.done.add(device.deviceId);
+    for (const { device } of call) if (!pending.has(device.deviceId)) this.settle(device.deviceId);
     const unrecorded: UnrecordedOutcomes = {
       sent: outcomes.sent.map((push) => push.deviceId),
       rejected: outcomes.rejected,
@@ -301,14 +307,10 @@ export class DeliveryRun {
     await this.recordOutcomes(notification, sent, unrecorded.rejected, new Date(unrecorded.at));
   }
 
-  /**
-   * A batch whose last attempt gave up, replayed from the dashboard: the devices it counted failed then are pending
-   * again and no longer counted, until this run gives them their outcome.
-   */
-  private async reopenGivenUp(gaveUp: string[]): Promise<void> {
-    for (const deviceId of gaveUp) this.done.delete(deviceId);
-    this.tally.reopenFailed(gaveUp.length);
-    await this.saveProgress([...this.done], this.tally, undefined);
+  /** The device has its outcome, counted; one given up is no longer counted failed for that. */
+  private settle(deviceId: string): void {
+    this.done.add(deviceId);
+    if (this.givenUp.delete(deviceId)) this.tally.reopenFailed(1);
   }
 
   private async recordOutcomes(
@@ -322,7 +324,7 @@ export class DeliveryRun {
     await markUnsubscribed(models, this.job.data.projectId, rejected, at);
   }
 
-  /** Saves the batch's counts and its progress; outcomes left unrecorded and devices given up go, unless kept. */
+  /** Saves the batch's counts and its progress; outcomes left unrecorded go, unless kept. */
   private async saveProgress(
     done: string[],
     tally: OutcomeTally,
@@ -342,7 +344,7 @@ export class DeliveryRun {
       tally: saved,
       retryRound,
       unrecorded: undefined,
-      gaveUp: undefined,
+      gaveUp: this.givenUp.size > 0 ? [...this.givenUp] : undefined,
       ...kept,
     });
   }
@@ -360,11 +362,12 @@ export class DeliveryRun {
     const unrecorded = await this.writeLeftUnrecorded();
     const all = this.job.data.devices.map((device) => device.deviceId);
     const done = new Set(this.job.data.done ?? []);
-    const newlyGivenUp = all.filter((deviceId) => !done.has(deviceId));
+    // Devices given up before, and not sent since by a replay, are still counted failed: counted once.
+    const before = new Set(this.job.data.gaveUp ?? []);
+    const newlyGivenUp = all.filter((deviceId) => !done.has(deviceId) && !before.has(deviceId));
     const tally = new OutcomeTally(this.job.data.tally);
     tally.count('failed', newlyGivenUp.length);
-    // A replay that failed before it reopened the devices given up earlier: they stay given up, and counted once.
-    const gaveUp = [...(this.job.data.gaveUp ?? []), ...newlyGivenUp];
+    const gaveUp = [...before, ...newlyGivenUp];
     await this.saveProgress(all, tally, undefined, { gaveUp, unrecorded });
     await this.reportMetrics(tally, null);
   }

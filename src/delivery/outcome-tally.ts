@@ -28,7 +28,7 @@ export class OutcomeTally {
     this.totals.sent += devices;
   }
 
-  /** Devices counted failed when the batch gave up, to be tried again: a total only, the metrics keep what happened. */
+  /** Devices counted failed when the batch gave up, now with an outcome: a total only, the metrics keep what happened. */
   reopenFailed(devices: number): void {
     this.totals.failed -= devices;
   }

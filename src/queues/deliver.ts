@@ -40,7 +40,8 @@ export interface DeliverJobData {
   done?: string[];
   /**
    * Devices the batch's last attempt gave up on, counted failed so that its notification's stats add up: a replay
-   * from the dashboard tries them again (CONTRACTS §1: a replay never loses a push).
+   * from the dashboard tries them again (CONTRACTS §1: a replay never loses a push), and each stays counted failed
+   * until it has its outcome.
    */
   gaveUp?: string[];
   tally?: DeliveryTally;
