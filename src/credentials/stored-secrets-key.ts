@@ -4,6 +4,15 @@ import { unseal, type Sealed } from './cipher.ts';
 /** Enough to tell the services' key from one command run with another, without reading every project. */
 const projectsChecked = 20;
 
+function opens(sealed: unknown, key: Buffer): boolean {
+  try {
+    unseal(sealed as Sealed, key);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The newest project's id when this credentials key opens none of the sealed VAPID keys of the newest projects;
  * null when it opens one (or none is stored yet). A project command run with another CREDENTIALS_KEY or STATE_DIR
@@ -16,13 +25,5 @@ export async function projectsSealedWithAnotherKey(models: Models, key: Buffer):
     .limit(projectsChecked)
     .lean();
   if (newest.length === 0) return null;
-  const opens = (sealed: unknown) => {
-    try {
-      unseal(sealed as Sealed, key);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  return newest.some((project) => opens(project.vapid?.privateKey)) ? null : newest[0]!._id;
+  return newest.some((project) => opens(project.vapid?.privateKey, key)) ? null : newest[0]!._id;
 }

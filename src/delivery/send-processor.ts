@@ -79,10 +79,7 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
           if (error instanceof SendCanceledError) return;
           if (!(error instanceof MissingSegmentsError)) throw error;
           deps.log.warn({ notificationId, segmentIds: error.segmentIds }, `the send failed: ${error.message}`);
-          await Notification.updateOne(
-            { _id: notificationId, status: { $nin: ['canceled', 'completed'] } },
-            { $set: { status: 'failed' } },
-          );
+          await markSendFailed(deps.models, notificationId);
           return;
         }
       }

@@ -7,9 +7,10 @@ import { eraseClicksOf } from '../notifications/notification-clicks.ts';
 /**
  * Erases a device and what is stored about it, as a data-protection request asks: its notification history, the
  * clicks it reported, the events it reported and their daily counts (those still gathered in Redis flushed first, so
- * that none comes back), and then the device itself, last, so that a call cut short by an outage can be made again. Notifications keep their sent, failed and unsubscribed counts, which are sums per delivery
- * batch, and no longer count the device's click; the events of the device's user stay, being the user's. Each
- * deletion is served by an index of its collection.
+ * that none comes back), and then the device itself, last, so that a call cut short by an outage can be made again.
+ * Notifications keep their sent, failed and unsubscribed counts, which are sums per delivery batch, and no longer
+ * count the device's click; the events of the device's user stay, being the user's. Each deletion is served by an
+ * index of its collection.
  */
 export async function eraseDevice(
   deps: Pick<Deps, 'models' | 'redis' | 'config'>,

@@ -11,9 +11,9 @@ export type EventWindow = { receivedAt?: Date | { $lt: Date }; _id?: { $lt: stri
 
 /**
  * Newest first, by pages of exactly `limit`: `before` is the place of the last event seen (the events of one request
- * share a millisecond, so a time would not say where in it a page ended). userId and deviceId select the events that count for that
- * user or device (their own and those of their linked devices or user); each combination of filters is served by
- * one of the event indexes, and the reads of several subjects are merged.
+ * share a millisecond, so a time would not say where in it a page ended). userId and deviceId select the events that
+ * count for that user or device (their own and those of their linked devices or user); each combination of filters is
+ * served by one of the event indexes, and the reads of several subjects are merged.
  */
 export async function recentEvents(
   models: Models,
