@@ -66,6 +66,9 @@ describe('gateway provider', () => {
         `https://2130706433:${port}${path}`,
         'https://[::ffff:169.254.169.254]/latest/meta-data',
         'https://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+        'https://[::ffff:0:a9fe:a9fe]/latest/meta-data',
+        // Teredo: a relay's address, then the client's inverted (here 10.0.0.1).
+        'https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/x',
         'https://[2002:c0a8:101::1]/x',
       ];
       const outcomes = await (await provider.gatewayFor(projectId, 'webpush')).send(

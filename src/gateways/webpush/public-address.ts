@@ -7,7 +7,8 @@ import type { Duplex } from 'node:stream';
  * A Web Push endpoint is whatever URL a browser's subscription named, and any page with the public client key can
  * register one: live, only push services on the public internet are called, so that a registration cannot make the
  * deliver worker probe or post to hosts inside its own network (the cloud's metadata address, an internal HTTPS
- * service). IPv4 addresses inside IPv6 ones (mapped, NAT64, 6to4) are checked as the IPv4 address they carry.
+ * service). IPv4 addresses inside IPv6 ones (mapped, translated, NAT64, 6to4) are checked as the IPv4 address they
+ * carry; Teredo's, stored inverted beside a relay's, are refused whole (no push service is reached through Teredo).
  */
 const nonPublicIpv4: ReadonlyArray<readonly [string, number]> = [
   ['0.0.0.0', 8],
@@ -31,6 +32,7 @@ function ipv4Groups(address: string): string {
 const nonPublic = new BlockList();
 for (const [network, prefix] of nonPublicIpv4) {
   nonPublic.addSubnet(network, prefix, 'ipv4');
+  nonPublic.addSubnet(`::ffff:0:${ipv4Groups(network)}`, 96 + prefix, 'ipv6');
   nonPublic.addSubnet(`64:ff9b::${ipv4Groups(network)}`, 96 + prefix, 'ipv6');
   nonPublic.addSubnet(`2002:${ipv4Groups(network)}::`, 16 + prefix, 'ipv6');
 }
@@ -38,6 +40,7 @@ for (const [network, prefix] of [
   // Unspecified, loopback and the deprecated IPv4-compatible addresses.
   ['::', 96],
   ['64:ff9b:1::', 48],
+  ['2001::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
