@@ -429,6 +429,26 @@ describe('hostile times', () => {
     }
   });
 
+  it('reads a time written with a space as the same instant as with a "T", in the years 0001 to 0099 too', async () => {
+    // With a space, Date read the year 0049 as 2049 and refused 0027: a past sendAt was "too far ahead", a list's
+    // `before` in the year 49 listed everything.
+    for (const sendAt of ['0049-06-01 00:00:00Z', '0027-06-01 00:00:00+09:00', '0001-12-01 00:00:00Z']) {
+      const response = await request('POST', serverPath('/notifications'), {
+        key: project.apiKey,
+        body: { targetType: 'userId', targetIds: ['someone'], body: 'b', sendAt },
+      });
+      expect(response.status, `${sendAt}: ${JSON.stringify(response.body)}`).toBe(200);
+    }
+    const listed = await request('GET', serverPath('/notifications'), { key: project.apiKey });
+    expect(listed.body.data.length).toBeGreaterThan(0);
+    for (const before of ['0049-01-01 00:00:00Z', '0049-01-01T00:00:00Z']) {
+      const page = await request('GET', serverPath(`/notifications?before=${encodeURIComponent(before)}`), {
+        key: project.apiKey,
+      });
+      expect(page.body, before).toEqual({ data: [] });
+    }
+  });
+
   it('refuses an event whose data holds a time no store can hold, alone or in an array, and stores the good events beside it (the whole request was lost)', async () => {
     for (const [index, time] of unstorable.entries()) {
       const subjectId = `hostile-time-${index}`;

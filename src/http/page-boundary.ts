@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { PageBoundary } from '../infra/newest-first-page.ts';
-import { isRequestTime } from '../schemas/request-formats.ts';
+import { parseRequestTime } from '../schemas/request-formats.ts';
 import type { ErrorDetail } from './api-error.ts';
 import { assertRequestPasses, fieldsOf } from './invalid-request-details.ts';
 
@@ -18,8 +18,10 @@ export async function pageBoundary(
 ): Promise<PageBoundary | undefined> {
   const { before } = fieldsOf(request.query);
   let boundary: PageBoundary | null | undefined;
-  if (typeof before === 'string')
-    boundary = takesTimes && isRequestTime(before) ? { time: new Date(before) } : await lookUp(before);
+  if (typeof before === 'string') {
+    const time = takesTimes ? parseRequestTime(before) : null;
+    boundary = time ? { time } : await lookUp(before);
+  }
   const message = takesTimes
     ? `must be the id of ${what} or an ISO 8601 time with a time zone, in the years 0001 to 9999`
     : `must be the id of ${what}`;

@@ -15,6 +15,7 @@ import { escapePointer } from '../http/validation.ts';
 import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';
 import { deviceKey } from '../models/device.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
+import { parseRequestTime } from '../schemas/request-formats.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
 
@@ -41,7 +42,8 @@ export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: nu
     if (problem) details.push({ path: `/data/${escapePointer(key)}`, message: problem });
   }
   if (templateId === undefined) details.push(...contentSyntaxErrors(fields));
-  if (typeof sendAt === 'string' && Date.parse(sendAt) - now > maxScheduleAheadMs) {
+  const sendTime = typeof sendAt === 'string' ? parseRequestTime(sendAt) : null;
+  if (sendTime && sendTime.getTime() - now > maxScheduleAheadMs) {
     details.push({ path: '/sendAt', message: 'must be at most 365 days ahead' });
   }
   return details;
@@ -141,7 +143,7 @@ export async function createNotification(
     templateId: body.templateId ?? null,
     ...content,
     data: body.data ?? {},
-    sendAt: body.sendAt === undefined ? null : new Date(body.sendAt),
+    sendAt: body.sendAt === undefined ? null : parseRequestTime(body.sendAt),
   };
   try {
     await deps.models.Notification.collection.insertOne(

@@ -4,11 +4,19 @@ import { isStorableTime } from './iso-time.ts';
 
 const rfc3339DateTime = fullFormats['date-time'] as { validate(value: string): boolean };
 
-/** A time in a request field: what ajv-formats takes as RFC 3339 (with "+0900", "t", a space), and Date can parse. */
-export function isRequestTime(value: string): boolean {
-  if (!rfc3339DateTime.validate(value)) return false;
-  const time = new Date(value);
-  return !Number.isNaN(time.getTime()) && isStorableTime(time);
+/**
+ * The instant a time in a request field names: what ajv-formats takes as RFC 3339 (with "+0900", "t", a space) and
+ * Date can parse, or null. The space goes to a "T" first: with a space, V8 parses the string by its legacy rules,
+ * which read the year 0049 as 2049.
+ */
+export function parseRequestTime(value: string): Date | null {
+  if (!rfc3339DateTime.validate(value)) return null;
+  const time = new Date(`${value.slice(0, 10)}T${value.slice(11)}`);
+  return !Number.isNaN(time.getTime()) && isStorableTime(time) ? time : null;
+}
+
+function isRequestTime(value: string): boolean {
+  return parseRequestTime(value) !== null;
 }
 
 /** A Web Push subscription's p256dh: the point on P-256 each message is encrypted to, uncompressed (RFC 8291). */
