@@ -170,6 +170,67 @@ describe('the web SDK through a subscription’s life', () => {
     });
   });
 
+  it('counts a visitor whose subscription was made with another key as not subscribed from the first page load', async () => {
+    await withContext(async (context) => {
+      const [foreign, own] = [await issue(), await issue()];
+      // The site moved from another provider: the browser still holds that provider's subscription.
+      await fakePushService(context, [foreign, own], 'BAnotherProvidersVapidKey_-');
+      const page = await openSite(context);
+      await initialize(page);
+      const deviceId = await deviceIdOf(page);
+      expect(await isSubscribed(deviceId)).toBe(false);
+      expect(await page.evaluate(() => (globalThis as any).PushEngine.getIsSubscribed())).toBe(false);
+      expect(await subscribe(page)).toBe(true);
+      await sendTo(deviceId, 'ours');
+      expect(harness.sandbox.deliveries(own.endpoint)).toHaveLength(1);
+      expect(harness.sandbox.deliveries(foreign.endpoint)).toHaveLength(0);
+    });
+  });
+
+  it('subscribes with a service worker file kept under a folder, whose scope does not hold the page', async () => {
+    await withContext(async (context) => {
+      const subscription = await issue();
+      await fakePushService(context, [subscription]);
+      const page = await openSite(context);
+      await initialize(page, '/assets/push-engine-sw.js');
+      expect(await subscribe(page)).toBe(true);
+      await sendTo(await deviceIdOf(page), 'from /assets/');
+      expect(harness.sandbox.deliveries(subscription.endpoint)).toHaveLength(1);
+    });
+  });
+
+  it("shows and opens a push's data.url and data.imageUrl when it has no url or imageUrl of its own, as on FCM and APNs", async () => {
+    await withContext(async (context) => {
+      const subscription = await issue();
+      const { deviceId } = await subscribedVisitor(context, [subscription]);
+      const [url, imageUrl] = [`${site.origin}/from-data`, `${site.origin}/image.png`];
+      const id = await sendNotification(harness.ingress, project, {
+        targetType: 'device',
+        targetIds: [deviceId],
+        body: 'linked in data',
+        data: { url, imageUrl },
+      });
+      await waitUntilCompleted(harness.ingress, project, id);
+      const [delivery] = harness.sandbox.deliveries(subscription.endpoint);
+      const worker = await serviceWorker(context);
+      await worker.evaluate((payload: string) => {
+        const scope = globalThis as any;
+        scope.dispatchEvent(new scope.PushEvent('push', { data: payload }));
+      }, JSON.stringify(delivery!.payload));
+      const shown = await waitFor(
+        () =>
+          worker.evaluate(async () =>
+            (await (globalThis as any).registration.getNotifications()).map(({ image, data }: any) => ({
+              image,
+              url: data.url,
+            })),
+          ),
+        (notifications) => notifications.length === 1,
+      );
+      expect(shown).toEqual([{ image: imageUrl, url }]);
+    });
+  });
+
   it('keeps a subscribed visitor subscribed when the service worker file fails to load on a later visit', async () => {
     await withContext(async (context) => {
       const { page, deviceId } = await subscribedVisitor(context, [await issue()]);

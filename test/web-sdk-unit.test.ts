@@ -10,27 +10,27 @@ const {
   ingress,
   projects: { project },
 } = useIngress({ projects: { project: 'team' } });
-const browser = useBrowser();
+// shop.test is the site on a host name other than localhost: over plain http, not a secure context.
+const insecureHost = 'shop.test';
+const browser = useBrowser([`--host-resolver-rules=MAP ${insecureHost} 127.0.0.1`]);
 const site = useWebSite(() => ingress.baseUrl);
 
 const device = async (deviceId: string) =>
   (await ingress.request('GET', `/v1/projects/${project.projectId}/devices/${deviceId}`, { key: project.apiKey })).body
     .data;
 
-async function openSite(context: BrowserContext): Promise<Page> {
+async function openSite(context: BrowserContext, origin = site.origin): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(site.origin);
+  await page.goto(origin);
   await page.waitForFunction(() => (globalThis as unknown as SiteGlobals).sdkLoaded === true);
   return page;
 }
 
-async function initialized(context: BrowserContext): Promise<Page> {
-  const page = await openSite(context);
-  await page.evaluate((options) => (globalThis as unknown as SiteGlobals).PushEngine.initialize(options), {
-    projectId: project.projectId,
-    clientKey: project.clientKey,
-    baseUrl: ingress.baseUrl,
-  });
+const options = () => ({ projectId: project.projectId, clientKey: project.clientKey, baseUrl: ingress.baseUrl });
+
+async function initialized(context: BrowserContext, origin = site.origin): Promise<Page> {
+  const page = await openSite(context, origin);
+  await page.evaluate((o) => (globalThis as unknown as SiteGlobals).PushEngine.initialize(o), options());
   return page;
 }
 
@@ -175,21 +175,101 @@ describe('the call queue', () => {
   it('rejects with the service error (CONTRACTS §1) for an answer not worth retrying', async () => {
     await withContext(async (context) => {
       const page = await initialized(context);
-      const error = await page.evaluate(() =>
-        (globalThis as unknown as SiteGlobals).PushEngine.setTags({ $bad: 1 }).then(
-          () => null,
-          (failure: { name: string; status: number; code: string; message: string; details?: unknown }) => ({
-            ...failure,
-            name: failure.name,
-            message: failure.message,
-          }),
-        ),
-      );
+      const error = await page.evaluate(() => {
+        const { PushEngine, rejectionOf } = globalThis as unknown as SiteGlobals;
+        return rejectionOf(PushEngine.setTags({ $bad: 1 }));
+      });
       expect(error).toMatchObject({
         name: 'PushEngineError',
         status: 400,
         code: 'invalid_request',
         details: [{ path: expect.stringMatching(/^\/tags/) }],
+      });
+    });
+  });
+
+  it('refuses NaN and infinities, which JSON would send as null (a deletion), naming where they are', async () => {
+    await withContext(async (context) => {
+      const page = await initialized(context);
+      const deviceId = await deviceIdOf(page);
+      const errors = await page.evaluate(async () => {
+        const { PushEngine, rejectionOf } = globalThis as unknown as SiteGlobals;
+        await PushEngine.setTags({ score: 10 });
+        return Promise.all([
+          rejectionOf(PushEngine.setTags({ score: Number.NaN })),
+          rejectionOf(PushEngine.trackEvent('rated', { 'stars/10': Number.POSITIVE_INFINITY })),
+          rejectionOf(PushEngine.trackEvent('rated', { stars: 4 }, { useBeacon: true })),
+        ]);
+      });
+      expect(errors).toEqual([
+        expect.objectContaining({
+          status: 400,
+          details: [{ path: '/tags/score', message: 'must be a finite number' }],
+        }),
+        expect.objectContaining({
+          status: 400,
+          details: [{ path: '/data/stars~110', message: 'must be a finite number' }],
+        }),
+        null,
+      ]);
+      expect((await device(deviceId)).tags).toEqual({ score: 10 });
+    });
+  });
+
+  it("rejects an event sent with useBeacon with the service's error, and sends one over the browser's keepalive budget as any other call", async () => {
+    await withContext(async (context) => {
+      const page = await initialized(context);
+      const [refused, large] = await page.evaluate(() => {
+        const { PushEngine, rejectionOf } = globalThis as unknown as SiteGlobals;
+        // Over Chromium's 64 KB for keepalive requests: 100 values of 1,000 characters.
+        const data = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`k${index}`, 'x'.repeat(1000)]));
+        return Promise.all([
+          rejectionOf(PushEngine.trackEvent('x'.repeat(65), undefined, { useBeacon: true })),
+          rejectionOf(PushEngine.trackEvent('large_on_unload', data, { useBeacon: true })),
+        ]);
+      });
+      expect(refused).toMatchObject({ name: 'PushEngineError', status: 400, code: 'invalid_request' });
+      expect(refused?.details?.[0]?.path).toMatch(/^\/type/);
+      expect(large).toBeNull();
+      const queued = await ingress.context.queues.eventIngest.getJobs(['waiting', 'active', 'completed']);
+      expect(queued.filter((job) => job.data.events[0]?.type === 'large_on_unload')).toHaveLength(1);
+    });
+  });
+});
+
+describe('initialize', () => {
+  it('rejects a second initialize with other options, which would have been ignored, and takes the same ones again', async () => {
+    await withContext(async (context) => {
+      const page = await initialized(context);
+      const other = { ...options(), projectId: 'another-project' };
+      const [again, otherProject] = await page.evaluate(
+        ({ same, other }) => {
+          const { PushEngine, rejectionOf } = globalThis as unknown as SiteGlobals;
+          return Promise.all([rejectionOf(PushEngine.initialize(same)), rejectionOf(PushEngine.initialize(other))]);
+        },
+        { same: options(), other },
+      );
+      expect(again).toBeNull();
+      expect(otherProject?.message).toMatch(/already initialized with other options/);
+    });
+  });
+
+  it('works on a page that is not a secure context (plain http on a host name): a device without push, with its user, tags and events', async () => {
+    await withContext(async (context) => {
+      const page = await initialized(context, site.origin.replace('localhost', insecureHost));
+      expect(await page.evaluate(() => (globalThis as unknown as { isSecureContext: boolean }).isSecureContext)).toBe(
+        false,
+      );
+      const deviceId = await page.evaluate(async () => {
+        const { PushEngine } = globalThis as unknown as SiteGlobals;
+        await PushEngine.setUserId('plain-http-user');
+        await PushEngine.setTags({ plan: 'pro' });
+        return PushEngine.getDeviceId();
+      });
+      expect(await device(deviceId)).toMatchObject({
+        userId: 'plain-http-user',
+        tags: { plan: 'pro' },
+        isSubscribed: false,
       });
     });
   });

@@ -8,6 +8,7 @@ export interface SiteGlobals {
   PushEngine: PushEngineSdk;
   PushEngineDeferred?: Array<(sdk: PushEngineSdk) => unknown>;
   sdkLoaded?: boolean;
+  rejectionOf(promise: Promise<unknown>): Promise<CaughtError | null>;
   /** The applicationServerKey the SDK subscribed with. */
   subscribedWith?: unknown;
   PushManager: {
@@ -16,6 +17,15 @@ export interface SiteGlobals {
       getSubscription(): Promise<unknown>;
     };
   };
+}
+
+/** An error a page caught, as it crosses to the test: its own fields, with name and message. */
+export interface CaughtError {
+  name: string;
+  message: string;
+  status?: number;
+  code?: string;
+  details?: Array<{ path: string; message: string }>;
 }
 
 export interface ShownNotification {

@@ -7,12 +7,18 @@ export interface WebSite {
   close(): Promise<void>;
 }
 
+/** For the tests (SiteGlobals.rejectionOf): what a call rejected with, its name and message kept, or null. */
+const rejectionOf =
+  'window.rejectionOf = (promise) => promise.then(() => null, (error) => ({ ...error, name: error.name, message: error.message }));';
+
 /** A customer's website: its pages and its service worker file, which imports ours from the ingress. */
 function pages(ingress: string): Record<string, string> {
   return {
-    '/': `<!doctype html><title>shop</title><script type="module">import PushEngine from '${ingress}/sdk/web.js'; window.PushEngine = PushEngine; window.sdkLoaded = true;</script>`,
+    '/': `<!doctype html><title>shop</title><script>${rejectionOf}</script><script type="module">import PushEngine from '${ingress}/sdk/web.js'; window.PushEngine = PushEngine; window.sdkLoaded = true;</script>`,
     '/script-tag.html': `<!doctype html><title>shop</title><script>window.PushEngineDeferred = window.PushEngineDeferred || [];</script><script src="${ingress}/sdk/web.iife.js" defer></script>`,
     '/push-engine-sw.js': `importScripts('${ingress}/sdk/service-worker.js');`,
+    // A worker kept with the site's other scripts: its scope, /assets/, does not hold the pages.
+    '/assets/push-engine-sw.js': `importScripts('${ingress}/sdk/service-worker.js');`,
   };
 }
 

@@ -21,6 +21,25 @@ function online(): Promise<void> {
   return new Promise((resolve) => addEventListener('online', () => resolve(), { once: true }));
 }
 
+/** Where a body holds NaN or an infinity, which JSON would send as null: a tag's null deletes it. */
+function nonFinitePath(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = nonFinitePath(inner, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The body as JSON, refused as the service would refuse it (CONTRACTS §4, §5) where JSON would change a value. */
+function jsonBody(body: unknown): string {
+  const path = nonFinitePath(body);
+  if (path === undefined) return JSON.stringify(body);
+  const details = [{ path, message: 'must be a finite number' }];
+  throw sdkError(400, { error: { code: 'invalid_request', message: `${path} must be a finite number.`, details } });
+}
+
 function retryAfterMs(response: Response): number {
   const seconds = Number(response.headers.get('retry-after'));
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
@@ -47,25 +66,30 @@ export class ApiClient {
     return result;
   }
 
-  /** For the page's last moments: sent now, beside the queue, with keepalive so it outlives the page. */
-  sendNow(call: ApiCall): Promise<void> {
-    return fetch(this.baseUrl + call.path, { ...this.init(call), keepalive: true }).then((response) => {
-      if (!response.ok) throw sdkError(response.status, null);
-    });
+  /**
+   * For the page's last moments: sent now, beside the queue, with keepalive so it outlives the page. A call the
+   * browser will not send so (over its 64 KB keepalive budget, or no network) goes through the queue instead.
+   */
+  async sendNow(call: ApiCall): Promise<void> {
+    const init = { ...this.init(call), keepalive: true };
+    const response = await fetch(this.baseUrl + call.path, init).catch(() => undefined);
+    if (response === undefined) return void (await this.call(call));
+    if (!response.ok) throw sdkError(response.status, await response.json().catch(() => null));
   }
 
   private init(call: ApiCall): RequestInit {
     const headers: Record<string, string> = { ...call.headers, authorization: `Bearer ${this.clientKey}` };
     if (call.body !== undefined) headers['content-type'] = 'application/json';
-    return { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) };
+    return { method: call.method, headers, body: call.body === undefined ? undefined : jsonBody(call.body) };
   }
 
   private async send<T>(call: ApiCall): Promise<T> {
+    const init = this.init(call);
     for (let attempt = 1; ; attempt++) {
       await online();
       let response: Response;
       try {
-        response = await fetch(this.baseUrl + call.path, this.init(call));
+        response = await fetch(this.baseUrl + call.path, init);
       } catch (error) {
         // Offline now: wait for the connection without spending an attempt. Otherwise the network failed.
         if (!navigator.onLine) continue;

@@ -1,7 +1,7 @@
 import type { InitializeOptions, PushEngineSdk } from './types.ts';
 import { ApiClient } from './api-client.ts';
-import { newCallKey } from './call-key.ts';
-import { clientStateKey, readOrCreate, writeState, type ClientState } from './storage.ts';
+import { randomId } from './random-id.ts';
+import { clientStateKey, readOrCreate, readState, writeState, type ClientState } from './storage.ts';
 
 const defaultServiceWorkerPath = '/push-engine-sw.js';
 
@@ -10,6 +10,7 @@ interface DeviceView {
 }
 
 interface Session {
+  projectId: string;
   client: ApiClient;
   projectPath: string;
   devicePath: string;
@@ -26,7 +27,7 @@ function notificationsSupported(): boolean {
 }
 
 function newDeviceId(): string {
-  return `web-${crypto.randomUUID()}`;
+  return `web-${randomId()}`;
 }
 
 /** The registration body for the browser's current push state: its subscription, or none (CONTRACTS §3). */
@@ -62,8 +63,30 @@ function madeWithKey(subscription: PushSubscription, vapidPublicKey: string): bo
   return key !== null && base64Url(key) === vapidPublicKey;
 }
 
+/**
+ * Resolves once the registration has an active worker, which pushManager.subscribe needs. navigator.serviceWorker.ready
+ * would wait for a worker whose scope holds the page, which one under /assets/ never is.
+ */
+function activated(registration: ServiceWorkerRegistration): Promise<void> {
+  const worker = registration.installing ?? registration.waiting;
+  if (registration.active || !worker) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    worker.addEventListener('statechange', () => {
+      if (worker.state === 'activated') resolve();
+      if (worker.state === 'redundant') reject(new Error('The service worker failed to install.'));
+    });
+  });
+}
+
+const sameOptions = (a: InitializeOptions, b: InitializeOptions) =>
+  a.projectId === b.projectId &&
+  a.clientKey === b.clientKey &&
+  a.baseUrl === b.baseUrl &&
+  a.serviceWorkerPath === b.serviceWorkerPath;
+
 export function createSdk(): PushEngineSdk {
   let session: Promise<Session> | undefined;
+  let sessionOptions: InitializeOptions | undefined;
 
   function started(): Promise<Session> {
     if (session === undefined)
@@ -78,6 +101,19 @@ export function createSdk(): PushEngineSdk {
       body: registrationBody(subscription),
     });
     current.isSubscribed = device.isSubscribed;
+  }
+
+  /** The project's VAPID public key, kept in IndexedDB once read: a project's key never changes. */
+  async function vapidPublicKey(current: Session): Promise<string> {
+    const stateKey = `vapidPublicKey:${current.projectId}`;
+    const kept = await readState<string>(stateKey);
+    if (kept !== undefined) return kept;
+    const { vapidPublicKey } = await current.client.call<{ vapidPublicKey: string }>({
+      method: 'GET',
+      path: `${current.projectPath}/config`,
+    });
+    await writeState(stateKey, vapidPublicKey);
+    return vapidPublicKey;
   }
 
   async function start(options: InitializeOptions): Promise<Session> {
@@ -96,6 +132,7 @@ export function createSdk(): PushEngineSdk {
     worker.catch(() => undefined);
     const projectPath = `/v1/sdk/projects/${encodeURIComponent(options.projectId)}`;
     const current: Session = {
+      projectId: options.projectId,
       client: new ApiClient(options.baseUrl, options.clientKey),
       projectPath,
       devicePath: `${projectPath}/devices/${encodeURIComponent(deviceId)}`,
@@ -103,7 +140,10 @@ export function createSdk(): PushEngineSdk {
       worker,
       isSubscribed: false,
     };
-    const subscription = await currentSubscription(worker);
+    let subscription = await currentSubscription(worker);
+    // Another project's or provider's subscription on this site reaches no one through this project: a push service
+    // refuses a push signed with another key. The visitor counts as not subscribed until subscribe() replaces it.
+    if (subscription && !madeWithKey(subscription, await vapidPublicKey(current))) subscription = null;
     // A device seen before keeps what the service knows of it until the browser can say; a new one is registered.
     if (subscription !== undefined || created) await register(current, subscription ?? null);
     return current;
@@ -113,15 +153,12 @@ export function createSdk(): PushEngineSdk {
     const current = await started();
     if (!notificationsSupported() || (await Notification.requestPermission()) !== 'granted') return false;
     const registration = await current.worker;
-    const config = await current.client.call<{ vapidPublicKey: string }>({
-      method: 'GET',
-      path: `${current.projectPath}/config`,
-    });
-    await navigator.serviceWorker.ready;
-    const options = { userVisibleOnly: true, applicationServerKey: config.vapidPublicKey };
+    const applicationServerKey = await vapidPublicKey(current);
+    await activated(registration);
+    const options = { userVisibleOnly: true, applicationServerKey };
     const existing = await registration.pushManager.getSubscription();
     // The browser refuses a second key while one subscription exists (InvalidStateError).
-    if (existing && !madeWithKey(existing, config.vapidPublicKey)) await existing.unsubscribe();
+    if (existing && !madeWithKey(existing, applicationServerKey)) await existing.unsubscribe();
     const subscription = await registration.pushManager.subscribe(options);
     await register(current, subscription);
     if (current.isSubscribed) return true;
@@ -134,9 +171,16 @@ export function createSdk(): PushEngineSdk {
 
   const sdk: PushEngineSdk = {
     initialize(options) {
-      session ??= start(options);
-      // A failed start may be tried again (offline at first, say).
-      session.catch(() => (session = undefined));
+      if (session === undefined) {
+        sessionOptions = options;
+        session = start(options);
+        // A failed start may be tried again (offline at first, say).
+        session.catch(() => (session = undefined));
+      } else if (!sameOptions(options, sessionOptions!)) {
+        return Promise.reject(
+          new Error('PushEngine is already initialized with other options: reload the page to use these.'),
+        );
+      }
       return session.then(() => undefined);
     },
     subscribe,
@@ -171,7 +215,7 @@ export function createSdk(): PushEngineSdk {
         path: `${current.devicePath}/events`,
         body: data === undefined ? { type } : { type, data },
         // The same with every retry: an answer lost after the event was stored does not store it twice.
-        headers: { 'idempotency-key': newCallKey() },
+        headers: { 'idempotency-key': randomId() },
       } as const;
       if (options?.useBeacon) await current.client.sendNow(call);
       else await current.client.call(call);

@@ -15,7 +15,10 @@ export interface InitializeOptions {
 }
 
 export interface TrackEventOptions {
-  /** For events fired as the page unloads: sent at once with `keepalive`, outliving the page, and not retried. */
+  /**
+   * For events fired as the page unloads: sent at once with `keepalive`, outliving the page, and not retried; one the
+   * browser will not send so (over 64 KB, or offline) is sent as any other call.
+   */
   useBeacon?: boolean;
 }
 

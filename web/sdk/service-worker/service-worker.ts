@@ -1,6 +1,6 @@
 import type { WebPushPayload } from '../../../src/gateways/webpush/webpush-payload.ts';
 import { clientStateKey, readState, type ClientState } from '../storage.ts';
-import { newCallKey } from '../call-key.ts';
+import { randomId } from '../random-id.ts';
 
 /**
  * The push service worker, served at /sdk/service-worker.js. A site registers its own file at its origin that
@@ -39,7 +39,10 @@ type ShownOptions = NotificationOptions & { image?: string };
 self.addEventListener('push', (event) => {
   const payload = ourPayload(event.data);
   if (!payload) return;
-  const data: ClickData = { url: payload.url, notificationId: payload.data.notificationId ?? null };
+  // As on FCM and APNs, where both travel in data: the notification's own url and imageUrl, else data's.
+  const url = payload.url ?? payload.data.url ?? null;
+  const imageUrl = payload.imageUrl ?? payload.data.imageUrl;
+  const data: ClickData = { url, notificationId: payload.data.notificationId ?? null };
   const options: ShownOptions = {
     body: payload.body,
     // One notification per collapse id: a push sent twice (CONTRACTS §1) replaces the first rather than stacking.
@@ -47,7 +50,7 @@ self.addEventListener('push', (event) => {
     data,
   };
   if (payload.data.icon) options.icon = payload.data.icon;
-  if (payload.imageUrl) options.image = payload.imageUrl;
+  if (imageUrl) options.image = imageUrl;
   event.waitUntil(self.registration.showNotification(payload.title ?? '', options));
 });
 
@@ -108,7 +111,7 @@ async function reportClick(notificationId: string | null): Promise<void> {
     'POST',
     '/events',
     { type: '@clicked', data: { notificationId } },
-    { 'idempotency-key': newCallKey() },
+    { 'idempotency-key': randomId() },
   );
 }
 
