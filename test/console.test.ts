@@ -11,6 +11,7 @@ import {
   waitUntilCompleted,
 } from './support/delivery-harness.ts';
 import { screenTitles, type ScreenName } from '../web/console/screen-titles.ts';
+import { redisKeys } from '../src/infra/redis-keys.ts';
 
 /**
  * The console in headless Chromium against the real ingress, send/deliver/event workers, sandbox gateways, Redis and
@@ -327,8 +328,9 @@ describe('console', { timeout: 120_000 }, () => {
       expect(await card.textContent()).toContain('subscribed');
 
       await show(page, 'events');
-      await page.getByLabel('Device id', { exact: true }).fill('vip-1');
-      await page.getByLabel('Event type', { exact: true }).fill('purchase');
+      // Pasted with spaces around, as ids often are.
+      await page.getByLabel('Device id', { exact: true }).fill('vip-1 ');
+      await page.getByLabel('Event type', { exact: true }).fill(' purchase');
       await page.getByRole('button', { name: 'Filter' }).click();
       const table = page.getByTestId('events-table');
       await until(async () => (await table.locator('tbody tr').allTextContents()).length, { timeout: 10_000 }).toBe(1);
@@ -568,6 +570,10 @@ describe('console', { timeout: 120_000 }, () => {
         expect(await tag('code').textContent()).toBe('"30"');
         expect(await tag('name').textContent()).toBe('Ada');
         expect(await tag('none').textContent()).toBe('"null"');
+        // Beside its value of 1,024 characters, the 64-character key keeps half the row (it was one letter a line).
+        const longKey = card.getByTestId('tags').getByText(`k${'e'.repeat(63)}`, { exact: true });
+        const share = await longKey.evaluate((dt) => dt.clientWidth / dt.parentElement!.clientWidth);
+        expect(share).toBeGreaterThan(0.45);
         // The notifications table with the same title in a cell.
         await show(page, 'notifications');
         await page.locator('tbody tr[data-notification]').waitFor();
@@ -945,6 +951,14 @@ describe('console', { timeout: 120_000 }, () => {
       await page.getByLabel('Send to').selectOption('segment');
       await refused.first().waitFor();
       expect(await page.getByText('Loading segments…').count()).toBe(0);
+
+      // Reloaded while limited, the console cannot read the projects: it offers another try, not only a sign-out.
+      await page.reload();
+      await refused.waitFor();
+      const { redis, config } = harness.ingress.context;
+      await redis.del(redisKeys.rateLimit(config.queuePrefix, owner.projectId));
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('navigation', { name: 'Screens' }).waitFor();
     } finally {
       await close();
     }
@@ -1066,6 +1080,90 @@ describe('console', { timeout: 120_000 }, () => {
       await page.getByRole('button', { name: 'New segment' }).click();
       await until(() => page.getByLabel('Name').inputValue()).toBe('');
       expect(dialogs).toHaveLength(3);
+    } finally {
+      await close();
+    }
+  });
+
+  it('asks before a project switch, a sign-out, a closing tab or another screen drops a message or a journey not sent', async () => {
+    const { page, dialogs, close } = await openConsole();
+    try {
+      await signIn(page, adminToken);
+      const switcher = page.getByLabel('Project', { exact: true });
+      const shownProject = await switcher.inputValue();
+      await show(page, 'send');
+      await page.getByLabel('Body').fill('A message typed, not sent');
+      // Each question is dismissed: the message stays, and so does the project.
+      await switcher.selectOption(second.projectId);
+      expect(dialogs).toEqual(['Discard the changes you have not saved?']);
+      expect(await switcher.inputValue()).toBe(shownProject);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      expect(dialogs).toHaveLength(2);
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Templates' }).click();
+      await until(() => dialogs.length).toBe(3);
+      await page.close({ runBeforeUnload: true });
+      await until(() => dialogs.length).toBe(4);
+      expect(dialogs[3]).toBe('');
+      expect(page.isClosed()).toBe(false);
+      expect(await page.getByLabel('Body').inputValue()).toBe('A message typed, not sent');
+
+      await page.getByLabel('Body').fill('');
+      await show(page, 'journeys');
+      expect(dialogs).toHaveLength(4);
+      await page.getByLabel('Name').fill('Welcome series');
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Events' }).click();
+      await until(() => dialogs.length).toBe(5);
+      expect(await page.getByLabel('Name').inputValue()).toBe('Welcome series');
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses an event condition whose count is left blank, which was saved as "at least 0 times": every device', async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [{ id: 'never-bought', platform: 'android', token: 'console-nb' }]);
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'segments');
+      await page.getByLabel('Name').fill('Bought three times');
+      await page.getByLabel('Kind').selectOption('event');
+      await page.getByLabel('Event type').fill('purchase');
+      await page.getByLabel('Times').fill('3');
+      await until(() => page.getByTestId('segment-count').textContent()).toBe('0 subscribed devices');
+      await page.getByLabel('Times').fill('');
+      // The live count says why it cannot count, where it counted every device.
+      await until(() => page.getByRole('alert').textContent()).toContain(
+        '/conditions/0/count/value must be a whole number, 0 or more',
+      );
+      expect(await page.getByTestId('segment-count').count()).toBe(0);
+      await page.getByRole('button', { name: 'Save segment' }).click();
+      expect(
+        await page
+          .getByLabel('Times')
+          .evaluate((input) => (input as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing),
+      ).toBe(true);
+      const saved = await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/segments`, {
+        key: owner.apiKey,
+      });
+      expect(saved.body.data).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("names a preview device id the API refuses beside its field, not as the template's Liquid", async () => {
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page);
+      await show(page, 'templates');
+      await page.getByLabel('Body').fill('Hello {{ device.tags.name }}');
+      await page.getByLabel('Preview for device id').fill('user@example.com');
+      const deviceField = page.getByLabel('Preview for device id');
+      await until(() => deviceField.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByText('The template does not parse').count()).toBe(0);
+      expect(await page.getByLabel('Body').getAttribute('aria-invalid')).toBeNull();
+      expect(await page.getByText('must be 1 to 128 characters of A-Z a-z 0-9 . _ : -').count()).toBe(1);
     } finally {
       await close();
     }

@@ -90,6 +90,7 @@ export function App() {
   }, [restored.data]);
 
   const signOut = () => {
+    if (!mayLeaveScreen()) return;
     session.signOut();
     setKey(null);
     setProjects(undefined);
@@ -110,10 +111,16 @@ export function App() {
     return (
       <main id="main">
         <LoadedView loaded={restored}>{() => null}</LoadedView>
+        {/* A rate limit or an outage passes: the key is kept for another try. */}
         {restored.error && (
-          <button type="button" onClick={signOut}>
-            Sign out
-          </button>
+          <div class="actions">
+            <button type="button" onClick={restored.reload}>
+              Try again
+            </button>
+            <button type="button" class="secondary" onClick={signOut}>
+              Sign out
+            </button>
+          </div>
         )}
       </main>
     );
@@ -165,6 +172,7 @@ function Shell({
             value={projectId}
             options={projects.map((candidate) => [candidate.id, `${candidate.name} (${candidate.id})`] as const)}
             onChange={(id) => {
+              if (!mayLeaveScreen()) return;
               session.selectProject(id);
               setProjectId(id);
             }}

@@ -133,7 +133,12 @@ export function Select<V extends string>({ label, value, options, onChange, name
       <select
         id={id}
         value={value}
-        onChange={(event) => onChange((event.currentTarget as HTMLSelectElement).value as V)}
+        onChange={(event) => {
+          const select = event.currentTarget as HTMLSelectElement;
+          onChange(select.value as V);
+          // Shown as the value until it changes: a choice refused (edits kept) goes back, an accepted one follows.
+          select.value = value;
+        }}
       >
         {options.map(([optionValue, text]) => (
           <option key={optionValue} value={optionValue}>
@@ -200,30 +205,39 @@ export function Tags({
   );
 }
 
+/** Whether an editor holds what was saved, compared as the API would take both. */
+export const unchanged = (current: unknown, saved: unknown): boolean =>
+  JSON.stringify(current) === JSON.stringify(saved);
+
+const confirmDiscard = () => window.confirm('Discard the changes you have not saved?');
+
+/** Whether the shown screen holds edits not saved: one screen shows at a time, so one check at most. */
+let screenHasUnsavedEdits: (() => boolean) | null = null;
+
 /**
- * Whether an editor may show something else: yes when what it holds is what was saved, else only if the user agrees
- * to lose the edits.
+ * Registers whether the screen holds edits not saved, asked before the console shows another screen (a menu link,
+ * back or forward) or project, signs out, or the tab closes or reloads. Answers the screen's own check, for what it
+ * replaces itself (another template opened): whether it may, the user agreeing to lose the edits if there are some.
  */
-export function mayLeaveEditor(current: unknown, saved: unknown): boolean {
-  return JSON.stringify(current) === JSON.stringify(saved) || window.confirm('Discard the changes you have not saved?');
-}
-
-/** The shown screen's editor check: one screen shows at a time, so one check at most. */
-let screenLeaveCheck: (() => boolean) | null = null;
-
-/** Registers the editor's check, asked before the console shows another screen (a menu link, back or forward). */
-export function useLeaveCheck(mayLeave: () => boolean): void {
-  const latest = useRef(mayLeave);
-  latest.current = mayLeave;
+export function useUnsavedEdits(hasUnsavedEdits: () => boolean): () => boolean {
+  const latest = useRef(hasUnsavedEdits);
+  latest.current = hasUnsavedEdits;
   useEffect(() => {
-    screenLeaveCheck = () => latest.current();
+    screenHasUnsavedEdits = () => latest.current();
+    // The browser asks its own question: a page may not word it.
+    const warn = (event: BeforeUnloadEvent) => {
+      if (latest.current()) event.preventDefault();
+    };
+    addEventListener('beforeunload', warn);
     return () => {
-      screenLeaveCheck = null;
+      screenHasUnsavedEdits = null;
+      removeEventListener('beforeunload', warn);
     };
   }, []);
+  return () => !latest.current() || confirmDiscard();
 }
 
-export const mayLeaveScreen = (): boolean => screenLeaveCheck?.() ?? true;
+export const mayLeaveScreen = (): boolean => !(screenHasUnsavedEdits?.() ?? false) || confirmDiscard();
 
 /** A button for what cannot be undone: a first click asks, with what will happen, and only "Yes" does it. */
 export function ConfirmButton({

@@ -42,7 +42,12 @@ export function EventsScreen() {
             onSubmit={(event) => {
               event.preventDefault();
               // Read again even when the filters are the ones applied: new events, and new types in the catalog.
-              setApplied(filters);
+              // Trimmed as the devices and send screens trim theirs: an id is often pasted with a space after it.
+              setApplied({
+                userId: filters.userId.trim(),
+                deviceId: filters.deviceId.trim(),
+                type: filters.type.trim(),
+              });
               events.reload();
               catalog.reload();
             }}

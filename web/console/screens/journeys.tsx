@@ -4,7 +4,7 @@ import type { TemplateView } from '../../../src/schemas/template.ts';
 import { api, listAll } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ConfirmButton, ErrorMessage, Field, LoadedView, Select } from '../ui.tsx';
+import { ConfirmButton, ErrorMessage, Field, LoadedView, Select, unchanged, useUnsavedEdits } from '../ui.tsx';
 
 /** The fields a journey is written with, from what reading it answered: PUT replaces the whole journey. */
 function bodyOf(journey: JourneyView): JourneyBody {
@@ -19,6 +19,7 @@ export function JourneysScreen() {
   const list = useLoad(() => listAll<JourneyView>(`${base}/journeys`), [base]);
   const templates = useLoad(() => listAll<TemplateView>(`${base}/templates`), [base]);
   const [draft, setDraft] = useState(emptyDraft);
+  useUnsavedEdits(() => !unchanged(draft, emptyDraft));
 
   const create = useAction(async () => {
     const content = draft.templateId === '' ? { body: draft.body } : { templateId: draft.templateId };

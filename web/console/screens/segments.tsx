@@ -10,7 +10,7 @@ import type { ConditionOp } from '../../../src/schemas/event-conditions.ts';
 import { api, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView, SaveControls, Select, mayLeaveEditor, useLeaveCheck } from '../ui.tsx';
+import { ErrorMessage, Field, LoadedView, SaveControls, Select, unchanged, useUnsavedEdits } from '../ui.tsx';
 import { formatConditionValue, parseConditionValue, type ValueType } from './condition-values.ts';
 
 /** Every operator, by its label: the record's type makes the compiler notice an operator added to the API. */
@@ -67,6 +67,12 @@ function comparisonOf(draft: DraftComparison): { op: ConditionOp; value?: unknow
   };
 }
 
+/**
+ * A count or a number of days as typed. A blank field stays text, which the API refuses naming the field: Number('')
+ * is 0, and "at least 0 times" matches every device.
+ */
+const wholeNumber = (text: string): number => (text.trim() === '' ? (text as unknown as number) : Number(text));
+
 function toCondition(draft: DraftCondition): TagCondition | EventCondition {
   if (draft.kind === 'tag') return { tag: draft.key, ...comparisonOf(draft) };
   const where = draft.where
@@ -74,8 +80,8 @@ function toCondition(draft: DraftCondition): TagCondition | EventCondition {
     .map((comparison) => ({ field: comparison.key, ...comparisonOf(comparison) }));
   return {
     event: draft.event,
-    withinDays: Number(draft.withinDays),
-    count: { op: draft.countOp, value: Number(draft.count) },
+    withinDays: wholeNumber(draft.withinDays),
+    count: { op: draft.countOp, value: wholeNumber(draft.count) },
     ...(where.length > 0 && { where }),
   };
 }
@@ -233,6 +239,7 @@ function ConditionEditor({
             type="number"
             value={condition.count}
             onInput={(count) => onChange({ ...condition, count })}
+            required
           />
           <Field
             label="Within days"
@@ -240,6 +247,7 @@ function ConditionEditor({
             type="number"
             value={condition.withinDays}
             onInput={(withinDays) => onChange({ ...condition, withinDays })}
+            required
           />
           {condition.where.map((comparison, at) => (
             <fieldset key={at} class="condition">
@@ -316,13 +324,12 @@ export function SegmentsScreen() {
   // As last saved: the save's own answer until the list read again after it catches up.
   const editedSegment =
     (save.result?.id === editing ? save.result : list.data?.find((segment) => segment.id === editing)) ?? null;
-  const mayLeave = () => {
+  const mayLeave = useUnsavedEdits(() => {
     // Compared as the API would take them: "10" typed with an automatic type is the 10 that was saved.
     const saved = editorState(editedSegment);
     const current = { name, match, conditions: conditions.map(toCondition) };
-    return mayLeaveEditor(current, { ...saved, conditions: saved.conditions.map(toCondition) });
-  };
-  useLeaveCheck(mayLeave);
+    return !unchanged(current, { ...saved, conditions: saved.conditions.map(toCondition) });
+  });
   const open = (segment: SegmentView | null) => {
     if (!mayLeave()) return;
     remove.reset();

@@ -6,7 +6,7 @@ import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/de
 import { api, type ApiFailure, listAll, query } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, NamedItemSelect, Select, formatTime } from '../ui.tsx';
+import { ErrorMessage, Field, NamedItemSelect, Select, formatTime, unchanged, useUnsavedEdits } from '../ui.tsx';
 
 type TargetType = SendNotificationBody['targetType'];
 type ContentMode = 'template' | 'inline';
@@ -60,13 +60,15 @@ function failureText(error: ApiFailure): string {
   return [error.message, ...details].join(' ');
 }
 
+const blankContent = { title: '', body: '', url: '', imageUrl: '' };
+
 export function SendScreen() {
   const { base } = useProject();
   const templates = useLoad(() => listAll<TemplateView>(`${base}/templates`), [base]);
   const segments = useLoad(() => listAll<SegmentView>(`${base}/segments`), [base]);
   const [mode, setMode] = useState<ContentMode>('inline');
   const [templateId, setTemplateId] = useState('');
-  const [content, setContent] = useState({ title: '', body: '', url: '', imageUrl: '' });
+  const [content, setContent] = useState(blankContent);
   const [targetType, setTargetType] = useState<TargetType>('segment');
   const [target, setTarget] = useState('');
   const [previewDevice, setPreviewDevice] = useState('');
@@ -111,6 +113,8 @@ export function SendScreen() {
     if (asking) cancelButton.current?.focus();
   }, [asking]);
   const [sentFor, setSentFor] = useState<string | null>(null);
+  // A message typed and not sent as it stands is the marketer's work; a template chosen is one click away.
+  useUnsavedEdits(() => mode === 'inline' && !unchanged(content, blankContent) && sentFor !== draft);
   // The count stands for the audience on screen only once its settled value has caught up and its answer is in.
   const counting = audience !== JSON.stringify([targetType, chosenTarget]) || count.loading;
   // A scheduled send reads its audience again at its time: nobody now may be somebody then.

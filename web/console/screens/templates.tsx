@@ -4,7 +4,7 @@ import type { RenderedContent } from '../../../src/schemas/notification.ts';
 import { api, type ApiFailure, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView, SaveControls, mayLeaveEditor, useLeaveCheck } from '../ui.tsx';
+import { ErrorMessage, Field, LoadedView, SaveControls, unchanged, useUnsavedEdits } from '../ui.tsx';
 
 type Draft = { name: string; title: string; body: string; url: string; imageUrl: string };
 const blank: Draft = { name: '', title: '', body: '', url: '', imageUrl: '' };
@@ -35,7 +35,7 @@ function bodyOf(draft: Draft): TemplateBody {
   };
 }
 
-/** The API names a Liquid error by its field (/title); shown beside that field. */
+/** The API names each error by its field (/title for Liquid, /deviceId for the preview's device); shown beside it. */
 function fieldErrors(error: ApiFailure | undefined): Record<string, string> {
   return Object.fromEntries((error?.details ?? []).map((detail) => [detail.path.replace(/^\//, ''), detail.message]));
 }
@@ -63,7 +63,8 @@ export function TemplatesScreen() {
       : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }),
     [previewInput],
   );
-  const liquidErrors = fieldErrors(preview.error);
+  const previewErrors = fieldErrors(preview.error);
+  const liquidFailed = liquidFields.some(([field]) => field in previewErrors);
 
   const save = useAction(async () => {
     const saved =
@@ -84,8 +85,7 @@ export function TemplatesScreen() {
   // As last saved: the save's own answer until the list read again after it catches up.
   const editedTemplate =
     save.result?.id === editing ? save.result : list.data?.find((template) => template.id === editing);
-  const mayLeave = () => mayLeaveEditor(draft, editedTemplate ? draftOf(editedTemplate) : blank);
-  useLeaveCheck(mayLeave);
+  const mayLeave = useUnsavedEdits(() => !unchanged(draft, editedTemplate ? draftOf(editedTemplate) : blank));
 
   return (
     <div class="columns">
@@ -153,7 +153,7 @@ export function TemplatesScreen() {
             required={field === 'body'}
             value={draft[field]}
             onInput={(text) => setDraft({ ...draft, [field]: text })}
-            error={liquidErrors[field]}
+            error={previewErrors[field]}
           />
         ))}
         <SaveControls
@@ -173,11 +173,10 @@ export function TemplatesScreen() {
           value={previewDevice}
           onInput={setPreviewDevice}
           hint="Optional: renders with this device's tags."
+          error={previewErrors.deviceId}
         />
-        {preview.error && Object.keys(liquidErrors).length === 0 && <ErrorMessage error={preview.error} />}
-        {preview.error && Object.keys(liquidErrors).length > 0 && (
-          <p role="alert">The template does not parse; see the fields marked.</p>
-        )}
+        {preview.error && Object.keys(previewErrors).length === 0 && <ErrorMessage error={preview.error} />}
+        {preview.error && liquidFailed && <p role="alert">The template does not parse; see the fields marked.</p>}
         {preview.data && !preview.error && (
           <div class="push-preview" data-testid="template-preview">
             <strong>{preview.data.title ?? ''}</strong>
