@@ -1215,6 +1215,31 @@ describe('console', { timeout: 120_000 }, () => {
     }
   });
 
+  it("names a journey's template, and says when it was deleted, where it showed the template's id", async () => {
+    const owner = await harness.ingress.createProject('team');
+    const base = `/v1/projects/${owner.projectId}`;
+    const post = async (path: string, body: object) =>
+      (await harness.ingress.request('POST', `${base}${path}`, { key: owner.apiKey, body })).body.data;
+    const kept = await post('/templates', { name: 'Welcome', body: 'Hi' });
+    const gone = await post('/templates', { name: 'Old offer', body: 'Gone' });
+    for (const [name, template] of [
+      ['Greet', kept],
+      ['Offer', gone],
+    ])
+      await post('/journeys', { name, trigger: { event: 'signup' }, delaySeconds: 0, templateId: template.id });
+    await harness.ingress.request('DELETE', `${base}/templates/${gone.id}`, { key: owner.apiKey });
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'journeys');
+      const message = (name: string) => page.getByRole('row').filter({ hasText: name }).getByRole('cell').nth(2);
+      await until(() => message('Greet').textContent()).toBe('template “Welcome”');
+      expect(await message('Offer').textContent()).toBe(`template ${gone.id} (deleted: sends nothing)`);
+    } finally {
+      await close();
+    }
+  });
+
   it('creates a journey, pauses, resumes and deletes it', async () => {
     const { page, close } = await openConsole();
     try {

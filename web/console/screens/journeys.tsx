@@ -19,6 +19,12 @@ export function JourneysScreen() {
   const list = useLoad(() => listAll<JourneyView>(`${base}/journeys`), [base]);
   const templates = useLoad(() => listAll<TemplateView>(`${base}/templates`), [base]);
   const [draft, setDraft] = useState(emptyDraft);
+  // Its name once the templates are read; a deleted one says so, for such a journey sends nothing.
+  const templateName = (id: string) => {
+    if (!templates.data) return `template ${id}`;
+    const template = templates.data.find((candidate) => candidate.id === id);
+    return template ? `template “${template.name}”` : `template ${id} (deleted: sends nothing)`;
+  };
   useUnsavedEdits(() => !unchanged(draft, emptyDraft));
 
   const create = useAction(async () => {
@@ -64,7 +70,7 @@ export function JourneysScreen() {
                     <td>
                       <code>{journey.trigger.event}</code> + {journey.delaySeconds} s
                     </td>
-                    <td>{journey.templateId === null ? journey.body : `template ${journey.templateId}`}</td>
+                    <td>{journey.templateId === null ? journey.body : templateName(journey.templateId)}</td>
                     <td>{journey.active ? 'active' : 'paused'}</td>
                     <td class="actions">
                       <button type="button" class="secondary" onClick={() => toggle.run(journey)}>
