@@ -43,6 +43,17 @@ for (const name of ['include', 'render', 'layout']) {
   });
 }
 
+/**
+ * The *_exp filters evaluate a Liquid expression written in a string, which liquidjs parses only as it renders, per
+ * item: an expression holding another such filter made one output cost the square of an array's length in one step,
+ * past the render-time limit (which is checked between a template's parts only: a range of 2,000 froze a worker for
+ * 18 s). Such an expression also escaped the checks made when a message is accepted (an unknown filter in it failed
+ * every device) and the reading of the tags a message uses (a tag read only in it rendered as missing). `where`,
+ * `reject`, `group_by`, `has`, `find` and `find_index` with a property do what messages need of them.
+ */
+for (const name of ['where_exp', 'reject_exp', 'group_by_exp', 'has_exp', 'find_exp', 'find_index_exp'])
+  delete liquid.filters[name];
+
 export type ParsedTemplate = Template[];
 
 export function parseTemplate(text: string): ParsedTemplate {
