@@ -138,6 +138,16 @@ describe('templates (CONTRACTS §7)', () => {
     expect(send.body.error.details).toEqual(response.body.error.details);
   });
 
+  it('counts neither an inline comment nor the whitespace a "-" strips as text every push carries', async () => {
+    for (const body of [`{% # ${'c'.repeat(4060)} %}Hello`, `${' '.repeat(4070)}{{- "Hello" }}`]) {
+      const response = await ingress.request('POST', templatesPath(), {
+        key: project.apiKey,
+        body: { name: 'n', body },
+      });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+    }
+  });
+
   it('refuses an unknown filter, which would otherwise fail at every send', async () => {
     const response = await ingress.request('POST', templatesPath(), {
       key: project.apiKey,

@@ -1,5 +1,7 @@
 import type { ErrorDetail } from '../http/api-error.ts';
 import type { NotificationData } from '../schemas/notification.ts';
+import { TokenKind } from 'liquidjs';
+import { parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
 import { contentFields, contentSyntaxErrors, type MessageContent } from './message-content.ts';
 
 /**
@@ -11,40 +13,21 @@ export const maxPushBytes = 4096;
 /** Every push also carries its notification's id under `notificationId` (a UUID at the shortest), on every gateway. */
 const notificationIdBytes = Buffer.byteLength('notificationId') + 36;
 
-/** Tags whose inside may render nothing (a false if, an empty loop) or is never output (comment, capture). */
-const blockTags = new Set(['if', 'unless', 'for', 'case', 'capture', 'comment', 'raw', 'tablerow']);
-const liquidMarkup = /\{\{[\s\S]*?\}\}|\{%-?\s*(\w+)[\s\S]*?-?%\}/g;
-
 /**
- * The bytes a template renders to at the least: its text outside every output and block, which any rendering
- * keeps. Text inside a block may not render, so it is not counted; nor is a raw block's, so that its content cannot
- * be mistaken for tags.
+ * The bytes a template renders to at the least: its text outside every output and tag, as Liquid reads it (with
+ * whitespace control applied, and an inline comment being a tag), which any rendering writes. Text inside a block may
+ * not render (a false if, an empty loop) or is never written (a comment, a capture), so it is not counted. A template
+ * that does not parse counts nothing here: its syntax error is reported on its own.
  */
 export function renderedBytesAtLeast(template: string): number {
-  let bytes = 0;
-  let depth = 0;
-  let textStart = 0;
-  let skipUntil: string | null = null;
-  for (const match of template.matchAll(liquidMarkup)) {
-    const tag = match[1];
-    if (skipUntil !== null) {
-      if (tag === skipUntil) {
-        skipUntil = null;
-        depth -= 1;
-        textStart = match.index + match[0].length;
-      }
-      continue;
-    }
-    if (depth === 0) bytes += Buffer.byteLength(template.slice(textStart, match.index));
-    textStart = match.index + match[0].length;
-    if (tag === undefined) continue;
-    if (blockTags.has(tag)) {
-      depth += 1;
-      if (tag === 'raw' || tag === 'comment') skipUntil = `end${tag}`;
-    } else if (tag.startsWith('end') && blockTags.has(tag.slice(3))) depth = Math.max(0, depth - 1);
+  let parsed: ParsedTemplate;
+  try {
+    parsed = parseTemplate(template);
+  } catch {
+    return 0;
   }
-  if (depth === 0 && skipUntil === null) bytes += Buffer.byteLength(template.slice(textStart));
-  return bytes;
+  const text = parsed.filter((part) => part.token.kind === TokenKind.HTML);
+  return Buffer.byteLength(renderTemplate(text, {}));
 }
 
 /**
