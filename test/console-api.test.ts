@@ -303,6 +303,17 @@ describe('POST /v1/projects/{id}/notifications/preview', () => {
     expect(noDevice.body.data.body).toBe('[]');
   });
 
+  it('says a body renders blank for the device, as its delivery would fail, where it previewed an empty push', async () => {
+    const blank = await ingress.request('POST', path('/notifications/preview'), {
+      key: project.apiKey,
+      body: { deviceId: 'alice-phone', title: 'Hi', body: '{{ data.missing }}' },
+    });
+    expectError(blank, 400, 'invalid_request');
+    expect(blank.body.error.details).toEqual([
+      { path: '/body', message: "the body renders blank with this device's variables; give it a default" },
+    ]);
+  });
+
   it('names each field whose Liquid does not parse, and 404s an unknown device or template', async () => {
     const broken = await ingress.request('POST', path('/notifications/preview'), {
       key: project.apiKey,

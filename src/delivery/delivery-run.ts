@@ -42,8 +42,7 @@ interface Rendered {
 
 /**
  * A template that exceeds the render limits for this device's variables fails this device only; so does a body that
- * renders blank for it (`{{ data.missing }}`): such a push would show an empty notification, which a send's blank
- * body is refused for.
+ * renders blank for it (renderContent).
  */
 function renderPush(notification: PreparedNotification, device: BatchDevice): Rendered | { renderError: unknown } {
   try {
@@ -51,8 +50,6 @@ function renderPush(notification: PreparedNotification, device: BatchDevice): Re
       notification.content,
       personalizationScope(device, notification.data, notification.entryEvent),
     );
-    if (content.body.trim() === '')
-      return { renderError: new Error("the body renders blank with this device's variables; give it a default") };
     return { device, content };
   } catch (renderError) {
     return { renderError };

@@ -84,9 +84,17 @@ export function renderContent(parsed: ParsedContent, scope: object): MessageCont
     const rendered = parsed[field] === null ? null : render(field, parsed[field]);
     return rendered?.trim() ? rendered : null;
   };
+  const body = render('body', parsed.body);
+  // A push would show an empty notification (`{{ data.missing }}`), which a send's blank body is refused for; a
+  // preview says so as the delivery would.
+  if (body.trim() === '')
+    throw new FieldRenderError(
+      'body',
+      new Error("the body renders blank with this device's variables; give it a default"),
+    );
   return {
     title: renderOptional('title'),
-    body: render('body', parsed.body),
+    body,
     url: renderOptional('url'),
     imageUrl: renderOptional('imageUrl'),
   };
