@@ -1,5 +1,5 @@
 import { deleteApp, initializeApp, type AppOptions } from 'firebase-admin/app';
-import { getMessaging, type Messaging, type SendResponse } from 'firebase-admin/messaging';
+import { getMessaging, type BatchResponse, type Messaging, type SendResponse } from 'firebase-admin/messaging';
 import type { OutgoingPush, PushOutcome } from '../gateway.ts';
 import type { ClosableGateway } from '../closable-gateway.ts';
 import { classifyFcmError, type FcmSendError } from './classify-fcm-error.ts';
@@ -82,6 +82,10 @@ export function createFcmGateway(options: FcmGatewayOptions): ClosableGateway {
       const batch = await messaging.sendEach(pushes.map(fcmMessageFor));
       return batch.responses.map(outcomeOf);
     } catch (error) {
+      // The HTTP/2 session failed (a GOAWAY, a reset): each message still gets its own answer once its request
+      // settles, and those FCM took before the failure are sent, not to be sent again.
+      const pending = (error as { pendingBatchResponse?: Promise<BatchResponse> }).pendingBatchResponse;
+      if (pending) return (await pending).responses.map(outcomeOf);
       const outcome = classifyFcmError(error as FcmSendError);
       return pushes.map(() => outcome);
     }
