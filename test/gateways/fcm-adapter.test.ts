@@ -46,18 +46,32 @@ describe('FCM adapter against the sandbox', () => {
     expect(payload.notification).toEqual({ body: 'Everything is 20% off today' });
   });
 
-  it('still delivers an Android push whose image url needs encoding, or is no url at all', async () => {
-    const outcomes = await gateways.fcm.send([
+  it('still delivers an Android push whose image url needs encoding, is no url at all, or one firebase-admin refuses', async () => {
+    // URLs firebase-admin's validator refuses, failing the whole message where it could go out without the image.
+    const refused = [
+      'https://my_bucket.s3.amazonaws.com/banner.png',
+      'https://example.com//i.png',
+      'https://example.com/a[1].png',
+      'https://example.com./i.png',
+    ];
+    const pushes = [
       outgoingPush('android-space', 'android', { imageUrl: 'https://cdn.example.com/spring sale.png' }),
       outgoingPush('android-nonsense', 'android', { imageUrl: 'not a url' }),
-    ]);
-    expect(outcomes).toEqual([{ kind: 'sent' }, { kind: 'sent' }]);
+      ...refused.map((imageUrl, index) => outgoingPush(`android-refused-${index}`, 'android', { imageUrl })),
+    ];
+    const outcomes = await gateways.fcm.send(pushes);
+    expect(outcomes).toEqual(pushes.map(() => ({ kind: 'sent' })));
     expect(gateways.sandbox.deliveries('android-space')[0]!.payload).toMatchObject({
       android: { notification: { image: 'https://cdn.example.com/spring%20sale.png' } },
     });
-    const nonsense = gateways.sandbox.deliveries('android-nonsense')[0]!.payload as Record<string, any>;
-    expect(nonsense.android).toEqual({ collapse_key: 'n-1' });
-    expect(nonsense.data.imageUrl).toBe('not a url');
+    for (const [token, imageUrl] of [
+      ['android-nonsense', 'not a url'],
+      ...refused.map((url, index) => [`android-refused-${index}`, url]),
+    ] as const) {
+      const payload = gateways.sandbox.deliveries(token)[0]!.payload as Record<string, any>;
+      expect(payload.android, imageUrl).toEqual({ collapse_key: 'n-1' });
+      expect(payload.data.imageUrl).toBe(imageUrl);
+    }
   });
 
   it('answers unsubscribed for UNREGISTERED and for the invalid-registration-token INVALID_ARGUMENT', async () => {

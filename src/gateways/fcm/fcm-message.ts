@@ -19,13 +19,28 @@ function isHttps(url: string): boolean {
 }
 
 /**
- * firebase-admin refuses the whole message when android.notification.imageUrl is not a clean http(s) URL, so the
- * image is percent-encoded first, and left to data.imageUrl alone when it cannot be a URL at all.
+ * firebase-admin's own test of android.notification.imageUrl (validator.isURL, not exported), which refuses the whole
+ * message: each host label letters, digits and inner dashes (no underscore, no trailing dot) or an IPv6 literal; a
+ * path of non-empty segments of unreserved characters; nothing outside URL characters.
+ */
+const fcmHostname =
+  /^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*$|^\[[a-fA-F0-9:.]+\]$/;
+const fcmPathname = /^(\/[\w\-.~!$'()*+,;=:@%]+)*\/?$/;
+const nonUrlCharacter = /[^a-z0-9:/?#[\]@!$&'()*+,;=.\-_~%]/i;
+
+/**
+ * The image percent-encoded first, and left to data.imageUrl alone when firebase-admin would refuse it (an S3 bucket
+ * named with an underscore, a double slash in the path): the push then goes out without it rather than failing.
  */
 function androidImageUrl(imageUrl: string): string | undefined {
   if (!URL.canParse(imageUrl)) return undefined;
   const url = new URL(imageUrl);
-  return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  const accepted =
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    fcmHostname.test(url.hostname) &&
+    fcmPathname.test(url.pathname) &&
+    !nonUrlCharacter.test(url.href);
+  return accepted ? url.href : undefined;
 }
 
 export function fcmMessageFor(push: OutgoingPush): Message {
