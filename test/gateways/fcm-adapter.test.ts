@@ -18,7 +18,8 @@ describe('FCM adapter against the sandbox', () => {
         url: 'https://shop.example.com/sale',
         imageUrl: 'https://cdn.example.com/sale.png',
       },
-      android: { collapse_key: 'n-1', notification: { image: 'https://cdn.example.com/sale.png' } },
+      // The tag replaces a notification already shown, as a push sent twice (CONTRACTS §1) would otherwise show twice.
+      android: { collapse_key: 'n-1', notification: { tag: 'n-1', image: 'https://cdn.example.com/sale.png' } },
     });
   });
 
@@ -28,7 +29,7 @@ describe('FCM adapter against the sandbox', () => {
       notification: { title: 'Spring sale', body: 'Everything is 20% off today' },
       webpush: {
         headers: { Topic: 'n1' },
-        notification: { image: 'https://cdn.example.com/sale.png' },
+        notification: { tag: 'n-1', image: 'https://cdn.example.com/sale.png' },
         fcmOptions: { link: 'https://shop.example.com/sale' },
       },
       data: { url: 'https://shop.example.com/sale' },
@@ -41,7 +42,7 @@ describe('FCM adapter against the sandbox', () => {
     ]);
     expect(outcomes).toEqual([{ kind: 'sent' }]);
     const payload = gateways.sandbox.deliveries('web-http')[0]!.payload as Record<string, any>;
-    expect(payload.webpush).toEqual({ headers: { Topic: 'n1' } });
+    expect(payload.webpush).toEqual({ headers: { Topic: 'n1' }, notification: { tag: 'n-1' } });
     expect(payload.data).toEqual({ campaign: 'spring', notificationId: 'n-1', url: 'http://shop.example.com/sale' });
     expect(payload.notification).toEqual({ body: 'Everything is 20% off today' });
   });
@@ -69,7 +70,7 @@ describe('FCM adapter against the sandbox', () => {
       ...refused.map((url, index) => [`android-refused-${index}`, url]),
     ] as const) {
       const payload = gateways.sandbox.deliveries(token)[0]!.payload as Record<string, any>;
-      expect(payload.android, imageUrl).toEqual({ collapse_key: 'n-1' });
+      expect(payload.android, imageUrl).toEqual({ collapse_key: 'n-1', notification: { tag: 'n-1' } });
       expect(payload.data.imageUrl).toBe(imageUrl);
     }
   });

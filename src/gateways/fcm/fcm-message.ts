@@ -43,18 +43,25 @@ function androidImageUrl(imageUrl: string): string | undefined {
   return accepted ? url.href : undefined;
 }
 
+/**
+ * The collapse id goes out as the collapse key (CONTRACTS §1), which replaces a push still waiting at FCM, and as the
+ * notification's tag, which replaces one already shown: without a tag a push sent twice (CONTRACTS §1) showed twice.
+ */
 export function fcmMessageFor(push: OutgoingPush): Message {
   const notification = push.title === null ? { body: push.body } : { title: push.title, body: push.body };
   const message: Message = { token: push.token, notification, data: dataWith(push) };
   if (push.platform === 'web') {
     message.webpush = {
       headers: { Topic: webPushTopic(push.collapseId) },
-      ...(push.imageUrl !== null && { notification: { image: push.imageUrl } }),
+      notification: { tag: push.collapseId, ...(push.imageUrl !== null && { image: push.imageUrl }) },
       ...(push.url !== null && isHttps(push.url) && { fcmOptions: { link: push.url } }),
     };
   } else {
     const imageUrl = push.imageUrl === null ? undefined : androidImageUrl(push.imageUrl);
-    message.android = { collapseKey: push.collapseId, ...(imageUrl !== undefined && { notification: { imageUrl } }) };
+    message.android = {
+      collapseKey: push.collapseId,
+      notification: { tag: push.collapseId, ...(imageUrl !== undefined && { imageUrl }) },
+    };
   }
   return message;
 }
