@@ -107,7 +107,7 @@ describe('targets', () => {
     expect(deliveries('bob-i')).toEqual([]);
     expect(deliveries('alice-i')[0]!.gateway).toBe('apns');
     expect(payload('alice-i')).toMatchObject({
-      aps: { alert: { title: 'Hello', body: 'News' }, 'mutable-content': 1 },
+      aps: { alert: { title: 'Hello', body: 'News' }, sound: 'default', 'mutable-content': 1 },
       url: 'https://news.example/1',
       imageUrl: 'https://news.example/1.jpg',
       article: '1',
@@ -166,7 +166,7 @@ describe('templates and personalization', () => {
       data: { url: 'https://shop.example/Shoes?d=p-1', imageUrl: 'https://img.example/shoes.png', product: 'Shoes' },
     });
     expect(payload('p-tok-2')).toMatchObject({
-      aps: { alert: { title: 'Hi friend', body: 'Shoes for dave (basic)' } },
+      aps: { alert: { title: 'Hi friend', body: 'Shoes for dave (basic)' }, sound: 'default' },
       url: 'https://shop.example/Shoes?d=p-2',
     });
     const [entry] = await history('p-2');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSandboxGateways, withUnreachableGateways } from '../support/sandbox-gateways.ts';
 import { outgoingPush } from '../support/outgoing-push.ts';
+import { apnsNotificationFor } from '../../src/gateways/apns/apns-notification.ts';
 
 const gateways = useSandboxGateways();
 
@@ -11,12 +12,24 @@ describe('APNs adapter against the sandbox', () => {
     // The collapse id (the notification id) travels in the apns-collapse-id header: a repeat shows once.
     expect(delivery).toMatchObject({ gateway: 'apns', token: 'ios-1', collapseId: 'n-1' });
     expect(delivery!.payload).toEqual({
-      aps: { alert: { title: 'Spring sale', body: 'Everything is 20% off today' }, 'mutable-content': 1 },
+      aps: {
+        alert: { title: 'Spring sale', body: 'Everything is 20% off today' },
+        sound: 'default',
+        'mutable-content': 1,
+      },
       url: 'https://shop.example.com/sale',
       imageUrl: 'https://cdn.example.com/sale.png',
       campaign: 'spring',
       notificationId: 'n-1',
     });
+  });
+
+  it('asks APNs to keep a push for an offline device four weeks, as the other gateways do', () => {
+    // node-apn sends expiry as the apns-expiration header.
+    const { expiry } = apnsNotificationFor(outgoingPush('ios-expiry', 'ios'), 'com.example.app');
+    const fourWeeks = Math.floor(Date.now() / 1000) + 28 * 24 * 3600;
+    expect(expiry).toBeGreaterThanOrEqual(fourWeeks - 60);
+    expect(expiry).toBeLessThanOrEqual(fourWeeks);
   });
 
   it("carries a journey send's id as its collapse id up to APNs' 64 bytes, and a 32-character form of a longer one", async () => {
@@ -35,7 +48,7 @@ describe('APNs adapter against the sandbox', () => {
   it('sends a body-only alert without mutable-content when there is no title or image', async () => {
     await gateways.apns.send([outgoingPush('ios-plain', 'ios', { title: null, imageUrl: null, url: null, data: {} })]);
     expect(gateways.sandbox.deliveries('ios-plain')[0]!.payload).toEqual({
-      aps: { alert: { body: 'Everything is 20% off today' } },
+      aps: { alert: { body: 'Everything is 20% off today' }, sound: 'default' },
     });
   });
 

@@ -2,12 +2,11 @@ import type { Agent } from 'node:https';
 import webpush from 'web-push';
 import type { OutgoingPush, PushGateway, PushOutcome } from '../gateway.ts';
 import { webPushTopic } from '../collapse-id.ts';
+import { pushTimeToLiveSeconds } from '../time-to-live.ts';
 import type { VapidKeys } from '../../webpush/vapid-keys.ts';
 import { classifyWebPushError, type WebPushSendError } from './classify-webpush-error.ts';
 import { maxWebPushPayloadBytes, webPushPayload } from './webpush-payload.ts';
 
-/** How long a push service keeps a push for an offline browser: FCM's default, four weeks. */
-const timeToLiveSeconds = 28 * 24 * 3600;
 /** web-push signs JWTs valid for 12 hours; one is reused for an hour, then signed again. */
 const vapidHeaderReuseMs = 3600_000;
 const requestTimeoutMs = 30_000;
@@ -58,7 +57,7 @@ export function createWebPushGateway(options: WebPushGatewayOptions): PushGatewa
     }
     try {
       await webpush.sendNotification({ endpoint: push.token, keys: push.webPushKeys }, payload, {
-        TTL: timeToLiveSeconds,
+        TTL: pushTimeToLiveSeconds,
         urgency: 'normal',
         topic: tag,
         contentEncoding: 'aes128gcm',
