@@ -82,6 +82,8 @@ export function answerFcm(
       'Request is missing required authentication credential. Expected OAuth 2 access token.',
     );
   }
+  // What FCM answers for a Firebase project it does not know: NOT_FOUND with no FcmError detail.
+  if (projectId.startsWith('missing-')) return fcmError(404, 'NOT_FOUND', 'Requested entity was not found.');
   const message = parseMessage(request.body);
   if (message === undefined)
     return badRequest('Invalid JSON payload received. Expected an object with a "message" field.');

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useSandboxGateways, withUnreachableGateways } from '../support/sandbox-gateways.ts';
 import { outgoingPush } from '../support/outgoing-push.ts';
+import { createFcmGateway } from '../../src/gateways/fcm/fcm-gateway.ts';
+import { sandboxFcmAgent } from '../../src/gateways/fcm/sandbox-agent.ts';
 
 const gateways = useSandboxGateways();
 
@@ -96,6 +98,32 @@ describe('FCM adapter against the sandbox', () => {
     expect(gateways.sandbox.attempts('flaky-f1').map((attempt) => attempt.status)).toEqual([503]);
     expect(await gateways.fcm.send([outgoingPush('flaky-f1', 'android')])).toEqual([{ kind: 'sent' }]);
     expect(gateways.sandbox.deliveries('flaky-f1')).toHaveLength(1);
+  });
+
+  it('fails rather than unsubscribes when FCM answers NOT_FOUND without UNREGISTERED: a project it does not know', async () => {
+    // A service account with a wrong project_id: firebase-admin reads the 404 as not-registered, for every device.
+    const wrongProject = createFcmGateway({
+      appOptions: {
+        projectId: 'missing-project',
+        credential: { getAccessToken: async () => ({ access_token: 'token', expires_in: 3600 }) },
+        httpAgent: sandboxFcmAgent(gateways.sandbox.port, '127.0.0.1'),
+      },
+      legacyHttpTransport: true,
+    });
+    try {
+      expect(await wrongProject.send([outgoingPush('wrong-project-1', 'android')])).toEqual([
+        {
+          kind: 'failed',
+          reason: expect.stringContaining('check the project_id of the service account'),
+        },
+      ]);
+    } finally {
+      await wrongProject.close();
+    }
+    // A token FCM says is gone still unsubscribes.
+    expect(await gateways.fcm.send([outgoingPush('unregistered-still', 'android')])).toEqual([
+      { kind: 'unsubscribed', reason: 'messaging/registration-token-not-registered' },
+    ]);
   });
 
   it("answers retry for a 429 quota answer, after the answer's Retry-After (CONTRACTS §9)", async () => {

@@ -6,6 +6,11 @@ export interface FcmSendError {
   message?: string;
   /** FCM's Retry-After, which firebase-admin drops; src/gateways/fcm/fcm-gateway.ts puts it here. */
   retryAfterMs?: number;
+  /**
+   * The FcmError detail's errorCode in FCM's answer (UNREGISTERED, …), null when the answer had none, undefined when
+   * unknown; fcm-gateway.ts puts it here, since firebase-admin reports a 404 with and without it as the same code.
+   */
+  fcmErrorCode?: string | null;
 }
 
 const unsubscribeCodes = new Set([
@@ -39,9 +44,17 @@ function isTransient(code: string, message: string): boolean {
   );
 }
 
+const unknownProjectReason =
+  'FCM answered NOT_FOUND without UNREGISTERED, as it does for a Firebase project it does not know: check the project_id of the service account';
+
 export function classifyFcmError(error: FcmSendError): PushOutcome {
   const code = error.code ?? 'unknown';
   const reason = `${code}: ${error.message ?? ''}`.trim();
+  // firebase-admin reads a bare NOT_FOUND as not-registered; FCM answers that for a Firebase project it does not know
+  // (a service account's wrong project_id), where every device would be unsubscribed. Only UNREGISTERED says the
+  // token is gone (CONTRACTS §9).
+  if (code === 'messaging/registration-token-not-registered' && error.fcmErrorCode === null)
+    return { kind: 'failed', reason: `${code}: ${unknownProjectReason}` };
   if (unsubscribeCodes.has(code)) return { kind: 'unsubscribed', reason: code };
   if (code === 'messaging/invalid-argument' && invalidTokenMessage.test(error.message ?? '')) {
     return { kind: 'unsubscribed', reason: 'messaging/invalid-argument: invalid registration token' };

@@ -34,10 +34,29 @@ interface FailedSend {
   error: FcmSendError;
 }
 
+/** The HTTP answer firebase-admin built a failed send from (its RequestResponseError's response). */
+interface ErrorResponse {
+  headers?: Record<string, string>;
+  isJson?(): boolean;
+  data?: unknown;
+}
+
 interface MessagingRequestHandler {
   httpClient?: RetryingClient;
   http2Client?: RetryingClient;
-  buildSendResponseFromError?: (error: { response?: { headers?: Record<string, string> } }) => FailedSend;
+  buildSendResponseFromError?: (error: { response?: ErrorResponse }) => FailedSend;
+}
+
+const fcmErrorType = 'type.googleapis.com/google.firebase.fcm.v1.FcmError';
+
+/** The errorCode of the FcmError detail of FCM's error body, or null when it has none. */
+function fcmErrorCodeIn(body: unknown): string | null {
+  const details = (body as { error?: { details?: unknown } } | null)?.error?.details;
+  if (!Array.isArray(details)) return null;
+  const detail = details.find((entry) => (entry as { '@type'?: unknown })?.['@type'] === fcmErrorType) as
+    | { errorCode?: unknown }
+    | undefined;
+  return typeof detail?.errorCode === 'string' ? detail.errorCode : null;
 }
 
 /**
@@ -65,6 +84,7 @@ function adaptRequestHandler(messaging: Messaging): void {
     const failed = buildFailedSend(error);
     const after = retryAfterMs(error.response?.headers?.['retry-after']);
     if (after !== undefined) failed.error.retryAfterMs = after;
+    if (error.response?.isJson?.()) failed.error.fcmErrorCode = fcmErrorCodeIn(error.response.data);
     return failed;
   };
 }
