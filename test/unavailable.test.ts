@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { withDatabase } from '../src/infra/mongo-url.ts';
 import type { StartedService } from '../local/services/started-service.ts';
 import { startIngress, type TestIngress } from './support/ingress.ts';
 import { testConfig } from './support/test-config.ts';
-import { eventually } from './support/eventually.ts';
+import { eventually, waitFor } from './support/eventually.ts';
 import { redisCommandTimeoutMs } from '../src/infra/redis.ts';
 import { isUnavailableError } from '../src/infra/unavailable.ts';
 import { readinessTimeoutMs } from '../src/routes/health.ts';
@@ -36,6 +36,22 @@ async function ingressOn(overrides: Parameters<typeof testConfig>[0]): Promise<T
   const ingress = await startIngress(testConfig(overrides));
   cleanups.push(() => ingress.close());
   return ingress;
+}
+
+/**
+ * A server connected but not answering: its processes stopped, and only once the kernel shows each stopped (a signal
+ * reaches a process on a busy machine when it next runs, and a request sent before then was answered).
+ */
+async function freeze(service: StartedService): Promise<void> {
+  for (const pid of service.pids) process.kill(pid, 'SIGSTOP');
+  cleanups.push(async () => {
+    for (const pid of service.pids) process.kill(pid, 'SIGCONT');
+  });
+  for (const pid of service.pids)
+    await waitFor(
+      async () => (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '')[0],
+      (state) => state === 'T',
+    );
 }
 
 function expectUnavailable(response: { status: number; body: any }) {
@@ -73,10 +89,7 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
   it('answers 503 within the command timeout, and writes nothing, while Redis is connected but does not answer', async () => {
     const { redis, ingress, register } = await deviceOnPrivateRedis('team');
 
-    for (const pid of redis.pids) process.kill(pid, 'SIGSTOP');
-    cleanups.push(async () => {
-      for (const pid of redis.pids) process.kill(pid, 'SIGCONT');
-    });
+    await freeze(redis);
     const startedAt = Date.now();
     expectUnavailable(await register('during'));
     expect(Date.now() - startedAt).toBeLessThan(redisCommandTimeoutMs + 2000);
@@ -87,17 +100,13 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
     const mongo = await privateServer(startLocalSecantusDb);
     const ingress = await ingressOn({ mongoUrl: withDatabase(mongo.url, 'frozen_test') });
     expect((await ingress.request('GET', '/readyz')).status).toBe(200);
-    for (const pid of mongo.pids) process.kill(pid, 'SIGSTOP');
-    const thaw = async () => {
-      for (const pid of mongo.pids) process.kill(pid, 'SIGCONT');
-    };
-    cleanups.push(thaw);
+    await freeze(mongo);
     const startedAt = Date.now();
     const frozen = await ingress.request('GET', '/readyz');
     expect(Date.now() - startedAt).toBeLessThan(readinessTimeoutMs + 1000);
     expect(frozen.status).toBe(503);
     expect(frozen.body.error.message).toBe('Not ready: redis is up, mongodb is down.');
-    await thaw();
+    for (const pid of mongo.pids) process.kill(pid, 'SIGCONT');
     await eventually(async () => expect((await ingress.request('GET', '/readyz')).status).toBe(200));
   });
 
