@@ -148,6 +148,35 @@ describe('templates (CONTRACTS §7)', () => {
     }
   });
 
+  it('refuses a send or a journey naming a template stored before a Liquid rule of today, which would fail every device', async () => {
+    // Stored while messages could still use the *_exp filters (src/rendering/liquid.ts).
+    const stale = {
+      _id: 'stale-exp',
+      projectId: project.projectId,
+      name: 'stale',
+      body: '{{ a | where_exp: "i", "i" }}',
+    };
+    await ingress.context.models.Template.create(stale);
+    const base = `/v1/projects/${project.projectId}`;
+    const send = await ingress.request('POST', `${base}/notifications`, {
+      key: project.apiKey,
+      body: { targetType: 'userId', targetIds: ['someone'], templateId: stale._id },
+    });
+    expect(send.status).toBe(400);
+    expect(send.body.error.details).toEqual([
+      {
+        path: '/templateId',
+        message: expect.stringMatching(/^its body is not a valid Liquid template: undefined filter: where_exp/),
+      },
+    ]);
+    const journey = await ingress.request('POST', `${base}/journeys`, {
+      key: project.apiKey,
+      body: { name: 'stale', trigger: { event: 'signup' }, delaySeconds: 0, templateId: stale._id },
+    });
+    expect(journey.status).toBe(400);
+    expect(journey.body.error.details).toEqual(send.body.error.details);
+  });
+
   it('refuses an unknown filter, which would otherwise fail at every send', async () => {
     const response = await ingress.request('POST', templatesPath(), {
       key: project.apiKey,

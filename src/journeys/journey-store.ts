@@ -6,7 +6,7 @@ import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts
 import { bodyPartErrors } from '../http/validation.ts';
 import { fieldsOf } from '../http/invalid-request-details.ts';
 import { payloadFloorErrors, storedContentErrors } from '../rendering/payload-floor.ts';
-import { contentOf, contentSyntaxErrors } from '../rendering/message-content.ts';
+import { contentOf, contentSyntaxErrors, templateSyntaxErrors } from '../rendering/message-content.ts';
 import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
 import { bumpJourneyVersion } from './journey-version.ts';
@@ -83,10 +83,11 @@ export class JourneyStore {
     // Like the blank-body rule, only a journey that can send needs its template: one whose template was deleted can
     // still be paused.
     if (typeof input.templateId === 'string' && input.active !== false) {
-      const template = await this.deps.templates.find(projectId, input.templateId);
-      // A template stored before templates had to fit a push: refused here as a send naming it is.
-      const tooLarge = payloadFloorErrors(contentOf(template), {}, true);
-      if (tooLarge.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', tooLarge);
+      const content = contentOf(await this.deps.templates.find(projectId, input.templateId));
+      // A template stored before a rule of today (fit a push, valid Liquid): refused here as a send naming it is.
+      const stale = templateSyntaxErrors(content);
+      const errors = stale.length > 0 ? stale : payloadFloorErrors(content, {}, true);
+      if (errors.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', errors);
     }
   }
 

@@ -4,7 +4,12 @@ import type { KeyOwner } from '../keys/key-cache.ts';
 import type { SendNotificationBody } from '../schemas/notification.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
-import { contentOf, contentSyntaxErrors, type MessageContent } from '../rendering/message-content.ts';
+import {
+  contentOf,
+  contentSyntaxErrors,
+  templateSyntaxErrors,
+  type MessageContent,
+} from '../rendering/message-content.ts';
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
 import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
 import { enqueueSend } from '../queues/send.ts';
@@ -122,6 +127,9 @@ export async function createNotification(
   const details = sendRequestErrors(owner.plan, body, now);
   if (details.length > 0) throw invalidRequest('The notification is not valid; see details for each field.', details);
   const content = await resolveContent(deps, owner.projectId, body);
+  const templateErrors = body.templateId === undefined ? [] : templateSyntaxErrors(content);
+  if (templateErrors.length > 0)
+    throw invalidRequest('The template is not valid Liquid; see details for each field.', templateErrors);
   const tooLarge = payloadFloorErrors(content, body.data ?? {}, body.templateId !== undefined);
   if (tooLarge.length > 0)
     throw invalidRequest(

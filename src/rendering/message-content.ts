@@ -61,7 +61,19 @@ export function contentSyntaxErrors(
   return details;
 }
 
-/** A render that failed where parsing did not (a time or memory limit), with the field it failed on. */
+/**
+ * A stored template's fields that are not valid Liquid as messages are parsed now (one stored before a rule, such as
+ * the *_exp filters' removal), named through /templateId as a send or a journey naming it is told; such content would
+ * otherwise be accepted and fail every device.
+ */
+export function templateSyntaxErrors(content: MessageContent): ErrorDetail[] {
+  return contentSyntaxErrors(content).map(({ path, message }) => ({
+    path: '/templateId',
+    message: `its ${path.slice(1)} ${message}`,
+  }));
+}
+
+/** A render that failed where parsing did not (a time or memory limit, a blank body), with the field it failed on. */
 export class FieldRenderError extends Error {
   readonly field: ContentField;
 
