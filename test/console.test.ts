@@ -1161,9 +1161,17 @@ describe('console', { timeout: 120_000 }, () => {
       await page.getByLabel('Preview for device id').fill('user@example.com');
       const deviceField = page.getByLabel('Preview for device id');
       await until(() => deviceField.getAttribute('aria-invalid')).toBe('true');
-      expect(await page.getByText('The template does not parse').count()).toBe(0);
+      expect(await page.getByText('No preview; see the fields marked.').count()).toBe(0);
       expect(await page.getByLabel('Body').getAttribute('aria-invalid')).toBeNull();
       expect(await page.getByText('must be 1 to 128 characters of A-Z a-z 0-9 . _ : -').count()).toBe(1);
+      // A body that renders blank is no syntax error: the field says so, as its delivery would.
+      await page.getByLabel('Preview for device id').fill('');
+      await page.getByLabel('Body').fill('{{ data.nothing }}');
+      await until(() => page.getByLabel('Body').getAttribute('aria-invalid')).toBe('true');
+      expect(
+        await page.getByText("the body renders blank with this device's variables; give it a default").count(),
+      ).toBe(1);
+      expect(await page.getByRole('alert').filter({ hasText: 'No preview; see the fields marked.' }).count()).toBe(1);
     } finally {
       await close();
     }

@@ -176,7 +176,8 @@ export function TemplatesScreen() {
           error={previewErrors.deviceId}
         />
         {preview.error && Object.keys(previewErrors).length === 0 && <ErrorMessage error={preview.error} />}
-        {preview.error && liquidFailed && <p role="alert">The template does not parse; see the fields marked.</p>}
+        {/* Liquid that does not parse, or a body that renders blank for these variables: the field says which. */}
+        {preview.error && liquidFailed && <p role="alert">No preview; see the fields marked.</p>}
         {preview.data && !preview.error && (
           <div class="push-preview" data-testid="template-preview">
             <strong>{preview.data.title ?? ''}</strong>
