@@ -187,6 +187,33 @@ describe('the web SDK through a subscription’s life', () => {
     });
   });
 
+  it("initializes a subscribed visitor when the project's key cannot be read, leaving the device as the service knows it", async () => {
+    await withContext(async (context) => {
+      const { page, deviceId } = await subscribedVisitor(context, [await issue()]);
+      await page.reload();
+      await page.waitForFunction(() => (globalThis as any).sdkLoaded === true);
+      // The key kept from the subscription is forgotten (a day old, say), and reading it again fails.
+      await page.evaluate(
+        (projectId) =>
+          new Promise<void>((resolve, reject) => {
+            const opening = (globalThis as any).indexedDB.open('push-engine', 1);
+            opening.onsuccess = () => {
+              const removal = opening.result
+                .transaction('state', 'readwrite')
+                .objectStore('state')
+                .delete(`vapidPublicKey:${projectId}`);
+              removal.onsuccess = () => resolve();
+              removal.onerror = () => reject(removal.error);
+            };
+          }),
+        project.projectId,
+      );
+      await page.route('**/config', (route) => route.fulfill({ status: 500, body: '{}' }));
+      await initialize(page);
+      expect(await isSubscribed(deviceId)).toBe(true);
+    });
+  });
+
   it('subscribes with a service worker file kept under a folder, whose scope does not hold the page', async () => {
     await withContext(async (context) => {
       const subscription = await issue();
@@ -199,7 +226,7 @@ describe('the web SDK through a subscription’s life', () => {
     });
   });
 
-  it("shows and opens a push's data.url and data.imageUrl when it has no url or imageUrl of its own, as on FCM and APNs", async () => {
+  it("shows and opens a push's data.url and data.imageUrl when it has no url or imageUrl of its own and they are web addresses", async () => {
     await withContext(async (context) => {
       const subscription = await issue();
       const { deviceId } = await subscribedVisitor(context, [subscription]);
@@ -228,6 +255,23 @@ describe('the web SDK through a subscription’s life', () => {
         (notifications) => notifications.length === 1,
       );
       expect(shown).toEqual([{ image: imageUrl, url }]);
+      // An app's deep link in data.url is no address a browser opens: the click opens nothing rather than failing.
+      const deepLink = { ...(delivery!.payload as any), tag: 'deep-link' };
+      deepLink.data = { ...deepLink.data, url: 'myapp://orders/7' };
+      await worker.evaluate((payload: string) => {
+        const scope = globalThis as any;
+        scope.dispatchEvent(new scope.PushEvent('push', { data: payload }));
+      }, JSON.stringify(deepLink));
+      const deep = await waitFor(
+        () =>
+          worker.evaluate(async () =>
+            (await (globalThis as any).registration.getNotifications({ tag: 'deep-link' })).map(
+              ({ data }: any) => data.url,
+            ),
+          ),
+        (urls) => urls.length === 1,
+      );
+      expect(deep).toEqual([null]);
     });
   });
 

@@ -247,7 +247,8 @@ describe('initialize', () => {
           const { PushEngine, rejectionOf } = globalThis as unknown as SiteGlobals;
           return Promise.all([rejectionOf(PushEngine.initialize(same)), rejectionOf(PushEngine.initialize(other))]);
         },
-        { same: options(), other },
+        // The same options as they take effect: the base URL with a slash, the worker's default path given.
+        { same: { ...options(), baseUrl: `${options().baseUrl}/`, serviceWorkerPath: '/push-engine-sw.js' }, other },
       );
       expect(again).toBeNull();
       expect(otherProject?.message).toMatch(/already initialized with other options/);

@@ -57,11 +57,14 @@ function base64Url(key: ArrayBuffer): string {
     .replace(/=+$/, '');
 }
 
-/** Made with this project's VAPID key, not another project's or another push provider's on the same site. */
-function madeWithKey(subscription: PushSubscription, vapidPublicKey: string): boolean {
+/** The VAPID key the subscription was made with, or null where the browser does not say. */
+function keyOf(subscription: PushSubscription): string | null {
   const key = subscription.options.applicationServerKey;
-  return key !== null && base64Url(key) === vapidPublicKey;
+  return key === null ? null : base64Url(key);
 }
+
+/** How long a page load trusts the project's VAPID key as last read: a day, one read a day per browser. */
+const keptKeyMs = 86_400_000;
 
 /**
  * Resolves once the registration has an active worker, which pushManager.subscribe needs. navigator.serviceWorker.ready
@@ -78,15 +81,18 @@ function activated(registration: ServiceWorkerRegistration): Promise<void> {
   });
 }
 
-const sameOptions = (a: InitializeOptions, b: InitializeOptions) =>
-  a.projectId === b.projectId &&
-  a.clientKey === b.clientKey &&
-  a.baseUrl === b.baseUrl &&
-  a.serviceWorkerPath === b.serviceWorkerPath;
+/** The options as they take effect (a copy): a trailing slash or the default path given explicitly changes nothing. */
+const effectiveOptions = (options: InitializeOptions): string =>
+  JSON.stringify([
+    options.projectId,
+    options.clientKey,
+    options.baseUrl.replace(/\/+$/, ''),
+    options.serviceWorkerPath ?? defaultServiceWorkerPath,
+  ]);
 
 export function createSdk(): PushEngineSdk {
   let session: Promise<Session> | undefined;
-  let sessionOptions: InitializeOptions | undefined;
+  let sessionOptions: string | undefined;
 
   function started(): Promise<Session> {
     if (session === undefined)
@@ -103,17 +109,20 @@ export function createSdk(): PushEngineSdk {
     current.isSubscribed = device.isSubscribed;
   }
 
-  /** The project's VAPID public key, kept in IndexedDB once read: a project's key never changes. */
-  async function vapidPublicKey(current: Session): Promise<string> {
+  /**
+   * The project's VAPID public key: read from the service for a subscription, and kept in IndexedDB for page loads
+   * for a day, so that a key made again (a project restored from a backup) is not trusted for long.
+   */
+  async function vapidPublicKey(current: Session, kept: 'kept' | 'fresh'): Promise<string> {
     const stateKey = `vapidPublicKey:${current.projectId}`;
-    const kept = await readState<string>(stateKey);
-    if (kept !== undefined) return kept;
-    const { vapidPublicKey } = await current.client.call<{ vapidPublicKey: string }>({
+    const stored = await readState<{ key: string; readAt: number }>(stateKey);
+    if (kept === 'kept' && stored !== undefined && Date.now() - stored.readAt < keptKeyMs) return stored.key;
+    const { vapidPublicKey: key } = await current.client.call<{ vapidPublicKey: string }>({
       method: 'GET',
       path: `${current.projectPath}/config`,
     });
-    await writeState(stateKey, vapidPublicKey);
-    return vapidPublicKey;
+    await writeState(stateKey, { key, readAt: Date.now() });
+    return key;
   }
 
   async function start(options: InitializeOptions): Promise<Session> {
@@ -143,7 +152,12 @@ export function createSdk(): PushEngineSdk {
     let subscription = await currentSubscription(worker);
     // Another project's or provider's subscription on this site reaches no one through this project: a push service
     // refuses a push signed with another key. The visitor counts as not subscribed until subscribe() replaces it.
-    if (subscription && !madeWithKey(subscription, await vapidPublicKey(current))) subscription = null;
+    // When the project's key cannot be read the state is unknown; a key the browser does not report is taken as ours.
+    if (subscription) {
+      const projectKey = await vapidPublicKey(current, 'kept').catch(() => undefined);
+      if (projectKey === undefined) subscription = undefined;
+      else if (![null, projectKey].includes(keyOf(subscription))) subscription = null;
+    }
     // A device seen before keeps what the service knows of it until the browser can say; a new one is registered.
     if (subscription !== undefined || created) await register(current, subscription ?? null);
     return current;
@@ -153,12 +167,12 @@ export function createSdk(): PushEngineSdk {
     const current = await started();
     if (!notificationsSupported() || (await Notification.requestPermission()) !== 'granted') return false;
     const registration = await current.worker;
-    const applicationServerKey = await vapidPublicKey(current);
+    const applicationServerKey = await vapidPublicKey(current, 'fresh');
     await activated(registration);
     const options = { userVisibleOnly: true, applicationServerKey };
     const existing = await registration.pushManager.getSubscription();
     // The browser refuses a second key while one subscription exists (InvalidStateError).
-    if (existing && !madeWithKey(existing, applicationServerKey)) await existing.unsubscribe();
+    if (existing && keyOf(existing) !== applicationServerKey) await existing.unsubscribe();
     const subscription = await registration.pushManager.subscribe(options);
     await register(current, subscription);
     if (current.isSubscribed) return true;
@@ -172,11 +186,11 @@ export function createSdk(): PushEngineSdk {
   const sdk: PushEngineSdk = {
     initialize(options) {
       if (session === undefined) {
-        sessionOptions = options;
+        sessionOptions = effectiveOptions(options);
         session = start(options);
         // A failed start may be tried again (offline at first, say).
         session.catch(() => (session = undefined));
-      } else if (!sameOptions(options, sessionOptions!)) {
+      } else if (effectiveOptions(options) !== sessionOptions) {
         return Promise.reject(
           new Error('PushEngine is already initialized with other options: reload the page to use these.'),
         );

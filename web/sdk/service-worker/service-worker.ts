@@ -30,6 +30,12 @@ function ourPayload(data: PushMessageData | null): WebPushPayload | undefined {
     : undefined;
 }
 
+/** An http(s) address, relative ones read against the site, or null. */
+function webAddress(value: string | undefined): string | null {
+  if (value === undefined || !URL.canParse(value, self.location.origin)) return null;
+  return ['http:', 'https:'].includes(new URL(value, self.location.origin).protocol) ? value : null;
+}
+
 const isClickData = (data: unknown): data is ClickData =>
   typeof data === 'object' && data !== null && 'notificationId' in data && 'url' in data;
 
@@ -39,9 +45,10 @@ type ShownOptions = NotificationOptions & { image?: string };
 self.addEventListener('push', (event) => {
   const payload = ourPayload(event.data);
   if (!payload) return;
-  // As on FCM and APNs, where both travel in data: the notification's own url and imageUrl, else data's.
-  const url = payload.url ?? payload.data.url ?? null;
-  const imageUrl = payload.imageUrl ?? payload.data.imageUrl;
+  // As on FCM and APNs, where both travel in data: the notification's own url and imageUrl, else data's when it is a
+  // web address (data.url is often an app's deep link, myapp://…, which a browser cannot open).
+  const url = payload.url ?? webAddress(payload.data.url);
+  const imageUrl = payload.imageUrl ?? webAddress(payload.data.imageUrl);
   const data: ClickData = { url, notificationId: payload.data.notificationId ?? null };
   const options: ShownOptions = {
     body: payload.body,
