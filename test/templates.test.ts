@@ -139,7 +139,12 @@ describe('templates (CONTRACTS §7)', () => {
   });
 
   it('counts neither an inline comment nor the whitespace a "-" strips as text every push carries', async () => {
-    for (const body of [`{% # ${'c'.repeat(4060)} %}Hello`, `${' '.repeat(4070)}{{- "Hello" }}`]) {
+    for (const body of [
+      `{% # ${'c'.repeat(4060)} %}Hello`,
+      `${' '.repeat(4070)}{{- "Hello" }}`,
+      // A break outside a loop ends the render: what follows it may never be written.
+      `Hello{% if data.stop %}{% break %}{% endif %}${'€'.repeat(1400)}`,
+    ]) {
       const response = await ingress.request('POST', templatesPath(), {
         key: project.apiKey,
         body: { name: 'n', body },

@@ -1,6 +1,6 @@
+import { TokenKind } from 'liquidjs';
 import type { ErrorDetail } from '../http/api-error.ts';
 import type { NotificationData } from '../schemas/notification.ts';
-import { TokenKind } from 'liquidjs';
 import { parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
 import { contentFields, contentSyntaxErrors, type MessageContent } from './message-content.ts';
 
@@ -16,9 +16,12 @@ const notificationIdBytes = Buffer.byteLength('notificationId') + 36;
 /**
  * The bytes a template renders to at the least: its text outside every output and tag, as Liquid reads it (with
  * whitespace control applied, and an inline comment being a tag), which any rendering writes. Text inside a block may
- * not render (a false if, an empty loop) or is never written (a comment, a capture), so it is not counted. A template
- * that does not parse counts nothing here: its syntax error is reported on its own.
+ * not render (a false if, an empty loop) or is never written (a comment, a capture), so it is not counted; nor is text
+ * after a break or continue, which ends a render outside a loop. A template that does not parse counts nothing here:
+ * its syntax error is reported on its own.
  */
+const breakOrContinue = /\{%(?:(?!%\}).)*?\b(?:break|continue)\b/s;
+
 export function renderedBytesAtLeast(template: string): number {
   let parsed: ParsedTemplate;
   try {
@@ -26,7 +29,8 @@ export function renderedBytesAtLeast(template: string): number {
   } catch {
     return 0;
   }
-  const text = parsed.filter((part) => part.token.kind === TokenKind.HTML);
+  const stop = breakOrContinue.exec(template)?.index ?? template.length;
+  const text = parsed.filter((part) => part.token.kind === TokenKind.HTML && part.token.begin < stop);
   return Buffer.byteLength(renderTemplate(text, {}));
 }
 

@@ -53,7 +53,11 @@ export function classifyFcmError(error: FcmSendError): PushOutcome {
   // firebase-admin reads a bare NOT_FOUND as not-registered; FCM answers that for a Firebase project it does not know
   // (a service account's wrong project_id), where every device would be unsubscribed. Only UNREGISTERED says the
   // token is gone (CONTRACTS §9).
-  if (code === 'messaging/registration-token-not-registered' && error.fcmErrorCode === null)
+  if (
+    code === 'messaging/registration-token-not-registered' &&
+    error.fcmErrorCode !== undefined &&
+    error.fcmErrorCode !== 'UNREGISTERED'
+  )
     return { kind: 'failed', reason: `${code}: ${unknownProjectReason}` };
   if (unsubscribeCodes.has(code)) return { kind: 'unsubscribed', reason: code };
   if (code === 'messaging/invalid-argument' && invalidTokenMessage.test(error.message ?? '')) {
