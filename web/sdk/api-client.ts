@@ -68,7 +68,8 @@ export class ApiClient {
 
   /**
    * For the page's last moments: sent now, beside the queue, with keepalive so it outlives the page. A call the
-   * browser will not send so (over its 64 KB keepalive budget, or no network) goes through the queue instead.
+   * browser will not send so (over its 64 KB keepalive budget, or no network) goes through the queue instead: it may
+   * then reach the service twice, so it must carry an Idempotency-Key (trackEvent's does).
    */
   async sendNow(call: ApiCall): Promise<void> {
     const init = { ...this.init(call), keepalive: true };

@@ -16,8 +16,8 @@ export interface InitializeOptions {
 
 export interface TrackEventOptions {
   /**
-   * For events fired as the page unloads: sent at once with `keepalive`, outliving the page, and not retried; one the
-   * browser will not send so (over 64 KB, or offline) is sent as any other call.
+   * For events fired as the page unloads: sent at once with `keepalive`, outliving the page; an answer is not retried,
+   * but one the browser will not send so (over 64 KB, or offline) is sent as any other call, retries included.
    */
   useBeacon?: boolean;
 }
@@ -33,7 +33,10 @@ export interface PushEngineError extends Error {
 }
 
 export interface PushEngineSdk {
-  /** Registers this browser as a device (its push subscription, if it has one) and installs the service worker. */
+  /**
+   * Registers this browser as a device (its push subscription, if it has one) and installs the service worker. Called
+   * again with the same options it answers the first call's promise; with other options it rejects.
+   */
   initialize(options: InitializeOptions): Promise<void>;
   /** Asks for permission (call it from a click), subscribes with the project's VAPID key and registers the subscription; false when permission is refused. */
   subscribe(): Promise<boolean>;
