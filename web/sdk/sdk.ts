@@ -1,6 +1,6 @@
 import type { InitializeOptions, PushEngineSdk } from './types.ts';
 import { ApiClient } from './api-client.ts';
-import { randomId } from './random-id.ts';
+import { randomId } from '../shared/random-id.ts';
 import { clientStateKey, readOrCreate, readState, writeState, type ClientState } from './storage.ts';
 
 const defaultServiceWorkerPath = '/push-engine-sw.js';

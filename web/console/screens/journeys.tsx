@@ -35,15 +35,18 @@ export function JourneysScreen() {
     // A cleared form: pressing Enter again must not create the same journey twice.
     setDraft(emptyDraft);
     list.reload();
+    templates.reload();
     return created;
   });
   const toggle = useAction(async (journey: JourneyView) => {
     await api('PUT', `${base}/journeys/${journey.id}`, { body: { ...bodyOf(journey), active: !journey.active } });
     list.reload();
+    templates.reload();
   });
   const remove = useAction(async (id: string) => {
     await api('DELETE', `${base}/journeys/${id}`);
     list.reload();
+    templates.reload();
   });
 
   return (

@@ -7,6 +7,8 @@ import { api, type ApiFailure, listAll, query } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, Field, NamedItemSelect, Select, formatTime, unchanged, useUnsavedEdits } from '../ui.tsx';
+// crypto.randomUUID exists in secure contexts only: a console served over plain http on a LAN host has none.
+import { randomId } from '../../shared/random-id.ts';
 
 type TargetType = SendNotificationBody['targetType'];
 type ContentMode = 'template' | 'inline';
@@ -72,7 +74,7 @@ export function SendScreen() {
   const [targetType, setTargetType] = useState<TargetType>('segment');
   const [target, setTarget] = useState('');
   const [previewDevice, setPreviewDevice] = useState('');
-  const [idempotencyKey, setIdempotencyKey] = useState<string>(() => crypto.randomUUID());
+  const [idempotencyKey, setIdempotencyKey] = useState<string>(() => randomId());
   const [timing, setTiming] = useState<Timing>('now');
   const [sendAtLocal, setSendAtLocal] = useState('');
   const sendAt = timing === 'later' ? scheduledInstant(sendAtLocal) : null;
@@ -113,8 +115,10 @@ export function SendScreen() {
     if (asking) cancelButton.current?.focus();
   }, [asking]);
   const [sentFor, setSentFor] = useState<string | null>(null);
+  // The message last sent: sending it to another audience next loses nothing.
+  const [sentContent, setSentContent] = useState<typeof content | null>(null);
   // A message typed and not sent as it stands is the marketer's work; a template chosen is one click away.
-  useUnsavedEdits(() => mode === 'inline' && !unchanged(content, blankContent) && sentFor !== draft);
+  useUnsavedEdits(() => mode === 'inline' && !unchanged(content, blankContent) && !unchanged(content, sentContent));
   // The count stands for the audience on screen only once its settled value has caught up and its answer is in.
   const counting = audience !== JSON.stringify([targetType, chosenTarget]) || count.loading;
   // A scheduled send reads its audience again at its time: nobody now may be somebody then.
@@ -132,7 +136,7 @@ export function SendScreen() {
   const send = useAction(async () => {
     const body = { ...message, targetType, targetIds: [chosenTarget], ...(sendAt !== null && { sendAt }) };
     const fieldKeyTaken = [...keysTried.values()].includes(idempotencyKey);
-    const key = keysTried.get(draft) ?? (fieldKeyTaken ? crypto.randomUUID() : idempotencyKey);
+    const key = keysTried.get(draft) ?? (fieldKeyTaken ? randomId() : idempotencyKey);
     setIdempotencyKey(key);
     setKeysTried((tried) => new Map(tried).set(draft, key));
     const answer = await api<{ id: string }>('POST', `${base}/notifications`, {
@@ -140,7 +144,7 @@ export function SendScreen() {
       headers: { 'idempotency-key': key },
     });
     // The next message is another send; a retry of this one (same key) would answer the same id.
-    setIdempotencyKey(crypto.randomUUID());
+    setIdempotencyKey(randomId());
     setKeysTried((tried) => {
       const pending = new Map(tried);
       pending.delete(draft);
@@ -148,6 +152,7 @@ export function SendScreen() {
     });
     setConfirmingFor(null);
     setSentFor(draft);
+    setSentContent(content);
     return { ...answer, sendAt };
   });
 

@@ -1,6 +1,6 @@
 import type { WebPushPayload } from '../../../src/gateways/webpush/webpush-payload.ts';
 import { clientStateKey, readState, type ClientState } from '../storage.ts';
-import { randomId } from '../random-id.ts';
+import { randomId } from '../../shared/random-id.ts';
 
 /**
  * The push service worker, served at /sdk/service-worker.js. A site registers its own file at its origin that
