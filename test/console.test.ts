@@ -718,7 +718,7 @@ describe('console', { timeout: 120_000 }, () => {
     const sent = async () =>
       (await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/notifications`, { key: owner.apiKey }))
         .body.data.length;
-    const { page, close } = await openConsole();
+    const { page, dialogs, close } = await openConsole();
     try {
       await signIn(page, owner.apiKey);
       await show(page, 'send');
@@ -754,6 +754,11 @@ describe('console', { timeout: 120_000 }, () => {
       expect(await sent()).toBe(1);
       await page.getByLabel('Body').fill('Confirmed, edited');
       await until(() => accepted.count()).toBe(0);
+      // The message as sent is no unsaved work, whatever the audience becomes: leaving asks nothing.
+      await page.getByLabel('Body').fill('Confirmed');
+      await page.getByLabel('User id').fill('someone-else');
+      await show(page, 'templates');
+      expect(dialogs).toEqual([]);
     } finally {
       await close();
     }
