@@ -123,7 +123,7 @@ export class DeviceStore {
       userId: input.userId ?? null,
       tags: applyTagChanges({}, input.tags),
     };
-    const document = customerKeyedDocument(this.models.Device, fields, ['tags']);
+    const document = await customerKeyedDocument(this.models.Device, fields, ['tags']);
     const inserted = await this.models.Device.collection.insertOne(document as never).catch((error: unknown) => {
       if (isDuplicateKeyError(error)) return null;
       throw error;

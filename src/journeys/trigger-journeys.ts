@@ -75,8 +75,8 @@ export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: Eve
       entryEvent: { type: event.type, data: event.data },
     }));
   if (notifications.length === 0) return 0;
-  const documents = notifications.map((notification) =>
-    customerKeyedDocument(deps.models.Notification, notification, ['entryEvent']),
+  const documents = await Promise.all(
+    notifications.map((notification) => customerKeyedDocument(deps.models.Notification, notification, ['entryEvent'])),
   );
   await ignoringDuplicateKeys(notifications.length, () =>
     deps.models.Notification.collection.insertMany(documents as never[], { ordered: false }),

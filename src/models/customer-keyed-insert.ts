@@ -7,14 +7,13 @@ import type { Model } from 'mongoose';
  * pollution; a customer may name a tag or a data key so (CONTRACTS §4), and a 200 must not lose it. Such documents
  * are read with lean(), which keeps every key.
  */
-export function customerKeyedDocument<Doc, Fields extends object>(
+export async function customerKeyedDocument<Doc, Fields extends object>(
   model: Model<Doc>,
   fields: Fields,
   customerKeyed: readonly (keyof Fields & string)[],
-): Doc {
+): Promise<Doc> {
   const built = new model(fields);
-  const invalid = built.validateSync();
-  if (invalid) throw invalid;
+  await built.validate();
   const now = new Date();
   const document: Record<string, unknown> = model.schema.get('timestamps') ? { createdAt: now, updatedAt: now } : {};
   Object.assign(document, built.toObject());

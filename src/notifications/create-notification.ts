@@ -155,7 +155,7 @@ export async function createNotification(
   };
   try {
     await deps.models.Notification.collection.insertOne(
-      customerKeyedDocument(deps.models.Notification, notification, ['data']) as never,
+      (await customerKeyedDocument(deps.models.Notification, notification, ['data'])) as never,
     );
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
