@@ -11,14 +11,23 @@ export interface WebSite {
 const rejectionOf =
   'window.rejectionOf = (promise) => promise.then(() => null, (error) => ({ ...error, name: error.name, message: error.message }));';
 
-/** A customer's website: its pages and its service worker file, which imports ours from the ingress. */
-function pages(ingress: string): Record<string, string> {
+/** A 1×1 PNG: Chromium fetches a notification's image before it shows the notification. */
+const pixel = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const contentTypes: Record<string, string> = { '.js': 'text/javascript', '.png': 'image/png' };
+
+/** A customer's website: its pages, an image and its service worker file, which imports ours from the ingress. */
+function pages(ingress: string): Record<string, string | Buffer> {
   return {
     '/': `<!doctype html><title>shop</title><script>${rejectionOf}</script><script type="module">import PushEngine from '${ingress}/sdk/web.js'; window.PushEngine = PushEngine; window.sdkLoaded = true;</script>`,
     '/script-tag.html': `<!doctype html><title>shop</title><script>window.PushEngineDeferred = window.PushEngineDeferred || [];</script><script src="${ingress}/sdk/web.iife.js" defer></script>`,
     '/push-engine-sw.js': `importScripts('${ingress}/sdk/service-worker.js');`,
     // A worker kept with the site's other scripts: its scope, /assets/, does not hold the pages.
     '/assets/push-engine-sw.js': `importScripts('${ingress}/sdk/service-worker.js');`,
+    '/image.png': pixel,
   };
 }
 
@@ -33,7 +42,7 @@ export async function startWebSite(ingress: string): Promise<WebSite> {
     }
     response
       .writeHead(200, {
-        'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html',
+        'content-type': contentTypes[path.slice(path.lastIndexOf('.'))] ?? 'text/html',
         'cache-control': 'no-store',
       })
       .end(body);
