@@ -153,6 +153,22 @@ describe('templates (CONTRACTS §7)', () => {
     }
   });
 
+  it('counts the text after the words break or continue written in a string, a comment or a raw block', async () => {
+    for (const before of [
+      '{% assign m = "take a break" %}',
+      '{% # continue %}',
+      '{% raw %}{% break %}{% endraw %}',
+      '{% if data.continue %}x{% endif %}',
+    ]) {
+      const response = await ingress.request('POST', templatesPath(), {
+        key: project.apiKey,
+        body: { name: 'n', body: `${before}${'€'.repeat(1400)}` },
+      });
+      expect(response.status, before).toBe(400);
+      expect(response.body.error.details).toEqual([{ path: '/body', message: expect.stringContaining('4200 bytes') }]);
+    }
+  });
+
   it('refuses a send or a journey naming a template stored before a Liquid rule of today, which would fail every device', async () => {
     // Stored while messages could still use the *_exp filters (src/rendering/liquid.ts).
     const stale = {

@@ -1,4 +1,4 @@
-import { TokenKind } from 'liquidjs';
+import { TokenKind, type TagToken, type Template } from 'liquidjs';
 import type { ErrorDetail } from '../http/api-error.ts';
 import type { NotificationData } from '../schemas/notification.ts';
 import { parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
@@ -20,8 +20,6 @@ const notificationIdBytes = Buffer.byteLength('notificationId') + 36;
  * after a break or continue, which ends a render outside a loop. A template that does not parse counts nothing here:
  * its syntax error is reported on its own.
  */
-const breakOrContinue = /\{%(?:(?!%\}).)*?\b(?:break|continue)\b/s;
-
 export function renderedBytesAtLeast(template: string): number {
   let parsed: ParsedTemplate;
   try {
@@ -29,9 +27,30 @@ export function renderedBytesAtLeast(template: string): number {
   } catch {
     return 0;
   }
-  const stop = breakOrContinue.exec(template)?.index ?? template.length;
-  const text = parsed.filter((part) => part.token.kind === TokenKind.HTML && part.token.begin < stop);
-  return Buffer.byteLength(renderTemplate(text, {}));
+  const stop = parsed.findIndex(mayEndRender);
+  const counted = stop === -1 ? parsed : parsed.slice(0, stop);
+  return Buffer.byteLength(
+    renderTemplate(
+      counted.filter((part) => part.token.kind === TokenKind.HTML),
+      {},
+    ),
+  );
+}
+
+/** A break or continue tag, or a tag holding one: read from the parsed tree, so the words in a string or a raw block are not it. */
+function mayEndRender(template: Template): boolean {
+  const { token } = template;
+  if (token.kind === TokenKind.Tag && ['break', 'continue'].includes((token as TagToken).name)) return true;
+  return childTemplates(template).some(mayEndRender);
+}
+
+/** The templates a tag holds (an if's branches, a loop's body), as Liquid's own static analysis lists them. */
+function childTemplates(template: Template): Template[] {
+  const walk = template.children?.(false, true);
+  if (walk === undefined) return [];
+  let step = walk.next();
+  while (!step.done) step = walk.next();
+  return step.value;
 }
 
 /**
