@@ -37,14 +37,13 @@ for (const [network, prefix] of nonPublicIpv4) {
   nonPublic.addSubnet(`2002:${ipv4Groups(network)}::`, 16 + prefix, 'ipv6');
 }
 for (const [network, prefix] of [
-  // Unspecified, loopback and the deprecated IPv4-compatible addresses.
-  ['::', 96],
-  ['64:ff9b:1::', 48],
-  ['2001::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
+  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible addresses
+  ['64:ff9b:1::', 48], // local-use IPv4/IPv6 translation
+  ['2001::', 32], // Teredo: an IPv4 address inside, obfuscated
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated)
+  ['ff00::', 8], // multicast
 ] as const)
   nonPublic.addSubnet(network, prefix, 'ipv6');
 
