@@ -172,6 +172,21 @@ describe('the call queue', () => {
     });
   });
 
+  it('answers options a page got wrong with a rejected promise, which the page can catch, rather than a throw', async () => {
+    await withContext(async (context) => {
+      const page = await openSite(context);
+      const error = await page.evaluate(
+        ({ projectId, clientKey }) => {
+          const { PushEngine, rejectionOf } = globalThis as unknown as SiteGlobals;
+          // A plain-JS page that left baseUrl out.
+          return rejectionOf(PushEngine.initialize({ projectId, clientKey } as never));
+        },
+        { projectId: project.projectId, clientKey: project.clientKey },
+      );
+      expect(error).toMatchObject({ name: 'TypeError' });
+    });
+  });
+
   it('rejects with the service error (CONTRACTS §1) for an answer not worth retrying', async () => {
     await withContext(async (context) => {
       const page = await initialized(context);

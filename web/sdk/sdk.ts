@@ -184,18 +184,17 @@ export function createSdk(): PushEngineSdk {
   }
 
   const sdk: PushEngineSdk = {
-    initialize(options) {
+    // Async, so that options a plain-JS page got wrong reject the promise it may .catch() rather than throw.
+    async initialize(options) {
       if (session === undefined) {
         sessionOptions = effectiveOptions(options);
         session = start(options);
         // A failed start may be tried again (offline at first, say).
         session.catch(() => (session = undefined));
       } else if (effectiveOptions(options) !== sessionOptions) {
-        return Promise.reject(
-          new Error('PushEngine is already initialized with other options: reload the page to use these.'),
-        );
+        throw new Error('PushEngine is already initialized with other options: reload the page to use these.');
       }
-      return session.then(() => undefined);
+      await session;
     },
     subscribe,
     async getIsSubscribed() {
