@@ -135,6 +135,48 @@ async function sendTo(deviceId: string, body: string) {
   return { id, notification: await waitUntilCompleted(harness.ingress, project, id) };
 }
 
+interface PushPayload {
+  tag: string;
+  data: Record<string, unknown>;
+}
+
+/** What the sandbox received for a send to the device with `data`, as the push service would hand it to the browser. */
+async function pushPayload(deviceId: string, subscription: Subscription, data: Record<string, string>) {
+  const id = await sendNotification(harness.ingress, project, {
+    targetType: 'device',
+    targetIds: [deviceId],
+    body: 'b',
+    data,
+  });
+  await waitUntilCompleted(harness.ingress, project, id);
+  const [delivery] = harness.sandbox.deliveries(subscription.endpoint);
+  return delivery!.payload as PushPayload;
+}
+
+/**
+ * Hands the push to the service worker and answers the notifications it shows under the push's tag, once the promise
+ * the worker handed to waitUntil (its showNotification) has settled.
+ */
+function shownFor(worker: Worker, payload: PushPayload) {
+  return worker.evaluate(async (payload: string) => {
+    const scope = globalThis as any;
+    const event = new scope.PushEvent('push', { data: payload });
+    const handedOver: Promise<unknown>[] = [];
+    const waitUntil = event.waitUntil.bind(event);
+    event.waitUntil = (promise: Promise<unknown>) => {
+      handedOver.push(promise);
+      waitUntil(promise);
+    };
+    scope.dispatchEvent(event);
+    await Promise.all(handedOver);
+    const { tag } = JSON.parse(payload);
+    return (await scope.registration.getNotifications({ tag })).map(({ image, data }: any) => ({
+      image,
+      url: data.url,
+    }));
+  }, JSON.stringify(payload));
+}
+
 /** A visitor of the site who subscribed through the fake push service: the page and the device id. */
 async function subscribedVisitor(context: BrowserContext, issued: Subscription[], foreignKey?: string) {
   await fakePushService(context, issued, foreignKey);
@@ -231,47 +273,29 @@ describe('the web SDK through a subscription’s life', () => {
       const subscription = await issue();
       const { deviceId } = await subscribedVisitor(context, [subscription]);
       const [url, imageUrl] = [`${site.origin}/from-data`, `${site.origin}/image.png`];
-      const id = await sendNotification(harness.ingress, project, {
-        targetType: 'device',
-        targetIds: [deviceId],
-        body: 'linked in data',
-        data: { url, imageUrl },
-      });
-      await waitUntilCompleted(harness.ingress, project, id);
-      const [delivery] = harness.sandbox.deliveries(subscription.endpoint);
+      const payload = await pushPayload(deviceId, subscription, { url, imageUrl });
       const worker = await serviceWorker(context);
-      await worker.evaluate((payload: string) => {
-        const scope = globalThis as any;
-        scope.dispatchEvent(new scope.PushEvent('push', { data: payload }));
-      }, JSON.stringify(delivery!.payload));
-      const shown = await waitFor(
-        () =>
-          worker.evaluate(async () =>
-            (await (globalThis as any).registration.getNotifications()).map(({ image, data }: any) => ({
-              image,
-              url: data.url,
-            })),
-          ),
-        (notifications) => notifications.length === 1,
-      );
-      expect(shown).toEqual([{ image: imageUrl, url }]);
+      expect(await shownFor(worker, payload)).toEqual([{ image: imageUrl, url }]);
       // An app's deep link in data.url is no address a browser opens: the click opens nothing rather than failing.
-      const deepLink = { ...(delivery!.payload as any), tag: 'deep-link' };
-      deepLink.data = { ...deepLink.data, url: 'myapp://orders/7' };
-      await worker.evaluate((payload: string) => {
-        const scope = globalThis as any;
-        scope.dispatchEvent(new scope.PushEvent('push', { data: payload }));
-      }, JSON.stringify(deepLink));
-      const deep = await waitFor(
-        () =>
-          worker.evaluate(async () =>
-            (await (globalThis as any).registration.getNotifications({ tag: 'deep-link' })).map(
-              ({ data }: any) => data.url,
-            ),
-          ),
-        (urls) => urls.length === 1,
-      );
-      expect(deep).toEqual([null]);
+      const deepLink = { ...payload, tag: 'deep-link', data: { ...payload.data, url: 'myapp://orders/7' } };
+      expect(await shownFor(worker, deepLink)).toEqual([{ image: imageUrl, url: null }]);
+    });
+  });
+
+  it('reads addresses in data relative to the site, also from a service worker kept under a folder', async () => {
+    await withContext(async (context) => {
+      const subscription = await issue();
+      await fakePushService(context, [subscription]);
+      const page = await openSite(context);
+      await initialize(page, '/assets/push-engine-sw.js');
+      expect(await subscribe(page)).toBe(true);
+      const payload = await pushPayload(await deviceIdOf(page), subscription, {
+        url: 'from-data',
+        imageUrl: 'image.png',
+      });
+      expect(await shownFor(await serviceWorker(context), payload)).toEqual([
+        { image: `${site.origin}/image.png`, url: `${site.origin}/from-data` },
+      ]);
     });
   });
 

@@ -30,10 +30,14 @@ function ourPayload(data: PushMessageData | null): WebPushPayload | undefined {
     : undefined;
 }
 
-/** An http(s) address, relative ones read against the site, or null. */
+/**
+ * An http(s) address, a relative one read against the site (the browser would read it against this worker's file,
+ * which may be kept under a folder), or null.
+ */
 function webAddress(value: string | undefined): string | null {
   if (value === undefined || !URL.canParse(value, self.location.origin)) return null;
-  return ['http:', 'https:'].includes(new URL(value, self.location.origin).protocol) ? value : null;
+  const address = new URL(value, self.location.origin);
+  return ['http:', 'https:'].includes(address.protocol) ? address.href : null;
 }
 
 const isClickData = (data: unknown): data is ClickData =>
