@@ -7,6 +7,7 @@ import {
   contentSyntaxErrors,
   parseContent,
   renderContent,
+  templateSyntaxErrors,
   type MessageContent,
 } from '../rendering/message-content.ts';
 import { personalizationScope } from '../rendering/personalization-scope.ts';
@@ -20,7 +21,8 @@ export async function previewContent(
   const content = contentOf(
     input.templateId === undefined ? input : await deps.templates.find(projectId, input.templateId),
   );
-  const syntaxErrors = contentSyntaxErrors(content);
+  // A stored template that is not valid Liquid today is named through /templateId, as a send naming it is told.
+  const syntaxErrors = input.templateId === undefined ? contentSyntaxErrors(content) : templateSyntaxErrors(content);
   if (syntaxErrors.length > 0)
     throw invalidRequest('The content is not valid Liquid; see details for each field.', syntaxErrors);
   const device = input.deviceId === undefined ? { deviceId: '' } : await deps.devices.find(projectId, input.deviceId);
