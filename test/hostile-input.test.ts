@@ -432,12 +432,18 @@ describe('hostile times', () => {
   it('reads a time written with a space as the same instant as with a "T", in the years 0001 to 0099 too', async () => {
     // With a space, Date read the year 0049 as 2049 and refused 0027: a past sendAt was "too far ahead", a list's
     // `before` in the year 49 listed everything.
-    for (const sendAt of ['0049-06-01 00:00:00Z', '0027-06-01 00:00:00+09:00', '0001-12-01 00:00:00Z']) {
+    for (const [sendAt, instant] of [
+      ['0049-06-01 00:00:00Z', '0049-06-01T00:00:00.000Z'],
+      ['0027-06-01 00:00:00+09:00', '0027-05-31T15:00:00.000Z'],
+      ['0001-12-01 00:00:00Z', '0001-12-01T00:00:00.000Z'],
+    ]) {
       const response = await request('POST', serverPath('/notifications'), {
         key: project.apiKey,
         body: { targetType: 'userId', targetIds: ['someone'], body: 'b', sendAt },
       });
       expect(response.status, `${sendAt}: ${JSON.stringify(response.body)}`).toBe(200);
+      const stored = await harness.ingress.context.models.Notification.findById(response.body.data.id).lean();
+      expect(stored?.sendAt?.toISOString(), sendAt).toBe(instant);
     }
     const listed = await request('GET', serverPath('/notifications'), { key: project.apiKey });
     expect(listed.body.data.length).toBeGreaterThan(0);
