@@ -314,28 +314,6 @@ describe('POST /v1/projects/{id}/notifications/preview', () => {
     ]);
   });
 
-  it('names a stored template that is not valid Liquid today through /templateId, as a send naming it is told', async () => {
-    // Stored while messages could still use the *_exp filters (src/rendering/liquid.ts).
-    const stale = {
-      _id: 'stale-preview',
-      projectId: project.projectId,
-      name: 'stale',
-      body: '{{ a | where_exp: "i", "i" }}',
-    };
-    await ingress.context.models.Template.create(stale);
-    const preview = await ingress.request('POST', path('/notifications/preview'), {
-      key: project.apiKey,
-      body: { templateId: stale._id },
-    });
-    expectError(preview, 400, 'invalid_request');
-    expect(preview.body.error.details).toEqual([
-      {
-        path: '/templateId',
-        message: expect.stringMatching(/^its body is not a valid Liquid template: undefined filter: where_exp/),
-      },
-    ]);
-  });
-
   it('names each field whose Liquid does not parse, and 404s an unknown device or template', async () => {
     const broken = await ingress.request('POST', path('/notifications/preview'), {
       key: project.apiKey,

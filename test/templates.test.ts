@@ -169,7 +169,7 @@ describe('templates (CONTRACTS §7)', () => {
     }
   });
 
-  it('refuses a send or a journey naming a template stored before a Liquid rule of today, which would fail every device', async () => {
+  it('refuses a send, a journey or a preview naming a template stored before a Liquid rule of today, which would fail every device', async () => {
     // Stored while messages could still use the *_exp filters (src/rendering/liquid.ts).
     const stale = {
       _id: 'stale-exp',
@@ -196,6 +196,12 @@ describe('templates (CONTRACTS §7)', () => {
     });
     expect(journey.status).toBe(400);
     expect(journey.body.error.details).toEqual(send.body.error.details);
+    const preview = await ingress.request('POST', `${base}/notifications/preview`, {
+      key: project.apiKey,
+      body: { templateId: stale._id },
+    });
+    expect(preview.status).toBe(400);
+    expect(preview.body.error.details).toEqual(send.body.error.details);
   });
 
   it('refuses an unknown filter, which would otherwise fail at every send', async () => {
