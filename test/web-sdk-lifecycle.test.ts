@@ -177,11 +177,18 @@ function shownFor(worker: Worker, payload: PushPayload) {
   }, JSON.stringify(payload));
 }
 
-/** A visitor of the site who subscribed through the fake push service: the page and the device id. */
-async function subscribedVisitor(context: BrowserContext, issued: Subscription[], foreignKey?: string) {
+/**
+ * A visitor of the site who subscribed through the fake push service, the site's service worker file at
+ * `serviceWorkerPath` (ours by default): the page and the device id.
+ */
+async function subscribedVisitor(
+  context: BrowserContext,
+  issued: Subscription[],
+  { foreignKey, serviceWorkerPath }: { foreignKey?: string; serviceWorkerPath?: string } = {},
+) {
   await fakePushService(context, issued, foreignKey);
   const page = await openSite(context);
-  await initialize(page);
+  await initialize(page, serviceWorkerPath);
   expect(await subscribe(page)).toBe(true);
   return { page, deviceId: await deviceIdOf(page) };
 }
@@ -203,7 +210,9 @@ describe('the web SDK through a subscription’s life', () => {
   it('replaces a subscription the browser made with another VAPID key, and keeps one made with the project key', async () => {
     await withContext(async (context) => {
       const [foreign, own, spare] = [await issue(), await issue(), await issue()];
-      const { page, deviceId } = await subscribedVisitor(context, [foreign, own, spare], 'BAnotherProjectsVapidKey_-');
+      const { page, deviceId } = await subscribedVisitor(context, [foreign, own, spare], {
+        foreignKey: 'BAnotherProjectsVapidKey_-',
+      });
       // Asked again (a second click), the subscription made with the project's key is the one kept.
       expect(await subscribe(page)).toBe(true);
       await sendTo(deviceId, 'ours');
@@ -259,11 +268,10 @@ describe('the web SDK through a subscription’s life', () => {
   it('subscribes with a service worker file kept under a folder, whose scope does not hold the page', async () => {
     await withContext(async (context) => {
       const subscription = await issue();
-      await fakePushService(context, [subscription]);
-      const page = await openSite(context);
-      await initialize(page, '/assets/push-engine-sw.js');
-      expect(await subscribe(page)).toBe(true);
-      await sendTo(await deviceIdOf(page), 'from /assets/');
+      const { deviceId } = await subscribedVisitor(context, [subscription], {
+        serviceWorkerPath: '/assets/push-engine-sw.js',
+      });
+      await sendTo(deviceId, 'from /assets/');
       expect(harness.sandbox.deliveries(subscription.endpoint)).toHaveLength(1);
     });
   });
@@ -285,11 +293,10 @@ describe('the web SDK through a subscription’s life', () => {
   it('reads addresses in data relative to the site, also from a service worker kept under a folder', async () => {
     await withContext(async (context) => {
       const subscription = await issue();
-      await fakePushService(context, [subscription]);
-      const page = await openSite(context);
-      await initialize(page, '/assets/push-engine-sw.js');
-      expect(await subscribe(page)).toBe(true);
-      const payload = await pushPayload(await deviceIdOf(page), subscription, {
+      const { deviceId } = await subscribedVisitor(context, [subscription], {
+        serviceWorkerPath: '/assets/push-engine-sw.js',
+      });
+      const payload = await pushPayload(deviceId, subscription, {
         url: 'from-data',
         imageUrl: 'image.png',
       });
