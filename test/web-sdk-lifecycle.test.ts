@@ -141,12 +141,16 @@ interface PushPayload {
 }
 
 /** What the sandbox received for a send to the device with `data`, as the push service would hand it to the browser. */
-async function pushPayload(deviceId: string, subscription: Subscription, data: Record<string, string>) {
+async function pushPayload(
+  deviceId: string,
+  subscription: Subscription,
+  content: { data?: Record<string, string>; imageUrl?: string },
+) {
   const id = await sendNotification(harness.ingress, project, {
     targetType: 'device',
     targetIds: [deviceId],
     body: 'b',
-    data,
+    ...content,
   });
   await waitUntilCompleted(harness.ingress, project, id);
   const [delivery] = harness.sandbox.deliveries(subscription.endpoint);
@@ -281,7 +285,7 @@ describe('the web SDK through a subscription’s life', () => {
       const subscription = await issue();
       const { deviceId } = await subscribedVisitor(context, [subscription]);
       const [url, imageUrl] = [`${site.origin}/from-data`, `${site.origin}/image.png`];
-      const payload = await pushPayload(deviceId, subscription, { url, imageUrl });
+      const payload = await pushPayload(deviceId, subscription, { data: { url, imageUrl } });
       const worker = await serviceWorker(context);
       expect(await shownFor(worker, payload)).toEqual([{ image: imageUrl, url }]);
       // An app's deep link in data.url is no address a browser opens: the click opens nothing rather than failing.
@@ -290,19 +294,24 @@ describe('the web SDK through a subscription’s life', () => {
     });
   });
 
-  it('reads addresses in data relative to the site, also from a service worker kept under a folder', async () => {
+  it("reads relative addresses, the notification's own and those in data, against the site, also from a service worker kept under a folder", async () => {
     await withContext(async (context) => {
       const subscription = await issue();
       const { deviceId } = await subscribedVisitor(context, [subscription], {
         serviceWorkerPath: '/assets/push-engine-sw.js',
       });
-      const payload = await pushPayload(deviceId, subscription, {
-        url: 'from-data',
-        imageUrl: 'image.png',
-      });
-      expect(await shownFor(await serviceWorker(context), payload)).toEqual([
+      const payload = await pushPayload(deviceId, subscription, { data: { url: 'from-data', imageUrl: 'image.png' } });
+      const worker = await serviceWorker(context);
+      expect(await shownFor(worker, payload)).toEqual([
         { image: `${site.origin}/image.png`, url: `${site.origin}/from-data` },
       ]);
+      const own = {
+        ...payload,
+        tag: 'own-image',
+        imageUrl: 'image.png',
+        data: { notificationId: payload.data.notificationId },
+      };
+      expect(await shownFor(worker, own)).toEqual([{ image: `${site.origin}/image.png`, url: null }]);
     });
   });
 

@@ -31,13 +31,18 @@ function ourPayload(data: PushMessageData | null): WebPushPayload | undefined {
 }
 
 /**
- * An http(s) address, a relative one read against the site (the browser would read it against this worker's file,
- * which may be kept under a folder), or null.
+ * An address as the site means it: a relative one read against the site, where the browser would read it against this
+ * worker's file, which may be kept under a folder. Kept as given when it does not parse.
  */
+function siteAddress(value: string): string {
+  return URL.canParse(value, self.location.origin) ? new URL(value, self.location.origin).href : value;
+}
+
+/** An http(s) address read against the site, or null. */
 function webAddress(value: string | undefined): string | null {
-  if (value === undefined || !URL.canParse(value, self.location.origin)) return null;
-  const address = new URL(value, self.location.origin);
-  return ['http:', 'https:'].includes(address.protocol) ? address.href : null;
+  if (value === undefined) return null;
+  const address = siteAddress(value);
+  return URL.canParse(address) && ['http:', 'https:'].includes(new URL(address).protocol) ? address : null;
 }
 
 const isClickData = (data: unknown): data is ClickData =>
@@ -51,8 +56,8 @@ self.addEventListener('push', (event) => {
   if (!payload) return;
   // As on FCM and APNs, where both travel in data: the notification's own url and imageUrl, else data's when it is a
   // web address (data.url is often an app's deep link, myapp://…, which a browser cannot open).
-  const url = payload.url ?? webAddress(payload.data.url);
-  const imageUrl = payload.imageUrl ?? webAddress(payload.data.imageUrl);
+  const url = payload.url === null ? webAddress(payload.data.url) : siteAddress(payload.url);
+  const imageUrl = payload.imageUrl === null ? webAddress(payload.data.imageUrl) : siteAddress(payload.imageUrl);
   const data: ClickData = { url, notificationId: payload.data.notificationId ?? null };
   const options: ShownOptions = {
     body: payload.body,
