@@ -1,7 +1,7 @@
 import type { Models } from '../models/index.ts';
 import type { NotificationData } from '../schemas/notification.ts';
 import { contentOf, parseContent, type ParsedContent } from '../rendering/message-content.ts';
-import type { EntryEvent } from '../rendering/personalization-scope.ts';
+import type { EntryEvent } from '../schemas/events.ts';
 
 /** A notification ready to render: its templates parsed once, its data already in push-payload form. */
 export interface PreparedNotification {

@@ -1,6 +1,6 @@
 import { scanKeys } from '../infra/redis.ts';
 import type { Deps } from '../deps.ts';
-import type { SubjectType } from '../models/event.ts';
+import type { SubjectType } from '../schemas/events.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 import { LockTimeoutError, withRedisLock } from '../infra/redis-lock.ts';
 import { inChunks } from '../infra/chunks.ts';

@@ -1,5 +1,5 @@
 import type { Models } from '../models/index.ts';
-import type { SubjectType } from '../models/event.ts';
+import type { SubjectType } from '../schemas/events.ts';
 import { deviceKey } from '../models/device.ts';
 
 /**

@@ -1,6 +1,5 @@
 import { bodyPartErrors } from '../http/validation.ts';
-import { ServerEvent, type EventError } from '../schemas/events.ts';
-import type { IngestedEvent } from '../queues/event-ingest.ts';
+import { ServerEvent, type EventError, type IngestedEvent } from '../schemas/events.ts';
 import { eventDataProblems } from './event-data.ts';
 import { isReservedEventType } from './automatic-events.ts';
 

@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { subjectTypes } from './event.ts';
+import { subjectTypes } from '../schemas/events.ts';
 
 /**
  * How many events of one type one device or user sent on one UTC day, as gathered by one flush of the pending counts

@@ -1,9 +1,6 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
-import type { EventData } from '../schemas/events.ts';
+import { subjectTypes, type EventData } from '../schemas/events.ts';
 import type { WithTypedPaths } from './typed-paths.ts';
-
-export const subjectTypes = ['device', 'user'] as const;
-export type SubjectType = (typeof subjectTypes)[number];
 
 const eventSchema = new Schema(
   {

@@ -1,11 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
-import type { NotificationData } from '../schemas/notification.ts';
-import type { EntryEvent } from '../rendering/personalization-scope.ts';
+import { notificationStatuses, targetTypes, type NotificationData } from '../schemas/notification.ts';
+import type { EntryEvent } from '../schemas/events.ts';
 import type { WithTypedPaths } from './typed-paths.ts';
-
-export const notificationStatuses = ['queued', 'sending', 'completed', 'failed', 'canceled'] as const;
-export const targetTypes = ['segment', 'userId', 'device'] as const;
-export type TargetType = (typeof targetTypes)[number];
 
 const notificationSchema = new Schema(
   {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import type { KeyOwner } from '../keys/key-cache.ts';
-import type { SendNotificationBody } from '../schemas/notification.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
 import {
@@ -14,7 +13,7 @@ import { payloadFloorErrors } from '../rendering/payload-floor.ts';
 import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
 import { enqueueSend } from '../queues/send.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
-import { targetTypes, type TargetType } from '../models/notification.ts';
+import { targetTypes, type SendNotificationBody, type TargetType } from '../schemas/notification.ts';
 import { fieldsOf } from '../http/invalid-request-details.ts';
 import { escapePointer } from '../http/validation.ts';
 import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';

@@ -30,10 +30,6 @@ async function scheduleFlushEventCounts(maintenance: Queue): Promise<void> {
 export const maintenanceQueue: QueueDefinition<'maintenance'> = {
   name: 'maintenance',
   defaultConcurrency: 1,
-  async processor(deps) {
-    const { maintenanceProcessor } = await import('../maintenance/maintenance-processor.ts');
-    return { process: maintenanceProcessor(deps) };
-  },
   async schedule({ queues }) {
     await retireHistoryPurge(queues.maintenance);
     await scheduleFlushEventCounts(queues.maintenance);

@@ -44,8 +44,4 @@ export const tagUpdateQueue: QueueDefinition<'tag-update'> = {
   // A job is a read and then a write, two round trips in turn: 8 in flight served tags by user at 276-312 req/s
   // against 242-289 with 4, alternated (docs/performance.md); 16 and 32, tried earlier against 4, did no better.
   defaultConcurrency: 8,
-  async processor(deps) {
-    const { tagUpdateProcessor } = await import('../user-tags/tag-update-processor.ts');
-    return { process: tagUpdateProcessor(deps) };
-  },
 };

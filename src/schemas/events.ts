@@ -1,8 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { DeviceId, PageLimit, KeyedBy } from './common.ts';
 import { UserId } from './device.ts';
-import { subjectTypes } from '../models/event.ts';
-import { eventTypeSources } from '../models/event-type.ts';
+
+export const subjectTypes = ['device', 'user'] as const;
+export type SubjectType = (typeof subjectTypes)[number];
+export const eventTypeSources = ['auto', 'manual'] as const;
 
 export const maxEventsPerRequest = 500;
 export const maxEventTypeLength = 64;
@@ -61,6 +63,12 @@ export const ServerEvent = Type.Object(
   { additionalProperties: false, errorMessage: 'must be an object' },
 );
 export type ServerEvent = Static<typeof ServerEvent>;
+
+/** An accepted event: its data checked and defaulted to an empty object. */
+export type IngestedEvent = Omit<ServerEvent, 'data'> & { data: EventData };
+
+/** The event that triggered a journey's send, bound as entry_event. */
+export type EntryEvent = Pick<IngestedEvent, 'type' | 'data'>;
 
 /** trackEvent from the SDK: the subject is the device in the path. */
 export const TrackDeviceEventBody = Type.Object(

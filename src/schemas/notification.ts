@@ -1,7 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { targetTypes, notificationStatuses } from '../models/notification.ts';
 import { DeviceId, FiniteNumber, ProjectParams, PageLimit, IsoTime, notBlank, KeyedBy } from './common.ts';
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
+
+export const notificationStatuses = ['queued', 'sending', 'completed', 'failed', 'canceled'] as const;
+export const targetTypes = ['segment', 'userId', 'device'] as const;
+export type TargetType = (typeof targetTypes)[number];
 
 export const maxTargetIds = 100;
 

@@ -1,6 +1,6 @@
 import type { PipelineStage } from 'mongoose';
 import type { Models } from '../models/index.ts';
-import type { SubjectType } from '../models/event.ts';
+import type { SubjectType } from '../schemas/events.ts';
 import { flushFinishedDays, type CountDeps } from '../events/pending-counts.ts';
 import { deviceKey } from '../models/device.ts';
 import type { CountOp, EventCondition } from '../schemas/segment.ts';

@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import { deviceKey } from '../models/device.ts';
-import type { TargetType } from '../models/notification.ts';
+import type { TargetType } from '../schemas/notification.ts';
 import type { SegmentResolver, TargetQuery } from './segment-resolver.ts';
 import type { TargetDevice } from './target-device.ts';
 
