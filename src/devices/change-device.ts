@@ -3,7 +3,7 @@ import type { Models } from '../models/index.ts';
 import type { DeviceDocument } from '../models/device.ts';
 import { maxTagsPerDevice, type TagChanges, type Tags } from '../schemas/tags.ts';
 import { applyTagChanges, tagCountAfter } from './apply-tag-changes.ts';
-import { unavailable } from '../http/api-error.ts';
+import { unavailable } from '../errors.ts';
 
 /** Each try follows another writer's success, so this many only under a storm of writes to one device. */
 const maxAttempts = 100;

@@ -3,7 +3,7 @@ import type { Models } from '../models/index.ts';
 import { deviceKey, type DeviceDocument } from '../models/device.ts';
 import type { RegisterDeviceBody, UpdateDeviceBody } from '../schemas/device.ts';
 import type { TagChanges } from '../schemas/tags.ts';
-import { notFound } from '../http/api-error.ts';
+import { notFound } from '../errors.ts';
 import { applyTagChanges, tooManyTags } from './apply-tag-changes.ts';
 import { changeDevice } from './change-device.ts';
 import { DeviceReads } from './device-reads.ts';

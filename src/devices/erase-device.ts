@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { deviceKey } from '../models/device.ts';
-import { notFound } from '../http/api-error.ts';
+import { notFound } from '../errors.ts';
 import { flushAllCounts } from '../events/pending-counts.ts';
 import { eraseClicksOf } from '../notifications/notification-clicks.ts';
 

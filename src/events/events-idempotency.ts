@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import { claimBinding, keyDigest } from '../infra/idempotency-binding.ts';
-import { invalidFields } from '../http/api-error.ts';
+import { invalidFields } from '../errors.ts';
 import { recordedMarkerSeconds } from './pending-counts.ts';
 import { newIngestJobId } from '../queues/event-ingest.ts';
 

@@ -1,4 +1,4 @@
-import { bodyPartErrors } from '../http/validation.ts';
+import { bodyPartErrors } from '../schemas/validation.ts';
 import { ServerEvent, type EventError, type IngestedEvent } from '../schemas/events.ts';
 import { eventDataProblems } from './event-data.ts';
 import { isReservedEventType } from './automatic-events.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { unavailable } from './api-error.ts';
+import { unavailable } from '../errors.ts';
 import { letSdkPagesRead } from './error-handler.ts';
 
 declare module 'fastify' {

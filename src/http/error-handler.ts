@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, invalidFields, invalidRequest, unavailable } from './api-error.ts';
+import { ApiError, invalidFields, invalidRequest, unavailable } from '../errors.ts';
 import { schemaErrorDetails } from './invalid-request-details.ts';
 import { isUnavailableError } from '../infra/unavailable.ts';
 import { LockTimeoutError } from '../infra/redis-lock.ts';

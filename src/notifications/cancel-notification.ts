@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { NotificationView } from '../schemas/notification.ts';
-import { invalidRequest } from '../http/api-error.ts';
+import { invalidRequest } from '../errors.ts';
 import { findNotificationView } from './notification-view.ts';
 
 /**

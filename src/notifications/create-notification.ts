@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import type { KeyOwner } from '../keys/key-cache.ts';
-import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
+import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
 import {
   contentOf,
@@ -14,8 +14,7 @@ import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
 import { enqueueSend } from '../queues/send.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 import { targetTypes, type SendNotificationBody, type TargetType } from '../schemas/notification.ts';
-import { fieldsOf } from '../http/invalid-request-details.ts';
-import { escapePointer } from '../http/validation.ts';
+import { escapePointer, fieldsOf } from '../schemas/validation.ts';
 import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';
 import { deviceKey } from '../models/device.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';

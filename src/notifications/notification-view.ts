@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import type { NotificationView, NotificationStats } from '../schemas/notification.ts';
-import { notFound } from '../http/api-error.ts';
+import { notFound } from '../errors.ts';
 import { countClicks } from './notification-clicks.ts';
 
 export function deliveryResultsQuery(models: Models, notificationIds: string[]) {

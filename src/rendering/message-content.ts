@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../http/api-error.ts';
+import type { ErrorDetail } from '../errors.ts';
 import { parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
 
 export const contentFields = ['title', 'body', 'url', 'imageUrl'] as const;

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Models } from '../models/index.ts';
 import type { TemplateDocument } from '../models/template.ts';
 import type { TemplateBody, TemplateView } from '../schemas/template.ts';
-import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
-import { fieldsOf } from '../http/invalid-request-details.ts';
+import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
+import { fieldsOf } from '../schemas/validation.ts';
 import { storedContentErrors } from '../rendering/payload-floor.ts';
 import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 
