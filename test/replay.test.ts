@@ -4,7 +4,7 @@ import { deliverJobId, type DeliverJobData } from '../src/queues/deliver.ts';
 import type { ChunkPlan, FanOutProgress } from '../src/queues/send.ts';
 import { deviceKey } from '../src/models/device.ts';
 import { deliverProcessor } from '../src/delivery/deliver-processor.ts';
-import type { DeliverDeps } from '../src/delivery/delivery-run.ts';
+import type { DeliverDeps } from '../src/delivery/delivery-worker.ts';
 import { createGatewayProvider } from '../src/gateways/create-gateway-provider.ts';
 import type { GatewayProvider } from '../src/gateways/gateway.ts';
 import { queueNames, type QueueName } from '../src/queues/queue-names.ts';

@@ -67,7 +67,7 @@ const deliverJobOptions: JobsOptions = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 2000 },
   // A batch that fails for good must not hold its notification in "sending" forever; its devices count as failed, by
-  // its last attempt or, for a batch BullMQ failed unrun, by the worker that failed it (giveUpUnrunBatch).
+  // its last attempt or, for a batch BullMQ failed unrun, by the worker that failed it (giveUpBatch).
   ignoreDependencyOnFailure: true,
 };
 

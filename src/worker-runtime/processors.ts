@@ -4,7 +4,9 @@ import type { QueueName } from '../queues/queue-names.ts';
 import type { SendJobData } from '../queues/send.ts';
 import type { DeliverJobData } from '../queues/deliver.ts';
 import { sendProcessor, markSendFailed } from '../delivery/send-processor.ts';
-import { deliverProcessor, deliveryWorker, giveUpUnrunBatch } from '../delivery/deliver-processor.ts';
+import { deliverProcessor } from '../delivery/deliver-processor.ts';
+import { deliveryWorker } from '../delivery/delivery-worker.ts';
+import { giveUpBatch } from '../delivery/give-up-batch.ts';
 import { createGatewayProvider } from '../gateways/create-gateway-provider.ts';
 import { tagUpdateProcessor } from '../user-tags/tag-update-processor.ts';
 import { eventIngestProcessor } from '../events/event-ingest-processor.ts';
@@ -34,7 +36,8 @@ export const queueProcessors: Record<QueueName, (deps: Deps) => QueueProcessor> 
     const worker = deliveryWorker(deliverDeps);
     return {
       process: deliverProcessor(deliverDeps, worker),
-      failedUnrun: (job: Job<DeliverJobData>) => giveUpUnrunBatch(worker, job),
+      // A batch failed unrun gives up its devices not done, as its last attempt would have.
+      failedUnrun: (job: Job<DeliverJobData>) => giveUpBatch(worker, job),
       close: () => gateways.close(),
     };
   },
