@@ -5,7 +5,8 @@ import { countEvents, type CountEventsQuery } from '../src/events/count-events.t
 import { ingestEvents } from '../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../src/events/event-type-catalog.ts';
 import { dayMs } from '../src/events/utc-day.ts';
-import { flushCounts, type CountDeps } from '../src/events/pending-counts.ts';
+import type { CountDeps } from '../src/events/pending-counts.ts';
+import { flushCounts } from '../src/events/flush-counts.ts';
 import { Job } from 'bullmq';
 import { flushEventCountsJobName } from '../src/queues/maintenance.ts';
 import { maintenanceProcessor } from '../src/maintenance/maintenance-processor.ts';

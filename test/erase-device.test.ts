@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventually } from './support/eventually.ts';
-import { flushAllCounts } from '../src/events/pending-counts.ts';
+import { flushAllCounts } from '../src/events/flush-counts.ts';
 import {
   readNotification,
   registerDevices,

@@ -1,7 +1,8 @@
 import type { PipelineStage } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { SubjectType } from '../schemas/events.ts';
-import { flushFinishedDays, type CountDeps } from '../events/pending-counts.ts';
+import type { CountDeps } from '../events/pending-counts.ts';
+import { flushFinishedDays } from '../events/flush-counts.ts';
 import { deviceKey } from '../models/device.ts';
 import type { CountOp, EventCondition } from '../schemas/segment.ts';
 import { dataConditionsFilter, eventWindow } from '../events/count-events.ts';
