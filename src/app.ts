@@ -30,7 +30,7 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
     // One log line per request costs more than the request itself at thousands per second; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: bodyLimitBytes,
-    // A request arriving while the ingress drains is answered 503 in the error format (src/http/draining.ts).
+    // A request arriving while the ingress drains is answered 503 in the error format (installDraining).
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
     // Device ids may be 128 characters; the router's default cap is 100.

@@ -10,7 +10,7 @@ import type { LocalServiceOptions, StartedService } from './started-service.ts';
 
 export interface ProvidedServices {
   redisUrl: string;
-  /** Server URL, possibly with options; name a database with withDatabase (src/infra/mongo-url.ts). */
+  /** Server URL, possibly with options; name a database with withDatabase. */
   mongoUrl: string;
   /** What was used, e.g. "redis: local redis-server 7.0.15 on 127.0.0.1:41234; mongodb: local SecantusDB 0.7.0b3 on 127.0.0.1:41235". */
   path: string;

@@ -144,7 +144,8 @@ export class DeliveryRun {
       at: Date.now(),
     };
     // Reported before they are saved, so that every outcome a rerun finds saved was reported: a rerun that records
-    // them (the run stopped at MongoDB) reports nothing, where reporting after the writes lost them from the metrics.
+    // them (the run stopped at MongoDB) reports nothing, where reporting after the writes would lose them from the
+    // metrics.
     await this.reportMetrics(this.progress.tally, gatewaySeconds).catch((error: unknown) =>
       this.worker.deps.log.warn({ err: error }, 'the delivery metrics could not be counted'),
     );

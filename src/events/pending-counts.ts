@@ -32,7 +32,7 @@ export const flushEventCountsEveryMs = 60 * 1000;
 
 // Longer than a job's automatic retries take (10 attempts, exponential from 1 s: about 17 minutes), and short enough
 // that one marker per request stays small in Redis at thousands of requests a second. A replay from the dashboard
-// later than that finds countsRecorded in the job itself (src/events/ingest-events.ts).
+// later than that finds countsRecorded in the job itself (ingestEvents).
 export const recordedMarkerSeconds = 3600;
 /** The field of a flush's hash that holds its number. */
 export const flushIdField = '#flush';

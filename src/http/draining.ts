@@ -4,7 +4,7 @@ import { letSdkPagesRead } from './error-handler.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** From now on, every request is answered 503 and every answer closes its connection (src/server.ts, SIGTERM). */
+    /** From now on, every request is answered 503 and every answer closes its connection (the ingress's SIGTERM). */
     startDraining(): void;
   }
 }

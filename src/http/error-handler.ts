@@ -56,7 +56,7 @@ function toApiError(error: FastifyError): ApiError | null {
     return new ApiError(error.statusCode, 'invalid_request', error.message);
   }
   // CONTRACTS §1 has no conflict status; a lock held too long by another process (a segment's event counts still
-  // being flushed, src/events/pending-counts.ts) is, to the caller, a store that cannot answer now, and a 503 tells a
+  // being flushed, flushCounts) is, to the caller, a store that cannot answer now, and a 503 tells a
   // client built to the contract to retry.
   if (error instanceof LockTimeoutError) {
     return unavailable(

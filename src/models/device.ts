@@ -32,7 +32,7 @@ const deviceSchema = new Schema(
     unsubscribeReason: { type: String, default: null },
     /** The token the gateway rejected: registering any other token subscribes the device again. */
     rejectedPushToken: { type: String, default: null },
-    /** Bumped by every write: a writer updates only the revision it read (src/devices/change-device.ts). */
+    /** Bumped by every write: a writer updates only the revision it read (changeDevice). */
     revision: { type: Number, default: 0 },
   },
   { timestamps: true, versionKey: false, minimize: false },

@@ -19,7 +19,7 @@ const notificationSchema = new Schema(
     sendAt: { type: Date, default: null },
     /**
      * Written only by the notification's send job. Sent, failed and unsubscribed counts live in one delivery-result
-     * document per batch instead (see delivery-result.ts), so that a retried or replayed batch cannot count twice.
+     * document per batch instead (the DeliveryResult model), so that a retried or replayed batch cannot count twice.
      */
     stats: { targeted: { type: Number, default: 0 } },
     completedAt: { type: Date, default: null },

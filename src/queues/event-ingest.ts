@@ -31,7 +31,7 @@ const ingestJobOptions: JobsOptions = {
 /** ObjectIds, which order the events of requests received in the same millisecond. */
 export const newIngestJobId = (): string => new Types.ObjectId().toHexString();
 
-/** `jobId`: an Idempotency-Key's (src/events/events-idempotency.ts), or a new one. */
+/** `jobId`: an Idempotency-Key's (ingestJobIdFor), or a new one. */
 export async function enqueueEvents(
   deps: Pick<Deps, 'queues'>,
   projectId: string,

@@ -48,8 +48,8 @@ export const notBlank = {
 
 /**
  * An object of any keys whose values match `value`. TypeBox's Record of Type.String() matches keys to `^.*$`, which a
- * key holding a line break does not match: such a key's value went unchecked in requests and its entry was left out
- * of answers. Every key matches this pattern.
+ * key holding a line break does not match: such a key's value would go unchecked in requests and its entry be left
+ * out of answers. Every key matches this pattern.
  */
 export const KeyedBy = <T extends TSchema>(value: T, options: Record<string, unknown> = {}) =>
   Type.Record(Type.String({ pattern: '^[\\s\\S]*$' }), value, options);

@@ -12,7 +12,7 @@ export const maxSubjectIdLength = 256;
 export const maxRecentEvents = 500;
 
 /**
- * Only the envelope is checked by the schema; each event is checked on its own (src/events/validate-events.ts),
+ * Only the envelope is checked by the schema; each event is checked on its own (partitionEvents),
  * so that the valid events of a request are accepted next to the invalid ones (CONTRACTS §5).
  */
 export const ReportEventsBody = Type.Object(
@@ -33,7 +33,7 @@ export type EventError = Static<typeof EventError>;
 export const ReportEventsResult = Type.Object({ success: Type.Integer(), error: Type.Array(EventError) });
 export type ReportEventsResult = Static<typeof ReportEventsResult>;
 
-/** Event data as accepted and stored; its values and limits are checked apart (src/events/event-data.ts). */
+/** Event data as accepted and stored; its values and limits are checked apart (eventDataProblems). */
 export const EventData = KeyedBy(Type.Unknown());
 export type EventData = Static<typeof EventData>;
 
@@ -46,7 +46,7 @@ export const EventType = Type.String({
 });
 
 /**
- * One event of the server API's /events and /track. Its data is checked apart (src/events/event-data.ts): values,
+ * One event of the server API's /events and /track. Its data is checked apart (eventDataProblems): values,
  * times and their limits are rules a schema does not express.
  */
 export const ServerEvent = Type.Object(

@@ -12,7 +12,10 @@ const DataValue = Type.Union([Type.String({ maxLength: 4096 }), FiniteNumber(), 
   errorMessage: 'must be a string, a finite number, a boolean or null',
 });
 
-/** Stored as fields of the notification document, so the tag key rule applies (a '.' or leading '$' broke the insert). */
+/**
+ * Stored as fields of the notification document, so the tag key rule applies (MongoDB refuses a '.' or a leading '$'
+ * there).
+ */
 const DataKey = Type.String({
   minLength: 1,
   maxLength: maxTagKeyLength,

@@ -119,7 +119,7 @@ export class SegmentStore {
     };
   }
 
-  /** For a filter whose device lists MongoDB could not take (src/segments/oversized-filter.ts): counted as read. */
+  /** For a filter whose device lists MongoDB could not take (planDeviceFilter): counted as read. */
   private async previewTested(
     query: DeviceFilter,
     exact: NonNullable<DeviceFilterPlan['exact']>,
