@@ -4,10 +4,10 @@ import { tagUpdateQueue } from './tag-update.ts';
 import { eventIngestQueue } from './event-ingest.ts';
 import { maintenanceQueue } from './maintenance.ts';
 import type { QueueDefinition } from './queue-definition.ts';
-import type { QueueKey, QueueName } from './queue-names.ts';
+import type { QueueKey, QueueName, queueNames } from './queue-names.ts';
 
 /** Every queue's definition, under the key its BullMQ Queue has in Deps' queues. */
-export const queueRegistry: { [Key in QueueKey]: QueueDefinition<QueueName> } = {
+export const queueRegistry: { [Key in QueueKey]: QueueDefinition<(typeof queueNames)[Key]> } = {
   send: sendQueue,
   deliver: deliverQueue,
   tagUpdate: tagUpdateQueue,
