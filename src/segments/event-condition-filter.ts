@@ -46,7 +46,7 @@ export interface EventConditionQueries {
 }
 
 /**
- * What counting an event condition reads, apart from how it is read, so that test/query-plans.test.ts explains the
+ * What counting an event condition reads, apart from how it is read, so that test/api/query-plans.test.ts explains the
  * very filters: from the daily counters for the whole days (one $group over the counters of that type, server side)
  * and from the events of the two partial days at the edges; with data conditions, from the matching events of the window.
  */

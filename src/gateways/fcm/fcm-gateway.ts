@@ -70,7 +70,7 @@ function fcmErrorCodeIn(body: unknown): string | null {
  *
  * Its retries were all that read FCM's Retry-After (CONTRACTS §9 says to honour it), and the error it builds from a
  * refused message drops the response's headers, so the handler's builder of that error is wrapped to keep it.
- * test/gateways/fcm-adapter.test.ts checks that a 503 is tried once and that a 429's Retry-After comes back, so a
+ * test/unit/fcm-adapter.test.ts checks that a 503 is tried once and that a 429's Retry-After comes back, so a
  * firebase-admin release that renames these fields is noticed.
  */
 function adaptRequestHandler(messaging: Messaging): void {
