@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { stateDir } from '../src/config.ts';
+import { parsePort, stateDir } from '../src/config.ts';
 import { defaultMongoPort, defaultRedisPort, provideServices } from './services/provide-services.ts';
 import { withDatabase } from '../src/infra/mongo-url.ts';
 import { readProcfile } from './start/procfile.ts';
@@ -14,7 +14,7 @@ const services = await provideServices({
   stateDir: resolve(stateDir, 'services'),
   log,
   persistent: true,
-  ports: { redis: defaultRedisPort, mongodb: defaultMongoPort },
+  ports: { redis: parsePort('REDIS_PORT', defaultRedisPort), mongodb: parsePort('MONGODB_PORT', defaultMongoPort) },
   adoptRunning: true,
 });
 const env = {

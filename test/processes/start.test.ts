@@ -6,6 +6,8 @@ import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { findFreePort } from '../../local/services/free-port.ts';
+import { secantusDbUrl } from '../../local/services/secantusdb.ts';
+import { withDatabase } from '../../src/infra/mongo-url.ts';
 import { startNodeProcess, stopWaitingIfExited } from '../support/child-processes.ts';
 import { eventually } from '../support/eventually.ts';
 import { pastSameInterrupt } from '../support/interrupts.ts';
@@ -50,10 +52,14 @@ function serversStartedBy(parent: number): number[] {
     });
 }
 
-/** `npm start` on a fresh state directory, once it answers. */
+/**
+ * `npm start` on a fresh state directory and ports of its own, once it answers: beside a developer's `npm start` on the
+ * default ports, it neither borrows that one's servers nor finds its ports taken.
+ */
 async function startAnswering() {
   const stateDir = await mkdtemp(join(tmpdir(), 'pushengine-start-'));
   const port = await findFreePort();
+  const ports = { redis: await findFreePort(), mongodb: await findFreePort() };
   const start = startNodeProcess(
     'local/start.ts',
     {
@@ -61,6 +67,8 @@ async function startAnswering() {
       STATE_DIR: stateDir,
       PORT: String(port),
       SANDBOX_PORT: String(await findFreePort()),
+      REDIS_PORT: String(ports.redis),
+      MONGODB_PORT: String(ports.mongodb),
       LOG_LEVEL: 'warn',
     },
     { ownGroup: true },
@@ -86,14 +94,15 @@ async function startAnswering() {
     await stop();
     throw error;
   }
-  return { start, port, stateDir, stop };
+  return { start, port, ports, stateDir, stop };
 }
 
 it('npm start brings up Redis, SecantusDB and every process, answers, and on Ctrl-C stops the servers after the workers, leaving no process behind', async () => {
-  const { start, port, stateDir, stop } = await startAnswering();
+  const { start, port, ports, stateDir, stop } = await startAnswering();
   try {
+    expect(start.output()).toMatch(new RegExp(`redis: local redis-server \\S+ on 127\\.0\\.0\\.1:${ports.redis},`));
     expect(start.output()).toMatch(
-      /mongodb: (local SecantusDB 0\.7\.0b3 on 127\.0\.0\.1:27017|using one already answering)/,
+      new RegExp(`mongodb: local SecantusDB 0\\.7\\.0b3 on 127\\.0\\.0\\.1:${ports.mongodb},`),
     );
     // Where the console is, and what signs in to it.
     expect(start.output()).toContain(`the console is at http://127.0.0.1:${port}/console: sign in with a project's`);
@@ -119,14 +128,22 @@ it('npm start brings up Redis, SecantusDB and every process, answers, and on Ctr
 }, 150_000);
 
 it('npm start interrupted again while a request holds the ingress: everything stops at once, not after the grace period', async () => {
-  const { start, port, stateDir, stop } = await startAnswering();
+  const { start, port, ports, stateDir, stop } = await startAnswering();
   const stalled = new Socket();
   stalled.on('error', () => undefined);
   try {
     const created = execFileSync(
       process.execPath,
       ['bin/project/create.ts', '--name', 'Interrupted', '--plan', 'team', '--json'],
-      { env: { PATH: process.env.PATH, STATE_DIR: stateDir }, encoding: 'utf8' },
+      {
+        env: {
+          PATH: process.env.PATH,
+          STATE_DIR: stateDir,
+          REDIS_URL: `redis://127.0.0.1:${ports.redis}`,
+          MONGODB_URL: withDatabase(secantusDbUrl(`127.0.0.1:${ports.mongodb}`), 'pushengine'),
+        },
+        encoding: 'utf8',
+      },
     );
     const project = JSON.parse(created) as { projectId: string; clientKey: string };
     // An authenticated request whose body never arrives keeps the ingress draining for INGRESS_SHUTDOWN_GRACE_MS (10 s).
