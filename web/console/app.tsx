@@ -3,7 +3,9 @@ import type { ProjectView } from '../../src/schemas/project.ts';
 import { ApiFailure, listProjects, session } from './api.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { ProjectContext } from './context.ts';
-import { ErrorMessage, Field, LoadedView, Select, mayLeaveScreen } from './ui.tsx';
+import { ErrorMessage, LoadedView } from './ui.tsx';
+import { Field, Select } from './fields.tsx';
+import { mayLeaveScreen } from './unsaved-edits.ts';
 import { screens } from './screens/index.ts';
 import { screenTitles, type ScreenName } from './screen-titles.ts';
 

@@ -3,7 +3,10 @@ import type { SegmentPreview, SegmentView } from '../../../src/schemas/segment.t
 import { api, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView, SaveControls, Select, unchanged, useUnsavedEdits } from '../ui.tsx';
+import { ErrorMessage, LoadedView } from '../ui.tsx';
+import { Field, Select } from '../fields.tsx';
+import { SaveControls } from '../save-controls.tsx';
+import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 import { ConditionEditor } from './segments/condition-editor.tsx';
 import { type DraftCondition, editorState, newTagCondition, toCondition } from './segments/draft.ts';
 

@@ -6,7 +6,9 @@ import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/de
 import { api, type ApiFailure, listAll, query } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, NamedItemSelect, Select, formatTime, unchanged, useUnsavedEdits } from '../ui.tsx';
+import { ErrorMessage, formatTime } from '../ui.tsx';
+import { Field, NamedItemSelect, Select } from '../fields.tsx';
+import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 // crypto.randomUUID exists in secure contexts only: a console served over plain http on a LAN host has none.
 import { randomId } from '../../shared/random-id.ts';
 

@@ -1,5 +1,5 @@
 import type { ConditionOp } from '../../../../src/schemas/event-conditions.ts';
-import { Field, Select } from '../../ui.tsx';
+import { Field, Select } from '../../fields.tsx';
 import type { DraftComparison } from './draft.ts';
 
 /** Every operator, by its label: the record's type makes the compiler notice an operator added to the API. */

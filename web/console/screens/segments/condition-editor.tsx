@@ -1,5 +1,5 @@
 import type { CountOp } from '../../../../src/schemas/segment.ts';
-import { Field, Select } from '../../ui.tsx';
+import { Field, Select } from '../../fields.tsx';
 import { ComparisonFields } from './comparison-fields.tsx';
 import { type DraftCondition, newComparison, newEventCondition, newTagCondition } from './draft.ts';
 
