@@ -27,7 +27,10 @@ export interface ProvideServicesOptions {
   persistent?: boolean;
   /** Fixed ports for local servers, so that other commands find them at their default URLs. */
   ports?: { redis?: number; mongodb?: number };
-  /** Use a server already answering on its port in `ports`, else the default one (npm start); otherwise servers of our own are started. */
+  /**
+   * Use a server already answering on its port in `ports`, else on the default one (npm start); otherwise servers of
+   * our own are started.
+   */
   adoptRunning?: boolean;
 }
 
