@@ -20,7 +20,12 @@ export function registerSendNotification(app: App, context: AppContext): void {
         params: ProjectParams,
         headers: IdempotencyHeaders,
         body: SendNotificationBody,
-        response: { 200: dataResponse(Type.Object({ id: Type.String() })), 400: ErrorResponse, 404: ErrorResponse, 422: ErrorResponse },
+        response: {
+          200: dataResponse(Type.Object({ id: Type.String() })),
+          400: ErrorResponse,
+          404: ErrorResponse,
+          422: ErrorResponse,
+        },
       },
       attachValidation: true,
     },
