@@ -3,6 +3,7 @@ import type { Models } from '../models/index.ts';
 import { deviceKey, type DeviceDocument } from '../models/device.ts';
 import type { RegisterDeviceBody, UpdateDeviceBody } from '../schemas/device.ts';
 import type { TagChanges } from '../schemas/tags.ts';
+import { canonicalLanguageTag } from '../schemas/request-formats.ts';
 import { notFound } from '../http/api-error.ts';
 import { applyTagChanges, tooManyTags } from './apply-tag-changes.ts';
 import { changeDevice } from './change-device.ts';
@@ -20,6 +21,16 @@ function pushAddress(input: RegisterDeviceBody): Pick<DeviceDocument, 'pushToken
   return { pushToken: input.pushToken ?? null, webPushKeys: null };
 }
 
+/** The language and time zone a request sets: absent ones stay as they are, null clears one. */
+function localeFields(input: Pick<RegisterDeviceBody, 'language' | 'timezone'>): Partial<DeviceDocument> {
+  return {
+    ...(input.language !== undefined && {
+      language: input.language === null ? null : canonicalLanguageTag(input.language),
+    }),
+    ...(input.timezone !== undefined && { timezone: input.timezone }),
+  };
+}
+
 const noSubscriptionReason = 'the browser has no push subscription';
 
 /**
@@ -33,6 +44,7 @@ function registration(input: RegisterDeviceBody): (current: DeviceDocument) => P
     platform: input.platform,
     ...address,
     ...(input.userId !== undefined && { userId: input.userId }),
+    ...localeFields(input),
     ...(address.pushToken === null
       ? current.isSubscribed && {
           isSubscribed: false,
@@ -81,7 +93,7 @@ export class DeviceStore {
   }
 
   async update(projectId: string, deviceId: string, input: UpdateDeviceBody): Promise<StoredDevice> {
-    const fields = input.userId !== undefined ? { userId: input.userId } : {};
+    const fields = { ...(input.userId !== undefined && { userId: input.userId }), ...localeFields(input) };
     const changed = await this.change(deviceKey(projectId, deviceId), () => fields, input.tags);
     if (!changed) throw notFound(`No device "${deviceId}" in this project.`);
     return changed;
@@ -121,6 +133,7 @@ export class DeviceStore {
         unsubscribeReason: noSubscriptionReason,
       }),
       userId: input.userId ?? null,
+      ...localeFields(input),
       tags: applyTagChanges({}, input.tags),
     };
     const document = await customerKeyedDocument(this.models.Device, fields, ['tags']);

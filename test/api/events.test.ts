@@ -136,7 +136,8 @@ describe('POST /events and /track (CONTRACTS §5)', () => {
       body: { events: [userEvent('keyed', 'keyed-user', { n: 3 })] },
       headers: { 'idempotency-key': 'batch-2' },
     });
-    expect(reused.status).toBe(400);
+    expect(reused.status).toBe(422);
+    expect(reused.body.error.code).toBe('idempotency_key_reused');
     expect(reused.body.error.details).toEqual([{ path: '/headers/idempotency-key', message: expect.any(String) }]);
   });
 

@@ -208,6 +208,35 @@ describe('Idempotency-Key and sendAt (CONTRACTS §6)', () => {
     expect(jobs.filter((job) => job.id === first.body.data.id)).toHaveLength(1);
   });
 
+  it('refuses the same key with another body with a 422 and sends nothing for it (CONTRACTS §1, §6)', async () => {
+    const body = { targetType: 'device', targetIds: ['d'], body: 'receipt for order 77' };
+    const first = await send(team, body, { 'idempotency-key': 'order-77' });
+    const reused = await send(team, { ...body, body: 'another message' }, { 'idempotency-key': 'order-77' });
+    expect(reused.status).toBe(422);
+    expect(reused.body.error.code).toBe('idempotency_key_reused');
+    expect(reused.body.error.details).toEqual([{ path: '/headers/idempotency-key', message: expect.any(String) }]);
+    expect(
+      await ingress.context.models.Notification.countDocuments({ projectId: team.projectId, body: 'another message' }),
+    ).toBe(0);
+    // The first request's body still answers the first id.
+    expect((await send(team, body, { 'idempotency-key': 'order-77' })).body.data.id).toBe(first.body.data.id);
+  });
+
+  it('answers 422 to one of two requests racing with one key and different bodies, and stores one notification', async () => {
+    const body = { targetType: 'device', targetIds: ['d'], body: 'race one' };
+    const answers = await Promise.all([
+      send(team, body, { 'idempotency-key': 'race-1' }),
+      send(team, { ...body, body: 'race two' }, { 'idempotency-key': 'race-1' }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 422]);
+    expect(
+      await ingress.context.models.Notification.countDocuments({
+        projectId: team.projectId,
+        body: { $in: ['race one', 'race two'] },
+      }),
+    ).toBe(1);
+  });
+
   it('answers the same id to a repeat after the segment it targets was deleted (CONTRACTS §6)', async () => {
     await storeSegment('short-lived');
     const body = {

@@ -226,8 +226,9 @@ describe('Web Push delivery (RFC 8030, 8291, 8292)', () => {
 });
 
 describe('stats.clicked (CONTRACTS §6)', () => {
-  it('counts distinct devices of the project that reported @clicked with the notification id', async () => {
+  it('counts distinct devices of the project that were sent the notification and reported @clicked with its id', async () => {
     const id = await send({ targetType: 'device', targetIds: ['web-1'], body: 'click me' });
+    await waitUntilCompleted(harness.ingress, project, id);
     const click = (owner: typeof project, deviceId: string, notificationId = id) =>
       harness.ingress.request('POST', `/v1/sdk/projects/${owner.projectId}/devices/${deviceId}/events`, {
         key: owner.clientKey,
@@ -237,6 +238,7 @@ describe('stats.clicked (CONTRACTS §6)', () => {
       key: other.clientKey,
       body: { platform: 'web' },
     });
+    // web-flaky was never sent it: its click is accepted and not counted.
     for (const answer of [
       await click(project, 'web-1'),
       await click(project, 'web-1'),
@@ -246,7 +248,7 @@ describe('stats.clicked (CONTRACTS §6)', () => {
       expect(answer.status).toBe(200);
     }
     const notification = await waitUntilCompleted(harness.ingress, project, id);
-    expect(notification.stats.clicked).toBe(2);
+    expect(notification.stats.clicked).toBe(1);
   });
 });
 
