@@ -5,11 +5,11 @@ import { useAction, useLoad } from './hooks.ts';
 import { ProjectContext } from './context.ts';
 import { ErrorMessage, Field, LoadedView, Select, mayLeaveScreen } from './ui.tsx';
 import { screens } from './screens/index.ts';
-import { screenTitles, type ScreenName } from './screen-titles.ts';
+import { isScreenName, screenTitles, type ScreenName } from './screen-titles.ts';
 
 function currentScreen(): ScreenName {
   const name = location.hash.replace(/^#\/?/, '');
-  return (name in screenTitles ? name : 'project') as ScreenName;
+  return isScreenName(name) ? name : 'project';
 }
 
 function useHashScreen(): ScreenName {
