@@ -50,13 +50,9 @@ describe('console screen names', { timeout: 60_000 }, () => {
     try {
       await expect.poll(() => heading(page)).toBe('Send');
       for (const name of inheritedNames) {
-        await page.evaluate((fragment) => {
-          location.hash = fragment;
-        }, `#/${name}`);
+        await page.goto(`${ingress.baseUrl}/console#/${name}`);
         await expect.poll(() => heading(page)).toBe('Project');
-        await page.evaluate(() => {
-          location.hash = '#/send';
-        });
+        await page.goto(`${ingress.baseUrl}/console#/send`);
         await expect.poll(() => heading(page)).toBe('Send');
       }
       expect(errors).toEqual([]);
