@@ -85,7 +85,7 @@ export class FieldRenderError extends Error {
 }
 
 export function renderContent(parsed: ParsedContent, scope: object): MessageContent {
-  const printableScope = printableObjects(scope) as object;
+  const printableScope = printableObjects(scope);
   const render = (field: ContentField, template: ParsedTemplate) => {
     try {
       return renderTemplate(template, printableScope);
