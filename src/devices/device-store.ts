@@ -4,7 +4,7 @@ import { deviceKey, type DeviceDocument } from '../models/device.ts';
 import type { RegisterDeviceBody, UpdateDeviceBody } from '../schemas/device.ts';
 import type { TagChanges } from '../schemas/tags.ts';
 import { canonicalLanguageTag } from '../schemas/request-formats.ts';
-import { notFound } from '../http/api-error.ts';
+import { invalidFields, notFound } from '../http/api-error.ts';
 import { applyTagChanges, tooManyTags } from './apply-tag-changes.ts';
 import { changeDevice } from './change-device.ts';
 import { DeviceReads } from './device-reads.ts';
@@ -12,6 +12,7 @@ import { enqueueEvents } from '../queues/event-ingest.ts';
 import { firstSessionEvent } from '../events/automatic-events.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
+import { publicHttpsUrlProblem } from '../net/public-url.ts';
 
 type StoredDevice = DeviceDocument;
 
@@ -66,11 +67,11 @@ function registration(input: RegisterDeviceBody): (current: DeviceDocument) => P
  * holds under concurrent writers, and no writer's change is lost.
  */
 export class DeviceStore {
-  private readonly deps: Pick<Deps, 'models' | 'queues'>;
+  private readonly deps: Pick<Deps, 'config' | 'models' | 'queues'>;
   private readonly models: Models;
   private readonly reads: DeviceReads;
 
-  constructor(deps: Pick<Deps, 'models' | 'queues'>) {
+  constructor(deps: Pick<Deps, 'config' | 'models' | 'queues'>) {
     this.deps = deps;
     this.models = deps.models;
     this.reads = new DeviceReads(deps.models);
@@ -84,12 +85,24 @@ export class DeviceStore {
 
   /** Updates the device, or else creates it; a request that loses the race to create it goes back to updating it. */
   async register(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice> {
+    this.assertReachable(input);
     for (;;) {
       const changed = await this.change(deviceKey(projectId, deviceId), registration(input), input.tags);
       if (changed) return changed;
       const created = await this.create(projectId, deviceId, input);
       if (created) return created;
     }
+  }
+
+  /**
+   * A Web Push endpoint the live gateway would refuse to call is refused now, not stored to fail every send. In
+   * sandbox mode every push goes to the sandbox whatever the endpoint's host, so its own loopback endpoints are taken.
+   */
+  private assertReachable(input: RegisterDeviceBody): void {
+    if (!input.webPush) return;
+    const allowPrivate = this.deps.config.pushGateway === 'sandbox';
+    const problem = publicHttpsUrlProblem(input.webPush.endpoint, { allowPrivate });
+    if (problem) throw invalidFields([{ path: '/webPush/endpoint', message: problem }]);
   }
 
   async update(projectId: string, deviceId: string, input: UpdateDeviceBody): Promise<StoredDevice> {

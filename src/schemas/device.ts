@@ -2,8 +2,9 @@ import { Type, type Static } from 'typebox';
 import { platforms } from '../models/device.ts';
 import { TagChanges, Tags } from './tags.ts';
 import { FiniteNumber } from './common.ts';
+import { Id } from './text.ts';
 
-export const UserId = Type.String({ minLength: 1, maxLength: 256 });
+export const UserId = Id(256);
 
 export const LanguageTag = Type.String({
   maxLength: 35,
@@ -78,7 +79,7 @@ export const RegisterDeviceBody = Type.Object(
     webPush: Type.Optional(WebPushSubscription),
     userId: Type.Optional(
       Type.Union([UserId, Type.Null()], {
-        errorMessage: 'must be a user id of 1 to 256 characters, or null to unlink',
+        errorMessage: 'must be a user id of 1 to 256 characters (not only spaces, without NUL), or null to unlink',
       }),
     ),
     tags: Type.Optional(TagChanges),

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DeviceId, PageLimit, KeyedBy } from './common.ts';
 import { UserId } from './device.ts';
+import { Id, someTextPattern } from './text.ts';
 import { subjectTypes } from '../models/event.ts';
 import { eventTypeSources } from '../models/event-type.ts';
 
@@ -39,8 +40,8 @@ export const EventType = Type.String({
   minLength: 1,
   maxLength: maxEventTypeLength,
   // A blank type would list as an empty entry of the catalog, and no condition could name it.
-  pattern: '\\S',
-  errorMessage: `must be an event type of 1 to ${maxEventTypeLength} characters, not blank`,
+  pattern: someTextPattern,
+  errorMessage: `must be an event type of 1 to ${maxEventTypeLength} characters, not blank, without NUL`,
 });
 
 /**
@@ -51,14 +52,17 @@ export const ServerEvent = Type.Object(
   {
     type: EventType,
     subjectType: Type.Enum(subjectTypes, { errorMessage: `must be one of ${subjectTypes.join(', ')}` }),
-    subjectId: Type.String({
-      minLength: 1,
-      maxLength: maxSubjectIdLength,
-      errorMessage: `must be a string of 1 to ${maxSubjectIdLength} characters`,
-    }),
+    subjectId: Id(maxSubjectIdLength),
     data: Type.Optional(Type.Unknown()),
   },
-  { additionalProperties: false, errorMessage: 'must be an object' },
+  {
+    additionalProperties: false,
+    errorMessage: 'must be an object',
+    // A device's events count for the device of that id, which only a device id can name.
+    if: { required: ['subjectType'], properties: { subjectType: { const: 'device' } } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
+    then: { properties: { subjectId: DeviceId } },
+  },
 );
 export type ServerEvent = Static<typeof ServerEvent>;
 

@@ -8,11 +8,11 @@ import { Select } from './fields.tsx';
 import { mayLeaveScreen } from './unsaved-edits.ts';
 import { screens } from './screens/index.ts';
 import { SignIn } from './sign-in.tsx';
-import { screenTitles, type ScreenName } from './screen-titles.ts';
+import { isScreenName, screenTitles, type ScreenName } from './screen-titles.ts';
 
 function currentScreen(): ScreenName {
   const name = location.hash.replace(/^#\/?/, '');
-  return (name in screenTitles ? name : 'project') as ScreenName;
+  return isScreenName(name) ? name : 'project';
 }
 
 function useHashScreen(): ScreenName {

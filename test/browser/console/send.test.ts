@@ -307,7 +307,7 @@ describe("the console's Send screen", { timeout: 120_000 }, () => {
       await page.getByLabel('Send to').selectOption('device');
       await page.getByLabel('Device id', { exact: true }).fill('not a device id');
       await until(() => page.getByTestId('audience-count').textContent()).toBe(
-        'Cannot count: The request is not valid; see details for each field. deviceId must be 1 to 128 characters of A-Z a-z 0-9 . _ : -',
+        'Cannot count: The request is not valid; see details for each field. deviceId must be 1 to 128 characters of A-Z a-z 0-9 . _ : -, other than . and ..',
       );
     } finally {
       await close();

@@ -4,10 +4,9 @@ import { BlockList, isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 /**
- * A Web Push endpoint is whatever URL a browser's subscription named, and any page with the public client key can
- * register one: live, only push services on the public internet are called, so that a registration cannot make the
- * deliver worker probe or post to hosts inside its own network (the cloud's metadata address, an internal HTTPS
- * service). IPv4 addresses inside IPv6 ones (mapped, translated, NAT64, 6to4) are checked as the IPv4 address they
+ * A URL the service is handed to call (a Web Push endpoint, which any page with the public client key can register)
+ * is called only on the public internet, so that it cannot make a worker probe or post to hosts inside its own
+ * network (the cloud's metadata address, an internal HTTPS service). IPv4 addresses inside IPv6 ones (mapped, translated, NAT64, 6to4) are checked as the IPv4 address they
  * carry; Teredo's, stored inverted beside a relay's, are refused whole (no push service is reached through Teredo).
  */
 const nonPublicIpv4: ReadonlyArray<readonly [string, number]> = [
@@ -49,7 +48,7 @@ for (const [network, prefix] of [
 
 export const notPublicCode = 'ENOTPUBLIC';
 
-function isPublicAddress(address: string): boolean {
+export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   return family !== 0 && !nonPublic.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
