@@ -9,6 +9,9 @@ import { isSecondPress } from '../src/infra/stop-signals.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const log = (line: string) => process.stdout.write(`${'start'.padEnd(20)}| ${line}\n`);
+// Decided before anything starts: a LOG_FORMAT it does not know stops npm start with nothing left running.
+const atTerminal = process.stdout.isTTY === true;
+const formatLine = lineFormatter(wantsReadableLogs(process.env, atTerminal), atTerminal);
 
 const services = await provideServices({
   stateDir: resolve(stateDir, 'services'),
@@ -26,12 +29,7 @@ const env = {
 const sandboxEntries =
   (process.env.PUSH_GATEWAY ?? 'sandbox') === 'sandbox' ? [{ name: 'sandbox', command: 'node sandbox/main.ts' }] : [];
 const entries = [...sandboxEntries, ...readProcfile(resolve(root, 'Procfile'))];
-const supervisor = superviseProcesses(
-  entries,
-  env,
-  root,
-  lineFormatter(wantsReadableLogs(process.env, process.stdout.isTTY === true)),
-);
+const supervisor = superviseProcesses(entries, env, root, formatLine);
 log(`running ${entries.map((entry) => entry.name).join(', ')}`);
 const baseUrl = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 log(`the API answers on ${baseUrl} (Ctrl-C stops everything)`);

@@ -1,6 +1,6 @@
 import { ECDH } from 'node:crypto';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { isStorableTime } from './iso-time.ts';
+import { isStorableTime, isUnstorableTime } from './iso-time.ts';
 
 const rfc3339DateTime = fullFormats['date-time'] as { validate(value: string): boolean };
 
@@ -62,11 +62,13 @@ export function isTimeZone(value: string): boolean {
 /**
  * The string formats request schemas use beyond ajv-formats', and the one they tighten: RFC 3339 also allows a leap
  * second and, as ajv-formats reads it, an offset without minutes, which Date parses neither of, and a year past 9999
- * in UTC cannot be stored.
+ * in UTC cannot be stored. A storable-time is any text that is not such a time: a field open to text, where a time
+ * is stored as a time.
  */
 export const requestFormats: Record<string, (value: string) => boolean> = {
   'date-time': isRequestTime,
   'p256-public-key': isP256PublicKey,
   'language-tag': isLanguageTag,
   'time-zone': isTimeZone,
+  'storable-time': (value) => !isUnstorableTime(value),
 };

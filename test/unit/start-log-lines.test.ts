@@ -7,15 +7,23 @@ const pinoLine = JSON.stringify({
   time: Date.UTC(2026, 10, 23, 9, 5, 7),
   pid: 42,
   hostname: 'box',
+  process: 'worker-deliver',
   queue: 'deliver',
   msg: 'batch delivered',
 });
 
 describe('npm start logs', () => {
-  it('are readable at a terminal, JSON otherwise or when LOG_FORMAT=json', () => {
+  it('are readable at a terminal, JSON otherwise, and LOG_FORMAT=json or pretty decides either way', () => {
     expect(wantsReadableLogs({}, true)).toBe(true);
     expect(wantsReadableLogs({}, false)).toBe(false);
     expect(wantsReadableLogs({ LOG_FORMAT: 'json' }, true)).toBe(false);
+    expect(wantsReadableLogs({ LOG_FORMAT: 'pretty' }, false)).toBe(true);
+    expect(() => wantsReadableLogs({ LOG_FORMAT: 'text' }, true)).toThrow('LOG_FORMAT must be one of json, pretty');
+  });
+
+  it('forced readable on a non-terminal, turn a pino line into one line without colour codes', () => {
+    const format = lineFormatter(wantsReadableLogs({ LOG_FORMAT: 'pretty' }, false), false);
+    expect(format(pinoLine)).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: batch delivered \{"queue":"deliver"\}$/);
   });
 
   it('turn a pino line into one line with the level, message and fields, and leave other lines alone', () => {
