@@ -12,6 +12,7 @@ import {
 } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
+import { installNoSniff } from './http/no-sniff.ts';
 import { registerOpenApi, registerOpenApiRoute } from './http/openapi.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { serverApi } from './routes/server-api.ts';
@@ -37,6 +38,7 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
     routerOptions: { maxParamLength: maxPathParamLength },
     frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  installNoSniff(app);
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: text/plain bodies are refused with 415 rather than parsed.
   app.removeContentTypeParser(['text/plain']);

@@ -30,6 +30,14 @@ export const invalidRequest = (message: string, details?: ErrorDetail[]) =>
 /** A request refused for the fields its details name. */
 export const invalidFields = (details: ErrorDetail[]) =>
   invalidRequest('The request is not valid; see details for each field.', details);
+/** An Idempotency-Key sent again within its window with another body: neither request's work may stand for the other. */
+export const idempotencyKeyReused = () =>
+  new ApiError(
+    422,
+    'idempotency_key_reused',
+    'This Idempotency-Key was sent with another request within 24 hours; use a new key for a new request.',
+    { details: [{ path: '/headers/idempotency-key', message: 'was sent with another body within its window' }] },
+  );
 export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
 export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);

@@ -11,6 +11,7 @@ import {
 } from '../rendering/message-content.ts';
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
 import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
+import { requestBodyDigest } from '../infra/idempotency-binding.ts';
 import { enqueueSend } from '../queues/send.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 import { targetTypes, type SendNotificationBody, type TargetType } from '../schemas/notification.ts';
@@ -116,9 +117,10 @@ export async function createNotification(
   idempotencyKey: string | undefined,
 ): Promise<string> {
   const now = Date.now();
+  const bodyDigest = requestBodyDigest(body);
   if (idempotencyKey !== undefined) {
     // A repeat answers the first id even when its template, segment or device has been deleted since (CONTRACTS §6).
-    const earlier = await boundNotificationId(deps, owner.projectId, idempotencyKey);
+    const earlier = await boundNotificationId(deps, owner.projectId, idempotencyKey, bodyDigest);
     if (earlier !== null && (await answerStored(deps, earlier, now))) return earlier;
   }
   const targetIds = [...new Set(body.targetIds)];
@@ -140,7 +142,7 @@ export async function createNotification(
   const id =
     idempotencyKey === undefined
       ? candidateId
-      : await claimIdempotencyKey(deps, owner.projectId, idempotencyKey, candidateId);
+      : await claimIdempotencyKey(deps, owner.projectId, idempotencyKey, { notificationId: candidateId, bodyDigest });
   const notification = {
     _id: id,
     projectId: owner.projectId,

@@ -1,5 +1,6 @@
 import type { ErrorDetail } from '../errors.ts';
 import { parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
+import { printableObjects } from './printable-objects.ts';
 
 export const contentFields = ['title', 'body', 'url', 'imageUrl'] as const;
 export type ContentField = (typeof contentFields)[number];
@@ -84,9 +85,10 @@ export class FieldRenderError extends Error {
 }
 
 export function renderContent(parsed: ParsedContent, scope: object): MessageContent {
+  const printableScope = printableObjects(scope);
   const render = (field: ContentField, template: ParsedTemplate) => {
     try {
-      return renderTemplate(template, scope);
+      return renderTemplate(template, printableScope);
     } catch (error) {
       throw new FieldRenderError(field, error);
     }

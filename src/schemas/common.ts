@@ -65,10 +65,10 @@ export const dataResponse = <T extends TSchema>(data: T) => Type.Object({ data }
 
 export const ProjectParams = Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 128 }) });
 
-export const deviceIdPattern = '^[A-Za-z0-9._:-]{1,128}$';
+/** `.` and `..` are dot segments, which clients remove from a URL (%2e too): no device path could name them. */
 export const DeviceId = Type.String({
-  pattern: deviceIdPattern,
-  errorMessage: 'must be 1 to 128 characters of A-Z a-z 0-9 . _ : -',
+  pattern: '^(?!\\.\\.?$)[A-Za-z0-9._:-]{1,128}$',
+  errorMessage: 'must be 1 to 128 characters of A-Z a-z 0-9 . _ : -, other than . and ..',
 });
 
 export const ProjectDeviceParams = Type.Object({ projectId: ProjectParams.properties.projectId, deviceId: DeviceId });

@@ -1,6 +1,6 @@
 import type { PushOutcome } from '../gateway.ts';
 import { retryAfterMs } from '../retry-after.ts';
-import { notPublicCode } from './public-address.ts';
+import { notPublicCode } from '../../net/public-address.ts';
 
 /** What web-push rejects with: a WebPushError carries the push service's answer; a network error has no status. */
 export interface WebPushSendError {
