@@ -10,6 +10,7 @@ import { TemplateStore } from './templates/template-store.ts';
 import { SegmentStore } from './segments/segment-store.ts';
 import { JourneyStore } from './journeys/journey-store.ts';
 import { EventTypeCatalog } from './events/event-type-catalog.ts';
+import { WebhookStore } from './webhooks/webhook-store.ts';
 
 /** Everything a request handler needs, built once per ingress process: the deps and the ingress's own stores. */
 export interface AppContext extends Deps {
@@ -20,6 +21,7 @@ export interface AppContext extends Deps {
   segments: SegmentStore;
   journeys: JourneyStore;
   eventTypes: EventTypeCatalog;
+  webhooks: WebhookStore;
 }
 
 export async function createAppContext(config: Config, log: Logger): Promise<AppContext> {
@@ -37,5 +39,6 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
     segments: new SegmentStore(deps),
     journeys: new JourneyStore({ ...deps, templates }),
     eventTypes: new EventTypeCatalog(deps.models),
+    webhooks: new WebhookStore(deps),
   };
 }

@@ -24,6 +24,17 @@ export interface Config {
   /** How long the ingress lets requests in flight finish on SIGTERM before it closes their connections. */
   ingressShutdownGraceMs: number;
   jobRetention: JobRetention;
+  webhooks: WebhookSettings;
+}
+
+/** How webhook calls are made and retried (CONTRACTS §17). */
+export interface WebhookSettings {
+  /** WEBHOOKS_ALLOW_PRIVATE: loopback and private addresses, and plain http to them, for local use and tests. */
+  allowPrivate: boolean;
+  /** The first retry's delay; each later one doubles, up to an hour. */
+  retryBaseMs: number;
+  /** How long an event is retried, and how long an endpoint may fail before it is disabled. */
+  retryWindowMs: number;
 }
 
 /** How long finished jobs stay in Redis, where the dashboard shows them and can replay them. */
@@ -130,6 +141,11 @@ export function loadConfig(): Config {
     jobRetention: {
       completedHours: parsePositive('KEEP_COMPLETED_JOBS_HOURS', 24),
       failedDays: parsePositive('KEEP_FAILED_JOBS_DAYS', 14),
+    },
+    webhooks: {
+      allowPrivate: process.env.WEBHOOKS_ALLOW_PRIVATE === 'true',
+      retryBaseMs: parsePositive('WEBHOOK_RETRY_BASE_MS', 5000),
+      retryWindowMs: parsePositive('WEBHOOK_RETRY_WINDOW_MS', 24 * 3600 * 1000),
     },
   };
 }

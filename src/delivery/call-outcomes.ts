@@ -2,12 +2,15 @@ import type { PushOutcome } from '../gateways/gateway.ts';
 import type { DeliveredPush } from '../history/record-history.ts';
 import type { Rejection } from '../devices/mark-unsubscribed.ts';
 import type { Rendered } from './rendered-push.ts';
+import type { DeviceFailure } from '../queues/deliver.ts';
 
 /** One gateway call's answers, by what each device needs next. */
 export interface CallOutcomes {
   sent: DeliveredPush[];
   rejected: Rejection[];
   failed: number;
+  /** Each failed device with its reason, for the delivery log and message.failed. */
+  failures: DeviceFailure[];
   /** One of the reasons, for the log: the operator sees why without a line per device. */
   failedReason: string | null;
   retry: string[];
@@ -15,7 +18,15 @@ export interface CallOutcomes {
 }
 
 export function sortOutcomes(rendered: Rendered[], outcomes: PushOutcome[]): CallOutcomes {
-  const sorted: CallOutcomes = { sent: [], rejected: [], failed: 0, failedReason: null, retry: [], retryAfterMs: 0 };
+  const sorted: CallOutcomes = {
+    sent: [],
+    rejected: [],
+    failed: 0,
+    failures: [],
+    failedReason: null,
+    retry: [],
+    retryAfterMs: 0,
+  };
   outcomes.forEach((outcome, index) => {
     const { device, content } = rendered[index]!;
     if (outcome.kind === 'sent') sorted.sent.push({ deviceId: device.deviceId, content });
@@ -23,6 +34,7 @@ export function sortOutcomes(rendered: Rendered[], outcomes: PushOutcome[]): Cal
       sorted.rejected.push({ deviceId: device.deviceId, pushToken: device.pushToken, reason: outcome.reason });
     else if (outcome.kind === 'failed') {
       sorted.failed += 1;
+      sorted.failures.push({ deviceId: device.deviceId, reason: outcome.reason });
       sorted.failedReason ??= outcome.reason;
     } else {
       sorted.retry.push(device.deviceId);

@@ -141,6 +141,7 @@ export class DeliveryRun {
     const unrecorded: UnrecordedOutcomes = {
       sent: outcomes.sent.map((push) => push.deviceId),
       rejected: outcomes.rejected,
+      failed: outcomes.failures,
       at: Date.now(),
     };
     // Reported before they are saved, so that every outcome a rerun finds saved was reported: a rerun that records
@@ -159,9 +160,9 @@ export class DeliveryRun {
         'the gateway refused pushes',
       );
     }
-    const { sent, rejected } = outcomes;
+    const { sent, rejected, failures: failed } = outcomes;
     const at = new Date(unrecorded.at);
-    await recordOutcomes(this.worker.deps.models, this.job.data.projectId, notification, { sent, rejected, at });
+    await recordOutcomes(this.worker.deps, this.job.data, notification, { sent, rejected, failed, at });
   }
 
   /**
@@ -183,7 +184,7 @@ export class DeliveryRun {
 
   /** Outcomes an earlier run saved but did not write: written, and those pushes not sent again. */
   private async recordUnrecorded(notification: PreparedNotification, unrecorded: UnrecordedOutcomes): Promise<void> {
-    await recordUnrecorded(this.worker.deps.models, this.job.data, notification, unrecorded);
+    await recordUnrecorded(this.worker.deps, this.job.data, notification, unrecorded);
     await this.progress.save(this.job.data.retryRound);
   }
 

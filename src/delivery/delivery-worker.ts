@@ -4,7 +4,7 @@ import { PreparedNotifications } from './prepared-notification.ts';
 import { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
 
 /** The deliver worker's deps: the only ones with push gateway clients. */
-export type DeliverDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log'> & { gateways: GatewayProvider };
+export type DeliverDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'queues'> & { gateways: GatewayProvider };
 
 /** What the runs of one deliver worker share: its deps, and caches that last from job to job. */
 export interface DeliveryWorker {

@@ -1,19 +1,27 @@
-import type { Models } from '../models/index.ts';
+import type { Deps } from '../deps.ts';
 import { recordHistory, type DeliveredPush } from '../history/record-history.ts';
 import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
-import type { DeliverJobData, UnrecordedOutcomes } from '../queues/deliver.ts';
+import type { DeliverJobData, DeviceFailure, UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import { isRendered, renderPush } from './rendered-push.ts';
+import { reportOutcomes } from './report-outcomes.ts';
 
-/** A gateway call's outcomes in MongoDB: history for the sent pushes, the rejected tokens' devices unsubscribed. */
+type RecordDeps = Pick<Deps, 'models' | 'queues'>;
+type RecordedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>;
+
+/**
+ * A gateway call's outcomes in MongoDB: history for the sent pushes, the rejected tokens' devices unsubscribed; then
+ * the delivery log and the webhook events (reportOutcomes). Every write is idempotent, so a rerun may repeat them all.
+ */
 export async function recordOutcomes(
-  models: Models,
-  projectId: string,
+  deps: RecordDeps,
+  batch: RecordedBatch,
   notification: PreparedNotification,
-  outcomes: { sent: DeliveredPush[]; rejected: Rejection[]; at: Date },
+  outcomes: { sent: DeliveredPush[]; rejected: Rejection[]; failed: DeviceFailure[]; at: Date },
 ): Promise<void> {
-  await recordHistory(models, projectId, notification, outcomes.sent, outcomes.at);
-  await markUnsubscribed(models, projectId, outcomes.rejected, outcomes.at);
+  await recordHistory(deps.models, batch.projectId, notification, outcomes.sent, outcomes.at);
+  await markUnsubscribed(deps.models, batch.projectId, outcomes.rejected, outcomes.at);
+  await reportOutcomes(deps, batch, { ...outcomes, sent: outcomes.sent.map((push) => push.deviceId) });
 }
 
 /**
@@ -22,8 +30,8 @@ export async function recordOutcomes(
  * tally in the job already counts them.
  */
 export async function recordUnrecorded(
-  models: Models,
-  batch: Pick<DeliverJobData, 'projectId' | 'devices'>,
+  deps: RecordDeps,
+  batch: RecordedBatch,
   notification: PreparedNotification,
   unrecorded: UnrecordedOutcomes,
 ): Promise<void> {
@@ -32,9 +40,10 @@ export async function recordUnrecorded(
     .map((deviceId) => renderPush(notification, devices.get(deviceId)!))
     .filter(isRendered)
     .map(({ device, content }) => ({ deviceId: device.deviceId, content }));
-  await recordOutcomes(models, batch.projectId, notification, {
+  await recordOutcomes(deps, batch, notification, {
     sent,
     rejected: unrecorded.rejected,
+    failed: unrecorded.failed ?? [],
     at: new Date(unrecorded.at),
   });
 }

@@ -16,6 +16,7 @@ import type { GatewayName } from '../gateways/gateway.ts';
 import { claimJourneySend } from '../journeys/cancel-journey-sends.ts';
 import { isLastAttempt, mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 import { waitOutStorageOutage } from './storage-outages.ts';
+import { completeSend } from './complete-send.ts';
 
 export const deliveryBatchSize = 500;
 
@@ -64,7 +65,8 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
     };
     try {
       const notification = await Notification.findById(notificationId, fields).lean();
-      if (!notification || notification.status === 'canceled' || notification.status === 'completed') return;
+      if (!notification || notification.status === 'canceled') return;
+      if (notification.status === 'completed') return await completeSend(deps, notification);
       if (
         notification.status === 'queued' &&
         notification.journeyId &&
@@ -84,9 +86,7 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
         }
       }
       if (token !== undefined && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
-      await Notification.updateOne(notCanceled(notificationId), {
-        $set: { status: 'completed', completedAt: new Date() },
-      });
+      await completeSend(deps, notification);
     } catch (error) {
       await waitOutStorageOutage(job, token, error);
       if (!(error instanceof WaitingChildrenError) && isLastAttempt(job))

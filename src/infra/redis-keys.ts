@@ -18,6 +18,7 @@ const queueTags: Record<QueueName, string> = {
   'tag-update': 'tag-update',
   'event-ingest': 'event-ingest',
   maintenance: 'maintenance',
+  webhook: 'webhook',
 };
 
 export const redisKeys = {

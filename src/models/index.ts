@@ -11,6 +11,9 @@ import { segmentModel } from './segment.ts';
 import { journeyModel } from './journey.ts';
 import { deliveryResultModel } from './delivery-result.ts';
 import { notificationClickModel } from './notification-click.ts';
+import { webhookEndpointModel } from './webhook-endpoint.ts';
+import { webhookAttemptModel } from './webhook-attempt.ts';
+import { deliveryLogModel } from './delivery-log.ts';
 
 export function createModels(connection: Connection) {
   return {
@@ -26,6 +29,9 @@ export function createModels(connection: Connection) {
     Journey: journeyModel(connection),
     DeliveryResult: deliveryResultModel(connection),
     NotificationClick: notificationClickModel(connection),
+    WebhookEndpoint: webhookEndpointModel(connection),
+    WebhookAttempt: webhookAttemptModel(connection),
+    DeliveryLog: deliveryLogModel(connection),
   };
 }
 

@@ -1,4 +1,7 @@
+import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
+import { publishWebhookEvents } from '../webhooks/publish-events.ts';
+import { messageClicked } from '../webhooks/webhook-events.ts';
 import { historyKey } from '../models/history.ts';
 
 /** The clicks of each of these notifications, counted in one aggregate served by the notificationId index. */
@@ -10,14 +13,17 @@ export const clickCountsPipeline = (notificationIds: string[]) => [
 /**
  * Records that the device clicked the notification (the SDK's @clicked with data.notificationId). Only a device the
  * notification was sent to counts (CONTRACTS §6): its history entry says so, read by _id; and only a notification of
- * the device's own project, since device ids are unique per project only. Repeating it changes nothing.
+ * the device's own project, since device ids are unique per project only. Repeating it changes nothing. A counted
+ * click is published as message.clicked, again on a repeat (the event's key makes it one job): a click whose event
+ * was lost between the two writes is then published by the SDK's retry.
  */
 export async function recordClick(
-  models: Models,
+  deps: Pick<Deps, 'models' | 'queues'>,
   projectId: string,
-  notificationId: string,
-  deviceId: string,
+  click: { notificationId: string; deviceId: string; buttonId?: string },
 ): Promise<void> {
+  const { models } = deps;
+  const { notificationId, deviceId } = click;
   const [notification, sent] = await Promise.all([
     models.Notification.exists({ _id: notificationId, projectId }),
     models.History.exists({ _id: historyKey(notificationId, deviceId) }),
@@ -28,6 +34,7 @@ export async function recordClick(
     { $setOnInsert: { notificationId, deviceId, clickedAt: new Date() } },
     { upsert: true },
   );
+  await publishWebhookEvents(deps, projectId, [messageClicked(notificationId, deviceId, new Date(), click.buttonId)]);
 }
 
 /** Distinct clicking devices per notification; a notification nobody clicked is absent. */

@@ -13,8 +13,16 @@ import type { Rejection } from '../devices/mark-unsubscribed.ts';
 export interface UnrecordedOutcomes {
   sent: string[];
   rejected: Rejection[];
+  /** Absent in jobs saved before the delivery log: their failures are counted, not logged. */
+  failed?: DeviceFailure[];
   /** When the gateway answered (ms since the epoch): the history's sentAt. */
   at: number;
+}
+
+/** A device the gateway refused for good, with its reason, which is not an unsubscribe. */
+export interface DeviceFailure {
+  deviceId: string;
+  reason: string;
 }
 
 export interface DeliveryTally {

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { QueueName } from './queue-names.ts';
+import type { Config } from '../config.ts';
 
 /**
  * A queue's contract with the worker processes: how they run its jobs and what they schedule on it. The processor is
@@ -15,6 +16,8 @@ export interface QueueDefinition<Name extends QueueName = QueueName> {
    * again; once more, BullMQ fails it without running it. Its default is 1.
    */
   maxStalledCount?: number;
+  /** The delay before a retry of a job whose backoff names a custom type, by the attempts it has made. */
+  backoffStrategy?(attemptsMade: number, config: Config): number;
   /** The queue's repeatable jobs; every worker process sets them at start-up, which is idempotent. */
   schedule?(deps: Pick<Deps, 'queues'>): Promise<void>;
 }

@@ -7,6 +7,7 @@ export const queueNames = {
   tagUpdate: 'tag-update',
   eventIngest: 'event-ingest',
   maintenance: 'maintenance',
+  webhook: 'webhook',
 } as const;
 
 export type QueueKey = keyof typeof queueNames;

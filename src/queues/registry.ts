@@ -3,6 +3,7 @@ import { deliverQueue } from './deliver.ts';
 import { tagUpdateQueue } from './tag-update.ts';
 import { eventIngestQueue } from './event-ingest.ts';
 import { maintenanceQueue } from './maintenance.ts';
+import { webhookQueue } from './webhook.ts';
 import type { QueueDefinition } from './queue-definition.ts';
 import type { QueueKey, QueueName, queueNames } from './queue-names.ts';
 
@@ -13,6 +14,7 @@ export const queueRegistry: { [Key in QueueKey]: QueueDefinition<(typeof queueNa
   tagUpdate: tagUpdateQueue,
   eventIngest: eventIngestQueue,
   maintenance: maintenanceQueue,
+  webhook: webhookQueue,
 };
 
 /** How a worker process, started for one queue by name (runWorkerProcess), finds its queue's definition. */

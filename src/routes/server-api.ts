@@ -21,6 +21,8 @@ import { registerRotateProjectKeys } from './projects/rotate-project-keys.ts';
 import { registerListNotifications } from './notifications/list-notifications.ts';
 import { registerPreviewNotification } from './notifications/preview-notification.ts';
 import { registerListDevices } from './devices/list-devices.ts';
+import { registerWebhookRoutes } from './webhooks/webhook-routes.ts';
+import { registerListDeliveries } from './notifications/list-deliveries.ts';
 
 /** Routes under /v1/projects/{PROJECT_ID}: server API key (or ADMIN_TOKEN), plan rate limit. */
 export function serverApi(context: AppContext) {
@@ -48,5 +50,7 @@ export function serverApi(context: AppContext) {
     registerListNotifications(app, context);
     registerPreviewNotification(app, context);
     registerListDevices(app, context);
+    registerWebhookRoutes(app, context);
+    registerListDeliveries(app, context);
   };
 }

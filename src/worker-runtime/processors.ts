@@ -11,6 +11,7 @@ import { createGatewayProvider } from '../gateways/create-gateway-provider.ts';
 import { tagUpdateProcessor } from '../user-tags/tag-update-processor.ts';
 import { eventIngestProcessor } from '../events/event-ingest-processor.ts';
 import { maintenanceProcessor } from '../maintenance/maintenance-processor.ts';
+import { webhookProcessor } from '../webhooks/webhook-processor.ts';
 
 /** A queue's processor, and whatever it holds beyond the deps, released once its worker has stopped. */
 export interface QueueProcessor {
@@ -44,4 +45,5 @@ export const queueProcessors: Record<QueueName, (deps: Deps) => QueueProcessor> 
   'tag-update': (deps) => ({ process: tagUpdateProcessor(deps) }),
   'event-ingest': (deps) => ({ process: eventIngestProcessor(deps) }),
   maintenance: (deps) => ({ process: maintenanceProcessor(deps) }),
+  webhook: (deps) => ({ process: webhookProcessor(deps) }),
 };

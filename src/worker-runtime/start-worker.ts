@@ -53,6 +53,9 @@ export async function startQueueWorker(
     name: `${name}@${hostname()}:${process.pid}`,
     concurrency: options.concurrency,
     ...(definition.maxStalledCount !== undefined && { maxStalledCount: definition.maxStalledCount }),
+    ...(definition.backoffStrategy && {
+      settings: { backoffStrategy: (attemptsMade: number) => definition.backoffStrategy!(attemptsMade, deps.config) },
+    }),
     ...(options.lockDurationMs !== undefined && { lockDuration: options.lockDurationMs }),
     ...(options.stalledIntervalMs !== undefined && { stalledInterval: options.stalledIntervalMs }),
   });

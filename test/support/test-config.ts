@@ -22,6 +22,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     tagUpdateTimeoutMs: 10_000,
     ingressShutdownGraceMs: 10_000,
     jobRetention: { completedHours: 24, failedDays: 14 },
+    webhooks: { allowPrivate: true, retryBaseMs: 50, retryWindowMs: 24 * 3600 * 1000 },
     ...overrides,
   };
 }

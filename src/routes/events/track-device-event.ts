@@ -26,7 +26,11 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
       const { type, data = {} } = request.body;
       await context.devices.find(projectId, deviceId);
       if (type === clickedEvent && typeof data.notificationId === 'string')
-        await recordClick(context.models, projectId, data.notificationId, deviceId);
+        await recordClick(context, projectId, {
+          notificationId: data.notificationId,
+          deviceId,
+          ...(typeof data.buttonId === 'string' && { buttonId: data.buttonId }),
+        });
       const key = request.headers['idempotency-key'];
       const jobId = await ingestJobIdFor(context, projectId, deviceId, key, request.body);
       await enqueueEvents(context, projectId, [{ type, subjectType: 'device', subjectId: deviceId, data }], jobId);

@@ -1,0 +1,36 @@
+import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import { deliveryOutcomes } from '../schemas/delivery-log.ts';
+import { historyRetentionSeconds } from './history.ts';
+
+/**
+ * One entry per notification and device, keyed by both: a rerun that writes a call's outcomes again is refused by
+ * the _id index, and a notification's entries are one _id range, in device order, which pages by `after`.
+ */
+export const deliveryLogKey = (notificationId: string, deviceId: string) => `${notificationId}:${deviceId}`;
+
+/** The _id range of one notification's entries: every key starts `<notificationId>:`, and ';' follows ':'. */
+export const deliveryLogRange = (notificationId: string) => ({
+  $gte: `${notificationId}:`,
+  $lt: `${notificationId};`,
+});
+
+const deliveryLogSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    notificationId: { type: String, required: true },
+    deviceId: { type: String, required: true },
+    platform: { type: String, required: true },
+    outcome: { type: String, enum: deliveryOutcomes, required: true },
+    reason: { type: String },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+deliveryLogSchema.index({ notificationId: 1, outcome: 1, _id: 1 });
+deliveryLogSchema.index({ at: 1 }, { expireAfterSeconds: historyRetentionSeconds });
+
+export type DeliveryLogDocument = InferSchemaType<typeof deliveryLogSchema>;
+
+export function deliveryLogModel(connection: Connection) {
+  return connection.model('DeliveryLog', deliveryLogSchema, 'delivery_log');
+}

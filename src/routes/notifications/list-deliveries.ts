@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+import type { App } from '../../http/app-types.ts';
+import type { AppContext } from '../../app-context.ts';
+import { ErrorResponse, dataResponse } from '../../schemas/common.ts';
+import { DeliveryLogParams, DeliveryLogQuery, DeliveryView } from '../../schemas/delivery-log.ts';
+import { deliveryLogPage } from '../../notifications/delivery-log-page.ts';
+
+export function registerListDeliveries(app: App, context: AppContext): void {
+  app.get(
+    '/notifications/:notificationId/deliveries',
+    {
+      schema: {
+        summary: "A notification's delivery log: each device's outcome, kept 30 days",
+        description:
+          'In device id order; page with limit (default 100, at most 1000) and after: the last deviceId seen. ' +
+          'Filter with outcome.',
+        tags: ['notifications'],
+        params: DeliveryLogParams,
+        querystring: DeliveryLogQuery,
+        response: { 200: dataResponse(Type.Array(DeliveryView)), 400: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request) => ({
+      data: await deliveryLogPage(
+        context.models,
+        request.params.projectId,
+        request.params.notificationId,
+        request.query,
+      ),
+    }),
+  );
+}

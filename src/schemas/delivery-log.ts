@@ -1,0 +1,31 @@
+import { Type, type Static } from 'typebox';
+import { PageLimit } from './common.ts';
+import { NotificationIdParams } from './notification.ts';
+
+/** A push's outcome for one device; capped and expired come with the fatigue controls and message options. */
+export const deliveryOutcomes = ['sent', 'failed', 'unsubscribed', 'capped', 'expired'] as const;
+export type DeliveryOutcome = (typeof deliveryOutcomes)[number];
+
+export const DeliveryLogQuery = Type.Object(
+  {
+    outcome: Type.Optional(
+      Type.Enum(deliveryOutcomes, { errorMessage: `must be one of ${deliveryOutcomes.join(', ')}` }),
+    ),
+    limit: PageLimit(1000, 100),
+    /** The last device id seen: the page starts after it. */
+    after: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  },
+  { additionalProperties: false },
+);
+export type DeliveryLogQuery = Static<typeof DeliveryLogQuery>;
+
+export const DeliveryLogParams = NotificationIdParams;
+
+export const DeliveryView = Type.Object({
+  deviceId: Type.String(),
+  platform: Type.String(),
+  outcome: Type.String(),
+  reason: Type.Optional(Type.String()),
+  at: Type.String(),
+});
+export type DeliveryView = Static<typeof DeliveryView>;

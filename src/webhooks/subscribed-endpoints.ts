@@ -1,0 +1,53 @@
+import type { Models } from '../models/index.ts';
+
+export interface Subscription {
+  endpointId: string;
+  events: ReadonlySet<string>;
+}
+
+/** How long a process trusts what it read of a project's endpoints: an endpoint added is called within this. */
+export const subscriptionsCacheMs = 5000;
+/** Projects whose endpoints a process keeps at once; past this the cache starts over. */
+const maxCachedProjects = 10_000;
+
+interface Cached {
+  expires: number;
+  subscriptions: Promise<Subscription[]>;
+}
+
+const caches = new WeakMap<Pick<Models, 'WebhookEndpoint'>, Map<string, Cached>>();
+
+function cacheOf(models: Pick<Models, 'WebhookEndpoint'>): Map<string, Cached> {
+  let cache = caches.get(models);
+  if (!cache) {
+    cache = new Map();
+    caches.set(models, cache);
+  }
+  return cache;
+}
+
+async function read(models: Pick<Models, 'WebhookEndpoint'>, projectId: string): Promise<Subscription[]> {
+  const endpoints = await models.WebhookEndpoint.find({ projectId, enabled: true }, { events: 1 }).lean();
+  return endpoints.map((endpoint) => ({ endpointId: endpoint._id, events: new Set(endpoint.events) }));
+}
+
+/**
+ * The project's enabled endpoints and the events each takes, read at most once per subscriptionsCacheMs per process:
+ * a delivery batch asks at every gateway call, and a project without endpoints must cost it nothing more. An endpoint
+ * disabled meanwhile is not called: the webhook worker reads the endpoint itself before each call.
+ */
+export function subscribedEndpoints(
+  models: Pick<Models, 'WebhookEndpoint'>,
+  projectId: string,
+): Promise<Subscription[]> {
+  const cache = cacheOf(models);
+  const now = Date.now();
+  const cached = cache.get(projectId);
+  if (cached && cached.expires > now) return cached.subscriptions;
+  if (cache.size >= maxCachedProjects) cache.clear();
+  const subscriptions = read(models, projectId);
+  cache.set(projectId, { expires: now + subscriptionsCacheMs, subscriptions });
+  // A failed read is not kept: the next event reads again.
+  subscriptions.catch(() => cache.delete(projectId));
+  return subscriptions;
+}

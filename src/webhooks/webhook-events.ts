@@ -1,0 +1,49 @@
+import type { KeyedWebhookEvent } from '../queues/webhook.ts';
+import type { NotificationView } from '../schemas/notification.ts';
+
+/** The events of CONTRACTS §17, each keyed by what it is about, so that publishing one again queues nothing new. */
+
+export function notificationCompleted(view: NotificationView, at: Date): KeyedWebhookEvent {
+  return {
+    key: `notification.completed\n${view.id}`,
+    event: { type: 'notification.completed', timestamp: at.toISOString(), data: view },
+  };
+}
+
+export function messageFailed(notificationId: string, deviceId: string, reason: string, at: Date): KeyedWebhookEvent {
+  return {
+    key: `message.failed\n${notificationId}\n${deviceId}`,
+    event: { type: 'message.failed', timestamp: at.toISOString(), data: { notificationId, deviceId, reason } },
+  };
+}
+
+export function messageClicked(
+  notificationId: string,
+  deviceId: string,
+  at: Date,
+  buttonId?: string,
+): KeyedWebhookEvent {
+  return {
+    key: `message.clicked\n${notificationId}\n${deviceId}`,
+    event: {
+      type: 'message.clicked',
+      timestamp: at.toISOString(),
+      data: { notificationId, deviceId, ...(buttonId !== undefined && { buttonId }) },
+    },
+  };
+}
+
+export interface UnsubscribedDevice {
+  deviceId: string;
+  userId: string | null;
+  platform: string;
+  reason: string;
+}
+
+/** Keyed by the notification whose push found the token dead: one device is unsubscribed once per token. */
+export function deviceUnsubscribed(notificationId: string, device: UnsubscribedDevice, at: Date): KeyedWebhookEvent {
+  return {
+    key: `device.unsubscribed\n${notificationId}\n${device.deviceId}`,
+    event: { type: 'device.unsubscribed', timestamp: at.toISOString(), data: { ...device } },
+  };
+}

@@ -1,0 +1,177 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import type { CreatedProject } from '../../src/projects/create-project.ts';
+import { eventually } from '../support/eventually.ts';
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import {
+  registerDevices,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from '../support/delivery-harness.ts';
+
+const { harness } = useDeliveryHarness({ queues: ['send', 'deliver', 'webhook'] });
+
+const receivers: WebhookReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
+
+const api = (project: CreatedProject, method: string, path: string, body?: unknown) =>
+  harness.ingress.request(method, `/v1/projects/${project.projectId}${path}`, { key: project.apiKey, body });
+
+/** A fresh project with an endpoint on a loopback receiver, so no other test's cache or events are in the way. */
+async function projectWithEndpoint(events: string[]) {
+  const project = await harness.ingress.createProject('team');
+  const receiver = await startWebhookReceiver();
+  receivers.push(receiver);
+  const created = await api(project, 'POST', '/webhooks', { url: receiver.url, events });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  return { project, receiver, endpoint: created.body.data };
+}
+
+const verify = (secret: string, call: ReceivedWebhook) =>
+  new Webhook(secret).verify(call.body, call.headers as Record<string, string>);
+
+const everyEvent = ['notification.completed', 'message.failed', 'device.unsubscribed', 'message.clicked'];
+
+describe('webhook endpoints', () => {
+  it('answers the secret once, lists the endpoint enabled, and refuses bad input with a 400 naming each field', async () => {
+    const { project, endpoint } = await projectWithEndpoint(['message.failed']);
+    expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(endpoint).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null });
+    const read = await api(project, 'GET', `/webhooks/${endpoint.id}`);
+    expect(read.body.data.secret).toBeUndefined();
+    const list = await api(project, 'GET', '/webhooks');
+    expect(list.body.data.map((item: { id: string }) => item.id)).toEqual([endpoint.id]);
+    expect(list.body.data[0].secret).toBeUndefined();
+
+    const bad = await api(project, 'POST', '/webhooks', { url: 'ftp://x', events: ['message.nope'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('invalid_request');
+    expect(bad.body.error.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['/events/0', '/url']);
+
+    const disabled = await api(project, 'PUT', `/webhooks/${endpoint.id}`, {
+      url: endpoint.url,
+      events: ['message.failed'],
+      enabled: false,
+    });
+    expect(disabled.body.data).toMatchObject({ enabled: false, disabledReason: null, disabledAt: expect.any(String) });
+    const other = await harness.ingress.createProject('team');
+    expect((await api(other, 'GET', `/webhooks/${endpoint.id}`)).status).toBe(404);
+    expect((await api(other, 'GET', `/webhooks/${endpoint.id}/attempts`)).status).toBe(404);
+    expect((await api(project, 'DELETE', `/webhooks/${endpoint.id}`)).status).toBe(200);
+    expect((await api(project, 'GET', `/webhooks/${endpoint.id}`)).status).toBe(404);
+  });
+});
+
+describe('events', () => {
+  it('delivers each event type signed, once the send has finished, with the final stats and the click', async () => {
+    const { project, receiver, endpoint } = await projectWithEndpoint(everyEvent);
+    await registerDevices(harness.ingress, project, [
+      { id: 'ok', platform: 'android', token: 'tok-ok', userId: 'u1' },
+      { id: 'refused', platform: 'android', token: 'badpayload-1' },
+      { id: 'gone', platform: 'ios', token: 'unregistered-1', userId: 'u2' },
+    ]);
+    const id = await sendNotification(harness.ingress, project, {
+      targetType: 'device',
+      targetIds: ['ok', 'refused', 'gone'],
+      title: 'Hi',
+      body: 'there',
+    });
+    const final = await waitUntilCompleted(harness.ingress, project, id);
+    const completed = await eventually(() => {
+      expect(receiver.ofType('notification.completed')).toHaveLength(1);
+      return receiver.ofType('notification.completed')[0]!;
+    });
+    expect(completed.event.data).toEqual(final);
+    expect(completed.event.data.stats).toMatchObject({ targeted: 3, sent: 1, failed: 1, unsubscribed: 1 });
+    const failed = receiver.ofType('message.failed');
+    expect(failed.map((call) => call.event.data)).toEqual([
+      { notificationId: id, deviceId: 'refused', reason: expect.any(String) },
+    ]);
+    const unsubscribed = await eventually(() => {
+      expect(receiver.ofType('device.unsubscribed')).toHaveLength(1);
+      return receiver.ofType('device.unsubscribed');
+    });
+    expect(unsubscribed[0]!.event.data).toEqual({
+      deviceId: 'gone',
+      userId: 'u2',
+      platform: 'ios',
+      reason: expect.stringContaining('Unregistered'),
+    });
+
+    const click = (deviceId: string) =>
+      harness.ingress.request('POST', `/v1/sdk/projects/${project.projectId}/devices/${deviceId}/events`, {
+        key: project.clientKey,
+        body: { type: '@clicked', data: { notificationId: id } },
+      });
+    expect((await click('refused')).status).toBe(200);
+    expect((await click('ok')).status).toBe(200);
+    const clicked = await eventually(() => {
+      expect(receiver.ofType('message.clicked')).toHaveLength(1);
+      return receiver.ofType('message.clicked')[0]!;
+    });
+    expect(clicked.event.data).toEqual({ notificationId: id, deviceId: 'ok' });
+
+    for (const call of receiver.received) {
+      expect(call.headers['webhook-id']).toMatch(/^msg_/);
+      expect(verify(endpoint.secret, call)).toEqual(call.event);
+      expect(() => verify(endpoint.secret, { ...call, body: call.body.replace('"data"', '"data" ') })).toThrow();
+    }
+    expect(new Set(receiver.received.map((call) => call.headers['webhook-id'])).size).toBe(receiver.received.length);
+  });
+
+  it('retries a failing receiver with the same webhook-id until a 2xx, then never again', async () => {
+    const { project, receiver, endpoint } = await projectWithEndpoint(['message.failed']);
+    let calls = 0;
+    receiver.answer = () => (++calls <= 3 ? 500 : 200);
+    await registerDevices(harness.ingress, project, [{ id: 'refused', platform: 'android', token: 'badpayload-2' }]);
+    const id = await sendNotification(harness.ingress, project, {
+      targetType: 'device',
+      targetIds: ['refused'],
+      body: 'x',
+    });
+    await waitUntilCompleted(harness.ingress, project, id);
+    await eventually(() => expect(receiver.received).toHaveLength(4));
+    expect(new Set(receiver.received.map((call) => call.headers['webhook-id'])).size).toBe(1);
+    const attempts = await eventually(async () => {
+      const listed = (await api(project, 'GET', `/webhooks/${endpoint.id}/attempts`)).body.data;
+      expect(listed).toHaveLength(4);
+      return listed;
+    });
+    expect(attempts.map((attempt: { status: number }) => attempt.status)).toEqual([200, 500, 500, 500]);
+    expect(attempts[0]).toMatchObject({ type: 'message.failed', durationMs: expect.any(Number) });
+    const job = await harness.ingress.context.queues.webhook.getJob(
+      receiver.received[0]!.headers['webhook-id'] as string,
+    );
+    expect(await job!.getState()).toBe('completed');
+    expect(receiver.received).toHaveLength(4);
+  });
+
+  it('disables the endpoint on a 410 and sends it no later event', async () => {
+    const { project, receiver, endpoint } = await projectWithEndpoint(['message.failed', 'notification.completed']);
+    receiver.answer = () => 410;
+    await registerDevices(harness.ingress, project, [{ id: 'refused', platform: 'android', token: 'badpayload-3' }]);
+    const send = () =>
+      sendNotification(harness.ingress, project, { targetType: 'device', targetIds: ['refused'], body: 'x' });
+    await waitUntilCompleted(harness.ingress, project, await send());
+    const disabled = await eventually(async () => {
+      const read = (await api(project, 'GET', `/webhooks/${endpoint.id}`)).body.data;
+      expect(read.enabled).toBe(false);
+      return read;
+    });
+    expect(disabled.disabledReason).toMatch(/410/);
+    expect(disabled.disabledAt).toEqual(expect.any(String));
+    const before = receiver.received.length;
+    const second = await send();
+    await waitUntilCompleted(harness.ingress, project, second);
+    // The webhook queue has drained: every job for the second send was dropped, not sent.
+    await eventually(async () => {
+      const counts = await harness.ingress.context.queues.webhook.getJobCounts('waiting', 'active', 'delayed');
+      expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0 });
+    });
+    expect(receiver.received.filter((call) => JSON.stringify(call.event.data).includes(second))).toEqual([]);
+    expect(receiver.received.length).toBeLessThanOrEqual(before + 0);
+  });
+});
