@@ -4,15 +4,9 @@ import { historyRetentionSeconds } from './history.ts';
 
 /**
  * One entry per notification and device, keyed by both: a rerun that writes a call's outcomes again is refused by
- * the _id index, and a notification's entries are one _id range, in device order, which pages by `after`.
+ * the _id index, and within a notification the keys are in device order, by which a log pages (`after`).
  */
 export const deliveryLogKey = (notificationId: string, deviceId: string) => `${notificationId}:${deviceId}`;
-
-/** The _id range of one notification's entries: every key starts `<notificationId>:`, and ';' follows ':'. */
-export const deliveryLogRange = (notificationId: string) => ({
-  $gte: `${notificationId}:`,
-  $lt: `${notificationId};`,
-});
 
 const deliveryLogSchema = new Schema(
   {
@@ -26,6 +20,7 @@ const deliveryLogSchema = new Schema(
   },
   { versionKey: false },
 );
+deliveryLogSchema.index({ notificationId: 1, _id: 1 });
 deliveryLogSchema.index({ notificationId: 1, outcome: 1, _id: 1 });
 deliveryLogSchema.index({ at: 1 }, { expireAfterSeconds: historyRetentionSeconds });
 

@@ -1,12 +1,21 @@
 import type { Models } from '../models/index.ts';
-import { deliveryLogKey, deliveryLogRange } from '../models/delivery-log.ts';
+import { deliveryLogKey } from '../models/delivery-log.ts';
 import type { DeliveryLogQuery, DeliveryView } from '../schemas/delivery-log.ts';
 import { notFound } from '../errors.ts';
 
+/** The query of a page, on the (notificationId, _id) index, or (notificationId, outcome, _id) with an outcome. */
+export function deliveryLogQuery(models: Models, notificationId: string, query: DeliveryLogQuery) {
+  const filter = {
+    notificationId,
+    ...(query.outcome && { outcome: query.outcome }),
+    ...(query.after !== undefined && { _id: { $gt: deliveryLogKey(notificationId, query.after) } }),
+  };
+  return models.DeliveryLog.find(filter).sort({ _id: 1 }).limit(query.limit).lean();
+}
+
 /**
- * A page of a notification's delivery log in device order, after the device `after`: an _id range (every entry's
- * _id is `<notificationId>:<deviceId>`), with an outcome through the (notificationId, outcome, _id) index. Another
- * project's notification is not found.
+ * A page of a notification's delivery log in device order, after the device `after`. Another project's notification
+ * is not found.
  */
 export async function deliveryLogPage(
   models: Models,
@@ -16,12 +25,7 @@ export async function deliveryLogPage(
 ): Promise<DeliveryView[]> {
   if (!(await models.Notification.exists({ _id: notificationId, projectId })))
     throw notFound(`No notification "${notificationId}" in this project.`);
-  const range = deliveryLogRange(notificationId);
-  const filter = {
-    ...(query.outcome ? { notificationId, outcome: query.outcome } : {}),
-    _id: query.after === undefined ? range : { ...range, $gt: deliveryLogKey(notificationId, query.after) },
-  };
-  const entries = await models.DeliveryLog.find(filter).sort({ _id: 1 }).limit(query.limit).lean();
+  const entries = await deliveryLogQuery(models, notificationId, query);
   return entries.map((entry) => ({
     deviceId: entry.deviceId,
     platform: entry.platform,

@@ -26,8 +26,11 @@ function cacheOf(models: Pick<Models, 'WebhookEndpoint'>): Map<string, Cached> {
   return cache;
 }
 
+export const enabledEndpointsQuery = (models: Pick<Models, 'WebhookEndpoint'>, projectId: string) =>
+  models.WebhookEndpoint.find({ projectId, enabled: true }, { events: 1 }).lean();
+
 async function read(models: Pick<Models, 'WebhookEndpoint'>, projectId: string): Promise<Subscription[]> {
-  const endpoints = await models.WebhookEndpoint.find({ projectId, enabled: true }, { events: 1 }).lean();
+  const endpoints = await enabledEndpointsQuery(models, projectId);
   return endpoints.map((endpoint) => ({ endpointId: endpoint._id, events: new Set(endpoint.events) }));
 }
 

@@ -16,6 +16,9 @@ export async function recordAttempt(models: Pick<Models, 'WebhookAttempt'>, atte
   await models.WebhookAttempt.create(attempt);
 }
 
+export const recentAttemptsQuery = (models: Models, endpointId: string, limit: number) =>
+  models.WebhookAttempt.find({ endpointId }).sort({ at: -1 }).limit(limit).lean();
+
 /** The endpoint's most recent attempts, newest first, by the (endpointId, at) index; another project's is a 404. */
 export async function recentAttempts(
   models: Models,
@@ -25,7 +28,7 @@ export async function recentAttempts(
 ): Promise<WebhookAttemptView[]> {
   if (!(await models.WebhookEndpoint.exists({ _id: endpointId, projectId })))
     throw notFound(`No webhook endpoint "${endpointId}" in this project.`);
-  const attempts = await models.WebhookAttempt.find({ endpointId }).sort({ at: -1 }).limit(limit).lean();
+  const attempts = await recentAttemptsQuery(models, endpointId, limit);
   return attempts.map((attempt) => ({
     webhookId: attempt.webhookId,
     type: attempt.type,

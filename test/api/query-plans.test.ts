@@ -36,6 +36,10 @@ import { clickCountsPipeline, deviceClicksQuery } from '../../src/notifications/
 import { listDevicesQuery } from '../../src/devices/list-devices.ts';
 import { devicesByKeyQuery } from '../../src/devices/device-reads.ts';
 import type { EventCondition, SegmentCondition } from '../../src/schemas/segment.ts';
+import { deliveryLogQuery } from '../../src/notifications/delivery-log-page.ts';
+import { deliveryLogKey } from '../../src/models/delivery-log.ts';
+import { recentAttemptsQuery } from '../../src/webhooks/webhook-attempts.ts';
+import { enabledEndpointsQuery } from '../../src/webhooks/subscribed-endpoints.ts';
 
 /**
  * The hot queries, built by the product's own functions, must be planned on an index on the server the tests use: a
@@ -640,12 +644,74 @@ const hotQueries: HotQuery[] = [
     explain: () => explainQuery(pendingJourneySendsQuery(models(), `${projectId}-j2`)),
     index: 'journeyId_1_status_1',
   },
+  // Webhooks and the delivery log
+  {
+    name: "a page of a notification's delivery log (GET /notifications/:id/deliveries)",
+    explain: () => explainQuery(deliveryLogQuery(models(), `${projectId}-n3`, { limit: 50, after: deviceIdOf(7) })),
+    index: 'notificationId_1__id_1',
+  },
+  {
+    name: "a page of a notification's delivery log with one outcome",
+    explain: () =>
+      explainQuery(deliveryLogQuery(models(), `${projectId}-n3`, { limit: 50, outcome: 'failed', after: 'd007' })),
+    index: 'notificationId_1_outcome_1__id_1',
+  },
+  {
+    name: "a webhook endpoint's recent attempts",
+    explain: () => explainQuery(recentAttemptsQuery(models(), `${projectId}-w1`, 50)),
+    index: 'endpointId_1_at_-1',
+  },
+  {
+    name: "the project's enabled webhook endpoints (read by every event's publisher, cached briefly)",
+    explain: () => explainQuery(enabledEndpointsQuery(models(), projectId)),
+    index: 'projectId_1_enabled_1',
+  },
 ];
+
+async function seedWebhooks(models: Models): Promise<void> {
+  for (const project of projectIds) {
+    await models.DeliveryLog.insertMany(
+      Array.from({ length: 300 }, (_, index) => {
+        const notificationId = `${project}-n${index % 10}`;
+        const deviceId = deviceIdOf(Math.floor(index / 10));
+        return {
+          _id: deliveryLogKey(notificationId, deviceId),
+          notificationId,
+          deviceId,
+          platform: 'android',
+          outcome: (['sent', 'failed', 'unsubscribed'] as const)[index % 3],
+          at: now,
+        };
+      }),
+    );
+    await models.WebhookAttempt.insertMany(
+      Array.from({ length: 100 }, (_, index) => ({
+        endpointId: `${project}-w${index % 5}`,
+        webhookId: `msg_${index}`,
+        type: 'message.failed',
+        status: 200,
+        durationMs: 3,
+        at: new Date(now.getTime() - index * 1000),
+      })),
+    );
+    await models.WebhookEndpoint.insertMany(
+      Array.from({ length: 5 }, (_, index) => ({
+        _id: `${project}-w${index}`,
+        projectId: project,
+        url: 'https://hooks.example/in',
+        events: ['message.failed'],
+        enabled: index % 2 === 0,
+        secret: { iv: 'x', tag: 'x', data: 'x' },
+      })),
+    );
+  }
+}
 
 let onSecantus = false;
 
 beforeAll(async () => {
   await seed(ingress.context.models);
+  await seedWebhooks(ingress.context.models);
   const buildInfo = await ingress.context.mongo.db!.admin().command({ buildInfo: 1 });
   onSecantus = buildInfo.secantusVersion !== undefined;
 });
