@@ -37,6 +37,7 @@ export const redisKeys = {
   journeysVersion: (prefix: string, projectId: string) => `${prefix}:journeys-version:{${projectId}}`,
   /** Written in one MULTI per delivery batch. */
   deliveryCounts: (prefix: string) => `${prefix}:metrics:{metrics}:deliveries`,
+  webhookCalls: (prefix: string) => `${prefix}:metrics:{metrics}:webhook-calls`,
   gatewayLatency: (prefix: string) => `${prefix}:metrics:{metrics}:gateway-latency`,
   /** A project's event counts: recorded with a job's marker in one script, then renamed and flushed together. */
   eventCounts: (prefix: string, projectId: string) => {

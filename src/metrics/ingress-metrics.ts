@@ -9,6 +9,7 @@ import {
   latencyBucketField,
   latencySumField,
 } from './delivery-metrics.ts';
+import { webhookCallResults } from './webhook-metrics.ts';
 
 const queueStates = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed'] as const;
 
@@ -58,6 +59,18 @@ export function createIngressMetrics(deps: Pick<Deps, 'redis' | 'queues' | 'conf
         for (const result of deliveryResults)
           this.inc({ gateway, result }, Number(stored[deliveryCountField(gateway, result)] ?? 0));
       }
+    },
+  });
+
+  new Counter({
+    name: 'push_webhook_calls_total',
+    help: 'Webhook calls by result: delivered (a 2xx), gone (a 410, the endpoint disabled), failed (retried).',
+    labelNames: ['result'],
+    registers: [registry],
+    async collect() {
+      const stored = await deps.redis.hgetall(redisKeys.webhookCalls(deps.config.queuePrefix));
+      this.reset();
+      for (const result of webhookCallResults) this.inc({ result }, Number(stored[result] ?? 0));
     },
   });
 

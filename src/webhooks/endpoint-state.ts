@@ -10,6 +10,8 @@ export async function disableEndpoint(models: EndpointModels, endpointId: string
   );
 }
 
+const duration = (ms: number) => (ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} hours` : `${ms / 1000} s`);
+
 /** A 2xx ends the endpoint's run of failures. */
 export async function noteSuccess(models: EndpointModels, endpointId: string): Promise<void> {
   await models.WebhookEndpoint.updateOne(
@@ -34,5 +36,5 @@ export async function noteFailure(
     return;
   }
   if (now.getTime() - failingSince.getTime() >= windowMs)
-    await disableEndpoint(models, endpointId, `every call failed for ${Math.round(windowMs / 3_600_000)} hours`);
+    await disableEndpoint(models, endpointId, `every call failed for ${duration(windowMs)}`);
 }

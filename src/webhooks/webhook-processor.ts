@@ -7,8 +7,9 @@ import { webhookUrlProblem } from './webhook-url.ts';
 import { postWebhook, webhookAgents, type WebhookAnswer } from './post-webhook.ts';
 import { recordAttempt } from './webhook-attempts.ts';
 import { disableEndpoint, noteFailure, noteSuccess } from './endpoint-state.ts';
+import { countWebhookCall } from '../metrics/webhook-metrics.ts';
 
-type WebhookDeps = Pick<Deps, 'models' | 'config'>;
+type WebhookDeps = Pick<Deps, 'models' | 'config' | 'redis'>;
 
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 
@@ -43,11 +44,13 @@ export function webhookProcessor(deps: WebhookDeps) {
     if (!endpoint?.enabled || !endpoint.events.includes(event.type)) return 'not sent: endpoint gone or disabled';
     const answer = await call(job, endpoint.url, unseal(endpoint.secret as Sealed, config.credentialsKey));
     await recordAttempt(models, { endpointId, webhookId: job.id!, type: event.type, ...answer, at: new Date() });
-    if (isSuccess(answer.status)) {
+    const result = isSuccess(answer.status) ? 'delivered' : answer.status === 410 ? 'gone' : 'failed';
+    await countWebhookCall(deps, result);
+    if (result === 'delivered') {
       if (endpoint.failingSince) await noteSuccess(models, endpointId);
       return `delivered: ${answer.status}`;
     }
-    if (answer.status === 410) {
+    if (result === 'gone') {
       await disableEndpoint(models, endpointId, 'the endpoint answered 410 Gone');
       return 'not delivered: 410 Gone, endpoint disabled';
     }

@@ -10,7 +10,17 @@ import {
   waitUntilCompleted,
 } from '../support/delivery-harness.ts';
 
-const { harness } = useDeliveryHarness({ queues: ['send', 'deliver', 'webhook'] });
+const adminToken = 'webhooks-admin-token';
+const { harness } = useDeliveryHarness({ queues: ['send', 'deliver', 'webhook'], configOverrides: { adminToken } });
+
+/** One sample of /metrics. */
+async function metric(name: string): Promise<number> {
+  const response = await fetch(`${harness.ingress.baseUrl}/metrics`, {
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  const line = (await response.text()).split('\n').find((text) => text.startsWith(`${name} `));
+  return Number(line?.split(' ')[1] ?? Number.NaN);
+}
 
 const receivers: WebhookReceiver[] = [];
 afterEach(async () => {
@@ -122,8 +132,9 @@ describe('events', () => {
     expect(new Set(receiver.received.map((call) => call.headers['webhook-id'])).size).toBe(receiver.received.length);
   });
 
-  it('retries a failing receiver with the same webhook-id until a 2xx, then never again', async () => {
+  it('retries a failing receiver with the same webhook-id until a 2xx, then never again but for a replay, under that id', async () => {
     const { project, receiver, endpoint } = await projectWithEndpoint(['message.failed']);
+    const failedBefore = await metric('push_webhook_calls_total{result="failed"}');
     let calls = 0;
     receiver.answer = () => (++calls <= 3 ? 500 : 200);
     await registerDevices(harness.ingress, project, [{ id: 'refused', platform: 'android', token: 'badpayload-2' }]);
@@ -147,6 +158,13 @@ describe('events', () => {
     );
     expect(await job!.getState()).toBe('completed');
     expect(receiver.received).toHaveLength(4);
+    expect(await metric('push_webhook_calls_total{result="failed"}')).toBe(failedBefore + 3);
+
+    // A replay from the dashboard (its Retry on the job) sends the event again under the same webhook-id.
+    await job!.retry('completed');
+    await eventually(() => expect(receiver.received).toHaveLength(5));
+    expect(receiver.received[4]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
+    expect(receiver.received[4]!.body).toBe(receiver.received[0]!.body);
   });
 
   it('disables the endpoint on a 410 and sends it no later event', async () => {
@@ -173,5 +191,37 @@ describe('events', () => {
     });
     expect(receiver.received.filter((call) => JSON.stringify(call.event.data).includes(second))).toEqual([]);
     expect(receiver.received.length).toBeLessThanOrEqual(before + 0);
+  });
+});
+
+describe('an endpoint failing for the whole retry window', () => {
+  it('is disabled with the reason and the time, and its event is not retried further', async () => {
+    const project = await harness.ingress.createProject('team');
+    const receiver = await startWebhookReceiver();
+    receivers.push(receiver);
+    receiver.answer = () => 503;
+    const created = await api(project, 'POST', '/webhooks', { url: receiver.url, events: ['message.failed'] });
+    const endpointId = created.body.data.id;
+    // The window of this test's workers is a day; one that has failed since yesterday is past it.
+    await harness.ingress.context.models.WebhookEndpoint.updateOne(
+      { _id: endpointId },
+      { $set: { failingSince: new Date(Date.now() - 25 * 3600 * 1000) } },
+    );
+    await registerDevices(harness.ingress, project, [{ id: 'refused', platform: 'android', token: 'badpayload-4' }]);
+    await sendNotification(harness.ingress, project, { targetType: 'device', targetIds: ['refused'], body: 'x' });
+    const disabled = await eventually(async () => {
+      const read = (await api(project, 'GET', `/webhooks/${endpointId}`)).body.data;
+      expect(read.enabled).toBe(false);
+      return read;
+    });
+    expect(disabled).toMatchObject({
+      disabledReason: 'every call failed for 24 hours',
+      disabledAt: expect.any(String),
+    });
+    await eventually(async () => {
+      const counts = await harness.ingress.context.queues.webhook.getJobCounts('waiting', 'active', 'delayed');
+      expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0 });
+    });
+    expect(receiver.received).toHaveLength(1);
   });
 });
