@@ -8,6 +8,7 @@ export const screenTitles = {
   journeys: 'Journeys',
   events: 'Events',
   devices: 'Devices',
+  webhooks: 'Webhooks',
 } as const;
 
 export type ScreenName = keyof typeof screenTitles;

@@ -1,0 +1,168 @@
+import { useState } from 'preact/hooks';
+import {
+  webhookEventTypes,
+  type WebhookAttemptView,
+  type WebhookView,
+  type WebhookEventType,
+} from '../../../src/schemas/webhook.ts';
+import { api, listAll, query } from '../api.ts';
+import { useAction, useLoad } from '../hooks.ts';
+import { useProject } from '../context.ts';
+import { Field } from '../fields.tsx';
+import { ConfirmButton } from '../save-controls.tsx';
+import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
+
+const recentAttempts = 5;
+
+function State({ webhook }: { webhook: WebhookView }) {
+  if (webhook.enabled) return <span class="status status-completed">enabled</span>;
+  return (
+    <>
+      <span class="status status-failed">disabled</span>
+      <div>
+        <small>
+          {webhook.disabledReason ?? 'by hand'}, {formatTime(webhook.disabledAt)}
+        </small>
+      </div>
+    </>
+  );
+}
+
+function Attempts({ path }: { path: string }) {
+  const loaded = useLoad(
+    () => api<WebhookAttemptView[]>('GET', `${path}/attempts${query({ limit: recentAttempts })}`),
+    [path],
+  );
+  return (
+    <LoadedView loaded={loaded} empty="No call yet.">
+      {(attempts) => (
+        <ul class="attempts">
+          {attempts.map((attempt) => (
+            <li key={`${attempt.webhookId}${attempt.at}`}>
+              {formatTime(attempt.at)} · {attempt.type} · <strong>{attempt.status ?? attempt.error}</strong> ·{' '}
+              {attempt.durationMs} ms
+            </li>
+          ))}
+        </ul>
+      )}
+    </LoadedView>
+  );
+}
+
+function CreateWebhook({ base, onCreated }: { base: string; onCreated(): void }) {
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<WebhookEventType[]>(['notification.completed', 'message.failed']);
+  const create = useAction(async () => {
+    const created = await api<WebhookView>('POST', `${base}/webhooks`, { body: { url, events } });
+    onCreated();
+    return created;
+  });
+  const toggle = (type: WebhookEventType, on: boolean) =>
+    setEvents((chosen) => (on ? [...chosen, type] : chosen.filter((item) => item !== type)));
+  return (
+    <section aria-labelledby="new-webhook-heading">
+      <h2 id="new-webhook-heading">New endpoint</h2>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void create.run();
+        }}
+      >
+        <Field label="URL" name="webhook-url" value={url} onInput={setUrl} required hint="https, public address" />
+        <fieldset>
+          <legend>Events</legend>
+          {webhookEventTypes.map((type) => (
+            <label key={type} class="checkbox">
+              <input
+                type="checkbox"
+                checked={events.includes(type)}
+                onChange={(event) => toggle(type, (event.currentTarget as HTMLInputElement).checked)}
+              />{' '}
+              {type}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" disabled={create.running}>
+          Create endpoint
+        </button>
+      </form>
+      <ErrorMessage error={create.error} />
+      {create.result?.secret && (
+        <div class="notice" role="status">
+          <p>Signing secret, shown this once: copy it now.</p>
+          <code data-testid="webhook-secret">{create.result.secret}</code>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function WebhooksScreen() {
+  const { base } = useProject();
+  const loaded = useLoad(() => listAll<WebhookView>(`${base}/webhooks`), [base]);
+  const change = useAction(async (webhook: WebhookView, enabled: boolean) => {
+    await api('PUT', `${base}/webhooks/${webhook.id}`, {
+      body: { url: webhook.url, events: webhook.events, enabled },
+    });
+    loaded.reload();
+  });
+  const remove = useAction(async (id: string) => {
+    await api('DELETE', `${base}/webhooks/${id}`);
+    loaded.reload();
+  });
+  return (
+    <>
+      <ErrorMessage error={change.error ?? remove.error} />
+      <LoadedView loaded={loaded} empty="No webhook endpoint yet.">
+        {(webhooks) => (
+          <table class="list">
+            <caption class="visually-hidden">Webhook endpoints, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Endpoint</th>
+                <th scope="col">State</th>
+                <th scope="col">Recent attempts</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {webhooks.map((webhook) => (
+                <tr key={webhook.id} data-webhook={webhook.id}>
+                  <td>
+                    <code>{webhook.url}</code>
+                    <div>
+                      <small>{webhook.events.join(', ')}</small>
+                    </div>
+                  </td>
+                  <td>
+                    <State webhook={webhook} />
+                  </td>
+                  <td>
+                    <Attempts path={`${base}/webhooks/${webhook.id}`} />
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      class="secondary"
+                      disabled={change.running}
+                      onClick={() => void change.run(webhook, !webhook.enabled)}
+                    >
+                      {webhook.enabled ? 'Disable' : 'Enable'}
+                    </button>
+                    <ConfirmButton
+                      label="Delete"
+                      question="Delete this endpoint? Events not yet delivered to it are dropped."
+                      disabled={remove.running}
+                      onConfirm={() => void remove.run(webhook.id)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </LoadedView>
+      <CreateWebhook base={base} onCreated={loaded.reload} />
+    </>
+  );
+}
