@@ -29,3 +29,18 @@ export const DeliveryView = Type.Object({
   at: Type.String(),
 });
 export type DeliveryView = Static<typeof DeliveryView>;
+
+const OutcomeCounts = Type.Object({
+  sent: Type.Integer(),
+  failed: Type.Integer(),
+  unsubscribed: Type.Integer(),
+  capped: Type.Integer(),
+  expired: Type.Integer(),
+});
+
+export const DeliverySummary = Type.Object({
+  byPlatform: Type.Array(Type.Object({ platform: Type.String(), ...OutcomeCounts.properties })),
+  /** The reasons of the failed and unsubscribed devices (and the others with one), most frequent first. */
+  reasons: Type.Array(Type.Object({ outcome: Type.String(), reason: Type.String(), count: Type.Integer() })),
+});
+export type DeliverySummary = Static<typeof DeliverySummary>;

@@ -71,6 +71,23 @@ describe('GET /notifications/{id}/deliveries: the delivery log', () => {
       after = ids.at(-1);
     } while (pages.at(-1)!.length === 2);
     expect(pages).toEqual([['a-sent', 'b-failed'], ['c-gone', 'd-invalid'], ['e-sent']]);
+
+    const summary = await harness.ingress.request(
+      'GET',
+      `/v1/projects/${project.projectId}/notifications/${id}/delivery-summary`,
+      { key: project.apiKey },
+    );
+    const none = { capped: 0, expired: 0 };
+    expect(summary.body.data.byPlatform).toEqual([
+      { platform: 'android', sent: 1, failed: 1, unsubscribed: 1, ...none },
+      { platform: 'ios', sent: 1, failed: 0, unsubscribed: 1, ...none },
+    ]);
+    expect(summary.body.data.reasons).toHaveLength(3);
+    expect(summary.body.data.reasons.map((reason: { outcome: string }) => reason.outcome).sort()).toEqual([
+      'failed',
+      'unsubscribed',
+      'unsubscribed',
+    ]);
   });
 
   it("answers 404 for another project's notification and 400 for an unknown outcome", async () => {

@@ -37,6 +37,7 @@ import { listDevicesQuery } from '../../src/devices/list-devices.ts';
 import { devicesByKeyQuery } from '../../src/devices/device-reads.ts';
 import type { EventCondition, SegmentCondition } from '../../src/schemas/segment.ts';
 import { deliveryLogQuery } from '../../src/notifications/delivery-log-page.ts';
+import { deliverySummaryPipeline } from '../../src/notifications/delivery-summary.ts';
 import { deliveryLogKey } from '../../src/models/delivery-log.ts';
 import { recentAttemptsQuery } from '../../src/webhooks/webhook-attempts.ts';
 import { enabledEndpointsQuery } from '../../src/webhooks/subscribed-endpoints.ts';
@@ -655,6 +656,14 @@ const hotQueries: HotQuery[] = [
     explain: () =>
       explainQuery(deliveryLogQuery(models(), `${projectId}-n3`, { limit: 50, outcome: 'failed', after: 'd007' })),
     index: 'notificationId_1_outcome_1__id_1',
+  },
+  {
+    name: "a notification's outcomes by platform and reason (its console page)",
+    explain: () =>
+      models()
+        .DeliveryLog.aggregate(deliverySummaryPipeline(`${projectId}-n3`))
+        .explain('queryPlanner') as Promise<Explain>,
+    index: ['notificationId_1__id_1', 'notificationId_1_outcome_1__id_1'],
   },
   {
     name: "a webhook endpoint's recent attempts",

@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import type { App } from '../../http/app-types.ts';
 import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, dataResponse } from '../../schemas/common.ts';
-import { DeliveryLogParams, DeliveryLogQuery, DeliveryView } from '../../schemas/delivery-log.ts';
+import { DeliveryLogParams, DeliveryLogQuery, DeliverySummary, DeliveryView } from '../../schemas/delivery-log.ts';
+import { deliverySummary } from '../../notifications/delivery-summary.ts';
 import { deliveryLogPage } from '../../notifications/delivery-log-page.ts';
 
 export function registerListDeliveries(app: App, context: AppContext): void {
@@ -27,6 +28,20 @@ export function registerListDeliveries(app: App, context: AppContext): void {
         request.params.notificationId,
         request.query,
       ),
+    }),
+  );
+  app.get(
+    '/notifications/:notificationId/delivery-summary',
+    {
+      schema: {
+        summary: "A notification's outcomes by platform and its failure reasons with counts, from its delivery log",
+        tags: ['notifications'],
+        params: DeliveryLogParams,
+        response: { 200: dataResponse(DeliverySummary), 404: ErrorResponse },
+      },
+    },
+    async (request) => ({
+      data: await deliverySummary(context.models, request.params.projectId, request.params.notificationId),
     }),
   );
 }

@@ -125,6 +125,7 @@ describe('every console screen', { timeout: 120_000 }, () => {
           await scan(name);
         }
         // The devices screen again with a user's devices, their tags and history on it.
+        await show(page, 'devices');
         await page.getByLabel('User id').fill('console-user');
         await page.getByRole('button', { name: 'Look up' }).click();
         await page.locator('article[data-device="vip-1"]').waitFor();
