@@ -5,6 +5,7 @@ import { useAction, useInterval, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ConfirmButton } from '../save-controls.tsx';
 import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
+import { NotificationPage } from './notification-page.tsx';
 
 const pageSize = 20;
 const catchUpPageSize = 100;
@@ -69,7 +70,14 @@ async function readSince(base: string, held: NotificationView[]): Promise<Notifi
   }
 }
 
+/** The list, or the page of the notification opened from it. */
 export function NotificationsScreen() {
+  const [opened, setOpened] = useState<string | null>(null);
+  if (opened !== null) return <NotificationPage id={opened} onBack={() => setOpened(null)} />;
+  return <NotificationList onOpen={setOpened} />;
+}
+
+function NotificationList({ onOpen }: { onOpen(id: string): void }) {
   const { base } = useProject();
   // Every row loaded, newest first: the newest read again on each refresh, and the older pages loaded on demand.
   const [rows, setRows] = useState<NotificationView[]>([]);
@@ -135,7 +143,10 @@ export function NotificationsScreen() {
                     <div>{notification.body}</div>
                     <small class="muted">
                       <code>{notification.id}</code>
-                    </small>
+                    </small>{' '}
+                    <button type="button" class="secondary" onClick={() => onOpen(notification.id)}>
+                      Details
+                    </button>
                   </td>
                   <td>
                     <span class={`status status-${notification.status}`} data-testid="status">
