@@ -23,6 +23,7 @@ import { registerPreviewNotification } from './notifications/preview-notificatio
 import { registerListDevices } from './devices/list-devices.ts';
 import { registerWebhookRoutes } from './webhooks/webhook-routes.ts';
 import { registerListDeliveries } from './notifications/list-deliveries.ts';
+import { registerGetOverview } from './overview/get-overview.ts';
 
 /** Routes under /v1/projects/{PROJECT_ID}: server API key (or ADMIN_TOKEN), plan rate limit. */
 export function serverApi(context: AppContext) {
@@ -52,5 +53,6 @@ export function serverApi(context: AppContext) {
     registerListDevices(app, context);
     registerWebhookRoutes(app, context);
     registerListDeliveries(app, context);
+    registerGetOverview(app, context);
   };
 }

@@ -38,6 +38,7 @@ import { devicesByKeyQuery } from '../../src/devices/device-reads.ts';
 import type { EventCondition, SegmentCondition } from '../../src/schemas/segment.ts';
 import { deliveryLogQuery } from '../../src/notifications/delivery-log-page.ts';
 import { deliverySummaryPipeline } from '../../src/notifications/delivery-summary.ts';
+import { devicesChangedSinceQuery, notificationsSinceQuery } from '../../src/overview/project-overview.ts';
 import { deliveryLogKey } from '../../src/models/delivery-log.ts';
 import { recentAttemptsQuery } from '../../src/webhooks/webhook-attempts.ts';
 import { enabledEndpointsQuery } from '../../src/webhooks/subscribed-endpoints.ts';
@@ -664,6 +665,30 @@ const hotQueries: HotQuery[] = [
         .DeliveryLog.aggregate(deliverySummaryPipeline(`${projectId}-n3`))
         .explain('queryPlanner') as Promise<Explain>,
     index: ['notificationId_1__id_1', 'notificationId_1_outcome_1__id_1'],
+  },
+  {
+    name: 'the devices created in the last 30 days (the overview)',
+    explain: () =>
+      explainQuery(devicesChangedSinceQuery(models(), projectId, 'createdAt', new Date(now.getTime() - 30 * dayMs))),
+    index: 'projectId_1_createdAt_-1',
+  },
+  {
+    name: 'the devices unsubscribed in the last 30 days (the overview)',
+    explain: () =>
+      explainQuery(
+        devicesChangedSinceQuery(models(), projectId, 'unsubscribedAt', new Date(now.getTime() - 30 * dayMs)),
+      ),
+    index: 'projectId_1_isSubscribed_1_unsubscribedAt_-1',
+  },
+  {
+    name: 'the notifications created in the last 30 days (the overview)',
+    explain: () => explainQuery(notificationsSinceQuery(models(), projectId, new Date(now.getTime() - 30 * dayMs))),
+    index: 'projectId_1_createdAt_-1__id_-1',
+  },
+  {
+    name: 'the subscribed devices of the project now (the overview)',
+    explain: () => explainCount(models().Device, { projectId, isSubscribed: true }),
+    index: 'projectId_1_isSubscribed_1_unsubscribedAt_-1',
   },
   {
     name: "a webhook endpoint's recent attempts",
