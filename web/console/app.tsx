@@ -12,7 +12,7 @@ import { isScreenName, screenTitles, type ScreenName } from './screen-titles.ts'
 
 function currentScreen(): ScreenName {
   const name = location.hash.replace(/^#\/?/, '');
-  return isScreenName(name) ? name : 'project';
+  return isScreenName(name) ? name : 'overview';
 }
 
 function useHashScreen(): ScreenName {

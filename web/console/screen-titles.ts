@@ -1,5 +1,6 @@
 /** The screens of CONTRACTS §12 by the name they have in the URL's fragment (#/send), in the order of the menu. */
 export const screenTitles = {
+  overview: 'Overview',
   project: 'Project',
   send: 'Send',
   notifications: 'Notifications',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminToken, until, useConsole } from '../../support/console.ts';
+import { adminToken, show, until, useConsole } from '../../support/console.ts';
 
 const { harness, project, second, openConsole, signIn } = useConsole();
 
@@ -35,6 +35,9 @@ describe('the console sign-in and Project screen', { timeout: 120_000 }, () => {
       expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
 
       await signIn(page);
+      // The Overview opens after sign-in; the Project screen is one link away.
+      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Overview');
+      await show(page, 'project');
       await until(() => page.locator('.facts').textContent()).toContain(project.projectId);
       expect(page.url()).not.toContain(project.apiKey);
       expect(await page.context().cookies()).toEqual([]);
@@ -52,6 +55,7 @@ describe('the console sign-in and Project screen', { timeout: 120_000 }, () => {
     const { page, close } = await openConsole();
     try {
       await signIn(page, `\u200B ${project.apiKey}\u200B\uFEFF\n`);
+      await show(page, 'project');
       await until(() => page.locator('.facts').textContent()).toContain(project.projectId);
       expect(await page.evaluate(() => sessionStorage.getItem('pushengine.console.key'))).toBe(project.apiKey);
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -69,6 +73,7 @@ describe('the console sign-in and Project screen', { timeout: 120_000 }, () => {
     const { page, close } = await openConsole();
     try {
       await signIn(page, adminToken);
+      await show(page, 'project');
       const switcher = page.getByLabel('Project', { exact: true });
       await switcher.selectOption(second.projectId);
       await until(() => page.locator('.facts').textContent()).toContain(second.projectId);

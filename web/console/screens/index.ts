@@ -1,6 +1,7 @@
 import type { FunctionComponent } from 'preact';
 import type { ScreenName } from '../screen-titles.ts';
 import { ProjectScreen } from './project.tsx';
+import { OverviewScreen } from './overview.tsx';
 import { SendScreen } from './send.tsx';
 import { NotificationsScreen } from './notifications.tsx';
 import { TemplatesScreen } from './templates.tsx';
@@ -11,6 +12,7 @@ import { DevicesScreen } from './devices.tsx';
 import { WebhooksScreen } from './webhooks.tsx';
 
 export const screens: Record<ScreenName, FunctionComponent> = {
+  overview: OverviewScreen,
   project: ProjectScreen,
   send: SendScreen,
   notifications: NotificationsScreen,

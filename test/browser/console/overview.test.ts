@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { until, useConsole } from '../../support/console.ts';
+import { deviceKey } from '../../../src/models/device.ts';
+import { dayMs, startOfUtcDay } from '../../../src/events/utc-day.ts';
+
+const { harness, openConsole, signIn } = useConsole();
+
+describe("the console's Overview screen", { timeout: 120_000 }, () => {
+  it('opens after sign-in with 30 days of charts, each with a table of the seeded numbers behind it', async () => {
+    const owner = await harness.ingress.createProject('team');
+    const { Device, Notification, DeliveryResult, NotificationClick } = harness.ingress.context.models;
+    const twoDaysAgo = new Date(startOfUtcDay(new Date()).getTime() - 2 * dayMs + 3_600_000);
+    const day = twoDaysAgo.toISOString().slice(0, 10);
+    await Device.insertMany(
+      ['a', 'b', 'c', 'd'].map((id) => ({
+        _id: deviceKey(owner.projectId, id),
+        projectId: owner.projectId,
+        deviceId: id,
+        platform: 'web',
+        pushToken: `t-${owner.projectId}-${id}`,
+        isSubscribed: true,
+        createdAt: twoDaysAgo,
+        updatedAt: twoDaysAgo,
+      })),
+      { lean: true },
+    );
+    await Notification.insertMany(
+      [
+        {
+          _id: `${owner.projectId}-n`,
+          projectId: owner.projectId,
+          status: 'completed',
+          targetType: 'device',
+          targetIds: ['a'],
+          body: 'b',
+          createdAt: twoDaysAgo,
+        },
+      ],
+      { lean: true },
+    );
+    await DeliveryResult.create({ _id: `${owner.projectId}-n-0`, notificationId: `${owner.projectId}-n`, sent: 4 });
+    await NotificationClick.create({
+      _id: `${owner.projectId}-n:a`,
+      notificationId: `${owner.projectId}-n`,
+      deviceId: 'a',
+      clickedAt: new Date(),
+    });
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      const chart = (title: string) => page.locator(`figure[data-chart="${title}"]`);
+      await until(() => chart('Pushes sent').locator('rect').count()).toBe(30);
+      const cell = async (title: string) => {
+        await chart(title).locator('summary').click();
+        return chart(title).getByRole('row', { name: day }).locator('td').textContent();
+      };
+      expect(await cell('Subscribed devices')).toBe('4');
+      expect(await cell('Pushes sent')).toBe('4');
+      expect(await cell('Pushes clicked')).toBe('1');
+      expect(await cell('Click-through rate')).toBe('25.0%');
+    } finally {
+      await close();
+    }
+  });
+});
