@@ -1,7 +1,7 @@
 import type { Models } from '../models/index.ts';
 import { deliveryLogKey } from '../models/delivery-log.ts';
 import type { DeliveryLogQuery, DeliveryView } from '../schemas/delivery-log.ts';
-import { notFound } from '../errors.ts';
+import { assertProjectNotification } from './notification-view.ts';
 
 /** The query of a page, on the (notificationId, _id) index, or (notificationId, outcome, _id) with an outcome. */
 export function deliveryLogQuery(models: Models, notificationId: string, query: DeliveryLogQuery) {
@@ -23,8 +23,7 @@ export async function deliveryLogPage(
   notificationId: string,
   query: DeliveryLogQuery,
 ): Promise<DeliveryView[]> {
-  if (!(await models.Notification.exists({ _id: notificationId, projectId })))
-    throw notFound(`No notification "${notificationId}" in this project.`);
+  await assertProjectNotification(models, projectId, notificationId);
   const entries = await deliveryLogQuery(models, notificationId, query);
   return entries.map((entry) => ({
     deviceId: entry.deviceId,

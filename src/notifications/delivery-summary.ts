@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import { deliveryOutcomes, type DeliveryOutcome, type DeliverySummary } from '../schemas/delivery-log.ts';
-import { notFound } from '../errors.ts';
+import { assertProjectNotification } from './notification-view.ts';
 
 /** One count per platform, outcome and reason, from the notification's delivery log (its notificationId index). */
 export const deliverySummaryPipeline = (notificationId: string) => [
@@ -27,8 +27,7 @@ export async function deliverySummary(
   projectId: string,
   notificationId: string,
 ): Promise<DeliverySummary> {
-  if (!(await models.Notification.exists({ _id: notificationId, projectId })))
-    throw notFound(`No notification "${notificationId}" in this project.`);
+  await assertProjectNotification(models, projectId, notificationId);
   const groups = await models.DeliveryLog.aggregate<Group>(deliverySummaryPipeline(notificationId));
   const platforms = new Map<string, Record<DeliveryOutcome, number>>();
   const reasons = new Map<string, { outcome: string; reason: string; count: number }>();

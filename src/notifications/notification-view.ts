@@ -15,6 +15,15 @@ export function projectNotificationQuery(models: Models, projectId: string, noti
   return models.Notification.findOne({ _id: notificationId, projectId }).lean();
 }
 
+const missingNotification = (notificationId: string) =>
+  notFound(`No notification "${notificationId}" in this project.`);
+
+/** A 404 unless the project has the notification: what is read about it next is read by notification id alone. */
+export async function assertProjectNotification(models: Models, projectId: string, notificationId: string) {
+  if (!(await models.Notification.exists({ _id: notificationId, projectId })))
+    throw missingNotification(notificationId);
+}
+
 type DeliveryStats = Omit<NotificationStats, 'targeted'>;
 
 /**
@@ -48,7 +57,7 @@ export async function findNotificationView(
   // The notification first, its counts after: every batch writes its counts before its notification can be completed,
   // so counts read in parallel could predate a status read a moment later, and show a completed send that sent nothing.
   const notification = await projectNotificationQuery(models, projectId, notificationId);
-  if (!notification) throw notFound(`No notification "${notificationId}" in this project.`);
+  if (!notification) throw missingNotification(notificationId);
   const stats = await deliveryStats(models, [notificationId]);
   return toNotificationView(notification, stats.get(notificationId)!);
 }
