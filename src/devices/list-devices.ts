@@ -2,6 +2,8 @@ import type { Models } from '../models/index.ts';
 import { deviceKey, type DeviceDocument } from '../models/device.ts';
 import type { DeviceListItem, DeviceSubscription, ListDevicesQuery } from '../schemas/device-list.ts';
 import { toDeviceView } from './device-view.ts';
+import { newestDevicesListing } from './newest-devices.ts';
+import type { PageBoundary } from '../infra/newest-first-page.ts';
 
 type SubscriptionFields = Pick<DeviceDocument, 'isSubscribed' | 'unsubscribedAt' | 'unsubscribeReason'>;
 
@@ -40,8 +42,12 @@ export async function listDevices(
   models: Models,
   projectId: string,
   query: ListDevicesQuery,
+  before?: PageBoundary,
 ): Promise<DeviceListItem[]> {
-  const devices = await listDevicesQuery(models, projectId, query);
+  const devices =
+    query.order === 'newest'
+      ? await newestDevicesListing(models, query).list(projectId, query.limit, before)
+      : await listDevicesQuery(models, projectId, query);
   return devices.map((device) => ({
     ...toDeviceView(device),
     platform: device.platform,

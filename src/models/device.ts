@@ -43,10 +43,10 @@ const deviceSchema = new Schema(
 );
 deviceSchema.index({ projectId: 1, userId: 1 });
 /**
- * The overview's subscribed devices per day: the devices created in a window; the subscribed ones now (a prefix of
- * the second), and those unsubscribed in the window.
+ * The console's newest devices, and the overview's subscribed devices per day: the devices created in a window; the
+ * subscribed ones now (a prefix of the second), and those unsubscribed in the window.
  */
-deviceSchema.index({ projectId: 1, createdAt: -1 });
+deviceSchema.index({ projectId: 1, createdAt: -1, _id: -1 });
 deviceSchema.index({ projectId: 1, isSubscribed: 1, unsubscribedAt: -1 });
 /** Serves segment tag conditions on any tag key (a compound wildcard index, MongoDB 7+). */
 export const deviceTagsIndexKey = { projectId: 1, 'tags.$**': 1 } as const;

@@ -14,6 +14,11 @@ export const ListDevicesQuery = Type.Object(
     value: Type.Optional(Type.String({ maxLength: maxTagValueLength })),
     limit: PageLimit(maxDevicesPerPage, 50),
     after: Type.Optional(DeviceId),
+    /** `newest`: newest first, paged with before (a device id), filtered by platform and subscribed. */
+    order: Type.Optional(Type.Literal('newest')),
+    platform: Type.Optional(Type.Enum(platforms)),
+    subscribed: Type.Optional(Type.Boolean()),
+    before: Type.Optional(DeviceId),
   },
   {
     additionalProperties: false,

@@ -39,6 +39,8 @@ import type { EventCondition, SegmentCondition } from '../../src/schemas/segment
 import { deliveryLogQuery } from '../../src/notifications/delivery-log-page.ts';
 import { deliverySummaryPipeline } from '../../src/notifications/delivery-summary.ts';
 import { devicesChangedSinceQuery, notificationsSinceQuery } from '../../src/overview/project-overview.ts';
+import { newestDevicesQuery } from '../../src/devices/newest-devices.ts';
+import { createdBefore } from '../../src/models/newest-first-list.ts';
 import { deliveryLogKey } from '../../src/models/delivery-log.ts';
 import { recentAttemptsQuery } from '../../src/webhooks/webhook-attempts.ts';
 import { enabledEndpointsQuery } from '../../src/webhooks/subscribed-endpoints.ts';
@@ -667,10 +669,19 @@ const hotQueries: HotQuery[] = [
     index: ['notificationId_1__id_1', 'notificationId_1_outcome_1__id_1'],
   },
   {
+    name: "the project's newest web devices still subscribed (the console's browse)",
+    explain: () =>
+      explainQuery(
+        newestDevicesQuery(models(), createdBefore(projectId, now), { platform: 'web', subscribed: true }, 50),
+      ),
+    index: 'projectId_1_createdAt_-1__id_-1',
+    secantus: 'explainGap',
+  },
+  {
     name: 'the devices created in the last 30 days (the overview)',
     explain: () =>
       explainQuery(devicesChangedSinceQuery(models(), projectId, 'createdAt', new Date(now.getTime() - 30 * dayMs))),
-    index: 'projectId_1_createdAt_-1',
+    index: 'projectId_1_createdAt_-1__id_-1',
   },
   {
     name: 'the devices unsubscribed in the last 30 days (the overview)',
