@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { registerDevices, sendNotification, waitUntilCompleted } from '../../support/delivery-harness.ts';
 import { until, show, useConsole } from '../../support/console.ts';
+import { deviceKey } from '../../../src/models/device.ts';
 
 const { harness, project, openConsole, signIn } = useConsole();
 
@@ -211,6 +212,40 @@ describe("the console's Devices screen", { timeout: 120_000 }, () => {
       } finally {
         await close();
       }
+    }
+  });
+});
+
+describe("the Devices screen's browse", { timeout: 120_000 }, () => {
+  it('lists the newest devices first, filtered by platform and subscription state', async () => {
+    const owner = await harness.ingress.createProject('team');
+    const start = Date.now() - 60_000;
+    await harness.ingress.context.models.Device.insertMany(
+      ['first', 'second', 'third'].map((id, index) => ({
+        _id: deviceKey(owner.projectId, id),
+        projectId: owner.projectId,
+        deviceId: id,
+        platform: index === 1 ? 'ios' : 'web',
+        pushToken: `t-${owner.projectId}-${id}`,
+        isSubscribed: index !== 2,
+        createdAt: new Date(start + index * 1000),
+        updatedAt: new Date(),
+      })),
+      { lean: true },
+    );
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'devices');
+      const rows = page.getByTestId('newest-devices').locator('tbody tr');
+      const ids = () => rows.evaluateAll((all) => all.map((row) => row.getAttribute('data-device-row')));
+      await until(ids).toEqual(['third', 'second', 'first']);
+      await page.getByLabel('Platform').selectOption('web');
+      await until(ids).toEqual(['third', 'first']);
+      await page.getByLabel('Subscription').selectOption('true');
+      await until(ids).toEqual(['first']);
+    } finally {
+      await close();
     }
   });
 });

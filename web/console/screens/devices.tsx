@@ -9,6 +9,7 @@ import { ConfirmButton } from '../save-controls.tsx';
 import { ErrorMessage, LoadedView, Tags, formatTime } from '../ui.tsx';
 import { Field, Select } from '../fields.tsx';
 import { valueAsTyped } from './condition-values.ts';
+import { BrowseDevices } from './devices-browse.tsx';
 
 type LookupBy = 'deviceId' | 'userId';
 type FoundDevice = DeviceView & { platform?: DeviceListItem['platform']; subscription: DeviceSubscription };
@@ -194,6 +195,7 @@ export function DevicesScreen() {
           }
         </LoadedView>
       )}
+      <BrowseDevices />
     </>
   );
 }

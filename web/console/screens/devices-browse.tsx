@@ -1,0 +1,100 @@
+import { useState } from 'preact/hooks';
+import type { DeviceListItem } from '../../../src/schemas/device-list.ts';
+import { api, query } from '../api.ts';
+import { useAction, useLoad } from '../hooks.ts';
+import { useProject } from '../context.ts';
+import { Select } from '../fields.tsx';
+import { ErrorMessage, LoadedView } from '../ui.tsx';
+
+const pageSize = 50;
+type PlatformFilter = 'any' | 'android' | 'ios' | 'web';
+type StateFilter = 'any' | 'true' | 'false';
+
+/** The project's devices, newest first, by platform and subscription state (GET /devices?order=newest). */
+export function BrowseDevices() {
+  const { base } = useProject();
+  const [platform, setPlatform] = useState<PlatformFilter>('any');
+  const [subscribed, setSubscribed] = useState<StateFilter>('any');
+  const [more, setMore] = useState<DeviceListItem[]>([]);
+  const [ended, setEnded] = useState(false);
+  const filters = {
+    order: 'newest',
+    platform: platform === 'any' ? undefined : platform,
+    subscribed: subscribed === 'any' ? undefined : subscribed,
+  };
+  const page = (before?: string) =>
+    api<DeviceListItem[]>('GET', `${base}/devices${query({ ...filters, limit: pageSize, before })}`);
+  const first = useLoad(async () => {
+    setMore([]);
+    const devices = await page();
+    setEnded(devices.length < pageSize);
+    return devices;
+  }, [base, platform, subscribed]);
+  const rows = [...(first.data ?? []), ...more];
+  const loadMore = useAction(async () => {
+    const devices = await page(rows.at(-1)?.id);
+    setMore((kept) => [...kept, ...devices]);
+    setEnded(devices.length < pageSize);
+  });
+  return (
+    <section aria-labelledby="browse-devices-heading">
+      <h2 id="browse-devices-heading">Newest devices</h2>
+      <div class="filters">
+        <Select
+          label="Platform"
+          value={platform}
+          options={[
+            ['any', 'Any platform'],
+            ['android', 'Android'],
+            ['ios', 'iOS'],
+            ['web', 'Web'],
+          ]}
+          onChange={setPlatform}
+        />
+        <Select
+          label="Subscription"
+          value={subscribed}
+          options={[
+            ['any', 'Subscribed or not'],
+            ['true', 'Subscribed'],
+            ['false', 'Unsubscribed'],
+          ]}
+          onChange={setSubscribed}
+        />
+      </div>
+      <LoadedView loaded={first} empty="No device matches.">
+        {() => (
+          <table class="list" data-testid="newest-devices">
+            <caption class="visually-hidden">Devices, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Device</th>
+                <th scope="col">Platform</th>
+                <th scope="col">User</th>
+                <th scope="col">Subscribed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((device) => (
+                <tr key={device.id} data-device-row={device.id}>
+                  <td>
+                    <code>{device.id}</code>
+                  </td>
+                  <td>{device.platform}</td>
+                  <td>{device.userId ?? '—'}</td>
+                  <td>{device.subscription.isSubscribed ? 'yes' : `no: ${device.subscription.reason ?? ''}`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </LoadedView>
+      <ErrorMessage error={loadMore.error} />
+      {!ended && rows.length > 0 && (
+        <button type="button" class="secondary" disabled={loadMore.running} onClick={() => void loadMore.run()}>
+          Load more devices
+        </button>
+      )}
+    </section>
+  );
+}
