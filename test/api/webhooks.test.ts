@@ -4,6 +4,7 @@ import type { CreatedProject } from '../../src/projects/create-project.ts';
 import { eventually } from '../support/eventually.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import {
+  readNotification,
   registerDevices,
   sendNotification,
   useDeliveryHarness,
@@ -123,6 +124,8 @@ describe('events', () => {
       return receiver.ofType('message.clicked')[0]!;
     });
     expect(clicked.event.data).toEqual({ notificationId: id, deviceId: 'ok' });
+    // The device the push failed for was never sent it: its click is accepted and not counted (CONTRACTS §6).
+    expect((await readNotification(harness.ingress, project, id)).stats.clicked).toBe(1);
 
     for (const call of receiver.received) {
       expect(call.headers['webhook-id']).toMatch(/^msg_/);
