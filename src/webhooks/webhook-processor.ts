@@ -38,7 +38,7 @@ export function webhookProcessor(deps: WebhookDeps) {
     return postWebhook(agents, { url, headers, body });
   }
 
-  return async (job: Job<WebhookJobData>): Promise<string> => {
+  const deliver = async (job: Job<WebhookJobData>): Promise<string> => {
     const { projectId, endpointId, event } = job.data;
     const endpoint = await models.WebhookEndpoint.findOne({ _id: endpointId, projectId }).lean();
     if (!endpoint?.enabled || !endpoint.events.includes(event.type)) return 'not sent: endpoint gone or disabled';
@@ -59,4 +59,10 @@ export function webhookProcessor(deps: WebhookDeps) {
     if (Date.now() - job.timestamp >= retryWindowMs) throw new UnrecoverableError(`${failure}; retries are over`);
     throw new Error(failure ?? 'the call failed');
   };
+  // The kept-alive connections to the receivers are closed with the worker, so that the process can end.
+  const close = async () => {
+    agents.https.destroy();
+    agents.http.destroy();
+  };
+  return { process: deliver, close };
 }

@@ -45,5 +45,5 @@ export const queueProcessors: Record<QueueName, (deps: Deps) => QueueProcessor> 
   'tag-update': (deps) => ({ process: tagUpdateProcessor(deps) }),
   'event-ingest': (deps) => ({ process: eventIngestProcessor(deps) }),
   maintenance: (deps) => ({ process: maintenanceProcessor(deps) }),
-  webhook: (deps) => ({ process: webhookProcessor(deps) }),
+  webhook: (deps) => webhookProcessor(deps),
 };
