@@ -6,6 +6,7 @@ import { connectMongo } from './infra/mongo.ts';
 import { createModels, type Models } from './models/index.ts';
 import { ensureIndexes } from './models/ensure-indexes.ts';
 import { closeQueues, createQueues, type Queues } from './queues/create-queues.ts';
+import { RenderPool } from './rendering/render-pool.ts';
 
 /**
  * What every process opens at start-up and hands, as the first argument, to whatever needs more than the models.
@@ -20,6 +21,8 @@ export interface Deps {
   redis: RedisClient;
   models: Models;
   queues: Queues;
+  /** Every Liquid render of the process, off its event loop and bounded in time. */
+  renderer: RenderPool;
 }
 
 /** MongoDB with its indexes in place, and the queues on the given Redis. */
@@ -28,11 +31,13 @@ export async function openDeps(config: Config, log: Logger, redis: RedisClient):
   const models = createModels(mongo);
   const queues = createQueues(redis, config);
   await ensureIndexes(models);
-  return { config, log, mongo, redis, models, queues };
+  const renderer = new RenderPool({ threads: config.renderThreads, timeoutMs: config.renderTimeoutMs });
+  return { config, log, mongo, redis, models, queues, renderer };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
   await closeQueues(deps.queues);
+  await deps.renderer.close();
   deps.redis.disconnect();
   await deps.mongo.close();
 }

@@ -2,8 +2,6 @@ import { DelayedError, type Job } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import type { GatewayProvider, OutgoingPush, PushGateway, PushOutcome } from '../gateways/gateway.ts';
 import type { BatchDevice } from '../targets/target-device.ts';
-import { renderContent, type MessageContent } from '../rendering/message-content.ts';
-import { personalizationScope } from '../rendering/personalization-scope.ts';
 import { deliveredDevices, recordHistory, type DeliveredPush } from '../history/record-history.ts';
 import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
 import { recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
@@ -16,6 +14,7 @@ import { delayRun } from './delay-run.ts';
 import { assertLockHeld, LostLockError } from './lost-lock.ts';
 import { RetriesExhaustedError, RetryRound } from './retry-rounds.ts';
 import { OutcomeTally } from './outcome-tally.ts';
+import { renderPushes, type Rendered } from './render-pushes.ts';
 
 /**
  * Pushes handed to the gateway in one call. The outcomes of each call are saved in the job (Redis) before anything
@@ -26,7 +25,9 @@ import { OutcomeTally } from './outcome-tally.ts';
 export const gatewayCallSize = 100;
 
 /** The deliver worker's deps: the only ones with push gateway clients. */
-export type DeliverDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log'> & { gateways: GatewayProvider };
+export type DeliverDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'renderer'> & {
+  gateways: GatewayProvider;
+};
 
 /** What the runs of one deliver worker share: its deps, and caches that last from job to job. */
 export interface DeliveryWorker {
@@ -34,29 +35,6 @@ export interface DeliveryWorker {
   notifications: PreparedNotifications;
   limiter: DeliveryRateLimiter;
 }
-
-interface Rendered {
-  device: BatchDevice;
-  content: MessageContent;
-}
-
-/**
- * A template that exceeds the render limits for this device's variables fails this device only; so does a body that
- * renders blank for it (renderContent).
- */
-function renderPush(notification: PreparedNotification, device: BatchDevice): Rendered | { renderError: unknown } {
-  try {
-    const content = renderContent(
-      notification.content,
-      personalizationScope(device, notification.data, notification.entryEvent),
-    );
-    return { device, content };
-  } catch (renderError) {
-    return { renderError };
-  }
-}
-
-const isRendered = (push: Rendered | { renderError: unknown }): push is Rendered => 'content' in push;
 
 function toOutgoing(notification: PreparedNotification, { device, content }: Rendered): OutgoingPush {
   const push: OutgoingPush = {
@@ -196,21 +174,16 @@ export class DeliveryRun {
    * failed and the first reason: a template too costly for every device fails them all, a starved worker a few.
    */
   private async render(notification: PreparedNotification, devices: BatchDevice[]): Promise<Rendered[]> {
-    const rendered: Rendered[] = [];
-    let firstError: unknown;
-    for (const device of devices) {
-      const push = renderPush(notification, device);
-      if (isRendered(push)) rendered.push(push);
-      else {
-        firstError ??= push.renderError;
-        this.tally.count('failed', 1);
-        this.settle(device.deviceId);
-      }
-    }
-    if (rendered.length < devices.length) {
+    const {
+      rendered,
+      failed: unrendered,
+      failedReason: reason,
+    } = await renderPushes(this.worker.deps.renderer, notification, devices);
+    this.tally.count('failed', unrendered.length);
+    for (const device of unrendered) this.settle(device.deviceId);
+    if (unrendered.length > 0) {
       const { notificationId, batch } = this.job.data;
-      const failed = devices.length - rendered.length;
-      const reason = firstError instanceof Error ? firstError.message : String(firstError);
+      const failed = unrendered.length;
       this.worker.deps.log.warn(
         { notificationId, batch, failed, devices: devices.length, reason },
         'the message could not be rendered',
@@ -297,10 +270,12 @@ export class DeliveryRun {
 
   private async writeUnrecorded(notification: PreparedNotification, unrecorded: UnrecordedOutcomes): Promise<void> {
     const devices = new Map(this.job.data.devices.map((device) => [device.deviceId, device]));
-    const sent = unrecorded.sent
-      .map((deviceId) => renderPush(notification, devices.get(deviceId)!))
-      .filter(isRendered)
-      .map(({ device, content }) => ({ deviceId: device.deviceId, content }));
+    const { rendered } = await renderPushes(
+      this.worker.deps.renderer,
+      notification,
+      unrecorded.sent.map((deviceId) => devices.get(deviceId)!),
+    );
+    const sent = rendered.map(({ device, content }) => ({ deviceId: device.deviceId, content }));
     await this.recordOutcomes(notification, sent, unrecorded.rejected, new Date(unrecorded.at));
   }
 

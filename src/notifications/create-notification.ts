@@ -11,6 +11,7 @@ import {
   type MessageContent,
 } from '../rendering/message-content.ts';
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
+import { trialRenderErrors } from '../rendering/trial-render.ts';
 import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
 import { enqueueSend } from '../queues/send.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
@@ -54,7 +55,7 @@ export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: nu
   return details;
 }
 
-type CreateDeps = Pick<AppContext, 'models' | 'redis' | 'config' | 'queues' | 'templates'>;
+type CreateDeps = Pick<AppContext, 'models' | 'redis' | 'config' | 'queues' | 'templates' | 'renderer'>;
 
 async function resolveContent(
   deps: Pick<AppContext, 'templates'>,
@@ -136,6 +137,9 @@ export async function createNotification(
       'The notification cannot fit in a push (about 4 KB) even before rendering; see details for each field.',
       tooLarge,
     );
+  const fromTemplate = body.templateId !== undefined;
+  const unrenderable = await trialRenderErrors(deps.renderer, content, { data: body.data }, fromTemplate);
+  if (unrenderable.length > 0) throw invalidRequest('The content could not be rendered in time.', unrenderable);
   await assertTargetsExist(deps, owner.projectId, body, targetIds);
 
   const candidateId = randomUUID();
