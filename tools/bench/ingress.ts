@@ -1,5 +1,5 @@
 /**
- * npm run bench:ingress -- [--mix mixed|reads|registrations|re-registrations|tags-by-user|new-devices] [--devices 100000] [--seconds 20] [--connections 64] [--json]
+ * npm run bench:ingress -- [--mix mixed|reads|registrations|re-registrations|tags-by-user|new-devices|previews] [--devices 100000] [--seconds 20] [--connections 64] [--json]
  *
  * Seeds N devices (bulk insert, user-<i> each) and runs autocannon against the ingress:
  *  - mixed: half SDK registrations (PUT, client key) of existing devices, half device reads (GET, server key);
@@ -7,7 +7,9 @@
  *  - re-registrations: SDK registrations that change nothing (the token and tags stored: an app starting again);
  *  - tags-by-user: PATCH /users/tags {userId, tags} (server key, business project), with a tag-update worker;
  *  - new-devices: SDK registrations of devices not seen before, each recording @first_session, with an event-ingest
- *    worker; after the run, waits until every @first_session is stored and reports the backlog the run left.
+ *    worker; after the run, waits until every @first_session is stored and reports the backlog the run left;
+ *  - previews: POST /notifications/preview of a normal template for an existing device (a read and a render in a
+ *    render thread).
  * Then, on the same server and at the same concurrency as the autocannon connections, the raw driver's ceiling of
  * the operation the mix is dominated by (findOne by _id; updateOne by _id; findOne by _id for re-registrations, which
  * write nothing; for tags by user the find by {projectId, userId}, and the find followed by the guarded update of each
@@ -38,7 +40,15 @@ import {
   type TargetCheck,
 } from './database-ceilings.ts';
 
-const mixes = ['mixed', 'reads', 'registrations', 're-registrations', 'tags-by-user', 'new-devices'] as const;
+const mixes = [
+  'mixed',
+  'reads',
+  'registrations',
+  're-registrations',
+  'tags-by-user',
+  'new-devices',
+  'previews',
+] as const;
 type Mix = (typeof mixes)[number];
 
 const { values } = parseArgs({
@@ -122,12 +132,26 @@ try {
       body: JSON.stringify({ userId: `user-${randomIndex()}`, tags: { plan: 'team', visits: visits++ } }),
     }),
   };
+  const preview = {
+    method: 'POST' as const,
+    setupRequest: (request: autocannon.Request) => ({
+      ...request,
+      path: `/v1/projects/${project.projectId}/notifications/preview`,
+      headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        deviceId: `device-${randomIndex()}`,
+        title: 'Hello {{ device.tags.plan | capitalize }}',
+        body: 'Visit {{ device.tags.visits | plus: 1 }}{% if device.tags.plan == "pro" %}: {{ data.offer }}{% endif %}',
+        data: { offer: '20% off' },
+      }),
+    }),
+  };
   // The ceilings first, on the same server at the same concurrency, with the ingress idle: measured after the run they
   // would meet the product's requests still in flight on the server (a slow update goes on after its client gave up).
   const limit = { concurrency: connections, seconds: ceilingSeconds };
   const ceilings: Record<string, Ceiling> = {};
   let ceilingPerSecond: number;
-  if (mix === 'reads' || mix === 're-registrations') {
+  if (mix === 'reads' || mix === 're-registrations' || mix === 'previews') {
     ceilings.findOne = await deviceFindOneCeiling(models, project.projectId, deviceCount, limit);
     ceilingPerSecond = ceilings.findOne.perSecond;
   } else if (mix === 'registrations') {
@@ -163,6 +187,7 @@ try {
     're-registrations': [reRegistration],
     'tags-by-user': [tagsByUser],
     'new-devices': [newDevice],
+    previews: [preview],
   }[mix];
   /**
    * Waits until the worker has stored a @first_session for each device the run created (one event-ingest job each):
@@ -196,6 +221,8 @@ try {
       ),
       checkTarget('device reads p99 < 50 ms', result.latency.p99, result.latency.p99 < 50),
     );
+  } else if (mix === 'previews') {
+    targets.push(checkTarget('previews p99 < 50 ms', result.latency.p99, result.latency.p99 < 50));
   } else if (mix === 'registrations') {
     targets.push(
       checkTarget(
