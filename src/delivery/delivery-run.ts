@@ -178,7 +178,7 @@ export class DeliveryRun {
       rendered,
       failed: unrendered,
       failedReason: reason,
-    } = await renderPushes(this.worker.deps.renderer, notification, devices);
+    } = await renderPushes(this.worker.deps.renderer, this.job.data.projectId, notification, devices);
     this.tally.count('failed', unrendered.length);
     for (const device of unrendered) this.settle(device.deviceId);
     if (unrendered.length > 0) {
@@ -272,8 +272,10 @@ export class DeliveryRun {
     const devices = new Map(this.job.data.devices.map((device) => [device.deviceId, device]));
     const { rendered } = await renderPushes(
       this.worker.deps.renderer,
+      this.job.data.projectId,
       notification,
       unrecorded.sent.map((deviceId) => devices.get(deviceId)!),
+      { alreadySent: true },
     );
     const sent = rendered.map(({ device, content }) => ({ deviceId: device.deviceId, content }));
     await this.recordOutcomes(notification, sent, unrecorded.rejected, new Date(unrecorded.at));

@@ -25,15 +25,18 @@ export const maxStoppedRenders = 3;
 /**
  * The content of each device's push, all rendered in the pool as one task: a device whose render fails or runs past
  * the bound fails alone (the pool renders the others again), never the batch; past maxStoppedRenders, every device left.
+ * Pushes already sent are rendered again only to write their history: `alreadySent` lets no earlier stop fail them.
  */
 export async function renderPushes(
   renderer: RenderPool,
+  projectId: string,
   notification: PreparedNotification,
   devices: BatchDevice[],
+  { alreadySent = false } = {},
 ): Promise<RenderedPushes> {
   const { content, data, entryEvent } = notification;
-  const maxStops = Math.max(0, maxStoppedRenders - notification.stoppedRenders);
-  const renderings = await renderer.render({ content, data, entryEvent }, devices, maxStops);
+  const maxStops = alreadySent ? undefined : Math.max(0, maxStoppedRenders - notification.stoppedRenders);
+  const renderings = await renderer.render({ content, data, entryEvent }, devices, { projectId, maxStops });
   const pushes: RenderedPushes = { rendered: [], failed: [], failedReason: null };
   renderings.forEach((rendering, index) => {
     const device = devices[index]!;

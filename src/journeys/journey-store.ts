@@ -95,7 +95,8 @@ export class JourneyStore {
       if (errors.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', errors);
     }
     const entryEvent = { type: input.trigger.event, data: {} };
-    const unrenderable = await trialRenderErrors(this.deps.renderer, content, { entryEvent }, fromTemplate);
+    const { renderer } = this.deps;
+    const unrenderable = await trialRenderErrors(renderer, projectId, content, { entryEvent }, fromTemplate);
     if (unrenderable.length > 0)
       throw invalidRequest('The journey is not valid; see details for each field.', unrenderable);
   }

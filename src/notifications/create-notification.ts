@@ -138,7 +138,8 @@ export async function createNotification(
       tooLarge,
     );
   const fromTemplate = body.templateId !== undefined;
-  const unrenderable = await trialRenderErrors(deps.renderer, content, { data: body.data }, fromTemplate);
+  const scope = { data: body.data };
+  const unrenderable = await trialRenderErrors(deps.renderer, owner.projectId, content, scope, fromTemplate);
   if (unrenderable.length > 0) throw invalidRequest('The content could not be rendered in time.', unrenderable);
   await assertTargetsExist(deps, owner.projectId, body, targetIds);
 

@@ -22,7 +22,8 @@ export async function previewContent(
   if (syntaxErrors.length > 0)
     throw invalidRequest('The content is not valid Liquid; see details for each field.', syntaxErrors);
   const device = input.deviceId === undefined ? { deviceId: '' } : await deps.devices.find(projectId, input.deviceId);
-  const [rendering] = await deps.renderer.render({ content, data: input.data ?? {}, entryEvent: null }, [device]);
+  const request = { content, data: input.data ?? {}, entryEvent: null };
+  const [rendering] = await deps.renderer.render(request, [device], { projectId });
   if (rendering !== undefined && 'content' in rendering) return rendering.content;
   const { field, reason } = rendering!;
   // A template's field is not the request's: the request names the template.

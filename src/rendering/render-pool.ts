@@ -2,6 +2,7 @@ import { Piscina } from 'piscina';
 import type { Worker } from 'node:worker_threads';
 import type { ContentField } from './message-content.ts';
 import type { ScopeDevice } from './personalization-scope.ts';
+import { OneAtATime } from './one-at-a-time.ts';
 import { RenderProgress } from './render-progress.ts';
 import type { DeviceRendering, RenderRequest, RenderTask } from './render-thread.ts';
 
@@ -34,6 +35,7 @@ export class RenderPool {
   private readonly options: RenderPoolOptions;
   private pool: Piscina<RenderTask, DeviceRendering[]> | undefined;
   private readonly inFlight = new Set<RenderProgress>();
+  private readonly byProject = new OneAtATime();
 
   constructor(options: RenderPoolOptions) {
     this.options = options;
@@ -41,13 +43,23 @@ export class RenderPool {
 
   /**
    * Each device's content, in the order given; threads start at the first render, so a process that never renders has
-   * none. Past `maxStops` devices stopped, the content counts as too costly for anyone: the devices not yet rendered
-   * fail without a render, so one message cannot hold a thread for the bound times every device it is sent to.
+   * none. A project's renders run one at a time, so that one project can hold one thread at most, whatever it sends:
+   * the others' renders find a thread free. Past `maxStops` devices stopped, the content counts as too costly for
+   * anyone: the devices not yet rendered fail without a render, so one message cannot hold a thread for the bound times
+   * every device it is sent to.
    */
-  async render(
+  render(
     request: RenderRequest,
     devices: ScopeDevice[],
-    maxStops = Number.POSITIVE_INFINITY,
+    { projectId, maxStops = Number.POSITIVE_INFINITY }: { projectId: string; maxStops?: number },
+  ): Promise<DeviceRendering[]> {
+    return this.byProject.run(projectId, () => this.renderAll(request, devices, maxStops));
+  }
+
+  private async renderAll(
+    request: RenderRequest,
+    devices: ScopeDevice[],
+    maxStops: number,
   ): Promise<DeviceRendering[]> {
     const renderings: DeviceRendering[] = new Array(devices.length);
     let pending = devices.map((_device, index) => index);

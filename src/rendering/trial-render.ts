@@ -12,13 +12,13 @@ import type { RenderPool } from './render-pool.ts';
  */
 export async function trialRenderErrors(
   renderer: RenderPool,
+  projectId: string,
   content: MessageContent,
   scope: { data?: NotificationData; entryEvent?: EntryEvent | null } = {},
   fromTemplate = false,
 ): Promise<ErrorDetail[]> {
-  const [rendering] = await renderer.render({ content, data: scope.data ?? {}, entryEvent: scope.entryEvent ?? null }, [
-    { deviceId: '' },
-  ]);
+  const request = { content, data: scope.data ?? {}, entryEvent: scope.entryEvent ?? null };
+  const [rendering] = await renderer.render(request, [{ deviceId: '' }], { projectId });
   if (rendering === undefined || !('stopped' in rendering)) return [];
   const message = `could not be rendered: ${rendering.reason}`;
   return [

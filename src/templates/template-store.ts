@@ -15,9 +15,9 @@ type StoredTemplate = TemplateDocument & { _id: string; createdAt: Date; updated
 /** Also read on a body that failed its schema: a field that is not a string is skipped. */
 export const templateContentErrors = (body: unknown): ErrorDetail[] => storedContentErrors(fieldsOf(body));
 
-async function assertSendable(renderer: RenderPool, input: TemplateBody): Promise<void> {
+async function assertSendable(renderer: RenderPool, projectId: string, input: TemplateBody): Promise<void> {
   const details = templateContentErrors(input);
-  if (details.length === 0) details.push(...(await trialRenderErrors(renderer, contentOf(input))));
+  if (details.length === 0) details.push(...(await trialRenderErrors(renderer, projectId, contentOf(input))));
   if (details.length > 0) throw invalidRequest('The template is not valid; see details for each field.', details);
 }
 
@@ -57,7 +57,7 @@ export class TemplateStore {
   }
 
   async create(projectId: string, input: TemplateBody): Promise<StoredTemplate> {
-    await assertSendable(this.renderer, input);
+    await assertSendable(this.renderer, projectId, input);
     const document = await this.models.Template.create({ _id: randomUUID(), projectId, ...storedFields(input) });
     return document.toObject();
   }
@@ -75,7 +75,7 @@ export class TemplateStore {
   }
 
   async replace(projectId: string, templateId: string, input: TemplateBody): Promise<StoredTemplate> {
-    await assertSendable(this.renderer, input);
+    await assertSendable(this.renderer, projectId, input);
     const template = await this.models.Template.findOneAndUpdate(
       { _id: templateId, projectId },
       { $set: storedFields(input) },
