@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createFailFastRedis, waitForRedis } from './infra/redis.ts';
-import { openDeps, type Deps } from './deps.ts';
+import type { Deps } from './deps.ts';
+import { openDeps } from './open-deps.ts';
 import { KeyCache } from './keys/key-cache.ts';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.ts';
 import { DeviceStore } from './devices/device-store.ts';

@@ -1,7 +1,7 @@
 import type { Models } from '../models/index.ts';
 import type { NotificationData } from '../schemas/notification.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
-import type { EntryEvent } from '../rendering/personalization-scope.ts';
+import type { EntryEvent } from '../schemas/events.ts';
 
 /** A notification ready to render (in the render pool, which parses its templates), its data in push-payload form. */
 export interface PreparedNotification {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import type { KeyOwner } from '../keys/key-cache.ts';
-import type { SendNotificationBody } from '../schemas/notification.ts';
-import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
+import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
 import {
   contentOf,
@@ -13,11 +12,11 @@ import {
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
 import { trialRenderErrors } from '../rendering/trial-render.ts';
 import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
+import { requestBodyDigest } from '../infra/idempotency-binding.ts';
 import { enqueueSend } from '../queues/send.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
-import { targetTypes, type TargetType } from '../models/notification.ts';
-import { fieldsOf } from '../http/invalid-request-details.ts';
-import { escapePointer } from '../http/validation.ts';
+import { targetTypes, type SendNotificationBody, type TargetType } from '../schemas/notification.ts';
+import { escapePointer, fieldsOf } from '../schemas/validation.ts';
 import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';
 import { deviceKey } from '../models/device.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
@@ -119,9 +118,10 @@ export async function createNotification(
   idempotencyKey: string | undefined,
 ): Promise<string> {
   const now = Date.now();
+  const bodyDigest = requestBodyDigest(body);
   if (idempotencyKey !== undefined) {
     // A repeat answers the first id even when its template, segment or device has been deleted since (CONTRACTS §6).
-    const earlier = await boundNotificationId(deps, owner.projectId, idempotencyKey);
+    const earlier = await boundNotificationId(deps, owner.projectId, idempotencyKey, bodyDigest);
     if (earlier !== null && (await answerStored(deps, earlier, now))) return earlier;
   }
   const targetIds = [...new Set(body.targetIds)];
@@ -147,7 +147,7 @@ export async function createNotification(
   const id =
     idempotencyKey === undefined
       ? candidateId
-      : await claimIdempotencyKey(deps, owner.projectId, idempotencyKey, candidateId);
+      : await claimIdempotencyKey(deps, owner.projectId, idempotencyKey, { notificationId: candidateId, bodyDigest });
   const notification = {
     _id: id,
     projectId: owner.projectId,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context.ts';
 import type { PreviewNotificationBody } from '../schemas/notification.ts';
-import { invalidRequest } from '../http/api-error.ts';
+import { invalidRequest } from '../errors.ts';
 import {
   contentOf,
   contentSyntaxErrors,

@@ -1,5 +1,6 @@
-import type { ErrorDetail } from '../http/api-error.ts';
+import type { ErrorDetail } from '../errors.ts';
 import { parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
+import { printableObjects } from './printable-objects.ts';
 import { staticLimitProblems } from './static-limits.ts';
 
 export const contentFields = ['title', 'body', 'url', 'imageUrl'] as const;
@@ -91,10 +92,11 @@ export function renderContent(
   scope: object,
   entering: (field: ContentField) => void = () => undefined,
 ): MessageContent {
+  const printableScope = printableObjects(scope);
   const render = (field: ContentField, template: ParsedTemplate) => {
     entering(field);
     try {
-      return renderTemplate(template, scope);
+      return renderTemplate(template, printableScope);
     } catch (error) {
       throw new FieldRenderError(field, error);
     }

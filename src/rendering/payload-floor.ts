@@ -1,5 +1,5 @@
 import { TokenKind, type TagToken, type Template } from 'liquidjs';
-import type { ErrorDetail } from '../http/api-error.ts';
+import type { ErrorDetail } from '../errors.ts';
 import type { NotificationData } from '../schemas/notification.ts';
 import { childTemplates, parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
 import { contentFields, contentSyntaxErrors, type MessageContent } from './message-content.ts';

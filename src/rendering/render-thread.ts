@@ -9,7 +9,8 @@ import {
   type MessageContent,
   type ParsedContent,
 } from './message-content.ts';
-import { personalizationScope, type EntryEvent, type ScopeDevice } from './personalization-scope.ts';
+import type { EntryEvent } from '../schemas/events.ts';
+import { personalizationScope, type ScopeDevice } from './personalization-scope.ts';
 import { RenderProgress } from './render-progress.ts';
 
 /** What one message renders with, for every device of a task. */

@@ -1,7 +1,7 @@
-import type { ErrorDetail } from '../http/api-error.ts';
+import type { ErrorDetail } from '../errors.ts';
 import type { NotificationData } from '../schemas/notification.ts';
 import type { MessageContent } from './message-content.ts';
-import type { EntryEvent } from './personalization-scope.ts';
+import type { EntryEvent } from '../schemas/events.ts';
 import type { RenderPool } from './render-pool.ts';
 
 /**

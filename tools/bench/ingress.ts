@@ -25,7 +25,7 @@ import { platforms } from '../../src/models/device.ts';
 import { queueDepth, waitUntil } from './measure.ts';
 import { eventIngestQueue } from '../../src/queues/event-ingest.ts';
 import { workerConcurrency } from '../../src/worker-runtime/run-worker-process.ts';
-import { queueNames } from '../../src/queues/registry.ts';
+import { queueNames } from '../../src/queues/queue-names.ts';
 import { firstSessionEvent } from '../../src/events/automatic-events.ts';
 import {
   bestCeiling,
