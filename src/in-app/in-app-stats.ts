@@ -6,15 +6,15 @@ const eventNames = Object.keys(inAppEvents) as InAppEventName[];
 
 /**
  * Distinct devices per in-app event of one message, in one aggregate served by the events'
- * (projectId, data.inAppMessageId, type, subjectType, subjectId) index: bounded by that message's own reports.
+ * (projectId, data.inAppMessageId, subjectType, type, subjectId) index: bounded by that message's own reports.
  */
 export const inAppStatsPipeline = (projectId: string, messageId: string) => [
   {
     $match: {
       projectId,
       'data.inAppMessageId': messageId,
-      type: { $in: Object.values(inAppEvents) },
       subjectType: 'device',
+      type: { $in: Object.values(inAppEvents) },
     },
   },
   { $group: { _id: { type: '$type', device: '$subjectId' } } },
