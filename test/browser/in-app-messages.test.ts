@@ -88,21 +88,22 @@ async function openShop(tags: Record<string, string> = {}) {
     await tab.goto(`${shopSite.origin}/shop.html`);
     // A module script runs before the load event goto waits for.
     const fetched = tab.waitForResponse((response) => response.url().endsWith('/in-app-messages'));
-    await tab.evaluate((options) => (window as any).PushEngine.initialize(options), {
+    await tab.evaluate((options) => (globalThis as any).PushEngine.initialize(options), {
       projectId: project.projectId,
       clientKey: project.clientKey,
       baseUrl: ingress.baseUrl,
     });
-    if (Object.keys(tags).length > 0) await tab.evaluate((tags) => (window as any).PushEngine.setTags(tags), tags);
+    if (Object.keys(tags).length > 0) await tab.evaluate((tags) => (globalThis as any).PushEngine.setTags(tags), tags);
     console.log('initialized');
     return (await (await fetched).json()).data as Array<{ id: string }>;
   };
   const offered = await load();
-  const deviceId: string = await tab.evaluate(() => (window as any).PushEngine.getDeviceId());
+  const deviceId: string = await tab.evaluate(() => (globalThis as any).PushEngine.getDeviceId());
   return { context, tab, alerts, deviceId, offered, load };
 }
 
-const track = (tab: Page, type: string) => tab.evaluate((type) => (window as any).PushEngine.trackEvent(type), type);
+const track = (tab: Page, type: string) =>
+  tab.evaluate((type) => (globalThis as any).PushEngine.trackEvent(type), type);
 
 async function blockingViolations(tab: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page: tab }).analyze();
@@ -113,7 +114,10 @@ async function blockingViolations(tab: Page): Promise<string[]> {
 
 /** The element focused inside the message's shadow root, by its text. */
 const focusedInMessage = (tab: Page) =>
-  tab.evaluate(() => document.querySelector('push-engine-message')?.shadowRoot?.activeElement?.textContent ?? null);
+  tab.evaluate(
+    () =>
+      (globalThis as any).document.querySelector('push-engine-message')?.shadowRoot?.activeElement?.textContent ?? null,
+  );
 
 describe('in-app messages in the web SDK, on a site of another origin with a strict CSP (CONTRACTS §16)', () => {
   it('shows a modal on its event, rendered for the device, and a url button opens its url and reports the click', async () => {
@@ -169,11 +173,11 @@ describe('in-app messages in the web SDK, on a site of another origin with a str
         if (showing === 1) expect(await blockingViolations(shop.tab)).toEqual([]);
         await shop.tab.keyboard.press('Escape');
         await banner.waitFor({ state: 'detached' });
-        expect(await shop.tab.evaluate(() => document.activeElement?.id)).toBe('menu');
+        expect(await shop.tab.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('menu');
         await reported(shop.deviceId, '@iam_closed', id, showing);
         await reported(shop.deviceId, '@iam_displayed', id, showing);
       }
-      expect(await shop.tab.evaluate(() => (window as any).violations)).toEqual([]);
+      expect(await shop.tab.evaluate(() => (globalThis as any).violations)).toEqual([]);
     } finally {
       await ingress.request('DELETE', `${messagesPath()}/${id}`, { key: project.apiKey });
       await shop.context.close();
@@ -198,7 +202,7 @@ describe('in-app messages in the web SDK, on a site of another origin with a str
       await track(shop.tab, 'hostile');
       expect(await shop.tab.locator('push-engine-message').count()).toBe(0);
       expect(shop.alerts).toEqual([]);
-      expect(await shop.tab.evaluate(() => (window as any).violations)).toEqual([]);
+      expect(await shop.tab.evaluate(() => (globalThis as any).violations)).toEqual([]);
     } finally {
       await ingress.request('DELETE', `${messagesPath()}/${id}`, { key: project.apiKey });
       await shop.context.close();
@@ -214,9 +218,9 @@ describe('in-app messages in the web SDK, on a site of another origin with a str
     const shop = await openShop();
     try {
       await shop.tab.evaluate(() => {
-        (window as any).handled = [];
-        (window as any).PushEngine.setInAppMessageHandler(({ message, button }: any) => {
-          (window as any).handled.push(`${message.title}:${button.id}`);
+        (globalThis as any).handled = [];
+        (globalThis as any).PushEngine.setInAppMessageHandler(({ message, button }: any) => {
+          (globalThis as any).handled.push(`${message.title}:${button.id}`);
           return true;
         });
       });
@@ -224,7 +228,7 @@ describe('in-app messages in the web SDK, on a site of another origin with a str
       await dialog.waitFor();
       await dialog.getByRole('button', { name: 'Go' }).click();
       await dialog.waitFor({ state: 'detached' });
-      expect(await shop.tab.evaluate(() => (window as any).handled)).toEqual(['Handled:go']);
+      expect(await shop.tab.evaluate(() => (globalThis as any).handled)).toEqual(['Handled:go']);
       expect(shop.tab.url()).toBe(`${shopSite.origin}/shop.html`);
       await reported(shop.deviceId, '@iam_clicked', id, 1);
     } finally {
