@@ -8,6 +8,7 @@ export const screenTitles = {
   journeys: 'Journeys',
   events: 'Events',
   devices: 'Devices',
+  'in-app-messages': 'In-app messages',
 } as const;
 
 export type ScreenName = keyof typeof screenTitles;

@@ -8,6 +8,7 @@ import { SegmentsScreen } from './segments.tsx';
 import { JourneysScreen } from './journeys.tsx';
 import { EventsScreen } from './events.tsx';
 import { DevicesScreen } from './devices.tsx';
+import { InAppMessagesScreen } from './in-app-messages.tsx';
 
 export const screens: Record<ScreenName, FunctionComponent> = {
   project: ProjectScreen,
@@ -18,4 +19,5 @@ export const screens: Record<ScreenName, FunctionComponent> = {
   journeys: JourneysScreen,
   events: EventsScreen,
   devices: DevicesScreen,
+  'in-app-messages': InAppMessagesScreen,
 };

@@ -108,6 +108,8 @@ export function showInAppMessage(
     root.adoptedStyleSheets = [sheet];
   }
   const dialog = dialogOf(message, callbacks);
+  // A preview sits among the console's controls: it must not hide them from assistive technology.
+  if (preview) dialog.removeAttribute('aria-modal');
   const frame = element('div', `${message.layout === 'modal' ? 'modal' : 'banner'}${preview ? ' preview' : ''}`);
   if (message.layout === 'modal') {
     const backdrop = element('div', 'backdrop');
