@@ -6,9 +6,9 @@ export const screenTitles = {
   templates: 'Templates',
   segments: 'Segments',
   journeys: 'Journeys',
+  'in-app-messages': 'In-app messages',
   events: 'Events',
   devices: 'Devices',
-  'in-app-messages': 'In-app messages',
 } as const;
 
 export type ScreenName = keyof typeof screenTitles;

@@ -126,7 +126,7 @@ export function InAppMessagesScreen() {
             id: editing ?? 'preview',
             layout: preview.layout,
             title: preview.title ?? null,
-            body: preview.body || ' ',
+            body: preview.body || 'Your message',
             imageUrl: preview.imageUrl ?? null,
             buttons: preview.buttons ?? [],
             trigger: preview.trigger as { event: string },

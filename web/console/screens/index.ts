@@ -17,7 +17,7 @@ export const screens: Record<ScreenName, FunctionComponent> = {
   templates: TemplatesScreen,
   segments: SegmentsScreen,
   journeys: JourneysScreen,
+  'in-app-messages': InAppMessagesScreen,
   events: EventsScreen,
   devices: DevicesScreen,
-  'in-app-messages': InAppMessagesScreen,
 };

@@ -48,7 +48,7 @@ function dialogOf(message: InAppMessage, callbacks: InAppCallbacks): HTMLElement
     text.append(title);
     dialog.setAttribute('aria-labelledby', title.id);
   } else {
-    dialog.setAttribute('aria-label', message.body.slice(0, 120));
+    dialog.setAttribute('aria-label', message.body.trim().slice(0, 120) || 'Message');
   }
   const body = element('p', 'body', message.body);
   body.id = `${id}-body`;
