@@ -126,15 +126,15 @@ export const InAppMessageView = Type.Object({
 export type InAppMessageView = Static<typeof InAppMessageView>;
 
 /** What the SDK route answers: a message as this device sees it, its title and body rendered for the device. */
-export const DeviceInAppMessage = Type.Object({
-  id: Type.String(),
-  layout: Layout(),
-  title: NullableString,
-  body: Type.String(),
-  imageUrl: NullableString,
-  buttons: Type.Array(InAppButtonView),
-  trigger: InAppTriggerView,
-  frequency: InAppFrequency,
-  priority: Type.Integer(),
-});
+export const DeviceInAppMessage = Type.Pick(InAppMessageView, [
+  'id',
+  'layout',
+  'title',
+  'body',
+  'imageUrl',
+  'buttons',
+  'trigger',
+  'frequency',
+  'priority',
+]);
 export type DeviceInAppMessage = Static<typeof DeviceInAppMessage>;
