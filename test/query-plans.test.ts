@@ -31,8 +31,9 @@ import { clickCountsPipeline, deviceClicksQuery } from '../src/notifications/not
 import { listDevicesQuery } from '../src/devices/list-devices.ts';
 import { devicesByKeyQuery } from '../src/devices/device-reads.ts';
 import type { EventCondition, SegmentCondition } from '../src/schemas/segment.ts';
-import { activeMessagesQuery, segmentDeviceQuery } from '../src/in-app/device-in-app-messages.ts';
-import { lastDisplayedPipeline } from '../src/in-app/display-history.ts';
+import { segmentDeviceQuery } from '../src/in-app/device-in-app-messages.ts';
+import { activeMessagesQuery } from '../src/in-app/active-messages.ts';
+import { displayedEventsQuery } from '../src/in-app/display-history.ts';
 import { inAppStatsPipeline } from '../src/in-app/in-app-stats.ts';
 
 /**
@@ -651,8 +652,7 @@ const hotQueries: HotQuery[] = [
   },
   {
     name: 'when the device last displayed each in-app message (its own @iam_displayed)',
-    explain: () =>
-      models().Event.aggregate(lastDisplayedPipeline(projectId, 'd007')).explain('queryPlanner') as Promise<Explain>,
+    explain: () => explainQuery(displayedEventsQuery(models(), projectId, 'd007')),
     index: eventIndexes.subjectType,
   },
   {

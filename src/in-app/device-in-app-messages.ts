@@ -6,14 +6,9 @@ import type { Tags } from '../schemas/tags.ts';
 import { notFound } from '../http/api-error.ts';
 import { deviceInSegment } from '../segments/device-in-segment.ts';
 import type { StoredInAppMessage } from './in-app-message-store.ts';
+import { activeInAppMessages } from './active-messages.ts';
 import { frequencyAllows, lastDisplayed } from './display-history.ts';
 import { renderedForDevice } from './rendered-for-device.ts';
-
-/** Highest priority first, then the newest; the index (projectId, status, priority) serves the read. */
-export const activeMessagesQuery = (models: Models, projectId: string) =>
-  models.InAppMessage.find({ projectId, status: 'active' })
-    .sort({ priority: -1, createdAt: -1, _id: -1 })
-    .lean<StoredInAppMessage[]>();
 
 export const segmentDeviceQuery = (models: Models, projectId: string, deviceId: string) =>
   models.Device.findById(deviceKey(projectId, deviceId), { _id: 0, deviceId: 1, userId: 1, tags: 1 }).lean();
@@ -23,7 +18,8 @@ const inSchedule = (message: StoredInAppMessage, now: Date) =>
 
 /**
  * CONTRACTS §16: the active messages this device may see now, each rendered for it, highest priority first. The
- * device, the project's active messages and the device's display history are read at once, each by an index; a
+ * device and its display history are read at once, each by an index, beside the project's active messages and their
+ * segments (kept by the process for two seconds); a
  * segment is evaluated for this device alone (its document and its own event counts), never by reading the project's
  * devices, so the answer costs the same however many devices the project has.
  */
@@ -36,21 +32,22 @@ export async function deviceInAppMessages(
   const { models } = deps;
   const [device, active, displayed] = await Promise.all([
     segmentDeviceQuery(models, projectId, deviceId),
-    activeMessagesQuery(models, projectId),
+    activeInAppMessages(models).forProject(projectId),
     lastDisplayed(models, projectId, deviceId),
   ]);
   if (!device) throw notFound(`No device "${deviceId}" in this project.`);
-  const candidates = active.filter(
+  const candidates = active.messages.filter(
     (message) => inSchedule(message, now) && frequencyAllows(message.frequency, displayed.get(message._id), now),
   );
-  const segmentIds = [...new Set(candidates.flatMap((message) => (message.segmentId ? [message.segmentId] : [])))];
-  const segments =
-    segmentIds.length === 0 ? [] : await models.Segment.find({ _id: { $in: segmentIds }, projectId }).lean();
+  const segmentIds = new Set(candidates.flatMap((message) => (message.segmentId ? [message.segmentId] : [])));
   const tags = (device.tags ?? {}) as Tags;
   const subject = { projectId, deviceId, tags };
   const membership = new Map(
     await Promise.all(
-      segments.map(async (segment) => [segment._id, await deviceInSegment(deps, subject, segment, now)] as const),
+      [...segmentIds].map(async (segmentId) => {
+        const segment = active.segments.get(segmentId);
+        return [segmentId, segment !== undefined && (await deviceInSegment(deps, subject, segment, now))] as const;
+      }),
     ),
   );
   const scopeDevice = { deviceId, userId: device.userId, tags };

@@ -5,6 +5,7 @@ import type { InAppMessageBody, InAppMessageView } from '../schemas/in-app-messa
 import { invalidRequest, notFound } from '../http/api-error.ts';
 import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 import { inAppMessageErrors } from './in-app-message-rules.ts';
+import { activeInAppMessages } from './active-messages.ts';
 
 export type StoredInAppMessage = InAppMessageDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
@@ -71,6 +72,7 @@ export class InAppMessageStore {
   async create(projectId: string, input: InAppMessageBody): Promise<StoredInAppMessage> {
     const fields = await this.checked(projectId, input);
     const document = await this.models.InAppMessage.create({ _id: randomUUID(), projectId, ...fields });
+    activeInAppMessages(this.models).forget(projectId);
     return document.toObject() as StoredInAppMessage;
   }
 
@@ -93,12 +95,14 @@ export class InAppMessageStore {
       { $set: fields },
       { returnDocument: 'after' },
     ).lean<StoredInAppMessage>();
+    activeInAppMessages(this.models).forget(projectId);
     if (!message) throw missing(id);
     return message;
   }
 
   async delete(projectId: string, id: string): Promise<void> {
     const result = await this.models.InAppMessage.deleteOne({ _id: id, projectId });
+    activeInAppMessages(this.models).forget(projectId);
     if (result.deletedCount === 0) throw missing(id);
   }
 }

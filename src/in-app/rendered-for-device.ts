@@ -7,6 +7,13 @@ const maxParsed = 1000;
 /** Parsed once per version of a message (its id and updatedAt), not once per device that asks. */
 const parsedTexts = new Map<string, ParsedTemplate>();
 
+/** Liquid markup opens with {{ or {%: a text without a brace renders as itself, with nothing to parse or run. */
+const hasMarkup = (text: string) => text.includes('{');
+
+function rendered(message: StoredInAppMessage, field: 'title' | 'body', text: string, scope: object): string {
+  return hasMarkup(text) ? renderTemplate(parsed(message, field, text), scope) : text;
+}
+
 function parsed(message: StoredInAppMessage, field: 'title' | 'body', text: string): ParsedTemplate {
   const key = `${message._id}:${message.updatedAt.getTime()}:${field}`;
   let template = parsedTexts.get(key);
@@ -28,8 +35,8 @@ export function renderedForDevice(message: StoredInAppMessage, device: ScopeDevi
   let title: string | null;
   let body: string;
   try {
-    title = message.title ? renderTemplate(parsed(message, 'title', message.title), scope) : null;
-    body = renderTemplate(parsed(message, 'body', message.body), scope);
+    title = message.title ? rendered(message, 'title', message.title, scope) : null;
+    body = rendered(message, 'body', message.body, scope);
   } catch {
     return null;
   }
