@@ -223,3 +223,23 @@ describe('in-app messages: the SDK route (CONTRACTS §16)', () => {
     expect(dayLater).not.toContain(once);
   });
 });
+
+describe('in-app events are events like any other', () => {
+  it('triggers a journey on @iam_clicked, with the message and button bound as entry_event', async () => {
+    const journey = await server('POST', `/v1/projects/${project.projectId}/journeys`, {
+      name: 'after an in-app click',
+      trigger: { event: '@iam_clicked', where: [{ field: 'buttonId', op: 'eq', value: 'go' }] },
+      body: 'You clicked {{ entry_event.data.buttonId }}',
+    });
+    expect(journey.status, JSON.stringify(journey.body)).toBe(200);
+    const id = await create({ name: 'journey source' });
+    const deviceId = await device();
+    await report(deviceId, '@iam_clicked', { inAppMessageId: id, buttonId: 'go' });
+    const sends = await waitFor(
+      () => ingress.context.models.Notification.find({ journeyId: journey.body.data.id }).lean(),
+      (found) => found.length === 1,
+    );
+    expect(sends[0]).toMatchObject({ targetType: 'device', targetIds: [deviceId] });
+    expect(sends[0]!.entryEvent).toMatchObject({ type: '@iam_clicked', data: { inAppMessageId: id, buttonId: 'go' } });
+  });
+});
