@@ -31,7 +31,6 @@ import { clickCountsPipeline, deviceClicksQuery } from '../src/notifications/not
 import { listDevicesQuery } from '../src/devices/list-devices.ts';
 import { devicesByKeyQuery } from '../src/devices/device-reads.ts';
 import type { EventCondition, SegmentCondition } from '../src/schemas/segment.ts';
-import { segmentDeviceQuery } from '../src/in-app/device-in-app-messages.ts';
 import { activeMessagesQuery } from '../src/in-app/active-messages.ts';
 import { displayedEventsQuery } from '../src/in-app/display-history.ts';
 import { inAppStatsPipeline } from '../src/in-app/in-app-stats.ts';
@@ -640,11 +639,6 @@ const hotQueries: HotQuery[] = [
     index: 'journeyId_1_status_1',
   },
   // In-app messages: the SDK route and the stats
-  {
-    name: 'the device an in-app fetch is for (its tags and user)',
-    explain: () => explainQuery(segmentDeviceQuery(models(), projectId, 'd007')),
-    index: '_id_',
-  },
   {
     name: 'the active in-app messages of the project, highest priority first',
     explain: () => explainQuery(activeMessagesQuery(models(), projectId)),

@@ -20,7 +20,12 @@ export function registerDeviceInAppMessages(app: App, context: AppContext): void
       },
     },
     async (request) => ({
-      data: await deviceInAppMessages(context, request.params.projectId, request.params.deviceId),
+      data: await deviceInAppMessages(
+        context,
+        (projectId, deviceId) => context.devices.find(projectId, deviceId),
+        request.params.projectId,
+        request.params.deviceId,
+      ),
     }),
   );
 }
