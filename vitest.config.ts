@@ -1,20 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files that start processes of their own (workers, npm start) or stop servers mid-send, and time what follows: two of
- * them at once on two cores, beside the rest of the suite, once left a worker silent for 30 s and a send without a
- * push for a minute. They run after the other files, one at a time, on servers of their own (each project runs the
- * global set-up).
+ * Files that start processes or servers of their own, or stop servers mid-send, and time what follows: two of them at
+ * once on two cores, beside the rest of the suite, once left a worker silent for 30 s and a send without a push for a
+ * minute. They run after the other files, one at a time, on servers of their own (each project runs the global set-up).
  */
-const processTests = [
-  'test/faults/**/*.test.ts',
-  'test/start.test.ts',
-  'test/worker-processes.test.ts',
-  'test/credentials-key.test.ts',
-  'test/secantusdb-ttl-monitor.test.ts',
-  'test/fan-out-resume.test.ts',
-  'test/journey-deactivation.test.ts',
-];
+const oneAtATime = ['test/processes/**/*.test.ts', 'test/faults/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -29,14 +20,14 @@ export default defineConfig({
         test: {
           name: 'parallel',
           include: ['test/**/*.test.ts'],
-          exclude: processTests,
+          exclude: oneAtATime,
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },
       {
         extends: true,
-        test: { name: 'processes', include: processTests, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'processes', include: oneAtATime, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
     ],
   },

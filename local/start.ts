@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { stateDir } from '../src/config.ts';
+import { parsePort, stateDir } from '../src/config.ts';
 import { defaultMongoPort, defaultRedisPort, provideServices } from './services/provide-services.ts';
 import { withDatabase } from '../src/infra/mongo-url.ts';
 import { readProcfile } from './start/procfile.ts';
@@ -9,12 +9,15 @@ import { isSecondPress } from '../src/infra/stop-signals.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const log = (line: string) => process.stdout.write(`${'start'.padEnd(20)}| ${line}\n`);
+// Decided before anything starts: a LOG_FORMAT it does not know stops npm start with nothing left running.
+const atTerminal = process.stdout.isTTY === true;
+const formatLine = lineFormatter(wantsReadableLogs(process.env, atTerminal), atTerminal);
 
 const services = await provideServices({
   stateDir: resolve(stateDir, 'services'),
   log,
   persistent: true,
-  ports: { redis: defaultRedisPort, mongodb: defaultMongoPort },
+  ports: { redis: parsePort('REDIS_PORT', defaultRedisPort), mongodb: parsePort('MONGODB_PORT', defaultMongoPort) },
   adoptRunning: true,
 });
 const env = {
@@ -26,12 +29,7 @@ const env = {
 const sandboxEntries =
   (process.env.PUSH_GATEWAY ?? 'sandbox') === 'sandbox' ? [{ name: 'sandbox', command: 'node sandbox/main.ts' }] : [];
 const entries = [...sandboxEntries, ...readProcfile(resolve(root, 'Procfile'))];
-const supervisor = superviseProcesses(
-  entries,
-  env,
-  root,
-  lineFormatter(wantsReadableLogs(process.env, process.stdout.isTTY === true)),
-);
+const supervisor = superviseProcesses(entries, env, root, formatLine);
 log(`running ${entries.map((entry) => entry.name).join(', ')}`);
 const baseUrl = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 log(`the API answers on ${baseUrl} (Ctrl-C stops everything)`);

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createFailFastRedis, waitForRedis } from './infra/redis.ts';
-import { openDeps, type Deps } from './deps.ts';
+import type { Deps } from './deps.ts';
+import { openDeps } from './open-deps.ts';
 import { KeyCache } from './keys/key-cache.ts';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.ts';
 import { DeviceStore } from './devices/device-store.ts';
@@ -26,7 +27,7 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
   await waitForRedis(redis);
   redis.on('error', (error) => log.warn({ err: error }, 'redis connection error'));
   const deps = await openDeps(config, log, redis);
-  const templates = new TemplateStore(deps.models);
+  const templates = new TemplateStore(deps.models, deps.renderer);
   return {
     ...deps,
     keyCache: new KeyCache(deps),

@@ -12,6 +12,7 @@ import {
 } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
+import { installNoSniff } from './http/no-sniff.ts';
 import { registerOpenApi, registerOpenApiRoute } from './http/openapi.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { serverApi } from './routes/server-api.ts';
@@ -30,13 +31,14 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
     // One log line per request costs more than the request itself at thousands per second; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: bodyLimitBytes,
-    // A request arriving while the ingress drains is answered 503 in the error format (src/http/draining.ts).
+    // A request arriving while the ingress drains is answered 503 in the error format (installDraining).
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
     // Device ids may be 128 characters; the router's default cap is 100.
     routerOptions: { maxParamLength: maxPathParamLength },
     frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  installNoSniff(app);
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: text/plain bodies are refused with 415 rather than parsed.
   app.removeContentTypeParser(['text/plain']);

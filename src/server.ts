@@ -1,6 +1,6 @@
 import { loadConfig } from './config.ts';
 import { createAppContext } from './app-context.ts';
-import { closeDeps } from './deps.ts';
+import { closeDeps } from './open-deps.ts';
 import { buildApp } from './app.ts';
 import { createLogger } from './infra/logger.ts';
 import { listenError, startProcess } from './infra/start-up-error.ts';

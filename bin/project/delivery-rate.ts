@@ -6,7 +6,10 @@ const values = readOptions(
   { project: { type: 'string' }, 'per-second': { type: 'string' }, json: { type: 'boolean', default: false } },
 );
 
-/** One message every 1,000 seconds: below it the pacing's interval outgrows what Redis can count, and every batch failed. */
+/**
+ * One message every 1,000 seconds: below it the pacing's interval outgrows what Redis can count, and every batch would
+ * fail.
+ */
 const slowestRate = 0.001;
 
 function parseRate(text: string | undefined): number | null {

@@ -10,7 +10,7 @@ import type { LocalServiceOptions, StartedService } from './started-service.ts';
 
 export interface ProvidedServices {
   redisUrl: string;
-  /** Server URL, possibly with options; name a database with withDatabase (src/infra/mongo-url.ts). */
+  /** Server URL, possibly with options; name a database with withDatabase. */
   mongoUrl: string;
   /** What was used, e.g. "redis: local redis-server 7.0.15 on 127.0.0.1:41234; mongodb: local SecantusDB 0.7.0b3 on 127.0.0.1:41235". */
   path: string;
@@ -27,15 +27,19 @@ export interface ProvideServicesOptions {
   persistent?: boolean;
   /** Fixed ports for local servers, so that other commands find them at their default URLs. */
   ports?: { redis?: number; mongodb?: number };
-  /** Use a server already answering on the default port (npm start); otherwise servers of our own are started. */
+  /**
+   * Use a server already answering on its port in `ports`, else on the default one (npm start); otherwise servers of
+   * our own are started.
+   */
   adoptRunning?: boolean;
 }
 
 interface ServiceRecipe {
   label: string;
   envName: string;
-  /** The URL of a server already answering on the default port, if one does. */
-  findRunning: () => Promise<string | undefined>;
+  defaultPort: number;
+  /** The URL of a server already answering on the port, if one does. */
+  findRunning: (port: number) => Promise<string | undefined>;
   startContainer: () => Promise<StartedService>;
   startLocal: (options: LocalServiceOptions) => Promise<StartedService>;
   localName: string;
@@ -44,8 +48,8 @@ interface ServiceRecipe {
 const REDIS: ServiceRecipe = {
   label: 'redis',
   envName: 'REDIS_URL',
-  findRunning: async () =>
-    (await redisAnswersPing('127.0.0.1', defaultRedisPort)) ? `redis://127.0.0.1:${defaultRedisPort}` : undefined,
+  defaultPort: 6379,
+  findRunning: async (port) => ((await redisAnswersPing('127.0.0.1', port)) ? `redis://127.0.0.1:${port}` : undefined),
   startContainer: startRedisContainer,
   startLocal: startLocalRedis,
   localName: 'redis-server',
@@ -54,6 +58,7 @@ const REDIS: ServiceRecipe = {
 const MONGODB: ServiceRecipe = {
   label: 'mongodb',
   envName: 'MONGODB_URL',
+  defaultPort: 27017,
   findRunning: findRunningMongo,
   startContainer: startMongoContainer,
   startLocal: startLocalSecantusDb,
@@ -61,18 +66,18 @@ const MONGODB: ServiceRecipe = {
 };
 
 /** A SecantusDB left running by npm start gets the same retryWrites=false as one started here. */
-async function findRunningMongo(): Promise<string | undefined> {
-  const address = `127.0.0.1:${defaultMongoPort}`;
+async function findRunningMongo(port: number): Promise<string | undefined> {
+  const address = `127.0.0.1:${port}`;
   const buildInfo = await mongoBuildInfo(`mongodb://${address}`);
   if (buildInfo === undefined) return undefined;
   return buildInfo.secantusVersion !== undefined ? secantusDbUrl(address) : `mongodb://${address}`;
 }
 
-export const defaultRedisPort = 6379;
-export const defaultMongoPort = 27017;
+export const defaultRedisPort = REDIS.defaultPort;
+export const defaultMongoPort = MONGODB.defaultPort;
 
 /**
- * For each service independently: its env URL, else (for npm start) a server already answering on the default port,
+ * For each service independently: its env URL, else (for npm start) a server already answering on its port,
  * else a Docker container, else a local server on loopback. Tests and benchmarks never borrow a running server: their
  * figures and data must not depend on what else runs on the machine.
  */
@@ -126,7 +131,7 @@ async function provideService(
     options.log(`${recipe.label}: using ${description}`);
     return { url: fromEnv, description, pids: [], stop: async () => {} };
   }
-  const running = adoptRunning ? await recipe.findRunning() : undefined;
+  const running = adoptRunning ? await recipe.findRunning(options.port ?? recipe.defaultPort) : undefined;
   if (running !== undefined) {
     const description = `one already answering at ${running}`;
     options.log(`${recipe.label}: using ${description}`);

@@ -4,14 +4,14 @@
    held there; WiredTiger then keeps every change made after it. About 9,000 inserts later, a server taking writes
    slowed to a crawl until the next sweep: history-shaped inserts from 8 writers fell from about 1,700 documents/s to
    132/s, the server 80% idle and its inserts sleeping in WiredTiger's __wt_page_in_func
-   (test/secantusdb-ttl-monitor.test.ts; docs/architecture.md, Storage). The server already releases the snapshot
+   (test/processes/secantusdb-ttl-monitor.test.ts; docs/architecture.md, Storage). The server already releases the snapshot
    after every client request (Storage.release_thread_snapshot); this does the same after every sweep.
 
 2. A sweep (Storage.prune_ttl) decodes every document of every collection with a TTL index, under the storage lock,
    to find the expired ones: with 50,000 live history entries one sweep held every other command for 1.0 s, and the
    pause grows by about 22 ms per 1,000 entries, once a minute. Here a sweep deletes what each TTL index's range
    {field: {$lt: now - expireAfterSeconds}} matches, through the server's own deleteMany, which finds them by that
-   index, as MongoDB's TTL monitor does: 3 ms at 50,000 entries (test/secantusdb-ttl-monitor.test.ts). An index outside
+   index, as MongoDB's TTL monitor does: 3 ms at 50,000 entries (test/processes/secantusdb-ttl-monitor.test.ts). An index outside
    that shape (compound, partial, on _id, an expireAfterSeconds that is not a usable number of seconds) leaves its
    collection to the original sweep.
 

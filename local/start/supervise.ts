@@ -51,7 +51,7 @@ export function superviseProcesses(
     await Promise.all(exits);
   }
 
-  /** Ctrl-C again: each process exits without waiting for its work in flight (src/infra/stop-signals.ts). */
+  /** Ctrl-C again: each process exits without waiting for its work in flight (onStopSignals). */
   function interruptAll(): void {
     for (const child of children.values()) child.kill('SIGINT');
   }

@@ -4,7 +4,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { App } from '../http/app-types.ts';
 import type { AppContext } from '../app-context.ts';
 import type { IngressMetrics } from '../metrics/ingress-metrics.ts';
-import { unauthorized } from '../http/api-error.ts';
+import { unauthorized } from '../errors.ts';
 import { sendApiError } from '../http/error-handler.ts';
 import { isAdminAuthorization } from './admin-auth.ts';
 

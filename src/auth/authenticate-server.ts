@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import type { KeyOwner } from '../keys/key-cache.ts';
 import { isAdminAuthorization } from '../admin/admin-auth.ts';
-import { notFound } from '../http/api-error.ts';
+import { notFound } from '../errors.ts';
 import { authenticate } from './authenticate.ts';
 
 export interface ServerCaller {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../http/api-error.ts';
+import { forbidden, unauthorized } from '../errors.ts';
 import { hashApiKey, type KeyKind } from '../keys/api-keys.ts';
 import type { KeyCache, KeyOwner } from '../keys/key-cache.ts';
 import { readBearerToken } from './bearer-token.ts';

@@ -1,4 +1,4 @@
-import { unauthorized } from '../http/api-error.ts';
+import { unauthorized } from '../errors.ts';
 
 export function readBearerToken(header: string | undefined): string {
   if (header === undefined || header === '')

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../http/api-error.ts';
+import type { ErrorDetail } from '../errors.ts';
 import { conditionOps, type ConditionOp, type EventDataCondition } from '../schemas/event-conditions.ts';
 import { maxTagValueLength } from '../schemas/tags.ts';
 import { characterCount } from '../schemas/characters.ts';

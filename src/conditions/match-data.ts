@@ -88,7 +88,7 @@ function matchesOne(data: Record<string, unknown>, condition: EventDataCondition
 
 /**
  * Whether stored event data (ISO times as dates) satisfies every condition, with the meaning the same conditions
- * have as a MongoDB filter on the events (src/events/count-events.ts): a journey trigger and a segment's event
+ * have as a MongoDB filter on the events (countEvents): a journey trigger and a segment's event
  * condition agree on which events match.
  */
 export function matchesDataConditions(data: Record<string, unknown>, where: readonly EventDataCondition[]): boolean {

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { App } from '../http/app-types.ts';
-import { notFound } from '../http/api-error.ts';
+import { notFound } from '../errors.ts';
 
-/** Built by web/build.ts (npm start's prestart and the test set-up) into its WEB_DIST. */
+/** Built by the web build (npm run build:web, which npm start's prestart and the test set-up run) into its WEB_DIST. */
 export const consoleDist = resolve(import.meta.dirname, '../../dist/web/console');
 
 /**

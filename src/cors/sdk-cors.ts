@@ -17,7 +17,7 @@ const corsBase = {
   // Browsers cap it (Chromium at 2 hours); it spares a page a preflight before every call.
   maxAge: 7200,
   // An OPTIONS without Origin or Access-Control-Request-Method is no browser's preflight, but it is no bad input
-  // either: it is answered like one, where the strict mode's answer was a text/plain 400 outside the error format.
+  // either: it is answered like one, where strict mode would answer a text/plain 400 outside the error format.
   strictPreflight: false,
 } satisfies Omit<FastifyCorsOptions, 'origin'>;
 

@@ -41,7 +41,7 @@ export class DeliveryRateLimiter {
 
   /**
    * How many messages one gateway call of the project may carry: at most `largest`, and with a rate, at most one
-   * second of it, so that no call lets out more than the burst (a batch of 500 at 5 a second was 100 seconds' worth).
+   * second of it, so that no call lets out more than the burst (a batch of 500 at 5 a second is 100 seconds' worth).
    */
   async callSize(projectId: string, largest: number): Promise<number> {
     const rate = await this.rateOf(projectId);

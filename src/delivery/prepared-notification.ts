@@ -1,17 +1,19 @@
 import type { Models } from '../models/index.ts';
 import type { NotificationData } from '../schemas/notification.ts';
-import { contentOf, parseContent, type ParsedContent } from '../rendering/message-content.ts';
-import type { EntryEvent } from '../rendering/personalization-scope.ts';
+import { contentOf, type MessageContent } from '../rendering/message-content.ts';
+import type { EntryEvent } from '../schemas/events.ts';
 
-/** A notification ready to render: its templates parsed once, its data already in push-payload form. */
+/** A notification ready to render (in the render pool, which parses its templates), its data in push-payload form. */
 export interface PreparedNotification {
   id: string;
   createdAt: Date;
-  content: ParsedContent;
+  content: MessageContent;
   data: NotificationData;
   /** The event that triggered a journey's send; null for other sends. */
   entryEvent: EntryEvent | null;
   pushData: Record<string, string>;
+  /** Devices of this notification whose render the pool stopped in this process, counted across its batches. */
+  stoppedRenders: number;
 }
 
 /** Push payload data is a string map on both gateways; notificationId lets the app report @clicked. */
@@ -24,7 +26,7 @@ function toPushData(id: string, data: NotificationData): Record<string, string> 
 
 /**
  * A notification's content never changes after it is accepted, so each worker process keeps the prepared form of the
- * most recently used ones instead of reading and parsing them again for every batch.
+ * most recently used ones instead of reading them again for every batch.
  */
 export class PreparedNotifications {
   private readonly models: Models;
@@ -68,10 +70,11 @@ export class PreparedNotifications {
     return {
       id: notificationId,
       createdAt: notification.createdAt,
-      content: parseContent(contentOf(notification)),
+      content: contentOf(notification),
       data,
       entryEvent: notification.entryEvent ?? null,
       pushData: toPushData(notificationId, data),
+      stoppedRenders: 0,
     };
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Rounds of resending the devices a gateway asked to retry (429, 5xx, network) within one attempt of a batch, and the
  * wait before each round: 0.25, 0.5, 1, 2 s, then 4 s (or the gateway's Retry-After when longer). A 503 for some
- * pushes of a call is per request, not the gateway going away: with 1 -> 32 s over 6 rounds, a device refused a few
- * times in a row waited over a minute and held its notification in "sending". Ten short rounds wait at most about
+ * pushes of a call is per request, not the gateway going away, so the waits stay short: a device refused a few times
+ * in a row must not hold its notification in "sending" for minutes. Ten short rounds wait at most about
  * 28 s in all (without Retry-After). A device still refused after them is not failed: the attempt is
  * (RetriesExhaustedError), and the batch's next attempt, after BullMQ's backoff, starts the rounds again, so an outage
  * of the gateway loses no push before the batch's last attempt, whose devices a replay then sends (CONTRACTS §1).

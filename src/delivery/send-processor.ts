@@ -179,8 +179,9 @@ async function queueBatches(
   const targeted =
     progress.targeted + numbers.reduce((sum, number) => sum + (queuedBefore.get(number) ?? sizes.get(number) ?? 0), 0);
   // The status rides on each chunk's count rather than costing a write of its own (a send to a few users is a handful
-  // of journaled writes, and that was one of them); 'failed' too becomes 'sending': a replayed send resumes.
-  // This write also claims the send from a cancelation, which moves only a queued notification (cancel-notification.ts):
+  // of journaled writes, and a write of its own would be one more); 'failed' too becomes 'sending': a replayed send
+  // resumes.
+  // This write also claims the send from a cancelation, which moves only a queued notification (cancelNotification):
   // either it came first and nothing is queued, or it finds the send already going out.
   const claimed = await deps.models.Notification.updateOne(notCanceled(targets._id), {
     $set: { 'stats.targeted': targeted, status: 'sending' },

@@ -1,4 +1,4 @@
-import { invalidRequest, type ApiError } from '../http/api-error.ts';
+import { invalidRequest, type ApiError } from '../errors.ts';
 import { maxTagsPerDevice, type TagChanges, type Tags } from '../schemas/tags.ts';
 
 /** How many tags a device has after the changes, without building the result. */

@@ -3,7 +3,7 @@ import type { Models } from '../models/index.ts';
 import type { DeviceDocument } from '../models/device.ts';
 import { maxTagsPerDevice, type TagChanges, type Tags } from '../schemas/tags.ts';
 import { applyTagChanges, tagCountAfter } from './apply-tag-changes.ts';
-import { unavailable } from '../http/api-error.ts';
+import { unavailable } from '../errors.ts';
 
 /** Each try follows another writer's success, so this many only under a storm of writes to one device. */
 const maxAttempts = 100;
@@ -25,7 +25,7 @@ export type DeviceChange = { device: DeviceDocument } | { tagCount: number } | n
  * Whether the fields and the tags after the changes are what the device already has: an app that registers at every
  * start with the same token and tags then costs one read, not a write. Not at revision 0, though: the request that
  * created the device removes it again if it cannot queue @first_session, unless another request has written it since,
- * so a request answered 200 must write to keep it (src/devices/device-store.ts, create).
+ * so a request answered 200 must write to keep it (DeviceStore's create).
  */
 function changesNothing(current: DeviceDocument, fields: Partial<DeviceDocument>, nextTags: Tags): boolean {
   if (!current.revision) return false;

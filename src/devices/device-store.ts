@@ -3,7 +3,8 @@ import type { Models } from '../models/index.ts';
 import { deviceKey, type DeviceDocument } from '../models/device.ts';
 import type { RegisterDeviceBody, UpdateDeviceBody } from '../schemas/device.ts';
 import type { TagChanges } from '../schemas/tags.ts';
-import { notFound } from '../http/api-error.ts';
+import { canonicalLanguageTag } from '../schemas/request-formats.ts';
+import { invalidFields, notFound } from '../errors.ts';
 import { applyTagChanges, tooManyTags } from './apply-tag-changes.ts';
 import { changeDevice } from './change-device.ts';
 import { DeviceReads } from './device-reads.ts';
@@ -11,6 +12,7 @@ import { enqueueEvents } from '../queues/event-ingest.ts';
 import { firstSessionEvent } from '../events/automatic-events.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
+import { publicHttpsUrlProblem } from '../net/public-url.ts';
 
 type StoredDevice = DeviceDocument;
 
@@ -18,6 +20,16 @@ type StoredDevice = DeviceDocument;
 function pushAddress(input: RegisterDeviceBody): Pick<DeviceDocument, 'pushToken' | 'webPushKeys'> {
   if (input.webPush) return { pushToken: input.webPush.endpoint, webPushKeys: input.webPush.keys };
   return { pushToken: input.pushToken ?? null, webPushKeys: null };
+}
+
+/** The language and time zone a request sets: absent ones stay as they are, null clears one. */
+function localeFields(input: Pick<RegisterDeviceBody, 'language' | 'timezone'>): Partial<DeviceDocument> {
+  return {
+    ...(input.language !== undefined && {
+      language: input.language === null ? null : canonicalLanguageTag(input.language),
+    }),
+    ...(input.timezone !== undefined && { timezone: input.timezone }),
+  };
 }
 
 const noSubscriptionReason = 'the browser has no push subscription';
@@ -33,6 +45,7 @@ function registration(input: RegisterDeviceBody): (current: DeviceDocument) => P
     platform: input.platform,
     ...address,
     ...(input.userId !== undefined && { userId: input.userId }),
+    ...localeFields(input),
     ...(address.pushToken === null
       ? current.isSubscribed && {
           isSubscribed: false,
@@ -54,11 +67,11 @@ function registration(input: RegisterDeviceBody): (current: DeviceDocument) => P
  * holds under concurrent writers, and no writer's change is lost.
  */
 export class DeviceStore {
-  private readonly deps: Pick<Deps, 'models' | 'queues'>;
+  private readonly deps: Pick<Deps, 'config' | 'models' | 'queues'>;
   private readonly models: Models;
   private readonly reads: DeviceReads;
 
-  constructor(deps: Pick<Deps, 'models' | 'queues'>) {
+  constructor(deps: Pick<Deps, 'config' | 'models' | 'queues'>) {
     this.deps = deps;
     this.models = deps.models;
     this.reads = new DeviceReads(deps.models);
@@ -72,6 +85,7 @@ export class DeviceStore {
 
   /** Updates the device, or else creates it; a request that loses the race to create it goes back to updating it. */
   async register(projectId: string, deviceId: string, input: RegisterDeviceBody): Promise<StoredDevice> {
+    this.assertReachable(input);
     for (;;) {
       const changed = await this.change(deviceKey(projectId, deviceId), registration(input), input.tags);
       if (changed) return changed;
@@ -80,8 +94,19 @@ export class DeviceStore {
     }
   }
 
+  /**
+   * A Web Push endpoint the live gateway would refuse to call is refused now, not stored to fail every send. In
+   * sandbox mode every push goes to the sandbox whatever the endpoint's host, so its own loopback endpoints are taken.
+   */
+  private assertReachable(input: RegisterDeviceBody): void {
+    if (!input.webPush) return;
+    const allowPrivate = this.deps.config.pushGateway === 'sandbox';
+    const problem = publicHttpsUrlProblem(input.webPush.endpoint, { allowPrivate });
+    if (problem) throw invalidFields([{ path: '/webPush/endpoint', message: problem }]);
+  }
+
   async update(projectId: string, deviceId: string, input: UpdateDeviceBody): Promise<StoredDevice> {
-    const fields = input.userId !== undefined ? { userId: input.userId } : {};
+    const fields = { ...(input.userId !== undefined && { userId: input.userId }), ...localeFields(input) };
     const changed = await this.change(deviceKey(projectId, deviceId), () => fields, input.tags);
     if (!changed) throw notFound(`No device "${deviceId}" in this project.`);
     return changed;
@@ -121,6 +146,7 @@ export class DeviceStore {
         unsubscribeReason: noSubscriptionReason,
       }),
       userId: input.userId ?? null,
+      ...localeFields(input),
       tags: applyTagChanges({}, input.tags),
     };
     const document = await customerKeyedDocument(this.models.Device, fields, ['tags']);

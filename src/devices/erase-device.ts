@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { deviceKey } from '../models/device.ts';
-import { notFound } from '../http/api-error.ts';
-import { flushAllCounts } from '../events/pending-counts.ts';
+import { notFound } from '../errors.ts';
+import { flushAllCounts } from '../events/flush-counts.ts';
 import { eraseClicksOf } from '../notifications/notification-clicks.ts';
 
 /**

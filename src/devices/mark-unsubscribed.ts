@@ -11,7 +11,7 @@ export interface Rejection {
  * The gateway said the token is dead (CONTRACTS §9). Only a device still holding that token and subscribed is
  * unsubscribed: one that registered a new token meanwhile stays subscribed. Each update checks that in its filter, on
  * the document as the server writes it, and bumps the revision, so a registration that read the device before this
- * write retries on what it wrote (src/devices/change-device.ts); all of them go in one unordered bulk write.
+ * write retries on what it wrote (changeDevice); all of them go in one unordered bulk write.
  */
 export async function markUnsubscribed(
   models: Models,

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
-import { claimBinding, keyDigest } from '../infra/idempotency-binding.ts';
-import { invalidFields } from '../http/api-error.ts';
+import { claimBinding, keyDigest, requestBodyDigest } from '../infra/idempotency-binding.ts';
+import { idempotencyKeyReused } from '../errors.ts';
 import { recordedMarkerSeconds } from './pending-counts.ts';
 import { newIngestJobId } from '../queues/event-ingest.ts';
 
@@ -16,7 +16,7 @@ const windowSeconds = (deviceId: string | null) => (deviceId === null ? recorded
  * The ingest job id of an events request with an Idempotency-Key: the id the key's first request got. A retry after a
  * lost answer (the SDK retries every network failure) queues the same job, which BullMQ adds once, and the worker
  * stores its events under ids derived from the job's, so a job queued again after the first was removed stores
- * nothing twice either. A key sent again with another body is a 400: its events would be neither stored nor refused.
+ * nothing twice either. A key sent again with another body is the 422 of CONTRACTS §1: its events would be neither stored nor refused.
  */
 export async function ingestJobIdFor(
   deps: Pick<Deps, 'redis' | 'config'>,
@@ -28,12 +28,9 @@ export async function ingestJobIdFor(
   // Without a key, enqueueEvents makes a new id.
   if (idempotencyKey === undefined) return undefined;
   const binding = redisKeys.eventsIdempotency(deps.config.queuePrefix, projectId, deviceId, keyDigest(idempotencyKey));
-  const request = keyDigest(JSON.stringify(body));
+  const request = requestBodyDigest(body);
   const bound = await claimBinding(deps.redis, binding, `${newIngestJobId()}:${request}`, windowSeconds(deviceId));
   const [jobId, boundRequest] = bound.split(':');
-  if (boundRequest !== request)
-    throw invalidFields([
-      { path: '/headers/idempotency-key', message: 'was sent with another request within its window; use a new key' },
-    ]);
+  if (boundRequest !== request) throw idempotencyKeyReused();
   return jobId!;
 }

@@ -6,7 +6,8 @@ import type { EventIngestJob } from '../queues/event-ingest.ts';
 import type { EventTypeCatalog } from './event-type-catalog.ts';
 import { toStoredData } from './event-data.ts';
 import { startOfUtcDay } from './utc-day.ts';
-import { countField, flushCountsWhenDue, recordCounts } from './pending-counts.ts';
+import { countField, recordCounts } from './pending-counts.ts';
+import { flushCountsWhenDue } from './flush-counts.ts';
 
 /** The event types this worker has already seen are kept in its catalog, so most jobs skip writing them. */
 export type IngestDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log'> & { catalog: EventTypeCatalog };

@@ -1,5 +1,5 @@
 import type { Models } from '../models/index.ts';
-import type { SubjectType } from '../models/event.ts';
+import type { SubjectType } from '../schemas/events.ts';
 import { deviceKey } from '../models/device.ts';
 
 /**
@@ -7,7 +7,7 @@ import { deviceKey } from '../models/device.ts';
  * subjectType, subjectId, ...) index, rather than one $or or $in: subjects never overlap, so counts add up and
  * newest-first pages merge, and there are few (a device and its user, or a user and their devices). MongoDB plans an
  * $or or $in branch by branch the same way; SecantusDB answers a top-level $or with a collection scan and uses an
- * index past an $in only for a range (test/query-plans.test.ts).
+ * index past an $in only for a range (the query-plan tests show it).
  */
 export interface Subject {
   subjectType: SubjectType;

@@ -1,7 +1,5 @@
-import { bodyPartErrors } from '../http/validation.ts';
-import { ServerEvent, type EventError } from '../schemas/events.ts';
-import type { IngestedEvent } from '../queues/event-ingest.ts';
-import { eventDataProblems } from './event-data.ts';
+import { bodyPartErrors } from '../schemas/validation.ts';
+import { ReportedEventData, ServerEvent, type EventError, type IngestedEvent } from '../schemas/events.ts';
 import { isReservedEventType } from './automatic-events.ts';
 
 type Verdict = { event: IngestedEvent } | { code: string; message: string };
@@ -25,6 +23,12 @@ function schemaProblem(raw: unknown): { code: string; message: string } | null {
   return problems[0] ?? null;
 }
 
+/** The entry of data a detail's path points into, as a message names it: "data.price" for /price and /price/3. */
+function dataFieldOf(path: string): string {
+  const key = path.split('/')[1];
+  return key === undefined ? 'data' : `data.${key.replace(/~1/g, '/').replace(/~0/g, '~')}`;
+}
+
 /** Checks one event sent to the server API (CONTRACTS §5); the reserved @ types are the SDK's alone. */
 export function validateServerEvent(raw: unknown): Verdict {
   const problem = schemaProblem(raw);
@@ -36,9 +40,10 @@ export function validateServerEvent(raw: unknown): Verdict {
       message: `types starting with @ are reserved for automatic events; "${type}" cannot be sent here`,
     };
   }
-  const dataProblems = eventDataProblems(data);
-  if (dataProblems.length > 0)
-    return { code: 'invalid_data', message: dataProblems.map((problem) => problem.message).join('; ') };
+  const dataProblems = bodyPartErrors(ReportedEventData, data, '').map(
+    (detail) => `${dataFieldOf(detail.path)} ${detail.message}`,
+  );
+  if (dataProblems.length > 0) return { code: 'invalid_data', message: dataProblems.join('; ') };
   return { event: { type, subjectType, subjectId, data: data as Record<string, unknown> } };
 }
 

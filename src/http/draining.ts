@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { unavailable } from './api-error.ts';
+import { unavailable } from '../errors.ts';
 import { letSdkPagesRead } from './error-handler.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** From now on, every request is answered 503 and every answer closes its connection (src/server.ts, SIGTERM). */
+    /** From now on, every request is answered 503 and every answer closes its connection (the ingress's SIGTERM). */
     startDraining(): void;
   }
 }

@@ -1,10 +1,11 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, invalidFields, invalidRequest, unavailable } from './api-error.ts';
+import { ApiError, invalidFields, invalidRequest, unavailable } from '../errors.ts';
 import { schemaErrorDetails } from './invalid-request-details.ts';
 import { isUnavailableError } from '../infra/unavailable.ts';
 import { LockTimeoutError } from '../infra/redis-lock.ts';
+import { noSniffHeader } from './no-sniff.ts';
 
 const noSuchFile = new ApiError(404, 'not_found', 'There is nothing at this address.');
 
@@ -56,7 +57,7 @@ function toApiError(error: FastifyError): ApiError | null {
     return new ApiError(error.statusCode, 'invalid_request', error.message);
   }
   // CONTRACTS §1 has no conflict status; a lock held too long by another process (a segment's event counts still
-  // being flushed, src/events/pending-counts.ts) is, to the caller, a store that cannot answer now, and a 503 tells a
+  // being flushed, flushCounts) is, to the caller, a store that cannot answer now, and a 503 tells a
   // client built to the contract to retry.
   if (error instanceof LockTimeoutError) {
     return unavailable(
@@ -90,6 +91,8 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? `a path parameter is longer than ${maxPathParamLength} characters`
       : 'a path segment is not valid percent-encoded UTF-8';
+  // The router refuses before any hook runs.
+  reply.header(noSniffHeader.name, noSniffHeader.value);
   return sendUnroutedRefusal(
     request,
     reply,
@@ -116,7 +119,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   if (socket.writable)
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `${noSniffHeader.name}: ${noSniffHeader.value}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   socket.destroy(error);
 }

@@ -1,13 +1,8 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
-import { invalidFields, invalidRequest, type ErrorDetail } from './api-error.ts';
-import { validationDetails } from './validation.ts';
+import { invalidFields, invalidRequest, type ErrorDetail } from '../errors.ts';
+import { validationDetails } from '../schemas/validation.ts';
 
 const partPrefixes: Record<string, string> = { body: '', querystring: '/query', params: '/path', headers: '/headers' };
-
-/** The fields of a request body that may have failed its schema: none when it is not an object. */
-export function fieldsOf(body: unknown): Record<string, unknown> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-}
 
 /** The details of a schema validation failure, with paths into the part of the request that failed. */
 export function schemaErrorDetails(error: FastifyError): ErrorDetail[] {

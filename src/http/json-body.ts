@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, invalidFields, invalidRequest } from './api-error.ts';
-import { escapePointer } from './validation.ts';
+import { ApiError, invalidFields, invalidRequest } from '../errors.ts';
+import { escapePointer } from '../schemas/validation.ts';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** A \u escape of a UTF-16 surrogate: valid UTF-8 cannot carry one, so only such an escape can leave one unpaired. */

@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { PageBoundary } from '../infra/newest-first-page.ts';
 import { parseRequestTime } from '../schemas/request-formats.ts';
-import type { ErrorDetail } from './api-error.ts';
-import { assertRequestPasses, fieldsOf } from './invalid-request-details.ts';
+import type { ErrorDetail } from '../errors.ts';
+import { fieldsOf } from '../schemas/validation.ts';
+import { assertRequestPasses } from './invalid-request-details.ts';
 
 /**
  * A list's `before` (undefined when absent): a time stands for itself, where the list takes times; anything else

@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import type { SegmentDocument } from '../models/segment.ts';
-import type { StoredInAppMessage } from './in-app-message-store.ts';
+import type { StoredInAppMessage } from '../models/in-app-message.ts';
 
 /** How long a process answers devices from its copy of a project's active messages and their segments. */
 const keptMs = 2000;

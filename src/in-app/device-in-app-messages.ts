@@ -2,7 +2,7 @@ import type { CountDeps } from '../events/pending-counts.ts';
 import type { DeviceInAppMessage } from '../schemas/in-app-message.ts';
 import type { Tags } from '../schemas/tags.ts';
 import { deviceInSegment } from '../segments/device-in-segment.ts';
-import type { StoredInAppMessage } from './in-app-message-store.ts';
+import type { StoredInAppMessage } from '../models/in-app-message.ts';
 import { activeInAppMessages } from './active-messages.ts';
 import { frequencyAllows, lastDisplayed } from './display-history.ts';
 import { renderedForDevice } from './rendered-for-device.ts';

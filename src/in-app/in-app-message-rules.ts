@@ -1,5 +1,5 @@
-import type { ErrorDetail } from '../http/api-error.ts';
-import { fieldsOf } from '../http/invalid-request-details.ts';
+import type { ErrorDetail } from '../errors.ts';
+import { fieldsOf } from '../schemas/validation.ts';
 import { contentSyntaxErrors } from '../rendering/message-content.ts';
 import { parseIsoTime } from '../schemas/iso-time.ts';
 

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Models } from '../models/index.ts';
-import type { InAppMessageDocument } from '../models/in-app-message.ts';
+import type { StoredInAppMessage } from '../models/in-app-message.ts';
 import type { InAppMessageBody, InAppMessageView } from '../schemas/in-app-message.ts';
-import { invalidRequest, notFound } from '../http/api-error.ts';
+import { invalidRequest, notFound } from '../errors.ts';
 import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 import { inAppMessageErrors } from './in-app-message-rules.ts';
 import { activeInAppMessages } from './active-messages.ts';
-
-export type StoredInAppMessage = InAppMessageDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
 const missing = (id: string) => notFound(`No in-app message "${id}" in this project.`);
 

@@ -1,7 +1,7 @@
 import { parseTemplate, renderTemplate, type ParsedTemplate } from '../rendering/liquid.ts';
 import { personalizationScope, type ScopeDevice } from '../rendering/personalization-scope.ts';
 import type { DeviceInAppMessage } from '../schemas/in-app-message.ts';
-import type { StoredInAppMessage } from './in-app-message-store.ts';
+import type { StoredInAppMessage } from '../models/in-app-message.ts';
 
 const maxParsed = 1000;
 /** Parsed once per version of a message (its id and updatedAt), not once per device that asks. */

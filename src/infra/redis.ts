@@ -1,7 +1,7 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { StartUpError } from './start-up-error.ts';
 
-/** One Redis server or a Redis Cluster: every command the product sends works on both (see redis-keys.ts). */
+/** One Redis server or a Redis Cluster: every command the product sends works on both (see redisKeys). */
 export type RedisClient = Redis | Cluster;
 
 /**

@@ -11,7 +11,7 @@ export const isSecondPress = (firstAt: number): boolean => Date.now() - firstAt 
 
 /**
  * Calls stop once, on the first SIGTERM, SIGINT or SIGHUP (a closed terminal, which reaches every process `npm start`
- * runs; Node's default was to exit at once, leaving jobs to stalled-job recovery and sending their pushes again). A
+ * runs; Node's default is to exit at once, leaving jobs to stalled-job recovery and sending their pushes again). A
  * second Ctrl-C (which reaches every process of `npm start`) exits at once, as docker compose and foreman do: whoever
  * presses it chose not to wait for the grace period. What a worker leaves active is recovered like a crash
  * (CONTRACTS §1).

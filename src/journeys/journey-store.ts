@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import type { JourneyDocument } from '../models/journey.ts';
 import { JourneyContentRule, type JourneyBody, type JourneyView } from '../schemas/journey.ts';
-import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
-import { bodyPartErrors } from '../http/validation.ts';
-import { fieldsOf } from '../http/invalid-request-details.ts';
+import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
+import { bodyPartErrors, fieldsOf } from '../schemas/validation.ts';
 import { payloadFloorErrors, storedContentErrors } from '../rendering/payload-floor.ts';
 import { contentOf, contentSyntaxErrors, templateSyntaxErrors } from '../rendering/message-content.ts';
+import { trialRenderErrors } from '../rendering/trial-render.ts';
 import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
 import { bumpJourneyVersion } from './journey-version.ts';
@@ -63,7 +63,9 @@ export function toJourneyView(journey: StoredJourney): JourneyView {
   };
 }
 
-type JourneyStoreDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config'> & { templates: TemplateStore };
+type JourneyStoreDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'renderer'> & {
+  templates: TemplateStore;
+};
 
 /**
  * Journeys are checked when written (Liquid, trigger conditions, template), so a triggered send never meets a broken
@@ -82,13 +84,20 @@ export class JourneyStore {
     if (details.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', details);
     // Like the blank-body rule, only a journey that can send needs its template: one whose template was deleted can
     // still be paused.
-    if (typeof input.templateId === 'string' && input.active !== false) {
-      const content = contentOf(await this.deps.templates.find(projectId, input.templateId));
+    if (input.active === false) return;
+    const fromTemplate = typeof input.templateId === 'string';
+    const content = contentOf(fromTemplate ? await this.deps.templates.find(projectId, input.templateId!) : input);
+    if (fromTemplate) {
       // A template stored before a rule of today (fit a push, valid Liquid): refused here as a send naming it is.
       const stale = templateSyntaxErrors(content);
       const errors = stale.length > 0 ? stale : payloadFloorErrors(content, {}, true);
       if (errors.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', errors);
     }
+    const entryEvent = { type: input.trigger.event, data: {} };
+    const { renderer } = this.deps;
+    const unrenderable = await trialRenderErrors(renderer, projectId, content, { entryEvent }, fromTemplate);
+    if (unrenderable.length > 0)
+      throw invalidRequest('The journey is not valid; see details for each field.', unrenderable);
   }
 
   async create(projectId: string, input: JourneyBody): Promise<StoredJourney> {

@@ -1,7 +1,7 @@
 import type { Job, Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import { flushEventCountsJobName } from '../queues/maintenance.ts';
-import { flushCountsUnlessRunning, projectsWithPendingCounts } from '../events/pending-counts.ts';
+import { flushCountsUnlessRunning, projectsWithPendingCounts } from '../events/flush-counts.ts';
 
 type MaintenanceDeps = Pick<Deps, 'models' | 'log' | 'redis' | 'config'>;
 

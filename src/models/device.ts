@@ -27,12 +27,16 @@ const deviceSchema = new Schema(
     webPushKeys: { type: new Schema({ p256dh: String, auth: String }, { _id: false }), default: null },
     userId: { type: String, default: null },
     tags: { type: Schema.Types.Mixed, default: () => ({}) },
+    /** BCP 47, as Intl writes it: picks the message's localization (CONTRACTS §14). */
+    language: { type: String, default: null },
+    /** IANA name: the device's local time for local-time sends and quiet hours (CONTRACTS §15). */
+    timezone: { type: String, default: null },
     isSubscribed: { type: Boolean, default: true },
     unsubscribedAt: { type: Date, default: null },
     unsubscribeReason: { type: String, default: null },
     /** The token the gateway rejected: registering any other token subscribes the device again. */
     rejectedPushToken: { type: String, default: null },
-    /** Bumped by every write: a writer updates only the revision it read (src/devices/change-device.ts). */
+    /** Bumped by every write: a writer updates only the revision it read (changeDevice). */
     revision: { type: Number, default: 0 },
   },
   { timestamps: true, versionKey: false, minimize: false },

@@ -1,9 +1,9 @@
 import { Schema, type Connection } from 'mongoose';
-import { subjectTypes } from './event.ts';
+import { subjectTypes } from '../schemas/events.ts';
 
 /**
  * How many events of one type one device or user sent on one UTC day, as gathered by one flush of the pending counts
- * (src/events/pending-counts.ts); a day's count is the sum of its documents. Insert-only with the flush in the _id,
+ * (flushCounts); a day's count is the sum of its documents. Insert-only with the flush in the _id,
  * so a flush retried after MongoDB took its write but before Redis forgot the counts inserts nothing twice, where an
  * $inc upsert per (subject, type, day) would count them again; an insert is also the cheapest write.
  */

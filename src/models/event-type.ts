@@ -1,6 +1,5 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
-
-export const eventTypeSources = ['auto', 'manual'] as const;
+import { eventTypeSources } from '../schemas/events.ts';
 
 /** The project's catalog of event types (spec §6, "integrated events"). */
 const eventTypeSchema = new Schema(

@@ -1,9 +1,6 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
-import type { EventData } from '../schemas/events.ts';
+import { subjectTypes, type EventData } from '../schemas/events.ts';
 import type { WithTypedPaths } from './typed-paths.ts';
-
-export const subjectTypes = ['device', 'user'] as const;
-export type SubjectType = (typeof subjectTypes)[number];
 
 const eventSchema = new Schema(
   {
@@ -19,7 +16,7 @@ const eventSchema = new Schema(
   { versionKey: false, minimize: false },
 );
 // Recent events newest first (optionally by subject and type), and event counts restricted to a few subjects, one
-// type and a time window. Which devices and users an event counts for is resolved when reading (src/events/subjects.ts),
+// type and a time window. Which devices and users an event counts for is resolved when reading (subjectsCountingFor),
 // so ingest needs no device lookups. _id orders the events of one request.
 eventSchema.index({ projectId: 1, receivedAt: -1, _id: -1 });
 eventSchema.index({ projectId: 1, type: 1, receivedAt: -1, _id: -1 });

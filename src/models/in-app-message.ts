@@ -36,6 +36,9 @@ export type InAppMessageDocument = WithTypedPaths<
   }
 >;
 
+/** A message as read back: the document with its id and the times mongoose keeps. */
+export type StoredInAppMessage = InAppMessageDocument & { _id: string; createdAt: Date; updatedAt: Date };
+
 export function inAppMessageModel(connection: Connection) {
   return connection.model<InAppMessageDocument>('InAppMessage', inAppMessageSchema, 'in_app_messages');
 }

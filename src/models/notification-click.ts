@@ -17,7 +17,7 @@ const notificationClickSchema = new Schema(
 );
 
 notificationClickSchema.index({ notificationId: 1 });
-// A device's clicks, for its erasure (src/devices/erase-device.ts).
+// A device's clicks, for its erasure (eraseDevice).
 notificationClickSchema.index({ deviceId: 1 });
 
 export function notificationClickModel(connection: Connection) {

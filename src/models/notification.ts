@@ -1,11 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
-import type { NotificationData } from '../schemas/notification.ts';
-import type { EntryEvent } from '../rendering/personalization-scope.ts';
+import { notificationStatuses, targetTypes, type NotificationData } from '../schemas/notification.ts';
+import type { EntryEvent } from '../schemas/events.ts';
 import type { WithTypedPaths } from './typed-paths.ts';
-
-export const notificationStatuses = ['queued', 'sending', 'completed', 'failed', 'canceled'] as const;
-export const targetTypes = ['segment', 'userId', 'device'] as const;
-export type TargetType = (typeof targetTypes)[number];
 
 const notificationSchema = new Schema(
   {
@@ -23,7 +19,7 @@ const notificationSchema = new Schema(
     sendAt: { type: Date, default: null },
     /**
      * Written only by the notification's send job. Sent, failed and unsubscribed counts live in one delivery-result
-     * document per batch instead (see delivery-result.ts), so that a retried or replayed batch cannot count twice.
+     * document per batch instead (the DeliveryResult model), so that a retried or replayed batch cannot count twice.
      */
     stats: { targeted: { type: Number, default: 0 } },
     completedAt: { type: Date, default: null },

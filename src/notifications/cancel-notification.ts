@@ -1,12 +1,12 @@
 import type { Deps } from '../deps.ts';
 import type { NotificationView } from '../schemas/notification.ts';
-import { invalidRequest } from '../http/api-error.ts';
+import { invalidRequest } from '../errors.ts';
 import { findNotificationView } from './notification-view.ts';
 
 /**
  * Cancels a send that has not started: a scheduled one, or one still waiting in the send queue. Only `queued` moves
  * to `canceled`, in one conditional write; the send job's first count, written before any batch is queued, moves it
- * to `sending` only if it is not `canceled` (queueBatches in src/delivery/send-processor.ts), so exactly one of the two
+ * to `sending` only if it is not `canceled` (the fan-out's queueBatches), so exactly one of the two
  * wins and a notification answered as canceled never goes out. A send already going out cannot be called
  * back: some of its pushes may have reached devices.
  */

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import type { KeyOwner } from '../keys/key-cache.ts';
-import type { SendNotificationBody } from '../schemas/notification.ts';
-import { invalidRequest, notFound, type ErrorDetail } from '../http/api-error.ts';
+import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
 import {
   contentOf,
@@ -11,12 +10,13 @@ import {
   type MessageContent,
 } from '../rendering/message-content.ts';
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
+import { trialRenderErrors } from '../rendering/trial-render.ts';
 import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
+import { requestBodyDigest } from '../infra/idempotency-binding.ts';
 import { enqueueSend } from '../queues/send.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
-import { targetTypes, type TargetType } from '../models/notification.ts';
-import { fieldsOf } from '../http/invalid-request-details.ts';
-import { escapePointer } from '../http/validation.ts';
+import { targetTypes, type SendNotificationBody, type TargetType } from '../schemas/notification.ts';
+import { escapePointer, fieldsOf } from '../schemas/validation.ts';
 import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';
 import { deviceKey } from '../models/device.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
@@ -54,7 +54,7 @@ export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: nu
   return details;
 }
 
-type CreateDeps = Pick<AppContext, 'models' | 'redis' | 'config' | 'queues' | 'templates'>;
+type CreateDeps = Pick<AppContext, 'models' | 'redis' | 'config' | 'queues' | 'templates' | 'renderer'>;
 
 async function resolveContent(
   deps: Pick<AppContext, 'templates'>,
@@ -118,9 +118,10 @@ export async function createNotification(
   idempotencyKey: string | undefined,
 ): Promise<string> {
   const now = Date.now();
+  const bodyDigest = requestBodyDigest(body);
   if (idempotencyKey !== undefined) {
     // A repeat answers the first id even when its template, segment or device has been deleted since (CONTRACTS §6).
-    const earlier = await boundNotificationId(deps, owner.projectId, idempotencyKey);
+    const earlier = await boundNotificationId(deps, owner.projectId, idempotencyKey, bodyDigest);
     if (earlier !== null && (await answerStored(deps, earlier, now))) return earlier;
   }
   const targetIds = [...new Set(body.targetIds)];
@@ -136,13 +137,17 @@ export async function createNotification(
       'The notification cannot fit in a push (about 4 KB) even before rendering; see details for each field.',
       tooLarge,
     );
+  const fromTemplate = body.templateId !== undefined;
+  const scope = { data: body.data };
+  const unrenderable = await trialRenderErrors(deps.renderer, owner.projectId, content, scope, fromTemplate);
+  if (unrenderable.length > 0) throw invalidRequest('The content could not be rendered in time.', unrenderable);
   await assertTargetsExist(deps, owner.projectId, body, targetIds);
 
   const candidateId = randomUUID();
   const id =
     idempotencyKey === undefined
       ? candidateId
-      : await claimIdempotencyKey(deps, owner.projectId, idempotencyKey, candidateId);
+      : await claimIdempotencyKey(deps, owner.projectId, idempotencyKey, { notificationId: candidateId, bodyDigest });
   const notification = {
     _id: id,
     projectId: owner.projectId,

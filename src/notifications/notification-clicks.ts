@@ -1,4 +1,5 @@
 import type { Models } from '../models/index.ts';
+import { historyKey } from '../models/history.ts';
 
 /** The clicks of each of these notifications, counted in one aggregate served by the notificationId index. */
 export const clickCountsPipeline = (notificationIds: string[]) => [
@@ -7,8 +8,9 @@ export const clickCountsPipeline = (notificationIds: string[]) => [
 ];
 
 /**
- * Records that the device clicked the notification (the SDK's @clicked with data.notificationId). Only a
- * notification of the device's own project counts; repeating it changes nothing.
+ * Records that the device clicked the notification (the SDK's @clicked with data.notificationId). Only a device the
+ * notification was sent to counts (CONTRACTS §6): its history entry says so, read by _id; and only a notification of
+ * the device's own project, since device ids are unique per project only. Repeating it changes nothing.
  */
 export async function recordClick(
   models: Models,
@@ -16,8 +18,11 @@ export async function recordClick(
   notificationId: string,
   deviceId: string,
 ): Promise<void> {
-  const notification = await models.Notification.exists({ _id: notificationId, projectId });
-  if (!notification) return;
+  const [notification, sent] = await Promise.all([
+    models.Notification.exists({ _id: notificationId, projectId }),
+    models.History.exists({ _id: historyKey(notificationId, deviceId) }),
+  ]);
+  if (!notification || !sent) return;
   await models.NotificationClick.updateOne(
     { _id: `${notificationId}:${deviceId}` },
     { $setOnInsert: { notificationId, deviceId, clickedAt: new Date() } },

@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import type { NotificationView, NotificationStats } from '../schemas/notification.ts';
-import { notFound } from '../http/api-error.ts';
+import { notFound } from '../errors.ts';
 import { countClicks } from './notification-clicks.ts';
 
 export function deliveryResultsQuery(models: Models, notificationIds: string[]) {
@@ -18,8 +18,8 @@ export function projectNotificationQuery(models: Models, projectId: string, noti
 type DeliveryStats = Omit<NotificationStats, 'targeted'>;
 
 /**
- * Sent, failed and unsubscribed are summed over each notification's delivery batches (see models/delivery-result.ts);
- * clicked counts its clicks (see models/notification-click.ts). One query of each kind for a whole page of them.
+ * Sent, failed and unsubscribed are summed over each notification's delivery batches (the DeliveryResult model);
+ * clicked counts its clicks (the NotificationClick model). One query of each kind for a whole page of them.
  */
 export async function deliveryStats(models: Models, notificationIds: string[]): Promise<Map<string, DeliveryStats>> {
   const [results, clicks] = await Promise.all([

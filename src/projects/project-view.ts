@@ -2,7 +2,7 @@ import type { AppContext } from '../app-context.ts';
 import type { SlidingWindowLimiter } from '../rate-limit/sliding-window.ts';
 import type { ProjectView } from '../schemas/project.ts';
 import { planLimits } from '../plans/plans.ts';
-import { notFound } from '../http/api-error.ts';
+import { notFound } from '../errors.ts';
 
 type ProjectViewDeps = Pick<AppContext, 'models' | 'limiter'>;
 

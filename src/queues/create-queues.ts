@@ -1,10 +1,8 @@
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../infra/redis.ts';
 import type { Config } from '../config.ts';
-import { perQueue, type QueueKey, type QueueName } from './registry.ts';
+import { queueNames, type QueueName, type Queues } from './queue-names.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
-
-export type Queues = Record<QueueKey, Queue>;
 
 /**
  * Every queue keeps finished jobs, failed ones with their data, error and stack, for as long as configured, so the
@@ -19,7 +17,8 @@ export function createQueues(connection: RedisClient, config: Pick<Config, 'queu
       removeOnFail: { age: config.jobRetention.failedDays * 24 * 3600 },
     },
   });
-  return perQueue(({ name }) => new Queue(name, options(name)));
+  const entries = Object.entries(queueNames).map(([key, name]) => [key, new Queue(name, options(name))]);
+  return Object.fromEntries(entries) as Queues;
 }
 
 export async function closeQueues(queues: Queues): Promise<void> {

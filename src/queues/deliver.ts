@@ -1,4 +1,4 @@
-import type { Job, JobsOptions, ParentOptions } from 'bullmq';
+import type { JobsOptions, ParentOptions } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import { resumableStalls, type QueueDefinition } from './queue-definition.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
@@ -67,7 +67,7 @@ const deliverJobOptions: JobsOptions = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 2000 },
   // A batch that fails for good must not hold its notification in "sending" forever; its devices count as failed, by
-  // its last attempt or, for a batch BullMQ failed unrun, by the worker that failed it (giveUpUnrunBatch).
+  // its last attempt or, for a batch BullMQ failed unrun, by the worker that failed it (giveUpBatch).
   ignoreDependencyOnFailure: true,
 };
 
@@ -104,19 +104,4 @@ export const deliverQueue: QueueDefinition<'deliver'> = {
   // Deliveries mostly wait on gateway round trips, so one process keeps many batches in flight.
   defaultConcurrency: 16,
   maxStalledCount: resumableStalls,
-  async processor(deps) {
-    const [{ deliverProcessor, deliveryWorker, giveUpUnrunBatch }, { createGatewayProvider }] = await Promise.all([
-      import('../delivery/deliver-processor.ts'),
-      import('../gateways/create-gateway-provider.ts'),
-    ]);
-    // Only this worker sends pushes, so only it builds gateway clients.
-    const gateways = createGatewayProvider(deps.config, deps.models);
-    const deliverDeps = { ...deps, gateways };
-    const worker = deliveryWorker(deliverDeps);
-    return {
-      process: deliverProcessor(deliverDeps, worker),
-      failedUnrun: (job: Job<DeliverJobData>) => giveUpUnrunBatch(worker, job),
-      close: () => gateways.close(),
-    };
-  },
 };

@@ -1,11 +1,8 @@
 import { Types } from 'mongoose';
 import type { JobsOptions } from 'bullmq';
-import type { EventData, ServerEvent } from '../schemas/events.ts';
+import type { IngestedEvent } from '../schemas/events.ts';
 import type { Deps } from '../deps.ts';
 import type { QueueDefinition } from './queue-definition.ts';
-
-/** An accepted event: its data checked and defaulted to an empty object. */
-export type IngestedEvent = Omit<ServerEvent, 'data'> & { data: EventData };
 
 /** One job per accepted request: the worker writes its events in one batch. */
 export interface EventIngestJob {
@@ -34,7 +31,7 @@ const ingestJobOptions: JobsOptions = {
 /** ObjectIds, which order the events of requests received in the same millisecond. */
 export const newIngestJobId = (): string => new Types.ObjectId().toHexString();
 
-/** `jobId`: an Idempotency-Key's (src/events/events-idempotency.ts), or a new one. */
+/** `jobId`: an Idempotency-Key's (ingestJobIdFor), or a new one. */
 export async function enqueueEvents(
   deps: Pick<Deps, 'queues'>,
   projectId: string,
@@ -49,8 +46,4 @@ export async function enqueueEvents(
 export const eventIngestQueue: QueueDefinition<'event-ingest'> = {
   name: 'event-ingest',
   defaultConcurrency: 8,
-  async processor(deps) {
-    const { eventIngestProcessor } = await import('../events/event-ingest-processor.ts');
-    return { process: eventIngestProcessor(deps) };
-  },
 };

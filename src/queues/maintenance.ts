@@ -1,9 +1,8 @@
 import type { Queue } from 'bullmq';
 import type { QueueDefinition } from './queue-definition.ts';
+import { flushEventCountsEveryMs } from '../events/pending-counts.ts';
 
 export const flushEventCountsJobName = 'flush-event-counts';
-/** Also how often a project's own events flush its counts (src/events/pending-counts.ts). */
-export const flushEventCountsEveryMs = 60 * 1000;
 
 /** Idempotent: every worker process calls it at start-up and there is still one schedule per job. */
 function schedule(maintenance: Queue, jobName: string, everyMs: number): Promise<unknown> {
@@ -11,8 +10,8 @@ function schedule(maintenance: Queue, jobName: string, everyMs: number): Promise
 }
 
 /**
- * Earlier versions scheduled a `purge-history` job for servers without TTL indexes; the TTL index on history now
- * always does that work, and a schedule left in Redis would only run a job no worker knows.
+ * No worker runs `purge-history` (the TTL index on history does its work): a schedule of it left in Redis would only
+ * queue jobs that no worker takes, so every start removes it.
  */
 async function retireHistoryPurge(maintenance: Queue): Promise<void> {
   await maintenance.removeJobScheduler('purge-history');
@@ -30,10 +29,6 @@ async function scheduleFlushEventCounts(maintenance: Queue): Promise<void> {
 export const maintenanceQueue: QueueDefinition<'maintenance'> = {
   name: 'maintenance',
   defaultConcurrency: 1,
-  async processor(deps) {
-    const { maintenanceProcessor } = await import('../maintenance/maintenance-processor.ts');
-    return { process: maintenanceProcessor(deps) };
-  },
   async schedule({ queues }) {
     await retireHistoryPurge(queues.maintenance);
     await scheduleFlushEventCounts(queues.maintenance);

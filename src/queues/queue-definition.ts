@@ -1,19 +1,12 @@
-import type { Job, Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
+import type { QueueName } from './queue-names.ts';
 
-/** A queue's processor, and whatever it holds beyond the deps, released once its worker has stopped. */
-export interface QueueProcessor {
-  process: Processor;
-  /**
-   * For a job BullMQ failed without running it, having found it stalled more often than maxStalledCount allows:
-   * what the job's own last attempt would have done on failing, which no attempt was there to do.
-   */
-  failedUnrun?(job: Job): Promise<void>;
-  close?(): Promise<void>;
-}
-
-/** What a worker process needs to know of its queue: each queue's module exports one, listed in ./registry.ts. */
-export interface QueueDefinition<Name extends string = string> {
+/**
+ * A queue's contract with the worker processes: how they run its jobs and what they schedule on it. The processor is
+ * not part of it: the worker runtime maps each queue to its processor (queueProcessors), so whatever enqueues a job
+ * loads none of the workers' code.
+ */
+export interface QueueDefinition<Name extends QueueName = QueueName> {
   name: Name;
   /** Jobs one process runs at once, unless <QUEUE>_CONCURRENCY says otherwise. */
   defaultConcurrency: number;
@@ -22,11 +15,6 @@ export interface QueueDefinition<Name extends string = string> {
    * again; once more, BullMQ fails it without running it. Its default is 1.
    */
   maxStalledCount?: number;
-  /**
-   * Imports the processor when a worker of this queue starts rather than with the module: the ingress imports the
-   * queue modules for their enqueue helpers and must not load the workers' code (the gateway SDKs among it).
-   */
-  processor(deps: Deps): Promise<QueueProcessor>;
   /** The queue's repeatable jobs; every worker process sets them at start-up, which is idempotent. */
   schedule?(deps: Pick<Deps, 'queues'>): Promise<void>;
 }

@@ -4,9 +4,10 @@ import { tagUpdateQueue } from './tag-update.ts';
 import { eventIngestQueue } from './event-ingest.ts';
 import { maintenanceQueue } from './maintenance.ts';
 import type { QueueDefinition } from './queue-definition.ts';
+import type { QueueKey, QueueName, queueNames } from './queue-names.ts';
 
-/** Every queue, under the key its BullMQ Queue has in deps.queues. */
-export const queueRegistry = {
+/** Every queue's definition, under the key its BullMQ Queue has in Deps' queues. */
+export const queueRegistry: { [Key in QueueKey]: QueueDefinition<(typeof queueNames)[Key]> } = {
   send: sendQueue,
   deliver: deliverQueue,
   tagUpdate: tagUpdateQueue,
@@ -14,18 +15,7 @@ export const queueRegistry = {
   maintenance: maintenanceQueue,
 };
 
-export type QueueKey = keyof typeof queueRegistry;
-export type QueueName = (typeof queueRegistry)[QueueKey]['name'];
-
-/** One value per queue, under the queue's key. */
-export function perQueue<T>(value: (definition: QueueDefinition<QueueName>) => T): Record<QueueKey, T> {
-  const entries = Object.entries(queueRegistry).map(([key, definition]) => [key, value(definition)]);
-  return Object.fromEntries(entries) as Record<QueueKey, T>;
-}
-
-export const queueNames = perQueue((definition) => definition.name);
-
-/** How a worker process, started for one queue by name (workers/<queue>.ts), finds what to run. */
+/** How a worker process, started for one queue by name (runWorkerProcess), finds its queue's definition. */
 export function queueDefinition(name: QueueName): QueueDefinition<QueueName> {
   return Object.values(queueRegistry).find((definition) => definition.name === name)!;
 }

@@ -1,4 +1,4 @@
-import type { Job, JobsOptions } from 'bullmq';
+import type { JobsOptions } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import { resumableStalls, type QueueDefinition } from './queue-definition.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
@@ -72,11 +72,4 @@ export const sendQueue: QueueDefinition<'send'> = {
   name: 'send',
   defaultConcurrency: 4,
   maxStalledCount: resumableStalls,
-  async processor(deps) {
-    const { sendProcessor, markSendFailed } = await import('../delivery/send-processor.ts');
-    return {
-      process: sendProcessor(deps),
-      failedUnrun: (job: Job<SendJobData>) => markSendFailed(deps.models, job.data.notificationId),
-    };
-  },
 };

@@ -41,11 +41,7 @@ export async function enqueueTagUpdate(deps: Pick<Deps, 'queues' | 'config'>, jo
 /** Tags-by-user changes applied to every device of the user. */
 export const tagUpdateQueue: QueueDefinition<'tag-update'> = {
   name: 'tag-update',
-  // A job is a read and then a write, two round trips in turn: 8 in flight served tags by user at 276-312 req/s
-  // against 242-289 with 4, alternated (docs/performance.md); 16 and 32, tried earlier against 4, did no better.
+  // A job is a read and then a write, two round trips in turn: 8 in flight keep the database busy while each waits,
+  // where 4 leave it idle between them; more than 8 gain nothing.
   defaultConcurrency: 8,
-  async processor(deps) {
-    const { tagUpdateProcessor } = await import('../user-tags/tag-update-processor.ts');
-    return { process: tagUpdateProcessor(deps) };
-  },
 };

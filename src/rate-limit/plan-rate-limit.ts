@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../errors.ts';
 import type { KeyOwner } from '../keys/key-cache.ts';
 import { planLimits } from '../plans/plans.ts';
 import type { SlidingWindowLimiter } from './sliding-window.ts';

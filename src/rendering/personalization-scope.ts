@@ -1,14 +1,11 @@
 import type { NotificationData } from '../schemas/notification.ts';
-import type { IngestedEvent } from '../queues/event-ingest.ts';
+import type { EntryEvent } from '../schemas/events.ts';
 
 export interface ScopeDevice {
   deviceId: string;
   userId?: string | null;
   tags?: Record<string, unknown> | null;
 }
-
-/** The event that triggered a journey's send, bound as entry_event. */
-export type EntryEvent = Pick<IngestedEvent, 'type' | 'data'>;
 
 /** The Liquid variables of CONTRACTS §6; entry_event is filled by journeys and empty for direct sends. */
 export function personalizationScope(

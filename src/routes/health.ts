@@ -2,8 +2,8 @@ import type { App } from '../http/app-types.ts';
 import type { AppContext } from '../app-context.ts';
 
 /**
- * How long /readyz waits for each store. A store that is connected but does not answer (a frozen server) held the
- * probe for the driver's own time-outs, 5 s for Redis and 13 s for MongoDB, past a load balancer's probe time-out.
+ * How long /readyz waits for each store. A store that is connected but does not answer (a frozen server) would hold
+ * the probe for the driver's own time-outs, 5 s for Redis and 13 s for MongoDB, past a load balancer's probe time-out.
  */
 export const readinessTimeoutMs = 2000;
 

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import type { App } from '../http/app-types.ts';
-import type { ErrorDetail } from '../http/api-error.ts';
+import type { ErrorDetail } from '../errors.ts';
 import { assertRequestValid } from '../http/invalid-request-details.ts';
 import { ErrorResponse, ProjectParams, ResourceListQuery, dataResponse } from '../schemas/common.ts';
 import type { PageBoundary } from '../infra/newest-first-page.ts';

@@ -48,8 +48,8 @@ export const notBlank = {
 
 /**
  * An object of any keys whose values match `value`. TypeBox's Record of Type.String() matches keys to `^.*$`, which a
- * key holding a line break does not match: such a key's value went unchecked in requests and its entry was left out
- * of answers. Every key matches this pattern.
+ * key holding a line break does not match: such a key's value would go unchecked in requests and its entry be left
+ * out of answers. Every key matches this pattern.
  */
 export const KeyedBy = <T extends TSchema>(value: T, options: Record<string, unknown> = {}) =>
   Type.Record(Type.String({ pattern: '^[\\s\\S]*$' }), value, options);
@@ -65,10 +65,10 @@ export const dataResponse = <T extends TSchema>(data: T) => Type.Object({ data }
 
 export const ProjectParams = Type.Object({ projectId: Type.String({ minLength: 1, maxLength: 128 }) });
 
-export const deviceIdPattern = '^[A-Za-z0-9._:-]{1,128}$';
+/** `.` and `..` are dot segments, which clients remove from a URL (%2e too): no device path could name them. */
 export const DeviceId = Type.String({
-  pattern: deviceIdPattern,
-  errorMessage: 'must be 1 to 128 characters of A-Z a-z 0-9 . _ : -',
+  pattern: '^(?!\\.\\.?$)[A-Za-z0-9._:-]{1,128}$',
+  errorMessage: 'must be 1 to 128 characters of A-Z a-z 0-9 . _ : -, other than . and ..',
 });
 
 export const ProjectDeviceParams = Type.Object({ projectId: ProjectParams.properties.projectId, deviceId: DeviceId });

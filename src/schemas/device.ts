@@ -2,8 +2,33 @@ import { Type, type Static } from 'typebox';
 import { platforms } from '../models/device.ts';
 import { TagChanges, Tags } from './tags.ts';
 import { FiniteNumber } from './common.ts';
+import { Id } from './text.ts';
 
-export const UserId = Type.String({ minLength: 1, maxLength: 256 });
+export const UserId = Id(256);
+
+export const LanguageTag = Type.String({
+  maxLength: 35,
+  format: 'language-tag',
+  errorMessage: 'must be a BCP 47 language tag such as ko or pt-BR',
+});
+
+export const TimeZone = Type.String({
+  maxLength: 64,
+  format: 'time-zone',
+  errorMessage: 'must be an IANA time zone name such as Asia/Seoul',
+});
+
+/** A device's language and time zone (CONTRACTS §3): set by the SDK at registration or later, null clears them. */
+const localeFields = {
+  language: Type.Optional(
+    Type.Union([LanguageTag, Type.Null()], {
+      errorMessage: 'must be a BCP 47 language tag such as ko or pt-BR, or null',
+    }),
+  ),
+  timezone: Type.Optional(
+    Type.Union([TimeZone, Type.Null()], { errorMessage: 'must be an IANA time zone name such as Asia/Seoul, or null' }),
+  ),
+};
 
 const base64url = (bytes: number, what: { format: string; errorMessage: string } | null = null) => {
   const length = Math.ceil((bytes * 4) / 3);
@@ -54,10 +79,11 @@ export const RegisterDeviceBody = Type.Object(
     webPush: Type.Optional(WebPushSubscription),
     userId: Type.Optional(
       Type.Union([UserId, Type.Null()], {
-        errorMessage: 'must be a user id of 1 to 256 characters, or null to unlink',
+        errorMessage: 'must be a user id of 1 to 256 characters (not only spaces, without NUL), or null to unlink',
       }),
     ),
     tags: Type.Optional(TagChanges),
+    ...localeFields,
   },
   {
     additionalProperties: false,
@@ -83,6 +109,7 @@ export const UpdateDeviceBody = Type.Object(
   {
     userId: RegisterDeviceBody.properties.userId,
     tags: RegisterDeviceBody.properties.tags,
+    ...localeFields,
   },
   { additionalProperties: false },
 );
@@ -96,3 +123,11 @@ export const DeviceView = Type.Object({
   isSubscribed: Type.Boolean(),
 });
 export type DeviceView = Static<typeof DeviceView>;
+
+/** The server API's device: the spec's four fields, and the language and time zone when the device has them. */
+export const ServerDeviceView = Type.Object({
+  ...DeviceView.properties,
+  language: Type.Optional(Type.String()),
+  timezone: Type.Optional(Type.String()),
+});
+export type ServerDeviceView = Static<typeof ServerDeviceView>;

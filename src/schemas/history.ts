@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageLimit } from './common.ts';
+import { IsoTime, PageLimit } from './common.ts';
 
 export const maxHistoryLimit = 1000;
 
@@ -7,8 +7,14 @@ export const HistoryQuery = Type.Object(
   {
     limit: PageLimit(maxHistoryLimit, 100),
     // The last entry seen: its sentAt, or its notification's id, which also pages through the entries sent in the
-    // same millisecond. Which one it is, and whether the entry exists, is decided by the route.
-    before: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    // same millisecond. A text that is not a time is an id; whether its entry exists is decided by the route.
+    before: Type.Optional(
+      Type.Union([IsoTime(), Type.String({ minLength: 1, maxLength: 256 })], {
+        description: "The sentAt of the last entry seen, or the id of its notification in this device's history",
+        errorMessage:
+          "must be the id of a notification in this device's history or an ISO 8601 time with a time zone, in the years 0001 to 9999",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

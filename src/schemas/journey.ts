@@ -3,10 +3,9 @@ import { EventDataCondition } from './event-conditions.ts';
 import { EventType } from './events.ts';
 import { maxWhereConditions } from './segment.ts';
 import { notBlank } from './common.ts';
+import { Id, NullableText } from './text.ts';
 
 export const maxDelaySeconds = 30 * 24 * 3600;
-
-const NullableText = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
 
 const JourneyTrigger = Type.Object(
   {
@@ -33,7 +32,9 @@ export const JourneyBody = Type.Object(
         errorMessage: `must be a whole number of seconds from 0 to ${maxDelaySeconds}`,
       }),
     ),
-    templateId: NullableText(128),
+    templateId: Type.Optional(
+      Type.Union([Id(128), Type.Null()], { errorMessage: 'must be a template id of 1 to 128 characters, or null' }),
+    ),
     title: NullableText(1024),
     body: NullableText(4096),
     url: NullableText(2048),

@@ -1,7 +1,11 @@
 import { Type, type Static } from 'typebox';
-import { targetTypes, notificationStatuses } from '../models/notification.ts';
 import { DeviceId, FiniteNumber, ProjectParams, PageLimit, IsoTime, notBlank, KeyedBy } from './common.ts';
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
+import { Id, Text } from './text.ts';
+
+export const notificationStatuses = ['queued', 'sending', 'completed', 'failed', 'canceled'] as const;
+export const targetTypes = ['segment', 'userId', 'device'] as const;
+export type TargetType = (typeof targetTypes)[number];
 
 export const maxTargetIds = 100;
 
@@ -9,7 +13,10 @@ const DataValue = Type.Union([Type.String({ maxLength: 4096 }), FiniteNumber(), 
   errorMessage: 'must be a string, a finite number, a boolean or null',
 });
 
-/** Stored as fields of the notification document, so the tag key rule applies (a '.' or leading '$' broke the insert). */
+/**
+ * Stored as fields of the notification document, so the tag key rule applies (MongoDB refuses a '.' or a leading '$'
+ * there).
+ */
 const DataKey = Type.String({
   minLength: 1,
   maxLength: maxTagKeyLength,
@@ -25,21 +32,19 @@ export const NotificationData = KeyedBy(DataValue, {
 });
 export type NotificationData = Static<typeof NotificationData>;
 
-const ContentText = (maxLength: number) => Type.String({ maxLength });
-
 export const SendNotificationBody = Type.Object(
   {
     targetType: Type.Enum(targetTypes, { errorMessage: `must be one of ${targetTypes.join(', ')}` }),
-    targetIds: Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
+    targetIds: Type.Array(Id(256), {
       minItems: 1,
       maxItems: maxTargetIds,
       errorMessage: `must be an array of 1 to ${maxTargetIds} ids`,
     }),
-    templateId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-    title: Type.Optional(ContentText(1024)),
-    body: Type.Optional(ContentText(4096)),
-    url: Type.Optional(ContentText(2048)),
-    imageUrl: Type.Optional(ContentText(2048)),
+    templateId: Type.Optional(Id(128)),
+    title: Type.Optional(Text(1024)),
+    body: Type.Optional(Text(4096)),
+    url: Type.Optional(Text(2048)),
+    imageUrl: Type.Optional(Text(2048)),
     data: Type.Optional(NotificationData),
     sendAt: Type.Optional(IsoTime()),
   },

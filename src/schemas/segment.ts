@@ -61,7 +61,7 @@ export type SegmentCondition = TagCondition | EventCondition;
 export const segmentMatches = ['all', 'any'] as const;
 
 /**
- * Conditions are checked one by one in the segment store (src/segments/segment-conditions.ts), not by a union here:
+ * Conditions are checked one by one in the segment store (parseSegmentConditions), not by a union here:
  * a union's errors fold into one message for the whole condition, while a customer needs the field (/conditions/2/op).
  */
 export const SegmentBody = Type.Object(

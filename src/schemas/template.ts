@@ -1,13 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { notBlank } from './common.ts';
-
-const NullableText = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
+import { NullableText, Text } from './text.ts';
 
 export const TemplateBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 256 }),
     title: NullableText(1024),
-    body: Type.String({ maxLength: 4096, ...notBlank }),
+    body: Text(4096, { allOf: [notBlank] }),
     url: NullableText(2048),
     imageUrl: NullableText(2048),
   },

@@ -1,7 +1,8 @@
 import type { PipelineStage } from 'mongoose';
 import type { Models } from '../models/index.ts';
-import type { SubjectType } from '../models/event.ts';
-import { flushFinishedDays, type CountDeps } from '../events/pending-counts.ts';
+import type { SubjectType } from '../schemas/events.ts';
+import type { CountDeps } from '../events/pending-counts.ts';
+import { flushFinishedDays } from '../events/flush-counts.ts';
 import { deviceKey } from '../models/device.ts';
 import type { CountOp, EventCondition } from '../schemas/segment.ts';
 import { dataConditionsFilter, eventWindow } from '../events/count-events.ts';
@@ -46,7 +47,7 @@ export interface EventConditionQueries {
 }
 
 /**
- * What counting an event condition reads, apart from how it is read, so that test/query-plans.test.ts explains the
+ * What counting an event condition reads, apart from how it is read, so that the query-plan tests explain the
  * very filters: from the daily counters for the whole days (one $group over the counters of that type, server side)
  * and from the events of the two partial days at the edges; with data conditions, from the matching events of the window.
  */
@@ -112,7 +113,7 @@ export function devicesOfUsersQuery(models: Models, projectId: string, userIds: 
  * Only devices and users with activity have a count above 0. When 0 itself does not satisfy the condition (e.g.
  * count gte 2) the filter is "one of the passing devices"; when it does (count lt 2, count eq 0) it is "none of the
  * failing devices", so a complement never has to be listed. Either list is bounded by the active devices and the
- * devices of active users; a list too long for one command is tested in the process (src/segments/oversized-filter.ts).
+ * devices of active users; a list too long for one command is tested in the process (planDeviceFilter).
  */
 export async function eventConditionFilter(
   deps: CountDeps,

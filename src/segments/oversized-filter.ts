@@ -3,7 +3,7 @@ import { conditionOps, type ConditionOp } from '../schemas/event-conditions.ts';
 import { operatorFilter } from '../conditions/operator-filter.ts';
 
 /**
- * An event condition becomes a list of device _ids (src/segments/event-condition-filter.ts), and MongoDB refuses a
+ * An event condition becomes a list of device _ids (eventConditionFilter), and MongoDB refuses a
  * command over 16 MB: about 100,000 ids at the longest device ids, 210,000 at the SDK's. A filter whose lists take
  * more than this is sent without them, which matches more devices and never fewer, and each device read is then
  * tested here against the whole filter.
@@ -16,7 +16,7 @@ export type DeviceFilter = Record<string, unknown>;
 type DeviceRead = Record<string, unknown>;
 type DeviceTest = (device: DeviceRead) => boolean;
 
-/** Each MongoDB operator the segment filters use, by the condition op it came from (src/conditions/operator-filter.ts). */
+/** Each MongoDB operator the segment filters use, by the condition op it came from (operatorFilter). */
 const operatorNames: Record<string, ConditionOp> = Object.fromEntries(
   conditionOps
     .filter((op) => op !== 'exists' && op !== 'notExists')
@@ -62,7 +62,7 @@ const isOperators = (condition: unknown): condition is Record<string, unknown> =
   !(condition instanceof Date) &&
   Object.keys(condition).every((key) => key.startsWith('$'));
 
-/** A field's test, by MongoDB's meaning of each operator (src/conditions/match-data.ts); tag keys hold no dot. */
+/** A field's test, by MongoDB's meaning of each operator (matchesValue); tag keys hold no dot. */
 function fieldTest(path: string, condition: unknown): DeviceTest {
   const steps = path.split('.');
   const operators = isOperators(condition) ? Object.entries(condition) : [['$eq', condition] as const];

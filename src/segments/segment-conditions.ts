@@ -1,6 +1,5 @@
-import { invalidRequest, type ErrorDetail } from '../http/api-error.ts';
-import { bodyPartErrors } from '../http/validation.ts';
-import { fieldsOf } from '../http/invalid-request-details.ts';
+import { invalidRequest, type ErrorDetail } from '../errors.ts';
+import { bodyPartErrors, fieldsOf } from '../schemas/validation.ts';
 import { EventCondition, TagCondition, type SegmentCondition } from '../schemas/segment.ts';
 import { tagValueErrors, whereValueErrors } from '../conditions/condition-values.ts';
 import { conditionOps, type ConditionOp } from '../schemas/event-conditions.ts';

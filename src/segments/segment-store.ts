@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Models } from '../models/index.ts';
 import type { SegmentDocument } from '../models/segment.ts';
 import type { SegmentBody, SegmentDefinition, SegmentPreview, SegmentView } from '../schemas/segment.ts';
-import { notFound } from '../http/api-error.ts';
+import { notFound } from '../errors.ts';
 import { parseSegmentConditions } from './segment-conditions.ts';
 import { segmentClause, subscribedDevicesFilter } from './segment-filter.ts';
 import { planDeviceFilter, projectionWith, type DeviceFilter, type DeviceFilterPlan } from './oversized-filter.ts';
@@ -119,7 +119,7 @@ export class SegmentStore {
     };
   }
 
-  /** For a filter whose device lists MongoDB could not take (src/segments/oversized-filter.ts): counted as read. */
+  /** For a filter whose device lists MongoDB could not take (planDeviceFilter): counted as read. */
   private async previewTested(
     query: DeviceFilter,
     exact: NonNullable<DeviceFilterPlan['exact']>,

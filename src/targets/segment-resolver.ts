@@ -62,7 +62,10 @@ export function databaseSegmentResolver(deps: CountDeps): SegmentResolver {
   };
 }
 
-/** The query the cursor reads for a filter of segment clauses, on its own so that test/query-plans.test.ts explains it as sent. */
+/**
+ * The query the cursor reads for a filter of segment clauses, on its own so that the query-plan tests explain it as
+ * sent.
+ */
 export function segmentDevicesQuery(models: Models, filter: object, query: TargetQuery) {
   // $and, not a spread: an event condition's clause is itself a filter on _id.
   const resumed = query.afterId === null ? filter : { $and: [filter, { _id: { $gt: query.afterId } }] };

@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import { deviceKey } from '../models/device.ts';
-import type { TargetType } from '../models/notification.ts';
+import type { TargetType } from '../schemas/notification.ts';
 import type { SegmentResolver, TargetQuery } from './segment-resolver.ts';
 import type { TargetDevice } from './target-device.ts';
 
@@ -15,7 +15,7 @@ export interface Targets {
  * {projectId, userId} or the devices' _ids, and subscription and the resume point are checked as the devices stream
  * by. SecantusDB 0.7 uses a compound index only when the filter holds nothing else: with isSubscribed in it, a send to
  * 100 users scanned the project's devices (5.4 s at 20,000 devices, against 23 ms); MongoDB serves both alike. On its
- * own so that test/query-plans.test.ts explains it as sent.
+ * own so that the query-plan tests explain it as sent.
  */
 export function listedTargetsQuery(models: Models, targets: Targets, query: TargetQuery) {
   const filter =

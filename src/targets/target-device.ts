@@ -12,7 +12,7 @@ export interface BatchDevice {
   tags?: Record<string, unknown>;
 }
 
-/** A device as the fan-out reads it: its _id is the natural key (src/models/device.ts), by which the fan-out resumes. */
+/** A device as the fan-out reads it: its _id is the natural key (the device model's), by which the fan-out resumes. */
 export interface TargetDevice extends BatchDevice {
   _id: string;
 }

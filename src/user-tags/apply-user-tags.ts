@@ -9,7 +9,7 @@ import type { TagUpdateJob, TagUpdateResult } from '../queues/tag-update.ts';
 
 /**
  * Whole devices, read from the primary: applyUserTags writes each one guarded by the revision read here. On its own
- * so that test/query-plans.test.ts explains it as sent.
+ * so that the query-plan tests explain it as sent.
  */
 export const readUserDevices = (models: Models, job: Pick<TagUpdateJob, 'projectId' | 'userId'>) =>
   models.Device.find({ projectId: job.projectId, userId: job.userId })

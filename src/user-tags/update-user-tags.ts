@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { invalidRequest, unavailable } from '../http/api-error.ts';
+import { invalidRequest, unavailable } from '../errors.ts';
 import { JobFailedError, JobWaitTimeoutError, waitForJob } from '../queues/wait-for-job.ts';
 import { tooManyTagsMessage } from '../devices/apply-tag-changes.ts';
 import type { UserDeviceView } from '../schemas/user-tags.ts';

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { App } from '../http/app-types.ts';
 
-/** Built by web/build.ts (npm start's prestart and the test set-up) from web/sdk. */
+/** Built by the web build (npm run build:web, which npm start's prestart and the test set-up run) from web/sdk. */
 export const sdkDist = resolve(import.meta.dirname, '../../dist/web/sdk');
 
 /** `.ts` would be served as an MPEG transport stream. */

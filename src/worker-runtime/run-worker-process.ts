@@ -1,9 +1,10 @@
 import { loadConfig } from '../config.ts';
 import { StartUpError, startProcess } from '../infra/start-up-error.ts';
 import { createLogger } from '../infra/logger.ts';
-import { closeDeps } from '../deps.ts';
+import { closeDeps } from '../open-deps.ts';
 import { onStopSignals } from '../infra/stop-signals.ts';
-import { queueDefinition, type QueueName } from '../queues/registry.ts';
+import { queueDefinition } from '../queues/registry.ts';
+import type { QueueName } from '../queues/queue-names.ts';
 import { openWorkerDeps } from './worker-deps.ts';
 import { startQueueWorker } from './start-worker.ts';
 
@@ -29,7 +30,7 @@ export function workerConcurrency(queueName: QueueName): number {
 }
 
 /**
- * The body of every worker entry in workers/: one queue per process, found by name in src/queues/registry.ts, so
+ * The body of every worker entry in workers/: one queue per process, found by name in queueRegistry, so
  * each kind scales on its own and any number of processes of one kind share its queue. SIGTERM stops taking jobs
  * and lets active ones finish; a job still running after WORKER_SHUTDOWN_GRACE_MS is abandoned with the process,
  * and BullMQ's stalled-job recovery hands it to another worker once its lock expires (WORKER_LOCK_DURATION_MS).

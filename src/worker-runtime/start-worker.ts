@@ -2,8 +2,8 @@ import { hostname } from 'node:os';
 import { Worker } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import type { QueueDefinition } from '../queues/queue-definition.ts';
-import type { QueueName } from '../queues/registry.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
+import { queueProcessors } from './processors.ts';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -42,11 +42,11 @@ async function settleWithRetries(settle: () => Promise<void>): Promise<void> {
  */
 export async function startQueueWorker(
   deps: Deps,
-  definition: QueueDefinition<QueueName>,
+  definition: QueueDefinition,
   options: WorkerOptions,
 ): Promise<QueueWorker> {
   const { name } = definition;
-  const processor = await definition.processor(deps);
+  const processor = queueProcessors[name](deps);
   const worker = new Worker(name, processor.process, {
     connection: deps.redis,
     prefix: redisKeys.queuePrefix(deps.config.queuePrefix, name),

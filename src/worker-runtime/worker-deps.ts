@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { createBlockingRedis, waitForRedis } from '../infra/redis.ts';
-import { openDeps, type Deps } from '../deps.ts';
+import type { Deps } from '../deps.ts';
+import { openDeps } from '../open-deps.ts';
 import { queueRegistry } from '../queues/registry.ts';
 
 /**

@@ -22,6 +22,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     tagUpdateTimeoutMs: 10_000,
     ingressShutdownGraceMs: 10_000,
     jobRetention: { completedHours: 24, failedDays: 14 },
+    renderTimeoutMs: 1000,
+    renderThreads: 2,
     ...overrides,
   };
 }

@@ -1,8 +1,10 @@
 import type { Worker } from 'bullmq';
 import { pino } from 'pino';
 import type { Config } from '../../src/config.ts';
-import { closeDeps, type Deps } from '../../src/deps.ts';
-import { queueDefinition, type QueueName } from '../../src/queues/registry.ts';
+import type { Deps } from '../../src/deps.ts';
+import { closeDeps } from '../../src/open-deps.ts';
+import { queueDefinition } from '../../src/queues/registry.ts';
+import type { QueueName } from '../../src/queues/queue-names.ts';
 import { openWorkerDeps } from '../../src/worker-runtime/worker-deps.ts';
 import { startQueueWorker } from '../../src/worker-runtime/start-worker.ts';
 

@@ -26,7 +26,7 @@ import { checkTarget, eventInsertCeiling, ratio } from './database-ceilings.ts';
 import { queueDepth, waitUntil } from './measure.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { closeQueues, createQueues } from '../../src/queues/create-queues.ts';
-import { flushCounts } from '../../src/events/pending-counts.ts';
+import { flushCounts } from '../../src/events/flush-counts.ts';
 import { loadConfig } from '../../src/config.ts';
 
 const { values: options } = parseArgs({

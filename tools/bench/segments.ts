@@ -13,7 +13,7 @@ import { openBenchEnvironment } from './bench-environment.ts';
 import { seedDevices } from './seed-devices.ts';
 import { waitUntil } from './measure.ts';
 import { createProject } from '../../src/projects/create-project.ts';
-import { queueNames } from '../../src/queues/registry.ts';
+import { queueNames } from '../../src/queues/queue-names.ts';
 import { deliverJobId } from '../../src/queues/deliver.ts';
 import { subscribedDevicesFilter, tagConditionFilter } from '../../src/segments/segment-filter.ts';
 import { fanOutProjection } from '../../src/delivery/send-processor.ts';

@@ -1,4 +1,4 @@
-"""Schemathesis hooks for npm run fuzz: every error answer follows CONTRACTS §1."""
+"""A schemathesis check for npm run fuzz: every error answer follows CONTRACTS §1."""
 import re
 
 import schemathesis

@@ -1,5 +1,5 @@
 /**
- * npm run fuzz [-- --max-examples 50 --minutes 15]
+ * npm run fuzz [-- --max-examples 50 --minutes 15 --only <path regex>]
  * Schemathesis against /openapi.json of a local ingress (with the tag-update worker, whose answer PATCH /users/tags
  * waits for), with a team project's real keys: the server API key on /v1/projects, the client key on /v1/sdk.
  * Checks: no 5xx, every answer as documented (status, content type, schema; errors in the shared ErrorResponse
@@ -19,6 +19,7 @@ const { values } = parseArgs({
     'max-examples': { type: 'string', default: '50' },
     minutes: { type: 'string', default: '15' },
     seed: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const log = (line: string) => process.stderr.write(`[fuzz] ${line}\n`);
@@ -40,16 +41,16 @@ function tomlString(value: string): string {
 const knownDeviceId = 'fuzz-device';
 
 /**
- * The server API key on /v1/projects, the client key on /v1/sdk, always the fuzz project's id. Operations that read a
- * device's own records get a registered device, so their inputs reach the code behind the 404 of an unknown device;
- * the other device routes fuzz the id itself. The first block matching an operation sets its parameters.
+ * Always the fuzz project's id, but for key rotation, which has a project of its own: each success replaces both keys.
+ * Operations that read a device's own records get a registered device, so their inputs reach the code behind the 404
+ * of an unknown device; the other device routes fuzz the id itself. The first block matching an operation sets its
+ * parameters. The keys are set by the project_keys hooks, from the environment of the run (projectKeysEnv).
  */
 function schemathesisConfig(project: CreatedProject, rotated: CreatedProject): string {
-  const block = (pathRegex: string, key: string, parameters: Record<string, string>) =>
+  const block = (pathRegex: string, parameters: Record<string, string>) =>
     [
       '[[operations]]',
       `include-path-regex = ${tomlString(pathRegex)}`,
-      `headers = { Authorization = ${tomlString(`Bearer ${key}`)} }`,
       `parameters = { ${Object.entries(parameters)
         .map(([name, value]) => `${tomlString(name)} = ${tomlString(value)}`)
         .join(', ')} }`,
@@ -58,16 +59,23 @@ function schemathesisConfig(project: CreatedProject, rotated: CreatedProject): s
   const projectOnly = { 'path.projectId': project.projectId };
   const withDevice = { ...projectOnly, 'path.deviceId': knownDeviceId };
   return [
-    `hooks = ${tomlString(resolve(import.meta.dirname, 'error_contract.py'))}`,
+    `hooks = ${tomlString(resolve(import.meta.dirname, 'hooks.py'))}`,
     '',
-    // Its first success replaces both keys, so it gets a project of its own: on the fuzz project it left every later
-    // call a 401 (36 operations fuzzed no further than authentication).
-    block('/keys/rotate$', rotated.apiKey, { 'path.projectId': rotated.projectId }),
-    block('/notification-history$', project.apiKey, withDevice),
-    block('^/v1/sdk/.*/events$', project.clientKey, withDevice),
-    block('^/v1/projects/(?!.*/keys/rotate$)', project.apiKey, projectOnly),
-    block('^/v1/sdk/', project.clientKey, projectOnly),
+    block('/keys/rotate$', { 'path.projectId': rotated.projectId }),
+    block('/notification-history$', withDevice),
+    block('^/v1/sdk/.*/events$', withDevice),
+    block('^/v1/projects/(?!.*/keys/rotate$)', projectOnly),
+    block('^/v1/sdk/', projectOnly),
   ].join('\n');
+}
+
+/** The keys the project_keys hooks start from; the rotation project's follows each rotation's answer from there. */
+function projectKeysEnv(project: CreatedProject, rotated: CreatedProject): NodeJS.ProcessEnv {
+  return {
+    FUZZ_API_KEY: project.apiKey,
+    FUZZ_CLIENT_KEY: project.clientKey,
+    FUZZ_ROTATION_API_KEY: rotated.apiKey,
+  };
 }
 
 async function registerKnownDevice(baseUrl: string, project: CreatedProject): Promise<void> {
@@ -80,10 +88,15 @@ async function registerKnownDevice(baseUrl: string, project: CreatedProject): Pr
     throw new Error(`registering ${knownDeviceId} answered ${response.status}: ${await response.text()}`);
 }
 
-function runSchemathesis(executable: string, args: string[], timeoutMs: number): Promise<number> {
+function runSchemathesis(
+  executable: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<number> {
   return new Promise((done, fail) => {
     // Schemathesis keeps its example cache in the working directory: the state directory, not the repository.
-    const child = spawn(executable, args, { stdio: 'inherit', cwd: fuzzDir });
+    const child = spawn(executable, args, { stdio: 'inherit', cwd: fuzzDir, env: { ...process.env, ...env } });
     const timer = setTimeout(() => {
       log(`schemathesis still running after ${timeoutMs / 60_000} min; stopping it`);
       child.kill('SIGTERM');
@@ -135,8 +148,10 @@ try {
     resolve(fuzzDir, 'report'),
     '--no-color',
     ...(values.seed === undefined ? [] : ['--seed', values.seed]),
+    ...(values.only === undefined ? [] : ['--include-path-regex', values.only]),
   ];
-  exitCode = await runSchemathesis(schemathesis, args, Number(values.minutes) * 60_000);
+  const keys = projectKeysEnv(project, rotated);
+  exitCode = await runSchemathesis(schemathesis, args, keys, Number(values.minutes) * 60_000);
 } finally {
   await bench.close();
 }

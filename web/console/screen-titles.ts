@@ -12,3 +12,8 @@ export const screenTitles = {
 } as const;
 
 export type ScreenName = keyof typeof screenTitles;
+
+/** A screen's own name only: `in` also found the names every object inherits (#/constructor, #/__proto__). */
+export function isScreenName(name: string): name is ScreenName {
+  return Object.hasOwn(screenTitles, name);
+}

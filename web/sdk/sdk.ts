@@ -4,6 +4,7 @@ import { randomId } from '../shared/random-id.ts';
 import { clientStateKey, readOrCreate, readState, writeState, type ClientState } from './storage.ts';
 import { InAppMessages } from './in-app/in-app-messages.ts';
 import { startsSession } from './in-app/session-start.ts';
+import { chooseLanguage, localeSent, syncLocale, visitorLocale } from './locale.ts';
 
 const defaultServiceWorkerPath = '/push-engine-sw.js';
 
@@ -105,13 +106,18 @@ export function createSdk(): PushEngineSdk {
   }
 
   async function register(current: Session, subscription: PushSubscription | null): Promise<void> {
+    const locale = await visitorLocale(current.projectId);
     const device = await current.client.call<DeviceView>({
       method: 'PUT',
       path: current.devicePath,
-      body: registrationBody(subscription),
+      body: { ...registrationBody(subscription), ...locale },
     });
     current.isSubscribed = device.isSubscribed;
+    await localeSent(current.projectId, current.deviceId, locale);
   }
+
+  /** A locale the service may not know yet; one it refuses leaves the device as it was and the page unbothered. */
+  const keepLocale = (current: Session) => syncLocale(current.client, current).catch(() => undefined);
 
   /**
    * The project's VAPID public key: read from the service for a subscription, and kept in IndexedDB for page loads
@@ -168,6 +174,8 @@ export function createSdk(): PushEngineSdk {
     }
     // A device seen before keeps what the service knows of it until the browser can say; a new one is registered.
     if (subscription !== undefined || created) await register(current, subscription ?? null);
+    await keepLocale(current);
+    addEventListener('languagechange', () => void keepLocale(current));
     current.inApp.refresh();
     if (startsSession(options.projectId)) current.inApp.trigger((trigger) => 'on' in trigger);
     return current;
@@ -232,6 +240,11 @@ export function createSdk(): PushEngineSdk {
       const current = await started();
       await current.client.call({ method: 'PATCH', path: current.devicePath, body: { tags } });
       await current.inApp.refresh();
+    },
+    async setLanguage(language) {
+      const current = await started();
+      await chooseLanguage(current.projectId, language);
+      await syncLocale(current.client, current);
     },
     async trackEvent(type, data, options) {
       const current = await started();

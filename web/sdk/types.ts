@@ -74,6 +74,11 @@ export interface PushEngineSdk {
   setUserId(userId: string | null): Promise<void>;
   /** Merges tags into the device's; a null value deletes the tag. */
   setTags(tags: Record<string, TagValue>): Promise<void>;
+  /**
+   * The visitor's language as a BCP 47 tag (`ko`, `pt-BR`), chosen on the site: it picks the messages' localizations
+   * from now on, in place of the browser's language, which the SDK sends by itself with the browser's time zone.
+   */
+  setLanguage(language: string): Promise<void>;
   trackEvent(type: string, data?: Record<string, EventValue>, options?: TrackEventOptions): Promise<void>;
   /** The id generated for this browser on its first visit and kept in IndexedDB. */
   getDeviceId(): Promise<string>;

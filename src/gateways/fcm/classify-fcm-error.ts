@@ -4,11 +4,11 @@ import type { PushOutcome } from '../gateway.ts';
 export interface FcmSendError {
   code?: string;
   message?: string;
-  /** FCM's Retry-After, which firebase-admin drops; src/gateways/fcm/fcm-gateway.ts puts it here. */
+  /** FCM's Retry-After, which firebase-admin drops; createFcmGateway puts it here. */
   retryAfterMs?: number;
   /**
    * The FcmError detail's errorCode in FCM's answer (UNREGISTERED, …), null when the answer had none, undefined when
-   * unknown; fcm-gateway.ts puts it here, since firebase-admin reports a 404 with and without it as the same code.
+   * unknown; createFcmGateway puts it here, since firebase-admin reports a 404 with and without it as the same code.
    */
   fcmErrorCode?: string | null;
 }

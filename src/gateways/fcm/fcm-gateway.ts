@@ -61,16 +61,16 @@ function fcmErrorCodeIn(body: unknown): string | null {
 
 /**
  * firebase-admin retries a 503 (and a connection reset) inside sendEach, up to 4 times after 1, 2 and 4 s (or
- * Retry-After, up to 60 s). One call then lasts as long as its unluckiest push: with 100 pushes per call and 30% of
- * them refused, nearly every call slept about 7 s while holding a deliver-worker slot, so APNs batches queued behind
- * sleeping FCM ones and a 10,000-device send took over a minute. Turned off, as node-apn's are: a refused push comes
+ * Retry-After, up to 60 s). One call then lasts as long as its unluckiest push, sleeping while it holds a
+ * deliver-worker slot, and batches of every gateway queue behind it: a gateway's refusals must cost the refused pushes
+ * only. Turned off, as node-apn's are: a refused push comes
  * back as `retry` at once and the pipeline resends only the refused ones after its own short backoff, with the job out
  * of the worker meanwhile. firebase-admin has no option for this; its request handler's clients (HTTP/1.1 and HTTP/2)
  * read `retry` on every request, and a null one means no retries.
  *
  * Its retries were all that read FCM's Retry-After (CONTRACTS §9 says to honour it), and the error it builds from a
  * refused message drops the response's headers, so the handler's builder of that error is wrapped to keep it.
- * test/gateways/fcm-adapter.test.ts checks that a 503 is tried once and that a 429's Retry-After comes back, so a
+ * The FCM adapter's tests check that a 503 is tried once and that a 429's Retry-After comes back, so a
  * firebase-admin release that renames these fields is noticed.
  */
 function adaptRequestHandler(messaging: Messaging): void {

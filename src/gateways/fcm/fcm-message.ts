@@ -45,7 +45,8 @@ function androidImageUrl(imageUrl: string): string | undefined {
 
 /**
  * The collapse id goes out as the collapse key (CONTRACTS §1), which replaces a push still waiting at FCM, and as the
- * notification's tag, which replaces one already shown: without a tag a push sent twice (CONTRACTS §1) showed twice.
+ * notification's tag, which replaces one already shown: without a tag a push sent twice (CONTRACTS §1) would show
+ * twice.
  */
 export function fcmMessageFor(push: OutgoingPush): Message {
   const notification = push.title === null ? { body: push.body } : { title: push.title, body: push.body };

@@ -1,6 +1,6 @@
 import type { PushOutcome } from '../gateway.ts';
 import { retryAfterMs } from '../retry-after.ts';
-import { notPublicCode } from './public-address.ts';
+import { notPublicCode } from '../../net/public-address.ts';
 
 /** What web-push rejects with: a WebPushError carries the push service's answer; a network error has no status. */
 export interface WebPushSendError {
@@ -14,7 +14,7 @@ export interface WebPushSendError {
 /** CONTRACTS §9: 404 and 410 mean the subscription is gone; 429, 5xx and the network are worth another try. */
 export function classifyWebPushError(error: WebPushSendError): PushOutcome {
   const status = error.statusCode;
-  // The endpoint's host is inside the network (public-address.ts): no retry reaches a push service there.
+  // The endpoint's host is inside the network (connectToPublicAddressesOnly): no retry reaches a push service there.
   if (error.code === notPublicCode) return { kind: 'failed', reason: `webpush: ${error.message}` };
   if (status === undefined) return { kind: 'retry', reason: `webpush network error: ${error.message ?? 'unknown'}` };
   const reason = `webpush ${status}${error.body ? `: ${error.body.slice(0, 200)}` : ''}`;

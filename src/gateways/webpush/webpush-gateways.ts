@@ -6,7 +6,7 @@ import type { PushGateway, PushOutcome } from '../gateway.ts';
 import { projectVapidKeys } from '../../webpush/vapid-keys.ts';
 import { unseal } from '../../credentials/cipher.ts';
 import { createWebPushGateway } from './webpush-gateway.ts';
-import { connectToPublicAddressesOnly } from './public-address.ts';
+import { connectToPublicAddressesOnly } from '../../net/public-address.ts';
 
 /** Projects whose gateway is kept at once; the least recently used is dropped beyond this. */
 const maxCachedProjects = 500;

@@ -1,7 +1,7 @@
 import type { OutgoingPush } from '../gateway.ts';
 
 /**
- * What the service worker receives, decrypted (web/sdk/service-worker.ts). `tag` is the collapse id: a push shown
+ * What the web SDK's service worker receives, decrypted. `tag` is the collapse id: a push shown
  * again under the same tag replaces the first instead of stacking. `data` carries notificationId for @clicked.
  */
 export interface WebPushPayload {

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../http/app-types.ts';
 import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
-import { notFound } from '../../http/api-error.ts';
+import { notFound } from '../../errors.ts';
 import { projectVapidKeys } from '../../webpush/vapid-keys.ts';
 
 export const ClientConfig = Type.Object({

@@ -3,8 +3,9 @@ import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
 import { AddEventTypeBody, EventTypeView } from '../../schemas/events.ts';
 import { Type } from 'typebox';
-import type { ErrorDetail } from '../../http/api-error.ts';
-import { assertRequestPasses, fieldsOf } from '../../http/invalid-request-details.ts';
+import type { ErrorDetail } from '../../errors.ts';
+import { fieldsOf } from '../../schemas/validation.ts';
+import { assertRequestPasses } from '../../http/invalid-request-details.ts';
 import { firstSessionEvent, isReservedEventType, sdkAutomaticEvents } from '../../events/automatic-events.ts';
 
 const automaticEvents = new Set([firstSessionEvent, ...sdkAutomaticEvents]);

@@ -16,7 +16,7 @@ export function registerReportEvents(app: App, context: AppContext): void {
           summary: url === '/events' ? 'Report events (spec §4.4)' : 'Track events (spec §4.5)',
           description:
             'Valid events are accepted even when others are not; each refused event is listed in error with its index. ' +
-            'Idempotency-Key: a repeat within an hour stores and counts nothing again; the key with another body is a 400.',
+            'Idempotency-Key: a repeat within an hour stores and counts nothing again; the key with another body is a 422 idempotency_key_reused.',
           tags: ['events'],
           params: ProjectParams,
           headers: IdempotencyHeaders,

@@ -15,12 +15,17 @@ export function registerSendNotification(app: App, context: AppContext): void {
         summary: 'Send a message (spec §4.1)',
         description:
           'Queues the send and answers its id. With templateId the template content replaces title, body, url and imageUrl. ' +
-          'Idempotency-Key: the same key within 24 hours answers the same id and sends nothing twice. sendAt schedules the send.',
+          'Idempotency-Key: the same key within 24 hours answers the same id and sends nothing twice; with another body it is a 422. sendAt schedules the send.',
         tags: ['notifications'],
         params: ProjectParams,
         headers: IdempotencyHeaders,
         body: SendNotificationBody,
-        response: { 200: dataResponse(Type.Object({ id: Type.String() })), 400: ErrorResponse, 404: ErrorResponse },
+        response: {
+          200: dataResponse(Type.Object({ id: Type.String() })),
+          400: ErrorResponse,
+          404: ErrorResponse,
+          422: ErrorResponse,
+        },
       },
       attachValidation: true,
     },

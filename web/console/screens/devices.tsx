@@ -5,7 +5,9 @@ import type { HistoryEntry } from '../../../src/schemas/history.ts';
 import { ApiFailure, api, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ConfirmButton, ErrorMessage, Field, LoadedView, Select, Tags, formatTime } from '../ui.tsx';
+import { ConfirmButton } from '../save-controls.tsx';
+import { ErrorMessage, LoadedView, Tags, formatTime } from '../ui.tsx';
+import { Field, Select } from '../fields.tsx';
 import { valueAsTyped } from './condition-values.ts';
 
 type LookupBy = 'deviceId' | 'userId';

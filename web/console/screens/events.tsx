@@ -3,7 +3,8 @@ import type { EventTypeView, EventView } from '../../../src/schemas/events.ts';
 import { api, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView, asText, formatTime } from '../ui.tsx';
+import { ErrorMessage, LoadedView, asText, formatTime } from '../ui.tsx';
+import { Field } from '../fields.tsx';
 
 const emptyFilters = { userId: '', deviceId: '', type: '' };
 const pageSize = 50;

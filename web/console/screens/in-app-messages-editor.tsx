@@ -1,6 +1,6 @@
 import type { SegmentView } from '../../../src/schemas/segment.ts';
 import type { Loaded } from '../hooks.ts';
-import { Field, NamedItemSelect, Select } from '../ui.tsx';
+import { Field, NamedItemSelect, Select } from '../fields.tsx';
 import type { ButtonDraft, InAppDraft } from './in-app-messages-draft.ts';
 
 const maxButtons = 2;

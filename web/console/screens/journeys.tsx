@@ -4,7 +4,10 @@ import type { TemplateView } from '../../../src/schemas/template.ts';
 import { api, listAll } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ConfirmButton, ErrorMessage, Field, LoadedView, Select, unchanged, useUnsavedEdits } from '../ui.tsx';
+import { ConfirmButton } from '../save-controls.tsx';
+import { ErrorMessage, LoadedView } from '../ui.tsx';
+import { Field, Select } from '../fields.tsx';
+import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 
 /** The fields a journey is written with, from what reading it answered: PUT replaces the whole journey. */
 function bodyOf(journey: JourneyView): JourneyBody {

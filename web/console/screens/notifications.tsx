@@ -3,7 +3,8 @@ import type { NotificationView } from '../../../src/schemas/notification.ts';
 import { api, query } from '../api.ts';
 import { useAction, useInterval, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ConfirmButton, ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
+import { ConfirmButton } from '../save-controls.tsx';
+import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
 
 const pageSize = 20;
 const catchUpPageSize = 100;

@@ -1,68 +1,20 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { RenderedContent, SendNotificationBody } from '../../../src/schemas/notification.ts';
 import type { TemplateView } from '../../../src/schemas/template.ts';
-import type { SegmentPreview, SegmentView } from '../../../src/schemas/segment.ts';
-import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/device-list.ts';
-import { api, type ApiFailure, listAll, query } from '../api.ts';
+import type { SegmentView } from '../../../src/schemas/segment.ts';
+import { api, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, NamedItemSelect, Select, formatTime, unchanged, useUnsavedEdits } from '../ui.tsx';
+import { ErrorMessage, formatTime } from '../ui.tsx';
+import { Field, NamedItemSelect, Select } from '../fields.tsx';
+import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 // crypto.randomUUID exists in secure contexts only: a console served over plain http on a LAN host has none.
 import { randomId } from '../../shared/random-id.ts';
+import { audienceCount, type TargetType, targetTypes } from './send/audience.ts';
+import { browserTimeZone, confirmationText, failureText, scheduledInstant } from './send/confirmation.ts';
+import { blankContent, ContentFields, type ContentMode } from './send/content-fields.tsx';
 
-type TargetType = SendNotificationBody['targetType'];
-type ContentMode = 'template' | 'inline';
 type Timing = 'now' | 'later';
-
-const targetTypes: ReadonlyArray<readonly [TargetType, string]> = [
-  ['segment', 'Segment'],
-  ['userId', 'User id'],
-  ['device', 'Device id'],
-];
-
-/** How many subscribed devices the audience holds now: what the send would target. */
-function audienceCount(base: string, targetType: TargetType, target: string): Promise<number> {
-  if (targetType === 'segment')
-    return api<SegmentPreview>('GET', `${base}/segments/${encodeURIComponent(target)}/preview`).then(
-      (preview) => preview.count,
-    );
-  if (targetType === 'userId') {
-    return api<DeviceListItem[]>('GET', `${base}/devices${query({ userId: target, limit: 500 })}`).then(
-      (devices) => devices.filter((device) => device.isSubscribed).length,
-    );
-  }
-  return api<DeviceSubscription>('GET', `${base}/devices/${encodeURIComponent(target)}/subscription`).then(
-    (subscription) => (subscription.isSubscribed ? 1 : 0),
-  );
-}
-
-/** A datetime-local value, a wall-clock time in this browser's zone, as the instant the API takes; null when blank. */
-function scheduledInstant(local: string): string | null {
-  const time = new Date(local);
-  return local === '' || Number.isNaN(time.getTime()) ? null : time.toISOString();
-}
-
-const browserTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-/** The question before a send, from the audience's count as it stands and when the send goes. */
-function confirmationText(count: number | undefined, counting: boolean, sendAt: string | null): string {
-  if (counting) return 'Counting the audience…';
-  const devices = count === undefined ? undefined : `${count} subscribed device${count === 1 ? '' : 's'}`;
-  if (sendAt === null) {
-    if (count === 0) return 'No subscribed device would get it: choose another audience.';
-    return devices === undefined ? 'Send it now? The audience could not be counted.' : `Send it to ${devices} now?`;
-  }
-  const now = devices === undefined ? 'it could not be counted now' : `it has ${devices} now`;
-  return `Schedule it for ${formatTime(sendAt)}? The audience is read again then; ${now}.`;
-}
-
-/** The API's message and, for a 400, what each detail says, named by the field's last path segment (deviceId). */
-function failureText(error: ApiFailure): string {
-  const details = error.details.map((detail) => `${detail.path.split('/').at(-1) || 'request'} ${detail.message}`);
-  return [error.message, ...details].join(' ');
-}
-
-const blankContent = { title: '', body: '', url: '', imageUrl: '' };
 
 export function SendScreen() {
   const { base } = useProject();
@@ -164,57 +116,15 @@ export function SendScreen() {
         setConfirmingFor(draft);
       }}
     >
-      <fieldset>
-        <legend>Content</legend>
-        <Select
-          label="Content from"
-          name="content-mode"
-          value={mode}
-          options={
-            [
-              ['inline', 'Inline content'],
-              ['template', 'A template'],
-            ] as const
-          }
-          onChange={setMode}
-        />
-        {mode === 'template' ? (
-          <NamedItemSelect
-            items={templates}
-            loading="Loading templates"
-            empty="No template yet: create one on the Templates screen."
-            label="Template"
-            name="send-template"
-            value={chosenTemplate}
-            onChange={setTemplateId}
-          />
-        ) : (
-          <>
-            <Field
-              label="Title"
-              name="send-title"
-              value={content.title}
-              onInput={(title) => setContent({ ...content, title })}
-            />
-            <Field
-              label="Body"
-              name="send-body"
-              multiline
-              required
-              value={content.body}
-              onInput={(body) => setContent({ ...content, body })}
-              hint="Liquid: {{ device.tags.name }}, {{ device.userId }}, {{ data.x | default: 'y' }}"
-            />
-            <Field label="URL" name="send-url" value={content.url} onInput={(url) => setContent({ ...content, url })} />
-            <Field
-              label="Image URL"
-              name="send-image"
-              value={content.imageUrl}
-              onInput={(imageUrl) => setContent({ ...content, imageUrl })}
-            />
-          </>
-        )}
-      </fieldset>
+      <ContentFields
+        mode={mode}
+        setMode={setMode}
+        templates={templates}
+        chosenTemplate={chosenTemplate}
+        setTemplateId={setTemplateId}
+        content={content}
+        setContent={setContent}
+      />
       <fieldset>
         <legend>Audience</legend>
         <Select

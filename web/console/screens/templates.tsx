@@ -4,7 +4,10 @@ import type { RenderedContent } from '../../../src/schemas/notification.ts';
 import { api, type ApiFailure, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, Field, LoadedView, SaveControls, unchanged, useUnsavedEdits } from '../ui.tsx';
+import { ErrorMessage, LoadedView } from '../ui.tsx';
+import { Field } from '../fields.tsx';
+import { SaveControls } from '../save-controls.tsx';
+import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 
 type Draft = { name: string; title: string; body: string; url: string; imageUrl: string };
 const blank: Draft = { name: '', title: '', body: '', url: '', imageUrl: '' };

@@ -1,0 +1,126 @@
+import type { Job } from 'bullmq';
+import type { Models } from '../models/index.ts';
+import type { BatchDevice } from '../targets/target-device.ts';
+import { deliveredDevices } from '../history/record-history.ts';
+import { deliverJobId, type DeliverJobData, type UnrecordedOutcomes } from '../queues/deliver.ts';
+import { OutcomeTally } from './outcome-tally.ts';
+import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
+import type { CallOutcomes } from './call-outcomes.ts';
+import type { Rendered } from './rendered-push.ts';
+
+type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEndedClean'>;
+
+/**
+ * A delivery batch's progress as its runs keep it in the job (Redis): the devices done, those given up, and the
+ * batch's counts, which go to its own delivery-result document before the job's progress is saved.
+ */
+export class BatchProgress {
+  private readonly models: Models;
+  private readonly job: Job<DeliverJobData>;
+  private readonly done: Set<string>;
+  /**
+   * Devices a last attempt gave up and a replay sends again: they stay counted failed, so that the notification's
+   * stats add up while the replay runs, until each has its outcome.
+   */
+  private readonly givenUp: Set<string>;
+  readonly tally: OutcomeTally;
+
+  constructor(models: Models, job: Job<DeliverJobData>) {
+    this.models = models;
+    this.job = job;
+    this.done = new Set(job.data.done ?? []);
+    this.givenUp = new Set(job.data.gaveUp ?? []);
+    this.tally = new OutcomeTally(job.data.tally);
+  }
+
+  /** Devices given up by an earlier attempt are pending again: this run, a replay, sends them. */
+  reopenGivenUp(): void {
+    for (const deviceId of this.givenUp) this.done.delete(deviceId);
+  }
+
+  isDone(deviceId: string): boolean {
+    return this.done.has(deviceId);
+  }
+
+  /** The device has its outcome, counted; one given up is no longer counted failed for that. */
+  settle(deviceId: string): void {
+    this.done.add(deviceId);
+    if (this.givenUp.delete(deviceId)) this.tally.reopenFailed(1);
+  }
+
+  /**
+   * Delivered by an earlier run that stopped before saving its progress, or by an earlier job of this batch that a
+   * resumed fan-out queued again after it was removed: counted now, never sent again. Only such runs look history up
+   * (mayFollowAnInterruptedRun); a batch's first run, and the retry rounds of a batch never interrupted, skip the
+   * look-up, which would read up to a batch of history entries on every retry round while holding a worker's slot.
+   */
+  async skipDelivered(pending: BatchDevice[]): Promise<BatchDevice[]> {
+    const { data } = this.job;
+    if (!data.resumedFanOut && !mayFollowAnInterruptedRun(this.job, data.attemptsEndedClean)) return pending;
+    const deviceIds = pending.map((device) => device.deviceId);
+    const delivered = await deliveredDevices(this.models, data.notificationId, deviceIds);
+    this.tally.countSentEarlier(delivered.size);
+    for (const deviceId of delivered) this.settle(deviceId);
+    return pending.filter((device) => !delivered.has(device.deviceId));
+  }
+
+  /** A gateway call's outcomes counted; every device of the call but those to retry has its outcome. */
+  countCall(call: Rendered[], outcomes: CallOutcomes): void {
+    this.tally.count('sent', outcomes.sent.length);
+    this.tally.count('unsubscribed', outcomes.rejected.length);
+    this.tally.count('failed', outcomes.failed);
+    this.tally.count('retried', outcomes.retry.length);
+    const pending = new Set(outcomes.retry);
+    for (const { device } of call) if (!pending.has(device.deviceId)) this.settle(device.deviceId);
+  }
+
+  /** A gateway call's outcomes, saved before they are written to MongoDB: a rerun writes them instead of sending. */
+  async saveUnrecorded(unrecorded: UnrecordedOutcomes): Promise<void> {
+    await this.job.updateData({ ...this.job.data, done: [...this.done], tally: this.tally.saved(), unrecorded });
+  }
+
+  /** Saves the batch's counts and its progress; outcomes left unrecorded go, unless kept. */
+  async save(retryRound: number | undefined, kept: KeptProgress = {}): Promise<void> {
+    await this.write([...this.done], this.tally, retryRound, kept);
+  }
+
+  /**
+   * The devices still pending by the progress saved in the job count as failed and are kept as given up, for a replay
+   * to try again; answers the counts saved.
+   */
+  async giveUp(unrecorded: UnrecordedOutcomes | undefined): Promise<OutcomeTally> {
+    const all = this.job.data.devices.map((device) => device.deviceId);
+    const done = new Set(this.job.data.done ?? []);
+    // Devices given up before, and not sent since by a replay, are still counted failed: counted once.
+    const before = new Set(this.job.data.gaveUp ?? []);
+    const newlyGivenUp = all.filter((deviceId) => !done.has(deviceId) && !before.has(deviceId));
+    const tally = new OutcomeTally(this.job.data.tally);
+    tally.count('failed', newlyGivenUp.length);
+    await this.write(all, tally, undefined, { gaveUp: [...before, ...newlyGivenUp], unrecorded });
+    return tally;
+  }
+
+  private async write(
+    done: string[],
+    tally: OutcomeTally,
+    retryRound: number | undefined,
+    kept: KeptProgress,
+  ): Promise<void> {
+    const { notificationId, batch } = this.job.data;
+    const saved = tally.saved();
+    await this.models.DeliveryResult.updateOne(
+      { _id: deliverJobId(notificationId, batch) },
+      { $set: { notificationId, ...saved } },
+      { upsert: true },
+    );
+    await this.job.updateData({
+      ...this.job.data,
+      done,
+      tally: saved,
+      retryRound,
+      unrecorded: undefined,
+      gaveUp: this.givenUp.size > 0 ? [...this.givenUp] : undefined,
+      ...kept,
+    });
+  }
+}

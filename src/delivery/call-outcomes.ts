@@ -1,0 +1,33 @@
+import type { PushOutcome } from '../gateways/gateway.ts';
+import type { DeliveredPush } from '../history/record-history.ts';
+import type { Rejection } from '../devices/mark-unsubscribed.ts';
+import type { Rendered } from './rendered-push.ts';
+
+/** One gateway call's answers, by what each device needs next. */
+export interface CallOutcomes {
+  sent: DeliveredPush[];
+  rejected: Rejection[];
+  failed: number;
+  /** One of the reasons, for the log: the operator sees why without a line per device. */
+  failedReason: string | null;
+  retry: string[];
+  retryAfterMs: number;
+}
+
+export function sortOutcomes(rendered: Rendered[], outcomes: PushOutcome[]): CallOutcomes {
+  const sorted: CallOutcomes = { sent: [], rejected: [], failed: 0, failedReason: null, retry: [], retryAfterMs: 0 };
+  outcomes.forEach((outcome, index) => {
+    const { device, content } = rendered[index]!;
+    if (outcome.kind === 'sent') sorted.sent.push({ deviceId: device.deviceId, content });
+    else if (outcome.kind === 'unsubscribed')
+      sorted.rejected.push({ deviceId: device.deviceId, pushToken: device.pushToken, reason: outcome.reason });
+    else if (outcome.kind === 'failed') {
+      sorted.failed += 1;
+      sorted.failedReason ??= outcome.reason;
+    } else {
+      sorted.retry.push(device.deviceId);
+      sorted.retryAfterMs = Math.max(sorted.retryAfterMs, outcome.retryAfterMs ?? 0);
+    }
+  });
+  return sorted;
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { registerDevices } from '../../support/delivery-harness.ts';
+import { until, show, useConsole } from '../../support/console.ts';
+
+const { harness, lists, openConsole, signIn } = useConsole();
+
+describe("the console's Segments screen", { timeout: 120_000 }, () => {
+  it('refuses an event condition whose count is left blank, which was saved as "at least 0 times": every device', async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [{ id: 'never-bought', platform: 'android', token: 'console-nb' }]);
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'segments');
+      await page.getByLabel('Name').fill('Bought three times');
+      await page.getByLabel('Kind').selectOption('event');
+      await page.getByLabel('Event type').fill('purchase');
+      await page.getByLabel('Times').fill('3');
+      await until(() => page.getByTestId('segment-count').textContent()).toBe('0 subscribed devices');
+      await page.getByLabel('Times').fill('');
+      // The live count says why it cannot count, where it counted every device.
+      await until(() => page.getByRole('alert').textContent()).toContain(
+        '/conditions/0/count/value must be a whole number, 0 or more',
+      );
+      expect(await page.getByTestId('segment-count').count()).toBe(0);
+      await page.getByRole('button', { name: 'Save segment' }).click();
+      expect(
+        await page
+          .getByLabel('Times')
+          .evaluate((input) => (input as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing),
+      ).toBe(true);
+      const saved = await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/segments`, {
+        key: owner.apiKey,
+      });
+      expect(saved.body.data).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('opens and saves a segment whose list values hold commas, numeric-looking text and null as they were saved', async () => {
+    await registerDevices(harness.ingress, lists, [
+      {
+        id: 'capital',
+        platform: 'android',
+        token: 'console-capital',
+        tags: { city: 'Washington, D.C.', zip: '02134' },
+      },
+      { id: 'boston', platform: 'android', token: 'console-boston', tags: { city: 'Boston', zip: 2134 } },
+    ]);
+    const conditions = [
+      { tag: 'city', op: 'in', value: ['Washington, D.C.', ' Springfield '] },
+      { tag: 'zip', op: 'in', value: ['02134', 2134] },
+      { tag: 'note', op: 'ne', value: 'null' },
+      {
+        event: 'purchase',
+        withinDays: 7,
+        count: { op: 'lt', value: 1 },
+        where: [{ field: 'coupon', op: 'eq', value: null }],
+      },
+    ];
+    const segmentsPath = `/v1/projects/${lists.projectId}/segments`;
+    const created = await harness.ingress.request('POST', segmentsPath, {
+      key: lists.apiKey,
+      body: { name: 'Capital', match: 'all', conditions },
+    });
+    expect(created.status).toBe(200);
+    const { page, dialogs, close } = await openConsole();
+    try {
+      await signIn(page, lists.apiKey);
+      await show(page, 'segments');
+      await page.getByRole('button', { name: 'Capital' }).click();
+      await until(() => page.getByLabel('Name').inputValue()).toBe('Capital');
+      await until(() => page.getByTestId('segment-count').textContent()).toBe('1 subscribed device');
+      await page.getByRole('button', { name: 'Save segment' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      const saved = await harness.ingress.request('GET', `${segmentsPath}/${created.body.data.id}`, {
+        key: lists.apiKey,
+      });
+      expect(saved.body.data.conditions).toEqual(conditions);
+      expect(dialogs).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});

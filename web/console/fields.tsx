@@ -1,0 +1,110 @@
+import type { Loaded } from './hooks.ts';
+import { ErrorMessage, Loading } from './ui.tsx';
+
+interface FieldProps {
+  label: string;
+  value: string;
+  onInput(value: string): void;
+  hint?: string;
+  type?: 'text' | 'number' | 'password' | 'datetime-local';
+  required?: boolean;
+  multiline?: boolean;
+  name?: string;
+  error?: string;
+}
+
+/** A labelled text input (or textarea), with an optional hint and inline error tied to it for assistive technology. */
+export function Field({ label, value, onInput, hint, type = 'text', required, multiline, name, error }: FieldProps) {
+  const id = `field-${(name ?? label).replace(/\W+/g, '-').toLowerCase()}`;
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  const common = {
+    id,
+    name: name ?? id,
+    value,
+    required,
+    'aria-describedby': described,
+    'aria-invalid': error ? true : undefined,
+    onInput: (event: Event) => onInput((event.currentTarget as HTMLInputElement | HTMLTextAreaElement).value),
+  };
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {multiline ? (
+        <textarea rows={4} {...common} />
+      ) : type === 'password' ? (
+        <input type="password" autocomplete="off" {...common} />
+      ) : type === 'number' ? (
+        <input type="number" {...common} />
+      ) : type === 'datetime-local' ? (
+        <input type="datetime-local" {...common} />
+      ) : (
+        <input type="text" {...common} />
+      )}
+      {hint && (
+        <small id={`${id}-hint`} class="muted">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-error`} class="field-error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+interface SelectProps<V extends string> {
+  label: string;
+  value: V;
+  options: ReadonlyArray<readonly [NoInfer<V>, string]>;
+  onChange(value: NoInfer<V>): void;
+  name?: string;
+}
+
+export function Select<V extends string>({ label, value, options, onChange, name }: SelectProps<V>) {
+  const id = `select-${(name ?? label).replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => {
+          const select = event.currentTarget as HTMLSelectElement;
+          onChange(select.value as V);
+          // Shown as the value until it changes: a choice refused (edits kept) goes back, an accepted one follows.
+          select.value = value;
+        }}
+      >
+        {options.map(([optionValue, text]) => (
+          <option key={optionValue} value={optionValue}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A choice among items still loading from the API (templates, segments), or why there is none to choose. */
+export function NamedItemSelect({
+  items,
+  loading,
+  empty,
+  placeholder,
+  ...select
+}: Omit<SelectProps<string>, 'options'> & {
+  items: Loaded<ReadonlyArray<{ id: string; name: string }>>;
+  loading: string;
+  empty: string;
+  /** The first option, with the value '': nothing is chosen until the user chooses. */
+  placeholder?: string;
+}) {
+  if (items.data === undefined) return items.error ? <ErrorMessage error={items.error} /> : <Loading what={loading} />;
+  if (items.data.length === 0) return <p class="empty">{empty}</p>;
+  const options = items.data.map((item) => [item.id, item.name] as const);
+  return (
+    <Select {...select} options={placeholder === undefined ? options : [['', placeholder] as const, ...options]} />
+  );
+}

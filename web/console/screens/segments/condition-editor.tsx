@@ -1,0 +1,120 @@
+import type { CountOp } from '../../../../src/schemas/segment.ts';
+import { Field, Select } from '../../fields.tsx';
+import { ComparisonFields } from './comparison-fields.tsx';
+import { type DraftCondition, newComparison, newEventCondition, newTagCondition } from './draft.ts';
+
+/** Every count operator, by its label: the record's type makes the compiler notice an operator added to the API. */
+const countOps: Record<CountOp, string> = {
+  eq: 'exactly',
+  ne: 'not',
+  gt: 'more than',
+  gte: 'at least',
+  lt: 'fewer than',
+  lte: 'at most',
+};
+
+export function ConditionEditor({
+  condition,
+  index,
+  onChange,
+  onRemove,
+}: {
+  condition: DraftCondition;
+  index: number;
+  onChange(next: DraftCondition): void;
+  onRemove(): void;
+}) {
+  const name = (field: string) => `condition-${index}-${field}`;
+  return (
+    <fieldset class="condition">
+      <legend>Condition {index + 1}</legend>
+      <Select
+        label="Kind"
+        name={name('kind')}
+        value={condition.kind}
+        options={
+          [
+            ['tag', 'Tag'],
+            ['event', 'Event'],
+          ] as const
+        }
+        onChange={(kind) => onChange(kind === 'tag' ? newTagCondition() : newEventCondition())}
+      />
+      {condition.kind === 'tag' ? (
+        <ComparisonFields
+          keyLabel="Tag"
+          timesAs="ms"
+          comparison={condition}
+          name={name}
+          onChange={(comparison) => onChange({ kind: 'tag', ...comparison })}
+        />
+      ) : (
+        <>
+          <Field
+            label="Event type"
+            name={name('event')}
+            value={condition.event}
+            onInput={(event) => onChange({ ...condition, event })}
+            required
+          />
+          <Select
+            label="Happened"
+            name={name('count-op')}
+            value={condition.countOp}
+            options={Object.entries(countOps) as Array<[CountOp, string]>}
+            onChange={(countOp) => onChange({ ...condition, countOp })}
+          />
+          <Field
+            label="Times"
+            name={name('count')}
+            type="number"
+            value={condition.count}
+            onInput={(count) => onChange({ ...condition, count })}
+            required
+          />
+          <Field
+            label="Within days"
+            name={name('within')}
+            type="number"
+            value={condition.withinDays}
+            onInput={(withinDays) => onChange({ ...condition, withinDays })}
+            required
+          />
+          {condition.where.map((comparison, at) => (
+            <fieldset key={at} class="condition">
+              <legend>
+                Data condition {at + 1} of condition {index + 1}
+              </legend>
+              <ComparisonFields
+                keyLabel="Data field"
+                timesAs="iso"
+                comparison={comparison}
+                name={(field) => name(`where-${at}-${field}`)}
+                onChange={(next) =>
+                  onChange({ ...condition, where: condition.where.map((old, other) => (other === at ? next : old)) })
+                }
+              />
+              <button
+                type="button"
+                class="secondary"
+                onClick={() => onChange({ ...condition, where: condition.where.filter((_, other) => other !== at) })}
+              >
+                Remove data condition {at + 1}
+              </button>
+            </fieldset>
+          ))}
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => onChange({ ...condition, where: [...condition.where, newComparison()] })}
+          >
+            Add a condition on the event's data
+          </button>
+        </>
+      )}
+      <button type="button" class="secondary" onClick={onRemove}>
+        Remove condition {index + 1}
+      </button>
+    </fieldset>
+  );
+}
