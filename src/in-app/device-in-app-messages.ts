@@ -1,4 +1,5 @@
 import type { CountDeps } from '../events/pending-counts.ts';
+import type { RenderPool } from '../rendering/render-pool.ts';
 import type { DeviceInAppMessage } from '../schemas/in-app-message.ts';
 import type { Tags } from '../schemas/tags.ts';
 import { deviceInSegment } from '../segments/device-in-segment.ts';
@@ -24,7 +25,7 @@ const inSchedule = (message: StoredInAppMessage, now: Date) =>
  * devices, so the answer costs the same however many devices the project has.
  */
 export async function deviceInAppMessages(
-  deps: CountDeps,
+  deps: CountDeps & { renderer: RenderPool },
   readDevice: ReadDevice,
   projectId: string,
   deviceId: string,
@@ -51,8 +52,6 @@ export async function deviceInAppMessages(
     ),
   );
   const scopeDevice = { deviceId, userId: device.userId, tags };
-  return candidates
-    .filter((message) => !message.segmentId || membership.get(message.segmentId) === true)
-    .map((message) => renderedForDevice(message, scopeDevice))
-    .filter((message) => message !== null);
+  const audience = candidates.filter((message) => !message.segmentId || membership.get(message.segmentId) === true);
+  return renderedForDevice(deps.renderer, projectId, audience, scopeDevice);
 }

@@ -1,45 +1,12 @@
-import { parseTemplate, renderTemplate, type ParsedTemplate } from '../rendering/liquid.ts';
-import { personalizationScope, type ScopeDevice } from '../rendering/personalization-scope.ts';
+import type { RenderPool } from '../rendering/render-pool.ts';
+import type { ScopeDevice } from '../rendering/personalization-scope.ts';
 import type { DeviceInAppMessage } from '../schemas/in-app-message.ts';
 import type { StoredInAppMessage } from '../models/in-app-message.ts';
 
-const maxParsed = 1000;
-/** Parsed once per version of a message (its id and updatedAt), not once per device that asks. */
-const parsedTexts = new Map<string, ParsedTemplate>();
-
 /** Liquid markup opens with {{ or {%: a text without a brace renders as itself, with nothing to parse or run. */
-const hasMarkup = (text: string) => text.includes('{');
+const hasMarkup = (text: string | null | undefined) => text?.includes('{') === true;
 
-function rendered(message: StoredInAppMessage, field: 'title' | 'body', text: string, scope: object): string {
-  return hasMarkup(text) ? renderTemplate(parsed(message, field, text), scope) : text;
-}
-
-function parsed(message: StoredInAppMessage, field: 'title' | 'body', text: string): ParsedTemplate {
-  const key = `${message._id}:${message.updatedAt.getTime()}:${field}`;
-  let template = parsedTexts.get(key);
-  if (template === undefined) {
-    template = parseTemplate(text);
-    if (parsedTexts.size >= maxParsed) parsedTexts.delete(parsedTexts.keys().next().value!);
-    parsedTexts.set(key, template);
-  }
-  return template;
-}
-
-/**
- * The message as the device sees it: title and body rendered with the device's variables (CONTRACTS §6, no request
- * data), within the Liquid limits every message renders under. Null when it cannot be shown to this device: a render
- * that hits a limit, or a body that renders blank.
- */
-export function renderedForDevice(message: StoredInAppMessage, device: ScopeDevice): DeviceInAppMessage | null {
-  const scope = personalizationScope(device, {});
-  let title: string | null;
-  let body: string;
-  try {
-    title = message.title ? rendered(message, 'title', message.title, scope) : null;
-    body = rendered(message, 'body', message.body, scope);
-  } catch {
-    return null;
-  }
+function shown(message: StoredInAppMessage, title: string | null, body: string): DeviceInAppMessage | null {
   if (body.trim() === '') return null;
   return {
     id: message._id,
@@ -52,4 +19,39 @@ export function renderedForDevice(message: StoredInAppMessage, device: ScopeDevi
     frequency: message.frequency,
     priority: message.priority ?? 0,
   };
+}
+
+/**
+ * The messages as the device sees them, in the order given: title and body rendered with the device's variables
+ * (CONTRACTS §6, no request data). Liquid runs in the render pool, bounded as every render is, all of the device's
+ * messages in one task, never on the event loop serving the SDK. A message is left out when it cannot be shown to
+ * this device: a render that fails or is stopped, or a body that renders blank.
+ */
+export async function renderedForDevice(
+  renderer: RenderPool,
+  projectId: string,
+  messages: StoredInAppMessage[],
+  device: ScopeDevice,
+): Promise<DeviceInAppMessage[]> {
+  const liquid = messages.filter((message) => hasMarkup(message.title) || hasMarkup(message.body));
+  const requests = liquid.map((message) => ({
+    content: { title: message.title ?? null, body: message.body, url: null, imageUrl: null },
+    data: {},
+    entryEvent: null,
+  }));
+  const renderings =
+    liquid.length === 0
+      ? []
+      : await renderer.renderEach(
+          requests,
+          liquid.map((_message, request) => ({ request, device })),
+          { projectId },
+        );
+  const rendered = new Map(liquid.map((message, index) => [message, renderings[index]!]));
+  return messages.flatMap((message) => {
+    const rendering = rendered.get(message);
+    if (rendering === undefined) return shown(message, message.title ?? null, message.body) ?? [];
+    if (!('content' in rendering)) return [];
+    return shown(message, rendering.content.title, rendering.content.body) ?? [];
+  });
 }
