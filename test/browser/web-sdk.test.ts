@@ -123,6 +123,9 @@ describe('the web SDK from another origin, through real CORS preflights', () => 
         userId: 'ada',
         tags: { plan: 'pro', visits: 3 },
         isSubscribed: false,
+        // The browser's, sent with the registration (CONTRACTS §3).
+        language: expect.any(String),
+        timezone: expect.any(String),
       });
       const events = await waitFor(
         async () => (await api(`/events?deviceId=${deviceId}`)).body.data as Array<{ type: string; data: unknown }>,
