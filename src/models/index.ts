@@ -11,6 +11,7 @@ import { segmentModel } from './segment.ts';
 import { journeyModel } from './journey.ts';
 import { deliveryResultModel } from './delivery-result.ts';
 import { notificationClickModel } from './notification-click.ts';
+import { inAppMessageModel } from './in-app-message.ts';
 
 export function createModels(connection: Connection) {
   return {
@@ -26,6 +27,7 @@ export function createModels(connection: Connection) {
     Journey: journeyModel(connection),
     DeliveryResult: deliveryResultModel(connection),
     NotificationClick: notificationClickModel(connection),
+    InAppMessage: inAppMessageModel(connection),
   };
 }
 

@@ -4,7 +4,7 @@ import type { ContentField } from './message-content.ts';
 import type { ScopeDevice } from './personalization-scope.ts';
 import { OneAtATime } from './one-at-a-time.ts';
 import { RenderProgress } from './render-progress.ts';
-import type { DeviceRendering, RenderRequest, RenderTask } from './render-thread.ts';
+import type { DeviceRendering, RenderJob, RenderRequest, RenderTask } from './render-thread.ts';
 
 export interface RenderPoolOptions {
   threads: number;
@@ -51,18 +51,30 @@ export class RenderPool {
   render(
     request: RenderRequest,
     devices: ScopeDevice[],
-    { projectId, maxStops = Number.POSITIVE_INFINITY }: { projectId: string; maxStops?: number },
+    options: { projectId: string; maxStops?: number },
   ): Promise<DeviceRendering[]> {
-    return this.byProject.run(projectId, () => this.renderAll(request, devices, maxStops));
+    return this.renderEach(
+      [request],
+      devices.map((device) => ({ request: 0, device })),
+      options,
+    );
   }
 
-  private async renderAll(
-    request: RenderRequest,
-    devices: ScopeDevice[],
-    maxStops: number,
+  /**
+   * Several messages in one task, each job naming its message and device (one device's in-app messages), each job
+   * bounded and stopped as a device of `render` is.
+   */
+  renderEach(
+    requests: RenderRequest[],
+    jobs: RenderJob[],
+    { projectId, maxStops = Number.POSITIVE_INFINITY }: { projectId: string; maxStops?: number },
   ): Promise<DeviceRendering[]> {
-    const renderings: DeviceRendering[] = new Array(devices.length);
-    let pending = devices.map((_device, index) => index);
+    return this.byProject.run(projectId, () => this.renderAll(requests, jobs, maxStops));
+  }
+
+  private async renderAll(requests: RenderRequest[], jobs: RenderJob[], maxStops: number): Promise<DeviceRendering[]> {
+    const renderings: DeviceRendering[] = new Array(jobs.length);
+    let pending = jobs.map((_job, index) => index);
     const diedOn = new Set<number>();
     let stops = 0;
     while (pending.length > 0) {
@@ -72,8 +84,8 @@ export class RenderPool {
         break;
       }
       const outcome = await this.runBounded(
-        request,
-        pending.map((index) => devices[index]!),
+        requests,
+        pending.map((index) => jobs[index]!),
       );
       if ('renderings' in outcome) {
         outcome.renderings.forEach((rendering, position) => {
@@ -122,7 +134,7 @@ export class RenderPool {
     return this.pool;
   }
 
-  private async runBounded(request: RenderRequest, devices: ScopeDevice[]): Promise<TaskOutcome> {
+  private async runBounded(requests: RenderRequest[], jobs: RenderJob[]): Promise<TaskOutcome> {
     const progress = new RenderProgress();
     const abort = new AbortController();
     const { timeoutMs } = this.options;
@@ -139,8 +151,11 @@ export class RenderPool {
     this.inFlight.add(progress);
     try {
       // Only what Liquid reads of a device crosses to the thread: a batch's tokens and keys are not copied.
-      const scopes = devices.map(({ deviceId, userId, tags }) => ({ deviceId, userId, tags }));
-      const task: RenderTask = { ...request, devices: scopes, progress: progress.buffer };
+      const scoped = jobs.map(({ request, device: { deviceId, userId, tags } }) => ({
+        request,
+        device: { deviceId, userId, tags },
+      }));
+      const task: RenderTask = { requests, jobs: scoped, progress: progress.buffer };
       return { renderings: await this.threadPool().run(task, { signal: abort.signal }) };
     } catch (error) {
       if (timedOut !== null) return { stopped: 'timeout', ...(timedOut as { device: number; field: ContentField }) };

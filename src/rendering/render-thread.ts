@@ -20,8 +20,15 @@ export interface RenderRequest {
   entryEvent: EntryEvent | null;
 }
 
-export interface RenderTask extends RenderRequest {
-  devices: ScopeDevice[];
+/** One render of a task: a device, and which of the task's messages it renders. */
+export interface RenderJob {
+  request: number;
+  device: ScopeDevice;
+}
+
+export interface RenderTask {
+  requests: RenderRequest[];
+  jobs: RenderJob[];
   /** Where this thread says which device and field it is rendering, for the pool's watchdog to read. */
   progress: SharedArrayBuffer;
 }
@@ -48,21 +55,27 @@ function parsedContent(content: MessageContent): ParsedContent {
   return entry;
 }
 
-/** Runs in a render thread: each device's content, in order, saying before each device and field where it is. */
+/** A message's parsed content, or, for content stored before a rule of today's parser, the field that fails. */
+function parsedOrFailure(content: MessageContent): ParsedContent | { field: ContentField; reason: string } {
+  try {
+    return parsedContent(content);
+  } catch (error) {
+    const field = contentFields.find((name) => contentSyntaxErrors({ [name]: content[name] }).length > 0);
+    return { field: field ?? 'body', reason: (error as Error).message };
+  }
+}
+
+/** Runs in a render thread: each job's content, in order, saying before each job and field where it is. */
 export default function renderTask(task: RenderTask): DeviceRendering[] {
   const progress = new RenderProgress(task.progress);
-  let content: ParsedContent;
-  try {
-    content = parsedContent(task.content);
-  } catch (error) {
-    // Content stored before a rule of today's parser: every device fails on the field that no longer parses.
-    const field = contentFields.find((name) => contentSyntaxErrors({ [name]: task.content[name] }).length > 0);
-    return task.devices.map(() => ({ field: field ?? 'body', reason: (error as Error).message }));
-  }
-  return task.devices.map((device, index) => {
+  const contents = task.requests.map((request) => parsedOrFailure(request.content));
+  return task.jobs.map(({ request: at, device }, index) => {
+    const content = contents[at]!;
+    if ('reason' in content) return content;
+    const { data, entryEvent } = task.requests[at]!;
     try {
       return {
-        content: renderContent(content, personalizationScope(device, task.data, task.entryEvent), (field) =>
+        content: renderContent(content, personalizationScope(device, data, entryEvent), (field) =>
           progress.enter(index, contentFields.indexOf(field)),
         ),
       };

@@ -21,6 +21,7 @@ import { registerRotateProjectKeys } from './projects/rotate-project-keys.ts';
 import { registerListNotifications } from './notifications/list-notifications.ts';
 import { registerPreviewNotification } from './notifications/preview-notification.ts';
 import { registerListDevices } from './devices/list-devices.ts';
+import { registerInAppMessages } from './in-app-messages/in-app-message-resource.ts';
 
 /** Routes under /v1/projects/{PROJECT_ID}: server API key (or ADMIN_TOKEN), plan rate limit. */
 export function serverApi(context: AppContext) {
@@ -48,5 +49,6 @@ export function serverApi(context: AppContext) {
     registerListNotifications(app, context);
     registerPreviewNotification(app, context);
     registerListDevices(app, context);
+    registerInAppMessages(app, context);
   };
 }

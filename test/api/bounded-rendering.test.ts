@@ -174,4 +174,33 @@ describe('rendering bounded by construction', () => {
     expect((await waitUntilCompleted(harness.ingress, hostile, normal)).stats).toMatchObject({ sent: 2, failed: 0 });
     expect(bodiesTo('costly-token')).toEqual(['all is well']);
   });
+
+  it("answers a device's in-app messages at the bound, leaving out the one whose render runs for minutes, serving other projects meanwhile", async () => {
+    const message = {
+      status: 'active',
+      layout: 'banner',
+      buttons: [],
+      trigger: { event: 'probe' },
+      frequency: 'always',
+    };
+    for (const [name, body, priority] of [
+      ['costly', fromTags, 2],
+      ['greeting', 'You have {{ device.tags.items }} items', 1],
+    ] as const)
+      expect((await post(hostile, '/in-app-messages', { ...message, name, body, priority })).status).toBe(200);
+    const fetchFor = (deviceId: string) =>
+      harness.ingress.request('GET', `/v1/sdk/projects/${hostile.projectId}/devices/${deviceId}/in-app-messages`, {
+        key: hostile.clientKey,
+      });
+
+    const { result, elapsedMs } = await whileItRenders(harness.ingress.context.renderer, () => fetchFor('b-costly'));
+    expect(result.status).toBe(200);
+    expect(result.body.data.map((shown: { body: string }) => shown.body)).toEqual(['You have 1000000 items']);
+    expect(elapsedMs).toBeLessThan(boundMs + 1_500);
+    const modest = await fetchFor('a-modest');
+    expect(modest.body.data.map((shown: { body: string }) => shown.body)).toEqual([
+      'false for you',
+      'You have 3 items',
+    ]);
+  });
 });

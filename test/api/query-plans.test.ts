@@ -36,6 +36,9 @@ import { clickCountsPipeline, deviceClicksQuery } from '../../src/notifications/
 import { listDevicesQuery } from '../../src/devices/list-devices.ts';
 import { devicesByKeyQuery } from '../../src/devices/device-reads.ts';
 import type { EventCondition, SegmentCondition } from '../../src/schemas/segment.ts';
+import { activeMessagesQuery } from '../../src/in-app/active-messages.ts';
+import { displayedEventsQuery } from '../../src/in-app/display-history.ts';
+import { inAppStatsPipeline } from '../../src/in-app/in-app-stats.ts';
 
 /**
  * The hot queries, built by the product's own functions, must be planned on an index on the server the tests use: a
@@ -639,6 +642,25 @@ const hotQueries: HotQuery[] = [
     name: 'the pending sends of a journey',
     explain: () => explainQuery(pendingJourneySendsQuery(models(), `${projectId}-j2`)),
     index: 'journeyId_1_status_1',
+  },
+  // In-app messages: the SDK route and the stats
+  {
+    name: 'the active in-app messages of the project, highest priority first',
+    explain: () => explainQuery(activeMessagesQuery(models(), projectId)),
+    index: 'projectId_1_status_1_priority_-1',
+  },
+  {
+    name: 'when the device last displayed each in-app message (its own @iam_displayed)',
+    explain: () => explainQuery(displayedEventsQuery(models(), projectId, 'd007')),
+    index: eventIndexes.subjectType,
+  },
+  {
+    name: 'the stats of an in-app message (distinct devices per @iam_* event)',
+    explain: () =>
+      models()
+        .Event.aggregate(inAppStatsPipeline(projectId, `${projectId}-iam1`))
+        .explain('queryPlanner') as Promise<Explain>,
+    index: 'projectId_1_data.inAppMessageId_1_subjectType_1_type_1_subjectId_1',
   },
 ];
 

@@ -8,6 +8,7 @@ import { SegmentsScreen } from './segments.tsx';
 import { JourneysScreen } from './journeys.tsx';
 import { EventsScreen } from './events.tsx';
 import { DevicesScreen } from './devices.tsx';
+import { InAppMessagesScreen } from './in-app-messages.tsx';
 
 export const screens: Record<ScreenName, FunctionComponent> = {
   project: ProjectScreen,
@@ -16,6 +17,7 @@ export const screens: Record<ScreenName, FunctionComponent> = {
   templates: TemplatesScreen,
   segments: SegmentsScreen,
   journeys: JourneysScreen,
+  'in-app-messages': InAppMessagesScreen,
   events: EventsScreen,
   devices: DevicesScreen,
 };
