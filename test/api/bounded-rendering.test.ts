@@ -14,7 +14,8 @@ import { eventually } from '../support/eventually.ts';
  * it before anything renders; computed as it renders, it runs in a render thread that is stopped at the bound, while
  * the process goes on serving every other project at once.
  */
-const boundMs = 3_000;
+/** Long enough that another project's send, pushed end to end, fits inside it on a loaded 2-core machine. */
+const boundMs = 8_000;
 const {
   harness,
   projects: { hostile, other },
@@ -87,7 +88,7 @@ function expectRefused(response: { status: number; body: any }, path: string, me
   expect(response.body.error.details).toContainEqual({ path, message: expect.stringMatching(message) });
 }
 
-describe('rendering bounded by construction', () => {
+describe('rendering bounded by construction', { timeout: 60_000 }, () => {
   it('refuses the reproduction as written with a 400 naming the field before anything renders: send, template, journey, preview', async () => {
     const limits = /range of 4000 numbers.*|property path of 2000 segments/;
     const started = Date.now();
@@ -110,8 +111,8 @@ describe('rendering bounded by construction', () => {
     const { result, elapsedMs } = await whileItRenders(harness.ingress.context.renderer, () =>
       post(hostile, '/notifications/preview', fromData),
     );
-    expectRefused(result, '/body', /^render_timeout: the body took longer than 3000 ms/);
-    expect(elapsedMs).toBeLessThan(boundMs + 1_500);
+    expectRefused(result, '/body', new RegExp(`^render_timeout: the body took longer than ${boundMs} ms`));
+    expect(elapsedMs).toBeLessThan(boundMs + 2_000);
   });
 
   it('refuses a send whose render runs for minutes with its data, at the bound, serving other projects meanwhile', async () => {
@@ -119,7 +120,7 @@ describe('rendering bounded by construction', () => {
       post(hostile, '/notifications', { targetType: 'device', targetIds: ['a-modest'], ...fromData }),
     );
     expectRefused(result, '/body', /render_timeout/);
-    expect(elapsedMs).toBeLessThan(boundMs + 1_500);
+    expect(elapsedMs).toBeLessThan(boundMs + 2_000);
     expect(await harness.ingress.context.models.Notification.countDocuments({ projectId: hostile.projectId })).toBe(0);
   });
 
@@ -128,13 +129,13 @@ describe('rendering bounded by construction', () => {
       post(hostile, '/templates', { name: 'costly', body: fromCapture }),
     );
     expectRefused(template.result, '/body', /render_timeout/);
-    expect(template.elapsedMs).toBeLessThan(boundMs + 1_500);
+    expect(template.elapsedMs).toBeLessThan(boundMs + 2_000);
 
     const journey = await whileItRenders(harness.ingress.context.renderer, () =>
       post(hostile, '/journeys', { name: 'costly', trigger: { event: 'probe' }, body: 'ok', title: fromCapture }),
     );
     expectRefused(journey.result, '/title', /render_timeout/);
-    expect(journey.elapsedMs).toBeLessThan(boundMs + 1_500);
+    expect(journey.elapsedMs).toBeLessThan(boundMs + 2_000);
     expect(await harness.ingress.context.models.Template.countDocuments({ projectId: hostile.projectId })).toBe(0);
     expect(await harness.ingress.context.models.Journey.countDocuments({ projectId: hostile.projectId })).toBe(0);
   });
@@ -196,7 +197,7 @@ describe('rendering bounded by construction', () => {
     const { result, elapsedMs } = await whileItRenders(harness.ingress.context.renderer, () => fetchFor('b-costly'));
     expect(result.status).toBe(200);
     expect(result.body.data.map((shown: { body: string }) => shown.body)).toEqual(['You have 1000000 items']);
-    expect(elapsedMs).toBeLessThan(boundMs + 1_500);
+    expect(elapsedMs).toBeLessThan(boundMs + 2_000);
     const modest = await fetchFor('a-modest');
     expect(modest.body.data.map((shown: { body: string }) => shown.body)).toEqual([
       'false for you',
