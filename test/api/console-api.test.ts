@@ -69,6 +69,9 @@ describe('GET /v1/projects', () => {
         plan: 'team',
         createdAt: expect.any(String),
         rateLimit: { requestsPerMinute: null, used: null },
+        defaultTimezone: 'UTC',
+        quietHours: null,
+        frequencyCap: null,
       },
     ]);
   });
