@@ -42,6 +42,7 @@ export async function splitOffHeld(
       gateway,
       batch,
       devices: deviceIds.map((deviceId) => devices.get(deviceId)!),
+      heldUntil: releaseAt,
       ...(fromSavedPlan && { resumedFanOut: true as const }),
     },
   }));

@@ -9,6 +9,7 @@ import type { Rendered } from './rendered-push.ts';
 import { nextLocalTime, quietUntil } from './local-clock.ts';
 import { groupHeld, splitOffHeld } from './held-parts.ts';
 import { withinFrequencyCap } from './capped-pushes.ts';
+import { expiresAt } from './push-expiry.ts';
 
 /**
  * Where a batch's pushes meet the project's timing rules (CONTRACTS §15), just before they are handed to a gateway:
@@ -33,9 +34,13 @@ export class TimingGate {
     return (await this.worker.deps.models.Notification.exists(filter)) !== null;
   }
 
-  /** The devices due now; the others are split off into held parts. */
+  /** The devices due now; the others are split off into held parts, or have expired (failed, reason `expired`). */
   async due(notification: PreparedNotification, devices: BatchDevice[]): Promise<BatchDevice[]> {
     this.settings = await this.worker.settings.get(this.job.data.projectId);
+    if (devices.length > 0 && Date.now() > expiresAt(notification, this.job.data)) {
+      this.expire(notification, devices);
+      return [];
+    }
     let remaining = devices;
     const saved = this.job.data.holding;
     if (saved) {
@@ -57,6 +62,16 @@ export class TimingGate {
   /** The rendered pushes the frequency cap lets through (withinFrequencyCap). */
   admit(notification: PreparedNotification, rendered: Rendered[]): Promise<Rendered[]> {
     return withinFrequencyCap(this.worker, this.job.data, this.progress, notification, this.settings, rendered);
+  }
+
+  private expire(notification: PreparedNotification, devices: BatchDevice[]): void {
+    this.progress.tally.count('failed', devices.length);
+    for (const device of devices) this.progress.settle(device.deviceId);
+    const { batch } = this.job.data;
+    this.worker.deps.log.warn(
+      { notificationId: notification.id, batch, failed: devices.length, reason: 'expired' },
+      'held pushes expired before they could be sent',
+    );
   }
 
   /** When the device's push may go, if not now: its local send time, else the end of its quiet hours. */

@@ -56,6 +56,8 @@ export interface DeliverJobData {
    * rerun queues the same parts again (their ids are deterministic) rather than deciding anew.
    */
   holding?: HeldPart[];
+  /** A held part: the instant its devices waited for (ms since the epoch), from which their ttl counts. */
+  heldUntil?: number;
 }
 
 /** Devices of a batch that wait, as a delayed job of their own, until `releaseAt` (ms since the epoch). */

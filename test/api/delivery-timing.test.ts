@@ -6,13 +6,14 @@ import {
   waitUntilCompleted,
 } from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
+import { enqueueSend } from '../../src/queues/send.ts';
 import { insertUserDevices, patchSettings, utcClock } from '../support/timing.ts';
 
 const {
   harness,
-  projects: { quiet, ending, local, throttled, checked },
+  projects: { quiet, ending, local, throttled, checked, expiring },
 } = useDeliveryHarness({
-  projects: { quiet: 'team', ending: 'team', local: 'team', throttled: 'team', checked: 'team' },
+  projects: { quiet: 'team', ending: 'team', local: 'team', throttled: 'team', checked: 'team', expiring: 'team' },
 });
 
 const minuteMs = 60_000;
@@ -120,6 +121,31 @@ describe('quiet hours and local-time sends (CONTRACTS §15)', () => {
       stats: { sent: 2 },
     });
   }, 150_000);
+});
+
+describe('a push held past its ttl (CONTRACTS §14)', () => {
+  it('is not sent and counts failed', async () => {
+    await insertUserDevices(harness.ingress, expiring, 'expiring-', 1);
+    // Accepted 29 days ago and held since: the default ttl (28 days) has run out.
+    const notification = {
+      _id: `expired-${Date.now()}`,
+      projectId: expiring.projectId,
+      targetType: 'device' as const,
+      targetIds: ['expiring-0'],
+      body: 'too late',
+      createdAt: new Date(Date.now() - 29 * 24 * 60 * minuteMs),
+    };
+    await harness.ingress.context.models.Notification.collection.insertOne({
+      ...notification,
+      status: 'queued',
+      data: {},
+      sendAt: null,
+    } as never);
+    await enqueueSend(harness.ingress.context, notification);
+    const completed = await waitUntilCompleted(harness.ingress, expiring, notification._id);
+    expect(completed.stats).toMatchObject({ targeted: 1, sent: 0, failed: 1 });
+    expect(harness.sandbox.deliveries('expiring-0')).toEqual([]);
+  });
 });
 
 describe('throttlePerMinute (CONTRACTS §15)', () => {
