@@ -100,6 +100,8 @@ export const NotificationView = Type.Object({
   url: NullableString,
   imageUrl: NullableString,
   stats: NotificationStats,
+  /** Echoed when set (CONTRACTS §14). */
+  ...SendTimingFields,
 });
 export type NotificationView = Static<typeof NotificationView>;
 
