@@ -4,7 +4,7 @@ import { show, until, useConsole } from '../../support/console.ts';
 const { harness, project, openConsole, signIn } = useConsole();
 
 describe("the send screen's delivery options (CONTRACTS §15)", { timeout: 120_000 }, () => {
-  it('sends at a local time with the opt-outs and a throttle; the notifications list shows what is not sent yet', async () => {
+  it('sends at a local time with the opt-outs and a throttle; the notifications list shows what is not sent yet, and cancels it', async () => {
     const { page, close } = await openConsole();
     try {
       await signIn(page);
@@ -37,6 +37,10 @@ describe("the send screen's delivery options (CONTRACTS §15)", { timeout: 120_0
       await until(() => row.getByTestId('status').textContent()).toBe('sending');
       await until(() => row.locator('[data-stat="waiting"]').textContent()).toBe('not sent 1');
       expect(await row.locator('[data-stat="capped"]').textContent()).toBe('capped 0');
+      // What waits can still be called back.
+      await row.getByRole('button', { name: 'Cancel send' }).click();
+      await row.getByRole('button', { name: 'Yes, cancel send' }).click();
+      await until(() => row.getByTestId('status').textContent()).toBe('canceled');
       expect(harness.sandbox.deliveries('console-regular')).toEqual([]);
     } finally {
       await close();

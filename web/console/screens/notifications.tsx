@@ -152,10 +152,14 @@ export function NotificationsScreen() {
                     <span class={`status status-${notification.status}`} data-testid="status">
                       {notification.status}
                     </span>
-                    {notification.status === 'queued' && (
+                    {(notification.status === 'queued' || notification.status === 'sending') && (
                       <ConfirmButton
                         label="Cancel send"
-                        question="Cancel it? Nothing of it will be sent."
+                        question={
+                          notification.status === 'queued'
+                            ? 'Cancel it? Nothing of it will be sent.'
+                            : 'Cancel it? What is still waiting (local time, quiet hours, throttle) will not be sent.'
+                        }
                         disabled={cancel.running}
                         onConfirm={() => void cancel.run(notification.id)}
                       />
