@@ -32,10 +32,10 @@ export const redisKeys = {
     `${prefix}:events-idempotency:{${projectId}}:${deviceId ?? ''}:${keyDigest}`,
   deliveryRate: (prefix: string, projectId: string) => `${prefix}:delivery-rate:{${projectId}}`,
   /**
-   * The pushes one device was sent within its project's frequency-cap window. One script admits a whole batch, so all
-   * of a project's devices share the project's tag.
+   * One bucket of a project's devices' pushes within the frequency-cap window. One script admits a whole batch, so all
+   * of a project's buckets share the project's tag.
    */
-  frequencyCap: (prefix: string, projectId: string, deviceId: string) => `${prefix}:cap:{${projectId}}:${deviceId}`,
+  frequencyCap: (prefix: string, projectId: string, bucket: number) => `${prefix}:cap:{${projectId}}:${bucket}`,
   /** A send's own throttle (throttlePerMinute), beside its project's delivery rate. */
   sendThrottle: (prefix: string, projectId: string, notificationId: string) =>
     `${prefix}:send-throttle:{${projectId}}:${notificationId}`,
