@@ -6,14 +6,14 @@ import {
   waitUntilCompleted,
 } from '../support/delivery-harness.ts';
 import { startTestWorkers } from '../support/workers.ts';
-import { insertUserDevices, patchSettings } from '../support/timing.ts';
+import { insertUserDevices, patchSettings, utcClock } from '../support/timing.ts';
 import { eventually } from '../support/eventually.ts';
 
 const {
   harness,
-  projects: { capped, ignoring, racing, journeying },
+  projects: { capped, ignoring, racing, journeying, quietJourneys },
 } = useDeliveryHarness({
-  projects: { capped: 'team', ignoring: 'team', racing: 'team', journeying: 'team' },
+  projects: { capped: 'team', ignoring: 'team', racing: 'team', journeying: 'team', quietJourneys: 'team' },
   queues: ['send', 'deliver', 'event-ingest'],
 });
 
@@ -126,5 +126,49 @@ describe('frequency cap (CONTRACTS §15)', () => {
     expect(byBody.urgent_event).toMatchObject({ sent: 1, capped: 0 });
     expect(harness.sandbox.deliveries(device)).toHaveLength(2);
     expect((await readNotification(harness.ingress, journeying, first)).stats.capped).toBe(0);
+  });
+
+  it('journeys honour quiet hours too, and take ignoreQuietHours', async () => {
+    const now = Date.now();
+    await patchSettings(harness.ingress, quietJourneys, {
+      quietHours: { start: utcClock(now - 3_600_000), end: utcClock(now + 7_200_000) },
+    });
+    const [device] = await insertUserDevices(harness.ingress, quietJourneys, 'quiet-j', 1, { userId: 'qu' });
+    for (const [name, extra] of [
+      ['held_event', {}],
+      ['urgent_event', { ignoreQuietHours: true }],
+    ] as const) {
+      const created = await harness.ingress.request('POST', `/v1/projects/${quietJourneys.projectId}/journeys`, {
+        key: quietJourneys.apiKey,
+        body: { name, trigger: { event: name }, body: name, ...extra },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      expect(created.body.data.ignoreQuietHours).toBe(name === 'urgent_event' ? true : undefined);
+    }
+    await harness.ingress.request('POST', `/v1/projects/${quietJourneys.projectId}/events`, {
+      key: quietJourneys.apiKey,
+      body: {
+        events: [
+          { type: 'held_event', subjectType: 'user', subjectId: 'qu' },
+          { type: 'urgent_event', subjectType: 'user', subjectId: 'qu' },
+        ],
+      },
+    });
+    const statuses = async () =>
+      Object.fromEntries(
+        (
+          (
+            await harness.ingress.request('GET', `/v1/projects/${quietJourneys.projectId}/notifications`, {
+              key: quietJourneys.apiKey,
+            })
+          ).body.data as { body: string; status: string }[]
+        ).map((notification) => [notification.body, notification.status]),
+      );
+    await eventually(async () =>
+      expect(await statuses()).toEqual({ held_event: 'sending', urgent_event: 'completed' }),
+    );
+    const bodies = harness.sandbox.deliveries(device).map((delivery) => JSON.stringify(delivery.payload));
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toContain('urgent_event');
   });
 });
