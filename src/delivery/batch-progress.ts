@@ -8,7 +8,7 @@ import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 import type { CallOutcomes } from './call-outcomes.ts';
 import type { Rendered } from './rendered-push.ts';
 
-type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEndedClean'>;
+type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEndedClean' | 'holding'>;
 
 /**
  * A delivery batch's progress as its runs keep it in the job (Redis): the devices done, those given up, and the
@@ -99,10 +99,14 @@ export class BatchProgress {
     const done = new Set(this.job.data.done ?? []);
     // Devices given up before, and not sent since by a replay, are still counted failed: counted once.
     const before = new Set(this.job.data.gaveUp ?? []);
-    const newlyGivenUp = all.filter((deviceId) => !done.has(deviceId) && !before.has(deviceId));
+    // Devices being split off into held parts are neither: their parts, or a replay queuing them, send them.
+    const { holding } = this.job.data;
+    const held = new Set(holding?.flatMap((part) => part.deviceIds));
+    const newlyGivenUp = all.filter((deviceId) => !done.has(deviceId) && !before.has(deviceId) && !held.has(deviceId));
     const tally = new OutcomeTally(this.job.data.tally);
     tally.count('failed', newlyGivenUp.length);
-    await this.write(all, tally, undefined, { gaveUp: [...before, ...newlyGivenUp], unrecorded });
+    const settled = all.filter((deviceId) => !held.has(deviceId));
+    await this.write(settled, tally, undefined, { gaveUp: [...before, ...newlyGivenUp], unrecorded, holding });
     return tally;
   }
 
