@@ -11,9 +11,17 @@ import { insertUserDevices, patchSettings, utcClock } from '../support/timing.ts
 
 const {
   harness,
-  projects: { quiet, ending, local, throttled, checked, expiring },
+  projects: { quiet, ending, local, throttled, checked, expiring, resumed },
 } = useDeliveryHarness({
-  projects: { quiet: 'team', ending: 'team', local: 'team', throttled: 'team', checked: 'team', expiring: 'team' },
+  projects: {
+    quiet: 'team',
+    ending: 'team',
+    local: 'team',
+    throttled: 'team',
+    checked: 'team',
+    expiring: 'team',
+    resumed: 'team',
+  },
 });
 
 const minuteMs = 60_000;
@@ -121,6 +129,37 @@ describe('quiet hours and local-time sends (CONTRACTS §15)', () => {
       stats: { sent: 2 },
     });
   }, 150_000);
+});
+
+describe('a batch stopped while splitting off held devices', () => {
+  it('is run again from its saved plan: the same part, queued once, and the device neither sent nor counted', async () => {
+    await insertUserDevices(harness.ingress, resumed, 'resumed-', 2);
+    const id = await sendNotification(harness.ingress, resumed, toDevice('resumed-1'));
+    await waitUntilCompleted(harness.ingress, resumed, id);
+    const releaseAt = Math.floor(Date.now() / minuteMs) * minuteMs + 60 * minuteMs;
+    // What a run leaves when it stops after saving its plan, before its parts are queued (or before it saves again).
+    const data = {
+      notificationId: id,
+      projectId: resumed.projectId,
+      gateway: 'fcm' as const,
+      batch: 7,
+      devices: [{ deviceId: 'resumed-0', platform: 'android' as const, pushToken: 'resumed-0' }],
+      holding: [{ releaseAt, deviceIds: ['resumed-0'] }],
+    };
+    const { deliver } = harness.workers.context.queues;
+    for (let run = 0; run < 2; run++) {
+      const job = await deliver.add('deliver:resumed', data, { jobId: `${id}-7` });
+      await eventually(async () => expect(await job.getState()).toBe('completed'));
+      await job.remove();
+    }
+    const parts = await heldParts(id);
+    expect(
+      parts.map((part) => [part.id, part.data.devices.map((device: { deviceId: string }) => device.deviceId)]),
+    ).toEqual([[`${id}-7-h${releaseAt}`, ['resumed-0']]]);
+    expect(parts[0]!.data.resumedFanOut).toBe(true);
+    expect(harness.sandbox.deliveries('resumed-0')).toEqual([]);
+    expect((await readNotification(harness.ingress, resumed, id)).stats).toMatchObject({ sent: 1, failed: 0 });
+  });
 });
 
 describe('a push held past its ttl (CONTRACTS §14)', () => {
