@@ -75,13 +75,13 @@ export class DeliveryRun {
       await this.progress.save(this.job.data.retryRound);
     }
     this.progress.reopenGivenUp();
-
     const pending = this.job.data.devices.filter((device) => !this.progress.isDone(device.deviceId));
-    if (pending.length === 0) return;
-    if (await this.timing.canceled()) return;
+    if (pending.length === 0 || (await this.timing.canceled())) return;
     const due = await this.timing.due(notification, await this.progress.skipDelivered(pending));
     const rendered = await this.timing.admit(notification, await this.render(notification, due));
+    // Capped or expired devices, which no gateway call reports, reach the metrics here.
     if (rendered.length > 0) await this.send(notification, rendered);
+    else await this.reportMetrics(this.progress.tally, null);
     await this.finish();
   }
 

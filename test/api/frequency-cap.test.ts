@@ -8,6 +8,7 @@ import {
 import { startTestWorkers } from '../support/workers.ts';
 import { insertUserDevices, patchSettings, utcClock } from '../support/timing.ts';
 import { eventually } from '../support/eventually.ts';
+import { redisKeys } from '../../src/infra/redis-keys.ts';
 
 const {
   harness,
@@ -41,6 +42,9 @@ describe('frequency cap (CONTRACTS §15)', () => {
     ]);
     expect(harness.sandbox.deliveries(device)).toHaveLength(2);
     expect(await historyOf(capped, device!)).toHaveLength(2);
+    // The delivery metrics count it too, though no gateway call was made for it.
+    const counts = redisKeys.deliveryCounts(harness.config.queuePrefix);
+    expect(await harness.workers.context.redis.hget(counts, 'fcm|capped')).toBe('1');
   });
 
   it('sends with ignoreFrequencyCap regardless, and counts it toward the cap', async () => {
