@@ -2,9 +2,10 @@ import type { Deps } from '../deps.ts';
 import type { GatewayProvider } from '../gateways/gateway.ts';
 import { PreparedNotifications } from './prepared-notification.ts';
 import { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
+import { ProjectSettingsCache } from './project-settings-cache.ts';
 
 /** The deliver worker's deps: the only ones with push gateway clients. */
-export type DeliverDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'renderer'> & {
+export type DeliverDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'queues' | 'renderer'> & {
   gateways: GatewayProvider;
 };
 
@@ -13,9 +14,15 @@ export interface DeliveryWorker {
   deps: DeliverDeps;
   notifications: PreparedNotifications;
   limiter: DeliveryRateLimiter;
+  settings: ProjectSettingsCache;
 }
 
 /** What the runs of one process share. */
 export function deliveryWorker(deps: DeliverDeps): DeliveryWorker {
-  return { deps, notifications: new PreparedNotifications(deps.models), limiter: new DeliveryRateLimiter(deps) };
+  return {
+    deps,
+    notifications: new PreparedNotifications(deps.models),
+    limiter: new DeliveryRateLimiter(deps),
+    settings: new ProjectSettingsCache(deps.models),
+  };
 }

@@ -11,6 +11,7 @@ import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
 import { bumpJourneyVersion } from './journey-version.ts';
 import { cancelJourneySends } from './cancel-journey-sends.ts';
+import { sendTimingOf } from '../schemas/send-timing.ts';
 import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 
 export type StoredJourney = JourneyDocument & { _id: string; createdAt: Date; updatedAt: Date };
@@ -43,6 +44,8 @@ function storedFields(input: JourneyBody) {
     url: input.url ?? null,
     imageUrl: input.imageUrl ?? null,
     active: input.active ?? true,
+    ignoreQuietHours: input.ignoreQuietHours ?? false,
+    ignoreFrequencyCap: input.ignoreFrequencyCap ?? false,
   };
 }
 
@@ -60,6 +63,10 @@ export function toJourneyView(journey: StoredJourney): JourneyView {
     active: journey.active ?? false,
     createdAt: journey.createdAt.toISOString(),
     updatedAt: journey.updatedAt.toISOString(),
+    ...sendTimingOf({
+      ignoreQuietHours: journey.ignoreQuietHours ?? false,
+      ignoreFrequencyCap: journey.ignoreFrequencyCap ?? false,
+    }),
   };
 }
 

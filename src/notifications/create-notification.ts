@@ -21,6 +21,7 @@ import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';
 import { deviceKey } from '../models/device.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { parseRequestTime } from '../schemas/request-formats.ts';
+import { sendTimingOf } from '../schemas/send-timing.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
 
@@ -157,6 +158,7 @@ export async function createNotification(
     ...content,
     data: body.data ?? {},
     sendAt: body.sendAt === undefined ? null : parseRequestTime(body.sendAt),
+    timing: sendTimingOf(body),
   };
   try {
     await deps.models.Notification.collection.insertOne(

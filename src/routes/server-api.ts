@@ -18,6 +18,7 @@ import { registerEventTypes } from './events/event-types.ts';
 import { registerRecentEvents } from './events/recent-events.ts';
 import { registerGetProject } from './projects/get-project.ts';
 import { registerRotateProjectKeys } from './projects/rotate-project-keys.ts';
+import { registerUpdateProjectSettings } from './projects/update-project-settings.ts';
 import { registerListNotifications } from './notifications/list-notifications.ts';
 import { registerPreviewNotification } from './notifications/preview-notification.ts';
 import { registerListDevices } from './devices/list-devices.ts';
@@ -46,6 +47,7 @@ export function serverApi(context: AppContext) {
     registerEventTypes(app, context);
     registerGetProject(app, context);
     registerRotateProjectKeys(app, context);
+    registerUpdateProjectSettings(app, context);
     registerListNotifications(app, context);
     registerPreviewNotification(app, context);
     registerListDevices(app, context);
