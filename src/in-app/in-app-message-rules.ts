@@ -3,16 +3,6 @@ import { fieldsOf } from '../schemas/validation.ts';
 import { contentSyntaxErrors } from '../rendering/message-content.ts';
 import { parseIsoTime } from '../schemas/iso-time.ts';
 
-function triggerErrors(trigger: unknown): ErrorDetail[] {
-  if (typeof trigger !== 'object' || trigger === null) return [];
-  const fields = fieldsOf(trigger);
-  if ('event' in fields === 'on' in fields)
-    return [
-      { path: '/trigger', message: 'must have exactly one of "event" (an event type) and "on" ("session_start")' },
-    ];
-  return [];
-}
-
 function buttonErrors(buttons: unknown): ErrorDetail[] {
   if (!Array.isArray(buttons)) return [];
   const seen = new Set<unknown>();
@@ -43,7 +33,6 @@ function scheduleErrors(startAt: unknown, endAt: unknown): ErrorDetail[] {
 export function inAppMessageErrors(body: unknown): ErrorDetail[] {
   const fields = fieldsOf(body);
   return [
-    ...triggerErrors(fields.trigger),
     ...buttonErrors(fields.buttons),
     ...scheduleErrors(fields.startAt, fields.endAt),
     ...contentSyntaxErrors({ title: fields.title as string | undefined, body: fields.body as string | undefined }),

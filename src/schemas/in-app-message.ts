@@ -31,13 +31,15 @@ const InAppButton = Type.Object(
   { additionalProperties: false },
 );
 
-/** Exactly one of the two; which one is checked past the schema, so that the 400 says so at /trigger. */
-const InAppTrigger = Type.Object(
-  {
-    event: Type.Optional(EventType),
-    on: Type.Optional(Type.Literal('session_start', { errorMessage: 'must be "session_start"' })),
-  },
-  { additionalProperties: false },
+const triggerMessage = 'must have exactly one of "event" (an event type) and "on" ("session_start")';
+
+/** Exactly one of the two: an event of that type, or the start of a session. */
+const InAppTrigger = Type.Union(
+  [
+    Type.Object({ event: EventType }, { additionalProperties: false }),
+    Type.Object({ on: Type.Literal('session_start') }, { additionalProperties: false }),
+  ],
+  { errorMessage: triggerMessage },
 );
 
 export const InAppFrequency = Type.Union(

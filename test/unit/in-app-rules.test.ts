@@ -33,13 +33,7 @@ describe('in-app message rules past the schema', () => {
       title: '{% if %}',
       body: 'fine',
     });
-    expect(errors.map((error) => error.path)).toEqual([
-      '/trigger',
-      '/buttons/0/url',
-      '/buttons/1/id',
-      '/endAt',
-      '/title',
-    ]);
+    expect(errors.map((error) => error.path)).toEqual(['/buttons/0/url', '/buttons/1/id', '/endAt', '/title']);
   });
 
   it('accepts a well-formed message', () => {
