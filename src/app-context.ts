@@ -29,7 +29,7 @@ export async function createAppContext(config: Config, log: Logger): Promise<App
   await waitForRedis(redis);
   redis.on('error', (error) => log.warn({ err: error }, 'redis connection error'));
   const deps = await openDeps(config, log, redis);
-  const templates = new TemplateStore(deps.models);
+  const templates = new TemplateStore(deps.models, deps.renderer);
   return {
     ...deps,
     keyCache: new KeyCache(deps),

@@ -24,6 +24,10 @@ export interface Config {
   /** How long the ingress lets requests in flight finish on SIGTERM before it closes their connections. */
   ingressShutdownGraceMs: number;
   jobRetention: JobRetention;
+  /** How long one field of one device may render before its render thread is terminated and the device failed. */
+  renderTimeoutMs: number;
+  /** Render threads per process, started at its first render. */
+  renderThreads: number;
   webhooks: WebhookSettings;
 }
 
@@ -60,6 +64,12 @@ function parsePositive(name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new StartUpError(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+function parseCount(name: string, fallback: number): number {
+  const value = parsePositive(name, fallback);
+  if (!Number.isInteger(value)) throw new StartUpError(`${name} must be a whole number, got "${process.env[name]}"`);
   return value;
 }
 
@@ -147,5 +157,7 @@ export function loadConfig(): Config {
       retryBaseMs: parsePositive('WEBHOOK_RETRY_BASE_MS', 5000),
       retryWindowMs: parsePositive('WEBHOOK_RETRY_WINDOW_MS', 24 * 3600 * 1000),
     },
+    renderTimeoutMs: parsePositive('RENDER_TIMEOUT_MS', 1000),
+    renderThreads: parseCount('RENDER_THREADS', 2),
   };
 }

@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { RedisClient } from './infra/redis.ts';
 import type { Models } from './models/index.ts';
 import type { Queues } from './queues/queue-names.ts';
+import type { RenderPool } from './rendering/render-pool.ts';
 
 /**
  * What every process opens at start-up (openDeps) and hands, as the first argument, to whatever needs more than the
@@ -18,4 +19,6 @@ export interface Deps {
   redis: RedisClient;
   models: Models;
   queues: Queues;
+  /** Every Liquid render of the process, off its event loop and bounded in time. */
+  renderer: RenderPool;
 }

@@ -6,6 +6,7 @@ import { connectMongo } from './infra/mongo.ts';
 import { createModels } from './models/index.ts';
 import { ensureIndexes } from './models/ensure-indexes.ts';
 import { closeQueues, createQueues } from './queues/create-queues.ts';
+import { RenderPool } from './rendering/render-pool.ts';
 
 /** MongoDB with its indexes in place, and the queues on the given Redis. */
 export async function openDeps(config: Config, log: Logger, redis: RedisClient): Promise<Deps> {
@@ -13,11 +14,13 @@ export async function openDeps(config: Config, log: Logger, redis: RedisClient):
   const models = createModels(mongo);
   const queues = createQueues(redis, config);
   await ensureIndexes(models);
-  return { config, log, mongo, redis, models, queues };
+  const renderer = new RenderPool({ threads: config.renderThreads, timeoutMs: config.renderTimeoutMs });
+  return { config, log, mongo, redis, models, queues, renderer };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
   await closeQueues(deps.queues);
+  await deps.renderer.close();
   deps.redis.disconnect();
   await deps.mongo.close();
 }

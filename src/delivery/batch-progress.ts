@@ -2,13 +2,13 @@ import type { Job } from 'bullmq';
 import type { Models } from '../models/index.ts';
 import type { BatchDevice } from '../targets/target-device.ts';
 import { deliveredDevices } from '../history/record-history.ts';
-import { deliverJobId, type DeliverJobData, type UnrecordedOutcomes } from '../queues/deliver.ts';
+import type { DeliverJobData, HeldPart, UnrecordedOutcomes } from '../queues/deliver.ts';
 import { OutcomeTally } from './outcome-tally.ts';
 import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 import type { CallOutcomes } from './call-outcomes.ts';
 import type { Rendered } from './rendered-push.ts';
 
-type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEndedClean'>;
+type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEndedClean' | 'holding'>;
 
 /**
  * A delivery batch's progress as its runs keep it in the job (Redis): the devices done, those given up, and the
@@ -76,7 +76,13 @@ export class BatchProgress {
 
   /** A gateway call's outcomes, saved before they are written to MongoDB: a rerun writes them instead of sending. */
   async saveUnrecorded(unrecorded: UnrecordedOutcomes): Promise<void> {
-    await this.job.updateData({ ...this.job.data, done: [...this.done], tally: this.tally.saved(), unrecorded });
+    const { holding: _settled, ...data } = this.job.data;
+    await this.job.updateData({ ...data, done: [...this.done], tally: this.tally.saved(), unrecorded });
+  }
+
+  /** The devices about to be split off into held parts, saved before the parts are queued (splitOffHeld). */
+  async saveHolding(holding: HeldPart[]): Promise<void> {
+    await this.job.updateData({ ...this.job.data, done: [...this.done], tally: this.tally.saved(), holding });
   }
 
   /** Saves the batch's counts and its progress; outcomes left unrecorded go, unless kept. */
@@ -93,10 +99,14 @@ export class BatchProgress {
     const done = new Set(this.job.data.done ?? []);
     // Devices given up before, and not sent since by a replay, are still counted failed: counted once.
     const before = new Set(this.job.data.gaveUp ?? []);
-    const newlyGivenUp = all.filter((deviceId) => !done.has(deviceId) && !before.has(deviceId));
+    // Devices being split off into held parts are neither: their parts, or a replay queuing them, send them.
+    const { holding } = this.job.data;
+    const held = new Set(holding?.flatMap((part) => part.deviceIds));
+    const newlyGivenUp = all.filter((deviceId) => !done.has(deviceId) && !before.has(deviceId) && !held.has(deviceId));
     const tally = new OutcomeTally(this.job.data.tally);
     tally.count('failed', newlyGivenUp.length);
-    await this.write(all, tally, undefined, { gaveUp: [...before, ...newlyGivenUp], unrecorded });
+    const settled = all.filter((deviceId) => !held.has(deviceId));
+    await this.write(settled, tally, undefined, { gaveUp: [...before, ...newlyGivenUp], unrecorded, holding });
     return tally;
   }
 
@@ -106,10 +116,11 @@ export class BatchProgress {
     retryRound: number | undefined,
     kept: KeptProgress,
   ): Promise<void> {
-    const { notificationId, batch } = this.job.data;
+    const { notificationId } = this.job.data;
     const saved = tally.saved();
+    // A held part has a result of its own, under its own job id.
     await this.models.DeliveryResult.updateOne(
-      { _id: deliverJobId(notificationId, batch) },
+      { _id: this.job.id },
       { $set: { notificationId, ...saved } },
       { upsert: true },
     );
@@ -119,6 +130,7 @@ export class BatchProgress {
       tally: saved,
       retryRound,
       unrecorded: undefined,
+      holding: undefined,
       gaveUp: this.givenUp.size > 0 ? [...this.givenUp] : undefined,
       ...kept,
     });

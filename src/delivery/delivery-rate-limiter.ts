@@ -26,6 +26,20 @@ return 0
 const burstMs = 1000;
 const rateCacheMs = 5000;
 
+/** Takes `count` messages from the budget kept under `key`; answers 0, or the milliseconds to wait before trying again. */
+export async function reserveAtRate(redis: RedisClient, key: string, ratePerSecond: number, count: number) {
+  return (await redis.eval(reserveScript, 1, key, 1000 / ratePerSecond, count, burstMs)) as number;
+}
+
+/**
+ * How many messages one gateway call may carry: at most `largest`, and with a rate, at most one second of it, so that no
+ * call lets out more than the burst (a batch of 500 at 5 a second is 100 seconds' worth).
+ */
+export function callSizeAtRate(ratePerSecond: number | null, largest: number): number {
+  if (ratePerSecond === null) return largest;
+  return Math.max(1, Math.min(largest, Math.floor((ratePerSecond * burstMs) / 1000)));
+}
+
 /** Per-project delivery pacing shared by every deliver worker; projects without a rate are never delayed. */
 export class DeliveryRateLimiter {
   private readonly redis: RedisClient;
@@ -39,27 +53,16 @@ export class DeliveryRateLimiter {
     this.prefix = config.queuePrefix;
   }
 
-  /**
-   * How many messages one gateway call of the project may carry: at most `largest`, and with a rate, at most one
-   * second of it, so that no call lets out more than the burst (a batch of 500 at 5 a second is 100 seconds' worth).
-   */
+  /** How many messages one gateway call of the project may carry (callSizeAtRate). */
   async callSize(projectId: string, largest: number): Promise<number> {
-    const rate = await this.rateOf(projectId);
-    return rate === null ? largest : Math.max(1, Math.min(largest, Math.floor((rate * burstMs) / 1000)));
+    return callSizeAtRate(await this.rateOf(projectId), largest);
   }
 
   /** Takes `count` messages from the project's budget; answers 0, or the milliseconds to wait before trying again. */
   async reserve(projectId: string, count: number): Promise<number> {
     const rate = await this.rateOf(projectId);
     if (rate === null) return 0;
-    return (await this.redis.eval(
-      reserveScript,
-      1,
-      redisKeys.deliveryRate(this.prefix, projectId),
-      1000 / rate,
-      count,
-      burstMs,
-    )) as number;
+    return reserveAtRate(this.redis, redisKeys.deliveryRate(this.prefix, projectId), rate, count);
   }
 
   private async rateOf(projectId: string): Promise<number | null> {

@@ -12,10 +12,12 @@ import { assertLockHeld, LostLockError } from './lost-lock.ts';
 import { RetriesExhaustedError, RetryRound } from './retry-rounds.ts';
 import type { OutcomeTally } from './outcome-tally.ts';
 import { BatchProgress } from './batch-progress.ts';
-import { isRendered, renderPush, toOutgoing, type Rendered } from './rendered-push.ts';
+import { renderPushes, toOutgoing, type Rendered } from './rendered-push.ts';
 import { sortOutcomes } from './call-outcomes.ts';
 import { recordOutcomes, recordUnrecorded } from './record-outcomes.ts';
 import { giveUpBatch } from './give-up-batch.ts';
+import { TimingGate } from './timing-gate.ts';
+import { pacedCallSize, reserveCall } from './send-throttle.ts';
 
 /**
  * Pushes handed to the gateway in one call. The outcomes of each call are saved in the job (Redis) before anything
@@ -38,6 +40,7 @@ export class DeliveryRun {
   private readonly token: string | undefined;
   private readonly progress: BatchProgress;
   private readonly round: RetryRound;
+  private readonly timing: TimingGate;
   /** Devices still refused in the last retry round of this attempt: pending, for the next attempt. */
   private exhausted = 0;
 
@@ -47,6 +50,7 @@ export class DeliveryRun {
     this.token = token;
     this.progress = new BatchProgress(worker.deps.models, job);
     this.round = new RetryRound(job.data.retryRound);
+    this.timing = new TimingGate(worker, job, this.progress);
   }
 
   async run(): Promise<void> {
@@ -65,22 +69,28 @@ export class DeliveryRun {
   private async deliver(): Promise<void> {
     const notification = await this.worker.notifications.get(this.job.data.notificationId);
     if (!notification) return;
-    if (this.job.data.unrecorded) await this.recordUnrecorded(notification, this.job.data.unrecorded);
+    // Outcomes an earlier run saved but did not write: written, and those pushes not sent again.
+    if (this.job.data.unrecorded) {
+      await recordUnrecorded(this.worker.deps, this.job.data, notification, this.job.data.unrecorded);
+      await this.progress.save(this.job.data.retryRound);
+    }
     this.progress.reopenGivenUp();
-
     const pending = this.job.data.devices.filter((device) => !this.progress.isDone(device.deviceId));
-    if (pending.length === 0) return;
-    const rendered = await this.render(notification, await this.progress.skipDelivered(pending));
+    if (pending.length === 0 || (await this.timing.canceled())) return;
+    const due = await this.timing.due(notification, await this.progress.skipDelivered(pending));
+    const rendered = await this.timing.admit(notification, await this.render(notification, due));
+    // Capped or expired devices, which no gateway call reports, reach the metrics here.
     if (rendered.length > 0) await this.send(notification, rendered);
+    else await this.reportMetrics(this.progress.tally, null);
     await this.finish();
   }
 
   /**
-   * Waits, as a delayed job, while the project's delivery rate has no room for the next gateway call. What this run
-   * did is saved first; devices a gateway asked to retry go with the next run.
+   * Waits, as a delayed job, while the send's throttle or the project's delivery rate has no room for the next gateway
+   * call. What this run did is saved first; devices a gateway asked to retry go with the next run.
    */
-  private async pace(messages: number): Promise<void> {
-    const waitMs = await this.worker.limiter.reserve(this.job.data.projectId, messages);
+  private async pace(notification: PreparedNotification, messages: number): Promise<void> {
+    const waitMs = await reserveCall(this.worker, this.job.data, notification, messages);
     if (waitMs === 0) return;
     // The round stays: devices refused in this run wait as long as their round says, but only a run that reaches the
     // end of the batch moves the round on, so pacing does not spend the rounds a refused device has left.
@@ -94,21 +104,14 @@ export class DeliveryRun {
    * failed and the first reason: a template too costly for every device fails them all, a starved worker a few.
    */
   private async render(notification: PreparedNotification, devices: BatchDevice[]): Promise<Rendered[]> {
-    const rendered: Rendered[] = [];
-    let firstError: unknown;
-    for (const device of devices) {
-      const push = renderPush(notification, device);
-      if (isRendered(push)) rendered.push(push);
-      else {
-        firstError ??= push.renderError;
-        this.progress.tally.count('failed', 1);
-        this.progress.settle(device.deviceId);
-      }
-    }
-    if (rendered.length < devices.length) {
+    const { renderer } = this.worker.deps;
+    const pushes = await renderPushes(renderer, this.job.data.projectId, notification, devices);
+    const { rendered, failed: unrendered, failedReason: reason } = pushes;
+    this.progress.tally.count('failed', unrendered.length);
+    for (const device of unrendered) this.progress.settle(device.deviceId);
+    if (unrendered.length > 0) {
       const { notificationId, batch } = this.job.data;
-      const failed = devices.length - rendered.length;
-      const reason = firstError instanceof Error ? firstError.message : String(firstError);
+      const failed = unrendered.length;
       this.worker.deps.log.warn(
         { notificationId, batch, failed, devices: devices.length, reason },
         'the message could not be rendered',
@@ -119,12 +122,11 @@ export class DeliveryRun {
   }
 
   private async send(notification: PreparedNotification, rendered: Rendered[]): Promise<void> {
-    const { projectId, gateway: gatewayName } = this.job.data;
-    const gateway = await this.worker.deps.gateways.gatewayFor(projectId, gatewayName);
-    const callSize = await this.worker.limiter.callSize(projectId, gatewayCallSize);
+    const gateway = await this.worker.deps.gateways.gatewayFor(this.job.data.projectId, this.job.data.gateway);
+    const callSize = await pacedCallSize(this.worker, this.job.data, notification, gatewayCallSize);
     for (let start = 0; start < rendered.length; start += callSize) {
       const call = rendered.slice(start, start + callSize);
-      await this.pace(call.length);
+      await this.pace(notification, call.length);
       await this.sendCall(gateway, notification, call);
     }
   }
@@ -180,12 +182,6 @@ export class DeliveryRun {
     const attemptsEndedClean = (this.job.data.attemptsEndedClean ?? 0) + 1;
     await this.progress.save(undefined, { attemptsEndedClean });
     throw new RetriesExhaustedError(this.job.data.gateway, this.exhausted);
-  }
-
-  /** Outcomes an earlier run saved but did not write: written, and those pushes not sent again. */
-  private async recordUnrecorded(notification: PreparedNotification, unrecorded: UnrecordedOutcomes): Promise<void> {
-    await recordUnrecorded(this.worker.deps, this.job.data, notification, unrecorded);
-    await this.progress.save(this.job.data.retryRound);
   }
 
   private async reportMetrics(tally: OutcomeTally, gatewaySeconds: number | null): Promise<void> {

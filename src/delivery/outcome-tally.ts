@@ -12,7 +12,8 @@ export class OutcomeTally {
 
   /** Continues from the totals the job saved. */
   constructor(saved: DeliveryTally | undefined) {
-    this.totals = { ...(saved ?? emptyTally()) };
+    // A job saved before a count existed lacks it.
+    this.totals = { ...emptyTally(), ...saved };
   }
 
   count(result: DeliveryResult, devices: number): void {

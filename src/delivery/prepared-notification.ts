@@ -1,17 +1,24 @@
 import type { Models } from '../models/index.ts';
 import type { NotificationData } from '../schemas/notification.ts';
-import { contentOf, parseContent, type ParsedContent } from '../rendering/message-content.ts';
+import { contentOf, type MessageContent } from '../rendering/message-content.ts';
 import type { EntryEvent } from '../schemas/events.ts';
+import type { SendTiming } from '../schemas/send-timing.ts';
 
-/** A notification ready to render: its templates parsed once, its data already in push-payload form. */
+/** A notification ready to render (in the render pool, which parses its templates), its data in push-payload form. */
 export interface PreparedNotification {
   id: string;
   createdAt: Date;
-  content: ParsedContent;
+  /** Its sendAt, else its creation: a local-time send goes at the next occurrence of its local time from then. */
+  sendFrom: Date;
+  content: MessageContent;
   data: NotificationData;
   /** The event that triggered a journey's send; null for other sends. */
   entryEvent: EntryEvent | null;
   pushData: Record<string, string>;
+  /** Devices of this notification whose render the pool stopped in this process, counted across its batches. */
+  stoppedRenders: number;
+  /** When its pushes may go (CONTRACTS §15): local time, throttle, and the quiet-hours and cap opt-outs. */
+  timing: SendTiming;
 }
 
 /** Push payload data is a string map on both gateways; notificationId lets the app report @clicked. */
@@ -24,7 +31,7 @@ function toPushData(id: string, data: NotificationData): Record<string, string> 
 
 /**
  * A notification's content never changes after it is accepted, so each worker process keeps the prepared form of the
- * most recently used ones instead of reading and parsing them again for every batch.
+ * most recently used ones instead of reading them again for every batch.
  */
 export class PreparedNotifications {
   private readonly models: Models;
@@ -61,17 +68,22 @@ export class PreparedNotifications {
       imageUrl: 1,
       data: 1,
       createdAt: 1,
+      sendAt: 1,
       entryEvent: 1,
+      timing: 1,
     }).lean();
     if (!notification) return null;
     const data = notification.data ?? {};
     return {
       id: notificationId,
       createdAt: notification.createdAt,
-      content: parseContent(contentOf(notification)),
+      sendFrom: notification.sendAt ?? notification.createdAt,
+      content: contentOf(notification),
       data,
       entryEvent: notification.entryEvent ?? null,
       pushData: toPushData(notificationId, data),
+      stoppedRenders: 0,
+      timing: notification.timing ?? {},
     };
   }
 }

@@ -3,7 +3,7 @@ import { recordHistory, type DeliveredPush } from '../history/record-history.ts'
 import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
 import type { DeliverJobData, DeviceFailure, UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
-import { isRendered, renderPush } from './rendered-push.ts';
+import { renderPushes } from './rendered-push.ts';
 import { reportOutcomes } from './report-outcomes.ts';
 
 type RecordDeps = Pick<Deps, 'models' | 'queues'>;
@@ -30,16 +30,20 @@ export async function recordOutcomes(
  * tally in the job already counts them.
  */
 export async function recordUnrecorded(
-  deps: RecordDeps,
+  deps: RecordDeps & Pick<Deps, 'renderer'>,
   batch: RecordedBatch,
   notification: PreparedNotification,
   unrecorded: UnrecordedOutcomes,
 ): Promise<void> {
   const devices = new Map(batch.devices.map((device) => [device.deviceId, device]));
-  const sent = unrecorded.sent
-    .map((deviceId) => renderPush(notification, devices.get(deviceId)!))
-    .filter(isRendered)
-    .map(({ device, content }) => ({ deviceId: device.deviceId, content }));
+  const { rendered } = await renderPushes(
+    deps.renderer,
+    batch.projectId,
+    notification,
+    unrecorded.sent.map((deviceId) => devices.get(deviceId)!),
+    { alreadySent: true },
+  );
+  const sent = rendered.map(({ device, content }) => ({ deviceId: device.deviceId, content }));
   await recordOutcomes(deps, batch, notification, {
     sent,
     rejected: unrecorded.rejected,

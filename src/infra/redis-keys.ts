@@ -32,6 +32,14 @@ export const redisKeys = {
   eventsIdempotency: (prefix: string, projectId: string, deviceId: string | null, keyDigest: string) =>
     `${prefix}:events-idempotency:{${projectId}}:${deviceId ?? ''}:${keyDigest}`,
   deliveryRate: (prefix: string, projectId: string) => `${prefix}:delivery-rate:{${projectId}}`,
+  /**
+   * One bucket of a project's devices' pushes within the frequency-cap window. One script admits a whole batch, so all
+   * of a project's buckets share the project's tag.
+   */
+  frequencyCap: (prefix: string, projectId: string, bucket: number) => `${prefix}:cap:{${projectId}}:${bucket}`,
+  /** A send's own throttle (throttlePerMinute), beside its project's delivery rate. */
+  sendThrottle: (prefix: string, projectId: string, notificationId: string) =>
+    `${prefix}:send-throttle:{${projectId}}:${notificationId}`,
   /** BullMQ's lock of a job being run (the `lock` key its scripts take), named from the job's own queue name. */
   jobLock: (queueQualifiedName: string, jobId: string) => `${queueQualifiedName}:${jobId}:lock`,
   journeysVersion: (prefix: string, projectId: string) => `${prefix}:journeys-version:{${projectId}}`,

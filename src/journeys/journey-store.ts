@@ -6,10 +6,12 @@ import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
 import { bodyPartErrors, fieldsOf } from '../schemas/validation.ts';
 import { payloadFloorErrors, storedContentErrors } from '../rendering/payload-floor.ts';
 import { contentOf, contentSyntaxErrors, templateSyntaxErrors } from '../rendering/message-content.ts';
+import { trialRenderErrors } from '../rendering/trial-render.ts';
 import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
 import { bumpJourneyVersion } from './journey-version.ts';
 import { cancelJourneySends } from './cancel-journey-sends.ts';
+import { sendTimingOf } from '../schemas/send-timing.ts';
 import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 
 export type StoredJourney = JourneyDocument & { _id: string; createdAt: Date; updatedAt: Date };
@@ -42,6 +44,8 @@ function storedFields(input: JourneyBody) {
     url: input.url ?? null,
     imageUrl: input.imageUrl ?? null,
     active: input.active ?? true,
+    ignoreQuietHours: input.ignoreQuietHours ?? false,
+    ignoreFrequencyCap: input.ignoreFrequencyCap ?? false,
   };
 }
 
@@ -59,10 +63,16 @@ export function toJourneyView(journey: StoredJourney): JourneyView {
     active: journey.active ?? false,
     createdAt: journey.createdAt.toISOString(),
     updatedAt: journey.updatedAt.toISOString(),
+    ...sendTimingOf({
+      ignoreQuietHours: journey.ignoreQuietHours ?? false,
+      ignoreFrequencyCap: journey.ignoreFrequencyCap ?? false,
+    }),
   };
 }
 
-type JourneyStoreDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config'> & { templates: TemplateStore };
+type JourneyStoreDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'renderer'> & {
+  templates: TemplateStore;
+};
 
 /**
  * Journeys are checked when written (Liquid, trigger conditions, template), so a triggered send never meets a broken
@@ -81,13 +91,20 @@ export class JourneyStore {
     if (details.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', details);
     // Like the blank-body rule, only a journey that can send needs its template: one whose template was deleted can
     // still be paused.
-    if (typeof input.templateId === 'string' && input.active !== false) {
-      const content = contentOf(await this.deps.templates.find(projectId, input.templateId));
+    if (input.active === false) return;
+    const fromTemplate = typeof input.templateId === 'string';
+    const content = contentOf(fromTemplate ? await this.deps.templates.find(projectId, input.templateId!) : input);
+    if (fromTemplate) {
       // A template stored before a rule of today (fit a push, valid Liquid): refused here as a send naming it is.
       const stale = templateSyntaxErrors(content);
       const errors = stale.length > 0 ? stale : payloadFloorErrors(content, {}, true);
       if (errors.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', errors);
     }
+    const entryEvent = { type: input.trigger.event, data: {} };
+    const { renderer } = this.deps;
+    const unrenderable = await trialRenderErrors(renderer, projectId, content, { entryEvent }, fromTemplate);
+    if (unrenderable.length > 0)
+      throw invalidRequest('The journey is not valid; see details for each field.', unrenderable);
   }
 
   async create(projectId: string, input: JourneyBody): Promise<StoredJourney> {

@@ -9,6 +9,7 @@ import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { sendJob } from '../queues/send.ts';
 import type { ActiveJourneys } from './active-journeys.ts';
+import { sendTimingOf } from '../schemas/send-timing.ts';
 import type { StoredJourney } from './journey-store.ts';
 
 /** The active journeys are cached by the event-ingest worker from job to job. */
@@ -73,6 +74,10 @@ export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: Eve
       data: {},
       sendAt: new Date(receivedAt + (journey.delaySeconds ?? 0) * 1000),
       journeyId: journey._id,
+      timing: sendTimingOf({
+        ignoreQuietHours: journey.ignoreQuietHours ?? false,
+        ignoreFrequencyCap: journey.ignoreFrequencyCap ?? false,
+      }),
       entryEvent: { type: event.type, data: event.data },
     }));
   if (notifications.length === 0) return 0;

@@ -3,7 +3,7 @@ import { redisKeys } from '../infra/redis-keys.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 
 export const gatewayNames: GatewayName[] = ['fcm', 'apns', 'webpush'];
-export const deliveryResults = ['sent', 'failed', 'unsubscribed', 'retried'] as const;
+export const deliveryResults = ['sent', 'failed', 'unsubscribed', 'capped', 'retried'] as const;
 export type DeliveryResult = (typeof deliveryResults)[number];
 export type DeliveryCounts = Record<DeliveryResult, number>;
 
@@ -15,7 +15,7 @@ export const latencyBucketField = (gateway: GatewayName, bound: number | '+Inf')
 export const latencySumField = (gateway: GatewayName) => `${gateway}|sum`;
 
 export function emptyDeliveryCounts(): DeliveryCounts {
-  return { sent: 0, failed: 0, unsubscribed: 0, retried: 0 };
+  return { sent: 0, failed: 0, unsubscribed: 0, capped: 0, retried: 0 };
 }
 
 /**

@@ -49,7 +49,7 @@ export function createIngressMetrics(deps: Pick<Deps, 'redis' | 'queues' | 'conf
 
   new Counter({
     name: 'push_deliveries_total',
-    help: 'Push outcomes by gateway: sent, failed, unsubscribed, and retried (the gateway asked to try again later).',
+    help: 'Push outcomes by gateway: sent, failed, unsubscribed, capped (the frequency cap), and retried (the gateway asked to try again later).',
     labelNames: ['gateway', 'result'],
     registers: [registry],
     async collect() {

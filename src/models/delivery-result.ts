@@ -13,6 +13,7 @@ const deliveryResultSchema = new Schema(
     sent: { type: Number, default: 0 },
     failed: { type: Number, default: 0 },
     unsubscribed: { type: Number, default: 0 },
+    capped: { type: Number, default: 0 },
   },
   { timestamps: true, versionKey: false },
 );

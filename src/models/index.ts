@@ -14,6 +14,7 @@ import { notificationClickModel } from './notification-click.ts';
 import { webhookEndpointModel } from './webhook-endpoint.ts';
 import { webhookAttemptModel } from './webhook-attempt.ts';
 import { deliveryLogModel } from './delivery-log.ts';
+import { inAppMessageModel } from './in-app-message.ts';
 
 export function createModels(connection: Connection) {
   return {
@@ -32,6 +33,7 @@ export function createModels(connection: Connection) {
     WebhookEndpoint: webhookEndpointModel(connection),
     WebhookAttempt: webhookAttemptModel(connection),
     DeliveryLog: deliveryLogModel(connection),
+    InAppMessage: inAppMessageModel(connection),
   };
 }
 

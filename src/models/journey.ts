@@ -18,6 +18,9 @@ const journeySchema = new Schema(
     url: { type: String, default: null },
     imageUrl: { type: String, default: null },
     active: { type: Boolean, default: true },
+    /** Its sends skip the project's quiet hours or frequency cap (CONTRACTS §15); the cap still counts them. */
+    ignoreQuietHours: { type: Boolean, default: false },
+    ignoreFrequencyCap: { type: Boolean, default: false },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );

@@ -21,6 +21,10 @@ const projectSchema = new Schema(
     vapid: { type: vapidSchema, default: null },
     /** Origins whose pages may call the SDK endpoints (CORS); empty allows every origin. */
     allowedOrigins: { type: [String], default: () => [] },
+    /** When pushes may reach devices (CONTRACTS §15): the zone of devices without one, quiet hours, frequency cap. */
+    defaultTimezone: { type: String, default: 'UTC' },
+    quietHours: { type: Schema.Types.Mixed, default: null },
+    frequencyCap: { type: Schema.Types.Mixed, default: null },
   },
   { timestamps: true, versionKey: false },
 );

@@ -10,6 +10,7 @@ import {
   type MessageContent,
 } from '../rendering/message-content.ts';
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
+import { trialRenderErrors } from '../rendering/trial-render.ts';
 import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
 import { requestBodyDigest } from '../infra/idempotency-binding.ts';
 import { enqueueSend } from '../queues/send.ts';
@@ -20,6 +21,7 @@ import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';
 import { deviceKey } from '../models/device.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { parseRequestTime } from '../schemas/request-formats.ts';
+import { sendTimingOf } from '../schemas/send-timing.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
 
@@ -53,7 +55,7 @@ export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: nu
   return details;
 }
 
-type CreateDeps = Pick<AppContext, 'models' | 'redis' | 'config' | 'queues' | 'templates'>;
+type CreateDeps = Pick<AppContext, 'models' | 'redis' | 'config' | 'queues' | 'templates' | 'renderer'>;
 
 async function resolveContent(
   deps: Pick<AppContext, 'templates'>,
@@ -136,6 +138,10 @@ export async function createNotification(
       'The notification cannot fit in a push (about 4 KB) even before rendering; see details for each field.',
       tooLarge,
     );
+  const fromTemplate = body.templateId !== undefined;
+  const scope = { data: body.data };
+  const unrenderable = await trialRenderErrors(deps.renderer, owner.projectId, content, scope, fromTemplate);
+  if (unrenderable.length > 0) throw invalidRequest('The content could not be rendered in time.', unrenderable);
   await assertTargetsExist(deps, owner.projectId, body, targetIds);
 
   const candidateId = randomUUID();
@@ -152,6 +158,7 @@ export async function createNotification(
     ...content,
     data: body.data ?? {},
     sendAt: body.sendAt === undefined ? null : parseRequestTime(body.sendAt),
+    timing: sendTimingOf(body),
   };
   try {
     await deps.models.Notification.collection.insertOne(

@@ -6,7 +6,7 @@ import { countClicks } from './notification-clicks.ts';
 export function deliveryResultsQuery(models: Models, notificationIds: string[]) {
   return models.DeliveryResult.find(
     { notificationId: { $in: notificationIds } },
-    { notificationId: 1, sent: 1, failed: 1, unsubscribed: 1 },
+    { notificationId: 1, sent: 1, failed: 1, unsubscribed: 1, capped: 1 },
   ).lean();
 }
 
@@ -36,13 +36,14 @@ export async function deliveryStats(models: Models, notificationIds: string[]): 
     countClicks(models, notificationIds),
   ]);
   const stats = new Map<string, DeliveryStats>(
-    notificationIds.map((id) => [id, { sent: 0, failed: 0, unsubscribed: 0, clicked: clicks.get(id) ?? 0 }]),
+    notificationIds.map((id) => [id, { sent: 0, failed: 0, unsubscribed: 0, capped: 0, clicked: clicks.get(id) ?? 0 }]),
   );
   for (const result of results) {
     const sums = stats.get(result.notificationId)!;
     sums.sent += result.sent ?? 0;
     sums.failed += result.failed ?? 0;
     sums.unsubscribed += result.unsubscribed ?? 0;
+    sums.capped += result.capped ?? 0;
   }
   return stats;
 }
@@ -72,5 +73,6 @@ export function toNotificationView(notification: StoredNotification, stats: Deli
     url: notification.url ?? null,
     imageUrl: notification.imageUrl ?? null,
     stats: { targeted: notification.stats?.targeted ?? 0, ...stats },
+    ...notification.timing,
   };
 }

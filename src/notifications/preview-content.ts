@@ -2,19 +2,15 @@ import type { AppContext } from '../app-context.ts';
 import type { PreviewNotificationBody } from '../schemas/notification.ts';
 import { invalidRequest } from '../errors.ts';
 import {
-  FieldRenderError,
   contentOf,
   contentSyntaxErrors,
-  parseContent,
-  renderContent,
   templateSyntaxErrors,
   type MessageContent,
 } from '../rendering/message-content.ts';
-import { personalizationScope } from '../rendering/personalization-scope.ts';
 
 /** The content as the delivery worker would render it for the device: a template's, or the inline fields. */
 export async function previewContent(
-  deps: Pick<AppContext, 'templates' | 'devices'>,
+  deps: Pick<AppContext, 'templates' | 'devices' | 'renderer'>,
   projectId: string,
   input: PreviewNotificationBody,
 ): Promise<MessageContent> {
@@ -26,14 +22,13 @@ export async function previewContent(
   if (syntaxErrors.length > 0)
     throw invalidRequest('The content is not valid Liquid; see details for each field.', syntaxErrors);
   const device = input.deviceId === undefined ? { deviceId: '' } : await deps.devices.find(projectId, input.deviceId);
-  try {
-    return renderContent(parseContent(content), personalizationScope(device, input.data ?? {}));
-  } catch (error) {
-    if (!(error instanceof FieldRenderError)) throw error;
-    // A template's field is not the request's: the request names the template.
-    const path = input.templateId === undefined ? `/${error.field}` : '/templateId';
-    throw invalidRequest('The content could not be rendered.', [
-      { path, message: input.templateId === undefined ? error.message : `its ${error.field}: ${error.message}` },
-    ]);
-  }
+  const request = { content, data: input.data ?? {}, entryEvent: null };
+  const [rendering] = await deps.renderer.render(request, [device], { projectId });
+  if (rendering !== undefined && 'content' in rendering) return rendering.content;
+  const { field, reason } = rendering!;
+  // A template's field is not the request's: the request names the template.
+  const path = input.templateId === undefined ? `/${field}` : '/templateId';
+  throw invalidRequest('The content could not be rendered.', [
+    { path, message: input.templateId === undefined ? reason : `its ${field}: ${reason}` },
+  ]);
 }

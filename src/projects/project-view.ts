@@ -3,17 +3,19 @@ import type { SlidingWindowLimiter } from '../rate-limit/sliding-window.ts';
 import type { ProjectView } from '../schemas/project.ts';
 import { planLimits } from '../plans/plans.ts';
 import { notFound } from '../errors.ts';
+import { settingsOf, settingsFields, type StoredSettings } from './project-settings.ts';
 
 type ProjectViewDeps = Pick<AppContext, 'models' | 'limiter'>;
 
 /** Keys, credentials and their hashes stay out of every view. */
-const viewFields = { name: 1, plan: 1, createdAt: 1 } as const;
+const viewFields = { name: 1, plan: 1, createdAt: 1, ...settingsFields } as const;
 
-type StoredProject = { _id: string; name: string; plan: ProjectView['plan']; createdAt: Date };
+type StoredProject = { _id: string; name: string; plan: ProjectView['plan']; createdAt: Date } & StoredSettings;
 
 async function toProjectView(limiter: SlidingWindowLimiter, project: StoredProject): Promise<ProjectView> {
   const requestsPerMinute = planLimits[project.plan].requestsPerMinute;
   return {
+    ...settingsOf(project),
     id: project._id,
     name: project.name,
     plan: project.plan,

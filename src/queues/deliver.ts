@@ -29,6 +29,8 @@ export interface DeliveryTally {
   sent: number;
   failed: number;
   unsubscribed: number;
+  /** Not sent: the project's frequency cap (CONTRACTS §15). */
+  capped: number;
 }
 
 /** One delivery batch: up to a few hundred devices of one notification that share a gateway. */
@@ -57,9 +59,25 @@ export interface DeliverJobData {
   /** Attempts that ended with their progress saved (RetriesExhaustedError): they leave nothing to look up in history. */
   attemptsEndedClean?: number;
   unrecorded?: UnrecordedOutcomes;
+  /**
+   * Devices being split off to wait (quiet hours, local time, CONTRACTS §15), saved before their parts are queued: a
+   * rerun queues the same parts again (their ids are deterministic) rather than deciding anew.
+   */
+  holding?: HeldPart[];
+  /** A held part: the instant its devices waited for (ms since the epoch), from which their ttl counts. */
+  heldUntil?: number;
 }
 
-export const emptyTally = (): DeliveryTally => ({ sent: 0, failed: 0, unsubscribed: 0 });
+/** Devices of a batch that wait, as a delayed job of their own, until `releaseAt` (ms since the epoch). */
+export interface HeldPart {
+  releaseAt: number;
+  deviceIds: string[];
+}
+
+/** A held part's job id: its batch's job id and the instant it waits for, so the same split queues nothing twice. */
+export const heldPartJobId = (batchJobId: string, releaseAt: number) => `${batchJobId}-h${releaseAt}`;
+
+export const emptyTally = (): DeliveryTally => ({ sent: 0, failed: 0, unsubscribed: 0, capped: 0 });
 
 export const deliverJobName = (notificationId: string, batch: number) => `deliver:${notificationId}:${batch}`;
 /** Deterministic, so a replayed fan-out adds nothing twice (BullMQ ids cannot contain ":"). */
@@ -90,6 +108,22 @@ export async function enqueueDeliverBatches(
       name: deliverJobName(data.notificationId, data.batch),
       data,
       opts: { ...deliverJobOptions, jobId: deliverJobId(data.notificationId, data.batch), parent },
+    })),
+  );
+}
+
+/** Held parts of a batch, as delayed deliver jobs under the batch's own parent (the send job waits for them too). */
+export async function enqueueHeldParts(
+  deps: Pick<Deps, 'queues'>,
+  parent: ParentOptions | undefined,
+  parts: { jobId: string; data: DeliverJobData; releaseAt: number }[],
+  now = Date.now(),
+): Promise<void> {
+  await deps.queues.deliver.addBulk(
+    parts.map(({ jobId, data, releaseAt }) => ({
+      name: deliverJobName(data.notificationId, data.batch),
+      data,
+      opts: { ...deliverJobOptions, jobId, delay: Math.max(0, releaseAt - now), ...(parent && { parent }) },
     })),
   );
 }

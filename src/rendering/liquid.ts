@@ -60,6 +60,15 @@ export function parseTemplate(text: string): ParsedTemplate {
   return liquid.parse(text);
 }
 
+/** The templates a tag holds (an if's branches, a loop's body), as Liquid's own static analysis lists them. */
+export function childTemplates(template: Template): Template[] {
+  const walk = template.children?.(false, true);
+  if (walk === undefined) return [];
+  let step = walk.next();
+  while (!step.done) step = walk.next();
+  return step.value;
+}
+
 const renderTimeExceeded = /template render limit exceeded/;
 
 /**

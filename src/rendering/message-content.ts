@@ -1,6 +1,7 @@
 import type { ErrorDetail } from '../errors.ts';
 import { parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
 import { printableObjects } from './printable-objects.ts';
+import { staticLimitProblems } from './static-limits.ts';
 
 export const contentFields = ['title', 'body', 'url', 'imageUrl'] as const;
 export type ContentField = (typeof contentFields)[number];
@@ -41,7 +42,7 @@ export function parseContent(content: MessageContent): ParsedContent {
   };
 }
 
-/** One detail per field that is not valid Liquid, for a 400 that names them. */
+/** One detail per field that is not valid Liquid or passes a static limit of Liquid's cost, for a 400 that names them. */
 export function contentSyntaxErrors(
   content: Partial<Record<ContentField, string | null | undefined>>,
   pathPrefix = '',
@@ -50,14 +51,15 @@ export function contentSyntaxErrors(
   for (const field of contentFields) {
     const text = content[field];
     if (typeof text !== 'string') continue;
+    const path = `${pathPrefix}/${field}`;
+    let parsed: ParsedTemplate;
     try {
-      parseTemplate(text);
+      parsed = parseTemplate(text);
     } catch (error) {
-      details.push({
-        path: `${pathPrefix}/${field}`,
-        message: `is not a valid Liquid template: ${(error as Error).message}`,
-      });
+      details.push({ path, message: `is not a valid Liquid template: ${(error as Error).message}` });
+      continue;
     }
+    for (const message of staticLimitProblems(parsed)) details.push({ path, message });
   }
   return details;
 }
@@ -84,9 +86,15 @@ export class FieldRenderError extends Error {
   }
 }
 
-export function renderContent(parsed: ParsedContent, scope: object): MessageContent {
+/** `entering` hears of each field before it renders: a render thread tells its watchdog where it is. */
+export function renderContent(
+  parsed: ParsedContent,
+  scope: object,
+  entering: (field: ContentField) => void = () => undefined,
+): MessageContent {
   const printableScope = printableObjects(scope);
   const render = (field: ContentField, template: ParsedTemplate) => {
+    entering(field);
     try {
       return renderTemplate(template, printableScope);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { TokenKind, type TagToken, type Template } from 'liquidjs';
 import type { ErrorDetail } from '../errors.ts';
 import type { NotificationData } from '../schemas/notification.ts';
-import { parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
+import { childTemplates, parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
 import { contentFields, contentSyntaxErrors, type MessageContent } from './message-content.ts';
 
 /**
@@ -42,15 +42,6 @@ function mayEndRender(template: Template): boolean {
   const { token } = template;
   if (token.kind === TokenKind.Tag && ['break', 'continue'].includes((token as TagToken).name)) return true;
   return childTemplates(template).some(mayEndRender);
-}
-
-/** The templates a tag holds (an if's branches, a loop's body), as Liquid's own static analysis lists them. */
-function childTemplates(template: Template): Template[] {
-  const walk = template.children?.(false, true);
-  if (walk === undefined) return [];
-  let step = walk.next();
-  while (!step.done) step = walk.next();
-  return step.value;
 }
 
 /**

@@ -26,6 +26,8 @@ export interface ResourceRoutes<Body extends TSchema, View extends TSchema, Stor
   View: View;
   store: ResourceStore<Static<Body>, Stored>;
   toView(stored: Stored): Static<View>;
+  /** The read of one item, when it says more than the list does (an in-app message's stats); toView otherwise. */
+  detailView?(projectId: string, stored: Stored): Promise<Static<View>>;
   /** The store's checks past the schema, run on a body that failed it so that one 400 names every offending field. */
   pastSchemaErrors(body: unknown): ErrorDetail[];
   /** What creating, replacing and deleting one means for sends, shown in the OpenAPI summaries. */
@@ -93,7 +95,11 @@ export function registerResourceRoutes<Body extends TSchema, View extends TSchem
     {
       schema: { summary: `Read a ${noun}`, tags, params: ResourceIdParams, response: { 200: one, 404: ErrorResponse } },
     },
-    async (request) => ({ data: toView(await store.find(request.params.projectId, request.params.id)) }),
+    async (request) => {
+      const { projectId, id } = request.params;
+      const stored = await store.find(projectId, id);
+      return { data: resource.detailView ? await resource.detailView(projectId, stored) : toView(stored) };
+    },
   );
   app.put(
     itemPath,

@@ -7,6 +7,7 @@ import { registerRegisterDevice } from './devices/register-device.ts';
 import { registerUpdateDevice } from './devices/update-device.ts';
 import { registerTrackDeviceEvent } from './events/track-device-event.ts';
 import { registerGetClientConfig } from './config/get-client-config.ts';
+import { registerDeviceInAppMessages } from './in-app-messages/device-in-app-messages.ts';
 import { sdkCorsOptions } from '../cors/sdk-cors.ts';
 import { requireProjectInPath } from '../http/error-handler.ts';
 
@@ -27,5 +28,6 @@ export function sdkApi(context: AppContext) {
     registerUpdateDevice(app, context);
     registerTrackDeviceEvent(app, context);
     registerGetClientConfig(app, context);
+    registerDeviceInAppMessages(app, context);
   };
 }

@@ -18,12 +18,14 @@ import { registerEventTypes } from './events/event-types.ts';
 import { registerRecentEvents } from './events/recent-events.ts';
 import { registerGetProject } from './projects/get-project.ts';
 import { registerRotateProjectKeys } from './projects/rotate-project-keys.ts';
+import { registerUpdateProjectSettings } from './projects/update-project-settings.ts';
 import { registerListNotifications } from './notifications/list-notifications.ts';
 import { registerPreviewNotification } from './notifications/preview-notification.ts';
 import { registerListDevices } from './devices/list-devices.ts';
 import { registerWebhookRoutes } from './webhooks/webhook-routes.ts';
 import { registerListDeliveries } from './notifications/list-deliveries.ts';
 import { registerGetOverview } from './overview/get-overview.ts';
+import { registerInAppMessages } from './in-app-messages/in-app-message-resource.ts';
 
 /** Routes under /v1/projects/{PROJECT_ID}: server API key (or ADMIN_TOKEN), plan rate limit. */
 export function serverApi(context: AppContext) {
@@ -48,11 +50,13 @@ export function serverApi(context: AppContext) {
     registerEventTypes(app, context);
     registerGetProject(app, context);
     registerRotateProjectKeys(app, context);
+    registerUpdateProjectSettings(app, context);
     registerListNotifications(app, context);
     registerPreviewNotification(app, context);
     registerListDevices(app, context);
     registerWebhookRoutes(app, context);
     registerListDeliveries(app, context);
     registerGetOverview(app, context);
+    registerInAppMessages(app, context);
   };
 }

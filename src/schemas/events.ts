@@ -111,14 +111,21 @@ export type EntryEvent = Pick<IngestedEvent, 'type' | 'data'>;
 
 const sdkEventTypes = [...sdkAutomaticEvents];
 
-/** A custom type (one that does not start with @, not blank), or one of the automatic events an SDK reports itself. */
+/**
+ * A custom type (one that does not start with @, not blank, without NUL), or one of the automatic events an SDK
+ * reports itself.
+ */
 const SdkEventType = Type.Union(
   [
-    Type.String({ minLength: 1, maxLength: maxEventTypeLength, pattern: '^(?:[^@\\s]|\\s+\\S)' }),
+    Type.String({
+      minLength: 1,
+      maxLength: maxEventTypeLength,
+      pattern: '^(?:[^@\\s\\u0000]|\\s+[^\\s\\u0000])[^\\u0000]*$',
+    }),
     Type.Enum(sdkEventTypes),
   ],
   {
-    errorMessage: `must be a custom event type of 1 to ${maxEventTypeLength} characters, not blank and not starting with @, or one of ${sdkEventTypes.join(', ')}`,
+    errorMessage: `must be a custom event type of 1 to ${maxEventTypeLength} characters, not blank, without NUL and not starting with @, or one of ${sdkEventTypes.join(', ')}`,
   },
 );
 

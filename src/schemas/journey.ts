@@ -4,6 +4,7 @@ import { EventType } from './events.ts';
 import { maxWhereConditions } from './segment.ts';
 import { notBlank } from './common.ts';
 import { Id, NullableText } from './text.ts';
+import { DeliveryOptOuts } from './send-timing.ts';
 
 export const maxDelaySeconds = 30 * 24 * 3600;
 
@@ -40,6 +41,7 @@ export const JourneyBody = Type.Object(
     url: NullableText(2048),
     imageUrl: NullableText(2048),
     active: Type.Optional(Type.Boolean()),
+    ...DeliveryOptOuts,
   },
   { additionalProperties: false },
 );
@@ -79,5 +81,7 @@ export const JourneyView = Type.Object({
   active: Type.Boolean(),
   createdAt: Type.String(),
   updatedAt: Type.String(),
+  /** Shown when set (CONTRACTS §15). */
+  ...DeliveryOptOuts,
 });
 export type JourneyView = Static<typeof JourneyView>;

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DeviceId, FiniteNumber, ProjectParams, PageLimit, IsoTime, notBlank, KeyedBy } from './common.ts';
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
 import { Id, Text } from './text.ts';
+import { SendTimingFields } from './send-timing.ts';
 
 export const notificationStatuses = ['queued', 'sending', 'completed', 'failed', 'canceled'] as const;
 export const targetTypes = ['segment', 'userId', 'device'] as const;
@@ -47,6 +48,7 @@ export const SendNotificationBody = Type.Object(
     imageUrl: Type.Optional(Text(2048)),
     data: Type.Optional(NotificationData),
     sendAt: Type.Optional(IsoTime()),
+    ...SendTimingFields,
   },
   {
     additionalProperties: false,
@@ -83,6 +85,7 @@ export const NotificationStats = Type.Object({
   failed: Type.Integer(),
   unsubscribed: Type.Integer(),
   clicked: Type.Integer({ description: 'distinct devices that reported @clicked with this notification id' }),
+  capped: Type.Integer({ description: "devices not sent it because of the project's frequency cap" }),
 });
 export type NotificationStats = Static<typeof NotificationStats>;
 
@@ -97,6 +100,8 @@ export const NotificationView = Type.Object({
   url: NullableString,
   imageUrl: NullableString,
   stats: NotificationStats,
+  /** Echoed when set (CONTRACTS §14). */
+  ...SendTimingFields,
 });
 export type NotificationView = Static<typeof NotificationView>;
 

@@ -1,10 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { planNames } from '../plans/plans.ts';
 import { ProjectParams, PageLimit } from './common.ts';
+import { ProjectSettings } from './project-settings.ts';
 
 export const maxProjectsPerPage = 1000;
 
 export const ProjectView = Type.Object({
+  ...ProjectSettings.properties,
   id: Type.String(),
   name: Type.String(),
   plan: Type.Enum(planNames),

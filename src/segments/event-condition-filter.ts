@@ -9,7 +9,7 @@ import { dataConditionsFilter, eventWindow } from '../events/count-events.ts';
 import { startOfUtcDay } from '../events/utc-day.ts';
 import { inChunks } from '../infra/chunks.ts';
 
-const countPasses: Record<CountOp, (count: number, value: number) => boolean> = {
+export const countPasses: Record<CountOp, (count: number, value: number) => boolean> = {
   eq: (count, value) => count === value,
   ne: (count, value) => count !== value,
   gt: (count, value) => count > value,

@@ -10,6 +10,8 @@ export interface BatchDevice {
   webPushKeys?: WebPushKeys | null;
   userId?: string | null;
   tags?: Record<string, unknown>;
+  /** Its IANA zone, for local-time sends and quiet hours; null: the project's default. */
+  timezone?: string | null;
 }
 
 /** A device as the fan-out reads it: its _id is the natural key (the device model's), by which the fan-out resumes. */
@@ -21,7 +23,14 @@ export interface TargetDevice extends BatchDevice {
 export type TargetProjection = Record<string, 1>;
 
 export function targetProjection(tags: 'all' | string[]): TargetProjection {
-  const projection: TargetProjection = { deviceId: 1, platform: 1, pushToken: 1, webPushKeys: 1, userId: 1 };
+  const projection: TargetProjection = {
+    deviceId: 1,
+    platform: 1,
+    pushToken: 1,
+    webPushKeys: 1,
+    userId: 1,
+    timezone: 1,
+  };
   if (tags === 'all') projection.tags = 1;
   else for (const name of tags) projection[`tags.${name}`] = 1;
   return projection;

@@ -5,6 +5,9 @@ import type { TemplateBody, TemplateView } from '../schemas/template.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
 import { fieldsOf } from '../schemas/validation.ts';
 import { storedContentErrors } from '../rendering/payload-floor.ts';
+import { contentOf } from '../rendering/message-content.ts';
+import type { RenderPool } from '../rendering/render-pool.ts';
+import { trialRenderErrors } from '../rendering/trial-render.ts';
 import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 
 type StoredTemplate = TemplateDocument & { _id: string; createdAt: Date; updatedAt: Date };
@@ -12,8 +15,9 @@ type StoredTemplate = TemplateDocument & { _id: string; createdAt: Date; updated
 /** Also read on a body that failed its schema: a field that is not a string is skipped. */
 export const templateContentErrors = (body: unknown): ErrorDetail[] => storedContentErrors(fieldsOf(body));
 
-function assertSendable(input: TemplateBody): void {
+async function assertSendable(renderer: RenderPool, projectId: string, input: TemplateBody): Promise<void> {
   const details = templateContentErrors(input);
+  if (details.length === 0) details.push(...(await trialRenderErrors(renderer, projectId, contentOf(input))));
   if (details.length > 0) throw invalidRequest('The template is not valid; see details for each field.', details);
 }
 
@@ -45,13 +49,15 @@ export function toTemplateView(template: StoredTemplate): TemplateView {
 /** Templates are checked as Liquid when written, so a send never discovers a broken one. */
 export class TemplateStore {
   private readonly models: Models;
+  private readonly renderer: RenderPool;
 
-  constructor(models: Models) {
+  constructor(models: Models, renderer: RenderPool) {
     this.models = models;
+    this.renderer = renderer;
   }
 
   async create(projectId: string, input: TemplateBody): Promise<StoredTemplate> {
-    assertSendable(input);
+    await assertSendable(this.renderer, projectId, input);
     const document = await this.models.Template.create({ _id: randomUUID(), projectId, ...storedFields(input) });
     return document.toObject();
   }
@@ -69,7 +75,7 @@ export class TemplateStore {
   }
 
   async replace(projectId: string, templateId: string, input: TemplateBody): Promise<StoredTemplate> {
-    assertSendable(input);
+    await assertSendable(this.renderer, projectId, input);
     const template = await this.models.Template.findOneAndUpdate(
       { _id: templateId, projectId },
       { $set: storedFields(input) },

@@ -38,7 +38,7 @@ describe('POST /notifications/{id}/cancel', () => {
     expect(answer.body.data).toMatchObject({
       id: canceledId,
       status: 'canceled',
-      stats: { targeted: 0, sent: 0, failed: 0, unsubscribed: 0, clicked: 0 },
+      stats: { targeted: 0, sent: 0, failed: 0, unsubscribed: 0, capped: 0, clicked: 0 },
     });
     expect(await queues().send.getJob(canceledId)).toBeUndefined();
 
@@ -70,8 +70,8 @@ describe('POST /notifications/{id}/cancel', () => {
     expect(late.status).toBe(400);
     expect(late.body.error).toEqual({
       code: 'invalid_request',
-      message: 'The notification is completed; only a queued or scheduled send can be canceled.',
-      details: [{ path: '/params/notificationId', message: 'is completed, not queued' }],
+      message: 'The notification is completed; only a queued, scheduled or sending one can be canceled.',
+      details: [{ path: '/params/notificationId', message: 'is completed, not queued or sending' }],
     });
     expect((await readNotification(harness.ingress, project, sent)).status).toBe('completed');
 

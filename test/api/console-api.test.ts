@@ -69,6 +69,9 @@ describe('GET /v1/projects', () => {
         plan: 'team',
         createdAt: expect.any(String),
         rateLimit: { requestsPerMinute: null, used: null },
+        defaultTimezone: 'UTC',
+        quietHours: null,
+        frequencyCap: null,
       },
     ]);
   });
@@ -128,7 +131,7 @@ describe('GET /v1/projects/{id}/notifications', () => {
     expect(first.body.data[0]).toMatchObject({
       status: 'queued',
       body: 'n4',
-      stats: { targeted: 0, sent: 0, failed: 0, unsubscribed: 0, clicked: 0 },
+      stats: { targeted: 0, sent: 0, failed: 0, unsubscribed: 0, capped: 0, clicked: 0 },
     });
     const before = encodeURIComponent(first.body.data[1].createdAt);
     const rest = await get(path(`/notifications?limit=10&before=${before}`));

@@ -105,6 +105,7 @@ describe('per-project delivery rate', () => {
       sent: 150,
       failed: 0,
       unsubscribed: 0,
+      capped: 0,
       clicked: 0,
     });
   }, 60_000);

@@ -222,10 +222,11 @@ describe('hostile event data', () => {
 
 describe('hostile Liquid', () => {
   // The render limits stop the first four (the device counts as failed, nothing is pushed); the last renders "deep".
+  // Their ranges come from the data: a range written out past the static limit is refused before anything renders.
   const hostileTemplates: Array<[string, string, 'failed' | 'sent']> = [
-    ['a hundred-million-step loop', '{% for i in (1..100000000) %}{{ i }}{% endfor %}', 'failed'],
+    ['a hundred-million-step loop', '{% for i in (1..data.steps) %}{{ i }}{% endfor %}', 'failed'],
     ['nested loops', `${'{% for i in (1..1000) %}'.repeat(40)}x${'{% endfor %}'.repeat(40)}`, 'failed'],
-    ['huge output', '{% for i in (1..100000) %}{{ data.big }}{% endfor %}', 'failed'],
+    ['huge output', '{% for i in (1..data.copies) %}{{ data.big }}{% endfor %}', 'failed'],
     [
       'recursive assigns',
       '{% assign s = "ab" %}{% for i in (1..64) %}{% assign s = s | append: s %}{% endfor %}{{ s }}',
@@ -237,7 +238,10 @@ describe('hostile Liquid', () => {
   it('names the field whose preview a render limit stopped: the field of the request, or its template', async () => {
     const loop = hostileTemplates[0]![1];
     const preview = (body: object) =>
-      request('POST', serverPath('/notifications/preview'), { key: project.apiKey, body });
+      request('POST', serverPath('/notifications/preview'), {
+        key: project.apiKey,
+        body: { ...body, data: { steps: 100_000_000 } },
+      });
     for (const field of ['title', 'body', 'url', 'imageUrl'])
       expect((await preview({ body: 'ok', [field]: loop })).body.error.details).toEqual([
         { path: `/${field}`, message: expect.stringContaining('limit') },
@@ -283,7 +287,7 @@ describe('hostile Liquid', () => {
         targetType: 'device',
         targetIds: ['liquid-target'],
         body,
-        data: { big: 'y'.repeat(1000) },
+        data: { big: 'y'.repeat(1000), steps: 100_000_000, copies: 100_000 },
       });
       const notification = await waitUntilCompleted(harness.ingress, project, id, 10_000);
       expect(notification.stats, name).toMatchObject({ targeted: 1, [outcome]: 1 });

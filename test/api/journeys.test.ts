@@ -181,7 +181,7 @@ describe('journeys firing on events', () => {
     expect(sends).toHaveLength(2);
     const toUser = sends.find((send) => send.targetType === 'userId')!;
     const notification = await waitUntilCompleted(harness.ingress, project, toUser._id);
-    expect(notification.stats).toEqual({ targeted: 2, sent: 2, failed: 0, unsubscribed: 0, clicked: 0 });
+    expect(notification.stats).toEqual({ targeted: 2, sent: 2, failed: 0, unsubscribed: 0, capped: 0, clicked: 0 });
     const history = await harness.ingress.request(
       'GET',
       `/v1/projects/${project.projectId}/devices/j-phone/notification-history`,

@@ -59,7 +59,7 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
       body: 'B',
       url: 'https://x.example',
       imageUrl: 'https://x.example/i.png',
-      stats: { targeted: 0, sent: 0, failed: 0, unsubscribed: 0, clicked: 0 },
+      stats: { targeted: 0, sent: 0, failed: 0, unsubscribed: 0, capped: 0, clicked: 0 },
     });
     const job = await ingress.context.queues.send.getJob(id);
     expect(job?.name).toBe(`send:${id}`);

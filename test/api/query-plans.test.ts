@@ -44,6 +44,9 @@ import { createdBefore } from '../../src/models/newest-first-list.ts';
 import { deliveryLogKey } from '../../src/models/delivery-log.ts';
 import { recentAttemptsQuery } from '../../src/webhooks/webhook-attempts.ts';
 import { enabledEndpointsQuery } from '../../src/webhooks/subscribed-endpoints.ts';
+import { activeMessagesQuery } from '../../src/in-app/active-messages.ts';
+import { displayedEventsQuery } from '../../src/in-app/display-history.ts';
+import { inAppStatsPipeline } from '../../src/in-app/in-app-stats.ts';
 
 /**
  * The hot queries, built by the product's own functions, must be planned on an index on the server the tests use: a
@@ -710,6 +713,25 @@ const hotQueries: HotQuery[] = [
     name: "the project's enabled webhook endpoints (read by every event's publisher, cached briefly)",
     explain: () => explainQuery(enabledEndpointsQuery(models(), projectId)),
     index: 'projectId_1_enabled_1',
+  },
+  // In-app messages: the SDK route and the stats
+  {
+    name: 'the active in-app messages of the project, highest priority first',
+    explain: () => explainQuery(activeMessagesQuery(models(), projectId)),
+    index: 'projectId_1_status_1_priority_-1',
+  },
+  {
+    name: 'when the device last displayed each in-app message (its own @iam_displayed)',
+    explain: () => explainQuery(displayedEventsQuery(models(), projectId, 'd007')),
+    index: eventIndexes.subjectType,
+  },
+  {
+    name: 'the stats of an in-app message (distinct devices per @iam_* event)',
+    explain: () =>
+      models()
+        .Event.aggregate(inAppStatsPipeline(projectId, `${projectId}-iam1`))
+        .explain('queryPlanner') as Promise<Explain>,
+    index: 'projectId_1_data.inAppMessageId_1_subjectType_1_type_1_subjectId_1',
   },
 ];
 

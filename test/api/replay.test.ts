@@ -72,6 +72,7 @@ async function expectDeliveredOnce(prefix: string, id: string, rejectedTokenAtte
     sent: 2,
     failed: 0,
     unsubscribed: 1,
+    capped: 0,
     clicked: 0,
   });
 }
@@ -230,7 +231,7 @@ describe('replaying jobs from the dashboard', () => {
       }
       expect(await readNotification(harness.ingress, project, id)).toMatchObject({
         status: 'completed',
-        stats: { targeted: 2, sent: 2, failed: 0, unsubscribed: 0, clicked: 0 },
+        stats: { targeted: 2, sent: 2, failed: 0, unsubscribed: 0, capped: 0, clicked: 0 },
       });
       for (const batch of [0, 1]) {
         expect((await queues().deliver.getJob(deliverJobId(id, batch)))?.data.resumedFanOut).toBe(true);
@@ -284,7 +285,7 @@ describe('replaying jobs from the dashboard', () => {
       sendWorker.resume();
       const notification = await waitUntilCompleted(harness.ingress, project, id);
       expect(harness.sandbox.deliveries('planned-tok-i')).toHaveLength(0);
-      expect(notification.stats).toEqual({ targeted: 2, sent: 2, failed: 0, unsubscribed: 0, clicked: 0 });
+      expect(notification.stats).toEqual({ targeted: 2, sent: 2, failed: 0, unsubscribed: 0, capped: 0, clicked: 0 });
     } finally {
       sendWorker.resume();
     }
@@ -427,7 +428,7 @@ describe('replaying jobs from the dashboard', () => {
           'gateway unreachable',
         );
       const givenUp = await waitUntilCompleted(harness.ingress, project, id);
-      expect(givenUp.stats).toEqual({ targeted: 3, sent: 0, failed: 3, unsubscribed: 0, clicked: 0 });
+      expect(givenUp.stats).toEqual({ targeted: 3, sent: 0, failed: 3, unsubscribed: 0, capped: 0, clicked: 0 });
       for (let batch = 0; batch < 2; batch++) {
         await (await queues().deliver.getJob(deliverJobId(id, batch)))!.retry('failed');
         const gateways = createGatewayProvider(harness.config, models);
@@ -453,6 +454,7 @@ describe('replaying jobs from the dashboard', () => {
         sent: 0,
         failed: 3,
         unsubscribed: 0,
+        capped: 0,
         clicked: 0,
       });
 

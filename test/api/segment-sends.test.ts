@@ -57,7 +57,7 @@ describe('segment sends', () => {
       body: 'Score {{ device.tags.score }}',
     });
     const notification = await waitUntilCompleted(harness.ingress, project, id);
-    expect(notification.stats).toEqual({ targeted: 2, sent: 2, failed: 0, unsubscribed: 0, clicked: 0 });
+    expect(notification.stats).toEqual({ targeted: 2, sent: 2, failed: 0, unsubscribed: 0, capped: 0, clicked: 0 });
     expect(receivedBy(id)).toEqual({
       'seg-pro-high': 1,
       'seg-pro-low': 1,
@@ -77,7 +77,7 @@ describe('segment sends', () => {
       body: 'Union',
     });
     const notification = await waitUntilCompleted(harness.ingress, project, id);
-    expect(notification.stats).toEqual({ targeted: 3, sent: 3, failed: 0, unsubscribed: 0, clicked: 0 });
+    expect(notification.stats).toEqual({ targeted: 3, sent: 3, failed: 0, unsubscribed: 0, capped: 0, clicked: 0 });
     expect(receivedBy(id)).toEqual({
       'seg-pro-high': 1,
       'seg-pro-low': 1,
@@ -105,7 +105,7 @@ describe('segment sends', () => {
       expect(read.status).toBe('failed');
       return read;
     });
-    expect(notification.stats).toEqual({ targeted: 0, sent: 0, failed: 0, unsubscribed: 0, clicked: 0 });
+    expect(notification.stats).toEqual({ targeted: 0, sent: 0, failed: 0, unsubscribed: 0, capped: 0, clicked: 0 });
     expect(Object.values(receivedBy(id))).toEqual([0, 0, 0, 0, 0]);
   });
 

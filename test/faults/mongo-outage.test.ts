@@ -69,6 +69,8 @@ it('a scheduled send that comes due while the MongoDB-wire server is away goes o
 
   await waitUntilCompleted(harness.ingress, project, id, 30_000);
   for (const device of devices) expect(harness.sandbox.deliveries(device.token)).toHaveLength(1);
+  // The notification completes with its last batch, which may be before its send job is marked completed.
+  await eventually(async () => expect(await send.getJobState(id)).toBe('completed'));
   const sendJob = (await send.getJob(id))!;
   expect(sendJob.attemptsMade, lastFailure(sendJob)).toBe(1);
 }, 60_000);

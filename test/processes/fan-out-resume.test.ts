@@ -95,7 +95,14 @@ it('a fan-out killed after queueing a chunk, before saving its progress, resumes
     (token) => received.get(token) !== 1,
   );
   expect(missed).toEqual([]);
-  expect(notification.stats).toEqual({ targeted: count, sent: count, failed: 0, unsubscribed: 0, clicked: 0 });
+  expect(notification.stats).toEqual({
+    targeted: count,
+    sent: count,
+    failed: 0,
+    unsubscribed: 0,
+    capped: 0,
+    clicked: 0,
+  });
   // Only the chunk the first worker may have queued looks its devices up in history before sending.
   expect((await deliverQueue.getJob(deliverJobId(notificationId, 2)))?.data.resumedFanOut).toBeUndefined();
 }, 60_000);

@@ -85,6 +85,31 @@ describe('on a Redis Cluster', () => {
     expect(received.map((deliveries) => deliveries.length)).toEqual([2, 2, 0]);
   });
 
+  it("caps and throttles sends: one script per batch over the project's own slot", async () => {
+    const capped = await harness.ingress.createProject('team');
+    const settings = await request('PATCH', '/settings', capped, { frequencyCap: { max: 1, windowHours: 24 } });
+    expect(settings.status).toBe(200);
+    await registerDevices(harness.ingress, capped, [
+      { id: 'f-1', platform: 'android', token: 'cluster-cap-1', userId: 'fay' },
+      { id: 'f-2', platform: 'ios', token: 'cluster-cap-2', userId: 'fay' },
+    ]);
+    const send = async () =>
+      (
+        await waitUntilCompleted(
+          harness.ingress,
+          capped,
+          await sendNotification(harness.ingress, capped, {
+            targetType: 'userId',
+            targetIds: ['fay'],
+            body: 'Once a day',
+            throttlePerMinute: 600,
+          }),
+        )
+      ).stats;
+    expect(await send()).toMatchObject({ targeted: 2, sent: 2, capped: 0 });
+    expect(await send()).toMatchObject({ targeted: 2, sent: 0, capped: 2 });
+  });
+
   it('changes the tags of every device of a user', async () => {
     await registerDevices(harness.ingress, team, [
       { id: 'd-1', platform: 'ios', token: 'cluster-tags-1', userId: 'dee' },

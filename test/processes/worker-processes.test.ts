@@ -60,6 +60,7 @@ describe('horizontal deliver workers', () => {
       sent: devices,
       failed: 0,
       unsubscribed: 0,
+      capped: 0,
       clicked: 0,
     });
 
@@ -108,7 +109,7 @@ async function batchHeldAfterSending(prefix: string) {
     release: () => processes.gate().release(),
     async expectDeliveredOnce() {
       const notification = await waitUntilCompleted(harness.ingress, project, id, 20_000);
-      expect(notification.stats).toEqual({ targeted: 3, sent: 2, failed: 0, unsubscribed: 1, clicked: 0 });
+      expect(notification.stats).toEqual({ targeted: 3, sent: 2, failed: 0, unsubscribed: 1, capped: 0, clicked: 0 });
       for (const token of [`${prefix}-tok-1`, `${prefix}-tok-2`])
         expect(harness.sandbox.deliveries(token)).toHaveLength(1);
       expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(2);
@@ -223,7 +224,14 @@ describe('worker shutdown and crashes', () => {
     await harness.ingress.context.redis.del(redisKeys.jobLock(running.queueQualifiedName, running.id!));
     await processes.start('deliver', { direct: true });
     const notification = await waitUntilCompleted(harness.ingress, project, id, 20_000);
-    expect(notification.stats).toEqual({ targeted: devices, sent: devices, failed: 0, unsubscribed: 0, clicked: 0 });
+    expect(notification.stats).toEqual({
+      targeted: devices,
+      sent: devices,
+      failed: 0,
+      unsubscribed: 0,
+      capped: 0,
+      clicked: 0,
+    });
 
     // The first run goes on once its history is written and stops before its second call; whichever way it ends,
     // BullMQ then finds the job's lock missing and says so.

@@ -238,6 +238,7 @@ export async function expectEveryDeviceDelivered(
     sent: tokens.length,
     failed: 0,
     unsubscribed: 0,
+    capped: 0,
     clicked: 0,
   });
   expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(tokens.length);

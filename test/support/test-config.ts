@@ -23,6 +23,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ingressShutdownGraceMs: 10_000,
     jobRetention: { completedHours: 24, failedDays: 14 },
     webhooks: { allowPrivate: true, retryBaseMs: 50, retryWindowMs: 24 * 3600 * 1000 },
+    renderTimeoutMs: 1000,
+    renderThreads: 2,
     ...overrides,
   };
 }

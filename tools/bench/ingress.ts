@@ -1,5 +1,5 @@
 /**
- * npm run bench:ingress -- [--mix mixed|reads|registrations|re-registrations|tags-by-user|new-devices] [--devices 100000] [--seconds 20] [--connections 64] [--json]
+ * npm run bench:ingress -- [--mix mixed|reads|registrations|re-registrations|tags-by-user|new-devices|previews|in-app] [--devices 100000] [--seconds 20] [--connections 64] [--json]
  *
  * Seeds N devices (bulk insert, user-<i> each) and runs autocannon against the ingress:
  *  - mixed: half SDK registrations (PUT, client key) of existing devices, half device reads (GET, server key);
@@ -7,7 +7,11 @@
  *  - re-registrations: SDK registrations that change nothing (the token and tags stored: an app starting again);
  *  - tags-by-user: PATCH /users/tags {userId, tags} (server key, business project), with a tag-update worker;
  *  - new-devices: SDK registrations of devices not seen before, each recording @first_session, with an event-ingest
- *    worker; after the run, waits until every @first_session is stored and reports the backlog the run left.
+ *    worker; after the run, waits until every @first_session is stored and reports the backlog the run left;
+ *  - previews: POST /notifications/preview of a normal template for an existing device (a read and a render in a
+ *    render thread).
+ *  - in-app: the SDK route GET .../devices/{id}/in-app-messages (client key) with 50 active messages, 8 of them to a
+ *    segment, against the findOne-by-_id ceiling (issue 37: ≥ 0.7 of it, p99 < 50 ms at 32 connections).
  * Then, on the same server and at the same concurrency as the autocannon connections, the raw driver's ceiling of
  * the operation the mix is dominated by (findOne by _id; updateOne by _id; findOne by _id for re-registrations, which
  * write nothing; for tags by user the find by {projectId, userId}, and the find followed by the guarded update of each
@@ -25,6 +29,7 @@ import { eventIngestQueue } from '../../src/queues/event-ingest.ts';
 import { workerConcurrency } from '../../src/worker-runtime/run-worker-process.ts';
 import { queueNames } from '../../src/queues/queue-names.ts';
 import { firstSessionEvent } from '../../src/events/automatic-events.ts';
+import { seedInAppMessages } from './seed-in-app-messages.ts';
 import {
   bestCeiling,
   checkTarget,
@@ -38,7 +43,16 @@ import {
   type TargetCheck,
 } from './database-ceilings.ts';
 
-const mixes = ['mixed', 'reads', 'registrations', 're-registrations', 'tags-by-user', 'new-devices'] as const;
+const mixes = [
+  'mixed',
+  'reads',
+  'registrations',
+  're-registrations',
+  'tags-by-user',
+  'new-devices',
+  'previews',
+  'in-app',
+] as const;
 type Mix = (typeof mixes)[number];
 
 const { values } = parseArgs({
@@ -68,6 +82,7 @@ try {
   // Every mix reads or changes existing devices: seeded in bulk, outside the measured run.
   const seededTags = (index: number) => ({ plan: index % 2 === 0 ? 'pro' : 'free', visits: index % 10 });
   await seedDevices(models, project.projectId, deviceCount, seededTags, { label: `ingress ${mix}` });
+  if (mix === 'in-app') await seedInAppMessages(models, project.projectId);
 
   const randomIndex = () => Math.floor(Math.random() * deviceCount);
   const sdkBase = `/v1/sdk/projects/${project.projectId}/devices/`;
@@ -96,6 +111,14 @@ try {
       body: { platform: platforms[index % platforms.length], pushToken: seededToken(index), tags: seededTags(index) },
     };
   });
+  const inAppFetch = {
+    method: 'GET' as const,
+    setupRequest: (request: autocannon.Request) => ({
+      ...request,
+      path: `${sdkBase}device-${randomIndex()}/in-app-messages`,
+      headers: { authorization: `Bearer ${project.clientKey}` },
+    }),
+  };
   const read = {
     method: 'GET' as const,
     setupRequest: (request: autocannon.Request) => ({
@@ -122,12 +145,26 @@ try {
       body: JSON.stringify({ userId: `user-${randomIndex()}`, tags: { plan: 'team', visits: visits++ } }),
     }),
   };
+  const preview = {
+    method: 'POST' as const,
+    setupRequest: (request: autocannon.Request) => ({
+      ...request,
+      path: `/v1/projects/${project.projectId}/notifications/preview`,
+      headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        deviceId: `device-${randomIndex()}`,
+        title: 'Hello {{ device.tags.plan | capitalize }}',
+        body: 'Visit {{ device.tags.visits | plus: 1 }}{% if device.tags.plan == "pro" %}: {{ data.offer }}{% endif %}',
+        data: { offer: '20% off' },
+      }),
+    }),
+  };
   // The ceilings first, on the same server at the same concurrency, with the ingress idle: measured after the run they
   // would meet the product's requests still in flight on the server (a slow update goes on after its client gave up).
   const limit = { concurrency: connections, seconds: ceilingSeconds };
   const ceilings: Record<string, Ceiling> = {};
   let ceilingPerSecond: number;
-  if (mix === 'reads' || mix === 're-registrations') {
+  if (mix === 'reads' || mix === 're-registrations' || mix === 'previews' || mix === 'in-app') {
     ceilings.findOne = await deviceFindOneCeiling(models, project.projectId, deviceCount, limit);
     ceilingPerSecond = ceilings.findOne.perSecond;
   } else if (mix === 'registrations') {
@@ -163,6 +200,8 @@ try {
     're-registrations': [reRegistration],
     'tags-by-user': [tagsByUser],
     'new-devices': [newDevice],
+    previews: [preview],
+    'in-app': [inAppFetch],
   }[mix];
   /**
    * Waits until the worker has stored a @first_session for each device the run created (one event-ingest job each):
@@ -196,6 +235,17 @@ try {
       ),
       checkTarget('device reads p99 < 50 ms', result.latency.p99, result.latency.p99 < 50),
     );
+  } else if (mix === 'in-app') {
+    targets.push(
+      checkTarget(
+        `in-app fetches at ${deviceCount} devices, 50 active messages (8 to segments) ≥ 0.7 × raw findOne ceiling`,
+        ratio(requestsPerSecond, ceilingPerSecond),
+        requestsPerSecond >= 0.7 * ceilingPerSecond,
+      ),
+      checkTarget('in-app fetches p99 < 50 ms', result.latency.p99, result.latency.p99 < 50),
+    );
+  } else if (mix === 'previews') {
+    targets.push(checkTarget('previews p99 < 50 ms', result.latency.p99, result.latency.p99 < 50));
   } else if (mix === 'registrations') {
     targets.push(
       checkTarget(

@@ -11,6 +11,7 @@ CODE_FOR_STATUS = {
     404: "not_found",
     413: "payload_too_large",
     415: "unsupported_media_type",
+    422: "idempotency_key_reused",
     429: "rate_limited",
     500: "internal",
     503: "unavailable",

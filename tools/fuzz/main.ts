@@ -64,6 +64,7 @@ function schemathesisConfig(project: CreatedProject, rotated: CreatedProject): s
     block('/keys/rotate$', { 'path.projectId': rotated.projectId }),
     block('/notification-history$', withDevice),
     block('^/v1/sdk/.*/events$', withDevice),
+    block('^/v1/sdk/.*/in-app-messages$', withDevice),
     block('^/v1/projects/(?!.*/keys/rotate$)', projectOnly),
     block('^/v1/sdk/', projectOnly),
   ].join('\n');

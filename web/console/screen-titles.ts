@@ -7,6 +7,7 @@ export const screenTitles = {
   templates: 'Templates',
   segments: 'Segments',
   journeys: 'Journeys',
+  'in-app-messages': 'In-app messages',
   events: 'Events',
   devices: 'Devices',
   webhooks: 'Webhooks',

@@ -22,13 +22,15 @@ async function declarations(): Promise<string> {
 
 /**
  * The files the ingress serves under /sdk/: web.js (an ES module), web.iife.js (for a script tag, with the
- * PushEngineDeferred queue), service-worker.js (for importScripts, so a classic script) and web.d.ts.
+ * PushEngineDeferred queue), service-worker.js (for importScripts, so a classic script), in-app.js (the in-app renderer) and web.d.ts.
  */
 export async function buildSdk(outdir: string): Promise<void> {
   await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
   await Promise.all([
     build({ ...common, entryPoints: { web: resolve(here, 'index.ts') }, outdir, format: 'esm' }),
+    // Loaded by web.js and web.iife.js alike only when an in-app message is shown (CONTRACTS §16).
+    build({ ...common, entryPoints: { 'in-app': resolve(here, 'in-app/renderer.ts') }, outdir, format: 'esm' }),
     build({ ...common, entryPoints: { 'web.iife': resolve(here, 'script-tag.ts') }, outdir, format: 'iife' }),
     build({
       ...common,

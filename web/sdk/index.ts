@@ -2,6 +2,9 @@ import { createSdk } from './sdk.ts';
 
 export type {
   EventValue,
+  InAppButton,
+  InAppMessage,
+  InAppMessageHandler,
   InitializeOptions,
   PushEngineError,
   PushEngineSdk,

@@ -1,7 +1,9 @@
-import type { InitializeOptions, PushEngineSdk } from './types.ts';
+import type { InAppMessageHandler, InitializeOptions, PushEngineSdk } from './types.ts';
 import { ApiClient } from './api-client.ts';
 import { randomId } from '../shared/random-id.ts';
 import { clientStateKey, readOrCreate, readState, writeState, type ClientState } from './storage.ts';
+import { InAppMessages } from './in-app/in-app-messages.ts';
+import { startsSession } from './in-app/session-start.ts';
 import { chooseLanguage, localeSent, syncLocale, visitorLocale } from './locale.ts';
 
 const defaultServiceWorkerPath = '/push-engine-sw.js';
@@ -20,6 +22,7 @@ interface Session {
   worker: Promise<ServiceWorkerRegistration>;
   /** The device as the service last answered it. */
   isSubscribed: boolean;
+  inApp: InAppMessages;
 }
 
 /** Safari on iOS offers notifications only to sites added to the home screen. */
@@ -94,6 +97,7 @@ const effectiveOptions = (options: InitializeOptions): string =>
 export function createSdk(): PushEngineSdk {
   let session: Promise<Session> | undefined;
   let sessionOptions: string | undefined;
+  let inAppHandler: InAppMessageHandler | null = null;
 
   function started(): Promise<Session> {
     if (session === undefined)
@@ -146,15 +150,19 @@ export function createSdk(): PushEngineSdk {
         : Promise.reject(new Error('This browser has no service workers, so it cannot receive push notifications.'));
     worker.catch(() => undefined);
     const projectPath = `/v1/sdk/projects/${encodeURIComponent(options.projectId)}`;
+    const client = new ApiClient(options.baseUrl, options.clientKey);
+    const devicePath = `${projectPath}/devices/${encodeURIComponent(deviceId)}`;
     const current: Session = {
       projectId: options.projectId,
-      client: new ApiClient(options.baseUrl, options.clientKey),
+      client,
       projectPath,
-      devicePath: `${projectPath}/devices/${encodeURIComponent(deviceId)}`,
+      devicePath,
       deviceId,
       worker,
       isSubscribed: false,
+      inApp: new InAppMessages({ client, baseUrl: options.baseUrl, projectId: options.projectId, devicePath }),
     };
+    current.inApp.handler = inAppHandler;
     let subscription = await currentSubscription(worker);
     // Another project's or provider's subscription on this site reaches no one through this project: a push service
     // refuses a push signed with another key. The visitor counts as not subscribed until subscribe() replaces it.
@@ -168,6 +176,8 @@ export function createSdk(): PushEngineSdk {
     if (subscription !== undefined || created) await register(current, subscription ?? null);
     await keepLocale(current);
     addEventListener('languagechange', () => void keepLocale(current));
+    current.inApp.refresh();
+    if (startsSession(options.projectId)) current.inApp.trigger((trigger) => 'on' in trigger);
     return current;
   }
 
@@ -224,10 +234,12 @@ export function createSdk(): PushEngineSdk {
     async setUserId(userId) {
       const current = await started();
       await current.client.call({ method: 'PATCH', path: current.devicePath, body: { userId } });
+      await current.inApp.refresh();
     },
     async setTags(tags) {
       const current = await started();
       await current.client.call({ method: 'PATCH', path: current.devicePath, body: { tags } });
+      await current.inApp.refresh();
     },
     async setLanguage(language) {
       const current = await started();
@@ -243,11 +255,21 @@ export function createSdk(): PushEngineSdk {
         // The same with every retry: an answer lost after the event was stored does not store it twice.
         headers: { 'idempotency-key': randomId() },
       } as const;
+      current.inApp.trigger((trigger) => 'event' in trigger && trigger.event === type);
       if (options?.useBeacon) await current.client.sendNow(call);
       else await current.client.call(call);
     },
     async getDeviceId() {
       return (await started()).deviceId;
+    },
+    setInAppMessageHandler(handler) {
+      inAppHandler = handler;
+      session?.then(
+        (current) => {
+          current.inApp.handler = handler;
+        },
+        () => undefined,
+      );
     },
   };
   return sdk;

@@ -32,6 +32,33 @@ export interface PushEngineError extends Error {
   details?: Array<{ path: string; message: string }>;
 }
 
+/** A button of an in-app message: `url` opens its url, `close` closes the message. */
+export interface InAppButton {
+  id: string;
+  text: string;
+  action: 'url' | 'close';
+  url?: string;
+}
+
+/** An in-app message as the service rendered it for this device (CONTRACTS §16). */
+export interface InAppMessage {
+  id: string;
+  layout: 'modal' | 'banner';
+  title: string | null;
+  body: string;
+  imageUrl: string | null;
+  buttons: InAppButton[];
+  trigger: { event: string } | { on: 'session_start' };
+  frequency: 'once' | 'always' | { everyDays: number };
+  priority: number;
+}
+
+/**
+ * Called when a visitor clicks a button of an in-app message, after @iam_clicked is reported. Answer true when the
+ * page handled the action itself; otherwise the SDK does it (opens the url, or closes the message).
+ */
+export type InAppMessageHandler = (event: { message: InAppMessage; button: InAppButton }) => boolean | undefined;
+
 export interface PushEngineSdk {
   /**
    * Registers this browser as a device (its push subscription, if it has one) and installs the service worker. Called
@@ -55,4 +82,6 @@ export interface PushEngineSdk {
   trackEvent(type: string, data?: Record<string, EventValue>, options?: TrackEventOptions): Promise<void>;
   /** The id generated for this browser on its first visit and kept in IndexedDB. */
   getDeviceId(): Promise<string>;
+  /** Lets the page handle the button actions of in-app messages itself; null restores the SDK's own. */
+  setInAppMessageHandler(handler: InAppMessageHandler | null): void;
 }

@@ -9,10 +9,11 @@ export function registerCancelNotification(app: App, context: AppContext): void 
     '/notifications/:notificationId/cancel',
     {
       schema: {
-        summary: 'Cancel a scheduled send, or one still waiting in the queue',
+        summary: 'Cancel a scheduled send, one still waiting in the queue, or the waiting pushes of one sending',
         description:
           'A queued notification becomes canceled and nothing of it is sent; canceling it again answers the same. ' +
-          'A notification already sending, completed or failed cannot be canceled: 400.',
+          'A sending one is canceled too: its pushes still waiting (local time, quiet hours, throttle) are not sent. ' +
+          'A completed or failed notification cannot be canceled: 400.',
         tags: ['notifications'],
         params: NotificationIdParams,
         response: { 200: dataResponse(NotificationView), 400: ErrorResponse, 404: ErrorResponse },

@@ -94,7 +94,7 @@ describe("the console's Notifications screen", { timeout: 120_000 }, () => {
     }
   });
 
-  it('says why a send cannot be canceled once it has started, and shows where it stands', async () => {
+  it('says why a send cannot be canceled once it has completed, and shows where it stands', async () => {
     const owner = await harness.ingress.createProject('team');
     await registerDevices(harness.ingress, owner, [{ id: 'started', platform: 'android', token: 'console-started' }]);
     const id = await sendNotification(harness.ingress, owner, {
@@ -113,17 +113,17 @@ describe("the console's Notifications screen", { timeout: 120_000 }, () => {
       await show(page, 'notifications');
       const row = page.locator(`tr[data-notification="${id}"]`);
       await row.getByRole('button', { name: 'Cancel send' }).click();
-      // A worker takes the send while the question is on screen.
-      await harness.ingress.context.models.Notification.updateOne({ _id: id }, { $set: { status: 'sending' } });
+      // The send completes while the question is on screen.
+      await harness.ingress.context.models.Notification.updateOne({ _id: id }, { $set: { status: 'completed' } });
       await row.getByRole('button', { name: 'Yes, cancel send' }).click();
       await until(() => page.getByRole('alert').textContent()).toContain(
-        'The notification is sending; only a queued or scheduled send can be canceled.',
+        'The notification is completed; only a queued, scheduled or sending one can be canceled.',
       );
       // Above the list, where it is seen whatever the list's length.
       const alertBottom = (await page.getByRole('alert').boundingBox())!;
       const listTop = (await page.locator('table.list').boundingBox())!;
       expect(alertBottom.y + alertBottom.height).toBeLessThanOrEqual(listTop.y);
-      await until(() => row.getByTestId('status').textContent()).toBe('sending');
+      await until(() => row.getByTestId('status').textContent()).toBe('completed');
     } finally {
       await close();
     }

@@ -90,13 +90,15 @@ describe("the console's Send screen", { timeout: 120_000 }, () => {
       await page.getByRole('button', { name: 'Confirm send' }).click();
       const accepted = page.getByRole('status').filter({ hasText: 'Accepted as notification' });
       const notificationId = (await accepted.locator('code').textContent())!;
-      // The same key within 24 hours answers the same notification: the console sent it.
+      // The key is bound to the console's send: another body under it within 24 hours is refused (CONTRACTS §1).
       const replay = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
         key: project.apiKey,
         body: { targetType: 'device', targetIds: ['regular'], body: 'x' },
         headers: { 'idempotency-key': idempotencyKey },
       });
-      expect(replay.body.data.id).toBe(notificationId);
+      expect(replay.status).toBe(422);
+      expect(replay.body.error.code).toBe('idempotency_key_reused');
+      expect(notificationId).toMatch(/^[0-9a-f-]{36}$/);
 
       await show(page, 'notifications');
       const row = page.locator(`tr[data-notification="${notificationId}"]`);

@@ -10,6 +10,7 @@ import { JourneysScreen } from './journeys.tsx';
 import { EventsScreen } from './events.tsx';
 import { DevicesScreen } from './devices.tsx';
 import { WebhooksScreen } from './webhooks.tsx';
+import { InAppMessagesScreen } from './in-app-messages.tsx';
 
 export const screens: Record<ScreenName, FunctionComponent> = {
   overview: OverviewScreen,
@@ -19,6 +20,7 @@ export const screens: Record<ScreenName, FunctionComponent> = {
   templates: TemplatesScreen,
   segments: SegmentsScreen,
   journeys: JourneysScreen,
+  'in-app-messages': InAppMessagesScreen,
   events: EventsScreen,
   devices: DevicesScreen,
   webhooks: WebhooksScreen,

@@ -10,6 +10,10 @@ import { NotificationPage } from './notification-page.tsx';
 const pageSize = 20;
 const catchUpPageSize = 100;
 
+/** Targeted devices with no outcome yet: in flight, or waiting for their local time, quiet hours or a throttle. */
+const notYetSent = (stats: NotificationView['stats']) =>
+  stats.targeted - stats.sent - stats.failed - stats.unsubscribed - stats.capped;
+
 function Funnel({ stats }: { stats: NotificationView['stats'] }) {
   const steps: Array<[string, number]> = [
     ['targeted', stats.targeted],
@@ -28,7 +32,14 @@ function Funnel({ stats }: { stats: NotificationView['stats'] }) {
       </ol>
       <p class="funnel-losses">
         <span data-stat="failed">failed {stats.failed}</span> ·{' '}
-        <span data-stat="unsubscribed">unsubscribed {stats.unsubscribed}</span>
+        <span data-stat="unsubscribed">unsubscribed {stats.unsubscribed}</span> ·{' '}
+        <span data-stat="capped">capped {stats.capped}</span>
+        {notYetSent(stats) > 0 && (
+          <>
+            {' '}
+            · <span data-stat="waiting">not sent {notYetSent(stats)}</span>
+          </>
+        )}
       </p>
     </div>
   );
@@ -152,10 +163,14 @@ function NotificationList({ onOpen }: { onOpen(id: string): void }) {
                     <span class={`status status-${notification.status}`} data-testid="status">
                       {notification.status}
                     </span>
-                    {notification.status === 'queued' && (
+                    {(notification.status === 'queued' || notification.status === 'sending') && (
                       <ConfirmButton
                         label="Cancel send"
-                        question="Cancel it? Nothing of it will be sent."
+                        question={
+                          notification.status === 'queued'
+                            ? 'Cancel it? Nothing of it will be sent.'
+                            : 'Cancel it? What is still waiting (local time, quiet hours, throttle) will not be sent.'
+                        }
                         disabled={cancel.running}
                         onConfirm={() => void cancel.run(notification.id)}
                       />

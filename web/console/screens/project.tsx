@@ -4,6 +4,7 @@ import { api, session } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
+import { ProjectSettingsForm } from './project-settings.tsx';
 
 function rateLimitText({ rateLimit }: ProjectView): string {
   if (rateLimit.requestsPerMinute === null) return 'Unlimited';
@@ -41,6 +42,9 @@ export function ProjectScreen() {
           </dl>
         )}
       </LoadedView>
+      {loaded.data && (
+        <ProjectSettingsForm key={loaded.data.id} base={base} project={loaded.data} onSaved={loaded.reload} />
+      )}
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">API keys</h2>
         <p>

@@ -13,6 +13,7 @@ import { randomId } from '../../shared/random-id.ts';
 import { audienceCount, type TargetType, targetTypes } from './send/audience.ts';
 import { browserTimeZone, confirmationText, failureText, scheduledInstant } from './send/confirmation.ts';
 import { blankContent, ContentFields, type ContentMode } from './send/content-fields.tsx';
+import { blankDelivery, deliveryBody, DeliveryFields } from './send/delivery-fields.tsx';
 
 type Timing = 'now' | 'later';
 
@@ -29,6 +30,7 @@ export function SendScreen() {
   const [idempotencyKey, setIdempotencyKey] = useState<string>(() => randomId());
   const [timing, setTiming] = useState<Timing>('now');
   const [sendAtLocal, setSendAtLocal] = useState('');
+  const [delivery, setDelivery] = useState(blankDelivery);
   const sendAt = timing === 'later' ? scheduledInstant(sendAtLocal) : null;
 
   const chosenTemplate = templateId || templates.data?.[0]?.id || '';
@@ -58,7 +60,7 @@ export function SendScreen() {
 
   // A send is confirmed, with its audience's count, for the message and audience on screen: Enter in a field only
   // asks, and any change asks again. The accepted notice belongs to the message and audience it was sent with.
-  const draft = JSON.stringify([message, targetType, chosenTarget, timing, sendAt]);
+  const draft = JSON.stringify([message, targetType, chosenTarget, timing, sendAt, delivery]);
   const [confirmingFor, setConfirmingFor] = useState<string | null>(null);
   // The question takes the focus on its safe answer, as every confirmation does: Enter or Escape there cancels.
   const cancelButton = useRef<HTMLButtonElement>(null);
@@ -86,7 +88,13 @@ export function SendScreen() {
   // key is retired: the same message sent again afterwards is another send.
   const [keysTried, setKeysTried] = useState<ReadonlyMap<string, string>>(new Map());
   const send = useAction(async () => {
-    const body = { ...message, targetType, targetIds: [chosenTarget], ...(sendAt !== null && { sendAt }) };
+    const body = {
+      ...message,
+      targetType,
+      targetIds: [chosenTarget],
+      ...(sendAt !== null && { sendAt }),
+      ...deliveryBody(delivery),
+    };
     const fieldKeyTaken = [...keysTried.values()].includes(idempotencyKey);
     const key = keysTried.get(draft) ?? (fieldKeyTaken ? randomId() : idempotencyKey);
     setIdempotencyKey(key);
@@ -184,6 +192,7 @@ export function SendScreen() {
           </div>
         )}
       </fieldset>
+      <DeliveryFields value={delivery} onChange={setDelivery} />
       <fieldset>
         <legend>Send</legend>
         <Select

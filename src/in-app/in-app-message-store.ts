@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { Models } from '../models/index.ts';
+import type { StoredInAppMessage } from '../models/in-app-message.ts';
+import type { InAppMessageBody, InAppMessageView } from '../schemas/in-app-message.ts';
+import { invalidRequest, notFound } from '../errors.ts';
+import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
+import { inAppMessageErrors } from './in-app-message-rules.ts';
+import { activeInAppMessages } from './active-messages.ts';
+
+const missing = (id: string) => notFound(`No in-app message "${id}" in this project.`);
+
+const isoOrNull = (time: Date | null | undefined) => time?.toISOString() ?? null;
+
+export function toInAppMessageView(message: StoredInAppMessage): InAppMessageView {
+  return {
+    id: message._id,
+    name: message.name,
+    status: message.status,
+    layout: message.layout,
+    title: message.title ?? null,
+    body: message.body,
+    imageUrl: message.imageUrl ?? null,
+    buttons: message.buttons,
+    trigger: message.trigger,
+    segmentId: message.segmentId ?? null,
+    startAt: isoOrNull(message.startAt),
+    endAt: isoOrNull(message.endAt),
+    frequency: message.frequency,
+    priority: message.priority ?? 0,
+    createdAt: message.createdAt.toISOString(),
+    updatedAt: message.updatedAt.toISOString(),
+  };
+}
+
+function storedFields(input: InAppMessageBody) {
+  return {
+    name: input.name,
+    status: input.status,
+    layout: input.layout,
+    title: input.title ?? null,
+    body: input.body,
+    imageUrl: input.imageUrl ?? null,
+    buttons: input.buttons ?? [],
+    trigger: 'event' in input.trigger ? { event: input.trigger.event! } : { on: 'session_start' as const },
+    segmentId: input.segmentId ?? null,
+    startAt: input.startAt ? new Date(input.startAt) : null,
+    endAt: input.endAt ? new Date(input.endAt) : null,
+    frequency: input.frequency,
+    priority: input.priority ?? 0,
+  };
+}
+
+/** In-app messages are checked when written (Liquid, buttons, schedule, segment), so the SDK route never meets a broken one. */
+export class InAppMessageStore {
+  private readonly models: Models;
+
+  constructor(models: Models) {
+    this.models = models;
+  }
+
+  private async checked(projectId: string, input: InAppMessageBody) {
+    const details = inAppMessageErrors(input);
+    if (details.length > 0)
+      throw invalidRequest('The in-app message is not valid; see details for each field.', details);
+    if (input.segmentId && !(await this.models.Segment.exists({ _id: input.segmentId, projectId })))
+      throw notFound(`No segment "${input.segmentId}" in this project.`);
+    return storedFields(input);
+  }
+
+  async create(projectId: string, input: InAppMessageBody): Promise<StoredInAppMessage> {
+    const fields = await this.checked(projectId, input);
+    const document = await this.models.InAppMessage.create({ _id: randomUUID(), projectId, ...fields });
+    activeInAppMessages(this.models).forget(projectId);
+    return document.toObject() as StoredInAppMessage;
+  }
+
+  private readonly listing = newestFirstListing<StoredInAppMessage>((filter, count) =>
+    this.models.InAppMessage.find(filter).sort(newestFirst).limit(count).lean<StoredInAppMessage[]>(),
+  );
+  readonly list = this.listing.list;
+  readonly boundary = this.listing.boundary;
+
+  async find(projectId: string, id: string): Promise<StoredInAppMessage> {
+    const message = await this.models.InAppMessage.findOne({ _id: id, projectId }).lean<StoredInAppMessage>();
+    if (!message) throw missing(id);
+    return message;
+  }
+
+  async replace(projectId: string, id: string, input: InAppMessageBody): Promise<StoredInAppMessage> {
+    const fields = await this.checked(projectId, input);
+    const message = await this.models.InAppMessage.findOneAndUpdate(
+      { _id: id, projectId },
+      { $set: fields },
+      { returnDocument: 'after' },
+    ).lean<StoredInAppMessage>();
+    activeInAppMessages(this.models).forget(projectId);
+    if (!message) throw missing(id);
+    return message;
+  }
+
+  async delete(projectId: string, id: string): Promise<void> {
+    const result = await this.models.InAppMessage.deleteOne({ _id: id, projectId });
+    activeInAppMessages(this.models).forget(projectId);
+    if (result.deletedCount === 0) throw missing(id);
+  }
+}

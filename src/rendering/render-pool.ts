@@ -1,0 +1,178 @@
+import { Piscina } from 'piscina';
+import type { Worker } from 'node:worker_threads';
+import type { ContentField } from './message-content.ts';
+import type { ScopeDevice } from './personalization-scope.ts';
+import { OneAtATime } from './one-at-a-time.ts';
+import { RenderProgress } from './render-progress.ts';
+import type { DeviceRendering, RenderJob, RenderRequest, RenderTask } from './render-thread.ts';
+
+export interface RenderPoolOptions {
+  threads: number;
+  /** How long one device's field may render before its thread is terminated. */
+  timeoutMs: number;
+}
+
+/** Why a device has no content when its render ran past the bound (CONTRACTS §9: a per-device error, counted failed). */
+export const renderTimeoutReason = 'render_timeout';
+
+/** A render thread's heap: a render that outgrows it ends its thread, never the process. */
+const threadHeapMb = 128;
+
+type TaskOutcome =
+  | { renderings: DeviceRendering[] }
+  | { stopped: 'timeout' | 'crash'; device: number; field: ContentField; error?: unknown };
+
+/**
+ * Liquid renders off the event loop, in a few threads, each render bounded in wall-clock time whatever liquidjs checks
+ * or fails to check: a watchdog reads where a thread is (RenderProgress) and terminates a thread that has spent the
+ * bound on one field of one device; Piscina starts another in its place. All the devices of a call go to a thread as
+ * one task, so a batch pays one round trip; the devices a stopped task had not finished go again as a new task, so only
+ * the device past the bound fails. A thread that dies otherwise (out of its heap, terminated) has its devices rendered
+ * again; a device it died on twice fails. Time a task waits for a thread is not counted: a render waiting behind a
+ * hostile one is not blamed for it.
+ */
+export class RenderPool {
+  private readonly options: RenderPoolOptions;
+  private pool: Piscina<RenderTask, DeviceRendering[]> | undefined;
+  private readonly inFlight = new Set<RenderProgress>();
+  private readonly byProject = new OneAtATime();
+
+  constructor(options: RenderPoolOptions) {
+    this.options = options;
+  }
+
+  /**
+   * Each device's content, in the order given; threads start at the first render, so a process that never renders has
+   * none. A project's renders run one at a time, so that one project can hold one thread at most, whatever it sends:
+   * the others' renders find a thread free. Past `maxStops` devices stopped, the content counts as too costly for
+   * anyone: the devices not yet rendered fail without a render, so one message cannot hold a thread for the bound times
+   * every device it is sent to.
+   */
+  render(
+    request: RenderRequest,
+    devices: ScopeDevice[],
+    options: { projectId: string; maxStops?: number },
+  ): Promise<DeviceRendering[]> {
+    return this.renderEach(
+      [request],
+      devices.map((device) => ({ request: 0, device })),
+      options,
+    );
+  }
+
+  /**
+   * Several messages in one task, each job naming its message and device (one device's in-app messages), each job
+   * bounded and stopped as a device of `render` is.
+   */
+  renderEach(
+    requests: RenderRequest[],
+    jobs: RenderJob[],
+    { projectId, maxStops = Number.POSITIVE_INFINITY }: { projectId: string; maxStops?: number },
+  ): Promise<DeviceRendering[]> {
+    return this.byProject.run(projectId, () => this.renderAll(requests, jobs, maxStops));
+  }
+
+  private async renderAll(requests: RenderRequest[], jobs: RenderJob[], maxStops: number): Promise<DeviceRendering[]> {
+    const renderings: DeviceRendering[] = new Array(jobs.length);
+    let pending = jobs.map((_job, index) => index);
+    const diedOn = new Set<number>();
+    let stops = 0;
+    while (pending.length > 0) {
+      if (stops >= maxStops) {
+        const reason = `${renderTimeoutReason}: not rendered, as the message ran past the bound for other devices`;
+        for (const index of pending) renderings[index] = { field: 'body', reason, stopped: true };
+        break;
+      }
+      const outcome = await this.runBounded(
+        requests,
+        pending.map((index) => jobs[index]!),
+      );
+      if ('renderings' in outcome) {
+        outcome.renderings.forEach((rendering, position) => {
+          renderings[pending[position]!] = rendering;
+        });
+        break;
+      }
+      const culprit = pending[outcome.device]!;
+      if (outcome.stopped === 'crash' && !diedOn.has(culprit)) {
+        diedOn.add(culprit);
+        continue;
+      }
+      renderings[culprit] = { field: outcome.field, reason: this.stopReason(outcome), stopped: true };
+      stops += 1;
+      pending = pending.filter((index) => index !== culprit);
+    }
+    return renderings;
+  }
+
+  /** The threads running now. */
+  get threads(): readonly Worker[] {
+    return this.pool?.threads ?? [];
+  }
+
+  /** Tasks a thread is rendering now (not those waiting for one). */
+  get rendering(): number {
+    return [...this.inFlight].filter((progress) => progress.read() !== null).length;
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.destroy();
+    this.pool = undefined;
+  }
+
+  private threadPool(): Piscina<RenderTask, DeviceRendering[]> {
+    if (this.pool) return this.pool;
+    this.pool = new Piscina<RenderTask, DeviceRendering[]>({
+      filename: new URL('./render-thread.ts', import.meta.url).href,
+      minThreads: this.options.threads,
+      maxThreads: this.options.threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      resourceLimits: { maxOldGenerationSizeMb: threadHeapMb },
+    });
+    // A thread that dies between tasks is replaced; no render was lost with it.
+    this.pool.on('error', () => undefined);
+    return this.pool;
+  }
+
+  private async runBounded(requests: RenderRequest[], jobs: RenderJob[]): Promise<TaskOutcome> {
+    const progress = new RenderProgress();
+    const abort = new AbortController();
+    const { timeoutMs } = this.options;
+    let timedOut: { device: number; field: ContentField } | null = null;
+    const watch = () => {
+      const at = progress.read();
+      const now = Date.now();
+      if (at !== null && now - at.since >= timeoutMs) {
+        timedOut = at;
+        abort.abort();
+      } else timer = setTimeout(watch, at === null ? timeoutMs : at.since + timeoutMs - now);
+    };
+    let timer = setTimeout(watch, timeoutMs);
+    this.inFlight.add(progress);
+    try {
+      // Only what Liquid reads of a device crosses to the thread: a batch's tokens and keys are not copied.
+      const scoped = jobs.map(({ request, device: { deviceId, userId, tags } }) => ({
+        request,
+        device: { deviceId, userId, tags },
+      }));
+      const task: RenderTask = { requests, jobs: scoped, progress: progress.buffer };
+      return { renderings: await this.threadPool().run(task, { signal: abort.signal }) };
+    } catch (error) {
+      if (timedOut !== null) return { stopped: 'timeout', ...(timedOut as { device: number; field: ContentField }) };
+      const at = progress.read();
+      // A task that never began failed for a reason of the pool's, not of any device's.
+      if (at === null) throw error;
+      return { stopped: 'crash', device: at.device, field: at.field, error };
+    } finally {
+      clearTimeout(timer);
+      this.inFlight.delete(progress);
+    }
+  }
+
+  private stopReason(outcome: Exclude<TaskOutcome, { renderings: DeviceRendering[] }>): string {
+    if (outcome.stopped === 'timeout')
+      return `${renderTimeoutReason}: the ${outcome.field} took longer than ${this.options.timeoutMs} ms to render`;
+    const cause = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+    return `the render thread stopped twice while rendering the ${outcome.field} (${cause})`;
+  }
+}

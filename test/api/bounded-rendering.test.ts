@@ -1,0 +1,207 @@
+import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import type { RenderPool } from '../../src/rendering/render-pool.ts';
+import {
+  registerDevices,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from '../support/delivery-harness.ts';
+import { eventually } from '../support/eventually.ts';
+
+/**
+ * The hostile probe's finding: one output whose property path has thousands of segments, over a range, runs for range
+ * size × path length in one liquidjs step, which its time limit never interrupts. Written out, the static limits refuse
+ * it before anything renders; computed as it renders, it runs in a render thread that is stopped at the bound, while
+ * the process goes on serving every other project at once.
+ */
+/** Long enough that another project's send, pushed end to end, fits inside it on a loaded 2-core machine. */
+const boundMs = 8_000;
+const {
+  harness,
+  projects: { hostile, other },
+} = useDeliveryHarness({
+  configOverrides: { renderTimeoutMs: boundMs },
+  projects: { hostile: 'team', other: 'team' },
+});
+
+const path = (segments: number) => Array.from({ length: segments }, () => 'a').join('.');
+/** The probe's reproduction as it was posted, at the scale that took liquidjs 2.4 s. */
+const writtenOut = `{{ (1..4000) | has: "${path(2000)}" }}`;
+/** A path of 2,000 segments over 1,000,000 items from the send's data: about 12 minutes for liquidjs alone. */
+const fromData = { body: '{{ (1..data.items) | has: data.path }}', data: { items: 1_000_000, path: path(2000) } };
+/** A path captured from loops over 256,000 items built by concat: about 5 minutes for liquidjs alone, with no data. */
+const fromCapture = `{% capture p %}${'{% for i in (1..1000) %}a.{% endfor %}'.repeat(2)}{% endcapture %}{% assign r = (1..1000) %}{% for i in (1..8) %}{% assign r = r | concat: r %}{% endfor %}{{ r | has: p }}`;
+/** A device's own tags drive it: 1,000,000 items × 512 segments, about 3 minutes for liquidjs alone. */
+const fromTags = '{{ (1..device.tags.items) | has: device.tags.path }} for you';
+
+const projectPath = (project: typeof hostile, suffix: string) => `/v1/projects/${project.projectId}${suffix}`;
+const post = (project: typeof hostile, suffix: string, body: unknown) =>
+  harness.ingress.request('POST', projectPath(project, suffix), { key: project.apiKey, body });
+const bodiesTo = (token: string) =>
+  harness.sandbox
+    .deliveries(token)
+    .map((push: any) => push.payload.notification?.body ?? push.payload.aps?.alert?.body);
+
+beforeAll(async () => {
+  await registerDevices(harness.ingress, other, [{ id: 'bystander', platform: 'android', token: 'bystander-token' }]);
+  await registerDevices(harness.ingress, hostile, [
+    { id: 'a-modest', platform: 'android', token: 'modest-token', tags: { items: 3, path: 'a' } },
+    { id: 'b-costly', platform: 'android', token: 'costly-token', tags: { items: 1_000_000, path: path(512) } },
+  ]);
+  // Both processes' render threads start at their first render; that start is not what these tests time.
+  expect((await post(other, '/notifications/preview', { body: 'warm-up' })).status).toBe(200);
+  await waitUntilCompleted(
+    harness.ingress,
+    other,
+    await sendNotification(harness.ingress, other, { targetType: 'device', targetIds: ['bystander'], body: 'warm-up' }),
+  );
+});
+
+/**
+ * Starts the hostile request and, once a thread of `renderer` renders it, serves another project: its /healthz answers
+ * in under 200 ms (the event loop is free), and a send to its device is accepted, rendered and pushed while the hostile
+ * render still runs (it waits behind nothing). Answers the hostile request's outcome and how long it took.
+ */
+async function whileItRenders<T>(renderer: RenderPool, hostileRequest: () => Promise<T>) {
+  const started = Date.now();
+  let settled = false;
+  const outcome = hostileRequest().finally(() => {
+    settled = true;
+  });
+  await eventually(() => expect(renderer.rendering).toBeGreaterThan(0), 10_000, 5);
+
+  const healthStarted = Date.now();
+  expect((await harness.ingress.request('GET', '/healthz')).status).toBe(200);
+  expect(Date.now() - healthStarted).toBeLessThan(200);
+  const body = `bystander ${Date.now()}`;
+  await sendNotification(harness.ingress, other, { targetType: 'device', targetIds: ['bystander'], body });
+  await eventually(() => expect(bodiesTo('bystander-token')).toContain(body), 5_000, 5);
+  expect(settled, 'the hostile render still runs once the other project was served').toBe(false);
+
+  const result = await outcome;
+  return { result, elapsedMs: Date.now() - started };
+}
+
+function expectRefused(response: { status: number; body: any }, path: string, message: RegExp): void {
+  expect(response.status, JSON.stringify(response.body)).toBe(400);
+  expect(response.body.error.code).toBe('invalid_request');
+  expect(response.body.error.details).toContainEqual({ path, message: expect.stringMatching(message) });
+}
+
+describe('rendering bounded by construction', { timeout: 60_000 }, () => {
+  it('refuses the reproduction as written with a 400 naming the field before anything renders: send, template, journey, preview', async () => {
+    const limits = /range of 4000 numbers.*|property path of 2000 segments/;
+    const started = Date.now();
+    expectRefused(
+      await post(hostile, '/notifications', { targetType: 'device', targetIds: ['a-modest'], body: writtenOut }),
+      '/body',
+      limits,
+    );
+    expectRefused(await post(hostile, '/templates', { name: 'probe', body: writtenOut }), '/body', limits);
+    expectRefused(
+      await post(hostile, '/journeys', { name: 'probe', trigger: { event: 'probe' }, body: writtenOut }),
+      '/body',
+      limits,
+    );
+    expectRefused(await post(hostile, '/notifications/preview', { body: writtenOut }), '/body', limits);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('answers a preview whose render runs for minutes with a 400 at the bound, serving other projects meanwhile', async () => {
+    const { result, elapsedMs } = await whileItRenders(harness.ingress.context.renderer, () =>
+      post(hostile, '/notifications/preview', fromData),
+    );
+    expectRefused(result, '/body', new RegExp(`^render_timeout: the body took longer than ${boundMs} ms`));
+    expect(elapsedMs).toBeLessThan(boundMs + 2_000);
+  });
+
+  it('refuses a send whose render runs for minutes with its data, at the bound, serving other projects meanwhile', async () => {
+    const { result, elapsedMs } = await whileItRenders(harness.ingress.context.renderer, () =>
+      post(hostile, '/notifications', { targetType: 'device', targetIds: ['a-modest'], ...fromData }),
+    );
+    expectRefused(result, '/body', /render_timeout/);
+    expect(elapsedMs).toBeLessThan(boundMs + 2_000);
+    expect(await harness.ingress.context.models.Notification.countDocuments({ projectId: hostile.projectId })).toBe(0);
+  });
+
+  it('refuses a template and a journey whose render runs for minutes, at the bound, serving other projects meanwhile', async () => {
+    const template = await whileItRenders(harness.ingress.context.renderer, () =>
+      post(hostile, '/templates', { name: 'costly', body: fromCapture }),
+    );
+    expectRefused(template.result, '/body', /render_timeout/);
+    expect(template.elapsedMs).toBeLessThan(boundMs + 2_000);
+
+    const journey = await whileItRenders(harness.ingress.context.renderer, () =>
+      post(hostile, '/journeys', { name: 'costly', trigger: { event: 'probe' }, body: 'ok', title: fromCapture }),
+    );
+    expectRefused(journey.result, '/title', /render_timeout/);
+    expect(journey.elapsedMs).toBeLessThan(boundMs + 2_000);
+    expect(await harness.ingress.context.models.Template.countDocuments({ projectId: hostile.projectId })).toBe(0);
+    expect(await harness.ingress.context.models.Journey.countDocuments({ projectId: hostile.projectId })).toBe(0);
+  });
+
+  it('fails only the device whose render ran past the bound with render_timeout, serving other projects meanwhile; a normal send is delivered after', async () => {
+    const warn = vi.spyOn(harness.workers.context.log, 'warn');
+    onTestFinished(() => warn.mockRestore());
+    const { result: id, elapsedMs } = await whileItRenders(harness.workers.context.renderer, async () => {
+      const id = await sendNotification(harness.ingress, hostile, {
+        targetType: 'device',
+        targetIds: ['a-modest', 'b-costly'],
+        body: fromTags,
+      });
+      await waitUntilCompleted(harness.ingress, hostile, id, 10_000);
+      return id;
+    });
+    expect(elapsedMs).toBeLessThan(boundMs + 3_000);
+    const notification = await waitUntilCompleted(harness.ingress, hostile, id);
+    expect(notification.stats).toMatchObject({ targeted: 2, sent: 1, failed: 1 });
+    expect(bodiesTo('modest-token')).toEqual(['false for you']);
+    expect(bodiesTo('costly-token')).toEqual([]);
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({
+        notificationId: id,
+        failed: 1,
+        devices: 2,
+        reason: expect.stringMatching(/^render_timeout/),
+      }),
+      'the message could not be rendered',
+    );
+
+    const normal = await sendNotification(harness.ingress, hostile, {
+      targetType: 'device',
+      targetIds: ['a-modest', 'b-costly'],
+      body: 'all is well',
+    });
+    expect((await waitUntilCompleted(harness.ingress, hostile, normal)).stats).toMatchObject({ sent: 2, failed: 0 });
+    expect(bodiesTo('costly-token')).toEqual(['all is well']);
+  });
+
+  it("answers a device's in-app messages at the bound, leaving out the one whose render runs for minutes, serving other projects meanwhile", async () => {
+    const message = {
+      status: 'active',
+      layout: 'banner',
+      buttons: [],
+      trigger: { event: 'probe' },
+      frequency: 'always',
+    };
+    for (const [name, body, priority] of [
+      ['costly', fromTags, 2],
+      ['greeting', 'You have {{ device.tags.items }} items', 1],
+    ] as const)
+      expect((await post(hostile, '/in-app-messages', { ...message, name, body, priority })).status).toBe(200);
+    const fetchFor = (deviceId: string) =>
+      harness.ingress.request('GET', `/v1/sdk/projects/${hostile.projectId}/devices/${deviceId}/in-app-messages`, {
+        key: hostile.clientKey,
+      });
+
+    const { result, elapsedMs } = await whileItRenders(harness.ingress.context.renderer, () => fetchFor('b-costly'));
+    expect(result.status).toBe(200);
+    expect(result.body.data.map((shown: { body: string }) => shown.body)).toEqual(['You have 1000000 items']);
+    expect(elapsedMs).toBeLessThan(boundMs + 2_000);
+    const modest = await fetchFor('a-modest');
+    expect(modest.body.data.map((shown: { body: string }) => shown.body)).toEqual([
+      'false for you',
+      'You have 3 items',
+    ]);
+  });
+});

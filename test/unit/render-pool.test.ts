@@ -1,0 +1,66 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { RenderPool } from '../../src/rendering/render-pool.ts';
+import type { ScopeDevice } from '../../src/rendering/personalization-scope.ts';
+
+const boundMs = 500;
+const pool = new RenderPool({ threads: 2, timeoutMs: boundMs });
+afterAll(() => pool.close());
+
+const path = Array.from({ length: 512 }, () => 'a').join('.');
+/** Minutes for liquidjs when the device's tags ask for it, nothing otherwise. */
+const request = {
+  content: {
+    title: null,
+    body: 'Hi {{ device.id }}{{ (1..device.tags.items) | has: device.tags.path }}',
+    url: null,
+    imageUrl: null,
+  },
+  data: {},
+  entryEvent: null,
+};
+const modest = (deviceId: string): ScopeDevice => ({ deviceId, tags: { items: 3, path: 'a' } });
+const costly = (deviceId: string): ScopeDevice => ({ deviceId, tags: { items: 1_000_000, path } });
+const bodies = (renderings: Awaited<ReturnType<RenderPool['render']>>) =>
+  renderings.map((rendering) => ('content' in rendering ? rendering.content.body : rendering.reason));
+
+describe('the render pool', () => {
+  it('fails only the devices past the bound, each at the bound, and renders the rest of their task', async () => {
+    const started = Date.now();
+    const renderings = await pool.render(request, [modest('a'), costly('b'), modest('c'), costly('d')], {
+      projectId: 'p1',
+    });
+    expect(bodies(renderings)).toEqual([
+      'Hi afalse',
+      `render_timeout: the body took longer than ${boundMs} ms to render`,
+      'Hi cfalse',
+      `render_timeout: the body took longer than ${boundMs} ms to render`,
+    ]);
+    expect(Date.now() - started).toBeLessThan(2 * boundMs + 1_000);
+    expect(pool.threads).toHaveLength(2);
+  });
+
+  it('fails the devices left without rendering them once a message was stopped for maxStops devices', async () => {
+    const started = Date.now();
+    const renderings = await pool.render(request, [costly('a'), modest('b')], { projectId: 'p1', maxStops: 1 });
+    expect(bodies(renderings)).toEqual([
+      `render_timeout: the body took longer than ${boundMs} ms to render`,
+      'render_timeout: not rendered, as the message ran past the bound for other devices',
+    ]);
+    expect(Date.now() - started).toBeLessThan(boundMs + 1_000);
+  });
+
+  it("renders another project's message at once while one project's costly renders hold a thread, and blames no render for its wait", async () => {
+    const costlyOnes = Promise.all([
+      pool.render(request, [costly('a')], { projectId: 'hostile' }),
+      pool.render(request, [costly('b')], { projectId: 'hostile' }),
+    ]);
+    const started = Date.now();
+    expect(bodies(await pool.render(request, [modest('x')], { projectId: 'other' }))).toEqual(['Hi xfalse']);
+    expect(Date.now() - started).toBeLessThan(boundMs);
+    // The second waited for the first (one thread per project) and still had its own whole bound.
+    expect((await costlyOnes).flatMap(bodies)).toEqual([
+      `render_timeout: the body took longer than ${boundMs} ms to render`,
+      `render_timeout: the body took longer than ${boundMs} ms to render`,
+    ]);
+  });
+});

@@ -1,0 +1,142 @@
+import { useState } from 'preact/hooks';
+import type { InAppMessageView } from '../../../src/schemas/in-app-message.ts';
+import type { SegmentView } from '../../../src/schemas/segment.ts';
+import { api, listAll, type ApiFailure } from '../api.ts';
+import { useAction, useLoad } from '../hooks.ts';
+import { useProject } from '../context.ts';
+import { LoadedView } from '../ui.tsx';
+import { SaveControls } from '../save-controls.tsx';
+import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
+import { blankDraft, bodyOf, draftOf, type InAppDraft } from './in-app-messages-draft.ts';
+import { InAppEditor } from './in-app-messages-editor.tsx';
+import { InAppPreview } from './in-app-messages-preview.tsx';
+
+/** The API names each error by its field (/buttons/0/url, /endAt); shown beside it. */
+function fieldErrors(error: ApiFailure | undefined): Record<string, string> {
+  return Object.fromEntries((error?.details ?? []).map((detail) => [detail.path, detail.message]));
+}
+
+const frequencyText = (frequency: InAppMessageView['frequency']) =>
+  typeof frequency === 'string' ? frequency : `every ${frequency.everyDays} days`;
+
+/** Each message with its stats, which only the read of one carries. */
+async function withStats(base: string): Promise<InAppMessageView[]> {
+  const messages = await listAll<InAppMessageView>(`${base}/in-app-messages`);
+  return Promise.all(messages.map((message) => api<InAppMessageView>('GET', `${base}/in-app-messages/${message.id}`)));
+}
+
+export function InAppMessagesScreen() {
+  const { base } = useProject();
+  const list = useLoad(() => withStats(base), [base]);
+  const segments = useLoad(() => listAll<SegmentView>(`${base}/segments`), [base]);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [draft, setDraft] = useState<InAppDraft>(blankDraft);
+
+  const save = useAction(async () => {
+    const path = editing === null ? `${base}/in-app-messages` : `${base}/in-app-messages/${editing}`;
+    const saved = await api<InAppMessageView>(editing === null ? 'POST' : 'PUT', path, { body: bodyOf(draft) });
+    setEditing(saved.id);
+    list.reload();
+    return saved;
+  });
+  const remove = useAction(async (id: string) => {
+    await api('DELETE', `${base}/in-app-messages/${id}`);
+    setEditing(null);
+    setDraft(blankDraft);
+    list.reload();
+    return id;
+  });
+  const edited = save.result?.id === editing ? save.result : list.data?.find((message) => message.id === editing);
+  const mayLeave = useUnsavedEdits(() => !unchanged(draft, edited ? draftOf(edited) : blankDraft));
+  const open = (message: InAppMessageView | null) => {
+    if (!mayLeave()) return;
+    setEditing(message?.id ?? null);
+    setDraft(message ? draftOf(message) : blankDraft);
+    save.reset();
+    remove.reset();
+  };
+  const preview = bodyOf(draft);
+
+  return (
+    <div class="columns">
+      <section aria-labelledby="in-app-list">
+        <h2 id="in-app-list">In-app messages</h2>
+        <LoadedView loaded={list} empty="No in-app message yet: write the first one here.">
+          {(messages) => (
+            <table class="list">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Frequency</th>
+                  <th scope="col">Displayed</th>
+                  <th scope="col">Clicked</th>
+                  <th scope="col">Closed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {messages.map((message) => (
+                  <tr key={message.id}>
+                    <td>
+                      <button
+                        type="button"
+                        class="link"
+                        aria-pressed={editing === message.id}
+                        onClick={() => open(message)}
+                      >
+                        {message.name}
+                      </button>
+                    </td>
+                    <td>{message.status}</td>
+                    <td>{frequencyText(message.frequency)}</td>
+                    <td>{message.stats?.displayed ?? 0}</td>
+                    <td>{message.stats?.clicked ?? 0}</td>
+                    <td>{message.stats?.closed ?? 0}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </LoadedView>
+        <button type="button" class="secondary" onClick={() => open(null)}>
+          New in-app message
+        </button>
+      </section>
+      <form
+        aria-labelledby="in-app-editor"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save.run();
+        }}
+      >
+        <h2 id="in-app-editor">{editing === null ? 'New in-app message' : 'Edit in-app message'}</h2>
+        <InAppEditor draft={draft} onChange={setDraft} segments={segments} errors={fieldErrors(save.error)} />
+        <SaveControls
+          saveLabel="Save in-app message"
+          save={save}
+          remove={remove}
+          editing={editing}
+          onRemove={(id) => void remove.run(id)}
+          removeWarning="Devices stop being offered it at their next fetch."
+        />
+      </form>
+      <section aria-labelledby="in-app-preview">
+        <h2 id="in-app-preview">Preview</h2>
+        <p class="muted">As the web SDK draws it; Liquid is rendered for each device when it fetches.</p>
+        <InAppPreview
+          message={{
+            id: editing ?? 'preview',
+            layout: preview.layout,
+            title: preview.title ?? null,
+            body: preview.body || 'Your message',
+            imageUrl: preview.imageUrl ?? null,
+            buttons: preview.buttons ?? [],
+            trigger: preview.trigger as { event: string },
+            frequency: preview.frequency,
+            priority: preview.priority ?? 0,
+          }}
+        />
+      </section>
+    </div>
+  );
+}
