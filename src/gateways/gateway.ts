@@ -1,4 +1,4 @@
-import type { Platform } from '../models/device.ts';
+import type { Platform } from '../schemas/platforms.ts';
 
 export type GatewayName = 'fcm' | 'apns' | 'webpush';
 /** The gateways that need credentials set by the operator; Web Push signs with the project's own VAPID key. */

@@ -1,9 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import type { Tags } from '../schemas/tags.ts';
 import type { WithTypedPaths } from './typed-paths.ts';
-
-export const platforms = ['android', 'ios', 'web'] as const;
-export type Platform = (typeof platforms)[number];
+import { platforms } from '../schemas/platforms.ts';
 
 /**
  * The natural key doubles as _id: a device read or write is one lookup in the one index every collection has, and a

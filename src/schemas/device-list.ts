@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DeviceId, PageLimit } from './common.ts';
 import { DeviceView, UserId } from './device.ts';
 import { TagKey, maxTagValueLength } from './tags.ts';
-import { platforms } from '../models/device.ts';
+import { platforms } from './platforms.ts';
 
 export const maxDevicesPerPage = 500;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { platforms } from '../models/device.ts';
+import { platforms } from './platforms.ts';
 import { TagChanges, Tags } from './tags.ts';
 import { FiniteNumber } from './common.ts';
 import { Id } from './text.ts';

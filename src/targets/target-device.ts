@@ -1,5 +1,5 @@
 import type { WebPushKeys } from '../gateways/gateway.ts';
-import type { Platform } from '../models/device.ts';
+import type { Platform } from '../schemas/platforms.ts';
 
 /** What a delivery needs of a device, read once by the fan-out and carried in the delivery batch. */
 export interface BatchDevice {

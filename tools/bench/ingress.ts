@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 import { createProject } from '../../src/projects/create-project.ts';
 import { openBenchEnvironment } from './bench-environment.ts';
 import { seedDevices, seededToken } from './seed-devices.ts';
-import { platforms } from '../../src/models/device.ts';
+import { platforms } from '../../src/schemas/platforms.ts';
 import { queueDepth, waitUntil } from './measure.ts';
 import { eventIngestQueue } from '../../src/queues/event-ingest.ts';
 import { workerConcurrency } from '../../src/worker-runtime/run-worker-process.ts';

@@ -1,5 +1,6 @@
 import type { Models } from '../../src/models/index.ts';
-import { deviceKey, platforms } from '../../src/models/device.ts';
+import { deviceKey } from '../../src/models/device.ts';
+import { platforms } from '../../src/schemas/platforms.ts';
 import type { Tags } from '../../src/schemas/tags.ts';
 import type { WebPushKeys } from '../../src/gateways/gateway.ts';
 
