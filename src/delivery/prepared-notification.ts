@@ -2,6 +2,10 @@ import type { Models } from '../models/index.ts';
 import type { NotificationData } from '../schemas/notification.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
 import type { EntryEvent } from '../schemas/events.ts';
+import type { MessageOptions } from '../schemas/message-options.ts';
+import type { PushOptions } from '../gateways/gateway.ts';
+import { localizationKeys, type LocalizationKeys } from './localized-content.ts';
+import { expiresAt } from './push-expiry.ts';
 
 /** A notification ready to render (in the render pool, which parses its templates), its data in push-payload form. */
 export interface PreparedNotification {
@@ -14,6 +18,28 @@ export interface PreparedNotification {
   pushData: Record<string, string>;
   /** Devices of this notification whose render the pool stopped in this process, counted across its batches. */
   stoppedRenders: number;
+  /** The message options that were set (CONTRACTS §14). */
+  options: MessageOptions;
+  localizationKeys: LocalizationKeys;
+  /** The options every push of it carries as they are; undefined when it sets none. */
+  pushOptions: PushOptions | undefined;
+  /** Past this time a push of it is no longer handed to its gateway (CONTRACTS §14 `expired`). */
+  expiresAt: number;
+}
+
+/** The options a gateway maps, as the message set them: buttons are rendered per device and added then. */
+function pushOptionsOf({
+  ttl,
+  priority,
+  badge,
+  sound,
+  androidChannelId,
+  silent,
+}: MessageOptions): PushOptions | undefined {
+  const options: PushOptions = { ttl, priority, badge, sound, androidChannelId, silent };
+  for (const key of Object.keys(options) as Array<keyof PushOptions>)
+    if (options[key] === undefined) delete options[key];
+  return Object.keys(options).length === 0 ? undefined : options;
 }
 
 /** Push payload data is a string map on both gateways; notificationId lets the app report @clicked. */
@@ -64,9 +90,12 @@ export class PreparedNotifications {
       data: 1,
       createdAt: 1,
       entryEvent: 1,
+      options: 1,
+      sendAt: 1,
     }).lean();
     if (!notification) return null;
     const data = notification.data ?? {};
+    const options = notification.options ?? {};
     return {
       id: notificationId,
       createdAt: notification.createdAt,
@@ -75,6 +104,10 @@ export class PreparedNotifications {
       entryEvent: notification.entryEvent ?? null,
       pushData: toPushData(notificationId, data),
       stoppedRenders: 0,
+      options,
+      localizationKeys: localizationKeys(options.localizations),
+      pushOptions: pushOptionsOf(options),
+      expiresAt: expiresAt(notification, options),
     };
   }
 }

@@ -1,6 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import type { JourneyView } from '../schemas/journey.ts';
 import type { WithTypedPaths } from './typed-paths.ts';
+import type { MessageOptions } from '../schemas/message-options.ts';
 
 const journeySchema = new Schema(
   {
@@ -18,6 +19,8 @@ const journeySchema = new Schema(
     url: { type: String, default: null },
     imageUrl: { type: String, default: null },
     active: { type: Boolean, default: true },
+    /** The message options that were set (CONTRACTS §14). */
+    options: { type: Schema.Types.Mixed, default: undefined },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
@@ -27,7 +30,7 @@ journeySchema.index({ projectId: 1, active: 1 });
 
 export type JourneyDocument = WithTypedPaths<
   InferSchemaType<typeof journeySchema>,
-  { trigger: JourneyView['trigger'] }
+  { trigger: JourneyView['trigger']; options?: MessageOptions }
 >;
 
 export function journeyModel(connection: Connection) {

@@ -63,5 +63,6 @@ export function toNotificationView(notification: StoredNotification, stats: Deli
     url: notification.url ?? null,
     imageUrl: notification.imageUrl ?? null,
     stats: { targeted: notification.stats?.targeted ?? 0, ...stats },
+    ...notification.options,
   };
 }

@@ -4,6 +4,7 @@ import { EventType } from './events.ts';
 import { maxWhereConditions } from './segment.ts';
 import { notBlank } from './common.ts';
 import { Id, NullableText } from './text.ts';
+import { contentOptionFields, deliveryOptionFields, isSilent, MessageOptions } from './message-options.ts';
 
 export const maxDelaySeconds = 30 * 24 * 3600;
 
@@ -40,6 +41,8 @@ export const JourneyBody = Type.Object(
     url: NullableText(2048),
     imageUrl: NullableText(2048),
     active: Type.Optional(Type.Boolean()),
+    ...contentOptionFields,
+    ...deliveryOptionFields,
   },
   { additionalProperties: false },
 );
@@ -53,7 +56,7 @@ const bodyRequired = 'is required unless templateId is given';
  * before the trigger's condition values and the Liquid are checked, while one answer names every offending field.
  */
 export const JourneyContentRule = {
-  if: { required: ['templateId'], properties: { templateId: { type: 'string' } } },
+  if: { anyOf: [{ required: ['templateId'], properties: { templateId: { type: 'string' } } }, isSilent] },
   else: {
     required: ['body'],
     properties: { body: { type: 'string', errorMessage: bodyRequired } },
@@ -77,6 +80,7 @@ export const JourneyView = Type.Object({
   url: NullableString,
   imageUrl: NullableString,
   active: Type.Boolean(),
+  ...MessageOptions.properties,
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DeviceId, FiniteNumber, ProjectParams, PageLimit, IsoTime, notBlank, KeyedBy } from './common.ts';
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
 import { Id, Text } from './text.ts';
+import { contentOptionFields, deliveryOptionFields, isSilent, MessageOptions, silentRule } from './message-options.ts';
 
 export const notificationStatuses = ['queued', 'sending', 'completed', 'failed', 'canceled'] as const;
 export const targetTypes = ['segment', 'userId', 'device'] as const;
@@ -47,14 +48,17 @@ export const SendNotificationBody = Type.Object(
     imageUrl: Type.Optional(Text(2048)),
     data: Type.Optional(NotificationData),
     sendAt: Type.Optional(IsoTime()),
+    ...contentOptionFields,
+    ...deliveryOptionFields,
   },
   {
     additionalProperties: false,
     // In the schema rather than after it, so that these are named beside every other offending field.
     allOf: [
       {
-        // Without a template the body is the message: required, and not blank. With one it is ignored.
-        if: { not: { required: ['templateId'] } },
+        // Without a template the body is the message: required, and not blank. With one it is ignored; a silent push
+        // has none.
+        if: { not: { anyOf: [{ required: ['templateId'] }, isSilent] } },
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
         then: {
           required: ['body'],
@@ -62,6 +66,7 @@ export const SendNotificationBody = Type.Object(
           errorMessage: 'is required unless templateId is given',
         },
       },
+      silentRule(true),
       {
         if: { required: ['targetType'], properties: { targetType: { const: 'device' } } },
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
@@ -97,6 +102,8 @@ export const NotificationView = Type.Object({
   url: NullableString,
   imageUrl: NullableString,
   stats: NotificationStats,
+  /** The message options of CONTRACTS §14 that were set, and only those. */
+  ...MessageOptions.properties,
 });
 export type NotificationView = Static<typeof NotificationView>;
 

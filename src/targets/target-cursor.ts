@@ -1,7 +1,7 @@
 import type { Models } from '../models/index.ts';
 import { deviceKey } from '../models/device.ts';
 import type { TargetType } from '../schemas/notification.ts';
-import type { SegmentResolver, TargetQuery } from './segment-resolver.ts';
+import { platformClause, type SegmentResolver, type TargetQuery } from './segment-resolver.ts';
 import type { TargetDevice } from './target-device.ts';
 
 export interface Targets {
@@ -18,10 +18,11 @@ export interface Targets {
  * own so that the query-plan tests explain it as sent.
  */
 export function listedTargetsQuery(models: Models, targets: Targets, query: TargetQuery) {
-  const filter =
+  const listed =
     targets.targetType === 'userId'
       ? { projectId: targets.projectId, userId: { $in: targets.targetIds } }
       : { _id: { $in: targets.targetIds.map((deviceId) => deviceKey(targets.projectId, deviceId)) } };
+  const filter = { ...listed, ...platformClause(query.platforms) };
   return models.Device.find(filter, { ...query.projection, isSubscribed: 1 })
     .sort({ _id: 1 })
     .lean<Array<TargetDevice & { isSubscribed?: boolean }>>();
