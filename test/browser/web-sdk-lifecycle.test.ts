@@ -437,7 +437,7 @@ describe('the web SDK through a subscription’s life', () => {
           ).body.data,
         (events: Array<{ data: unknown }>) => events.length === 1,
       );
-      expect(clicks[0].data).toEqual({ notificationId, buttonId: 'buy' });
+      expect(clicks[0]!.data).toEqual({ notificationId, buttonId: 'buy' });
     });
   });
 
