@@ -130,6 +130,7 @@ export const PreviewNotificationBody = Type.Object(
     url: SendNotificationBody.properties.url,
     imageUrl: SendNotificationBody.properties.imageUrl,
     data: SendNotificationBody.properties.data,
+    localizations: contentOptionFields.localizations,
   },
   {
     additionalProperties: false,
@@ -145,5 +146,7 @@ export const RenderedContent = Type.Object({
   body: Type.String(),
   url: NullableString,
   imageUrl: NullableString,
+  /** The localization the device got (CONTRACTS §14); absent when it gets the message's own content. */
+  language: Type.Optional(Type.String()),
 });
 export type RenderedContent = Static<typeof RenderedContent>;

@@ -169,6 +169,36 @@ describe('localizations (CONTRACTS §14)', () => {
   });
 });
 
+describe('the per-device preview of a message with localizations', () => {
+  it('renders the language the device would get, and says which', async () => {
+    await register(project, 'preview-pt', { platform: 'android', pushToken: 'preview-pt', language: 'pt-BR' });
+    await register(project, 'preview-en', { platform: 'android', pushToken: 'preview-en', language: 'en' });
+    const preview = (deviceId: string) =>
+      harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications/preview`, {
+        key: project.apiKey,
+        body: {
+          deviceId,
+          title: 'Hi',
+          body: 'Hello {{ device.id }}',
+          localizations: { pt: { body: 'Olá {{ device.id }}' } },
+        },
+      });
+    expect((await preview('preview-pt')).body.data).toEqual({
+      title: 'Hi',
+      body: 'Olá preview-pt',
+      url: null,
+      imageUrl: null,
+      language: 'pt',
+    });
+    expect((await preview('preview-en')).body.data).toEqual({
+      title: 'Hi',
+      body: 'Hello preview-en',
+      url: null,
+      imageUrl: null,
+    });
+  });
+});
+
 describe('platforms and silent narrow the audience in the query (CONTRACTS §14)', () => {
   it('reaches only the iOS devices of a mixed segment with platforms ["ios"], and counts only them', async () => {
     for (const platform of ['android', 'ios', 'web'] as const)
