@@ -16,7 +16,7 @@ export interface TargetQuery {
 }
 
 /** The query's platform clause: none when every platform is targeted. */
-export function platformClause(platforms: Platform[] | undefined): { platform?: { $in: Platform[] } } {
+function platformClause(platforms: Platform[] | undefined): { platform?: { $in: Platform[] } } {
   return platforms === undefined ? {} : { platform: { $in: platforms } };
 }
 
@@ -76,7 +76,8 @@ export function databaseSegmentResolver(deps: CountDeps): SegmentResolver {
  */
 export function segmentDevicesQuery(models: Models, filter: object, query: TargetQuery) {
   // $and, not a spread: an event condition's clause is itself a filter on _id.
-  const narrowed = query.platforms === undefined ? filter : { $and: [filter, platformClause(query.platforms)] };
+  // A field beside projectId and isSubscribed, not another $and: the filter keeps the shape its indexes serve.
+  const narrowed = { ...filter, ...platformClause(query.platforms) };
   const resumed = query.afterId === null ? narrowed : { $and: [narrowed, { _id: { $gt: query.afterId } }] };
   return models.Device.find(resumed, query.projection).sort({ _id: 1 }).lean<TargetDevice[]>();
 }
