@@ -6,7 +6,7 @@ import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
 import { contentSyntaxErrors, templateSyntaxErrors } from '../rendering/message-content.ts';
 import { optionsWithTemplate, resolveContent } from './send-content.ts';
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
-import { optionContentErrors } from '../rendering/option-content-errors.ts';
+import { optionContentErrors, optionTrialRenderErrors } from '../rendering/option-content-errors.ts';
 import { trialRenderErrors } from '../rendering/trial-render.ts';
 import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
 import { requestBodyDigest } from '../infra/idempotency-binding.ts';
@@ -129,7 +129,10 @@ export async function createNotification(
   const scope = { data: body.data };
   const unrenderable = body.silent
     ? []
-    : await trialRenderErrors(deps.renderer, owner.projectId, content, scope, fromTemplate);
+    : [
+        ...(await trialRenderErrors(deps.renderer, owner.projectId, content, scope, fromTemplate)),
+        ...(await optionTrialRenderErrors(deps.renderer, owner.projectId, content, body, scope)),
+      ];
   if (unrenderable.length > 0) throw invalidRequest('The content could not be rendered in time.', unrenderable);
   await assertTargetsExist(deps, owner.projectId, body, targetIds);
 
