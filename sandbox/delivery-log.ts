@@ -6,6 +6,8 @@ export interface Delivery {
   payload: unknown;
   /** APNs `apns-collapse-id` and Web Push `Topic` headers (FCM's collapse key is in the payload). */
   collapseId?: string;
+  /** The request headers that carry message options (APNs apns-*, Web Push TTL, Urgency, Topic); {} for FCM. */
+  headers: Record<string, string>;
   receivedAt: string;
 }
 
@@ -39,6 +41,7 @@ export function createDeliveryLog() {
       reason: string | null,
       payload: unknown,
       collapseId?: string,
+      headers: Record<string, string> = {},
     ): void {
       const receivedAt = new Date().toISOString();
       append(attempts, attemptsByToken, token, { gateway, token, status, reason, receivedAt });
@@ -49,6 +52,7 @@ export function createDeliveryLog() {
           token,
           payload,
           ...(collapseId !== undefined && { collapseId }),
+          headers,
           receivedAt,
         });
     },

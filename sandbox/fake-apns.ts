@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeliveryLog } from './delivery-log.ts';
 import type { TokenRules } from './token-rules.ts';
 import type { SandboxAnswer, SandboxRequest } from './sandbox-request.ts';
+import { apnsOptionHeaders, apnsOptionProblem, optionHeaders } from './option-rules.ts';
 
 export const apnsDevicePath = /^\/3\/device\/([^/?]+)$/;
 
@@ -30,6 +31,8 @@ function check(request: SandboxRequest): SandboxAnswer | undefined {
   const collapseId = request.headers['apns-collapse-id'];
   if (typeof collapseId === 'string' && Buffer.byteLength(collapseId) > maxCollapseIdBytes)
     return reason(400, 'BadCollapseId');
+  const optionProblem = apnsOptionProblem(optionHeaders(request.headers, apnsOptionHeaders));
+  if (optionProblem !== undefined) return reason(400, optionProblem);
   if (Buffer.byteLength(request.body) > maxPayloadBytes) return reason(413, 'PayloadTooLarge');
   return undefined;
 }
@@ -63,6 +66,7 @@ export function answerApns(request: SandboxRequest, token: string, rules: TokenR
     failure?.reason ?? null,
     parsePayload(request.body),
     typeof collapseId === 'string' ? collapseId : undefined,
+    optionHeaders(request.headers, apnsOptionHeaders),
   );
   return { ...answer, headers: { ...answer.headers, 'apns-id': apnsId } };
 }

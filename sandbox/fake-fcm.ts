@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveryLog } from './delivery-log.ts';
+import { fcmOptionProblem } from './option-rules.ts';
 import type { TokenRules } from './token-rules.ts';
 import type { SandboxAnswer, SandboxRequest } from './sandbox-request.ts';
 import { isFcmReservedDataKey } from '../src/gateways/reserved-data-keys.ts';
@@ -39,7 +40,8 @@ interface FcmMessage {
   token?: unknown;
   notification?: { title?: unknown; body?: unknown };
   data?: Record<string, unknown>;
-  webpush?: { fcmOptions?: { link?: unknown }; fcm_options?: { link?: unknown } };
+  webpush?: { fcmOptions?: { link?: unknown }; fcm_options?: { link?: unknown }; headers?: Record<string, unknown> };
+  android?: { ttl?: unknown; priority?: unknown };
 }
 
 function parseMessage(body: string): FcmMessage | undefined {
@@ -97,6 +99,8 @@ export function answerFcm(
     // What FCM answers, as firebase-admin reports it (firebase/firebase-admin-go#580).
     if (messageBytes(message) > maxMessageBytes)
       return fcmError(400, 'INVALID_ARGUMENT', 'Android message is too big', 'INVALID_ARGUMENT');
+    const optionProblem = fcmOptionProblem(message);
+    if (optionProblem !== undefined) return badRequest(optionProblem);
     const reservedKey = Object.keys(message.data ?? {}).find(isFcmReservedDataKey);
     if (reservedKey !== undefined)
       return fcmError(400, 'INVALID_ARGUMENT', `Invalid data payload key: ${reservedKey}`, 'INVALID_ARGUMENT');

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeliveryLog } from './delivery-log.ts';
 import type { TokenRules } from './token-rules.ts';
 import type { SandboxAnswer, SandboxRequest } from './sandbox-request.ts';
+import { optionHeaders, webPushOptionHeaders, webPushOptionProblem } from './option-rules.ts';
 import { decryptAes128gcm, newSubscriptionSecrets, vapidProblem, type SubscriptionSecrets } from './webpush-crypto.ts';
 
 export const webPushSubscriptionsPath = '/webpush/subscriptions';
@@ -89,6 +90,8 @@ export function createFakeWebPush(rules: TokenRules, log: DeliveryLog) {
     const vapid = vapidProblem(header(request, 'authorization'), origin);
     if (vapid !== null) return problem(401, vapid);
     if (header(request, 'ttl') === undefined) return problem(400, 'the TTL header is required');
+    const optionProblem = webPushOptionProblem(optionHeaders(request.headers, webPushOptionHeaders));
+    if (optionProblem !== undefined) return problem(400, optionProblem);
     if (header(request, 'content-encoding') !== 'aes128gcm') return problem(415, 'the body must be aes128gcm');
     if (request.bytes.length > maxBodyBytes)
       return problem(413, `the body is ${request.bytes.length} bytes; at most ${maxBodyBytes}`);
@@ -133,7 +136,15 @@ export function createFakeWebPush(rules: TokenRules, log: DeliveryLog) {
     const { answer, payload } =
       refused === undefined ? verdict(request, id, endpoint) : { answer: refused, payload: null };
     const failure = answer.body as { reason: string } | undefined;
-    log.recordAttempt('webpush', endpoint, answer.status, failure?.reason ?? null, payload, header(request, 'topic'));
+    log.recordAttempt(
+      'webpush',
+      endpoint,
+      answer.status,
+      failure?.reason ?? null,
+      payload,
+      header(request, 'topic'),
+      optionHeaders(request.headers, webPushOptionHeaders),
+    );
     return { ...answer, headers: { ...answer.headers, location: `${endpoint}/messages/${randomUUID()}` } };
   }
 

@@ -13,6 +13,7 @@ import { RetriesExhaustedError, RetryRound } from './retry-rounds.ts';
 import type { OutcomeTally } from './outcome-tally.ts';
 import { BatchProgress } from './batch-progress.ts';
 import { renderPushes, toOutgoing, type Rendered } from './rendered-push.ts';
+import { expiredReason, expiresAt } from './push-expiry.ts';
 import { sortOutcomes } from './call-outcomes.ts';
 import { recordOutcomes, recordUnrecorded } from './record-outcomes.ts';
 import { giveUpBatch } from './give-up-batch.ts';
@@ -107,18 +108,18 @@ export class DeliveryRun {
     const { renderer } = this.worker.deps;
     const pushes = await renderPushes(renderer, this.job.data.projectId, notification, devices);
     const { rendered, failed: unrendered, failedReason: reason } = pushes;
-    this.progress.tally.count('failed', unrendered.length);
-    for (const device of unrendered) this.progress.settle(device.deviceId);
-    if (unrendered.length > 0) {
-      const { notificationId, batch } = this.job.data;
-      const failed = unrendered.length;
-      this.worker.deps.log.warn(
-        { notificationId, batch, failed, devices: devices.length, reason },
-        'the message could not be rendered',
-      );
-      await this.reportMetrics(this.progress.tally, null);
-    }
+    await this.fail(unrendered, devices.length, reason, 'the message could not be rendered');
     return rendered;
+  }
+
+  /** Devices that are done without a push: counted failed, logged with how many of how many and why. */
+  private async fail(devices: BatchDevice[], of: number, reason: string | null, message: string): Promise<void> {
+    this.progress.tally.count('failed', devices.length);
+    for (const device of devices) this.progress.settle(device.deviceId);
+    if (devices.length === 0) return;
+    const { notificationId, batch } = this.job.data;
+    this.worker.deps.log.warn({ notificationId, batch, failed: devices.length, devices: of, reason }, message);
+    await this.reportMetrics(this.progress.tally, null);
   }
 
   private async send(notification: PreparedNotification, rendered: Rendered[]): Promise<void> {
@@ -127,7 +128,15 @@ export class DeliveryRun {
     for (let start = 0; start < rendered.length; start += callSize) {
       const call = rendered.slice(start, start + callSize);
       await this.pace(notification, call.length);
-      await this.sendCall(gateway, notification, call);
+      // Pushes held here past their time to live are not sent (CONTRACTS §14).
+      if (Date.now() <= expiresAt(notification, this.job.data)) await this.sendCall(gateway, notification, call);
+      else
+        await this.fail(
+          call.map((push) => push.device),
+          call.length,
+          expiredReason,
+          'pushes held past their ttl',
+        );
     }
   }
 

@@ -3,6 +3,9 @@ import type { NotificationData } from '../schemas/notification.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
 import type { EntryEvent } from '../schemas/events.ts';
 import type { SendTiming } from '../schemas/send-timing.ts';
+import type { MessageOptions } from '../schemas/message-options.ts';
+import type { PushOptions } from '../gateways/gateway.ts';
+import { localizationKeys, type LocalizationKeys } from './localized-content.ts';
 
 /** A notification ready to render (in the render pool, which parses its templates), its data in push-payload form. */
 export interface PreparedNotification {
@@ -19,6 +22,26 @@ export interface PreparedNotification {
   stoppedRenders: number;
   /** When its pushes may go (CONTRACTS §15): local time, throttle, and the quiet-hours and cap opt-outs. */
   timing: SendTiming;
+  /** The message options that were set (CONTRACTS §14). */
+  options: MessageOptions;
+  localizationKeys: LocalizationKeys;
+  /** The options every push of it carries as they are; undefined when it sets none. */
+  pushOptions: PushOptions | undefined;
+}
+
+/** The options a gateway maps, as the message set them: buttons are rendered per device and added then. */
+function pushOptionsOf({
+  ttl,
+  priority,
+  badge,
+  sound,
+  androidChannelId,
+  silent,
+}: MessageOptions): PushOptions | undefined {
+  const options: PushOptions = { ttl, priority, badge, sound, androidChannelId, silent };
+  for (const key of Object.keys(options) as Array<keyof PushOptions>)
+    if (options[key] === undefined) delete options[key];
+  return Object.keys(options).length === 0 ? undefined : options;
 }
 
 /** Push payload data is a string map on both gateways; notificationId lets the app report @clicked. */
@@ -71,9 +94,11 @@ export class PreparedNotifications {
       sendAt: 1,
       entryEvent: 1,
       timing: 1,
+      options: 1,
     }).lean();
     if (!notification) return null;
     const data = notification.data ?? {};
+    const options = notification.options ?? {};
     return {
       id: notificationId,
       createdAt: notification.createdAt,
@@ -84,6 +109,9 @@ export class PreparedNotifications {
       pushData: toPushData(notificationId, data),
       stoppedRenders: 0,
       timing: notification.timing ?? {},
+      options,
+      localizationKeys: localizationKeys(options.localizations),
+      pushOptions: pushOptionsOf(options),
     };
   }
 }

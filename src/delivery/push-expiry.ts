@@ -1,20 +1,22 @@
+import { pushTimeToLiveSeconds } from '../gateways/time-to-live.ts';
 import type { DeliverJobData } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 
-/** CONTRACTS §14: a push's ttl when its send sets none, 28 days. */
-export const defaultTtlSeconds = 2_419_200;
+/** Why a push held by this service past its time to live is not sent (CONTRACTS §14). */
+export const expiredReason = 'expired';
 
 /**
- * The send's ttl in seconds. Sends do not take a `ttl` of their own yet (CONTRACTS §14's message options): until they
- * do, every push has the default, and this is where a send's own ttl is to be read.
+ * When a push this service holds stops being worth sending (CONTRACTS §14): its time to live (the message's ttl, four
+ * weeks by default) counted from when it was meant to go, which is its send's creation plus the hold (its sendAt, its
+ * local time or the end of quiet hours, whichever is latest). A ttl of 0 asks the gateway to deliver now or never;
+ * every push spends some time here on its way, so that one is left to the gateway to decide.
  */
-const ttlSecondsOf = (_notification: PreparedNotification) => defaultTtlSeconds;
-
-/**
- * When a push this service holds expires (CONTRACTS §14): its ttl counted from when it was meant to go, which is its
- * send's creation plus the hold (its sendAt, its local time or the end of quiet hours, whichever is latest).
- */
-export function expiresAt(notification: PreparedNotification, batch: Pick<DeliverJobData, 'heldUntil'>): number {
+export function expiresAt(
+  notification: Pick<PreparedNotification, 'createdAt' | 'sendFrom' | 'options'>,
+  batch: Pick<DeliverJobData, 'heldUntil'>,
+): number {
+  const { ttl } = notification.options;
+  if (ttl === 0) return Number.POSITIVE_INFINITY;
   const meantFor = Math.max(notification.createdAt.getTime(), notification.sendFrom.getTime(), batch.heldUntil ?? 0);
-  return meantFor + ttlSecondsOf(notification) * 1000;
+  return meantFor + (ttl ?? pushTimeToLiveSeconds) * 1000;
 }

@@ -3,16 +3,11 @@ import type { Deps } from '../deps.ts';
 import type { ChunkPlan, FanOutProgress, SendJobData } from '../queues/send.ts';
 import { databaseSegmentResolver, MissingSegmentsError, type SegmentResolver } from '../targets/segment-resolver.ts';
 import { targetCursor, type Targets } from '../targets/target-cursor.ts';
-import {
-  targetProjection,
-  type BatchDevice,
-  type TargetDevice,
-  type TargetProjection,
-} from '../targets/target-device.ts';
-import { contentOf, parseContent } from '../rendering/message-content.ts';
-import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
+import type { BatchDevice, TargetDevice, TargetProjection } from '../targets/target-device.ts';
+import { fanOutProjection, targetPlatforms } from './fan-out-projection.ts';
 import { enqueueDeliverBatches, gatewayForDevice, queuedBatchSizes, type DeliverJobData } from '../queues/deliver.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
+import type { MessageOptions } from '../schemas/message-options.ts';
 import { claimJourneySend } from '../journeys/cancel-journey-sends.ts';
 import { isLastAttempt, mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 import { waitOutStorageOutage } from './storage-outages.ts';
@@ -23,11 +18,6 @@ export const deliveryBatchSize = 500;
 const startProgress: FanOutProgress = { afterId: null, batches: 0, targeted: 0, finished: false };
 
 type SendDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'log'>;
-
-/** The device fields a send's fan-out reads: the delivery fields and only the tags its message renders. */
-export function fanOutProjection(content: Parameters<typeof contentOf>[0]): TargetProjection {
-  return targetProjection(referencedDeviceTags(parseContent(contentOf(content))));
-}
 
 /** Canceled before its first batch was queued: the send ends with nothing sent. */
 class SendCanceledError extends Error {}
@@ -62,6 +52,7 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
       url: 1,
       imageUrl: 1,
       journeyId: 1,
+      options: 1,
     };
     try {
       const notification = await Notification.findById(notificationId, fields).lean();
@@ -100,7 +91,7 @@ async function fanOut(
   deps: SendDeps,
   segments: SegmentResolver,
   job: Job<SendJobData>,
-  targets: Targets & { _id: string },
+  targets: Targets & { _id: string; options?: MessageOptions | null },
   projection: TargetProjection,
   start: FanOutProgress,
 ): Promise<void> {
@@ -117,6 +108,7 @@ async function fanOut(
     afterId: progress.afterId,
     projection,
     everySegment: progress.afterId === null && progress.queuing === undefined,
+    platforms: targetPlatforms(targets.options),
   })) {
     if (progress.queuing && device._id > progress.queuing.untilId) await queueChunk();
     chunk.push(device);

@@ -10,6 +10,28 @@ export interface WebPushKeys {
   auth: string;
 }
 
+/** A button as rendered for one device (CONTRACTS §14). */
+export interface PushButton {
+  id: string;
+  text: string;
+  url?: string;
+}
+
+/**
+ * The delivery options of CONTRACTS §14 a push carries, each absent when the message did not set it: a push without
+ * options goes out exactly as before they existed. Each gateway maps them to its own documented form.
+ */
+export interface PushOptions {
+  ttl?: number;
+  priority?: 'high' | 'normal';
+  badge?: number;
+  sound?: string;
+  androidChannelId?: string;
+  /** A background data push: no title or body shown. */
+  silent?: boolean;
+  buttons?: PushButton[];
+}
+
 export interface OutgoingPush {
   token: string;
   platform: Platform;
@@ -26,6 +48,7 @@ export interface OutgoingPush {
   collapseId: string;
   /** Web Push only: the subscription keys the payload is encrypted for. */
   webPushKeys?: WebPushKeys;
+  options?: PushOptions;
 }
 
 export type PushOutcome =

@@ -7,6 +7,8 @@ import { bodyPartErrors, fieldsOf } from '../schemas/validation.ts';
 import { payloadFloorErrors, storedContentErrors } from '../rendering/payload-floor.ts';
 import { contentOf, contentSyntaxErrors, templateSyntaxErrors } from '../rendering/message-content.ts';
 import { trialRenderErrors } from '../rendering/trial-render.ts';
+import { optionContentErrors } from '../rendering/option-content-errors.ts';
+import { optionsOf, silentRule } from '../schemas/message-options.ts';
 import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
 import { bumpJourneyVersion } from './journey-version.ts';
@@ -25,6 +27,8 @@ export function journeyDefinitionErrors(input: unknown): ErrorDetail[] {
   const details = [
     ...(Array.isArray(where) ? whereValueErrors(where, '/trigger/where') : []),
     ...bodyPartErrors(JourneyContentRule, input, ''),
+    ...bodyPartErrors(silentRule(false), input, ''),
+    ...optionContentErrors(input),
   ];
   // Like the blank-body rule, only a journey that can send must fit a push: one stored too large before this rule can
   // still be paused.
@@ -46,6 +50,7 @@ function storedFields(input: JourneyBody) {
     active: input.active ?? true,
     ignoreQuietHours: input.ignoreQuietHours ?? false,
     ignoreFrequencyCap: input.ignoreFrequencyCap ?? false,
+    options: optionsOf(input),
   };
 }
 
@@ -61,6 +66,7 @@ export function toJourneyView(journey: StoredJourney): JourneyView {
     url: journey.url ?? null,
     imageUrl: journey.imageUrl ?? null,
     active: journey.active ?? false,
+    ...journey.options,
     createdAt: journey.createdAt.toISOString(),
     updatedAt: journey.updatedAt.toISOString(),
     ...sendTimingOf({

@@ -8,6 +8,7 @@ import { contentOf, type MessageContent } from '../rendering/message-content.ts'
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { sendJob } from '../queues/send.ts';
+import { messageOptionsField, optionsOf, type MessageOptions } from '../schemas/message-options.ts';
 import type { ActiveJourneys } from './active-journeys.ts';
 import { sendTimingOf } from '../schemas/send-timing.ts';
 import type { StoredJourney } from './journey-store.ts';
@@ -18,22 +19,40 @@ export type TriggerDeps = Pick<Deps, 'models' | 'queues'> & { activeJourneys: Ac
 /** Deterministic: the journey and the event (ingest job id and position), so a replayed job sends nothing twice. */
 export const journeySendId = (journeyId: string, jobId: string, index: number) => `j-${journeyId}-${jobId}-${index}`;
 
+/** What a journey sends: its content, with its template's content options (CONTRACTS §14) beside its own options. */
+interface JourneyMessage {
+  content: MessageContent;
+  options: MessageOptions;
+}
+
 async function journeyContents(
   models: Models,
   projectId: string,
   journeys: StoredJourney[],
-): Promise<Map<string, MessageContent>> {
+): Promise<Map<string, JourneyMessage>> {
   const templateIds = [
     ...new Set(journeys.map((journey) => journey.templateId).filter((id) => typeof id === 'string')),
   ];
   const templates =
     templateIds.length === 0 ? [] : await models.Template.find({ projectId, _id: { $in: templateIds } }).lean();
-  const byId = new Map(templates.map((template) => [template._id, contentOf(template)]));
-  const contents = new Map<string, MessageContent>();
+  const byId = new Map(
+    templates.map((template) => [
+      template._id,
+      {
+        content: contentOf(template),
+        options: optionsOf({ buttons: template.buttons, localizations: template.localizations }),
+      },
+    ]),
+  );
+  const contents = new Map<string, JourneyMessage>();
   for (const journey of journeys) {
     // A template is read when the journey fires, so editing it changes later messages; a deleted one sends nothing.
-    const content = journey.templateId ? byId.get(journey.templateId) : contentOf(journey);
-    if (content) contents.set(journey._id, content);
+    const own = optionsOf(journey.options ?? {});
+    const fromTemplate = journey.templateId
+      ? byId.get(journey.templateId)
+      : { content: contentOf(journey), options: {} };
+    if (fromTemplate)
+      contents.set(journey._id, { content: fromTemplate.content, options: { ...own, ...fromTemplate.options } });
   }
   return contents;
 }
@@ -70,7 +89,8 @@ export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: Eve
       targetType: event.subjectType === 'device' ? ('device' as const) : ('userId' as const),
       targetIds: [event.subjectId],
       templateId: journey.templateId ?? null,
-      ...contents.get(journey._id)!,
+      ...contents.get(journey._id)!.content,
+      ...messageOptionsField(contents.get(journey._id)!.options),
       data: {},
       sendAt: new Date(receivedAt + (journey.delaySeconds ?? 0) * 1000),
       journeyId: journey._id,

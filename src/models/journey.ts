@@ -1,6 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import type { JourneyView } from '../schemas/journey.ts';
 import type { WithTypedPaths } from './typed-paths.ts';
+import type { MessageOptions } from '../schemas/message-options.ts';
 
 const journeySchema = new Schema(
   {
@@ -21,6 +22,8 @@ const journeySchema = new Schema(
     /** Its sends skip the project's quiet hours or frequency cap (CONTRACTS §15); the cap still counts them. */
     ignoreQuietHours: { type: Boolean, default: false },
     ignoreFrequencyCap: { type: Boolean, default: false },
+    /** The message options that were set (CONTRACTS §14). */
+    options: { type: Schema.Types.Mixed, default: undefined },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
@@ -30,7 +33,7 @@ journeySchema.index({ projectId: 1, active: 1 });
 
 export type JourneyDocument = WithTypedPaths<
   InferSchemaType<typeof journeySchema>,
-  { trigger: JourneyView['trigger'] }
+  { trigger: JourneyView['trigger']; options?: MessageOptions }
 >;
 
 export function journeyModel(connection: Connection) {

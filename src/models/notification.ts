@@ -2,6 +2,7 @@ import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { notificationStatuses, targetTypes, type NotificationData } from '../schemas/notification.ts';
 import type { EntryEvent } from '../schemas/events.ts';
 import type { SendTiming } from '../schemas/send-timing.ts';
+import type { MessageOptions } from '../schemas/message-options.ts';
 import type { WithTypedPaths } from './typed-paths.ts';
 
 const notificationSchema = new Schema(
@@ -20,6 +21,8 @@ const notificationSchema = new Schema(
     sendAt: { type: Date, default: null },
     /** CONTRACTS §15, set only when given: the send's timing (localTime, throttlePerMinute) and its opt-outs. */
     timing: { type: Schema.Types.Mixed, default: null },
+    /** The message options that were set (CONTRACTS §14), as the request gave them. */
+    options: { type: Schema.Types.Mixed, default: undefined },
     /**
      * Written only by the notification's send job. Sent, failed and unsubscribed counts live in one delivery-result
      * document per batch instead (the DeliveryResult model), so that a retried or replayed batch cannot count twice.
@@ -38,7 +41,7 @@ notificationSchema.index({ journeyId: 1, status: 1 });
 
 export type NotificationDocument = WithTypedPaths<
   InferSchemaType<typeof notificationSchema>,
-  { data: NotificationData; entryEvent: EntryEvent | null; timing: SendTiming | null }
+  { data: NotificationData; entryEvent: EntryEvent | null; timing: SendTiming | null; options?: MessageOptions }
 >;
 
 export function notificationModel(connection: Connection) {

@@ -3,13 +3,10 @@ import type { AppContext } from '../app-context.ts';
 import type { KeyOwner } from '../keys/key-cache.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
-import {
-  contentOf,
-  contentSyntaxErrors,
-  templateSyntaxErrors,
-  type MessageContent,
-} from '../rendering/message-content.ts';
+import { contentSyntaxErrors, templateSyntaxErrors } from '../rendering/message-content.ts';
+import { optionsWithTemplate, resolveContent } from './send-content.ts';
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
+import { optionContentErrors, optionTrialRenderErrors } from '../rendering/option-content-errors.ts';
 import { trialRenderErrors } from '../rendering/trial-render.ts';
 import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
 import { requestBodyDigest } from '../infra/idempotency-binding.ts';
@@ -48,6 +45,7 @@ export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: nu
     if (problem) details.push({ path: `/data/${escapePointer(key)}`, message: problem });
   }
   if (templateId === undefined) details.push(...contentSyntaxErrors(fields));
+  details.push(...optionContentErrors(fields));
   const sendTime = typeof sendAt === 'string' ? parseRequestTime(sendAt) : null;
   if (sendTime && sendTime.getTime() - now > maxScheduleAheadMs) {
     details.push({ path: '/sendAt', message: 'must be at most 365 days ahead' });
@@ -56,16 +54,6 @@ export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: nu
 }
 
 type CreateDeps = Pick<AppContext, 'models' | 'redis' | 'config' | 'queues' | 'templates' | 'renderer'>;
-
-async function resolveContent(
-  deps: Pick<AppContext, 'templates'>,
-  projectId: string,
-  body: SendNotificationBody,
-): Promise<MessageContent> {
-  if (body.templateId === undefined) return contentOf(body);
-  // The template's content is copied: a scheduled or in-flight send is not changed by later edits of the template.
-  return contentOf(await deps.templates.find(projectId, body.templateId));
-}
 
 async function knownTargets(
   deps: Pick<AppContext, 'models'>,
@@ -128,7 +116,7 @@ export async function createNotification(
   const targetIds = [...new Set(body.targetIds)];
   const details = sendRequestErrors(owner.plan, body, now);
   if (details.length > 0) throw invalidRequest('The notification is not valid; see details for each field.', details);
-  const content = await resolveContent(deps, owner.projectId, body);
+  const { content, template } = await resolveContent(deps, owner.projectId, body);
   const templateErrors = body.templateId === undefined ? [] : templateSyntaxErrors(content);
   if (templateErrors.length > 0)
     throw invalidRequest('The template is not valid Liquid; see details for each field.', templateErrors);
@@ -140,7 +128,12 @@ export async function createNotification(
     );
   const fromTemplate = body.templateId !== undefined;
   const scope = { data: body.data };
-  const unrenderable = await trialRenderErrors(deps.renderer, owner.projectId, content, scope, fromTemplate);
+  const unrenderable = body.silent
+    ? []
+    : [
+        ...(await trialRenderErrors(deps.renderer, owner.projectId, content, scope, fromTemplate)),
+        ...(await optionTrialRenderErrors(deps.renderer, owner.projectId, content, body, scope)),
+      ];
   if (unrenderable.length > 0) throw invalidRequest('The content could not be rendered in time.', unrenderable);
   await assertTargetsExist(deps, owner.projectId, body, targetIds);
 
@@ -159,6 +152,7 @@ export async function createNotification(
     data: body.data ?? {},
     sendAt: body.sendAt === undefined ? null : parseRequestTime(body.sendAt),
     timing: sendTimingOf(body),
+    ...optionsWithTemplate(body, template),
   };
   try {
     await deps.models.Notification.collection.insertOne(

@@ -74,5 +74,6 @@ export function toNotificationView(notification: StoredNotification, stats: Deli
     imageUrl: notification.imageUrl ?? null,
     stats: { targeted: notification.stats?.targeted ?? 0, ...stats },
     ...notification.timing,
+    ...notification.options,
   };
 }

@@ -51,17 +51,20 @@ export function contentSyntaxErrors(
   for (const field of contentFields) {
     const text = content[field];
     if (typeof text !== 'string') continue;
-    const path = `${pathPrefix}/${field}`;
-    let parsed: ParsedTemplate;
-    try {
-      parsed = parseTemplate(text);
-    } catch (error) {
-      details.push({ path, message: `is not a valid Liquid template: ${(error as Error).message}` });
-      continue;
-    }
-    for (const message of staticLimitProblems(parsed)) details.push({ path, message });
+    details.push(...liquidErrors(text, `${pathPrefix}/${field}`));
   }
   return details;
+}
+
+/** Why a text is not valid Liquid or passes a static limit of Liquid's cost, named at `path`; none when it is fine. */
+export function liquidErrors(text: string, path: string): ErrorDetail[] {
+  let parsed: ParsedTemplate;
+  try {
+    parsed = parseTemplate(text);
+  } catch (error) {
+    return [{ path, message: `is not a valid Liquid template: ${(error as Error).message}` }];
+  }
+  return staticLimitProblems(parsed).map((message) => ({ path, message }));
 }
 
 /**

@@ -5,6 +5,7 @@ import { maxWhereConditions } from './segment.ts';
 import { notBlank } from './common.ts';
 import { Id, NullableText } from './text.ts';
 import { DeliveryOptOuts } from './send-timing.ts';
+import { contentOptionFields, deliveryOptionFields, isSilent, MessageOptions } from './message-options.ts';
 
 export const maxDelaySeconds = 30 * 24 * 3600;
 
@@ -42,6 +43,8 @@ export const JourneyBody = Type.Object(
     imageUrl: NullableText(2048),
     active: Type.Optional(Type.Boolean()),
     ...DeliveryOptOuts,
+    ...contentOptionFields,
+    ...deliveryOptionFields,
   },
   { additionalProperties: false },
 );
@@ -55,7 +58,7 @@ const bodyRequired = 'is required unless templateId is given';
  * before the trigger's condition values and the Liquid are checked, while one answer names every offending field.
  */
 export const JourneyContentRule = {
-  if: { required: ['templateId'], properties: { templateId: { type: 'string' } } },
+  if: { anyOf: [{ required: ['templateId'], properties: { templateId: { type: 'string' } } }, isSilent] },
   else: {
     required: ['body'],
     properties: { body: { type: 'string', errorMessage: bodyRequired } },
@@ -79,6 +82,7 @@ export const JourneyView = Type.Object({
   url: NullableString,
   imageUrl: NullableString,
   active: Type.Boolean(),
+  ...MessageOptions.properties,
   createdAt: Type.String(),
   updatedAt: Type.String(),
   /** Shown when set (CONTRACTS §15). */

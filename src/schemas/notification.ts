@@ -3,6 +3,7 @@ import { DeviceId, FiniteNumber, ProjectParams, PageLimit, IsoTime, notBlank, Ke
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
 import { Id, Text } from './text.ts';
 import { SendTimingFields } from './send-timing.ts';
+import { contentOptionFields, deliveryOptionFields, isSilent, MessageOptions, silentRule } from './message-options.ts';
 
 export const notificationStatuses = ['queued', 'sending', 'completed', 'failed', 'canceled'] as const;
 export const targetTypes = ['segment', 'userId', 'device'] as const;
@@ -49,14 +50,17 @@ export const SendNotificationBody = Type.Object(
     data: Type.Optional(NotificationData),
     sendAt: Type.Optional(IsoTime()),
     ...SendTimingFields,
+    ...contentOptionFields,
+    ...deliveryOptionFields,
   },
   {
     additionalProperties: false,
     // In the schema rather than after it, so that these are named beside every other offending field.
     allOf: [
       {
-        // Without a template the body is the message: required, and not blank. With one it is ignored.
-        if: { not: { required: ['templateId'] } },
+        // Without a template the body is the message: required, and not blank. With one it is ignored; a silent push
+        // has none.
+        if: { not: { anyOf: [{ required: ['templateId'] }, isSilent] } },
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
         then: {
           required: ['body'],
@@ -64,6 +68,7 @@ export const SendNotificationBody = Type.Object(
           errorMessage: 'is required unless templateId is given',
         },
       },
+      silentRule(true),
       {
         if: { required: ['targetType'], properties: { targetType: { const: 'device' } } },
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
@@ -100,8 +105,9 @@ export const NotificationView = Type.Object({
   url: NullableString,
   imageUrl: NullableString,
   stats: NotificationStats,
-  /** Echoed when set (CONTRACTS §14). */
+  /** Echoed when set: the message options of CONTRACTS §14 and the timing of §15. */
   ...SendTimingFields,
+  ...MessageOptions.properties,
 });
 export type NotificationView = Static<typeof NotificationView>;
 
@@ -128,6 +134,7 @@ export const PreviewNotificationBody = Type.Object(
     url: SendNotificationBody.properties.url,
     imageUrl: SendNotificationBody.properties.imageUrl,
     data: SendNotificationBody.properties.data,
+    localizations: contentOptionFields.localizations,
   },
   {
     additionalProperties: false,
@@ -143,5 +150,7 @@ export const RenderedContent = Type.Object({
   body: Type.String(),
   url: NullableString,
   imageUrl: NullableString,
+  /** The localization the device got (CONTRACTS §14); absent when it gets the message's own content. */
+  language: Type.Optional(Type.String()),
 });
 export type RenderedContent = Static<typeof RenderedContent>;

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { notBlank } from './common.ts';
 import { NullableText, Text } from './text.ts';
+import { contentOptionFields } from './message-options.ts';
 
 export const TemplateBody = Type.Object(
   {
@@ -9,6 +10,7 @@ export const TemplateBody = Type.Object(
     body: Text(4096, { allOf: [notBlank] }),
     url: NullableText(2048),
     imageUrl: NullableText(2048),
+    ...contentOptionFields,
   },
   { additionalProperties: false },
 );
@@ -23,6 +25,7 @@ export const TemplateView = Type.Object({
   body: Type.String(),
   url: NullableString,
   imageUrl: NullableString,
+  ...contentOptionFields,
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });

@@ -1,6 +1,7 @@
 import type { CountDeps } from '../events/pending-counts.ts';
 import type { Models } from '../models/index.ts';
 import type { TargetDevice, TargetProjection } from './target-device.ts';
+import type { Platform } from '../schemas/platforms.ts';
 import { segmentClause, subscribedDevicesFilter } from '../segments/segment-filter.ts';
 import { planDeviceFilter, projectionWith } from '../segments/oversized-filter.ts';
 
@@ -10,6 +11,13 @@ export interface TargetQuery {
   projection: TargetProjection;
   /** The send has queued nobody yet, so a segment deleted since it was accepted fails it (MissingSegmentsError). */
   everySegment?: boolean;
+  /** Only devices of these platforms (CONTRACTS §14 `platforms` and `silent`), selected by the query itself. */
+  platforms?: Platform[];
+}
+
+/** The query's platform clause: none when every platform is targeted. */
+function platformClause(platforms: Platform[] | undefined): { platform?: { $in: Platform[] } } {
+  return platforms === undefined ? {} : { platform: { $in: platforms } };
 }
 
 /**
@@ -68,6 +76,8 @@ export function databaseSegmentResolver(deps: CountDeps): SegmentResolver {
  */
 export function segmentDevicesQuery(models: Models, filter: object, query: TargetQuery) {
   // $and, not a spread: an event condition's clause is itself a filter on _id.
-  const resumed = query.afterId === null ? filter : { $and: [filter, { _id: { $gt: query.afterId } }] };
+  // A field beside projectId and isSubscribed, not another $and: the filter keeps the shape its indexes serve.
+  const narrowed = { ...filter, ...platformClause(query.platforms) };
+  const resumed = query.afterId === null ? narrowed : { $and: [narrowed, { _id: { $gt: query.afterId } }] };
   return models.Device.find(resumed, query.projection).sort({ _id: 1 }).lean<TargetDevice[]>();
 }

@@ -12,6 +12,8 @@ export interface BatchDevice {
   tags?: Record<string, unknown>;
   /** Its IANA zone, for local-time sends and quiet hours; null: the project's default. */
   timezone?: string | null;
+  /** Read only for a message with localizations, which it chooses among (CONTRACTS §14). */
+  language?: string | null;
 }
 
 /** A device as the fan-out reads it: its _id is the natural key (the device model's), by which the fan-out resumes. */
@@ -22,7 +24,7 @@ export interface TargetDevice extends BatchDevice {
 /** A MongoDB projection of the fields above, with only the tags the message reads. */
 export type TargetProjection = Record<string, 1>;
 
-export function targetProjection(tags: 'all' | string[]): TargetProjection {
+export function targetProjection(tags: 'all' | string[], { language = false } = {}): TargetProjection {
   const projection: TargetProjection = {
     deviceId: 1,
     platform: 1,
@@ -31,6 +33,7 @@ export function targetProjection(tags: 'all' | string[]): TargetProjection {
     userId: 1,
     timezone: 1,
   };
+  if (language) projection.language = 1;
   if (tags === 'all') projection.tags = 1;
   else for (const name of tags) projection[`tags.${name}`] = 1;
   return projection;

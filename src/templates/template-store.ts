@@ -6,6 +6,8 @@ import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
 import { fieldsOf } from '../schemas/validation.ts';
 import { storedContentErrors } from '../rendering/payload-floor.ts';
 import { contentOf } from '../rendering/message-content.ts';
+import { optionContentErrors } from '../rendering/option-content-errors.ts';
+import { optionsOf } from '../schemas/message-options.ts';
 import type { RenderPool } from '../rendering/render-pool.ts';
 import { trialRenderErrors } from '../rendering/trial-render.ts';
 import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
@@ -13,7 +15,10 @@ import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts'
 type StoredTemplate = TemplateDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
 /** Also read on a body that failed its schema: a field that is not a string is skipped. */
-export const templateContentErrors = (body: unknown): ErrorDetail[] => storedContentErrors(fieldsOf(body));
+export const templateContentErrors = (body: unknown): ErrorDetail[] => [
+  ...storedContentErrors(fieldsOf(body)),
+  ...optionContentErrors(body),
+];
 
 async function assertSendable(renderer: RenderPool, projectId: string, input: TemplateBody): Promise<void> {
   const details = templateContentErrors(input);
@@ -28,6 +33,8 @@ function storedFields(input: TemplateBody) {
     body: input.body,
     url: input.url ?? null,
     imageUrl: input.imageUrl ?? null,
+    buttons: input.buttons ?? null,
+    localizations: input.localizations ?? null,
   };
 }
 
@@ -41,6 +48,7 @@ export function toTemplateView(template: StoredTemplate): TemplateView {
     body: template.body,
     url: template.url ?? null,
     imageUrl: template.imageUrl ?? null,
+    ...optionsOf({ buttons: template.buttons, localizations: template.localizations }),
     createdAt: template.createdAt.toISOString(),
     updatedAt: template.updatedAt.toISOString(),
   };
@@ -59,7 +67,7 @@ export class TemplateStore {
   async create(projectId: string, input: TemplateBody): Promise<StoredTemplate> {
     await assertSendable(this.renderer, projectId, input);
     const document = await this.models.Template.create({ _id: randomUUID(), projectId, ...storedFields(input) });
-    return document.toObject();
+    return document.toObject() as StoredTemplate;
   }
 
   private readonly listing = newestFirstListing<StoredTemplate>((filter, count) =>

@@ -124,6 +124,23 @@ describe('rendering bounded by construction', { timeout: 60_000 }, () => {
     expect(await harness.ingress.context.models.Notification.countDocuments({ projectId: hostile.projectId })).toBe(0);
   });
 
+  it('refuses a send whose localized body or button text runs for minutes, naming each (CONTRACTS §14)', async () => {
+    const answer = await post(hostile, '/notifications', {
+      targetType: 'device',
+      targetIds: ['a-modest'],
+      body: 'fine',
+      data: fromData.data,
+      localizations: { ko: { body: fromData.body } },
+      buttons: [{ id: 'b', text: fromData.body }],
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.details).toEqual([
+      { path: '/localizations/ko/body', message: expect.stringMatching(/render_timeout/) },
+      { path: '/buttons/0/text', message: expect.stringMatching(/render_timeout/) },
+    ]);
+    expect(await harness.ingress.context.models.Notification.countDocuments({ projectId: hostile.projectId })).toBe(0);
+  });
+
   it('refuses a template and a journey whose render runs for minutes, at the bound, serving other projects meanwhile', async () => {
     const template = await whileItRenders(harness.ingress.context.renderer, () =>
       post(hostile, '/templates', { name: 'costly', body: fromCapture }),

@@ -194,6 +194,32 @@ describe('journeys firing on events', () => {
     });
   });
 
+  it('carries its message options to the push, and a silent journey needs no body (CONTRACTS §14)', async () => {
+    const options = { ttl: 120, priority: 'normal', buttons: [{ id: 'see', text: 'See {{ entry_event.type }}' }] };
+    const id = await createJourney({ name: 'Options', trigger: { event: 'opted' }, body: 'With options', ...options });
+    const read = await harness.ingress.request('GET', journeysPath(`/${id}`), { key: project.apiKey });
+    expect(read.body.data).toMatchObject(options);
+    const quiet = await createJourney({ name: 'Quiet', trigger: { event: 'quietly' }, silent: true });
+    await report([
+      { type: 'opted', subjectType: 'device', subjectId: 'j-other' },
+      { type: 'quietly', subjectType: 'device', subjectId: 'j-other' },
+    ]);
+    const pushes = await waitFor(
+      async () => harness.sandbox.deliveries('j-tok-other').map((delivery) => delivery.payload as any),
+      (list) => list.some((payload) => payload.data?.buttons),
+    );
+    const withOptions = pushes.find((payload) => payload.data?.buttons)!;
+    expect(withOptions.webpush.headers).toMatchObject({ TTL: '120', Urgency: 'normal' });
+    expect(JSON.parse(withOptions.data.buttons)).toEqual([{ id: 'see', text: 'See opted' }]);
+    // j-other is a browser, which cannot take a silent push: the journey's send targets nobody.
+    const [quietSend] = await waitFor(
+      () => journeySends(quiet),
+      (sends) => sends.length === 1 && sends[0]!.status === 'completed',
+    );
+    expect(quietSend!.stats?.targeted).toBe(0);
+    expect(pushes.every((payload) => payload.notification)).toBe(true);
+  });
+
   it('waits for the delay before sending', async () => {
     await createJourney({ name: 'Welcome', trigger: { event: 'signup' }, delaySeconds: 1, body: 'Welcome aboard' });
     const postedAt = await report([{ type: 'signup', subjectType: 'device', subjectId: 'j-other' }]);

@@ -341,6 +341,19 @@ const hotQueries: HotQuery[] = [
       ),
     index: '_id_',
   },
+  // CONTRACTS §14: platforms (and silent) narrow a segment's target query itself.
+  {
+    name: 'segment tag plan eq pro for some platforms: the fan-out cursor in _id order',
+    explain: async () =>
+      explainQuery(
+        segmentDevicesQuery(models(), await segmentFilter('all', [{ tag: 'plan', op: 'eq', value: 'pro' }]), {
+          ...fanOut,
+          platforms: ['ios'],
+        }),
+      ),
+    index: deviceTags,
+    secantus: 'wildcard',
+  },
   // Segments: tag conditions
   {
     name: 'segment tag plan eq pro: the fan-out cursor in _id order',

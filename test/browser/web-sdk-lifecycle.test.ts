@@ -144,7 +144,7 @@ interface PushPayload {
 async function pushPayload(
   deviceId: string,
   subscription: Subscription,
-  content: { data?: Record<string, string>; imageUrl?: string },
+  content: { data?: Record<string, string>; imageUrl?: string; buttons?: unknown[] },
 ) {
   const id = await sendNotification(harness.ingress, project, {
     targetType: 'device',
@@ -386,6 +386,58 @@ describe('the web SDK through a subscription’s life', () => {
         () => readNotification(harness.ingress, project, id),
         (notification) => notification.stats.clicked === 1,
       );
+    });
+  });
+
+  it('shows two buttons as actions; a click on one reports @clicked with its buttonId and opens its url', async () => {
+    await withContext(async (context) => {
+      const subscription = await issue();
+      const { deviceId } = await subscribedVisitor(context, [subscription]);
+      const payload = await pushPayload(deviceId, subscription, {
+        buttons: [
+          { id: 'buy', text: 'Buy now', url: '/buy?d={{ device.id }}' },
+          { id: 'later', text: 'Later' },
+        ],
+      });
+      const notificationId = payload.data.notificationId as string;
+      const worker = await serviceWorker(context);
+      const seen = await worker.evaluate(async (payload: string) => {
+        const scope = globalThis as any;
+        const opened: string[] = [];
+        scope.clients.openWindow = async (url: string) => {
+          opened.push(url);
+          return null;
+        };
+        const push = new scope.PushEvent('push', { data: payload });
+        const shown: Promise<unknown>[] = [];
+        push.waitUntil = (promise: Promise<unknown>) => shown.push(promise);
+        scope.dispatchEvent(push);
+        await Promise.all(shown);
+        const [notification] = await scope.registration.getNotifications({ tag: JSON.parse(payload).tag });
+        const click = new scope.NotificationEvent('notificationclick', { notification, action: 'buy' });
+        const handled: Promise<unknown>[] = [];
+        click.waitUntil = (promise: Promise<unknown>) => handled.push(promise);
+        scope.dispatchEvent(click);
+        await Promise.all(handled);
+        return { actions: notification.actions.map((action: any) => [action.action, action.title]), opened };
+      }, JSON.stringify(payload));
+      expect(seen.actions).toEqual([
+        ['buy', 'Buy now'],
+        ['later', 'Later'],
+      ]);
+      expect(seen.opened).toEqual([`${site.origin}/buy?d=${deviceId}`]);
+      const clicks = await waitFor(
+        async () =>
+          (
+            await harness.ingress.request(
+              'GET',
+              `/v1/projects/${project.projectId}/events?deviceId=${deviceId}&type=%40clicked`,
+              { key: project.apiKey },
+            )
+          ).body.data,
+        (events: Array<{ data: unknown }>) => events.length === 1,
+      );
+      expect(clicks[0]!.data).toEqual({ notificationId, buttonId: 'buy' });
     });
   });
 

@@ -170,7 +170,7 @@ describe('sandbox APNs (HTTP/2 over TLS)', () => {
 });
 
 describe('sandbox /deliveries (plain HTTP on the same port)', () => {
-  it('lists what was accepted for a token, oldest first, with gateway, payload and receivedAt', async () => {
+  it('lists what was accepted for a token, oldest first, with gateway, payload, option headers and receivedAt', async () => {
     await postFcm({ token: 'shared-token', notification: { body: 'first' } });
     await postApns('shared-token', { aps: { alert: { body: 'second' } } });
     await postFcm({ token: 'other-token', notification: { body: 'elsewhere' } });
@@ -182,12 +182,14 @@ describe('sandbox /deliveries (plain HTTP on the same port)', () => {
         gateway: 'fcm',
         token: 'shared-token',
         payload: { token: 'shared-token', notification: { body: 'first' } },
+        headers: {},
         receivedAt: expect.any(String),
       },
       {
         gateway: 'apns',
         token: 'shared-token',
         payload: { aps: { alert: { body: 'second' } } },
+        headers: {},
         receivedAt: expect.any(String),
       },
     ]);

@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--devices 100000] [--web-push] [--json]
+ * npm run bench -- [--devices 100000] [--web-push] [--options] [--timing-controls] [--json]
  * Seeds N devices (android, ios and web in turn, with tags; with --web-push the web third has standard Web Push
  * subscriptions issued by the sandbox instead of FCM tokens), creates a segment matching all of them, sends one
  * personalised push to it through the sandbox and waits for the last delivery. Then measures the ceiling: how many
@@ -7,7 +7,9 @@
  * and the ceiling of the database write every push costs: raw insertMany of history documents in batches of 100,
  * 16 in flight as in a deliver worker, on the same server. Target: deliveries/s ≥ 70% of the lower of the two.
  * With --timing-controls, the same audience is then sent again in another project with a frequency cap and quiet hours
- * set (not covering now), CONTRACTS §15: target ≥ 0.9 of the rate without them, in the same run.
+ * set (not covering now), CONTRACTS §15: target ≥ 0.9 of the rate without them, in the same run. With --options the
+ * push sets every message option of CONTRACTS §14 (two buttons, ten localizations, ttl, priority, collapseId, badge,
+ * sound).
  */
 import { parseArgs } from 'node:util';
 import { createProject } from '../../src/projects/create-project.ts';
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     'web-push': { type: 'boolean', default: false },
     'timing-controls': { type: 'boolean', default: false },
+    options: { type: 'boolean', default: false },
     'timeout-seconds': { type: 'string', default: '1800' },
     /** Seconds of the history-insert ceiling. */
     'ceiling-seconds': { type: 'string', default: '15' },
@@ -30,6 +33,24 @@ const { values } = parseArgs({
 });
 const deviceCount = Number(values.devices);
 const tokenPrefix = 'bench-';
+const languages = ['ko', 'ja', 'pt', 'es', 'fr', 'de', 'it', 'zh', 'ru', 'ar'];
+const everyOption = {
+  ttl: 3600,
+  priority: 'normal',
+  collapseId: 'bench-sale',
+  badge: 1,
+  sound: 'chime.caf',
+  buttons: [
+    { id: 'open', text: 'Open, {{ device.tags.name }}', url: 'https://bench.example/open' },
+    { id: 'later', text: 'Later' },
+  ],
+  localizations: Object.fromEntries(
+    languages.map((language) => [
+      language,
+      { title: `[${language}] {{ device.tags.name }}`, body: `[${language}] news` },
+    ]),
+  ),
+};
 /** A seeded token, or a seeded Web Push endpoint (its id starts with the prefix too). */
 const isBenchToken = (token: string) => token.startsWith(tokenPrefix) || token.includes(`/webpush/push/${tokenPrefix}`);
 const progress = (label: string, done: number) => {
@@ -72,6 +93,8 @@ try {
       (index) => ({ name: `User ${index}`, city: cities[index % cities.length]!, bench: 1 }),
       {
         label,
+        // One device in eleven has no language; the others one of the ten the message with options is written in.
+        languageFor: (index) => languages[index % (languages.length + 1)] ?? null,
         ...(values['web-push'] && { webPushFor: () => sandbox.issueWebPushSubscription(tokenPrefix) }),
       },
     );
@@ -92,6 +115,7 @@ try {
       title: 'Hello {{ device.tags.name }}',
       body: 'News from {{ device.tags.city | default: "your city" }}',
       data: { campaign: 'bench' },
+      ...(values.options && everyOption),
     });
     const settled = async () => {
       const stored = await models.Notification.findById(notification.id, { status: 1 }).lean();

@@ -16,6 +16,8 @@ export interface SeedOptions {
   label?: string;
   /** A Web Push subscription for a web device (index), or null to give it a token like the others. */
   webPushFor?: (index: number) => { endpoint: string; keys: WebPushKeys } | null;
+  /** A device's language (CONTRACTS §3), or null for none. */
+  languageFor?: (index: number) => string | null;
 }
 
 /** Progress lines on stderr, at most about ten per seeding, so that --json keeps stdout to one line. */
@@ -52,6 +54,7 @@ export async function seedDevices(
     devicesPerUser = 1,
     onProgress = stderrProgress(options instanceof Function ? projectId : (options.label ?? projectId), count),
     webPushFor,
+    languageFor,
   } = options instanceof Function ? { onProgress: options } : options;
   const devices = models.Device.collection;
   let nextStart = 0;
@@ -74,6 +77,7 @@ export async function seedDevices(
           webPushKeys: webPush?.keys ?? null,
           userId: `user-${Math.floor(index / devicesPerUser)}`,
           tags: tagsFor(index),
+          ...(languageFor && { language: languageFor(index) }),
           isSubscribed: true,
           unsubscribedAt: null,
           unsubscribeReason: null,

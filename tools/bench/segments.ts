@@ -16,7 +16,7 @@ import { createProject } from '../../src/projects/create-project.ts';
 import { queueNames } from '../../src/queues/queue-names.ts';
 import { deliverJobId } from '../../src/queues/deliver.ts';
 import { subscribedDevicesFilter, tagConditionFilter } from '../../src/segments/segment-filter.ts';
-import { fanOutProjection } from '../../src/delivery/send-processor.ts';
+import { fanOutProjection } from '../../src/delivery/fan-out-projection.ts';
 import { checkTarget, deviceCountCeiling, deviceFirstBatchCeiling, ratio } from './database-ceilings.ts';
 
 const { values } = parseArgs({

@@ -1,6 +1,7 @@
 import type { Message } from 'firebase-admin/messaging';
 import type { OutgoingPush } from '../gateway.ts';
 import { webPushTopic } from '../collapse-id.ts';
+import { withFcmOptions } from './fcm-options.ts';
 
 /**
  * The url and image also travel in `data`, so an app can act on them whatever the platform shows by itself;
@@ -51,6 +52,7 @@ function androidImageUrl(imageUrl: string): string | undefined {
 export function fcmMessageFor(push: OutgoingPush): Message {
   const notification = push.title === null ? { body: push.body } : { title: push.title, body: push.body };
   const message: Message = { token: push.token, notification, data: dataWith(push) };
+  if (push.options?.silent) return withFcmOptions(silentMessage(message, push), push);
   if (push.platform === 'web') {
     message.webpush = {
       headers: { Topic: webPushTopic(push.collapseId) },
@@ -64,5 +66,12 @@ export function fcmMessageFor(push: OutgoingPush): Message {
       notification: { tag: push.collapseId, ...(imageUrl !== undefined && { imageUrl }) },
     };
   }
+  return withFcmOptions(message, push);
+}
+
+/** A data-only message (no notification for the system to show), still collapsing under its collapse id. */
+function silentMessage(message: Message, push: OutgoingPush): Message {
+  delete message.notification;
+  message.android = { collapseKey: push.collapseId };
   return message;
 }

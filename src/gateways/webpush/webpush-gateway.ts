@@ -57,8 +57,9 @@ export function createWebPushGateway(options: WebPushGatewayOptions): PushGatewa
     }
     try {
       await webpush.sendNotification({ endpoint: push.token, keys: push.webPushKeys }, payload, {
-        TTL: pushTimeToLiveSeconds,
-        urgency: 'normal',
+        // CONTRACTS §14: the message's ttl and priority, else four weeks at normal urgency as before options existed.
+        TTL: push.options?.ttl ?? pushTimeToLiveSeconds,
+        urgency: push.options?.priority ?? 'normal',
         topic: tag,
         contentEncoding: 'aes128gcm',
         headers: { Authorization: authorizationFor(push.token) },

@@ -1,4 +1,4 @@
-import type { OutgoingPush } from '../gateway.ts';
+import type { OutgoingPush, PushButton } from '../gateway.ts';
 
 /**
  * What the web SDK's service worker receives, decrypted. `tag` is the collapse id: a push shown
@@ -11,10 +11,21 @@ export interface WebPushPayload {
   imageUrl: string | null;
   tag: string;
   data: Record<string, string>;
+  /** Shown as the notification's actions; present only when the message has buttons. */
+  buttons?: PushButton[];
 }
 
 export function webPushPayload(push: OutgoingPush, tag: string): WebPushPayload {
-  return { title: push.title, body: push.body, url: push.url, imageUrl: push.imageUrl, tag, data: push.data };
+  const payload: WebPushPayload = {
+    title: push.title,
+    body: push.body,
+    url: push.url,
+    imageUrl: push.imageUrl,
+    tag,
+    data: push.data,
+  };
+  if (push.options?.buttons !== undefined) payload.buttons = push.options.buttons;
+  return payload;
 }
 
 /**

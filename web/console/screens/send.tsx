@@ -14,6 +14,9 @@ import { audienceCount, type TargetType, targetTypes } from './send/audience.ts'
 import { browserTimeZone, confirmationText, failureText, scheduledInstant } from './send/confirmation.ts';
 import { blankContent, ContentFields, type ContentMode } from './send/content-fields.tsx';
 import { blankDelivery, deliveryBody, DeliveryFields } from './send/delivery-fields.tsx';
+import { blankOptions, optionFields } from './send/options-draft.ts';
+import { OptionsFields } from './send/options-fields.tsx';
+import { LanguageFields } from './send/language-fields.tsx';
 
 type Timing = 'now' | 'later';
 
@@ -24,6 +27,7 @@ export function SendScreen() {
   const [mode, setMode] = useState<ContentMode>('inline');
   const [templateId, setTemplateId] = useState('');
   const [content, setContent] = useState(blankContent);
+  const [options, setOptions] = useState(blankOptions);
   const [targetType, setTargetType] = useState<TargetType>('segment');
   const [target, setTarget] = useState('');
   const [previewDevice, setPreviewDevice] = useState('');
@@ -35,22 +39,32 @@ export function SendScreen() {
 
   const chosenTemplate = templateId || templates.data?.[0]?.id || '';
   const chosenTarget = target.trim();
-  const message = useMemo(
-    () =>
+  const message = useMemo(() => {
+    const chosen = optionFields(options);
+    // A silent push has no title or body, and carries data (here only the notification's id).
+    if (chosen.silent) return { ...chosen, data: {} };
+    const inline =
       mode === 'template'
         ? { templateId: chosenTemplate }
         : (Object.fromEntries(
             Object.entries(content).filter(([field, text]) => field === 'body' || text !== ''),
-          ) as Pick<SendNotificationBody, 'title' | 'body' | 'url' | 'imageUrl'>),
-    [mode, chosenTemplate, content],
-  );
+          ) as Pick<SendNotificationBody, 'title' | 'body' | 'url' | 'imageUrl'>);
+    return { ...inline, ...chosen };
+  }, [mode, chosenTemplate, content, options]);
 
   // The count follows the audience once it has settled, and reads the settled values, not those of the render.
   const audience = useDebounced(JSON.stringify([targetType, chosenTarget]));
   const [countedType, counted] = JSON.parse(audience) as [TargetType, string];
   const count = useLoad(counted === '' ? null : () => audienceCount(base, countedType, counted), [audience]);
-  const previewInput = useDebounced(JSON.stringify({ ...message, deviceId: previewDevice.trim() || undefined }));
-  const nothingToRender = mode === 'template' ? chosenTemplate === '' : content.body === '';
+  const { templateId: previewTemplate, title, body, url, imageUrl, localizations } = message as SendNotificationBody;
+  const previewInput = useDebounced(
+    JSON.stringify({
+      ...(previewTemplate === undefined ? { title, body, url, imageUrl } : { templateId: previewTemplate }),
+      localizations,
+      deviceId: previewDevice.trim() || undefined,
+    }),
+  );
+  const nothingToRender = options.silent || (mode === 'template' ? chosenTemplate === '' : content.body === '');
   const preview = useLoad(
     nothingToRender
       ? null
@@ -133,6 +147,11 @@ export function SendScreen() {
         content={content}
         setContent={setContent}
       />
+      <LanguageFields
+        languages={options.languages}
+        setLanguages={(languages) => setOptions({ ...options, languages })}
+      />
+      <OptionsFields draft={options} setDraft={setOptions} />
       <fieldset>
         <legend>Audience</legend>
         <Select
@@ -189,6 +208,13 @@ export function SendScreen() {
           <div class="push-preview" data-testid="send-preview">
             <strong>{preview.data.title ?? ''}</strong>
             <p>{preview.data.body}</p>
+            {options.languages.length > 0 && (
+              <small class="muted" data-testid="preview-language">
+                {preview.data.language === undefined
+                  ? "In the message's own language"
+                  : `In ${preview.data.language}, for this device's language`}
+              </small>
+            )}
           </div>
         )}
       </fieldset>

@@ -11,6 +11,8 @@ declare const self: ServiceWorkerGlobalScope;
 interface ClickData {
   url: string | null;
   notificationId: string | null;
+  /** Each button's url by its id (CONTRACTS §14), null for a button without one. */
+  buttonUrls?: Record<string, string | null>;
 }
 
 /**
@@ -48,8 +50,8 @@ function webAddress(value: string | undefined): string | null {
 const isClickData = (data: unknown): data is ClickData =>
   typeof data === 'object' && data !== null && 'notificationId' in data && 'url' in data;
 
-/** `image` is shown by Chromium browsers; TypeScript's DOM types do not list it yet. */
-type ShownOptions = NotificationOptions & { image?: string };
+/** `image` and `actions` are shown by Chromium browsers; TypeScript's DOM types do not list them yet. */
+type ShownOptions = NotificationOptions & { image?: string; actions?: Array<{ action: string; title: string }> };
 
 self.addEventListener('push', (event) => {
   const payload = ourPayload(event.data);
@@ -67,6 +69,12 @@ self.addEventListener('push', (event) => {
   };
   if (payload.data.icon) options.icon = payload.data.icon;
   if (imageUrl) options.image = imageUrl;
+  if (payload.buttons && payload.buttons.length > 0) {
+    options.actions = payload.buttons.map((button) => ({ action: button.id, title: button.text }));
+    data.buttonUrls = Object.fromEntries(
+      payload.buttons.map((button) => [button.id, button.url === undefined ? null : siteAddress(button.url)]),
+    );
+  }
   event.waitUntil(self.registration.showNotification(payload.title ?? '', options));
 });
 
@@ -74,12 +82,16 @@ self.addEventListener('notificationclick', (event) => {
   const data: unknown = event.notification.data;
   if (!isClickData(data)) return;
   event.notification.close();
-  event.waitUntil(handleClick(data));
+  event.waitUntil(handleClick(data, event.action || null));
 });
 
-/** Each half on its own: a browser refusing to open a window must not lose the click, nor the reverse. */
-async function handleClick(data: ClickData): Promise<void> {
-  await Promise.allSettled([reportClick(data.notificationId), data.url ? showPage(data.url) : undefined]);
+/**
+ * Each half on its own: a browser refusing to open a window must not lose the click, nor the reverse. A click on a
+ * button reports which one and opens that button's url; a click on the body opens the notification's.
+ */
+async function handleClick(data: ClickData, buttonId: string | null): Promise<void> {
+  const url = buttonId === null ? data.url : (data.buttonUrls?.[buttonId] ?? null);
+  await Promise.allSettled([reportClick(data.notificationId, buttonId), url ? showPage(url) : undefined]);
 }
 
 /** Answers worth another try: the plan's rate limit and a service briefly without Redis or MongoDB (CONTRACTS §1). */
@@ -118,15 +130,15 @@ async function callIngress(
   }
 }
 
-/** @clicked with the notification's id (CONTRACTS §3): it feeds the notification's stats.clicked. */
-async function reportClick(notificationId: string | null): Promise<void> {
+/** @clicked with the notification's id (CONTRACTS §3), and the button's (§14): it feeds the notification's stats.clicked. */
+async function reportClick(notificationId: string | null, buttonId: string | null): Promise<void> {
   const state = await readState<ClientState>(clientStateKey);
   if (!state || !notificationId) return;
   await callIngress(
     state,
     'POST',
     '/events',
-    { type: '@clicked', data: { notificationId } },
+    { type: '@clicked', data: buttonId === null ? { notificationId } : { notificationId, buttonId } },
     { 'idempotency-key': randomId() },
   );
 }

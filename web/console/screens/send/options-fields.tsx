@@ -1,0 +1,117 @@
+import { Field, Select } from '../../fields.tsx';
+import { type OptionsDraft, platformNames } from './options-draft.ts';
+
+const maxButtons = 2;
+
+/** How the push is delivered (CONTRACTS §14): priority, TTL, collapse id, buttons, badge and sound, platforms, silent. */
+export function OptionsFields({ draft, setDraft }: { draft: OptionsDraft; setDraft(draft: OptionsDraft): void }) {
+  const set = (changes: Partial<OptionsDraft>) => setDraft({ ...draft, ...changes });
+  const setButton = (index: number, changes: Partial<OptionsDraft['buttons'][number]>) =>
+    set({ buttons: draft.buttons.map((button, at) => (at === index ? { ...button, ...changes } : button)) });
+  return (
+    <fieldset>
+      <legend>Options</legend>
+      <Select
+        label="Priority"
+        name="option-priority"
+        value={draft.priority}
+        options={
+          [
+            ['', 'Default (high)'],
+            ['high', 'High'],
+            ['normal', 'Normal'],
+          ] as const
+        }
+        onChange={(priority) => set({ priority })}
+      />
+      <Field
+        label="TTL (seconds)"
+        name="option-ttl"
+        type="number"
+        value={draft.ttl}
+        onInput={(ttl) => set({ ttl })}
+        hint="0 to 2,419,200 (28 days, the default). 0: delivered now or never."
+      />
+      <Field
+        label="Collapse id"
+        name="option-collapse-id"
+        value={draft.collapseId}
+        onInput={(collapseId) => set({ collapseId })}
+        hint="A newer push with the same collapse id replaces an older one on the device."
+      />
+      <Field label="Badge" name="option-badge" type="number" value={draft.badge} onInput={(badge) => set({ badge })} />
+      <Field label="Sound" name="option-sound" value={draft.sound} onInput={(sound) => set({ sound })} />
+      <fieldset>
+        <legend>Platforms</legend>
+        {platformNames.map((platform) => (
+          <label key={platform}>
+            <input
+              type="checkbox"
+              name={`option-platform-${platform}`}
+              checked={draft.platforms.includes(platform)}
+              onChange={(event) =>
+                set({
+                  platforms: (event.currentTarget as HTMLInputElement).checked
+                    ? platformNames.filter((name) => name === platform || draft.platforms.includes(name))
+                    : draft.platforms.filter((name) => name !== platform),
+                })
+              }
+            />{' '}
+            {platform}
+          </label>
+        ))}
+      </fieldset>
+      <label>
+        <input
+          type="checkbox"
+          name="option-silent"
+          checked={draft.silent}
+          onChange={(event) => set({ silent: (event.currentTarget as HTMLInputElement).checked })}
+        />{' '}
+        Silent push
+      </label>
+      <small class="muted">
+        A background data push that shows nothing: its content is not sent, and browsers are not targeted.
+      </small>
+      {draft.buttons.map((button, index) => (
+        <fieldset key={index}>
+          <legend>Button {index + 1}</legend>
+          <Field
+            label={`Button ${index + 1} id`}
+            name={`button-${index}-id`}
+            value={button.id}
+            onInput={(id) => setButton(index, { id })}
+          />
+          <Field
+            label={`Button ${index + 1} text`}
+            name={`button-${index}-text`}
+            value={button.text}
+            onInput={(text) => setButton(index, { text })}
+          />
+          <Field
+            label="URL"
+            name={`button-${index}-url`}
+            value={button.url}
+            onInput={(url) => setButton(index, { url })}
+          />
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => set({ buttons: draft.buttons.filter((_, at) => at !== index) })}
+          >
+            Remove button {index + 1}
+          </button>
+        </fieldset>
+      ))}
+      {draft.buttons.length < maxButtons && (
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => set({ buttons: [...draft.buttons, { id: '', text: '', url: '' }] })}
+        >
+          Add a button
+        </button>
+      )}
+    </fieldset>
+  );
+}
