@@ -2,7 +2,8 @@ import type { PushOutcome } from '../gateways/gateway.ts';
 import type { DeliveredPush } from '../history/record-history.ts';
 import type { Rejection } from '../devices/mark-unsubscribed.ts';
 import type { Rendered } from './rendered-push.ts';
-import type { DeviceFailure } from '../queues/deliver.ts';
+import type { DeliverJobData, DeviceFailure } from '../queues/deliver.ts';
+import type { Logger } from 'pino';
 
 /** One gateway call's answers, by what each device needs next. */
 export interface CallOutcomes {
@@ -42,4 +43,14 @@ export function sortOutcomes(rendered: Rendered[], outcomes: PushOutcome[]): Cal
     }
   });
   return sorted;
+}
+
+/** One line for the pushes a gateway refused in a call: the operator sees why without a line per device. */
+export function logRefusals(log: Logger, batch: DeliverJobData, outcomes: CallOutcomes): void {
+  if (outcomes.failed === 0) return;
+  const { notificationId, batch: number, gateway } = batch;
+  log.warn(
+    { notificationId, batch: number, gateway, failed: outcomes.failed, reason: outcomes.failedReason },
+    'the gateway refused pushes',
+  );
 }

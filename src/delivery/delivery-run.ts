@@ -14,7 +14,7 @@ import type { OutcomeTally } from './outcome-tally.ts';
 import { BatchProgress } from './batch-progress.ts';
 import { renderPushes, toOutgoing, type Rendered } from './rendered-push.ts';
 import { expiredReason, expiresAt } from './push-expiry.ts';
-import { sortOutcomes } from './call-outcomes.ts';
+import { logRefusals, sortOutcomes } from './call-outcomes.ts';
 import { recordOutcomes, recordUnrecorded } from './record-outcomes.ts';
 import { giveUpBatch } from './give-up-batch.ts';
 import { TimingGate } from './timing-gate.ts';
@@ -164,13 +164,7 @@ export class DeliveryRun {
     // Redis first: from here on a rerun writes these outcomes instead of sending the pushes again.
     await this.progress.saveUnrecorded(unrecorded);
 
-    if (outcomes.failed > 0) {
-      const { notificationId, batch, gateway: gatewayName } = this.job.data;
-      this.worker.deps.log.warn(
-        { notificationId, batch, gateway: gatewayName, failed: outcomes.failed, reason: outcomes.failedReason },
-        'the gateway refused pushes',
-      );
-    }
+    logRefusals(this.worker.deps.log, this.job.data, outcomes);
     const { sent, rejected, failures: failed } = outcomes;
     const at = new Date(unrecorded.at);
     await recordOutcomes(this.worker.deps, this.job.data, notification, { sent, rejected, failed, at });
