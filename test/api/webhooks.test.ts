@@ -159,7 +159,8 @@ describe('events', () => {
     const job = await harness.ingress.context.queues.webhook.getJob(
       receiver.received[0]!.headers['webhook-id'] as string,
     );
-    expect(await job!.getState()).toBe('completed');
+    // The attempt is recorded before its job is marked completed.
+    await eventually(async () => expect(await job!.getState()).toBe('completed'));
     expect(receiver.received).toHaveLength(4);
     expect(await metric('push_webhook_calls_total{result="failed"}')).toBe(failedBefore + 3);
 
