@@ -47,3 +47,27 @@ export function deviceUnsubscribed(notificationId: string, device: UnsubscribedD
     event: { type: 'device.unsubscribed', timestamp: at.toISOString(), data: { ...device } },
   };
 }
+
+const inAppWebhookTypes = {
+  '@iam_displayed': 'in_app.displayed',
+  '@iam_clicked': 'in_app.clicked',
+  '@iam_closed': 'in_app.closed',
+} as const;
+
+/**
+ * The in_app.* event for a device's @iam_* report, or null for any other event. Each report is its own event (a
+ * message may be shown again): keyed by the report, so that the SDK's retry of it queues nothing new.
+ */
+export function inAppReported(
+  report: { type: string; deviceId: string; inAppMessageId: unknown; buttonId: unknown; reportKey: string },
+  at: Date,
+): KeyedWebhookEvent | null {
+  const type = inAppWebhookTypes[report.type as keyof typeof inAppWebhookTypes];
+  if (type === undefined || typeof report.inAppMessageId !== 'string') return null;
+  const data = {
+    inAppMessageId: report.inAppMessageId,
+    deviceId: report.deviceId,
+    ...(typeof report.buttonId === 'string' && { buttonId: report.buttonId }),
+  };
+  return { key: `${type}\n${report.reportKey}`, event: { type, timestamp: at.toISOString(), data } };
+}

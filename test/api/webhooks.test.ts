@@ -135,6 +135,29 @@ describe('events', () => {
     expect(new Set(receiver.received.map((call) => call.headers['webhook-id'])).size).toBe(receiver.received.length);
   });
 
+  it("sends in_app.* for a device's @iam_* reports, one event per report even when the SDK retries it", async () => {
+    const { project, receiver, endpoint } = await projectWithEndpoint(['in_app.displayed', 'in_app.clicked']);
+    await registerDevices(harness.ingress, project, [{ id: 'iam-device', platform: 'web', token: 'iam-token' }]);
+    const report = (type: string, data: object, idempotencyKey: string) =>
+      harness.ingress.request('POST', `/v1/sdk/projects/${project.projectId}/devices/iam-device/events`, {
+        key: project.clientKey,
+        body: { type, data },
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+    expect((await report('@iam_displayed', { inAppMessageId: 'm1' }, 'show-1')).status).toBe(200);
+    expect((await report('@iam_displayed', { inAppMessageId: 'm1' }, 'show-1')).status).toBe(200);
+    expect((await report('@iam_clicked', { inAppMessageId: 'm1', buttonId: 'buy' }, 'click-1')).status).toBe(200);
+    // Not subscribed: no call.
+    expect((await report('@iam_closed', { inAppMessageId: 'm1' }, 'close-1')).status).toBe(200);
+    await eventually(() => expect(receiver.received).toHaveLength(2));
+    const events = receiver.received.map((call) => JSON.parse(call.body));
+    expect(events.map((event) => [event.type, event.data]).sort()).toEqual([
+      ['in_app.clicked', { inAppMessageId: 'm1', deviceId: 'iam-device', buttonId: 'buy' }],
+      ['in_app.displayed', { inAppMessageId: 'm1', deviceId: 'iam-device' }],
+    ]);
+    for (const call of receiver.received) expect(() => verify(endpoint.secret, call)).not.toThrow();
+  });
+
   it('retries a failing receiver with the same webhook-id until a 2xx, then never again but for a replay, under that id', async () => {
     const { project, receiver, endpoint } = await projectWithEndpoint(['message.failed']);
     const failedBefore = await metric('push_webhook_calls_total{result="failed"}');

@@ -6,6 +6,9 @@ import { clickedEvent, sdkAutomaticEvents } from '../../events/automatic-events.
 import { recordClick } from '../../notifications/notification-clicks.ts';
 import { enqueueEvents } from '../../queues/event-ingest.ts';
 import { ingestJobIdFor } from '../../events/events-idempotency.ts';
+import { inAppReported } from '../../webhooks/webhook-events.ts';
+import { publishWebhookEvents } from '../../webhooks/publish-events.ts';
+import { randomUUID } from 'node:crypto';
 
 export function registerTrackDeviceEvent(app: App, context: AppContext): void {
   app.post(
@@ -34,6 +37,10 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
       const key = request.headers['idempotency-key'];
       const jobId = await ingestJobIdFor(context, projectId, deviceId, key, request.body);
       await enqueueEvents(context, projectId, [{ type, subjectType: 'device', subjectId: deviceId, data }], jobId);
+      const { inAppMessageId, buttonId } = data;
+      const reportKey = jobId ?? randomUUID();
+      const inApp = inAppReported({ type, deviceId, inAppMessageId, buttonId, reportKey }, new Date());
+      if (inApp) await publishWebhookEvents(context, projectId, [inApp]);
       return { data: { success: 1, error: [] } };
     },
   );
