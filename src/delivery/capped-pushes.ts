@@ -5,15 +5,16 @@ import type { PreparedNotification } from './prepared-notification.ts';
 import type { BatchProgress } from './batch-progress.ts';
 import type { Rendered } from './rendered-push.ts';
 import { admitUnderCap } from './frequency-cap.ts';
+import { reportCapped } from './report-outcomes.ts';
 
 /**
  * The rendered pushes the project's frequency cap lets through, admitted and counted for the whole batch in one round
- * trip just before they go to the gateway; the others are capped: counted, done, and written nowhere else (no
- * history). Without a cap nothing is counted.
+ * trip just before they go to the gateway; the others are capped: counted, done, and logged (reportCapped) with no
+ * history. Without a cap nothing is counted.
  */
 export async function withinFrequencyCap(
   worker: DeliveryWorker,
-  batch: Pick<DeliverJobData, 'projectId'>,
+  batch: Pick<DeliverJobData, 'projectId' | 'notificationId'>,
   progress: BatchProgress,
   notification: PreparedNotification,
   settings: ProjectSettings | null,
@@ -35,5 +36,10 @@ export async function withinFrequencyCap(
   const capped = rendered.filter((push) => !admitted.has(push.device.deviceId));
   progress.tally.count('capped', capped.length);
   for (const push of capped) progress.settle(push.device.deviceId);
+  await reportCapped(
+    worker.deps,
+    batch,
+    capped.map((push) => push.device),
+  );
   return rendered.filter((push) => admitted.has(push.device.deviceId));
 }

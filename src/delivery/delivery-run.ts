@@ -16,6 +16,7 @@ import { renderPushes, toOutgoing, type Rendered } from './rendered-push.ts';
 import { expiredReason, expiresAt } from './push-expiry.ts';
 import { logRefusals, sortOutcomes } from './call-outcomes.ts';
 import { recordOutcomes, recordUnrecorded } from './record-outcomes.ts';
+import { reportUnsent } from './report-outcomes.ts';
 import { giveUpBatch } from './give-up-batch.ts';
 import { TimingGate } from './timing-gate.ts';
 import { pacedCallSize, reserveCall } from './send-throttle.ts';
@@ -117,6 +118,7 @@ export class DeliveryRun {
     this.progress.tally.count('failed', devices.length);
     for (const device of devices) this.progress.settle(device.deviceId);
     if (devices.length === 0) return;
+    await reportUnsent(this.worker.deps, this.job.data, devices, reason);
     const { notificationId, batch } = this.job.data;
     this.worker.deps.log.warn({ notificationId, batch, failed: devices.length, devices: of, reason }, message);
     await this.reportMetrics(this.progress.tally, null);

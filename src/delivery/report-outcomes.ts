@@ -1,9 +1,14 @@
 import type { Deps } from '../deps.ts';
 import type { Rejection } from '../devices/mark-unsubscribed.ts';
 import type { DeliverJobData, DeviceFailure } from '../queues/deliver.ts';
+import type { BatchDevice } from '../targets/target-device.ts';
 import { writeDeliveryLog, type DeliveryLogEntry } from './delivery-log.ts';
+import { expiredReason } from './push-expiry.ts';
 import { publishWebhookEvents } from '../webhooks/publish-events.ts';
 import { deviceUnsubscribed, messageFailed } from '../webhooks/webhook-events.ts';
+
+type ReportDeps = Pick<Deps, 'models' | 'queues'>;
+type ReportedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>;
 
 export interface ReportedOutcomes {
   sent: string[];
@@ -12,30 +17,31 @@ export interface ReportedOutcomes {
   at: Date;
 }
 
+const logEntry = (
+  deviceId: string,
+  platform: string,
+  outcome: DeliveryLogEntry['outcome'],
+  reason?: string,
+): DeliveryLogEntry => ({ deviceId, platform, outcome, ...(reason !== undefined && { reason }) });
+
 /**
  * What a gateway call's outcomes tell the customer: one delivery-log entry per device (one insertMany), and
  * message.failed and device.unsubscribed for the endpoints subscribed to them (one addBulk, none without such an
  * endpoint). Only queued here: the webhook worker makes the calls, so no receiver slows a send.
  */
 export async function reportOutcomes(
-  deps: Pick<Deps, 'models' | 'queues'>,
-  batch: Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>,
+  deps: ReportDeps,
+  batch: ReportedBatch,
   outcomes: ReportedOutcomes,
 ): Promise<void> {
   const { notificationId } = batch;
   const { at } = outcomes;
   const devices = new Map(batch.devices.map((device) => [device.deviceId, device]));
   const platform = (deviceId: string) => devices.get(deviceId)?.platform ?? 'unknown';
-  const entry = (deviceId: string, outcome: DeliveryLogEntry['outcome'], reason?: string): DeliveryLogEntry => ({
-    deviceId,
-    platform: platform(deviceId),
-    outcome,
-    ...(reason !== undefined && { reason }),
-  });
   await writeDeliveryLog(deps.models, notificationId, at, [
-    ...outcomes.sent.map((deviceId) => entry(deviceId, 'sent')),
-    ...outcomes.failed.map(({ deviceId, reason }) => entry(deviceId, 'failed', reason)),
-    ...outcomes.rejected.map(({ deviceId, reason }) => entry(deviceId, 'unsubscribed', reason)),
+    ...outcomes.sent.map((deviceId) => logEntry(deviceId, platform(deviceId), 'sent')),
+    ...outcomes.failed.map(({ deviceId, reason }) => logEntry(deviceId, platform(deviceId), 'failed', reason)),
+    ...outcomes.rejected.map(({ deviceId, reason }) => logEntry(deviceId, platform(deviceId), 'unsubscribed', reason)),
   ]);
   await publishWebhookEvents(deps, batch.projectId, [
     ...outcomes.failed.map(({ deviceId, reason }) => messageFailed(notificationId, deviceId, reason, at)),
@@ -47,4 +53,33 @@ export async function reportOutcomes(
       ),
     ),
   ]);
+}
+
+/** Devices the frequency cap stopped: logged `capped` (one insertMany), with no webhook event. */
+export async function reportCapped(
+  deps: ReportDeps,
+  batch: Pick<DeliverJobData, 'notificationId'>,
+  devices: BatchDevice[],
+): Promise<void> {
+  const entries = devices.map((device) => logEntry(device.deviceId, device.platform, 'capped'));
+  await writeDeliveryLog(deps.models, batch.notificationId, new Date(), entries);
+}
+
+/**
+ * Devices failed without a gateway call (a push held past its ttl, a render that failed): logged `expired` when the
+ * reason is expiredReason and `failed` otherwise, each with message.failed, as reportOutcomes does for a call's.
+ */
+export async function reportUnsent(
+  deps: ReportDeps,
+  batch: Pick<DeliverJobData, 'projectId' | 'notificationId'>,
+  devices: BatchDevice[],
+  reason: string | null,
+): Promise<void> {
+  const at = new Date();
+  const why = reason ?? 'failed';
+  const outcome = why === expiredReason ? 'expired' : 'failed';
+  const entries = devices.map((device) => logEntry(device.deviceId, device.platform, outcome, why));
+  await writeDeliveryLog(deps.models, batch.notificationId, at, entries);
+  const events = devices.map((device) => messageFailed(batch.notificationId, device.deviceId, why, at));
+  await publishWebhookEvents(deps, batch.projectId, events);
 }

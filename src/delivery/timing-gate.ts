@@ -9,7 +9,8 @@ import type { Rendered } from './rendered-push.ts';
 import { nextLocalTime, quietUntil } from './local-clock.ts';
 import { groupHeld, splitOffHeld } from './held-parts.ts';
 import { withinFrequencyCap } from './capped-pushes.ts';
-import { expiresAt } from './push-expiry.ts';
+import { expiredReason, expiresAt } from './push-expiry.ts';
+import { reportUnsent } from './report-outcomes.ts';
 
 /**
  * Where a batch's pushes meet the project's timing rules (CONTRACTS §15), just before they are handed to a gateway:
@@ -38,7 +39,7 @@ export class TimingGate {
   async due(notification: PreparedNotification, devices: BatchDevice[]): Promise<BatchDevice[]> {
     this.settings = await this.worker.settings.get(this.job.data.projectId);
     if (devices.length > 0 && Date.now() > expiresAt(notification, this.job.data)) {
-      this.expire(notification, devices);
+      await this.expire(notification, devices);
       return [];
     }
     let remaining = devices;
@@ -64,12 +65,13 @@ export class TimingGate {
     return withinFrequencyCap(this.worker, this.job.data, this.progress, notification, this.settings, rendered);
   }
 
-  private expire(notification: PreparedNotification, devices: BatchDevice[]): void {
+  private async expire(notification: PreparedNotification, devices: BatchDevice[]): Promise<void> {
     this.progress.tally.count('failed', devices.length);
     for (const device of devices) this.progress.settle(device.deviceId);
+    await reportUnsent(this.worker.deps, this.job.data, devices, expiredReason);
     const { batch } = this.job.data;
     this.worker.deps.log.warn(
-      { notificationId: notification.id, batch, failed: devices.length, reason: 'expired' },
+      { notificationId: notification.id, batch, failed: devices.length, reason: expiredReason },
       'held pushes expired before they could be sent',
     );
   }

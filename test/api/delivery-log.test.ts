@@ -1,20 +1,54 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CreatedProject } from '../../src/projects/create-project.ts';
 import {
+  type DeliveryHarness,
   registerDevices,
   sendNotification,
   useDeliveryHarness,
   waitUntilCompleted,
 } from '../support/delivery-harness.ts';
+import { eventually } from '../support/eventually.ts';
+import { patchSettings } from '../support/timing.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
+const queues = ['send', 'deliver', 'webhook'] as const;
 const {
   harness,
   projects: { project, other },
-} = useDeliveryHarness({ projects: { project: 'team', other: 'team' } });
+} = useDeliveryHarness({ queues: [...queues], projects: { project: 'team', other: 'team' } });
 
 const deliveries = (owner: typeof project, notificationId: string, query = '') =>
   harness.ingress.request('GET', `/v1/projects/${owner.projectId}/notifications/${notificationId}/deliveries${query}`, {
     key: owner.apiKey,
   });
+
+const receivers: WebhookReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
+
+/** A fresh project of `on` with an endpoint on a loopback receiver subscribed to `events`. */
+async function projectWithEndpoint(on: DeliveryHarness, events: string[]) {
+  const fresh: CreatedProject = await on.ingress.createProject('team');
+  const receiver = await startWebhookReceiver();
+  receivers.push(receiver);
+  const created = await on.ingress.request('POST', `/v1/projects/${fresh.projectId}/webhooks`, {
+    key: fresh.apiKey,
+    body: { url: receiver.url, events },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  return { project: fresh, receiver };
+}
+
+const logOf = async (on: DeliveryHarness, owner: CreatedProject, notificationId: string) => {
+  const answer = await on.ingress.request(
+    'GET',
+    `/v1/projects/${owner.projectId}/notifications/${notificationId}/deliveries`,
+    { key: owner.apiKey },
+  );
+  expect(answer.status).toBe(200);
+  return answer.body.data as { deviceId: string; outcome: string; reason?: string }[];
+};
 
 describe('GET /notifications/{id}/deliveries: the delivery log', () => {
   it('lists each device once with its outcome and reason, filters by outcome and pages by after', async () => {
@@ -100,5 +134,109 @@ describe('GET /notifications/{id}/deliveries: the delivery log', () => {
     const bad = await deliveries(project, id, '?outcome=lost&limit=0');
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid_request');
+  });
+});
+
+describe('devices that end without a gateway call are in the log too', () => {
+  it('logs a device the frequency cap stopped as capped, with no message.failed', async () => {
+    const { project: fresh, receiver } = await projectWithEndpoint(harness, [
+      'message.failed',
+      'notification.completed',
+    ]);
+    await patchSettings(harness.ingress, fresh, { frequencyCap: { max: 1, windowHours: 1 } });
+    await registerDevices(harness.ingress, fresh, [{ id: 'capped-1', platform: 'android', token: 'tok-capped-1' }]);
+    const send = () =>
+      sendNotification(harness.ingress, fresh, { targetType: 'device', targetIds: ['capped-1'], body: 'hi' });
+    const first = await send();
+    expect((await waitUntilCompleted(harness.ingress, fresh, first)).stats).toMatchObject({ sent: 1, capped: 0 });
+    const second = await send();
+    expect((await waitUntilCompleted(harness.ingress, fresh, second)).stats).toMatchObject({ sent: 0, capped: 1 });
+
+    expect(await logOf(harness, fresh, first)).toEqual([
+      { deviceId: 'capped-1', platform: 'android', outcome: 'sent', at: expect.any(String) },
+    ]);
+    expect(await logOf(harness, fresh, second)).toEqual([
+      { deviceId: 'capped-1', platform: 'android', outcome: 'capped', at: expect.any(String) },
+    ]);
+    await eventually(() => expect(receiver.ofType('notification.completed')).toHaveLength(2));
+    expect(receiver.ofType('message.failed')).toEqual([]);
+  });
+
+  it('logs pushes held past their ttl as expired and publishes message.failed for each', async () => {
+    const { project: fresh, receiver } = await projectWithEndpoint(harness, ['message.failed']);
+    await harness.ingress.context.models.Project.updateOne(
+      { _id: fresh.projectId },
+      { $set: { deliveryRatePerSecond: 0.5 } },
+    );
+    const ids = ['held-1', 'held-2', 'held-3'];
+    await registerDevices(
+      harness.ingress,
+      fresh,
+      ids.map((id) => ({ id, platform: 'android' as const, token: `tok-${id}` })),
+    );
+    const id = await sendNotification(harness.ingress, fresh, {
+      targetType: 'device',
+      targetIds: ids,
+      body: 'flash sale, one second only',
+      ttl: 1,
+    });
+    const { stats } = await waitUntilCompleted(harness.ingress, fresh, id, 20_000);
+    expect(stats.failed).toBeGreaterThanOrEqual(2);
+
+    const log = await logOf(harness, fresh, id);
+    expect(log).toHaveLength(3);
+    const expired = log.filter((entry) => entry.outcome === 'expired');
+    expect(expired).toHaveLength(stats.failed);
+    for (const entry of expired) expect(entry.reason).toBe('expired');
+    expect(log.filter((entry) => entry.outcome === 'sent')).toHaveLength(stats.sent);
+
+    const failed = await eventually(() => {
+      expect(receiver.ofType('message.failed')).toHaveLength(expired.length);
+      return receiver.ofType('message.failed');
+    });
+    expect(failed.map((call) => call.event.data).sort((a, b) => a.deviceId.localeCompare(b.deviceId))).toEqual(
+      expired.map((entry) => ({ notificationId: id, deviceId: entry.deviceId, reason: 'expired' })),
+    );
+  });
+
+  describe('a render stopped at its time bound', () => {
+    /** Small, so the costly device's render is stopped soon; this file's other tests render nothing near it. */
+    const bounded = useDeliveryHarness({ queues: [...queues], configOverrides: { renderTimeoutMs: 500 } }).harness;
+    const segments = Array.from({ length: 512 }, () => 'a').join('.');
+
+    it('logs the device as failed with its render_timeout reason and publishes message.failed', async () => {
+      const { project: fresh, receiver } = await projectWithEndpoint(bounded, ['message.failed']);
+      await registerDevices(bounded.ingress, fresh, [
+        { id: 'a-modest', platform: 'android', token: 'modest-token', tags: { items: 3, path: 'a' } },
+        { id: 'b-costly', platform: 'android', token: 'costly-token', tags: { items: 1_000_000, path: segments } },
+      ]);
+      const id = await sendNotification(bounded.ingress, fresh, {
+        targetType: 'device',
+        targetIds: ['a-modest', 'b-costly'],
+        body: '{{ (1..device.tags.items) | has: device.tags.path }} for you',
+      });
+      const { stats } = await waitUntilCompleted(bounded.ingress, fresh, id, 20_000);
+      expect(stats).toMatchObject({ sent: 1, failed: 1 });
+
+      expect(await logOf(bounded, fresh, id)).toEqual([
+        { deviceId: 'a-modest', platform: 'android', outcome: 'sent', at: expect.any(String) },
+        {
+          deviceId: 'b-costly',
+          platform: 'android',
+          outcome: 'failed',
+          reason: expect.stringMatching(/^render_timeout/),
+          at: expect.any(String),
+        },
+      ]);
+      const failed = await eventually(() => {
+        expect(receiver.ofType('message.failed')).toHaveLength(1);
+        return receiver.ofType('message.failed');
+      });
+      expect(failed[0]!.event.data).toEqual({
+        notificationId: id,
+        deviceId: 'b-costly',
+        reason: expect.stringMatching(/^render_timeout/),
+      });
+    });
   });
 });
