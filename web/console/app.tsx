@@ -10,9 +10,11 @@ import { screens } from './screens/index.ts';
 import { SignIn } from './sign-in.tsx';
 import { isScreenName, screenTitles, type ScreenName } from './screen-titles.ts';
 
+/** No screen named: the overview, which opens after sign-in (CONTRACTS §12); a name that is no screen: the project's. */
 function currentScreen(): ScreenName {
   const name = location.hash.replace(/^#\/?/, '');
-  return isScreenName(name) ? name : 'overview';
+  if (name === '') return 'overview';
+  return isScreenName(name) ? name : 'project';
 }
 
 function useHashScreen(): ScreenName {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { until, useConsole } from '../../support/console.ts';
+import { show, until, useConsole } from '../../support/console.ts';
 
 const { harness, lists, openConsole, signIn } = useConsole();
 
@@ -11,6 +11,7 @@ describe("the console's delivery settings (CONTRACTS §15)", { timeout: 120_000 
     const { page, close } = await openConsole();
     try {
       await signIn(page, lists.apiKey);
+      await show(page, 'project');
       await page.getByLabel('Default time zone').fill('Europe/Berlin');
       await page.getByLabel('Quiet from').fill('22:00');
       await page.getByLabel('Quiet until').fill('07:30');
