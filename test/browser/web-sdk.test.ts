@@ -197,11 +197,6 @@ describe('Web Push end to end in the browser', () => {
       });
       await cdp.send('ServiceWorker.enable');
       const registrationId = await registered;
-      await cdp.send('ServiceWorker.deliverPushMessage', {
-        origin: site.origin,
-        registrationId,
-        data: JSON.stringify(delivery!.payload),
-      });
       const worker = await serviceWorker(context);
       const shown = () =>
         worker.evaluate(async () =>
@@ -209,8 +204,17 @@ describe('Web Push end to end in the browser', () => {
             ({ title, body, tag }) => ({ title, body, tag }),
           ),
         );
+      // Handed over again until shown (three times at most): the tag makes it one notification however often it arrives.
+      for (let handedOver = 1; ; handedOver++) {
+        await cdp.send('ServiceWorker.deliverPushMessage', {
+          origin: site.origin,
+          registrationId,
+          data: JSON.stringify(delivery!.payload),
+        });
+        const seen = await waitFor(shown, (notifications) => notifications.length === 1, 5_000).catch(() => null);
+        if (seen !== null || handedOver === 3) break;
+      }
       const tag = id.replace(/-/g, '');
-      await waitFor(shown, (notifications) => notifications.length === 1);
       expect(await shown()).toEqual([{ title: 'Hello grace', body: 'Your order shipped', tag }]);
 
       // The same push again (as after a worker crash, CONTRACTS §1), here with a changed body: it replaces the first.
