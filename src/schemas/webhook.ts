@@ -15,7 +15,12 @@ export type WebhookEventType = (typeof webhookEventTypes)[number];
 
 export const WebhookBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048 }),
+    url: Type.String({
+      maxLength: 2048,
+      format: 'uri',
+      pattern: '^https?://[^\\s]+$',
+      errorMessage: 'must be an https:// URL (http:// only to a private host with WEBHOOKS_ALLOW_PRIVATE)',
+    }),
     events: Type.Array(
       Type.Enum(webhookEventTypes, { errorMessage: `must be one of ${webhookEventTypes.join(', ')}` }),
       { minItems: 1, maxItems: webhookEventTypes.length, uniqueItems: true },

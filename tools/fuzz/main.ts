@@ -46,7 +46,7 @@ const knownDeviceId = 'fuzz-device';
  * of an unknown device; the other device routes fuzz the id itself. The first block matching an operation sets its
  * parameters. The keys are set by the project_keys hooks, from the environment of the run (projectKeysEnv).
  */
-function schemathesisConfig(project: CreatedProject, rotated: CreatedProject): string {
+function schemathesisConfig(project: CreatedProject, rotated: CreatedProject, webhookId: string): string {
   const block = (pathRegex: string, parameters: Record<string, string>) =>
     [
       '[[operations]]',
@@ -58,6 +58,7 @@ function schemathesisConfig(project: CreatedProject, rotated: CreatedProject): s
     ].join('\n');
   const projectOnly = { 'path.projectId': project.projectId };
   const withDevice = { ...projectOnly, 'path.deviceId': knownDeviceId };
+  const withWebhook = { ...projectOnly, 'path.id': webhookId };
   return [
     `hooks = ${tomlString(resolve(import.meta.dirname, 'hooks.py'))}`,
     '',
@@ -65,6 +66,7 @@ function schemathesisConfig(project: CreatedProject, rotated: CreatedProject): s
     block('/notification-history$', withDevice),
     block('^/v1/sdk/.*/events$', withDevice),
     block('^/v1/sdk/.*/in-app-messages$', withDevice),
+    block('^/v1/projects/[^/]+/webhooks/', withWebhook),
     block('^/v1/projects/(?!.*/keys/rotate$)', projectOnly),
     block('^/v1/sdk/', projectOnly),
   ].join('\n');
@@ -87,6 +89,17 @@ async function registerKnownDevice(baseUrl: string, project: CreatedProject): Pr
   });
   if (!response.ok)
     throw new Error(`registering ${knownDeviceId} answered ${response.status}: ${await response.text()}`);
+}
+
+/** An endpoint for the operations on one webhook, so that their inputs reach the code behind the 404 of an unknown one. */
+async function createKnownWebhook(baseUrl: string, project: CreatedProject): Promise<string> {
+  const response = await fetch(`${baseUrl}/v1/projects/${project.projectId}/webhooks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'https://hooks.example.com/fuzz', events: ['message.failed'] }),
+  });
+  if (!response.ok) throw new Error(`creating the fuzz webhook answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { data: { id: string } }).data.id;
 }
 
 function runSchemathesis(
@@ -114,16 +127,18 @@ const schemathesis = await ensureSchemathesis(fuzzDir, log);
 const bench = await openBenchEnvironment('fuzz');
 let exitCode = 1;
 try {
-  await bench.startIngress();
+  // Webhook URLs on any host, as the schema can say: whether a host is public is no property of the URL's text.
+  await bench.startIngress({ WEBHOOKS_ALLOW_PRIVATE: 'true' });
   bench.spawnProcess('worker-tag-update');
   const { baseUrl } = bench;
   const project = await createProject(bench.models, { name: 'fuzz', plan: 'team' });
   const rotated = await createProject(bench.models, { name: 'fuzz-key-rotation', plan: 'team' });
   await registerKnownDevice(baseUrl, project);
+  const webhookId = await createKnownWebhook(baseUrl, project);
 
   await mkdir(fuzzDir, { recursive: true });
   const configFile = resolve(fuzzDir, 'schemathesis.toml');
-  await writeFile(configFile, schemathesisConfig(project, rotated), { mode: 0o600 });
+  await writeFile(configFile, schemathesisConfig(project, rotated, webhookId), { mode: 0o600 });
   const args = [
     '--config-file',
     configFile,
