@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { DeviceListItem } from '../../../src/schemas/device-list.ts';
 import { api, query } from '../api.ts';
-import { useAction, useLoad } from '../hooks.ts';
+import { LoadMore, usePagedList } from '../paged-list.tsx';
 import { useProject } from '../context.ts';
 import { Select } from '../fields.tsx';
-import { ErrorMessage, LoadedView } from '../ui.tsx';
+import { LoadedView } from '../ui.tsx';
 
 const pageSize = 50;
 type PlatformFilter = 'any' | 'android' | 'ios' | 'web';
@@ -15,27 +15,18 @@ export function BrowseDevices() {
   const { base } = useProject();
   const [platform, setPlatform] = useState<PlatformFilter>('any');
   const [subscribed, setSubscribed] = useState<StateFilter>('any');
-  const [more, setMore] = useState<DeviceListItem[]>([]);
-  const [ended, setEnded] = useState(false);
   const filters = {
     order: 'newest',
     platform: platform === 'any' ? undefined : platform,
     subscribed: subscribed === 'any' ? undefined : subscribed,
   };
-  const page = (before?: string) =>
-    api<DeviceListItem[]>('GET', `${base}/devices${query({ ...filters, limit: pageSize, before })}`);
-  const first = useLoad(async () => {
-    setMore([]);
-    const devices = await page();
-    setEnded(devices.length < pageSize);
-    return devices;
-  }, [base, platform, subscribed]);
-  const rows = [...(first.data ?? []), ...more];
-  const loadMore = useAction(async () => {
-    const devices = await page(rows.at(-1)?.id);
-    setMore((kept) => [...kept, ...devices]);
-    setEnded(devices.length < pageSize);
-  });
+  const list = usePagedList(
+    (before, limit) => api<DeviceListItem[]>('GET', `${base}/devices${query({ ...filters, limit, before })}`),
+    (device) => device.id,
+    pageSize,
+    [base, platform, subscribed],
+  );
+  const { first, rows } = list;
   return (
     <section aria-labelledby="browse-devices-heading">
       <h2 id="browse-devices-heading">Newest devices</h2>
@@ -89,12 +80,7 @@ export function BrowseDevices() {
           </table>
         )}
       </LoadedView>
-      <ErrorMessage error={loadMore.error} />
-      {!ended && rows.length > 0 && (
-        <button type="button" class="secondary" disabled={loadMore.running} onClick={() => void loadMore.run()}>
-          Load more devices
-        </button>
-      )}
+      <LoadMore list={list} />
     </section>
   );
 }

@@ -7,10 +7,11 @@ import {
   type DeliveryView,
 } from '../../../src/schemas/delivery-log.ts';
 import { api, query } from '../api.ts';
-import { useAction, useLoad } from '../hooks.ts';
+import { useLoad } from '../hooks.ts';
+import { LoadMore, usePagedList } from '../paged-list.tsx';
 import { useProject } from '../context.ts';
 import { Select } from '../fields.tsx';
-import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
+import { LoadedView, formatTime } from '../ui.tsx';
 
 const logPageSize = 50;
 
@@ -93,22 +94,14 @@ type OutcomeFilter = DeliveryOutcome | 'all';
 
 function DeliveryLog({ path }: { path: string }) {
   const [outcome, setOutcome] = useState<OutcomeFilter>('all');
-  const [more, setMore] = useState<DeliveryView[]>([]);
-  const [ended, setEnded] = useState(false);
   const filter = outcome === 'all' ? undefined : outcome;
-  const first = useLoad(async () => {
-    setMore([]);
-    const page = await api<DeliveryView[]>('GET', `${path}${query({ outcome: filter, limit: logPageSize })}`);
-    setEnded(page.length < logPageSize);
-    return page;
-  }, [path, filter]);
-  const rows = [...(first.data ?? []), ...more];
-  const loadMore = useAction(async () => {
-    const after = rows.at(-1)?.deviceId;
-    const page = await api<DeliveryView[]>('GET', `${path}${query({ outcome: filter, limit: logPageSize, after })}`);
-    setMore((kept) => [...kept, ...page]);
-    setEnded(page.length < logPageSize);
-  });
+  const list = usePagedList(
+    (after, limit) => api<DeliveryView[]>('GET', `${path}${query({ outcome: filter, limit, after })}`),
+    (row) => row.deviceId,
+    logPageSize,
+    [path, filter],
+  );
+  const { first, rows } = list;
   const options: Array<[OutcomeFilter, string]> = [
     ['all', 'Every outcome'],
     ...deliveryOutcomes.map((o) => [o, o] as [OutcomeFilter, string]),
@@ -146,12 +139,7 @@ function DeliveryLog({ path }: { path: string }) {
           </table>
         )}
       </LoadedView>
-      <ErrorMessage error={loadMore.error} />
-      {!ended && rows.length > 0 && (
-        <button type="button" class="secondary" disabled={loadMore.running} onClick={() => void loadMore.run()}>
-          Load more
-        </button>
-      )}
+      <LoadMore list={list} />
     </section>
   );
 }
