@@ -1,76 +1,79 @@
 /**
- * npm run bench -- [--devices 100000] [--web-push] [--options] [--timing-controls] [--json]
+ * npm run bench -- [--devices 100000] [--web-push] [--compare options,timing-controls,unsubscribes,webhooks] [--json]
  * Seeds N devices (android, ios and web in turn, with tags; with --web-push the web third has standard Web Push
  * subscriptions issued by the sandbox instead of FCM tokens), creates a segment matching all of them, sends one
  * personalised push to it through the sandbox and waits for the last delivery. Then measures the ceiling: how many
  * pushes per second a minimal client (the same gateway adapters, no queue, no database) gets from the same sandbox,
  * and the ceiling of the database write every push costs: raw insertMany of history documents in batches of 100,
  * 16 in flight as in a deliver worker, on the same server. Target: deliveries/s ≥ 70% of the lower of the two.
- * With --timing-controls, the same audience is then sent again in another project with a frequency cap and quiet hours
- * set (not covering now), CONTRACTS §15: target ≥ 0.9 of the rate without them, in the same run. With --options the
- * push sets every message option of CONTRACTS §14 (two buttons, ten localizations, ttl, priority, collapseId, badge,
- * sound).
+ * Each --compare variant (sendVariants) then sends to the same audience in a project of its own, in the same run,
+ * and is held to ≥ 0.9 of the plain send's rate: `options` sets every message option of CONTRACTS §14 (and its
+ * deliver worker's CPU per push is held within 10% of the plain send's), `timing-controls` a frequency cap and quiet
+ * hours not covering now (§15), `unsubscribes` 5% of the devices unsubscribed by the send, and `webhooks` the same
+ * with an endpoint subscribed to every event (§17), held to `unsubscribes` (run before it) and every
+ * device.unsubscribed of which must reach the receiver.
  */
 import { parseArgs } from 'node:util';
 import { createProject } from '../../src/projects/create-project.ts';
 import { openBenchEnvironment } from './bench-environment.ts';
-import { peakRssMiB, waitUntil } from './measure.ts';
-import { seedDevices } from './seed-devices.ts';
+import { cpuSeconds, peakRssMiB, waitUntil } from './measure.ts';
+import { seedDevices, seededToken } from './seed-devices.ts';
 import { measureSandboxCeiling } from './sandbox-ceiling.ts';
 import { checkTarget, historyInsertCeiling, ratio } from './database-ceilings.ts';
+import {
+  everyEventEndpoint,
+  isSendVariantName,
+  languages,
+  withBaselines,
+  type SendVariant,
+  sendVariants,
+  startWebhookReceiver,
+} from './send-variants.ts';
 
 const { values } = parseArgs({
   options: {
     devices: { type: 'string', default: '100000' },
     json: { type: 'boolean', default: false },
     'web-push': { type: 'boolean', default: false },
-    'timing-controls': { type: 'boolean', default: false },
-    options: { type: 'boolean', default: false },
+    compare: { type: 'string', default: '' },
     'timeout-seconds': { type: 'string', default: '1800' },
     /** Seconds of the history-insert ceiling. */
     'ceiling-seconds': { type: 'string', default: '15' },
   },
 });
 const deviceCount = Number(values.devices);
+const askedVariants = values.compare.split(',').filter(Boolean);
+const unknownVariant = askedVariants.find((name) => !isSendVariantName(name));
+if (unknownVariant)
+  throw new Error(`--compare: no variant "${unknownVariant}" (${Object.keys(sendVariants).join(', ')})`);
+const variantNames = withBaselines(askedVariants.filter(isSendVariantName));
 const tokenPrefix = 'bench-';
-const languages = ['ko', 'ja', 'pt', 'es', 'fr', 'de', 'it', 'zh', 'ru', 'ar'];
-const everyOption = {
-  ttl: 3600,
-  priority: 'normal',
-  collapseId: 'bench-sale',
-  badge: 1,
-  sound: 'chime.caf',
-  buttons: [
-    { id: 'open', text: 'Open, {{ device.tags.name }}', url: 'https://bench.example/open' },
-    { id: 'later', text: 'Later' },
-  ],
-  localizations: Object.fromEntries(
-    languages.map((language) => [
-      language,
-      { title: `[${language}] {{ device.tags.name }}`, body: `[${language}] news` },
-    ]),
-  ),
-};
 /** A seeded token, or a seeded Web Push endpoint (its id starts with the prefix too). */
 const isBenchToken = (token: string) => token.startsWith(tokenPrefix) || token.includes(`/webpush/push/${tokenPrefix}`);
-const progress = (label: string, done: number) => {
+const progress = (label: string, done: number, total: number) => {
   if (values.json) return;
   const width = 30;
-  const filled = Math.round((done / deviceCount) * width);
-  process.stderr.write(
-    `\r${label.padEnd(10)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${deviceCount}`,
-  );
-  if (done >= deviceCount) process.stderr.write('\n');
+  const filled = Math.round((done / total) * width);
+  process.stderr.write(`\r${label.padEnd(10)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+  if (done >= total) process.stderr.write('\n');
 };
 
 const bench = await openBenchEnvironment('e2e', { sandbox: true });
 const sandbox = bench.sandbox!;
+const receiver = variantNames.includes('webhooks') ? await startWebhookReceiver() : null;
 try {
   const { models, baseUrl } = bench;
-  await bench.startIngress();
-  const workers = [bench.spawnProcess('worker-send'), bench.spawnProcess('worker-deliver')];
+  const webhookEnv = receiver ? { WEBHOOKS_ALLOW_PRIVATE: 'true' } : {};
+  await bench.startIngress(webhookEnv);
+  const [sendWorker, deliverWorker, webhookWorker] = [
+    bench.spawnProcess('worker-send'),
+    bench.spawnProcess('worker-deliver'),
+    ...(receiver ? [bench.spawnProcess('worker-webhook', webhookEnv)] : []),
+  ];
+  const workers = [sendWorker!, deliverWorker!, ...(webhookWorker ? [webhookWorker] : [])];
+  let peakRss = 0;
   /** Seeds the audience in a new project, sends to it and answers its deliveries/s, counting those from this send. */
-  const sendToAudience = async (label: string, settings: unknown) => {
+  const sendToAudience = async (label: string, variant: SendVariant, audience = deviceCount) => {
     const project = await createProject(models, { name: label, plan: 'business' });
     const api = (path: string, body: unknown, method = 'POST') =>
       fetch(`${baseUrl}/v1/projects/${project.projectId}${path}`, {
@@ -83,18 +86,23 @@ try {
           throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(parsed)}`);
         return parsed.data;
       });
-    if (settings !== null) await api('/settings', settings, 'PATCH');
+    if (variant.settings) await api('/settings', variant.settings, 'PATCH');
+    if (variant.webhookEndpoint && receiver) await api('/webhooks', everyEventEndpoint(receiver.url));
 
     const cities = ['Seoul', 'Busan', 'Berlin', 'Lisbon'];
+    const unregisteredEvery = variant.unregisteredEvery;
     await seedDevices(
       models,
       project.projectId,
-      deviceCount,
+      audience,
       (index) => ({ name: `User ${index}`, city: cities[index % cities.length]!, bench: 1 }),
       {
         label,
         // One device in eleven has no language; the others one of the ten the message with options is written in.
         languageFor: (index) => languages[index % (languages.length + 1)] ?? null,
+        ...(unregisteredEvery && {
+          tokenFor: (index) => `${index % unregisteredEvery === 0 ? 'unregistered-' : ''}${seededToken(index)}`,
+        }),
         ...(values['web-push'] && { webPushFor: () => sandbox.issueWebPushSubscription(tokenPrefix) }),
       },
     );
@@ -104,6 +112,7 @@ try {
       conditions: [{ tag: 'bench', op: 'exists' }],
     });
 
+    const cpuBefore = await Promise.all(workers.map((worker) => cpuSeconds(worker.pid)));
     const postedAt = Date.now();
     const fromThisSend = () =>
       sandbox
@@ -115,7 +124,7 @@ try {
       title: 'Hello {{ device.tags.name }}',
       body: 'News from {{ device.tags.city | default: "your city" }}',
       data: { campaign: 'bench' },
-      ...(values.options && everyOption),
+      ...variant.message,
     });
     const settled = async () => {
       const stored = await models.Notification.findById(notification.id, { status: 1 }).lean();
@@ -126,12 +135,13 @@ try {
       async () => {
         const rss = await Promise.all(workers.map((worker) => peakRssMiB(worker.pid)));
         peakRss = Math.max(peakRss, ...rss);
-        progress('delivering', Math.min(fromThisSend().length, deviceCount));
+        progress(label, Math.min(fromThisSend().length, audience), audience);
         return settled();
       },
       Number(values['timeout-seconds']) * 1000,
       250,
     );
+    const cpuAfter = await Promise.all(workers.map((worker) => cpuSeconds(worker.pid)));
     const received = fromThisSend();
     // A loop, not Math.max(...): a million arguments overflow the stack.
     const lastReceipt = received.reduce((latest, delivery) => Math.max(latest, Date.parse(delivery.receivedAt)), 0);
@@ -140,24 +150,44 @@ try {
     const historyWritten = await models.History.countDocuments({ notificationId: notification.id });
     const stats = await fetch(`${baseUrl}/v1/projects/${project.projectId}/notifications/${notification.id}`, {
       headers: { authorization: `Bearer ${project.apiKey}` },
-    }).then((response) => response.json() as Promise<{ data: { stats: { failed: number } } }>);
-    const deliveriesPerSecond = Math.round(delivered / seconds);
-    return { project, received, seconds, delivered, historyWritten, stats, deliveriesPerSecond };
+    }).then((response) => response.json() as Promise<{ data: { stats: { failed: number; unsubscribed: number } } }>);
+    const deliverCpuSeconds = cpuAfter[1]! - cpuBefore[1]!;
+    return {
+      project,
+      received,
+      seconds,
+      delivered,
+      historyWritten,
+      stats,
+      deliveriesPerSecond: Math.round(delivered / seconds),
+      deliverCpuSeconds: Number(deliverCpuSeconds.toFixed(2)),
+      deliverCpuMsPerPush: Number(((deliverCpuSeconds * 1000) / Math.max(delivered, 1)).toFixed(3)),
+      sendCpuSeconds: Number((cpuAfter[0]! - cpuBefore[0]!).toFixed(2)),
+    };
   };
 
-  let peakRss = 0;
-  const { project, received, seconds, delivered, historyWritten, stats, deliveriesPerSecond } = await sendToAudience(
-    'bench',
-    null,
-  );
-  // Quiet hours six hours from now in UTC, the default zone: set, and covering no device now.
-  const hourAt = (offsetHours: number) => new Date(Date.now() + offsetHours * 3_600_000).toISOString().slice(11, 16);
-  const timed = values['timing-controls']
-    ? await sendToAudience('bench-timing', {
-        frequencyCap: { max: 10, windowHours: 24 },
-        quietHours: { start: hourAt(6), end: hourAt(7) },
-      })
-    : null;
+  // The first send pays for warming up the workers (JIT, connections): a small one, not measured, so that the plain
+  // send is not handicapped against the variants after it.
+  await sendToAudience('bench-warm-up', {}, Math.min(deviceCount, 2000));
+  const plain = await sendToAudience('bench', {});
+  const { project, received, seconds, delivered, historyWritten, stats, deliveriesPerSecond } = plain;
+  const compared = [];
+  const rateOf = new Map<string, number>();
+  for (const name of variantNames) {
+    const variant: SendVariant = sendVariants[name];
+    const run = await sendToAudience(`bench-${name}`, variant);
+    rateOf.set(name, run.deliveriesPerSecond);
+    const baselineRate = variant.baseline ? rateOf.get(variant.baseline)! : deliveriesPerSecond;
+    const expectedUnsubscribed = variant.unregisteredEvery ? Math.ceil(deviceCount / variant.unregisteredEvery) : 0;
+    if (receiver && variant.webhookEndpoint)
+      await waitUntil(
+        () => `${expectedUnsubscribed} device.unsubscribed events (${receiver.unsubscribedDevices()} so far)`,
+        () => receiver.unsubscribedDevices() >= expectedUnsubscribed,
+        300_000,
+        250,
+      );
+    compared.push({ name, variant, run, expectedUnsubscribed, baselineRate });
+  }
   const ceilingPerSecond = await measureSandboxCeiling(sandbox.port, Math.min(deviceCount, 50_000));
   const historyCeiling = await historyInsertCeiling(models.History.db.db!, project.projectId, {
     concurrency: 16,
@@ -172,6 +202,7 @@ try {
     duplicates: received.length - delivered,
     seconds: Number(seconds.toFixed(2)),
     deliveriesPerSecond,
+    deliverCpuMsPerPush: plain.deliverCpuMsPerPush,
     peakRssMb: peakRss,
     historyWritten,
     failed: stats.data.stats.failed,
@@ -181,29 +212,56 @@ try {
     historyInsertCeiling: historyCeiling,
     ratioToHistoryInsertCeiling: ratio(deliveriesPerSecond, historyCeiling.perSecond),
     ratioToLowerCeiling: ratio(deliveriesPerSecond, bound),
-    ...(timed && {
-      withTimingControls: {
-        delivered: timed.delivered,
-        seconds: Number(timed.seconds.toFixed(2)),
-        deliveriesPerSecond: timed.deliveriesPerSecond,
-        ratioToWithout: ratio(timed.deliveriesPerSecond, deliveriesPerSecond),
-      },
-    }),
+    compared: Object.fromEntries(
+      compared.map(({ name, variant, run, expectedUnsubscribed, baselineRate }) => [
+        name,
+        {
+          delivered: run.delivered,
+          duplicates: run.received.length - run.delivered,
+          seconds: Number(run.seconds.toFixed(2)),
+          deliveriesPerSecond: run.deliveriesPerSecond,
+          comparedWith: variant.baseline ?? 'plain',
+          ratioToBaseline: ratio(run.deliveriesPerSecond, baselineRate),
+          deliverCpuMsPerPush: run.deliverCpuMsPerPush,
+          cpuPerPushToPlain: ratio(run.deliverCpuMsPerPush, plain.deliverCpuMsPerPush),
+          unsubscribed: run.stats.data.stats.unsubscribed,
+          ...(expectedUnsubscribed > 0 && { expectedUnsubscribed }),
+        },
+      ]),
+    ),
+    ...(receiver && { webhookEventsReceived: receiver.counts() }),
     targets: [
       checkTarget(
         `end-to-end segment send of ${deviceCount}: deliveries/s ≥ 0.7 × min(sandbox ceiling, history-insert ceiling)`,
         ratio(deliveriesPerSecond, bound),
         deliveriesPerSecond >= 0.7 * bound,
       ),
-      ...(timed
-        ? [
-            checkTarget(
-              `segment send of ${deviceCount} with a frequency cap and quiet hours set: deliveries/s ≥ 0.9 × without`,
-              ratio(timed.deliveriesPerSecond, deliveriesPerSecond),
-              timed.deliveriesPerSecond >= 0.9 * deliveriesPerSecond,
-            ),
-          ]
-        : []),
+      checkTarget(`largest worker under 400 MB`, peakRss, peakRss < 400),
+      ...compared.flatMap(({ name, variant, run, expectedUnsubscribed, baselineRate }) => [
+        checkTarget(
+          `segment send of ${deviceCount}, ${name}: deliveries/s ≥ 0.9 × ${variant.baseline ?? 'plain'}, 0 duplicates`,
+          ratio(run.deliveriesPerSecond, baselineRate),
+          run.deliveriesPerSecond >= 0.9 * baselineRate && run.received.length === run.delivered,
+        ),
+        ...(name === 'options'
+          ? [
+              checkTarget(
+                "deliver worker CPU per push with every option within 10% of the plain send's",
+                ratio(run.deliverCpuMsPerPush, plain.deliverCpuMsPerPush),
+                run.deliverCpuMsPerPush <= 1.1 * plain.deliverCpuMsPerPush,
+              ),
+            ]
+          : []),
+        ...(variant.webhookEndpoint && receiver
+          ? [
+              checkTarget(
+                'every device.unsubscribed received by the webhook endpoint',
+                receiver.unsubscribedDevices(),
+                receiver.unsubscribedDevices() === expectedUnsubscribed,
+              ),
+            ]
+          : []),
+      ]),
     ],
   };
   if (values.json) {
@@ -214,4 +272,5 @@ try {
   }
 } finally {
   await bench.close();
+  await receiver?.close();
 }

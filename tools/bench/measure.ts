@@ -27,3 +27,16 @@ export async function queueDepth(queue: Queue): Promise<number> {
   const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
   return Object.values(counts).reduce((sum, count) => sum + count, 0);
 }
+
+/** Clock ticks per second of /proc's CPU times: 100 on every Linux this runs on (USER_HZ). */
+const ticksPerSecond = 100;
+
+/** CPU seconds (user + system) the process has used so far (Linux), or 0 once it is gone. */
+export async function cpuSeconds(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // The command name (field 2) may hold spaces: count the fields after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const [userTicks, systemTicks] = [Number(fields[11]), Number(fields[12])];
+  return Number.isFinite(userTicks + systemTicks) ? (userTicks + systemTicks) / ticksPerSecond : 0;
+}

@@ -18,6 +18,8 @@ export interface SeedOptions {
   webPushFor?: (index: number) => { endpoint: string; keys: WebPushKeys } | null;
   /** A device's language (CONTRACTS §3), or null for none. */
   languageFor?: (index: number) => string | null;
+  /** A device's push token; seededToken by default. */
+  tokenFor?: (index: number) => string;
 }
 
 /** Progress lines on stderr, at most about ten per seeding, so that --json keeps stdout to one line. */
@@ -55,6 +57,7 @@ export async function seedDevices(
     onProgress = stderrProgress(options instanceof Function ? projectId : (options.label ?? projectId), count),
     webPushFor,
     languageFor,
+    tokenFor = seededToken,
   } = options instanceof Function ? { onProgress: options } : options;
   const devices = models.Device.collection;
   let nextStart = 0;
@@ -73,7 +76,7 @@ export async function seedDevices(
           projectId,
           deviceId: `device-${index}`,
           platform,
-          pushToken: webPush?.endpoint ?? seededToken(index),
+          pushToken: webPush?.endpoint ?? tokenFor(index),
           webPushKeys: webPush?.keys ?? null,
           userId: `user-${Math.floor(index / devicesPerUser)}`,
           tags: tagsFor(index),

@@ -1,0 +1,99 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { webhookEventTypes } from '../../src/schemas/webhook.ts';
+
+/** What a variant of the end-to-end send changes against the plain one, measured in the same run. */
+export interface SendVariant {
+  /** Project settings (CONTRACTS §15) set before the send. */
+  settings?: unknown;
+  /** Fields added to the notification. */
+  message?: Record<string, unknown>;
+  /** Every n-th device gets an `unregistered-` token, which the sandbox answers as a dead token. */
+  unregisteredEvery?: number;
+  /** A webhook endpoint subscribed to every event type, on a receiver in this process (CONTRACTS §17). */
+  webhookEndpoint?: boolean;
+  /** The variant whose rate this one is held to, run before it; the plain send when absent. */
+  baseline?: SendVariantName;
+}
+
+export const languages = ['ko', 'ja', 'pt', 'es', 'fr', 'de', 'it', 'zh', 'ru', 'ar'];
+
+/** HH:MM in UTC, the project's default zone, the given hours from now. */
+const hourFromNow = (offsetHours: number) => new Date(Date.now() + offsetHours * 3_600_000).toISOString().slice(11, 16);
+
+export const sendVariants = {
+  /** Every message option of CONTRACTS §14. */
+  options: {
+    message: {
+      ttl: 3600,
+      priority: 'normal',
+      collapseId: 'bench-sale',
+      badge: 1,
+      sound: 'chime.caf',
+      buttons: [
+        { id: 'open', text: 'Open, {{ device.tags.name }}', url: 'https://bench.example/open' },
+        { id: 'later', text: 'Later' },
+      ],
+      localizations: Object.fromEntries(
+        languages.map((language) => [
+          language,
+          { title: `[${language}] {{ device.tags.name }}`, body: `[${language}] news` },
+        ]),
+      ),
+    },
+  },
+  /** A frequency cap and quiet hours set, covering no device now. */
+  'timing-controls': {
+    settings: {
+      frequencyCap: { max: 10, windowHours: 24 },
+      quietHours: { start: hourFromNow(6), end: hourFromNow(7) },
+    },
+  },
+  /** 5% of the devices unsubscribed by the send (their tokens dead), no webhook endpoint. */
+  unsubscribes: { unregisteredEvery: 20 },
+  /** The same with an endpoint subscribed to every event: what the webhooks cost the send. */
+  webhooks: { webhookEndpoint: true, unregisteredEvery: 20, baseline: 'unsubscribes' },
+} satisfies Record<string, SendVariant>;
+export type SendVariantName = 'options' | 'timing-controls' | 'unsubscribes' | 'webhooks';
+
+export const isSendVariantName = (name: string): name is SendVariantName => Object.hasOwn(sendVariants, name);
+
+/** The variants to run, in order, each preceded by its baseline when that is not asked for before it. */
+export function withBaselines(names: SendVariantName[]): SendVariantName[] {
+  const ordered: SendVariantName[] = [];
+  for (const name of names) {
+    const baseline = (sendVariants[name] as SendVariant).baseline;
+    if (baseline && !ordered.includes(baseline)) ordered.push(baseline);
+    if (!ordered.includes(name)) ordered.push(name);
+  }
+  return ordered;
+}
+
+/** The body to create an endpoint on the receiver for every event type. */
+export const everyEventEndpoint = (url: string) => ({ url, events: [...webhookEventTypes] });
+
+/** A webhook receiver on loopback answering 200, counting events by type and the devices each device event names. */
+export async function startWebhookReceiver() {
+  const counts = new Map<string, number>();
+  const unsubscribedDevices = new Set<string>();
+  let lastArrival = 0;
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const event = JSON.parse(Buffer.concat(chunks).toString()) as { type: string; data: { deviceId?: string } };
+      counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
+      if (event.type === 'device.unsubscribed' && event.data.deviceId) unsubscribedDevices.add(event.data.deviceId);
+      lastArrival = Date.now();
+      response.end();
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    counts: () => Object.fromEntries(counts),
+    unsubscribedDevices: () => unsubscribedDevices.size,
+    lastArrival: () => lastArrival,
+    close: () => new Promise<void>((closed) => server.close(() => closed())),
+  };
+}
