@@ -23,6 +23,8 @@ import { registerWebSdk } from './web-sdk/serve-sdk.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { createIngressMetrics } from './metrics/ingress-metrics.ts';
 
+import { requestFormats } from './schemas/request-formats.ts';
+
 export const bodyLimitBytes = 1024 * 1024;
 
 export async function buildApp(context: AppContext, log: Logger): Promise<App> {
@@ -37,6 +39,8 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
     // Device ids may be 128 characters; the router's default cap is 100.
     routerOptions: { maxParamLength: maxPathParamLength },
     frameworkErrors: answerFrameworkError,
+    // Response schemas reuse request ones, whose formats the serializer's own Ajv must know to pick a union branch.
+    serializerOpts: { ajv: { formats: requestFormats } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   installNoSniff(app);
   app.setValidatorCompiler(validatorCompiler);
