@@ -1,4 +1,4 @@
-"""SecantusDB's own server (secantus.cli.main), with two fixes to its TTL monitor.
+"""SecantusDB's own server (secantus.cli.main), with two fixes to its TTL monitor and a flag for its interval.
 
 1. After each sweep the monitor waits 60 s on the same WiredTiger session, and a sweep can leave its read snapshot
    held there; WiredTiger then keeps every change made after it. About 9,000 inserts later, a server taking writes
@@ -14,6 +14,9 @@
    index, as MongoDB's TTL monitor does: 3 ms at 50,000 entries (test/processes/secantusdb-ttl-monitor.test.ts). An index outside
    that shape (compound, partial, on _id, an expireAfterSeconds that is not a usable number of seconds) leaves its
    collection to the original sweep.
+
+3. `--ttl-sweep-seconds N` sets the monitor's interval (default 60 s, as mongod's): SecantusDB reads
+   ttl_sweep_seconds from its TOML config but never hands it to its storage.
 
 Written for the pinned 0.7.0b3 (local/services/secantusdb-install.ts). Every name is looked up here, at start, so that
 a version without them stops the server at once rather than leaving every sweep failing in its log.
@@ -78,5 +81,28 @@ def prune_ttl_by_index(self, db, coll, *, now=None):
 Storage.prune_ttl_all_collections = prune_ttl_then_release_snapshot
 Storage.prune_ttl = prune_ttl_by_index
 
+
+def take_ttl_sweep_seconds(argv):
+    """Removes --ttl-sweep-seconds N from argv, which SecantusDB's own parser would refuse, and answers N or None."""
+    if "--ttl-sweep-seconds" not in argv:
+        return None
+    at = argv.index("--ttl-sweep-seconds")
+    seconds = float(argv[at + 1])
+    del argv[at : at + 2]
+    return seconds
+
+
+def with_ttl_sweep_seconds(seconds):
+    original_init = Storage.__init__
+
+    def init(self, *args, **kwargs):
+        original_init(self, *args, **{**kwargs, "ttl_sweep_seconds": seconds})
+
+    Storage.__init__ = init
+
+
 if __name__ == "__main__":
+    ttl_sweep_seconds = take_ttl_sweep_seconds(sys.argv)
+    if ttl_sweep_seconds is not None:
+        with_ttl_sweep_seconds(ttl_sweep_seconds)
     sys.exit(main())

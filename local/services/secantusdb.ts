@@ -12,8 +12,13 @@ const READY_TIMEOUT_MS = 30_000;
 /** SecantusDB's own entry point with its TTL monitor fixed: see the script. */
 const launcherWithTtlFixes = join(import.meta.dirname, 'secantusdb-launcher.py');
 
+export interface SecantusDbOptions extends LocalServiceOptions {
+  /** Seconds between the TTL monitor's sweeps; its default, mongod's 60 s, when absent. */
+  ttlSweepSeconds?: number;
+}
+
 /** SecantusDB, a single-node MongoDB-wire server on WiredTiger (CONTRACTS §13), on loopback. */
-export async function startLocalSecantusDb(options: LocalServiceOptions): Promise<StartedService> {
+export async function startLocalSecantusDb(options: SecantusDbOptions): Promise<StartedService> {
   const install = await findOrInstallSecantusDb(options.log);
   return startOnPort(options.port, (port) => startSecantusDbOnPort(install, port, options));
 }
@@ -30,7 +35,7 @@ export function secantusDbUrl(address: string): string {
 async function startSecantusDbOnPort(
   install: SecantusDbInstall,
   port: number,
-  options: LocalServiceOptions,
+  options: SecantusDbOptions,
 ): Promise<StartedService> {
   // A persistent instance needs a stable dir so the next start (on another port) finds its data.
   const dataDir = join(options.stateDir, options.persistent ? 'secantusdb' : `secantusdb-${port}`);
@@ -53,6 +58,7 @@ async function startSecantusDbOnPort(
       // (CONTRACTS §13), no transactions or change streams, and a replica set also writes every change to its oplog
       // (each update diffed and encoded again), which nothing here reads and every write would pay for.
       '--standalone',
+      ...(options.ttlSweepSeconds === undefined ? [] : ['--ttl-sweep-seconds', String(options.ttlSweepSeconds)]),
     ],
     removeOnStop: options.persistent ? undefined : dataDir,
     // Its launcher discovers ./secantusd.toml; a neutral working directory keeps a stray one from changing it.

@@ -81,7 +81,8 @@ describe('the local SecantusDB', () => {
 
   beforeAll(async () => {
     stateDir = await mkdtemp(join(tmpdir(), 'pushengine-ttl-monitor-'));
-    server = await startLocalSecantusDb({ stateDir, log: () => undefined, persistent: false });
+    // Sweeps every 20 s rather than 60: the inserts below take about 10 s, all before the next sweep.
+    server = await startLocalSecantusDb({ stateDir, log: () => undefined, persistent: false, ttlSweepSeconds: 20 });
     client = await MongoClient.connect(withDatabase(server.url, 'ttl_monitor'));
   });
 
@@ -95,7 +96,7 @@ describe('the local SecantusDB', () => {
     const history = client.db().collection<HistoryShaped>('history');
     await history.createIndex({ sentAt: 1 }, { expireAfterSeconds: 30 * 24 * 3600 });
     await history.insertOne({ _id: 'expired', deviceId: 'd', notificationId: 'n', body: '', sentAt: new Date(0) });
-    // The sweep has run once the expired document is gone: 60 s after the server started.
+    // The sweep has run once the expired document is gone: 20 s after the server started.
     await waitFor(
       () => history.countDocuments({ _id: 'expired' }),
       (count) => count === 0,
