@@ -3,16 +3,6 @@ import type { Deps } from '../deps.ts';
 import type { QueueName } from '../queues/queue-names.ts';
 import type { SendJobData } from '../queues/send.ts';
 import type { DeliverJobData } from '../queues/deliver.ts';
-import { sendProcessor, markSendFailed } from '../delivery/send-processor.ts';
-import { deliverProcessor } from '../delivery/deliver-processor.ts';
-import { deliveryWorker } from '../delivery/delivery-worker.ts';
-import { giveUpBatch } from '../delivery/give-up-batch.ts';
-import { createGatewayProvider } from '../gateways/create-gateway-provider.ts';
-import { tagUpdateProcessor } from '../user-tags/tag-update-processor.ts';
-import { eventIngestProcessor } from '../events/event-ingest-processor.ts';
-import { maintenanceProcessor } from '../maintenance/maintenance-processor.ts';
-import { webhookProcessor } from '../webhooks/webhook-processor.ts';
-
 /** A queue's processor, and whatever it holds beyond the deps, released once its worker has stopped. */
 export interface QueueProcessor {
   process: Processor;
@@ -24,26 +14,52 @@ export interface QueueProcessor {
   close?(): Promise<void>;
 }
 
-/** Each queue's processor, built when a worker of that queue starts. */
-export const queueProcessors: Record<QueueName, (deps: Deps) => QueueProcessor> = {
-  send: (deps) => ({
-    process: sendProcessor(deps),
-    failedUnrun: (job: Job<SendJobData>) => markSendFailed(deps.models, job.data.notificationId),
-  }),
-  deliver: (deps) => {
-    // Only this worker sends pushes, so only it builds gateway clients.
-    const gateways = createGatewayProvider(deps.config, deps.models);
-    const deliverDeps = { ...deps, gateways };
-    const worker = deliveryWorker(deliverDeps);
-    return {
-      process: deliverProcessor(deliverDeps, worker),
-      // A batch failed unrun gives up its devices not done, as its last attempt would have.
-      failedUnrun: (job: Job<DeliverJobData>) => giveUpBatch(worker, job),
-      close: () => gateways.close(),
+/**
+ * Each queue's processor, loaded when a worker of that queue starts and built on its deps: a process loads the code of
+ * its own queues only (a webhook worker has no push gateway SDK in memory, a deliver worker no fan-out).
+ */
+export const queueProcessors: Record<QueueName, () => Promise<(deps: Deps) => QueueProcessor>> = {
+  send: async () => {
+    const { sendProcessor, markSendFailed } = await import('../delivery/send-processor.ts');
+    return (deps) => ({
+      process: sendProcessor(deps),
+      failedUnrun: (job: Job<SendJobData>) => markSendFailed(deps.models, job.data.notificationId),
+    });
+  },
+  deliver: async () => {
+    const [{ deliverProcessor }, { deliveryWorker }, { giveUpBatch }, { createGatewayProvider }] = await Promise.all([
+      import('../delivery/deliver-processor.ts'),
+      import('../delivery/delivery-worker.ts'),
+      import('../delivery/give-up-batch.ts'),
+      import('../gateways/create-gateway-provider.ts'),
+    ]);
+    return (deps) => {
+      // Only this worker sends pushes, so only it builds gateway clients.
+      const gateways = createGatewayProvider(deps.config, deps.models);
+      const deliverDeps = { ...deps, gateways };
+      const worker = deliveryWorker(deliverDeps);
+      return {
+        process: deliverProcessor(deliverDeps, worker),
+        // A batch failed unrun gives up its devices not done, as its last attempt would have.
+        failedUnrun: (job: Job<DeliverJobData>) => giveUpBatch(worker, job),
+        close: () => gateways.close(),
+      };
     };
   },
-  'tag-update': (deps) => ({ process: tagUpdateProcessor(deps) }),
-  'event-ingest': (deps) => ({ process: eventIngestProcessor(deps) }),
-  maintenance: (deps) => ({ process: maintenanceProcessor(deps) }),
-  webhook: (deps) => webhookProcessor(deps),
+  'tag-update': async () => {
+    const { tagUpdateProcessor } = await import('../user-tags/tag-update-processor.ts');
+    return (deps) => ({ process: tagUpdateProcessor(deps) });
+  },
+  'event-ingest': async () => {
+    const { eventIngestProcessor } = await import('../events/event-ingest-processor.ts');
+    return (deps) => ({ process: eventIngestProcessor(deps) });
+  },
+  maintenance: async () => {
+    const { maintenanceProcessor } = await import('../maintenance/maintenance-processor.ts');
+    return (deps) => ({ process: maintenanceProcessor(deps) });
+  },
+  webhook: async () => {
+    const { webhookProcessor } = await import('../webhooks/webhook-processor.ts');
+    return webhookProcessor;
+  },
 };

@@ -46,7 +46,7 @@ export async function startQueueWorker(
   options: WorkerOptions,
 ): Promise<QueueWorker> {
   const { name } = definition;
-  const processor = queueProcessors[name](deps);
+  const processor = (await queueProcessors[name]())(deps);
   const worker = new Worker(name, processor.process, {
     connection: deps.redis,
     prefix: redisKeys.queuePrefix(deps.config.queuePrefix, name),
