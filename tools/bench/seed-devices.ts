@@ -18,6 +18,8 @@ export interface SeedOptions {
   webPushFor?: (index: number) => { endpoint: string; keys: WebPushKeys } | null;
   /** A device's language (CONTRACTS §3), or null for none. */
   languageFor?: (index: number) => string | null;
+  /** A device's IANA zone (CONTRACTS §15), or null for the project's default. */
+  timezoneFor?: (index: number) => string | null;
 }
 
 /** Progress lines on stderr, at most about ten per seeding, so that --json keeps stdout to one line. */
@@ -55,6 +57,7 @@ export async function seedDevices(
     onProgress = stderrProgress(options instanceof Function ? projectId : (options.label ?? projectId), count),
     webPushFor,
     languageFor,
+    timezoneFor,
   } = options instanceof Function ? { onProgress: options } : options;
   const devices = models.Device.collection;
   let nextStart = 0;
@@ -78,6 +81,7 @@ export async function seedDevices(
           userId: `user-${Math.floor(index / devicesPerUser)}`,
           tags: tagsFor(index),
           ...(languageFor && { language: languageFor(index) }),
+          ...(timezoneFor && { timezone: timezoneFor(index) }),
           isSubscribed: true,
           unsubscribedAt: null,
           unsubscribeReason: null,
