@@ -21,9 +21,10 @@ export async function markSendFailed(models: SendDeps['models'], notificationId:
 }
 
 /**
- * The send job: streams the targets, queues them as delivery batches that are its children, waits until every
- * batch is done and then marks the notification completed. Progress is kept in the job after each chunk, so a
- * restarted fan-out resumes after the last queued device; batch job ids are deterministic, so nothing is added twice.
+ * The send job: streams the targets, queues them as delivery batches that are its children (a local-time send: as
+ * delayed parts by the instant their devices wait for), waits until every one is done and then marks the notification
+ * completed. Progress is kept in the job as they are queued, so a restarted fan-out resumes where it stopped; their job
+ * ids are deterministic, so nothing is added twice.
  */
 export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
   const { Notification } = deps.models;
