@@ -103,13 +103,16 @@ class ZoneParts {
     const gateway = gatewayForDevice(device);
     const key = bucketKey(instant, gateway);
     const queued = this.saved.buckets[key];
+    let full: Bucket | undefined;
     if (!queued || device._id > queued.untilId) {
       const bucket = this.held.get(key) ?? { instant, gateway, startAfter: this.lastId, devices: [] };
       bucket.devices.push(device);
       this.held.set(key, bucket);
-      if (!this.saved.queuing && bucket.devices.length >= zonePartSize) await this.queue(this.plan(bucket));
+      if (bucket.devices.length >= zonePartSize) full = bucket;
     }
     this.lastId = device._id;
+    // While a planned part waits to be queued again, the buckets grow past their size: only one part is planned at a time.
+    if (full && !this.saved.queuing) await this.queue(this.plan(full));
   }
 
   async finish(): Promise<void> {
@@ -157,13 +160,12 @@ class ZoneParts {
       await enqueueHeldParts(this.deps, parent, [{ jobId, releaseAt: instant, data: part }]);
     }
     this.held.delete(key);
-    const next = { buckets };
     await this.save({
       afterId: this.resumePoint(),
       batches: this.progress.batches + 1,
       targeted,
       finished: false,
-      localTime: next,
+      localTime: { buckets },
     });
   }
 
