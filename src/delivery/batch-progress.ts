@@ -116,12 +116,12 @@ export class BatchProgress {
     retryRound: number | undefined,
     kept: KeptProgress,
   ): Promise<void> {
-    const { notificationId } = this.job.data;
+    const { notificationId, localTimeAt } = this.job.data;
     const saved = tally.saved();
     // A held part has a result of its own, under its own job id.
     await this.models.DeliveryResult.updateOne(
       { _id: this.job.id },
-      { $set: { notificationId, ...saved } },
+      { $set: { notificationId, ...saved, ...(localTimeAt !== undefined && { localTimeAt }) } },
       { upsert: true },
     );
     await this.job.updateData({

@@ -1,4 +1,5 @@
-import type { QuietHours } from '../schemas/project-settings.ts';
+import type { ProjectSettings, QuietHours } from '../schemas/project-settings.ts';
+import type { BatchDevice } from '../targets/target-device.ts';
 
 const minuteMs = 60_000;
 const dayMinutes = 24 * 60;
@@ -23,6 +24,10 @@ export function localMinuteOfDay(at: number, timeZone: string): number {
   }
   return hour * 60 + minute;
 }
+
+/** A device's zone: its own, else the project's default. */
+export const deviceZone = (device: Pick<BatchDevice, 'timezone'>, settings: ProjectSettings | null) =>
+  device.timezone ?? settings?.defaultTimezone ?? 'UTC';
 
 export const clockMinutes = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
 

@@ -6,7 +6,7 @@ import type { DeliveryWorker } from './delivery-worker.ts';
 import type { BatchProgress } from './batch-progress.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import type { Rendered } from './rendered-push.ts';
-import { nextLocalTime, quietUntil } from './local-clock.ts';
+import { deviceZone, nextLocalTime, quietUntil } from './local-clock.ts';
 import { groupHeld, splitOffHeld } from './held-parts.ts';
 import { withinFrequencyCap } from './capped-pushes.ts';
 import { expiredReason, expiresAt } from './push-expiry.ts';
@@ -78,7 +78,7 @@ export class TimingGate {
 
   /** When the device's push may go, if not now: its local send time, else the end of its quiet hours. */
   private heldUntil(notification: PreparedNotification, device: BatchDevice, now: number): number | null {
-    const zone = device.timezone ?? this.settings?.defaultTimezone ?? 'UTC';
+    const zone = deviceZone(device, this.settings);
     const { localTime, ignoreQuietHours } = notification.timing;
     if (localTime !== undefined) {
       const sendAt = nextLocalTime(notification.sendFrom.getTime(), zone, localTime);

@@ -14,6 +14,8 @@ const deliveryResultSchema = new Schema(
     failed: { type: Number, default: 0 },
     unsubscribed: { type: Number, default: 0 },
     capped: { type: Number, default: 0 },
+    /** A local-time send's part, or one split off it: the instant of its zone (its notification's localTimeZones). */
+    localTimeAt: { type: Number, default: undefined },
   },
   { timestamps: true, versionKey: false },
 );

@@ -28,6 +28,11 @@ const notificationSchema = new Schema(
      * document per batch instead (the DeliveryResult model), so that a retried or replayed batch cannot count twice.
      */
     stats: { targeted: { type: Number, default: 0 } },
+    /**
+     * A local-time send's zones, written by its send job with its targeted count: each instant its parts wait for and
+     * the devices queued for it. Whether a zone is sent is read from its parts' delivery results.
+     */
+    localTimeZones: { type: [{ _id: false, at: Number, devices: Number }], default: undefined },
     completedAt: { type: Date, default: null },
     /** Set for a journey's send: the journey, and the event that triggered it (Liquid entry_event). */
     journeyId: { type: String, default: null },

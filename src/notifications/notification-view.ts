@@ -2,11 +2,12 @@ import type { Models } from '../models/index.ts';
 import type { NotificationView, NotificationStats } from '../schemas/notification.ts';
 import { notFound } from '../errors.ts';
 import { countClicks } from './notification-clicks.ts';
+import { zoneProgress, type ZoneOutcomes } from './zone-progress.ts';
 
 export function deliveryResultsQuery(models: Models, notificationIds: string[]) {
   return models.DeliveryResult.find(
     { notificationId: { $in: notificationIds } },
-    { notificationId: 1, sent: 1, failed: 1, unsubscribed: 1, capped: 1 },
+    { notificationId: 1, sent: 1, failed: 1, unsubscribed: 1, capped: 1, localTimeAt: 1 },
   ).lean();
 }
 
@@ -24,11 +25,12 @@ export async function assertProjectNotification(models: Models, projectId: strin
     throw missingNotification(notificationId);
 }
 
-type DeliveryStats = Omit<NotificationStats, 'targeted'>;
+type DeliveryStats = Omit<NotificationStats, 'targeted'> & { zoneOutcomes: ZoneOutcomes };
 
 /**
- * Sent, failed and unsubscribed are summed over each notification's delivery batches (the DeliveryResult model);
- * clicked counts its clicks (the NotificationClick model). One query of each kind for a whole page of them.
+ * Sent, failed and unsubscribed are summed over each notification's delivery batches (the DeliveryResult model), and
+ * a local-time send's outcomes by zone; clicked counts its clicks (the NotificationClick model). One query of each
+ * kind for a whole page of them.
  */
 export async function deliveryStats(models: Models, notificationIds: string[]): Promise<Map<string, DeliveryStats>> {
   const [results, clicks] = await Promise.all([
@@ -36,7 +38,10 @@ export async function deliveryStats(models: Models, notificationIds: string[]): 
     countClicks(models, notificationIds),
   ]);
   const stats = new Map<string, DeliveryStats>(
-    notificationIds.map((id) => [id, { sent: 0, failed: 0, unsubscribed: 0, capped: 0, clicked: clicks.get(id) ?? 0 }]),
+    notificationIds.map((id) => [
+      id,
+      { sent: 0, failed: 0, unsubscribed: 0, capped: 0, clicked: clicks.get(id) ?? 0, zoneOutcomes: new Map() },
+    ]),
   );
   for (const result of results) {
     const sums = stats.get(result.notificationId)!;
@@ -44,6 +49,10 @@ export async function deliveryStats(models: Models, notificationIds: string[]): 
     sums.failed += result.failed ?? 0;
     sums.unsubscribed += result.unsubscribed ?? 0;
     sums.capped += result.capped ?? 0;
+    if (result.localTimeAt != null) {
+      const outcomes = (result.sent ?? 0) + (result.failed ?? 0) + (result.unsubscribed ?? 0) + (result.capped ?? 0);
+      sums.zoneOutcomes.set(result.localTimeAt, (sums.zoneOutcomes.get(result.localTimeAt) ?? 0) + outcomes);
+    }
   }
   return stats;
 }
@@ -63,7 +72,9 @@ export async function findNotificationView(
   return toNotificationView(notification, stats.get(notificationId)!);
 }
 
-export function toNotificationView(notification: StoredNotification, stats: DeliveryStats): NotificationView {
+export function toNotificationView(notification: StoredNotification, sums: DeliveryStats): NotificationView {
+  const { zoneOutcomes, ...stats } = sums;
+  const zones = zoneProgress(notification.localTimeZones, zoneOutcomes);
   return {
     id: notification._id,
     createdAt: notification.createdAt.toISOString(),
@@ -73,6 +84,7 @@ export function toNotificationView(notification: StoredNotification, stats: Deli
     url: notification.url ?? null,
     imageUrl: notification.imageUrl ?? null,
     stats: { targeted: notification.stats?.targeted ?? 0, ...stats },
+    ...(zones && { zones }),
     ...notification.timing,
     ...notification.options,
   };

@@ -66,6 +66,8 @@ export interface DeliverJobData {
   holding?: HeldPart[];
   /** A held part: the instant its devices waited for (ms since the epoch), from which their ttl counts. */
   heldUntil?: number;
+  /** A part of a local-time send, and the parts split off it: the instant its devices' local time comes round. */
+  localTimeAt?: number;
 }
 
 /** Devices of a batch that wait, as a delayed job of their own, until `releaseAt` (ms since the epoch). */
@@ -76,6 +78,10 @@ export interface HeldPart {
 
 /** A held part's job id: its batch's job id and the instant it waits for, so the same split queues nothing twice. */
 export const heldPartJobId = (batchJobId: string, releaseAt: number) => `${batchJobId}-h${releaseAt}`;
+
+/** A local-time send's part: the nth of those for one instant and gateway, deterministic like a batch's. */
+export const zonePartJobId = (notificationId: string, instant: number, gateway: GatewayName, part: number) =>
+  `${notificationId}-t${instant}-${gateway}-${part}`;
 
 export const emptyTally = (): DeliveryTally => ({ sent: 0, failed: 0, unsubscribed: 0, capped: 0 });
 

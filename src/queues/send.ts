@@ -11,6 +11,32 @@ export interface ChunkPlan {
   gateways: GatewayName[];
 }
 
+/** What a local-time send has queued for one instant and gateway (its bucket), in parts of up to a few thousand. */
+export interface QueuedZoneParts {
+  parts: number;
+  /** The _id of the last device of its last part: every device of the bucket up to it is queued. */
+  untilId: string;
+  /** Devices its parts hold. */
+  devices: number;
+}
+
+/** A part of a local-time send as first cut: saved before it is queued. */
+export interface ZonePartPlan {
+  instant: number;
+  gateway: GatewayName;
+  untilId: string;
+}
+
+/** A local-time send's fan-out: the parts queued by bucket (`${instant}-${gateway}`), and the one being queued. */
+export interface LocalTimeProgress {
+  buckets: Record<string, QueuedZoneParts>;
+  /**
+   * Queued again, by a fan-out resumed after an interruption, with the same devices (up to the same one), so that it
+   * takes the same job id with the same devices, and the next part of its bucket starts after them.
+   */
+  queuing?: ZonePartPlan;
+}
+
 export interface FanOutProgress {
   /** The _id of the last device whose batch is queued; the fan-out resumes after it. */
   afterId: string | null;
@@ -24,6 +50,8 @@ export interface FanOutProgress {
    * take the number of the next chunk's first batch, so that one would never be queued.
    */
   queuing?: ChunkPlan;
+  /** A local-time send's, whose afterId is where the stream resumes: every device before it is in a queued part. */
+  localTime?: LocalTimeProgress;
 }
 
 export interface SendJobData {

@@ -96,6 +96,20 @@ export type NotificationStats = Static<typeof NotificationStats>;
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
+export const NotificationZones = Type.Object(
+  {
+    total: Type.Integer({ description: 'instants its devices wait for, one per distinct local time so far' }),
+    sent: Type.Integer({
+      description: 'zones each of whose devices has its outcome: sent, failed, unsubscribed or capped',
+    }),
+  },
+  {
+    description:
+      "A local-time send's zones (CONTRACTS §15), the devices whose local time comes round at the same instant: how many, and how many are sent",
+  },
+);
+export type NotificationZones = Static<typeof NotificationZones>;
+
 export const NotificationView = Type.Object({
   id: Type.String(),
   createdAt: Type.String(),
@@ -105,6 +119,7 @@ export const NotificationView = Type.Object({
   url: NullableString,
   imageUrl: NullableString,
   stats: NotificationStats,
+  zones: Type.Optional(NotificationZones),
   /** Echoed when set: the message options of CONTRACTS §14 and the timing of §15. */
   ...SendTimingFields,
   ...MessageOptions.properties,

@@ -8,10 +8,11 @@ import {
 import { eventually } from '../support/eventually.ts';
 import { enqueueSend } from '../../src/queues/send.ts';
 import { insertUserDevices, patchSettings, utcClock } from '../support/timing.ts';
+import { zonePartSize } from '../../src/delivery/local-time-fan-out.ts';
 
 const {
   harness,
-  projects: { quiet, ending, local, throttled, checked, expiring, resumed },
+  projects: { quiet, ending, local, throttled, checked, expiring, resumed, zoned },
 } = useDeliveryHarness({
   projects: {
     quiet: 'team',
@@ -21,6 +22,7 @@ const {
     checked: 'team',
     expiring: 'team',
     resumed: 'team',
+    zoned: 'team',
   },
 });
 
@@ -33,7 +35,7 @@ const toDevice = (deviceId: string, extra: Record<string, unknown> = {}) => ({
 });
 const heldParts = async (notificationId: string) =>
   (await harness.workers.context.queues.deliver.getDelayed()).filter(
-    (job) => job.data.notificationId === notificationId && job.id!.includes('-h'),
+    (job) => job.data.notificationId === notificationId && job.data.heldUntil !== undefined,
   );
 
 /** The clock of this instant in a zone, as HH:MM. */
@@ -129,6 +131,35 @@ describe('quiet hours and local-time sends (CONTRACTS §15)', () => {
       stats: { sent: 2 },
     });
   }, 150_000);
+});
+
+describe('a local-time send to thousands of devices over several zones', () => {
+  it('waits in one part per zone and few thousand devices, not one per zone and batch, and shows its zones', async () => {
+    const zones = ['UTC', 'Asia/Tokyo', 'America/New_York', 'Asia/Kolkata', 'Australia/Sydney', 'America/Los_Angeles'];
+    const count = 3000;
+    await insertUserDevices(harness.ingress, zoned, 'zoned-', count, { userId: 'zed', timezones: zones });
+    // Two and a half hours ahead in UTC: no zone above is at that clock within the test.
+    const id = await sendNotification(harness.ingress, zoned, {
+      targetType: 'userId',
+      targetIds: ['zed'],
+      body: 'good morning',
+      localTime: clockIn(Date.now() + 150 * minuteMs, 'UTC'),
+    });
+    const waiting = await eventually(async () => {
+      const parts = await heldParts(id);
+      expect(parts.reduce((sum, part) => sum + part.data.devices.length, 0)).toBe(count);
+      return parts;
+    });
+    expect(waiting.length).toBeLessThanOrEqual(zones.length + Math.ceil(count / zonePartSize));
+    for (const part of waiting)
+      expect(new Set(part.data.devices.map((device: { timezone: string }) => device.timezone)).size).toBe(1);
+    expect(harness.sandbox.deliveries('zoned-0')).toEqual([]);
+    expect(await readNotification(harness.ingress, zoned, id)).toMatchObject({
+      status: 'sending',
+      stats: { targeted: count, sent: 0 },
+      zones: { total: zones.length, sent: 0 },
+    });
+  });
 });
 
 describe('a batch stopped while splitting off held devices', () => {

@@ -29,7 +29,7 @@ export const releaseMinute = () => Math.ceil((Date.now() + 20_000) / minuteMs) *
 export function allHeld(harness: FaultHarness, notificationId: string, devices: number): Promise<void> {
   return eventually(async () => {
     const held = (await harness.ingress.context.queues.deliver.getDelayed())
-      .filter((job) => job.data.notificationId === notificationId && job.id!.includes('-h'))
+      .filter((job) => job.data.notificationId === notificationId && job.data.heldUntil !== undefined)
       .reduce((sum, job) => sum + job.data.devices.length, 0);
     expect(held).toBe(devices);
   }, 30_000);

@@ -3,17 +3,20 @@ import type { CreatedProject } from '../../src/projects/create-project.ts';
 import { deviceKey } from '../../src/models/device.ts';
 import type { TestIngress } from './ingress.ts';
 
-/** Android devices `${prefix}0..n-1` of one user, inserted as registered, with the token of the same name. */
+/**
+ * Android devices `${prefix}0..n-1` of one user, inserted as registered, with the token of the same name; `timezones`
+ * deals out zones in turn, so that neighbouring devices differ.
+ */
 export async function insertUserDevices(
   ingress: TestIngress,
   project: CreatedProject,
   prefix: string,
   count: number,
-  fields: { userId?: string; tags?: Record<string, string>; timezone?: string | null } = {},
+  fields: { userId?: string; tags?: Record<string, string>; timezone?: string | null; timezones?: string[] } = {},
 ): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, index) => `${prefix}${index}`);
   await ingress.context.models.Device.insertMany(
-    ids.map((deviceId) => ({
+    ids.map((deviceId, index) => ({
       _id: deviceKey(project.projectId, deviceId),
       projectId: project.projectId,
       deviceId,
@@ -21,7 +24,7 @@ export async function insertUserDevices(
       pushToken: deviceId,
       userId: fields.userId ?? null,
       tags: fields.tags ?? {},
-      timezone: fields.timezone ?? null,
+      timezone: fields.timezones?.[index % fields.timezones.length] ?? fields.timezone ?? null,
     })),
   );
   return ids;

@@ -2,7 +2,7 @@
  * npm run bench:cap-memory -- [--devices 1000000] [--sends 3] [--json]
  * The frequency cap's Redis memory: N devices of one project (36-character ids, as the SDK generates) each admitted for
  * `sends` notifications, in batches of 500 as the deliver workers admit them, with a cap of 10 per 720 hours (the
- * longest window, so nothing expires). Prints Redis's used_memory (INFO memory) before and after, and the time one
+ * longest window, so nothing expires). Prints Redis's used_memory (INFO memory) before and after, their difference, and the time one
  * batch's admission takes. Target: under 200 MB at 1,000,000 devices sent 3 pushes.
  */
 import { randomUUID } from 'node:crypto';
@@ -49,6 +49,8 @@ try {
     devices: deviceCount,
     sends,
     admitted,
+    usedMemoryBeforeMb: Number((before / 1024 / 1024).toFixed(1)),
+    usedMemoryAfterMb: Number((after / 1024 / 1024).toFixed(1)),
     capMemoryMb: Number(megabytes.toFixed(1)),
     bytesPerDevice: Math.round((after - before) / deviceCount),
     projectedMbAtOneMillion: Number(projected.toFixed(1)),

@@ -20,6 +20,8 @@ export interface SeedOptions {
   languageFor?: (index: number) => string | null;
   /** A device's push token; seededToken by default. */
   tokenFor?: (index: number) => string;
+  /** A device's IANA zone (CONTRACTS §15), or null for the project's default. */
+  timezoneFor?: (index: number) => string | null;
 }
 
 /** Progress lines on stderr, at most about ten per seeding, so that --json keeps stdout to one line. */
@@ -58,6 +60,7 @@ export async function seedDevices(
     webPushFor,
     languageFor,
     tokenFor = seededToken,
+    timezoneFor,
   } = options instanceof Function ? { onProgress: options } : options;
   const devices = models.Device.collection;
   let nextStart = 0;
@@ -81,6 +84,7 @@ export async function seedDevices(
           userId: `user-${Math.floor(index / devicesPerUser)}`,
           tags: tagsFor(index),
           ...(languageFor && { language: languageFor(index) }),
+          ...(timezoneFor && { timezone: timezoneFor(index) }),
           isSubscribed: true,
           unsubscribedAt: null,
           unsubscribeReason: null,

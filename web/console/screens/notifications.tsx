@@ -45,6 +45,15 @@ function Funnel({ stats }: { stats: NotificationView['stats'] }) {
   );
 }
 
+/** A local-time send's zones (devices whose local time comes round together) whose every device has its outcome. */
+function ZoneProgress({ zones }: { zones: NonNullable<NotificationView['zones']> }) {
+  return (
+    <p class="funnel-losses" data-stat="zones">
+      {zones.sent} of {zones.total} {zones.total === 1 ? 'zone' : 'zones'} sent
+    </p>
+  );
+}
+
 /** A notification created this long ago and still queued is scheduled (sendAt), not about to be sent. */
 const startingWithinMs = 60_000;
 
@@ -178,6 +187,7 @@ function NotificationList({ onOpen }: { onOpen(id: string): void }) {
                   </td>
                   <td>
                     <Funnel stats={notification.stats} />
+                    {notification.zones && <ZoneProgress zones={notification.zones} />}
                   </td>
                 </tr>
               ))}
