@@ -36,6 +36,11 @@ export async function addToDay(
   );
 }
 
+/** A new project's baseline: no device before its counts began, so that its overview never counts its devices. */
+export async function startDailyCounts(models: Pick<Models, 'DailyCount'>, projectId: string): Promise<void> {
+  await models.DailyCount.create({ _id: dailyCountKey(projectId, baselineDay), projectId, day: baselineDay });
+}
+
 /** The project's days from `start` on, by the (projectId, day) index. */
 export const daysSinceQuery = (models: Models, projectId: string, start: Date) =>
   models.DailyCount.find({ projectId, day: { $gte: start } }, { day: 1, sent: 1, clicked: 1, subscribed: 1 }).lean();

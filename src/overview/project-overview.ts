@@ -7,8 +7,8 @@ export const subscribedDevicesCountQuery = (models: Models, projectId: string) =
   models.Device.countDocuments({ projectId, isSubscribed: true });
 
 /**
- * The project's baseline: the devices subscribed now less the changes counted so far, written once, by the first
- * overview of a project whose devices predate its daily counts (one count of its subscribed devices, on the
+ * The baseline of a project created before daily counts were kept (a new one starts with one): the devices subscribed
+ * now less the changes counted so far, written by its first overview (one count of its subscribed devices, on the
  * (projectId, isSubscribed, unsubscribedAt) index). A baseline written meanwhile by another request is kept.
  */
 async function writeBaseline(models: Models, projectId: string, changesCounted: number): Promise<number> {

@@ -80,7 +80,7 @@ describe('GET /overview', () => {
     expect((await server('GET', '/overview?days=0')).status).toBe(400);
   });
 
-  it("answers a project's devices from before its daily counts began as subscribed on every day before today", async () => {
+  it('answers the devices of a project created before daily counts as subscribed on every day before today', async () => {
     const { projectId } = older;
     const device = (id: string, isSubscribed: boolean) => ({
       _id: deviceKey(projectId, id),
@@ -93,8 +93,10 @@ describe('GET /overview', () => {
       createdAt: daysAgo(60),
       updatedAt: daysAgo(60),
     });
-    // Written before the daily counts existed: three subscribed, one not.
-    await harness.ingress.context.models.Device.insertMany(
+    // Written before the daily counts existed, whose project has no baseline yet: three subscribed, one not.
+    const { models } = harness.ingress.context;
+    await models.DailyCount.deleteMany({ projectId });
+    await models.Device.insertMany(
       [device('old-1', true), device('old-2', true), device('old-3', true), device('old-4', false)],
       { lean: true },
     );
