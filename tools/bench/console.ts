@@ -142,9 +142,10 @@ try {
   );
   screens.journeys = await timed(open('Journeys'), 'tbody tr');
   screens.events = await timed(open('Events'), '[data-testid="events-table"] tbody tr');
-  await open('Devices')();
+  // The devices screen opens on the newest devices; a lookup is timed once they are on screen.
+  screens.devices = await timed(open('Devices'), '[data-testid="newest-devices"] tr[data-device-row]');
   await page.getByLabel('User id').fill('user-0');
-  screens.devices = await timed(
+  screens.deviceLookup = await timed(
     () => page.getByRole('button', { name: 'Look up' }).click(),
     '[data-testid="history"] li',
   );
