@@ -3,7 +3,7 @@ import type { OverviewView } from '../schemas/overview.ts';
 import { dayMs, startOfUtcDay } from '../events/utc-day.ts';
 import { baselineDay, dailyCountKey, dayKey, daysSinceQuery, subscribedBeforePipeline } from './daily-counts.ts';
 
-export const subscribedDevicesCountQuery = (models: Models, projectId: string) =>
+const subscribedDevicesCountQuery = (models: Models, projectId: string) =>
   models.Device.countDocuments({ projectId, isSubscribed: true });
 
 /**
