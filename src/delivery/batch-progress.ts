@@ -7,12 +7,14 @@ import { OutcomeTally } from './outcome-tally.ts';
 import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
 import type { CallOutcomes } from './call-outcomes.ts';
 import type { Rendered } from './rendered-push.ts';
+import { addToDay } from '../overview/daily-counts.ts';
 
 type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEndedClean' | 'holding'>;
 
 /**
  * A delivery batch's progress as its runs keep it in the job (Redis): the devices done, those given up, and the
- * batch's counts, which go to its own delivery-result document before the job's progress is saved.
+ * batch's counts, which go to its own delivery-result document, and its sent pushes not yet in the project's daily
+ * counts to the day's, before the job's progress is saved.
  */
 export class BatchProgress {
   private readonly models: Models;
@@ -124,10 +126,12 @@ export class BatchProgress {
       { $set: { notificationId, ...saved, ...(localTimeAt !== undefined && { localTimeAt }) } },
       { upsert: true },
     );
+    await addToDay(this.models, this.job.data.projectId, { sent: saved.sent - (this.job.data.sentCounted ?? 0) });
     await this.job.updateData({
       ...this.job.data,
       done,
       tally: saved,
+      sentCounted: saved.sent,
       retryRound,
       unrecorded: undefined,
       holding: undefined,

@@ -16,7 +16,7 @@ import { renderPushes, toOutgoing, type Rendered } from './rendered-push.ts';
 import { expiredReason, expiresAt } from './push-expiry.ts';
 import { logRefusals, sortOutcomes } from './call-outcomes.ts';
 import { recordOutcomes, recordUnrecorded } from './record-outcomes.ts';
-import { reportUnsent } from './report-outcomes.ts';
+import { reportUnsent, type UnsentDevice } from './report-outcomes.ts';
 import { giveUpBatch } from './give-up-batch.ts';
 import { TimingGate } from './timing-gate.ts';
 import { pacedCallSize, reserveCall } from './send-throttle.ts';
@@ -108,19 +108,19 @@ export class DeliveryRun {
   private async render(notification: PreparedNotification, devices: BatchDevice[]): Promise<Rendered[]> {
     const { renderer } = this.worker.deps;
     const pushes = await renderPushes(renderer, this.job.data.projectId, notification, devices);
-    const { rendered, failed: unrendered, failedReason: reason } = pushes;
-    await this.fail(unrendered, devices.length, reason, 'the message could not be rendered');
-    return rendered;
+    await this.fail(pushes.failed, devices.length, 'the message could not be rendered');
+    return pushes.rendered;
   }
 
-  /** Devices that are done without a push: counted failed, logged with how many of how many and why. */
-  private async fail(devices: BatchDevice[], of: number, reason: string | null, message: string): Promise<void> {
-    this.progress.tally.count('failed', devices.length);
-    for (const device of devices) this.progress.settle(device.deviceId);
-    if (devices.length === 0) return;
-    await reportUnsent(this.worker.deps, this.job.data, devices, reason);
+  /** Devices that are done without a push: counted failed, each reported with its reason, logged with how many. */
+  private async fail(unsent: UnsentDevice[], of: number, message: string): Promise<void> {
+    this.progress.tally.count('failed', unsent.length);
+    for (const { device } of unsent) this.progress.settle(device.deviceId);
+    if (unsent.length === 0) return;
+    await reportUnsent(this.worker.deps, this.job.data, unsent);
     const { notificationId, batch } = this.job.data;
-    this.worker.deps.log.warn({ notificationId, batch, failed: devices.length, devices: of, reason }, message);
+    const reason = unsent[0]!.reason;
+    this.worker.deps.log.warn({ notificationId, batch, failed: unsent.length, devices: of, reason }, message);
     await this.reportMetrics(this.progress.tally, null);
   }
 
@@ -134,9 +134,8 @@ export class DeliveryRun {
       if (Date.now() <= expiresAt(notification, this.job.data)) await this.sendCall(gateway, notification, call);
       else
         await this.fail(
-          call.map((push) => push.device),
+          call.map(({ device }) => ({ device, reason: expiredReason })),
           call.length,
-          expiredReason,
           'pushes held past their ttl',
         );
     }

@@ -6,6 +6,7 @@ import type { BatchDevice } from '../targets/target-device.ts';
 import type { MessageContent } from '../rendering/message-content.ts';
 import type { RenderPool } from '../rendering/render-pool.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
+import type { UnsentDevice } from './report-outcomes.ts';
 
 export interface Rendered {
   device: BatchDevice;
@@ -16,9 +17,8 @@ export interface Rendered {
 
 export interface RenderedPushes {
   rendered: Rendered[];
-  /** Devices whose content could not be rendered (a limit, a blank body, the time bound), with one of the reasons. */
-  failed: BatchDevice[];
-  failedReason: string | null;
+  /** Devices whose content could not be rendered, each with its reason (a limit, a blank body, the time bound). */
+  failed: UnsentDevice[];
 }
 
 /**
@@ -42,7 +42,7 @@ export async function renderPushes(
   devices: BatchDevice[],
   { alreadySent = false } = {},
 ): Promise<RenderedPushes> {
-  const pushes: RenderedPushes = { rendered: [], failed: [], failedReason: null };
+  const pushes: RenderedPushes = { rendered: [], failed: [] };
   if (notification.options.silent) {
     for (const device of devices) pushes.rendered.push({ device, content: silentContent });
     return pushes;
@@ -64,8 +64,7 @@ export async function renderPushes(
       const deviceButtons = buttons.rendered.get(device);
       pushes.rendered.push({ device, content: rendering.content, ...(deviceButtons && { buttons: deviceButtons }) });
     } else if (failure !== undefined) {
-      pushes.failed.push(device);
-      pushes.failedReason ??= failure.reason;
+      pushes.failed.push({ device, reason: failure.reason });
       if (failure.stopped) notification.stoppedRenders += 1;
     }
   }

@@ -65,21 +65,27 @@ export async function reportCapped(
   await writeDeliveryLog(deps.models, batch.notificationId, new Date(), entries);
 }
 
+/** A device failed without a gateway call, and why: each device of a batch may have its own reason. */
+export interface UnsentDevice {
+  device: BatchDevice;
+  reason: string;
+}
+
 /**
- * Devices failed without a gateway call (a push held past its ttl, a render that failed): logged `expired` when the
- * reason is expiredReason and `failed` otherwise, each with message.failed, as reportOutcomes does for a call's.
+ * Devices failed without a gateway call (a push held past its ttl, a render that failed): each logged with its own
+ * reason, `expired` when that is expiredReason and `failed` otherwise, and with message.failed, as reportOutcomes does
+ * for a call's.
  */
 export async function reportUnsent(
   deps: ReportDeps,
   batch: Pick<DeliverJobData, 'projectId' | 'notificationId'>,
-  devices: BatchDevice[],
-  reason: string | null,
+  unsent: UnsentDevice[],
 ): Promise<void> {
   const at = new Date();
-  const why = reason ?? 'failed';
-  const outcome = why === expiredReason ? 'expired' : 'failed';
-  const entries = devices.map((device) => logEntry(device.deviceId, device.platform, outcome, why));
+  const entries = unsent.map(({ device, reason }) =>
+    logEntry(device.deviceId, device.platform, reason === expiredReason ? 'expired' : 'failed', reason),
+  );
   await writeDeliveryLog(deps.models, batch.notificationId, at, entries);
-  const events = devices.map((device) => messageFailed(batch.notificationId, device.deviceId, why, at));
+  const events = unsent.map(({ device, reason }) => messageFailed(batch.notificationId, device.deviceId, reason, at));
   await publishWebhookEvents(deps, batch.projectId, events);
 }

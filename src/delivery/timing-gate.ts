@@ -68,7 +68,8 @@ export class TimingGate {
   private async expire(notification: PreparedNotification, devices: BatchDevice[]): Promise<void> {
     this.progress.tally.count('failed', devices.length);
     for (const device of devices) this.progress.settle(device.deviceId);
-    await reportUnsent(this.worker.deps, this.job.data, devices, expiredReason);
+    const unsent = devices.map((device) => ({ device, reason: expiredReason }));
+    await reportUnsent(this.worker.deps, this.job.data, unsent);
     const { batch } = this.job.data;
     this.worker.deps.log.warn(
       { notificationId: notification.id, batch, failed: devices.length, reason: expiredReason },

@@ -19,7 +19,8 @@ function tagUpdate(changes: TagChanges): { set: Record<string, unknown>; unset: 
   return { set, unset };
 }
 
-export type DeviceChange = { device: DeviceDocument } | { tagCount: number } | null;
+/** The device after the change, with `previous`, the device as the change read it. */
+export type DeviceChange = { device: DeviceDocument; previous: DeviceDocument } | { tagCount: number } | null;
 
 /**
  * Whether the fields and the tags after the changes are what the device already has: an app that registers at every
@@ -66,7 +67,7 @@ export async function changeDevice(
     if (tagCount > maxTagsPerDevice) return { tagCount };
     const fields = fieldsFor(current);
     const nextTags = applyTagChanges(tags, changes);
-    if (changesNothing(current, fields, nextTags)) return { device: current };
+    if (changesNothing(current, fields, nextTags)) return { device: current, previous: current };
     const update = {
       $set: { ...fields, ...set },
       $inc: { revision: 1 },
@@ -76,6 +77,7 @@ export async function changeDevice(
     if (written.matchedCount === 1)
       return {
         device: { ...current, ...fields, tags: nextTags, revision: (current.revision ?? 0) + 1 },
+        previous: current,
       };
   }
   throw unavailable('The device is being changed by many requests at once; retry shortly.');

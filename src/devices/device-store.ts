@@ -13,6 +13,7 @@ import { firstSessionEvent } from '../events/automatic-events.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { publicHttpsUrlProblem } from '../net/public-url.ts';
+import { addToDay } from '../overview/daily-counts.ts';
 
 type StoredDevice = DeviceDocument;
 
@@ -33,6 +34,9 @@ function localeFields(input: Pick<RegisterDeviceBody, 'language' | 'timezone'>):
 }
 
 const noSubscriptionReason = 'the browser has no push subscription';
+
+/** 1 for a subscribed device, 0 for another: a write's change to the project's subscribed devices is the difference. */
+const subscribedCount = (device: Pick<DeviceDocument, 'isSubscribed'>) => (device.isSubscribed === false ? 0 : 1);
 
 /**
  * The fields a registration sets, given the device as read. A token other than the one the gateway rejected
@@ -122,7 +126,10 @@ export class DeviceStore {
     if (!current) return null;
     const result = await changeDevice(this.models, { _id: key }, fieldsFor, changes, current);
     if (result && 'tagCount' in result) throw tooManyTags(result.tagCount);
-    return result?.device ?? null;
+    if (!result) return null;
+    const { device, previous } = result;
+    await addToDay(this.models, device.projectId, { subscribed: subscribedCount(device) - subscribedCount(previous) });
+    return device;
   }
 
   /**
@@ -163,6 +170,7 @@ export class DeviceStore {
       await this.models.Device.deleteOne({ _id: document._id, revision: 0 }).catch(() => undefined);
       throw error;
     }
+    await addToDay(this.models, projectId, { subscribed: subscribedCount(document) });
     return document;
   }
 }

@@ -40,11 +40,9 @@ const deviceSchema = new Schema(
   { timestamps: true, versionKey: false, minimize: false },
 );
 deviceSchema.index({ projectId: 1, userId: 1 });
-/**
- * The console's newest devices, and the overview's subscribed devices per day: the devices created in a window; the
- * subscribed ones now (a prefix of the second), and those unsubscribed in the window.
- */
+/** The console's newest devices. */
 deviceSchema.index({ projectId: 1, createdAt: -1, _id: -1 });
+/** The project's subscribed devices now (a prefix of it), counted for the overview's baseline. */
 deviceSchema.index({ projectId: 1, isSubscribed: 1, unsubscribedAt: -1 });
 /** Serves segment tag conditions on any tag key (a compound wildcard index, MongoDB 7+). */
 export const deviceTagsIndexKey = { projectId: 1, 'tags.$**': 1 } as const;

@@ -3,6 +3,7 @@ import type { Models } from '../models/index.ts';
 import { publishWebhookEvents } from '../webhooks/publish-events.ts';
 import { messageClicked } from '../webhooks/webhook-events.ts';
 import { historyKey } from '../models/history.ts';
+import { addToDay } from '../overview/daily-counts.ts';
 
 /** The clicks of each of these notifications, counted in one aggregate served by the notificationId index. */
 export const clickCountsPipeline = (notificationIds: string[]) => [
@@ -13,7 +14,8 @@ export const clickCountsPipeline = (notificationIds: string[]) => [
 /**
  * Records that the device clicked the notification (the SDK's @clicked with data.notificationId). Only a device the
  * notification was sent to counts (CONTRACTS §6): its history entry says so, read by _id; and only a notification of
- * the device's own project, since device ids are unique per project only. Repeating it changes nothing. A counted
+ * the device's own project, since device ids are unique per project only. Repeating it changes nothing; the first
+ * click of a device is added to the day's clicks. A counted
  * click is published as message.clicked, again on a repeat (the event's key makes it one job): a click whose event
  * was lost between the two writes is then published by the SDK's retry.
  */
@@ -29,11 +31,13 @@ export async function recordClick(
     models.History.exists({ _id: historyKey(notificationId, deviceId) }),
   ]);
   if (!notification || !sent) return;
-  await models.NotificationClick.updateOne(
+  const clickedAt = new Date();
+  const clicked = await models.NotificationClick.updateOne(
     { _id: `${notificationId}:${deviceId}` },
-    { $setOnInsert: { notificationId, deviceId, clickedAt: new Date() } },
+    { $setOnInsert: { notificationId, deviceId, clickedAt } },
     { upsert: true },
   );
+  if (clicked.upsertedCount === 1) await addToDay(models, projectId, { clicked: 1 }, clickedAt);
   await publishWebhookEvents(deps, projectId, [messageClicked(notificationId, deviceId, new Date(), click.buttonId)]);
 }
 

@@ -1,42 +1,32 @@
 import type { Models } from '../models/index.ts';
 import type { OverviewView } from '../schemas/overview.ts';
 import { dayMs, startOfUtcDay } from '../events/utc-day.ts';
-import { deliveryStats } from '../notifications/notification-view.ts';
+import { baselineDay, dailyCountKey, dayKey, daysSinceQuery, subscribedBeforePipeline } from './daily-counts.ts';
 
-const dayKey = (time: Date) => time.toISOString().slice(0, 10);
-
-/**
- * The devices created, or unsubscribed (and still so), since `start`: one date each, by the (projectId, createdAt) and
- * (projectId, isSubscribed, unsubscribedAt) indexes.
- */
-export const devicesChangedSinceQuery = (
-  models: Models,
-  projectId: string,
-  field: 'createdAt' | 'unsubscribedAt',
-  start: Date,
-) =>
-  models.Device.find(
-    { projectId, ...(field === 'unsubscribedAt' && { isSubscribed: false }), [field]: { $gte: start } },
-    { [field]: 1, _id: 0 },
-  ).lean<Array<{ createdAt?: Date | null; unsubscribedAt?: Date | null }>>();
-
-export const subscribedDevicesCountQuery = (models: Models, projectId: string) =>
+const subscribedDevicesCountQuery = (models: Models, projectId: string) =>
   models.Device.countDocuments({ projectId, isSubscribed: true });
 
-/** The notifications created since `start`, by the (projectId, createdAt, _id) index. */
-export const notificationsSinceQuery = (models: Models, projectId: string, start: Date) =>
-  models.Notification.find({ projectId, createdAt: { $gte: start } }, { createdAt: 1 }).lean();
-
-function countByDay(dates: Array<Date | null | undefined>): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const date of dates) if (date) counts.set(dayKey(date), (counts.get(dayKey(date)) ?? 0) + 1);
-  return counts;
+/**
+ * The baseline of a project created before daily counts were kept (a new one starts with one): the devices subscribed
+ * now less the changes counted so far, written by its first overview (one count of its subscribed devices, on the
+ * (projectId, isSubscribed, unsubscribedAt) index). A baseline written meanwhile by another request is kept.
+ */
+async function writeBaseline(models: Models, projectId: string, changesCounted: number): Promise<number> {
+  const _id = dailyCountKey(projectId, baselineDay);
+  const subscribed = (await subscribedDevicesCountQuery(models, projectId)) - changesCounted;
+  const written = await models.DailyCount.updateOne(
+    { _id },
+    { $setOnInsert: { projectId, day: baselineDay, sent: 0, clicked: 0, subscribed } },
+    { upsert: true },
+  );
+  if (written.upsertedCount === 1) return subscribed;
+  return (await models.DailyCount.findById(_id, { subscribed: 1 }).lean())?.subscribed ?? 0;
 }
 
 /**
- * A project's last `days` UTC days: devices subscribed at each day's end, walked back from the count now through the
- * devices created (which were not there before) and unsubscribed (which were) each day; pushes sent and devices that
- * clicked, for the notifications created each day. Reads what changed in the window, never the project's history.
+ * A project's last `days` UTC days from its daily counts: pushes sent and devices that clicked each day, and the
+ * devices subscribed at each day's end (the changes of every day up to it, summed). Reads at most one document a day
+ * of the window, and sums one a day before it: never the devices, history or clicks.
  */
 export async function projectOverview(
   models: Models,
@@ -45,32 +35,23 @@ export async function projectOverview(
   now = new Date(),
 ): Promise<OverviewView> {
   const start = new Date(startOfUtcDay(now).getTime() - (days - 1) * dayMs);
-  const [subscribedNow, created, unsubscribed, notifications] = await Promise.all([
-    subscribedDevicesCountQuery(models, projectId),
-    devicesChangedSinceQuery(models, projectId, 'createdAt', start),
-    devicesChangedSinceQuery(models, projectId, 'unsubscribedAt', start),
-    notificationsSinceQuery(models, projectId, start),
+  const [window, before, baseline] = await Promise.all([
+    daysSinceQuery(models, projectId, start),
+    models.DailyCount.aggregate<{ subscribed: number }>(subscribedBeforePipeline(projectId, start)),
+    models.DailyCount.exists({ _id: dailyCountKey(projectId, baselineDay) }),
   ]);
-  const createdByDay = countByDay(created.map((device) => device.createdAt));
-  const unsubscribedByDay = countByDay(unsubscribed.map((device) => device.unsubscribedAt));
-  const stats = await deliveryStats(
-    models,
-    notifications.map((notification) => notification._id),
-  );
-  const sent = new Map<string, number>();
-  const clicked = new Map<string, number>();
-  for (const notification of notifications) {
-    const key = dayKey(notification.createdAt);
-    const counts = stats.get(notification._id)!;
-    sent.set(key, (sent.get(key) ?? 0) + counts.sent);
-    clicked.set(key, (clicked.get(key) ?? 0) + counts.clicked);
+  const byDay = new Map(window.map((counts) => [dayKey(counts.day), counts]));
+  let subscribed = before[0]?.subscribed ?? 0;
+  if (baseline === null) {
+    const changesCounted = window.reduce((sum, counts) => sum + (counts.subscribed ?? 0), subscribed);
+    subscribed += await writeBaseline(models, projectId, changesCounted);
   }
   const result: OverviewView['days'] = [];
-  let subscribed = subscribedNow;
-  for (let index = days - 1; index >= 0; index -= 1) {
-    const key = dayKey(new Date(start.getTime() + index * dayMs));
-    result.unshift({ day: key, subscribed, sent: sent.get(key) ?? 0, clicked: clicked.get(key) ?? 0 });
-    subscribed += (unsubscribedByDay.get(key) ?? 0) - (createdByDay.get(key) ?? 0);
+  for (let index = 0; index < days; index += 1) {
+    const day = dayKey(new Date(start.getTime() + index * dayMs));
+    const counts = byDay.get(day);
+    subscribed += counts?.subscribed ?? 0;
+    result.push({ day, subscribed, sent: counts?.sent ?? 0, clicked: counts?.clicked ?? 0 });
   }
   return { days: result };
 }

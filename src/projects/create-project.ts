@@ -3,6 +3,7 @@ import type { Models } from '../models/index.ts';
 import type { PlanName } from '../plans/plans.ts';
 import { generateKeyPair } from '../keys/api-keys.ts';
 import { newVapidKeys } from '../webpush/vapid-keys.ts';
+import { startDailyCounts } from '../overview/daily-counts.ts';
 
 export interface CreatedProject {
   projectId: string;
@@ -13,7 +14,8 @@ export interface CreatedProject {
 
 /**
  * The plaintext keys exist only in the returned object: MongoDB holds their SHA-256 hashes. Given the credentials
- * key, the project's VAPID pair is made now; without it (benchmarks, fuzzing) on the first Web Push use.
+ * key, the project's VAPID pair is made now; without it (benchmarks, fuzzing) on the first Web Push use. Its daily
+ * counts start with it.
  */
 export async function createProject(
   models: Models,
@@ -31,5 +33,6 @@ export async function createProject(
     clientKeyHash,
     vapid,
   });
+  await startDailyCounts(models, projectId);
   return { projectId, apiKey, clientKey, plan: input.plan };
 }

@@ -55,6 +55,8 @@ export interface DeliverJobData {
    */
   gaveUp?: string[];
   tally?: DeliveryTally;
+  /** How many of the tally's sent pushes are in the project's daily counts: the next save adds the rest. */
+  sentCounted?: number;
   retryRound?: number;
   /** Attempts that ended with their progress saved (RetriesExhaustedError): they leave nothing to look up in history. */
   attemptsEndedClean?: number;

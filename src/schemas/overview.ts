@@ -13,7 +13,7 @@ export const OverviewDay = Type.Object({
   day: Type.String(),
   /** Devices subscribed at the end of the day (now, for today). */
   subscribed: Type.Integer(),
-  /** Pushes sent and devices that clicked, for the notifications created that day. */
+  /** Pushes sent that day, and devices that clicked a push that day. */
   sent: Type.Integer(),
   clicked: Type.Integer(),
 });

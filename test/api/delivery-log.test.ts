@@ -199,6 +199,39 @@ describe('devices that end without a gateway call are in the log too', () => {
     );
   });
 
+  it('gives each device whose content could not be rendered its own reason, in its entry and its message.failed', async () => {
+    const { project: fresh, receiver } = await projectWithEndpoint(harness, ['message.failed']);
+    // One body: three x for one device, nothing at all for another, a range past the memory limit for the third.
+    await registerDevices(harness.ingress, fresh, [
+      { id: 'a-three', platform: 'android', token: 'three-token', tags: { n: 3 } },
+      { id: 'b-none', platform: 'android', token: 'none-token', tags: { n: 0 } },
+      { id: 'c-huge', platform: 'android', token: 'huge-token', tags: { n: 5_000_000 } },
+    ]);
+    const id = await sendNotification(harness.ingress, fresh, {
+      targetType: 'device',
+      targetIds: ['a-three', 'b-none', 'c-huge'],
+      body: '{% for i in (1..device.tags.n) %}x{% endfor %}',
+    });
+    const { stats } = await waitUntilCompleted(harness.ingress, fresh, id, 20_000);
+    expect(stats).toMatchObject({ sent: 1, failed: 2 });
+
+    const blank = expect.stringMatching(/^the body renders blank/);
+    const memory = expect.stringMatching(/^memory alloc limit exceeded/);
+    expect(await logOf(harness, fresh, id)).toEqual([
+      { deviceId: 'a-three', platform: 'android', outcome: 'sent', at: expect.any(String) },
+      { deviceId: 'b-none', platform: 'android', outcome: 'failed', reason: blank, at: expect.any(String) },
+      { deviceId: 'c-huge', platform: 'android', outcome: 'failed', reason: memory, at: expect.any(String) },
+    ]);
+    const failed = await eventually(() => {
+      expect(receiver.ofType('message.failed')).toHaveLength(2);
+      return receiver.ofType('message.failed');
+    });
+    expect(failed.map((call) => call.event.data).sort((a, b) => a.deviceId.localeCompare(b.deviceId))).toEqual([
+      { notificationId: id, deviceId: 'b-none', reason: blank },
+      { notificationId: id, deviceId: 'c-huge', reason: memory },
+    ]);
+  });
+
   describe('a render stopped at its time bound', () => {
     /** Small, so the costly device's render is stopped soon; this file's other tests render nothing near it. */
     const bounded = useDeliveryHarness({ queues: [...queues], configOverrides: { renderTimeoutMs: 500 } }).harness;

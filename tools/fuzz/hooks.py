@@ -7,3 +7,4 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import error_contract  # noqa: E402,F401
 import idempotency_keys  # noqa: E402,F401
 import project_keys  # noqa: E402,F401
+import webhook_endpoints  # noqa: E402,F401

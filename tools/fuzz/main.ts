@@ -91,7 +91,10 @@ async function registerKnownDevice(baseUrl: string, project: CreatedProject): Pr
     throw new Error(`registering ${knownDeviceId} answered ${response.status}: ${await response.text()}`);
 }
 
-/** An endpoint for the operations on one webhook, so that their inputs reach the code behind the 404 of an unknown one. */
+/**
+ * An endpoint for the operations on one webhook, so that their inputs reach the code behind the 404 of an unknown one
+ * (the webhook_endpoints hooks replace it once a DELETE removes it).
+ */
 async function createKnownWebhook(baseUrl: string, project: CreatedProject): Promise<string> {
   const response = await fetch(`${baseUrl}/v1/projects/${project.projectId}/webhooks`, {
     method: 'POST',
@@ -100,6 +103,11 @@ async function createKnownWebhook(baseUrl: string, project: CreatedProject): Pro
   });
   if (!response.ok) throw new Error(`creating the fuzz webhook answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { data: { id: string } }).data.id;
+}
+
+/** The webhook_endpoints hooks create the next endpoint when a DELETE removes the known one. */
+function knownWebhookEnv(baseUrl: string, project: CreatedProject, webhookId: string): NodeJS.ProcessEnv {
+  return { FUZZ_BASE_URL: baseUrl, FUZZ_PROJECT_ID: project.projectId, FUZZ_WEBHOOK_ID: webhookId };
 }
 
 function runSchemathesis(
@@ -166,8 +174,11 @@ try {
     ...(values.seed === undefined ? [] : ['--seed', values.seed]),
     ...(values.only === undefined ? [] : ['--include-path-regex', values.only]),
   ];
-  const keys = projectKeysEnv(project, rotated);
-  exitCode = await runSchemathesis(schemathesis, args, keys, Number(values.minutes) * 60_000);
+  const env = {
+    ...projectKeysEnv(project, rotated),
+    ...knownWebhookEnv(baseUrl, project, webhookId),
+  };
+  exitCode = await runSchemathesis(schemathesis, args, env, Number(values.minutes) * 60_000);
 } finally {
   await bench.close();
 }

@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { until, useConsole } from '../../support/console.ts';
 import { deviceKey } from '../../../src/models/device.ts';
 import { dayMs, startOfUtcDay } from '../../../src/events/utc-day.ts';
+import { addToDay } from '../../../src/overview/daily-counts.ts';
 
 const { harness, openConsole, signIn } = useConsole();
 
 describe("the console's Overview screen", { timeout: 120_000 }, () => {
   it('opens after sign-in with 30 days of charts, each with a table of the seeded numbers behind it', async () => {
     const owner = await harness.ingress.createProject('team');
-    const { Device, Notification, DeliveryResult, NotificationClick } = harness.ingress.context.models;
+    const { Device } = harness.ingress.context.models;
     const twoDaysAgo = new Date(startOfUtcDay(new Date()).getTime() - 2 * dayMs + 3_600_000);
     const day = twoDaysAgo.toISOString().slice(0, 10);
     await Device.insertMany(
@@ -24,27 +25,8 @@ describe("the console's Overview screen", { timeout: 120_000 }, () => {
       })),
       { lean: true },
     );
-    await Notification.insertMany(
-      [
-        {
-          _id: `${owner.projectId}-n`,
-          projectId: owner.projectId,
-          status: 'completed',
-          targetType: 'device',
-          targetIds: ['a'],
-          body: 'b',
-          createdAt: twoDaysAgo,
-        },
-      ],
-      { lean: true },
-    );
-    await DeliveryResult.create({ _id: `${owner.projectId}-n-0`, notificationId: `${owner.projectId}-n`, sent: 4 });
-    await NotificationClick.create({
-      _id: `${owner.projectId}-n:a`,
-      notificationId: `${owner.projectId}-n`,
-      deviceId: 'a',
-      clickedAt: new Date(),
-    });
+    // The four devices subscribed two days ago, when four pushes were sent and one device clicked.
+    await addToDay(harness.ingress.context.models, owner.projectId, { sent: 4, clicked: 1, subscribed: 4 }, twoDaysAgo);
     const { page, close } = await openConsole();
     try {
       await signIn(page, owner.apiKey);

@@ -1,0 +1,26 @@
+import { Schema, type Connection } from 'mongoose';
+
+/**
+ * A project's counts for one UTC day, under `<projectId>:<YYYY-MM-DD>`, added to ($inc upserts) where each thing
+ * happens: pushes sent that day, devices that clicked that day, and the change that day in the devices subscribed.
+ * The overview reads a window of them (at most one document a day), never the devices, history or clicks themselves.
+ * One more document per project, the baseline (day 1970-01-01), holds the devices subscribed before the counts
+ * began, so that the changes summed up to a day give the devices subscribed at its end.
+ */
+const dailyCountSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    projectId: { type: String, required: true },
+    day: { type: Date, required: true },
+    sent: { type: Number, default: 0 },
+    clicked: { type: Number, default: 0 },
+    subscribed: { type: Number, default: 0 },
+  },
+  { versionKey: false },
+);
+// The overview's window of days, and the sum of the subscribed changes before it.
+dailyCountSchema.index({ projectId: 1, day: -1 });
+
+export function dailyCountModel(connection: Connection) {
+  return connection.model('DailyCount', dailyCountSchema, 'daily_counts');
+}

@@ -1,0 +1,52 @@
+import type { Models } from '../models/index.ts';
+import { startOfUtcDay } from '../events/utc-day.ts';
+
+export interface DayCounts {
+  sent?: number;
+  clicked?: number;
+  /** Devices subscribed less devices unsubscribed (or erased while subscribed). */
+  subscribed?: number;
+}
+
+export const dayKey = (day: Date) => day.toISOString().slice(0, 10);
+
+/** The day before any count: its document holds the devices subscribed before the counts began. */
+export const baselineDay = new Date(0);
+
+export const dailyCountKey = (projectId: string, day: Date) => `${projectId}:${dayKey(day)}`;
+
+/**
+ * Adds to the project's counts of the UTC day `at` falls on, one upsert; counts of zero write nothing. A count is
+ * added beside the write of its cause, not in one transaction with it: a process killed between the two may miss or
+ * repeat a few, the price of an overview that reads one document a day rather than what happened that day.
+ */
+export async function addToDay(
+  models: Pick<Models, 'DailyCount'>,
+  projectId: string,
+  counts: DayCounts,
+  at = new Date(),
+) {
+  const changes = Object.fromEntries(Object.entries(counts).filter(([, count]) => count !== 0));
+  if (Object.keys(changes).length === 0) return;
+  const day = startOfUtcDay(at);
+  await models.DailyCount.updateOne(
+    { _id: dailyCountKey(projectId, day) },
+    { $inc: changes, $setOnInsert: { projectId, day } },
+    { upsert: true },
+  );
+}
+
+/** A new project's baseline: no device before its counts began, so that its overview never counts its devices. */
+export async function startDailyCounts(models: Pick<Models, 'DailyCount'>, projectId: string): Promise<void> {
+  await models.DailyCount.create({ _id: dailyCountKey(projectId, baselineDay), projectId, day: baselineDay });
+}
+
+/** The project's days from `start` on, by the (projectId, day) index. */
+export const daysSinceQuery = (models: Models, projectId: string, start: Date) =>
+  models.DailyCount.find({ projectId, day: { $gte: start } }, { day: 1, sent: 1, clicked: 1, subscribed: 1 }).lean();
+
+/** The subscribed changes of the project's days before `start`, the baseline's included, by the same index. */
+export const subscribedBeforePipeline = (projectId: string, start: Date) => [
+  { $match: { projectId, day: { $lt: start } } },
+  { $group: { _id: null, subscribed: { $sum: '$subscribed' } } },
+];
