@@ -5,6 +5,8 @@ import {
   useDeliveryHarness,
   waitUntilCompleted,
 } from '../support/delivery-harness.ts';
+import { listedTargetsQueries } from '../../src/targets/target-cursor.ts';
+import { targetProjection } from '../../src/targets/target-device.ts';
 
 const {
   harness,
@@ -224,6 +226,37 @@ describe('platforms and silent narrow the audience in the query (CONTRACTS §14)
       expect(only(`mix-ios-${n}`).gateway).toBe('apns');
       expect(deliveries(`mix-android-${n}`)).toEqual([]);
       expect(deliveries(`mix-web-${n}`)).toEqual([]);
+    }
+  });
+
+  it('reads only the devices of the platforms sent to, for a send to users or to devices', async () => {
+    for (const user of ['narrow-a', 'narrow-b'])
+      for (const platform of ['android', 'ios', 'web'] as const)
+        await register(project, `${user}-${platform}`, { platform, pushToken: `${user}-${platform}`, userId: user });
+    const targets = [
+      { targetType: 'userId', targetIds: ['narrow-a', 'narrow-b'] },
+      { targetType: 'device', targetIds: ['narrow-a-ios', 'narrow-a-web', 'narrow-b-android'] },
+    ] as const;
+    const { models } = harness.ingress.context;
+    for (const { targetType, targetIds } of targets) {
+      const queries = listedTargetsQueries(
+        models,
+        { projectId: project.projectId, targetType, targetIds: [...targetIds] },
+        { afterId: null, projection: targetProjection([]), platforms: ['ios'] },
+      );
+      const read = (await Promise.all(queries.map((query) => query.clone().exec()))).flat();
+      expect(read.map((device) => device.deviceId).sort()).toEqual(
+        targetType === 'userId' ? ['narrow-a-ios', 'narrow-b-ios'] : ['narrow-a-ios'],
+      );
+      if (targetType === 'userId')
+        for (const query of queries) {
+          const { executionStats } = (await query.clone().explain('executionStats')) as unknown as {
+            executionStats: { nReturned: number; totalDocsExamined: number };
+          };
+          expect(executionStats.totalDocsExamined).toBe(executionStats.nReturned);
+        }
+      const id = await send({ targetType, targetIds, body: 'iOS only', platforms: ['ios'] });
+      expect((await completed(id)).stats).toMatchObject({ targeted: read.length, sent: read.length });
     }
   });
 
