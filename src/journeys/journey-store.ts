@@ -103,7 +103,13 @@ export class JourneyStore {
     if (fromTemplate) {
       // A template stored before a rule of today (fit a push, valid Liquid): refused here as a send naming it is.
       const stale = templateSyntaxErrors(content);
-      const errors = stale.length > 0 ? stale : payloadFloorErrors(content, {}, true);
+      const errors =
+        stale.length > 0
+          ? stale
+          : payloadFloorErrors(
+              { content, data: {}, buttons: input.buttons, localizations: input.localizations },
+              { content: true },
+            );
       if (errors.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', errors);
     }
     const entryEvent = { type: input.trigger.event, data: {} };

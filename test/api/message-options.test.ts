@@ -313,6 +313,15 @@ describe('bad options (CONTRACTS §1, §14)', () => {
     ['/buttons/0/text', { buttons: [{ id: 'b', text: '{{ unclosed' }] }],
     ['/localizations/ko/body', { localizations: { ko: { body: '{% if %}' } } }],
     ['/data', { silent: true, body: undefined }],
+    // Buttons and the largest localization count toward the gateways' 4 KB as the content does.
+    [
+      '/buttons/1',
+      { buttons: ['a', 'b'].map((id) => ({ id, text: id, url: `https://x.example/${'p'.repeat(2020)}` })) },
+    ],
+    [
+      '/localizations/ko/body',
+      { localizations: { en: { body: 'hi' }, ko: { title: 't'.repeat(200), body: '가'.repeat(1400) } } },
+    ],
   ])('refuses %s with a 400 naming it, and stores nothing', async (path, fields) => {
     const before = await harness.ingress.context.models.Notification.countDocuments({ projectId: project.projectId });
     const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
@@ -328,6 +337,43 @@ describe('bad options (CONTRACTS §1, §14)', () => {
       before,
     );
   });
+
+  const journey = { name: 'Broken', trigger: { event: 'opted' }, body: 'hi' };
+  const contentOptionCases = [
+    ['/buttons/0/text', { buttons: [{ id: 'b', text: 'Buy {{ data.name' }] }],
+    [
+      '/buttons/1/url',
+      {
+        buttons: [
+          { id: 'a', text: 'A' },
+          { id: 'b', text: 'B', url: 'https://x.example/{% if %}' },
+        ],
+      },
+    ],
+    ['/localizations/ko/title', { localizations: { ko: { title: '{{ device.tags.name ', body: '안녕' } } }],
+    ['/localizations/pt-BR/body', { localizations: { 'pt-BR': { body: 'p'.repeat(4090) }, ko: { body: '안녕' } } }],
+  ] as const;
+  it.each(
+    (['templates', 'journeys'] as const).flatMap((resource) =>
+      contentOptionCases.map(([path, fields]) => [resource, path, fields] as const),
+    ),
+  )(
+    'refuses %s whose %s is not valid Liquid or cannot fit a push, and stores nothing',
+    async (resource, path, fields) => {
+      const { Template, Journey } = harness.ingress.context.models;
+      const filter = { projectId: project.projectId };
+      const stored = () =>
+        resource === 'templates' ? Template.countDocuments(filter) : Journey.countDocuments(filter);
+      const before = await stored();
+      const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/${resource}`, {
+        key: project.apiKey,
+        body: { ...(resource === 'templates' ? { name: 'Broken', body: 'hi' } : journey), ...fields },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body.error.details.map((detail: { path: string }) => detail.path)).toContain(path);
+      expect(await stored()).toBe(before);
+    },
+  );
 
   it('keeps buttons and localizations on a template, and a send naming it carries them', async () => {
     const template = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/templates`, {
