@@ -15,6 +15,7 @@ import type { PreparedNotification } from '../../src/delivery/prepared-notificat
 import { fcmMessageFor } from '../../src/gateways/fcm/fcm-message.ts';
 import { apnsNotificationFor } from '../../src/gateways/apns/apns-notification.ts';
 import type { MessageOptions } from '../../src/schemas/message-options.ts';
+import { benchLanguages as languages, everyOption } from './every-option.ts';
 import type { BatchDevice } from '../../src/targets/target-device.ts';
 
 const { values } = parseArgs({
@@ -25,25 +26,6 @@ const { values } = parseArgs({
   },
 });
 const batchSize = 500;
-const languages = ['ko', 'ja', 'pt', 'es', 'fr', 'de', 'it', 'zh', 'ru', 'ar'];
-const everyOption: MessageOptions = {
-  ttl: 3600,
-  priority: 'normal',
-  collapseId: 'bench-sale',
-  badge: 1,
-  sound: 'chime.caf',
-  buttons: [
-    { id: 'open', text: 'Open, {{ device.tags.name }}', url: 'https://bench.example/open' },
-    { id: 'later', text: 'Later' },
-  ],
-  localizations: Object.fromEntries(
-    languages.map((language) => [
-      language,
-      { title: `[${language}] {{ device.tags.name }}`, body: `[${language}] news` },
-    ]),
-  ),
-};
-
 function prepared(options: MessageOptions): PreparedNotification {
   const { ttl, priority, badge, sound } = options;
   const set = options.ttl !== undefined;
