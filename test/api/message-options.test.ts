@@ -5,7 +5,9 @@ import {
   useDeliveryHarness,
   waitUntilCompleted,
 } from '../support/delivery-harness.ts';
-import { listedTargetsQueries } from '../../src/targets/target-cursor.ts';
+import { listedTargetsQueries, targetCursor } from '../../src/targets/target-cursor.ts';
+import { databaseSegmentResolver } from '../../src/targets/segment-resolver.ts';
+import { deviceKey } from '../../src/models/device.ts';
 import { targetProjection } from '../../src/targets/target-device.ts';
 
 const {
@@ -258,6 +260,21 @@ describe('platforms and silent narrow the audience in the query (CONTRACTS §14)
       const id = await send({ targetType, targetIds, body: 'iOS only', platforms: ['ios'] });
       expect((await completed(id)).stats).toMatchObject({ targeted: read.length, sent: read.length });
     }
+    // The users' queries stream as one in _id order, which a resumed fan-out continues after its last device.
+    const streamed = async (afterId: string | null) => {
+      const ids: string[] = [];
+      const targets = {
+        projectId: project.projectId,
+        targetType: 'userId' as const,
+        targetIds: ['narrow-b', 'narrow-a'],
+      };
+      const query = { afterId, projection: targetProjection([]), platforms: ['android' as const, 'ios' as const] };
+      for await (const device of targetCursor(models, databaseSegmentResolver(harness.ingress.context), targets, query))
+        ids.push(device.deviceId);
+      return ids;
+    };
+    expect(await streamed(null)).toEqual(['narrow-a-android', 'narrow-a-ios', 'narrow-b-android', 'narrow-b-ios']);
+    expect(await streamed(deviceKey(project.projectId, 'narrow-a-ios'))).toEqual(['narrow-b-android', 'narrow-b-ios']);
   });
 
   it('sends a silent push to iOS as a background push and to Android as data only, and to no web device', async () => {
