@@ -392,6 +392,30 @@ describe('bad options (CONTRACTS §1, §14)', () => {
     },
   );
 
+  it('refuses a journey or a send naming a template stored with a language too large for a push', async () => {
+    const templateId = 'stale-large-language';
+    await harness.ingress.context.models.Template.create({
+      _id: templateId,
+      projectId: project.projectId,
+      name: 'Stored before the rule',
+      body: 'hi',
+      localizations: { ko: { body: '가'.repeat(1400) } },
+    });
+    for (const [resource, body] of [
+      ['journeys', { name: 'From it', trigger: { event: 'opted' }, templateId }],
+      ['notifications', { targetType: 'device', targetIds: ['nobody'], templateId }],
+    ] as const) {
+      const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/${resource}`, {
+        key: project.apiKey,
+        body,
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body.error.details).toEqual([
+        { path: '/templateId', message: expect.stringMatching(/^the template's ko body takes 4200 bytes/) },
+      ]);
+    }
+  });
+
   it('keeps buttons and localizations on a template, and a send naming it carries them', async () => {
     const template = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/templates`, {
       key: project.apiKey,
