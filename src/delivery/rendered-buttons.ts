@@ -1,67 +1,58 @@
 import type { PushButton } from '../gateways/gateway.ts';
-import type { RenderPool } from '../rendering/render-pool.ts';
-import type { DeviceRendering } from '../rendering/render-thread.ts';
-import type { BatchDevice } from '../targets/target-device.ts';
+import type { DeviceRendering, RenderFailure, RenderRequest } from '../rendering/render-thread.ts';
 import type { MessageButton } from '../schemas/message-options.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 
-type Failure = Exclude<DeviceRendering, { content: unknown }>;
-
-export interface RenderedButtons {
-  /** Each device's buttons; absent when the message has none. */
-  rendered: Map<BatchDevice, PushButton[]>;
-  /** Devices whose button text or url hit a render limit or rendered blank. */
-  failures: Map<BatchDevice, Failure>;
-}
-
-/** Text with no Liquid markup renders as itself: no render task is spent on it. */
+/** Text with no Liquid markup renders as itself: no render is spent on it. */
 const isLiteral = (text: string | undefined) => text === undefined || !/\{[{%]/.test(text);
 
 /**
- * The message's buttons for each device, their text and url rendered in the pool as the content is (the text as a body:
- * never blank, the url as a url: left out when blank). A button of plain text costs no render.
+ * A message's buttons (CONTRACTS §14) as a batch renders them: each one holding Liquid is a render request, its text
+ * as a body (never blank) and its url as a url (left out when blank), rendered in the same pool task as the content;
+ * a button of plain text is the same for every device and costs nothing.
  */
-export async function renderButtons(
-  renderer: RenderPool,
-  projectId: string,
-  notification: PreparedNotification,
-  devices: BatchDevice[],
-): Promise<RenderedButtons> {
-  const buttons = notification.options.buttons ?? [];
-  const result: RenderedButtons = { rendered: new Map(), failures: new Map() };
-  if (buttons.length === 0) return result;
-  const perButton = await Promise.all(
-    buttons.map((button) => renderButton(renderer, projectId, notification, button, devices)),
-  );
-  devices.forEach((device, index) => {
-    const deviceButtons: PushButton[] = [];
-    for (const renderings of perButton) {
-      const rendering = renderings[index]!;
-      if ('content' in rendering) deviceButtons.push(rendering.content);
-      else if (!result.failures.has(device)) result.failures.set(device, rendering);
+export class ButtonRenders {
+  /** The buttons with Liquid, in the message's order: one render job each per device. */
+  readonly requests: RenderRequest[];
+  private readonly buttons: MessageButton[];
+  /** The same array for every device when no button holds Liquid. */
+  private readonly literal: PushButton[] | null;
+
+  constructor(notification: PreparedNotification) {
+    this.buttons = notification.options.buttons ?? [];
+    const { data, entryEvent } = notification;
+    this.requests = this.buttons
+      .filter((button) => !isLiteral(button.text) || !isLiteral(button.url))
+      .map((button) => ({
+        content: { title: null, body: button.text, url: button.url ?? null, imageUrl: null },
+        data,
+        entryEvent,
+      }));
+    this.literal = this.requests.length === 0 && this.buttons.length > 0 ? this.buttons.map(literalButton) : null;
+  }
+
+  /** One device's buttons from the renderings of its jobs (one per request, in order); undefined when there are none. */
+  forDevice(renderings: DeviceRendering[]): PushButton[] | RenderFailure | undefined {
+    if (this.buttons.length === 0) return undefined;
+    if (this.literal !== null) return this.literal;
+    let next = 0;
+    const buttons: PushButton[] = [];
+    for (const button of this.buttons) {
+      if (isLiteral(button.text) && isLiteral(button.url)) {
+        buttons.push(literalButton(button));
+        continue;
+      }
+      const rendering = renderings[next++]!;
+      if (!('content' in rendering)) return rendering;
+      const { body, url } = rendering.content;
+      buttons.push({ id: button.id, text: body, ...(url !== null && { url }) });
     }
-    result.rendered.set(device, deviceButtons);
-  });
-  return result;
+    return buttons;
+  }
 }
 
-type ButtonRendering = { content: PushButton } | Failure;
-
-async function renderButton(
-  renderer: RenderPool,
-  projectId: string,
-  notification: PreparedNotification,
-  button: MessageButton,
-  devices: BatchDevice[],
-): Promise<ButtonRendering[]> {
-  const literal = { id: button.id, text: button.text, ...(button.url !== undefined && { url: button.url }) };
-  if (isLiteral(button.text) && isLiteral(button.url)) return devices.map(() => ({ content: literal }));
-  const content = { title: null, body: button.text, url: button.url ?? null, imageUrl: null };
-  const { data, entryEvent } = notification;
-  const renderings = await renderer.render({ content, data, entryEvent }, devices, { projectId });
-  return renderings.map((rendering) => {
-    if (!('content' in rendering)) return rendering;
-    const { body, url } = rendering.content;
-    return { content: { id: button.id, text: body, ...(url !== null && { url }) } };
-  });
-}
+const literalButton = ({ id, text, url }: MessageButton): PushButton => ({
+  id,
+  text,
+  ...(url !== undefined && { url }),
+});

@@ -1,7 +1,7 @@
 import type { OutgoingPush, PushButton } from '../gateways/gateway.ts';
-import type { DeviceRendering } from '../rendering/render-thread.ts';
+import type { RenderFailure, RenderRequest } from '../rendering/render-thread.ts';
 import { chosenLocalization, localizedContent } from './localized-content.ts';
-import { renderButtons } from './rendered-buttons.ts';
+import { ButtonRenders } from './rendered-buttons.ts';
 import type { BatchDevice } from '../targets/target-device.ts';
 import type { MessageContent } from '../rendering/message-content.ts';
 import type { RenderPool } from '../rendering/render-pool.ts';
@@ -29,11 +29,12 @@ export interface RenderedPushes {
 export const maxStoppedRenders = 3;
 
 /**
- * The content of each device's push, rendered in the pool as one task per language the batch's devices get (CONTRACTS
- * §14: the localization chosen by each device's language, from the notification already read), then its buttons. A template that exceeds the render limits
- * or the time bound for a device's variables fails this device only (the pool renders the others again); so does a
- * body that renders blank for it; past maxStoppedRenders, every device left. Pushes already sent are rendered again
- * only to write their history: `alreadySent` lets no earlier stop fail them.
+ * The content of each device's push and its buttons, rendered in the pool as one task for the batch: each device's
+ * content in the language it gets (CONTRACTS §14: the localization chosen by its language, from the notification
+ * already read), then each of its buttons that holds Liquid. A template that exceeds the render limits or the time
+ * bound for a device's variables fails this device only (the pool renders the others again); so does a body that
+ * renders blank for it; past maxStoppedRenders, every device left. Pushes already sent are rendered again only to
+ * write their history: `alreadySent` lets no earlier stop fail them.
  */
 export async function renderPushes(
   renderer: RenderPool,
@@ -47,26 +48,27 @@ export async function renderPushes(
     for (const device of devices) pushes.rendered.push({ device, content: silentContent });
     return pushes;
   }
-  const renderings = new Map<BatchDevice, DeviceRendering>();
-  for (const [content, group] of contentGroups(notification, devices)) {
-    const maxStops = alreadySent ? undefined : Math.max(0, maxStoppedRenders - notification.stoppedRenders);
-    const { data, entryEvent } = notification;
-    const results = await renderer.render({ content, data, entryEvent }, group, { projectId, maxStops });
-    results.forEach((rendering, index) => {
-      renderings.set(group[index]!, rendering);
-    });
-  }
-  const buttons = await renderButtons(renderer, projectId, notification, devices);
-  for (const device of devices) {
-    const rendering = renderings.get(device)!;
-    const failure = 'content' in rendering ? buttons.failures.get(device) : rendering;
-    if (failure === undefined && 'content' in rendering) {
-      const deviceButtons = buttons.rendered.get(device);
-      pushes.rendered.push({ device, content: rendering.content, ...(deviceButtons && { buttons: deviceButtons }) });
-    } else if (failure !== undefined) {
-      pushes.failed.push({ device, reason: failure.reason });
-      if (failure.stopped) notification.stoppedRenders += 1;
-    }
+  const buttons = new ButtonRenders(notification);
+  const contents = contentRequests(notification, devices);
+  const requests = [...contents.requests, ...buttons.requests];
+  const perDevice = 1 + buttons.requests.length;
+  const jobs = devices.flatMap((device, index) => [
+    { request: contents.chosen[index]!, device },
+    ...buttons.requests.map((_, button) => ({ request: contents.requests.length + button, device })),
+  ]);
+  const maxStops = alreadySent ? undefined : Math.max(0, maxStoppedRenders - notification.stoppedRenders);
+  const renderings = await renderer.renderEach(requests, jobs, { projectId, maxStops });
+  const fail = (device: BatchDevice, failure: RenderFailure) => {
+    pushes.failed.push({ device, reason: failure.reason });
+    if (failure.stopped) notification.stoppedRenders += 1;
+  };
+  for (const [index, device] of devices.entries()) {
+    const own = renderings.slice(index * perDevice, (index + 1) * perDevice);
+    const rendering = own[0]!;
+    const deviceButtons = 'content' in rendering ? buttons.forDevice(own.slice(1)) : undefined;
+    if (!('content' in rendering)) fail(device, rendering);
+    else if (deviceButtons !== undefined && !Array.isArray(deviceButtons)) fail(device, deviceButtons);
+    else pushes.rendered.push({ device, content: rendering.content, ...(deviceButtons && { buttons: deviceButtons }) });
   }
   return pushes;
 }
@@ -74,22 +76,30 @@ export async function renderPushes(
 /** A silent push shows nothing: its content is not rendered (CONTRACTS §14). */
 const silentContent = { title: null, body: '', url: null, imageUrl: null };
 
-/** The devices of a batch by the content they get: the message's own, or one of its localizations. */
-function contentGroups(notification: PreparedNotification, devices: BatchDevice[]): Map<MessageContent, BatchDevice[]> {
-  const { content, options, localizationKeys } = notification;
-  const byKey = new Map<string | null, BatchDevice[]>();
-  for (const device of devices) {
+/**
+ * The contents a batch's devices get, one render request each (the message's own, or one of its localizations), and
+ * for each device the index of its request.
+ */
+function contentRequests(notification: PreparedNotification, devices: BatchDevice[]) {
+  const { content, data, entryEvent, options, localizationKeys } = notification;
+  const byKey = new Map<string | null, number>();
+  const requests: RenderRequest[] = [];
+  const chosen = devices.map((device) => {
     const key = chosenLocalization(localizationKeys, device.language);
-    const group = byKey.get(key);
-    if (group === undefined) byKey.set(key, [device]);
-    else group.push(device);
-  }
-  const groups = new Map<MessageContent, BatchDevice[]>();
-  for (const [key, group] of byKey) {
-    const localization = key === null ? undefined : options.localizations?.[key];
-    groups.set(localization === undefined ? content : localizedContent(content, localization), group);
-  }
-  return groups;
+    let index = byKey.get(key);
+    if (index === undefined) {
+      const localization = key === null ? undefined : options.localizations?.[key];
+      index =
+        requests.push({
+          content: localization === undefined ? content : localizedContent(content, localization),
+          data,
+          entryEvent,
+        }) - 1;
+      byKey.set(key, index);
+    }
+    return index;
+  });
+  return { requests, chosen };
 }
 
 export function toOutgoing(notification: PreparedNotification, { device, content, buttons }: Rendered): OutgoingPush {

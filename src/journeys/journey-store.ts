@@ -99,11 +99,20 @@ export class JourneyStore {
     // still be paused.
     if (input.active === false) return;
     const fromTemplate = typeof input.templateId === 'string';
-    const content = contentOf(fromTemplate ? await this.deps.templates.find(projectId, input.templateId!) : input);
-    if (fromTemplate) {
-      // A template stored before a rule of today (fit a push, valid Liquid): refused here as a send naming it is.
+    const template = fromTemplate ? await this.deps.templates.find(projectId, input.templateId!) : null;
+    const content = contentOf(template ?? input);
+    if (template) {
+      // A template stored before a rule of today (fit a push, valid Liquid): refused here as a send naming it is. Its
+      // buttons and languages go in place of the journey's, as when it fires.
       const stale = templateSyntaxErrors(content);
-      const errors = stale.length > 0 ? stale : payloadFloorErrors(content, {}, true);
+      const { buttons = input.buttons, localizations = input.localizations } = optionsOf(template);
+      const errors =
+        stale.length > 0
+          ? stale
+          : payloadFloorErrors(
+              { content, data: {}, buttons, localizations },
+              { content: true, buttons: !!template.buttons, localizations: !!template.localizations },
+            );
       if (errors.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', errors);
     }
     const entryEvent = { type: input.trigger.event, data: {} };

@@ -39,7 +39,11 @@ const deviceSchema = new Schema(
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
-deviceSchema.index({ projectId: 1, userId: 1 });
+/**
+ * A user's devices; with the platform after the user, a send to a user narrowed to some platforms (CONTRACTS §14)
+ * reads only the devices of those platforms, and every read of a user's devices still has the same prefix.
+ */
+deviceSchema.index({ projectId: 1, userId: 1, platform: 1 });
 /** The console's newest devices. */
 deviceSchema.index({ projectId: 1, createdAt: -1, _id: -1 });
 /** The project's subscribed devices now (a prefix of it), counted for the overview's baseline. */

@@ -120,7 +120,10 @@ export async function createNotification(
   const templateErrors = body.templateId === undefined ? [] : templateSyntaxErrors(content);
   if (templateErrors.length > 0)
     throw invalidRequest('The template is not valid Liquid; see details for each field.', templateErrors);
-  const tooLarge = payloadFloorErrors(content, body.data ?? {}, body.templateId !== undefined);
+  const tooLarge = payloadFloorErrors(
+    { content, data: body.data ?? {}, ...optionsWithTemplate(body, template).options },
+    { content: body.templateId !== undefined, buttons: !!template?.buttons, localizations: !!template?.localizations },
+  );
   if (tooLarge.length > 0)
     throw invalidRequest(
       'The notification cannot fit in a push (about 4 KB) even before rendering; see details for each field.',

@@ -1,4 +1,4 @@
-import { CaptureTag, Liquid, type Context, type Template } from 'liquidjs';
+import { CaptureTag, Liquid, TokenKind, type Context, type Template } from 'liquidjs';
 
 const maxRenderedLength = 1024 * 1024;
 
@@ -76,11 +76,29 @@ const renderTimeExceeded = /template render limit exceeded/;
  * it. One second try tells the two apart: a hostile template exceeds the limit every time.
  */
 export function renderTemplate(template: ParsedTemplate, scope: object): string {
+  const literal = literalText(template);
+  if (literal !== null) return literal;
   const rendered = renderWithinTime(template, scope);
   // What a template writes out is not counted either ({{ s }} two hundred times); its length is known without reading it.
   if (rendered.length > maxRenderedLength)
     throw new Error(`the rendered text is longer than ${maxRenderedLength} characters`);
   return rendered;
+}
+
+/** Each template's text when it holds no output and no tag, null otherwise: worked out once per parsed template. */
+const literals = new WeakMap<ParsedTemplate, string | null>();
+
+/**
+ * A template of text alone renders as that text whatever the variables (a localized body without Liquid, a button's
+ * plain url), so it is rendered once, not once per device.
+ */
+function literalText(template: ParsedTemplate): string | null {
+  let literal = literals.get(template);
+  if (literal === undefined) {
+    literal = template.every((part) => part.token.kind === TokenKind.HTML) ? renderWithinTime(template, {}) : null;
+    literals.set(template, literal);
+  }
+  return literal;
 }
 
 function renderWithinTime(template: ParsedTemplate, scope: object): string {

@@ -3,6 +3,8 @@ import type { ErrorDetail } from '../errors.ts';
 import type { NotificationData } from '../schemas/notification.ts';
 import { childTemplates, parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
 import { contentFields, contentSyntaxErrors, type MessageContent } from './message-content.ts';
+import type { Localization, MessageButton } from '../schemas/message-options.ts';
+import { escapePointer, fieldsOf } from '../schemas/validation.ts';
 
 /**
  * What every push service takes at most (APNs and FCM 4096 bytes, Web Push 3993 of payload): content that is larger
@@ -44,38 +46,85 @@ function mayEndRender(template: Template): boolean {
   return childTemplates(template).some(mayEndRender);
 }
 
-/**
- * A 400's details when the content cannot fit a push before rendering: each field that takes room (data values are
- * carried in every push), with its share; a template's fields are named through /templateId. Empty when it may fit.
- */
-export function payloadFloorErrors(
-  content: MessageContent,
-  data: NotificationData,
-  fromTemplate: boolean,
-): ErrorDetail[] {
-  const shares: Array<{ path: string; what: string; bytes: number }> = [];
-  for (const field of contentFields) {
-    const text = content[field];
-    if (text === null) continue;
-    shares.push({
-      path: fromTemplate ? '/templateId' : `/${field}`,
-      what: fromTemplate ? `the template's ${field}` : 'it',
-      bytes: renderedBytesAtLeast(text),
-    });
-  }
-  const dataBytes = Object.entries(data).reduce(
+/** A part of every push a message makes, and how a 400 names it. */
+interface Share {
+  path: string;
+  what: string;
+  bytes: number;
+}
+
+/** What every push of a message carries: its content (or a localization's, CONTRACTS §14), data and buttons. */
+export interface FloorMessage {
+  content: MessageContent;
+  data: NotificationData;
+  buttons?: MessageButton[] | null;
+  localizations?: Record<string, Localization> | null;
+}
+
+/** Which parts a template gave: those are named through /templateId. */
+export interface FloorSources {
+  content: boolean;
+  buttons?: boolean;
+  localizations?: boolean;
+}
+
+const named = (fromTemplate: boolean | undefined, path: string, what: string) =>
+  fromTemplate ? { path: '/templateId', what: `the template's ${what}` } : { path, what: 'it' };
+
+/** The data values, carried in every push as they are. */
+const dataBytes = (data: NotificationData) =>
+  Object.entries(data).reduce(
     (sum, [key, value]) => sum + Buffer.byteLength(key) + (value === null ? 0 : Buffer.byteLength(String(value))),
     0,
   );
-  shares.push({ path: '/data', what: 'it', bytes: dataBytes });
-  const total = shares.reduce((sum, share) => sum + share.bytes, notificationIdBytes);
-  if (total <= maxPushBytes) return [];
-  return shares
-    .filter((share) => share.bytes > 0)
-    .map(({ path, what, bytes }) => ({
-      path,
-      message: `${what} takes ${bytes} bytes before rendering; with the other fields and the notification id every push carries (${total} bytes) no push service takes more than ${maxPushBytes}`,
-    }));
+
+/** A button as its JSON carries it, its Liquid counted at the least it renders to. */
+const buttonBytes = ({ id, text, url }: MessageButton) =>
+  Buffer.byteLength(JSON.stringify({ id, text: '', ...(url !== undefined && { url: '' }) })) +
+  renderedBytesAtLeast(text) +
+  (url === undefined ? 0 : renderedBytesAtLeast(url));
+
+/** The content fields of the pushes of one language: the localization's where it gives them, else the message's. */
+function contentShares(message: FloorMessage, sources: FloorSources, language: string | null): Share[] {
+  const localization = language === null ? undefined : message.localizations?.[language];
+  return contentFields.flatMap((field) => {
+    const localized = localization?.[field];
+    const text = localized ?? message.content[field];
+    if (text === null) return [];
+    const at =
+      localized === undefined
+        ? named(sources.content, `/${field}`, field)
+        : named(sources.localizations, `/localizations/${escapePointer(language!)}/${field}`, `${language} ${field}`);
+    return [{ ...at, bytes: renderedBytesAtLeast(text) }];
+  });
+}
+
+/**
+ * A 400's details when the content cannot fit a push before rendering: each field that takes room (data values and
+ * buttons are carried in every push), with its share, for the message's own words and for each localization (a device
+ * gets one of them); a template's fields are named through /templateId. Empty when every language may fit.
+ */
+export function payloadFloorErrors(message: FloorMessage, sources: FloorSources): ErrorDetail[] {
+  const carried: Share[] = [
+    { path: '/data', what: 'it', bytes: dataBytes(message.data) },
+    ...(message.buttons ?? []).map((button, index) => ({
+      ...named(sources.buttons, `/buttons/${index}`, `button ${index}`),
+      bytes: buttonBytes(button),
+    })),
+  ];
+  const details = new Map<string, ErrorDetail>();
+  for (const language of [null, ...Object.keys(message.localizations ?? {})]) {
+    const shares = [...contentShares(message, sources, language), ...carried];
+    const total = shares.reduce((sum, share) => sum + share.bytes, notificationIdBytes);
+    if (total <= maxPushBytes) continue;
+    for (const { path, what, bytes } of shares)
+      if (bytes > 0 && !details.has(path))
+        details.set(path, {
+          path,
+          message: `${what} takes ${bytes} bytes before rendering; with the other fields and the notification id every push ${language === null ? '' : `in ${language} `}carries (${total} bytes) no push service takes more than ${maxPushBytes}`,
+        });
+  }
+  return [...details.values()];
 }
 
 /**
@@ -87,5 +136,19 @@ export function storedContentErrors(fields: Partial<Record<string, unknown>>): E
   if (syntax.length > 0) return syntax;
   const text = (field: string) => (typeof fields[field] === 'string' ? (fields[field] as string) : null);
   const content = { title: text('title'), body: text('body') ?? '', url: text('url'), imageUrl: text('imageUrl') };
-  return payloadFloorErrors(content, {}, false);
+  return payloadFloorErrors({ content, data: {}, ...storedOptions(fields) }, { content: false });
+}
+
+/** The buttons and localizations of a body that may have failed its schema, their string fields only (it names the rest). */
+function storedOptions(fields: Partial<Record<string, unknown>>): Pick<FloorMessage, 'buttons' | 'localizations'> {
+  const strings = (value: unknown) =>
+    Object.fromEntries(Object.entries(fieldsOf(value)).filter(([, field]) => typeof field === 'string'));
+  const buttons = (Array.isArray(fields.buttons) ? fields.buttons.map(strings) : []).filter(
+    (button) => typeof button.id === 'string' && typeof button.text === 'string',
+  );
+  const localizations = Object.entries(fieldsOf(fields.localizations)).map(([tag, fields]) => [tag, strings(fields)]);
+  return {
+    buttons: buttons as MessageButton[],
+    localizations: Object.fromEntries(localizations) as Record<string, Localization>,
+  };
 }

@@ -34,6 +34,12 @@ function printableCopy(value: unknown): unknown {
   return copy;
 }
 
+/** Scopes already made printable: a scope reused for several renders (a device's content and buttons) is walked once. */
+const printable = new WeakSet<object>();
+
 export function printableObjects<T>(value: T): T {
-  return holdsShadowingObject(value) ? (printableCopy(value) as T) : value;
+  if (typeof value === 'object' && value !== null && printable.has(value)) return value;
+  const result = holdsShadowingObject(value) ? (printableCopy(value) as T) : value;
+  if (typeof result === 'object' && result !== null) printable.add(result);
+  return result;
 }

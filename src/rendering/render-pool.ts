@@ -150,11 +150,17 @@ export class RenderPool {
     let timer = setTimeout(watch, timeoutMs);
     this.inFlight.add(progress);
     try {
-      // Only what Liquid reads of a device crosses to the thread: a batch's tokens and keys are not copied.
-      const scoped = jobs.map(({ request, device: { deviceId, userId, tags } }) => ({
-        request,
-        device: { deviceId, userId, tags },
-      }));
+      // Only what Liquid reads of a device crosses to the thread: a batch's tokens and keys are not copied. A device
+      // with several jobs (its content and its buttons) crosses once, which lets the thread build its scope once.
+      const crossing = new Map<ScopeDevice, ScopeDevice>();
+      const scoped = jobs.map(({ request, device }) => {
+        let copy = crossing.get(device);
+        if (copy === undefined) {
+          copy = { deviceId: device.deviceId, userId: device.userId, tags: device.tags };
+          crossing.set(device, copy);
+        }
+        return { request, device: copy };
+      });
       const task: RenderTask = { requests, jobs: scoped, progress: progress.buffer };
       return { renderings: await this.threadPool().run(task, { signal: abort.signal }) };
     } catch (error) {

@@ -11,6 +11,7 @@ import {
 } from './message-content.ts';
 import type { EntryEvent } from '../schemas/events.ts';
 import { personalizationScope, type ScopeDevice } from './personalization-scope.ts';
+import { printableObjects } from './printable-objects.ts';
 import { RenderProgress } from './render-progress.ts';
 
 /** What one message renders with, for every device of a task. */
@@ -37,7 +38,8 @@ export interface RenderTask {
  * A device's content, or why it has none: the field that failed, and the reason; `stopped` when the pool stopped its
  * render (past the time bound, or its thread died on it twice), which says the content itself is too costly.
  */
-export type DeviceRendering = { content: MessageContent } | { field: ContentField; reason: string; stopped?: true };
+export type DeviceRendering = { content: MessageContent } | RenderFailure;
+export type RenderFailure = { field: ContentField; reason: string; stopped?: true };
 
 const parsedCapacity = 100;
 const parsed = new Map<string, ParsedContent>();
@@ -69,13 +71,23 @@ function parsedOrFailure(content: MessageContent): ParsedContent | { field: Cont
 export default function renderTask(task: RenderTask): DeviceRendering[] {
   const progress = new RenderProgress(task.progress);
   const contents = task.requests.map((request) => parsedOrFailure(request.content));
+  // A device's jobs come one after another (its content, then its buttons) with the same variables: one scope serves.
+  let last: { device: ScopeDevice; request: RenderRequest; scope: object } | null = null;
+  const scopeFor = (device: ScopeDevice, request: RenderRequest) => {
+    if (last?.device !== device || last.request.data !== request.data || last.request.entryEvent !== request.entryEvent)
+      last = {
+        device,
+        request,
+        scope: printableObjects(personalizationScope(device, request.data, request.entryEvent)),
+      };
+    return last.scope;
+  };
   return task.jobs.map(({ request: at, device }, index) => {
     const content = contents[at]!;
     if ('reason' in content) return content;
-    const { data, entryEvent } = task.requests[at]!;
     try {
       return {
-        content: renderContent(content, personalizationScope(device, data, entryEvent), (field) =>
+        content: renderContent(content, scopeFor(device, task.requests[at]!), (field) =>
           progress.enter(index, contentFields.indexOf(field)),
         ),
       };

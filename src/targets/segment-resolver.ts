@@ -4,6 +4,7 @@ import type { TargetDevice, TargetProjection } from './target-device.ts';
 import type { Platform } from '../schemas/platforms.ts';
 import { segmentClause, subscribedDevicesFilter } from '../segments/segment-filter.ts';
 import { planDeviceFilter, projectionWith } from '../segments/oversized-filter.ts';
+import { platformClause } from './platform-clause.ts';
 
 export interface TargetQuery {
   /** Resume after this device _id: an interrupted fan-out continues where it stopped. */
@@ -13,11 +14,6 @@ export interface TargetQuery {
   everySegment?: boolean;
   /** Only devices of these platforms (CONTRACTS §14 `platforms` and `silent`), selected by the query itself. */
   platforms?: Platform[];
-}
-
-/** The query's platform clause: none when every platform is targeted. */
-function platformClause(platforms: Platform[] | undefined): { platform?: { $in: Platform[] } } {
-  return platforms === undefined ? {} : { platform: { $in: platforms } };
 }
 
 /**

@@ -33,7 +33,16 @@ describe('indexes', () => {
       'projectId_1_createdAt_-1__id_-1',
       'projectId_1_isSubscribed_1_unsubscribedAt_-1',
       'projectId_1_tags.$**_1',
-      'projectId_1_userId_1',
+      'projectId_1_userId_1_platform_1',
     ]);
+  });
+
+  it('drops the {projectId, userId} index that {projectId, userId, platform} replaced, from several processes at once', async () => {
+    const { models } = ingress.context;
+    await models.Device.collection.createIndex({ projectId: 1, userId: 1 });
+    await Promise.all([1, 2, 3].map(() => ensureIndexes(models)));
+    const names = (await models.Device.collection.indexes()).map((index) => index.name);
+    expect(names).toContain('projectId_1_userId_1_platform_1');
+    expect(names).not.toContain('projectId_1_userId_1');
   });
 });

@@ -5,6 +5,10 @@ import {
   useDeliveryHarness,
   waitUntilCompleted,
 } from '../support/delivery-harness.ts';
+import { listedTargetsQueries, targetCursor } from '../../src/targets/target-cursor.ts';
+import { databaseSegmentResolver } from '../../src/targets/segment-resolver.ts';
+import { deviceKey } from '../../src/models/device.ts';
+import { targetProjection } from '../../src/targets/target-device.ts';
 
 const {
   harness,
@@ -227,6 +231,52 @@ describe('platforms and silent narrow the audience in the query (CONTRACTS §14)
     }
   });
 
+  it('reads only the devices of the platforms sent to, for a send to users or to devices', async () => {
+    for (const user of ['narrow-a', 'narrow-b'])
+      for (const platform of ['android', 'ios', 'web'] as const)
+        await register(project, `${user}-${platform}`, { platform, pushToken: `${user}-${platform}`, userId: user });
+    const targets = [
+      { targetType: 'userId', targetIds: ['narrow-a', 'narrow-b'] },
+      { targetType: 'device', targetIds: ['narrow-a-ios', 'narrow-a-web', 'narrow-b-android'] },
+    ] as const;
+    const { models } = harness.ingress.context;
+    for (const { targetType, targetIds } of targets) {
+      const queries = listedTargetsQueries(
+        models,
+        { projectId: project.projectId, targetType, targetIds: [...targetIds] },
+        { afterId: null, projection: targetProjection([]), platforms: ['ios'] },
+      );
+      const read = (await Promise.all(queries.map((query) => query.clone().exec()))).flat();
+      expect(read.map((device) => device.deviceId).sort()).toEqual(
+        targetType === 'userId' ? ['narrow-a-ios', 'narrow-b-ios'] : ['narrow-a-ios'],
+      );
+      if (targetType === 'userId')
+        for (const query of queries) {
+          const { executionStats } = (await query.clone().explain('executionStats')) as unknown as {
+            executionStats: { nReturned: number; totalDocsExamined: number };
+          };
+          expect(executionStats.totalDocsExamined).toBe(executionStats.nReturned);
+        }
+      const id = await send({ targetType, targetIds, body: 'iOS only', platforms: ['ios'] });
+      expect((await completed(id)).stats).toMatchObject({ targeted: read.length, sent: read.length });
+    }
+    // The users' queries stream as one in _id order, which a resumed fan-out continues after its last device.
+    const streamed = async (afterId: string | null) => {
+      const ids: string[] = [];
+      const targets = {
+        projectId: project.projectId,
+        targetType: 'userId' as const,
+        targetIds: ['narrow-b', 'narrow-a'],
+      };
+      const query = { afterId, projection: targetProjection([]), platforms: ['android' as const, 'ios' as const] };
+      for await (const device of targetCursor(models, databaseSegmentResolver(harness.ingress.context), targets, query))
+        ids.push(device.deviceId);
+      return ids;
+    };
+    expect(await streamed(null)).toEqual(['narrow-a-android', 'narrow-a-ios', 'narrow-b-android', 'narrow-b-ios']);
+    expect(await streamed(deviceKey(project.projectId, 'narrow-a-ios'))).toEqual(['narrow-b-android', 'narrow-b-ios']);
+  });
+
   it('sends a silent push to iOS as a background push and to Android as data only, and to no web device', async () => {
     for (const platform of ['android', 'ios', 'web'] as const)
       await register(project, `quiet-${platform}`, { platform, pushToken: `quiet-${platform}`, userId: 'quiet' });
@@ -280,6 +330,15 @@ describe('bad options (CONTRACTS §1, §14)', () => {
     ['/buttons/0/text', { buttons: [{ id: 'b', text: '{{ unclosed' }] }],
     ['/localizations/ko/body', { localizations: { ko: { body: '{% if %}' } } }],
     ['/data', { silent: true, body: undefined }],
+    // Buttons and the largest localization count toward the gateways' 4 KB as the content does.
+    [
+      '/buttons/1',
+      { buttons: ['a', 'b'].map((id) => ({ id, text: id, url: `https://x.example/${'p'.repeat(2020)}` })) },
+    ],
+    [
+      '/localizations/ko/body',
+      { localizations: { en: { body: 'hi' }, ko: { title: 't'.repeat(200), body: '가'.repeat(1400) } } },
+    ],
   ])('refuses %s with a 400 naming it, and stores nothing', async (path, fields) => {
     const before = await harness.ingress.context.models.Notification.countDocuments({ projectId: project.projectId });
     const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
@@ -294,6 +353,67 @@ describe('bad options (CONTRACTS §1, §14)', () => {
     expect(await harness.ingress.context.models.Notification.countDocuments({ projectId: project.projectId })).toBe(
       before,
     );
+  });
+
+  const journey = { name: 'Broken', trigger: { event: 'opted' }, body: 'hi' };
+  const contentOptionCases = [
+    ['/buttons/0/text', { buttons: [{ id: 'b', text: 'Buy {{ data.name' }] }],
+    [
+      '/buttons/1/url',
+      {
+        buttons: [
+          { id: 'a', text: 'A' },
+          { id: 'b', text: 'B', url: 'https://x.example/{% if %}' },
+        ],
+      },
+    ],
+    ['/localizations/ko/title', { localizations: { ko: { title: '{{ device.tags.name ', body: '안녕' } } }],
+    ['/localizations/pt-BR/body', { localizations: { 'pt-BR': { body: 'p'.repeat(4090) }, ko: { body: '안녕' } } }],
+  ] as const;
+  it.each(
+    (['templates', 'journeys'] as const).flatMap((resource) =>
+      contentOptionCases.map(([path, fields]) => [resource, path, fields] as const),
+    ),
+  )(
+    'refuses %s whose %s is not valid Liquid or cannot fit a push, and stores nothing',
+    async (resource, path, fields) => {
+      const { Template, Journey } = harness.ingress.context.models;
+      const filter = { projectId: project.projectId };
+      const stored = () =>
+        resource === 'templates' ? Template.countDocuments(filter) : Journey.countDocuments(filter);
+      const before = await stored();
+      const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/${resource}`, {
+        key: project.apiKey,
+        body: { ...(resource === 'templates' ? { name: 'Broken', body: 'hi' } : journey), ...fields },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body.error.details.map((detail: { path: string }) => detail.path)).toContain(path);
+      expect(await stored()).toBe(before);
+    },
+  );
+
+  it('refuses a journey or a send naming a template stored with a language too large for a push', async () => {
+    const templateId = 'stale-large-language';
+    await harness.ingress.context.models.Template.create({
+      _id: templateId,
+      projectId: project.projectId,
+      name: 'Stored before the rule',
+      body: 'hi',
+      localizations: { ko: { body: '가'.repeat(1400) } },
+    });
+    for (const [resource, body] of [
+      ['journeys', { name: 'From it', trigger: { event: 'opted' }, templateId }],
+      ['notifications', { targetType: 'device', targetIds: ['nobody'], templateId }],
+    ] as const) {
+      const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/${resource}`, {
+        key: project.apiKey,
+        body,
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body.error.details).toEqual([
+        { path: '/templateId', message: expect.stringMatching(/^the template's ko body takes 4200 bytes/) },
+      ]);
+    }
   });
 
   it('keeps buttons and localizations on a template, and a send naming it carries them', async () => {

@@ -24,7 +24,8 @@ import {
   eventSubjectsQuery,
 } from '../../src/segments/event-condition-filter.ts';
 import { segmentDevicesQuery, type TargetQuery } from '../../src/targets/segment-resolver.ts';
-import { listedTargetsQuery } from '../../src/targets/target-cursor.ts';
+import { listedTargetsQueries, type Targets } from '../../src/targets/target-cursor.ts';
+import type { Platform } from '../../src/schemas/platforms.ts';
 import { readUserDevices } from '../../src/user-tags/apply-user-tags.ts';
 import { targetProjection } from '../../src/targets/target-device.ts';
 import { deviceHistoryQuery, sameTimeHistoryQuery } from '../../src/history/device-history.ts';
@@ -257,6 +258,7 @@ const eventIndexes = {
   subjectType: 'projectId_1_subjectType_1_subjectId_1_type_1_receivedAt_-1__id_-1',
 };
 const deviceTags = 'projectId_1_tags.$**_1';
+const userDevices = 'projectId_1_userId_1_platform_1';
 const fanOut: TargetQuery = { afterId: null, projection: targetProjection('all') };
 
 async function segmentFilter(match: 'all' | 'any', conditions: SegmentCondition[]): Promise<object> {
@@ -296,6 +298,14 @@ const nextEventsPage: EventWindow[] = [
   { receivedAt: { $lt: new Date(now) } },
 ];
 
+/** The plans of the queries a send to users or devices reads, built as the fan-out builds them. */
+const listedTargetsPlans = (targets: Omit<Targets, 'projectId'>, platforms?: Platform[]) =>
+  Promise.all(
+    listedTargetsQueries(models(), { projectId, ...targets }, { ...fanOut, ...(platforms && { platforms }) }).map(
+      explainQuery,
+    ),
+  );
+
 const explainCounts = (filters: object[]) => Promise.all(filters.map((filter) => explainCount(models().Event, filter)));
 
 const hotQueries: HotQuery[] = [
@@ -324,29 +334,40 @@ const hotQueries: HotQuery[] = [
   {
     name: 'the devices of a user (subjectsCountingFor)',
     explain: () => explainQuery(userDevicesQuery(models(), projectId, 'u7')),
-    index: 'projectId_1_userId_1',
+    index: userDevices,
   },
   {
     name: 'the devices of a user with their tags (user tag updates)',
     explain: () => explainQuery(readUserDevices(models(), { projectId, userId: 'u7' })),
-    index: 'projectId_1_userId_1',
+    index: userDevices,
   },
   {
     // Resumed or not, the query is the same: the resume point is checked as the devices stream by.
     name: 'a send to users: the fan-out cursor',
-    explain: () =>
-      explainQuery(
-        listedTargetsQuery(models(), { projectId, targetType: 'userId', targetIds: ['u7', 'u8', 'u9'] }, fanOut),
-      ),
-    index: 'projectId_1_userId_1',
+    explain: () => listedTargetsPlans({ targetType: 'userId', targetIds: ['u7', 'u8', 'u9'] }),
+    index: userDevices,
   },
   {
     name: 'a send to devices: the fan-out cursor',
-    explain: () =>
-      explainQuery(
-        listedTargetsQuery(models(), { projectId, targetType: 'device', targetIds: ['d007', 'd008'] }, fanOut),
-      ),
+    explain: () => listedTargetsPlans({ targetType: 'device', targetIds: ['d007', 'd008'] }),
     index: '_id_',
+  },
+  // CONTRACTS §14: platforms (and silent, which leaves out web) narrow every target query itself.
+  {
+    name: 'a send to users for some platforms: a query per user',
+    explain: () => listedTargetsPlans({ targetType: 'userId', targetIds: ['u7', 'u8', 'u9'] }, ['android', 'ios']),
+    index: userDevices,
+  },
+  {
+    name: 'a send to one user for one platform',
+    explain: () => listedTargetsPlans({ targetType: 'userId', targetIds: ['u7'] }, ['ios']),
+    index: userDevices,
+  },
+  {
+    name: 'a send to devices for some platforms',
+    explain: () => listedTargetsPlans({ targetType: 'device', targetIds: ['d007', 'd008'] }, ['android', 'ios']),
+    index: '_id_',
+    secantus: 'explainGap',
   },
   // CONTRACTS §14: platforms (and silent) narrow a segment's target query itself.
   {
@@ -360,6 +381,15 @@ const hotQueries: HotQuery[] = [
       ),
     index: deviceTags,
     secantus: 'wildcard',
+  },
+  {
+    name: 'segment event condition for some platforms: the fan-out cursor over the devices listed',
+    explain: async () =>
+      explainQuery(
+        segmentDevicesQuery(models(), await segmentFilter('all', [purchases]), { ...fanOut, platforms: ['ios'] }),
+      ),
+    index: '_id_',
+    secantus: 'explainGap',
   },
   // Segments: tag conditions
   {
@@ -463,7 +493,7 @@ const hotQueries: HotQuery[] = [
   {
     name: 'segment event condition: the devices of the users counted',
     explain: () => explainQuery(devicesOfUsersQuery(models(), projectId, ['u1', 'u3', 'u5'])),
-    index: 'projectId_1_userId_1',
+    index: userDevices,
   },
   {
     name: 'segment event condition: the fan-out cursor over the devices listed',
@@ -474,12 +504,12 @@ const hotQueries: HotQuery[] = [
   {
     name: 'the devices of a user (GET /devices?userId=)',
     explain: () => explainQuery(listDevicesQuery(models(), projectId, { userId: 'u7', limit: 50 })),
-    index: 'projectId_1_userId_1',
+    index: userDevices,
   },
   {
     name: 'the devices of a user, next page',
     explain: () => explainQuery(listDevicesQuery(models(), projectId, { userId: 'u7', limit: 50, after: 'd007' })),
-    index: 'projectId_1_userId_1',
+    index: userDevices,
     secantus: 'explainGap',
   },
   {
