@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useIngress } from '../support/ingress.ts';
 import { waitFor } from '../support/eventually.ts';
+import { deviceKey } from '../../src/models/device.ts';
 
 const {
   ingress,
@@ -213,10 +214,10 @@ describe('in-app messages: the SDK route (CONTRACTS §16)', () => {
     expect(await offered(other)).toEqual(expect.arrayContaining([once, daily, always]));
 
     // A showing more than a day ago allows the daily message again, never the one shown once.
-    const { Event } = ingress.context.models;
-    await Event.updateMany(
-      { projectId: project.projectId, subjectId: shown, type: '@iam_displayed' },
-      { $set: { receivedAt: new Date(Date.now() - 25 * 3_600_000) } },
+    const dayAgo = new Date(Date.now() - 25 * 3_600_000);
+    await ingress.context.models.Device.updateOne(
+      { _id: deviceKey(project.projectId, shown) },
+      { $set: { lastInAppDisplays: { [once]: dayAgo, [daily]: dayAgo, [always]: dayAgo } } },
     );
     const dayLater = await offered(shown);
     expect(dayLater).toContain(daily);
