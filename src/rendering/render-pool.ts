@@ -4,7 +4,8 @@ import type { ContentField } from './message-content.ts';
 import type { ScopeDevice } from './personalization-scope.ts';
 import { OneAtATime } from './one-at-a-time.ts';
 import { RenderProgress } from './render-progress.ts';
-import type { DeviceRendering, RenderJob, RenderRequest, RenderTask } from './render-thread.ts';
+import type { DeviceRendering } from './render-thread.ts';
+import { encodeRenderTask, type RenderJob, type RenderRequest, type RenderTask } from './render-task.ts';
 
 export interface RenderPoolOptions {
   threads: number;
@@ -150,12 +151,7 @@ export class RenderPool {
     let timer = setTimeout(watch, timeoutMs);
     this.inFlight.add(progress);
     try {
-      // Only what Liquid reads of a device crosses to the thread: a batch's tokens and keys are not copied.
-      const scoped = jobs.map(({ request, device: { deviceId, userId, tags } }) => ({
-        request,
-        device: { deviceId, userId, tags },
-      }));
-      const task: RenderTask = { requests, jobs: scoped, progress: progress.buffer };
+      const task = encodeRenderTask(requests, jobs, progress.buffer);
       return { renderings: await this.threadPool().run(task, { signal: abort.signal }) };
     } catch (error) {
       if (timedOut !== null) return { stopped: 'timeout', ...(timedOut as { device: number; field: ContentField }) };

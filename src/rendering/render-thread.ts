@@ -1,4 +1,3 @@
-import type { NotificationData } from '../schemas/notification.ts';
 import {
   contentFields,
   contentSyntaxErrors,
@@ -9,29 +8,9 @@ import {
   type MessageContent,
   type ParsedContent,
 } from './message-content.ts';
-import type { EntryEvent } from '../schemas/events.ts';
-import { personalizationScope, type ScopeDevice } from './personalization-scope.ts';
+import { personalizationScope } from './personalization-scope.ts';
+import type { RenderTask } from './render-task.ts';
 import { RenderProgress } from './render-progress.ts';
-
-/** What one message renders with, for every device of a task. */
-export interface RenderRequest {
-  content: MessageContent;
-  data: NotificationData;
-  entryEvent: EntryEvent | null;
-}
-
-/** One render of a task: a device, and which of the task's messages it renders. */
-export interface RenderJob {
-  request: number;
-  device: ScopeDevice;
-}
-
-export interface RenderTask {
-  requests: RenderRequest[];
-  jobs: RenderJob[];
-  /** Where this thread says which device and field it is rendering, for the pool's watchdog to read. */
-  progress: SharedArrayBuffer;
-}
 
 /**
  * A device's content, or why it has none: the field that failed, and the reason; `stopped` when the pool stopped its
@@ -69,19 +48,26 @@ function parsedOrFailure(content: MessageContent): ParsedContent | { field: Cont
 export default function renderTask(task: RenderTask): DeviceRendering[] {
   const progress = new RenderProgress(task.progress);
   const contents = task.requests.map((request) => parsedOrFailure(request.content));
-  return task.jobs.map(({ request: at, device }, index) => {
+  const renderings: DeviceRendering[] = new Array(task.jobs.length / 2);
+  for (let index = 0; index < renderings.length; index++) {
+    const at = task.jobs[2 * index]!;
+    const device = task.devices[task.jobs[2 * index + 1]!]!;
     const content = contents[at]!;
-    if ('reason' in content) return content;
+    if ('reason' in content) {
+      renderings[index] = content;
+      continue;
+    }
     const { data, entryEvent } = task.requests[at]!;
     try {
-      return {
+      renderings[index] = {
         content: renderContent(content, personalizationScope(device, data, entryEvent), (field) =>
           progress.enter(index, contentFields.indexOf(field)),
         ),
       };
     } catch (error) {
-      if (error instanceof FieldRenderError) return { field: error.field, reason: error.message };
-      throw error;
+      if (error instanceof FieldRenderError) renderings[index] = { field: error.field, reason: error.message };
+      else throw error;
     }
-  });
+  }
+  return renderings;
 }
