@@ -1,6 +1,6 @@
 import type { PushButton } from '../gateways/gateway.ts';
 import type { RenderPool } from '../rendering/render-pool.ts';
-import type { DeviceRendering } from '../rendering/render-thread.ts';
+import type { DeviceRendering } from '../rendering/render-task.ts';
 import type { BatchDevice } from '../targets/target-device.ts';
 import type { MessageButton } from '../schemas/message-options.ts';
 import type { PreparedNotification } from './prepared-notification.ts';

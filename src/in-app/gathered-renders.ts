@@ -1,6 +1,6 @@
 import type { RenderPool } from '../rendering/render-pool.ts';
 import type { ScopeDevice } from '../rendering/personalization-scope.ts';
-import type { DeviceRendering } from '../rendering/render-thread.ts';
+import type { DeviceRendering } from '../rendering/render-task.ts';
 import type { RenderJob, RenderRequest } from '../rendering/render-task.ts';
 import type { StoredInAppMessage } from '../models/in-app-message.ts';
 

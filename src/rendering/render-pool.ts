@@ -4,8 +4,15 @@ import type { ContentField } from './message-content.ts';
 import type { ScopeDevice } from './personalization-scope.ts';
 import { OneAtATime } from './one-at-a-time.ts';
 import { RenderProgress } from './render-progress.ts';
-import type { DeviceRendering } from './render-thread.ts';
-import { encodeRenderTask, type RenderJob, type RenderRequest, type RenderTask } from './render-task.ts';
+import {
+  decodeAnswer,
+  encodeRenderTask,
+  type DeviceRendering,
+  type RenderJob,
+  type RenderRequest,
+  type RenderTask,
+  type TaskAnswer,
+} from './render-task.ts';
 
 export interface RenderPoolOptions {
   threads: number;
@@ -34,7 +41,7 @@ type TaskOutcome =
  */
 export class RenderPool {
   private readonly options: RenderPoolOptions;
-  private pool: Piscina<RenderTask, DeviceRendering[]> | undefined;
+  private pool: Piscina<RenderTask, TaskAnswer> | undefined;
   private readonly inFlight = new Set<RenderProgress>();
   private readonly byProject = new OneAtATime();
 
@@ -121,9 +128,9 @@ export class RenderPool {
     this.pool = undefined;
   }
 
-  private threadPool(): Piscina<RenderTask, DeviceRendering[]> {
+  private threadPool(): Piscina<RenderTask, TaskAnswer> {
     if (this.pool) return this.pool;
-    this.pool = new Piscina<RenderTask, DeviceRendering[]>({
+    this.pool = new Piscina<RenderTask, TaskAnswer>({
       filename: new URL('./render-thread.ts', import.meta.url).href,
       minThreads: this.options.threads,
       maxThreads: this.options.threads,
@@ -152,7 +159,7 @@ export class RenderPool {
     this.inFlight.add(progress);
     try {
       const task = encodeRenderTask(requests, jobs, progress.buffer);
-      return { renderings: await this.threadPool().run(task, { signal: abort.signal }) };
+      return { renderings: decodeAnswer(await this.threadPool().run(task, { signal: abort.signal })) };
     } catch (error) {
       if (timedOut !== null) return { stopped: 'timeout', ...(timedOut as { device: number; field: ContentField }) };
       const at = progress.read();

@@ -1,6 +1,6 @@
 import type { NotificationData } from '../schemas/notification.ts';
 import type { EntryEvent } from '../schemas/events.ts';
-import type { MessageContent } from './message-content.ts';
+import { contentFields, type ContentField, type MessageContent } from './message-content.ts';
 import type { ScopeDevice } from './personalization-scope.ts';
 
 /** What one message renders with, for every device of a task. */
@@ -9,6 +9,12 @@ export interface RenderRequest {
   data: NotificationData;
   entryEvent: EntryEvent | null;
 }
+
+/**
+ * A device's content, or why it has none: the field that failed, and the reason; `stopped` when the pool stopped its
+ * render (past the time bound, or its thread died on it twice), which says the content itself is too costly.
+ */
+export type DeviceRendering = { content: MessageContent } | { field: ContentField; reason: string; stopped?: true };
 
 /** One render of a task: a device, and which of the task's messages it renders. */
 export interface RenderJob {
@@ -31,7 +37,11 @@ export interface RenderTask {
  * The task of these jobs. The copy to a thread costs per object: a device of many jobs (one device's in-app
  * messages) is sent once, and the jobs as one typed array, where an object per job cost about five times as much.
  */
-export function encodeRenderTask(requests: RenderRequest[], jobs: RenderJob[], progress: SharedArrayBuffer): RenderTask {
+export function encodeRenderTask(
+  requests: RenderRequest[],
+  jobs: RenderJob[],
+  progress: SharedArrayBuffer,
+): RenderTask {
   const deviceIndex = new Map<ScopeDevice, number>();
   const devices: ScopeDevice[] = [];
   const pairs = new Uint32Array(jobs.length * 2);
@@ -45,4 +55,39 @@ export function encodeRenderTask(requests: RenderRequest[], jobs: RenderJob[], p
     pairs[2 * job + 1] = index;
   });
   return { requests, devices, jobs: pairs, progress };
+}
+
+/**
+ * What a thread answers for a task: every job's fields in contentFields order, all in one flat array of strings (one
+ * object per job cost the copy back about twice as much), and the jobs that failed, whose fields are null.
+ */
+export interface TaskAnswer {
+  texts: Array<string | null>;
+  failed: Array<{ job: number; field: ContentField; reason: string }>;
+}
+
+export function encodeAnswer(renderings: DeviceRendering[]): TaskAnswer {
+  const texts: Array<string | null> = [];
+  const failed: TaskAnswer['failed'] = [];
+  renderings.forEach((rendering, job) => {
+    if ('content' in rendering) {
+      for (const field of contentFields) texts.push(rendering.content[field]);
+      return;
+    }
+    failed.push({ job, field: rendering.field, reason: rendering.reason });
+    for (const _field of contentFields) texts.push(null);
+  });
+  return { texts, failed };
+}
+
+export function decodeAnswer({ texts, failed }: TaskAnswer): DeviceRendering[] {
+  const renderings: DeviceRendering[] = new Array(texts.length / contentFields.length);
+  for (let job = 0; job < renderings.length; job++) {
+    const at = job * contentFields.length;
+    renderings[job] = {
+      content: { title: texts[at]!, body: texts[at + 1]!, url: texts[at + 2]!, imageUrl: texts[at + 3]! },
+    };
+  }
+  for (const { job, field, reason } of failed) renderings[job] = { field, reason };
+  return renderings;
 }

@@ -9,14 +9,8 @@ import {
   type ParsedContent,
 } from './message-content.ts';
 import { personalizationScope } from './personalization-scope.ts';
-import type { RenderTask } from './render-task.ts';
+import { encodeAnswer, type DeviceRendering, type RenderTask, type TaskAnswer } from './render-task.ts';
 import { RenderProgress } from './render-progress.ts';
-
-/**
- * A device's content, or why it has none: the field that failed, and the reason; `stopped` when the pool stopped its
- * render (past the time bound, or its thread died on it twice), which says the content itself is too costly.
- */
-export type DeviceRendering = { content: MessageContent } | { field: ContentField; reason: string; stopped?: true };
 
 const parsedCapacity = 100;
 const parsed = new Map<string, ParsedContent>();
@@ -45,7 +39,7 @@ function parsedOrFailure(content: MessageContent): ParsedContent | { field: Cont
 }
 
 /** Runs in a render thread: each job's content, in order, saying before each job and field where it is. */
-export default function renderTask(task: RenderTask): DeviceRendering[] {
+export default function renderTask(task: RenderTask): TaskAnswer {
   const progress = new RenderProgress(task.progress);
   const contents = task.requests.map((request) => parsedOrFailure(request.content));
   const renderings: DeviceRendering[] = new Array(task.jobs.length / 2);
@@ -69,5 +63,5 @@ export default function renderTask(task: RenderTask): DeviceRendering[] {
       else throw error;
     }
   }
-  return renderings;
+  return encodeAnswer(renderings);
 }
