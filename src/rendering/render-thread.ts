@@ -11,6 +11,7 @@ import {
 import { personalizationScope } from './personalization-scope.ts';
 import { encodeAnswer, type DeviceRendering, type RenderTask, type TaskAnswer } from './render-task.ts';
 import { RenderProgress } from './render-progress.ts';
+import { renderKeyOf } from './render-key.ts';
 
 const parsedCapacity = 100;
 const parsed = new Map<string, ParsedContent>();
@@ -38,10 +39,15 @@ function parsedOrFailure(content: MessageContent): ParsedContent | { field: Cont
   }
 }
 
-/** Runs in a render thread: each job's content, in order, saying before each job and field where it is. */
+/**
+ * Runs in a render thread: each job's content, in order, saying before each job and field where it is. A job whose
+ * message was rendered in this task for a device of the same render key (renderKeyOf) takes that rendering.
+ */
 export default function renderTask(task: RenderTask): TaskAnswer {
   const progress = new RenderProgress(task.progress);
   const contents = task.requests.map((request) => parsedOrFailure(request.content));
+  const keyers = contents.map((content) => ('reason' in content ? null : renderKeyOf(content)));
+  const renderedAs = new Map<string, number>();
   const renderings: DeviceRendering[] = new Array(task.jobs.length / 2);
   for (let index = 0; index < renderings.length; index++) {
     const at = task.jobs[2 * index]!;
@@ -49,6 +55,12 @@ export default function renderTask(task: RenderTask): TaskAnswer {
     const content = contents[at]!;
     if ('reason' in content) {
       renderings[index] = content;
+      continue;
+    }
+    const key = keyers[at] ? `${at} ${keyers[at](device)}` : null;
+    const same = key === null ? undefined : renderedAs.get(key);
+    if (same !== undefined) {
+      renderings[index] = renderings[same]!;
       continue;
     }
     const { data, entryEvent } = task.requests[at]!;
@@ -62,6 +74,7 @@ export default function renderTask(task: RenderTask): TaskAnswer {
       if (error instanceof FieldRenderError) renderings[index] = { field: error.field, reason: error.message };
       else throw error;
     }
+    if (key !== null) renderedAs.set(key, index);
   }
   return encodeAnswer(renderings);
 }
