@@ -3,6 +3,7 @@ import type { ScopeDevice } from '../rendering/personalization-scope.ts';
 import type { DeviceRendering } from '../rendering/render-task.ts';
 import type { RenderJob, RenderRequest } from '../rendering/render-task.ts';
 import type { StoredInAppMessage } from '../models/in-app-message.ts';
+import { onePer } from '../infra/one-per.ts';
 
 interface WaitingAnswer {
   messages: StoredInAppMessage[];
@@ -84,14 +85,5 @@ export class GatheredRenders {
   }
 }
 
-const perPool = new WeakMap<RenderPool, GatheredRenders>();
-
 /** One gathering per render pool: every in-app answer of the process meets the others of its project. */
-export function gatheredRenders(renderer: RenderPool): GatheredRenders {
-  let gathered = perPool.get(renderer);
-  if (!gathered) {
-    gathered = new GatheredRenders(renderer);
-    perPool.set(renderer, gathered);
-  }
-  return gathered;
-}
+export const gatheredRenders = onePer((renderer: RenderPool) => new GatheredRenders(renderer));
