@@ -1,5 +1,5 @@
 import type { PushButton } from '../gateways/gateway.ts';
-import type { DeviceRendering, RenderFailure, RenderRequest } from '../rendering/render-thread.ts';
+import type { DeviceRendering, RenderFailure, RenderRequest } from '../rendering/render-task.ts';
 import type { MessageButton } from '../schemas/message-options.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 

@@ -1,5 +1,5 @@
 import type { OutgoingPush, PushButton } from '../gateways/gateway.ts';
-import type { RenderFailure, RenderRequest } from '../rendering/render-thread.ts';
+import type { RenderFailure, RenderRequest } from '../rendering/render-task.ts';
 import { chosenLocalization, localizedContent } from './localized-content.ts';
 import { ButtonRenders } from './rendered-buttons.ts';
 import type { BatchDevice } from '../targets/target-device.ts';

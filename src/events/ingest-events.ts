@@ -8,6 +8,7 @@ import { toStoredData } from './event-data.ts';
 import { startOfUtcDay } from './utc-day.ts';
 import { countField, recordCounts } from './pending-counts.ts';
 import { flushCountsWhenDue } from './flush-counts.ts';
+import { recordDisplays } from '../in-app/display-history.ts';
 
 /** The event types this worker has already seen are kept in its catalog, so most jobs skip writing them. */
 export type IngestDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log'> & { catalog: EventTypeCatalog };
@@ -59,6 +60,8 @@ export async function ingestEvents(
       receivedAt,
     }),
   );
+  // Before the events: whoever sees a showing stored finds it kept on the device too.
+  await recordDisplays(deps.models, job.projectId, events);
   await insertEvents(deps.models, events);
   const day = startOfUtcDay(receivedAt).getTime();
   if (!job.countsRecorded) {

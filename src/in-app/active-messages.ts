@@ -1,6 +1,7 @@
 import type { Models } from '../models/index.ts';
 import type { SegmentDocument } from '../models/segment.ts';
 import type { StoredInAppMessage } from '../models/in-app-message.ts';
+import { onePer } from '../infra/one-per.ts';
 
 /** How long a process answers devices from its copy of a project's active messages and their segments. */
 const keptMs = 2000;
@@ -54,14 +55,5 @@ export class ActiveInAppMessages {
   }
 }
 
-const perConnection = new WeakMap<Models, ActiveInAppMessages>();
-
 /** One copy per process and database connection, shared by the SDK route and the store that forgets it. */
-export function activeInAppMessages(models: Models): ActiveInAppMessages {
-  let active = perConnection.get(models);
-  if (!active) {
-    active = new ActiveInAppMessages(models);
-    perConnection.set(models, active);
-  }
-  return active;
-}
+export const activeInAppMessages = onePer((models: Models) => new ActiveInAppMessages(models));

@@ -5,24 +5,24 @@ import type { Tags } from '../schemas/tags.ts';
 import { deviceInSegment } from '../segments/device-in-segment.ts';
 import type { StoredInAppMessage } from '../models/in-app-message.ts';
 import { activeInAppMessages } from './active-messages.ts';
-import { frequencyAllows, lastDisplayed } from './display-history.ts';
+import { frequencyAllows, type LastDisplayed } from './display-history.ts';
 import { renderedForDevice } from './rendered-for-device.ts';
 
-/** The device's tags and user; a device the project does not have is a 404 of the reader's. */
+/** The device's tags, user and last showings; a device the project does not have is a 404 of the reader's. */
 export type ReadDevice = (
   projectId: string,
   deviceId: string,
-) => Promise<{ userId?: string | null; tags?: Tags | null }>;
+) => Promise<{ userId?: string | null; tags?: Tags | null; lastInAppDisplays?: LastDisplayed | null }>;
 
 const inSchedule = (message: StoredInAppMessage, now: Date) =>
   (!message.startAt || message.startAt <= now) && (!message.endAt || message.endAt > now);
 
 /**
- * CONTRACTS §16: the active messages this device may see now, each rendered for it, highest priority first. The
- * device (by _id, through the reads the device routes gather) and its display history are read at once, each by an
- * index, beside the project's active messages and their segments (kept by the process for two seconds); a segment
- * is evaluated for this device alone (its document and its own event counts), never by reading the project's
- * devices, so the answer costs the same however many devices the project has.
+ * CONTRACTS §16: the active messages this device may see now, each rendered for it, highest priority first. One read
+ * of the device by _id (through the reads the device routes gather) gives its tags, user and last showing of each
+ * message; the project's active messages and their segments are the process's copy (kept two seconds). A segment is
+ * evaluated for this device alone (its document, and for an event condition its own event counts), never by reading
+ * the project's devices, so the answer costs the same however many devices the project has.
  */
 export async function deviceInAppMessages(
   deps: CountDeps & { renderer: RenderPool },
@@ -32,13 +32,13 @@ export async function deviceInAppMessages(
   now = new Date(),
 ): Promise<DeviceInAppMessage[]> {
   const { models } = deps;
-  const [device, active, displayed] = await Promise.all([
+  const [device, active] = await Promise.all([
     readDevice(projectId, deviceId),
     activeInAppMessages(models).forProject(projectId),
-    lastDisplayed(models, projectId, deviceId),
   ]);
+  const displayed = device.lastInAppDisplays ?? {};
   const candidates = active.messages.filter(
-    (message) => inSchedule(message, now) && frequencyAllows(message.frequency, displayed.get(message._id), now),
+    (message) => inSchedule(message, now) && frequencyAllows(message.frequency, displayed[message._id], now),
   );
   const segmentIds = new Set(candidates.flatMap((message) => (message.segmentId ? [message.segmentId] : [])));
   const tags = device.tags ?? {};

@@ -34,6 +34,11 @@ const deviceSchema = new Schema(
     unsubscribeReason: { type: String, default: null },
     /** The token the gateway rejected: registering any other token subscribes the device again. */
     rejectedPushToken: { type: String, default: null },
+    /**
+     * When the device last reported @iam_displayed for each in-app message, by message id (recordDisplays): what
+     * frequency reads, with the rest of the device, in the SDK route's one read.
+     */
+    lastInAppDisplays: { type: Schema.Types.Mixed, default: undefined },
     /** Bumped by every write: a writer updates only the revision it read (changeDevice). */
     revision: { type: Number, default: 0 },
   },
@@ -52,7 +57,10 @@ deviceSchema.index({ projectId: 1, isSubscribed: 1, unsubscribedAt: -1 });
 export const deviceTagsIndexKey = { projectId: 1, 'tags.$**': 1 } as const;
 deviceSchema.index(deviceTagsIndexKey);
 
-export type DeviceDocument = WithTypedPaths<InferSchemaType<typeof deviceSchema>, { tags: Tags }>;
+export type DeviceDocument = WithTypedPaths<
+  InferSchemaType<typeof deviceSchema>,
+  { tags: Tags; lastInAppDisplays?: Partial<Record<string, Date>> | null }
+>;
 
 export function deviceModel(connection: Connection) {
   return connection.model<DeviceDocument>('Device', deviceSchema, 'devices');

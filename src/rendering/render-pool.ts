@@ -4,7 +4,15 @@ import type { ContentField } from './message-content.ts';
 import type { ScopeDevice } from './personalization-scope.ts';
 import { OneAtATime } from './one-at-a-time.ts';
 import { RenderProgress } from './render-progress.ts';
-import type { DeviceRendering, RenderJob, RenderRequest, RenderTask } from './render-thread.ts';
+import {
+  decodeAnswer,
+  encodeRenderTask,
+  type DeviceRendering,
+  type RenderJob,
+  type RenderRequest,
+  type RenderTask,
+  type TaskAnswer,
+} from './render-task.ts';
 
 export interface RenderPoolOptions {
   threads: number;
@@ -33,7 +41,7 @@ type TaskOutcome =
  */
 export class RenderPool {
   private readonly options: RenderPoolOptions;
-  private pool: Piscina<RenderTask, DeviceRendering[]> | undefined;
+  private pool: Piscina<RenderTask, TaskAnswer> | undefined;
   private readonly inFlight = new Set<RenderProgress>();
   private readonly byProject = new OneAtATime();
 
@@ -120,9 +128,9 @@ export class RenderPool {
     this.pool = undefined;
   }
 
-  private threadPool(): Piscina<RenderTask, DeviceRendering[]> {
+  private threadPool(): Piscina<RenderTask, TaskAnswer> {
     if (this.pool) return this.pool;
-    this.pool = new Piscina<RenderTask, DeviceRendering[]>({
+    this.pool = new Piscina<RenderTask, TaskAnswer>({
       filename: new URL('./render-thread.ts', import.meta.url).href,
       minThreads: this.options.threads,
       maxThreads: this.options.threads,
@@ -150,19 +158,8 @@ export class RenderPool {
     let timer = setTimeout(watch, timeoutMs);
     this.inFlight.add(progress);
     try {
-      // Only what Liquid reads of a device crosses to the thread: a batch's tokens and keys are not copied. A device
-      // with several jobs (its content and its buttons) crosses once, which lets the thread build its scope once.
-      const crossing = new Map<ScopeDevice, ScopeDevice>();
-      const scoped = jobs.map(({ request, device }) => {
-        let copy = crossing.get(device);
-        if (copy === undefined) {
-          copy = { deviceId: device.deviceId, userId: device.userId, tags: device.tags };
-          crossing.set(device, copy);
-        }
-        return { request, device: copy };
-      });
-      const task: RenderTask = { requests, jobs: scoped, progress: progress.buffer };
-      return { renderings: await this.threadPool().run(task, { signal: abort.signal }) };
+      const task = encodeRenderTask(requests, jobs, progress.buffer);
+      return { renderings: decodeAnswer(await this.threadPool().run(task, { signal: abort.signal })) };
     } catch (error) {
       if (timedOut !== null) return { stopped: 'timeout', ...(timedOut as { device: number; field: ContentField }) };
       const at = progress.read();

@@ -1,4 +1,3 @@
-import type { NotificationData } from '../schemas/notification.ts';
 import {
   contentFields,
   contentSyntaxErrors,
@@ -9,37 +8,18 @@ import {
   type MessageContent,
   type ParsedContent,
 } from './message-content.ts';
-import type { EntryEvent } from '../schemas/events.ts';
-import { personalizationScope, type ScopeDevice } from './personalization-scope.ts';
+import { personalizationScope } from './personalization-scope.ts';
+import type { ScopeDevice } from './personalization-scope.ts';
 import { printableObjects } from './printable-objects.ts';
+import {
+  encodeAnswer,
+  type DeviceRendering,
+  type RenderRequest,
+  type RenderTask,
+  type TaskAnswer,
+} from './render-task.ts';
 import { RenderProgress } from './render-progress.ts';
-
-/** What one message renders with, for every device of a task. */
-export interface RenderRequest {
-  content: MessageContent;
-  data: NotificationData;
-  entryEvent: EntryEvent | null;
-}
-
-/** One render of a task: a device, and which of the task's messages it renders. */
-export interface RenderJob {
-  request: number;
-  device: ScopeDevice;
-}
-
-export interface RenderTask {
-  requests: RenderRequest[];
-  jobs: RenderJob[];
-  /** Where this thread says which device and field it is rendering, for the pool's watchdog to read. */
-  progress: SharedArrayBuffer;
-}
-
-/**
- * A device's content, or why it has none: the field that failed, and the reason; `stopped` when the pool stopped its
- * render (past the time bound, or its thread died on it twice), which says the content itself is too costly.
- */
-export type DeviceRendering = { content: MessageContent } | RenderFailure;
-export type RenderFailure = { field: ContentField; reason: string; stopped?: true };
+import { renderKeyOf } from './render-key.ts';
 
 const parsedCapacity = 100;
 const parsed = new Map<string, ParsedContent>();
@@ -67,8 +47,11 @@ function parsedOrFailure(content: MessageContent): ParsedContent | { field: Cont
   }
 }
 
-/** Runs in a render thread: each job's content, in order, saying before each job and field where it is. */
-export default function renderTask(task: RenderTask): DeviceRendering[] {
+/**
+ * Runs in a render thread: each job's content, in order, saying before each job and field where it is. A job whose
+ * message was rendered in this task for a device of the same render key (renderKeyOf) takes that rendering.
+ */
+export default function renderTask(task: RenderTask): TaskAnswer {
   const progress = new RenderProgress(task.progress);
   const contents = task.requests.map((request) => parsedOrFailure(request.content));
   // A device's jobs come one after another (its content, then its buttons) with the same variables: one scope serves.
@@ -82,18 +65,34 @@ export default function renderTask(task: RenderTask): DeviceRendering[] {
       };
     return last.scope;
   };
-  return task.jobs.map(({ request: at, device }, index) => {
+  const keyers = contents.map((content) => ('reason' in content ? null : renderKeyOf(content)));
+  const renderedAs = new Map<string, number>();
+  const renderings: DeviceRendering[] = new Array(task.jobs.length / 2);
+  for (let index = 0; index < renderings.length; index++) {
+    const at = task.jobs[2 * index]!;
+    const device = task.devices[task.jobs[2 * index + 1]!]!;
     const content = contents[at]!;
-    if ('reason' in content) return content;
+    if ('reason' in content) {
+      renderings[index] = content;
+      continue;
+    }
+    const key = keyers[at] ? `${at} ${keyers[at](device)}` : null;
+    const same = key === null ? undefined : renderedAs.get(key);
+    if (same !== undefined) {
+      renderings[index] = renderings[same]!;
+      continue;
+    }
     try {
-      return {
+      renderings[index] = {
         content: renderContent(content, scopeFor(device, task.requests[at]!), (field) =>
           progress.enter(index, contentFields.indexOf(field)),
         ),
       };
     } catch (error) {
-      if (error instanceof FieldRenderError) return { field: error.field, reason: error.message };
-      throw error;
+      if (error instanceof FieldRenderError) renderings[index] = { field: error.field, reason: error.message };
+      else throw error;
     }
-  });
+    if (key !== null) renderedAs.set(key, index);
+  }
+  return encodeAnswer(renderings);
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useIngress } from '../support/ingress.ts';
 import { waitFor } from '../support/eventually.ts';
+import { deviceKey } from '../../src/models/device.ts';
 
 const {
   ingress,
-  projects: { project },
-} = useIngress({ workers: ['event-ingest'], projects: { project: 'team' } });
+  projects: { project, other },
+} = useIngress({ workers: ['event-ingest'], projects: { project: 'team', other: 'team' } });
 
 const messages = (suffix = '') => `/v1/projects/${project.projectId}/in-app-messages${suffix}`;
 const server = (method: string, path: string, body?: unknown) =>
@@ -213,14 +214,32 @@ describe('in-app messages: the SDK route (CONTRACTS §16)', () => {
     expect(await offered(other)).toEqual(expect.arrayContaining([once, daily, always]));
 
     // A showing more than a day ago allows the daily message again, never the one shown once.
-    const { Event } = ingress.context.models;
-    await Event.updateMany(
-      { projectId: project.projectId, subjectId: shown, type: '@iam_displayed' },
-      { $set: { receivedAt: new Date(Date.now() - 25 * 3_600_000) } },
+    const dayAgo = new Date(Date.now() - 25 * 3_600_000);
+    await ingress.context.models.Device.updateOne(
+      { _id: deviceKey(project.projectId, shown) },
+      { $set: { lastInAppDisplays: { [once]: dayAgo, [daily]: dayAgo, [always]: dayAgo } } },
     );
     const dayLater = await offered(shown);
     expect(dayLater).toContain(daily);
     expect(dayLater).not.toContain(once);
+  });
+});
+
+describe("in-app messages: the device's showings", () => {
+  it('keeps on the device only the showings of messages its project has, so client text never becomes a field', async () => {
+    const mine = await create({ name: 'mine', frequency: 'once' });
+    const theirs = await ingress.request('POST', `/v1/projects/${other.projectId}/in-app-messages`, {
+      key: other.apiKey,
+      body: { ...base, name: 'theirs' },
+    });
+    expect(theirs.status).toBe(200);
+    const deviceId = await device();
+    for (const id of [theirs.body.data.id, 'no.such$message', mine])
+      await report(deviceId, '@iam_displayed', { inAppMessageId: id });
+    await stored(deviceId, '@iam_displayed', 3);
+    const kept = await ingress.context.models.Device.findById(deviceKey(project.projectId, deviceId)).lean();
+    expect(Object.keys(kept?.lastInAppDisplays ?? {})).toEqual([mine]);
+    expect(await offered(deviceId)).not.toContain(mine);
   });
 });
 

@@ -46,7 +46,7 @@ import { deliveryLogKey } from '../../src/models/delivery-log.ts';
 import { recentAttemptsQuery } from '../../src/webhooks/webhook-attempts.ts';
 import { enabledEndpointsQuery } from '../../src/webhooks/subscribed-endpoints.ts';
 import { activeMessagesQuery } from '../../src/in-app/active-messages.ts';
-import { displayedEventsQuery } from '../../src/in-app/display-history.ts';
+import { knownMessagesQuery } from '../../src/in-app/display-history.ts';
 import { inAppStatsPipeline } from '../../src/in-app/in-app-stats.ts';
 
 /**
@@ -765,9 +765,9 @@ const hotQueries: HotQuery[] = [
     index: 'projectId_1_status_1_priority_-1',
   },
   {
-    name: 'when the device last displayed each in-app message (its own @iam_displayed)',
-    explain: () => explainQuery(displayedEventsQuery(models(), projectId, 'd007')),
-    index: eventIndexes.subjectType,
+    name: 'the in-app messages a job of @iam_displayed names, before keeping the showings on the devices',
+    explain: () => explainQuery(knownMessagesQuery(models(), [`${projectId}-iam1`, `${projectId}-iam2`])),
+    index: '_id_',
   },
   {
     name: 'the stats of an in-app message (distinct devices per @iam_* event)',

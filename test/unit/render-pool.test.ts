@@ -66,3 +66,51 @@ describe('the render pool', () => {
     ]);
   });
 });
+
+describe('renders shared within a task', () => {
+  const rendered = async (body: string, devices: ScopeDevice[]) =>
+    bodies(
+      await pool.render(
+        { content: { title: null, body, url: null, imageUrl: null }, data: {}, entryEvent: null },
+        devices,
+        {
+          projectId: 'p-shared',
+        },
+      ),
+    );
+
+  it('gives each device the content for its own variables, however many devices share the ones a template reads', async () => {
+    const devices: ScopeDevice[] = [
+      { deviceId: 'a', userId: 'u1', tags: { plan: 'pro', name: 'Ada' } },
+      { deviceId: 'b', userId: 'u1', tags: { plan: 'pro', name: 'Bo' } },
+      { deviceId: 'c', userId: 'u2', tags: { plan: 'free', name: 'Ada' } },
+      { deviceId: 'd', tags: { plan: 'pro' } },
+    ];
+    expect(await rendered('{{ device.tags.plan }}', devices)).toEqual(['pro', 'pro', 'free', 'pro']);
+    expect(await rendered('{{ device.tags.plan }} {{ device.id }}', devices)).toEqual([
+      'pro a',
+      'pro b',
+      'free c',
+      'pro d',
+    ]);
+    expect(await rendered('{{ device.userId | default: "-" }}', devices)).toEqual(['u1', 'u1', 'u2', '-']);
+    expect(await rendered('{% for tag in device.tags %}{{ tag[1] }}{% endfor %}', devices)).toEqual([
+      'proAda',
+      'proBo',
+      'freeAda',
+      'pro',
+    ]);
+    expect(await rendered('{{ device.tags.size }} {{ device.tags.plan }}', devices)).toEqual([
+      '2 pro',
+      '2 pro',
+      '2 free',
+      '1 pro',
+    ]);
+    expect(await rendered('{% assign t = device.tags %}{{ t.name | default: "?" }}', devices)).toEqual([
+      'Ada',
+      'Bo',
+      'Ada',
+      '?',
+    ]);
+  });
+});
