@@ -72,6 +72,8 @@ try {
   ];
   const workers = [sendWorker!, deliverWorker!, ...(webhookWorker ? [webhookWorker] : [])];
   let peakRss = 0;
+  const workerNames = ['send', 'deliver', ...(webhookWorker ? ['webhook'] : [])];
+  const peakRssByWorker: Record<string, number> = {};
   /** Seeds the audience in a new project, sends to it and answers its deliveries/s, counting those from this send. */
   const sendToAudience = async (label: string, variant: SendVariant, audience = deviceCount) => {
     const project = await createProject(models, { name: label, plan: 'business' });
@@ -135,6 +137,9 @@ try {
       async () => {
         const rss = await Promise.all(workers.map((worker) => peakRssMiB(worker.pid)));
         peakRss = Math.max(peakRss, ...rss);
+        rss.forEach((mb, index) => {
+          peakRssByWorker[workerNames[index]!] = Math.max(peakRssByWorker[workerNames[index]!] ?? 0, mb);
+        });
         progress(label, Math.min(fromThisSend().length, audience), audience);
         return settled();
       },
@@ -204,6 +209,7 @@ try {
     deliveriesPerSecond,
     deliverCpuMsPerPush: plain.deliverCpuMsPerPush,
     peakRssMb: peakRss,
+    peakRssMbByWorker: peakRssByWorker,
     historyWritten,
     failed: stats.data.stats.failed,
     ceilingPerSecond,
