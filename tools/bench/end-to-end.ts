@@ -19,11 +19,11 @@ import { openBenchEnvironment } from './bench-environment.ts';
 import { cpuSeconds, peakRssMiB, waitUntil } from './measure.ts';
 import { seedDevices, seededToken } from './seed-devices.ts';
 import { measureSandboxCeiling } from './sandbox-ceiling.ts';
+import { benchLanguages as languages } from './every-option.ts';
 import { checkTarget, historyInsertCeiling, ratio } from './database-ceilings.ts';
 import {
   everyEventEndpoint,
   isSendVariantName,
-  languages,
   withBaselines,
   type SendVariant,
   sendVariants,

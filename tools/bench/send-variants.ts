@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webhookEventTypes } from '../../src/schemas/webhook.ts';
+import { everyOption } from './every-option.ts';
 
 /** What a variant of the end-to-end send changes against the plain one, measured in the same run. */
 export interface SendVariant {
@@ -16,32 +17,12 @@ export interface SendVariant {
   baseline?: SendVariantName;
 }
 
-export const languages = ['ko', 'ja', 'pt', 'es', 'fr', 'de', 'it', 'zh', 'ru', 'ar'];
-
 /** HH:MM in UTC, the project's default zone, the given hours from now. */
 const hourFromNow = (offsetHours: number) => new Date(Date.now() + offsetHours * 3_600_000).toISOString().slice(11, 16);
 
 export const sendVariants = {
   /** Every message option of CONTRACTS §14. */
-  options: {
-    message: {
-      ttl: 3600,
-      priority: 'normal',
-      collapseId: 'bench-sale',
-      badge: 1,
-      sound: 'chime.caf',
-      buttons: [
-        { id: 'open', text: 'Open, {{ device.tags.name }}', url: 'https://bench.example/open' },
-        { id: 'later', text: 'Later' },
-      ],
-      localizations: Object.fromEntries(
-        languages.map((language) => [
-          language,
-          { title: `[${language}] {{ device.tags.name }}`, body: `[${language}] news` },
-        ]),
-      ),
-    },
-  },
+  options: { message: everyOption },
   /** A frequency cap and quiet hours set, covering no device now. */
   'timing-controls': {
     settings: {
