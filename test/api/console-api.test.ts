@@ -253,7 +253,7 @@ describe('GET /v1/projects/{id}/devices', () => {
     expectError(await get(path('/devices/nobody/subscription')), 404, 'not_found');
   });
 
-  it('reads the devices of a user through the index {projectId, userId}', async () => {
+  it('reads the devices of a user through the index {projectId, userId, platform}', async () => {
     const plan = await listDevicesQuery(ingress.context.models, project.projectId, {
       userId: 'alice',
       limit: 50,
@@ -261,7 +261,7 @@ describe('GET /v1/projects/{id}/devices', () => {
     const winning = JSON.stringify(
       (plan as unknown as { queryPlanner: { winningPlan: object } }).queryPlanner.winningPlan,
     );
-    expect(winning).toMatch(/"stage":"IXSCAN","keyPattern":\{"projectId":1,"userId":1\}/);
+    expect(winning).toMatch(/"stage":"IXSCAN","keyPattern":\{"projectId":1,"userId":1,"platform":1\}/);
   });
 
   it('refuses bad filters with 400', async () => {
