@@ -30,7 +30,7 @@ export function sortOutcomes(rendered: Rendered[], outcomes: PushOutcome[]): Cal
   };
   outcomes.forEach((outcome, index) => {
     const { device, content } = rendered[index]!;
-    if (outcome.kind === 'sent') sorted.sent.push({ deviceId: device.deviceId, content });
+    if (outcome.kind === 'sent') sorted.sent.push({ deviceId: device.deviceId, platform: device.platform, content });
     else if (outcome.kind === 'unsubscribed')
       sorted.rejected.push({ deviceId: device.deviceId, pushToken: device.pushToken, reason: outcome.reason });
     else if (outcome.kind === 'failed') {

@@ -10,8 +10,8 @@ type RecordDeps = Pick<Deps, 'models' | 'queues'>;
 type RecordedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>;
 
 /**
- * A gateway call's outcomes in MongoDB: history for the sent pushes, the rejected tokens' devices unsubscribed; then
- * the delivery log and the webhook events (reportOutcomes). Every write is idempotent, so a rerun may repeat them all.
+ * A gateway call's outcomes in MongoDB: history for the sent pushes (the delivery log's sent entries), the rejected
+ * tokens' devices unsubscribed; then the delivery log of the others and the webhook events (reportOutcomes). Every write is idempotent, so a rerun may repeat them all.
  */
 export async function recordOutcomes(
   deps: RecordDeps,
@@ -21,7 +21,7 @@ export async function recordOutcomes(
 ): Promise<void> {
   await recordHistory(deps.models, batch.projectId, notification, outcomes.sent, outcomes.at);
   await markUnsubscribed(deps.models, batch.projectId, outcomes.rejected, outcomes.at);
-  await reportOutcomes(deps, batch, { ...outcomes, sent: outcomes.sent.map((push) => push.deviceId) });
+  await reportOutcomes(deps, batch, outcomes);
 }
 
 /**
@@ -43,7 +43,11 @@ export async function recordUnrecorded(
     unrecorded.sent.map((deviceId) => devices.get(deviceId)!),
     { alreadySent: true },
   );
-  const sent = rendered.map(({ device, content }) => ({ deviceId: device.deviceId, content }));
+  const sent = rendered.map(({ device, content }) => ({
+    deviceId: device.deviceId,
+    platform: device.platform,
+    content,
+  }));
   await recordOutcomes(deps, batch, notification, {
     sent,
     rejected: unrecorded.rejected,

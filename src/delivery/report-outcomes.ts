@@ -11,7 +11,6 @@ type ReportDeps = Pick<Deps, 'models' | 'queues'>;
 type ReportedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>;
 
 export interface ReportedOutcomes {
-  sent: string[];
   rejected: Rejection[];
   failed: DeviceFailure[];
   at: Date;
@@ -25,9 +24,10 @@ const logEntry = (
 ): DeliveryLogEntry => ({ deviceId, platform, outcome, ...(reason !== undefined && { reason }) });
 
 /**
- * What a gateway call's outcomes tell the customer: one delivery-log entry per device (one insertMany), and
- * message.failed and device.unsubscribed for the endpoints subscribed to them (one addBulk, none without such an
- * endpoint). Only queued here: the webhook worker makes the calls, so no receiver slows a send.
+ * What a gateway call's outcomes tell the customer: one delivery-log entry per device not sent (one insertMany; a sent
+ * push's entry is its history document), and message.failed and device.unsubscribed for the endpoints subscribed to
+ * them (one addBulk, none without such an endpoint). Only queued here: the webhook worker makes the calls, so no
+ * receiver slows a send.
  */
 export async function reportOutcomes(
   deps: ReportDeps,
@@ -39,7 +39,6 @@ export async function reportOutcomes(
   const devices = new Map(batch.devices.map((device) => [device.deviceId, device]));
   const platform = (deviceId: string) => devices.get(deviceId)?.platform ?? 'unknown';
   await writeDeliveryLog(deps.models, notificationId, at, [
-    ...outcomes.sent.map((deviceId) => logEntry(deviceId, platform(deviceId), 'sent')),
     ...outcomes.failed.map(({ deviceId, reason }) => logEntry(deviceId, platform(deviceId), 'failed', reason)),
     ...outcomes.rejected.map(({ deviceId, reason }) => logEntry(deviceId, platform(deviceId), 'unsubscribed', reason)),
   ]);

@@ -2,9 +2,11 @@ import type { Models } from '../models/index.ts';
 import { historyKey } from '../models/history.ts';
 import type { MessageContent } from '../rendering/message-content.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
+import type { Platform } from '../schemas/platforms.ts';
 
 export interface DeliveredPush {
   deviceId: string;
+  platform: Platform;
   content: MessageContent;
 }
 
@@ -26,7 +28,10 @@ export async function deliveredDevices(
   return new Set(entries.map((entry) => entry.deviceId));
 }
 
-/** One history document per accepted push; its (notificationId, deviceId) _id makes a repeat a no-op. */
+/**
+ * One history document per accepted push; its (notificationId, deviceId) _id makes a repeat a no-op. It is also the
+ * push's `sent` entry in the delivery log (with its platform), so that a sent push costs one document, not two.
+ */
 export async function recordHistory(
   models: Models,
   projectId: string,
@@ -35,10 +40,11 @@ export async function recordHistory(
   sentAt: Date,
 ): Promise<void> {
   if (pushes.length === 0) return;
-  const documents = pushes.map(({ deviceId, content }) => ({
+  const documents = pushes.map(({ deviceId, platform, content }) => ({
     _id: historyKey(notification.id, deviceId),
     projectId,
     deviceId,
+    platform,
     notificationId: notification.id,
     notification: { id: notification.id, createdAt: notification.createdAt, ...content },
     sentAt,

@@ -20,6 +20,8 @@ const historySchema = new Schema(
     },
     projectId: { type: String, required: true },
     deviceId: { type: String, required: true },
+    /** For the delivery log, whose sent entries these are; absent on entries written before it was kept. */
+    platform: { type: String },
     notificationId: { type: String, required: true },
     notification: {
       id: String,
@@ -35,6 +37,8 @@ const historySchema = new Schema(
 );
 // The _id orders the entries of one millisecond, so that a page boundary between them skips none.
 historySchema.index({ projectId: 1, deviceId: 1, sentAt: -1, _id: -1 });
+/** A notification's entries in device order: the sent entries of its delivery log. */
+historySchema.index({ notificationId: 1, _id: 1 });
 historySchema.index({ sentAt: 1 }, { expireAfterSeconds: historyRetentionSeconds });
 
 /** The TTL monitor runs about once a minute, so reads cut at the window themselves. */

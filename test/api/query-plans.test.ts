@@ -37,8 +37,8 @@ import { clickCountsPipeline, deviceClicksQuery } from '../../src/notifications/
 import { listDevicesQuery } from '../../src/devices/list-devices.ts';
 import { devicesByKeyQuery } from '../../src/devices/device-reads.ts';
 import type { EventCondition, SegmentCondition } from '../../src/schemas/segment.ts';
-import { deliveryLogQuery } from '../../src/notifications/delivery-log-page.ts';
-import { deliverySummaryPipeline } from '../../src/notifications/delivery-summary.ts';
+import { deliveryLogQuery, sentEntriesQuery } from '../../src/notifications/delivery-log-page.ts';
+import { deliverySummaryPipeline, sentByPlatformPipeline } from '../../src/notifications/delivery-summary.ts';
 import { daysSinceQuery, dailyCountKey, subscribedBeforePipeline } from '../../src/overview/daily-counts.ts';
 import { newestDevicesQuery } from '../../src/devices/newest-devices.ts';
 import { createdBefore } from '../../src/models/newest-first-list.ts';
@@ -705,6 +705,19 @@ const hotQueries: HotQuery[] = [
   {
     name: "a page of a notification's delivery log (GET /notifications/:id/deliveries)",
     explain: () => explainQuery(deliveryLogQuery(models(), `${projectId}-n3`, { limit: 50, after: deviceIdOf(7) })),
+    index: 'notificationId_1__id_1',
+  },
+  {
+    name: "the sent entries of a page of a notification's delivery log (its history)",
+    explain: () => explainQuery(sentEntriesQuery(models(), `${projectId}-n3`, { limit: 50, after: deviceIdOf(7) })),
+    index: 'notificationId_1__id_1',
+  },
+  {
+    name: "a notification's sent pushes by platform (its console page)",
+    explain: () =>
+      models()
+        .History.aggregate(sentByPlatformPipeline(`${projectId}-n3`))
+        .explain('queryPlanner') as Promise<Explain>,
     index: 'notificationId_1__id_1',
   },
   {
