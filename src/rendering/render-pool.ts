@@ -24,7 +24,7 @@ export interface RenderPoolOptions {
 export const renderTimeoutReason = 'render_timeout';
 
 /** A render thread's heap: a render that outgrows it ends its thread, never the process. */
-const threadHeapMb = 128;
+const threadHeapMb = 64;
 
 type TaskOutcome =
   | { renderings: DeviceRendering[] }
