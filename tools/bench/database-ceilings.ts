@@ -41,7 +41,8 @@ export interface RunLimit {
 
 const log = (line: string) => process.stderr.write(`[ceiling] ${line}\n`);
 
-function percentile(sorted: number[], fraction: number): number {
+/** The value at `fraction` of the sorted values, to two decimals; 0 for none. */
+export function percentile(sorted: number[], fraction: number): number {
   if (sorted.length === 0) return 0;
   return Number(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!.toFixed(2));
 }

@@ -27,7 +27,7 @@ import {
   withBaselines,
   type SendVariant,
   sendVariants,
-  startWebhookReceiver,
+  startCountingReceiver,
 } from './send-variants.ts';
 
 const { values } = parseArgs({
@@ -60,7 +60,7 @@ const progress = (label: string, done: number, total: number) => {
 
 const bench = await openBenchEnvironment('e2e', { sandbox: true });
 const sandbox = bench.sandbox!;
-const receiver = variantNames.includes('webhooks') ? await startWebhookReceiver() : null;
+const receiver = variantNames.includes('webhooks') ? await startCountingReceiver() : null;
 try {
   const { models, baseUrl } = bench;
   const webhookEnv = receiver ? { WEBHOOKS_ALLOW_PRIVATE: 'true' } : {};

@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { webhookEventTypes } from '../../src/schemas/webhook.ts';
 import { everyOption } from './every-option.ts';
+import { startBenchReceiver } from './webhook-receiver.ts';
 
 /** What a variant of the end-to-end send changes against the plain one, measured in the same run. */
 export interface SendVariant {
@@ -53,28 +52,17 @@ export function withBaselines(names: SendVariantName[]): SendVariantName[] {
 /** The body to create an endpoint on the receiver for every event type. */
 export const everyEventEndpoint = (url: string) => ({ url, events: [...webhookEventTypes] });
 
-/** A webhook receiver on loopback answering 200, counting events by type and the devices each device event names. */
-export async function startWebhookReceiver() {
+/** A receiver counting the events of each type and the devices the device.unsubscribed events name. */
+export async function startCountingReceiver() {
   const counts = new Map<string, number>();
   const unsubscribedDevices = new Set<string>();
-  let lastArrival = 0;
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const event = JSON.parse(Buffer.concat(chunks).toString()) as { type: string; data: { deviceId?: string } };
-      counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
-      if (event.type === 'device.unsubscribed' && event.data.deviceId) unsubscribedDevices.add(event.data.deviceId);
-      lastArrival = Date.now();
-      response.end();
-    });
+  const receiver = await startBenchReceiver((event) => {
+    counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
+    if (event.type === 'device.unsubscribed' && event.data.deviceId) unsubscribedDevices.add(event.data.deviceId);
   });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    ...receiver,
     counts: () => Object.fromEntries(counts),
     unsubscribedDevices: () => unsubscribedDevices.size,
-    lastArrival: () => lastArrival,
-    close: () => new Promise<void>((closed) => server.close(() => closed())),
   };
 }
