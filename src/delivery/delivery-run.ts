@@ -134,7 +134,7 @@ export class DeliveryRun {
       if (Date.now() <= expiresAt(notification, this.job.data)) await this.sendCall(gateway, notification, call);
       else
         await this.fail(
-          call.map(({ device }) => ({ device, reason: expiredReason })),
+          call.map(({ device }) => ({ device, outcome: 'expired' as const, reason: expiredReason })),
           call.length,
           'pushes held past their ttl',
         );

@@ -29,7 +29,7 @@ interface Bucket {
 const bucketKey = (instant: number, gateway: GatewayName) => `${instant}-${gateway}`;
 
 /** The send's zones so far, as its notification shows them: each instant and the devices queued for it. */
-export function zoneSizes(buckets: Record<string, QueuedZoneParts>): { at: number; devices: number }[] {
+function zoneSizes(buckets: Record<string, QueuedZoneParts>): { at: number; devices: number }[] {
   const sizes = new Map<number, number>();
   for (const [key, { devices }] of Object.entries(buckets)) {
     const at = Number(key.slice(0, key.indexOf('-')));

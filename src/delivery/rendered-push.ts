@@ -59,7 +59,7 @@ export async function renderPushes(
   const maxStops = alreadySent ? undefined : Math.max(0, maxStoppedRenders - notification.stoppedRenders);
   const renderings = await renderer.renderEach(requests, jobs, { projectId, maxStops });
   const fail = (device: BatchDevice, failure: RenderFailure) => {
-    pushes.failed.push({ device, reason: failure.reason });
+    pushes.failed.push({ device, outcome: 'failed', reason: failure.reason });
     if (failure.stopped) notification.stoppedRenders += 1;
   };
   for (const [index, device] of devices.entries()) {

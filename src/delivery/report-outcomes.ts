@@ -3,7 +3,6 @@ import type { Rejection } from '../devices/mark-unsubscribed.ts';
 import type { DeliverJobData, DeviceFailure } from '../queues/deliver.ts';
 import type { BatchDevice } from '../targets/target-device.ts';
 import { writeDeliveryLog, type DeliveryLogEntry } from './delivery-log.ts';
-import { expiredReason } from './push-expiry.ts';
 import { publishWebhookEvents } from '../webhooks/publish-events.ts';
 import { deviceUnsubscribed, messageFailed } from '../webhooks/webhook-events.ts';
 
@@ -67,12 +66,14 @@ export async function reportCapped(
 /** A device failed without a gateway call, and why: each device of a batch may have its own reason. */
 export interface UnsentDevice {
   device: BatchDevice;
+  /** `expired`: held past its time to live (CONTRACTS §14); `failed`: its content could not be rendered. */
+  outcome: 'failed' | 'expired';
   reason: string;
 }
 
 /**
  * Devices failed without a gateway call (a push held past its ttl, a render that failed): each logged with its own
- * reason, `expired` when that is expiredReason and `failed` otherwise, and with message.failed, as reportOutcomes does
+ * outcome and reason, and with message.failed, as reportOutcomes does
  * for a call's.
  */
 export async function reportUnsent(
@@ -81,8 +82,8 @@ export async function reportUnsent(
   unsent: UnsentDevice[],
 ): Promise<void> {
   const at = new Date();
-  const entries = unsent.map(({ device, reason }) =>
-    logEntry(device.deviceId, device.platform, reason === expiredReason ? 'expired' : 'failed', reason),
+  const entries = unsent.map(({ device, outcome, reason }) =>
+    logEntry(device.deviceId, device.platform, outcome, reason),
   );
   await writeDeliveryLog(deps.models, batch.notificationId, at, entries);
   const events = unsent.map(({ device, reason }) => messageFailed(batch.notificationId, device.deviceId, reason, at));

@@ -49,10 +49,17 @@ export class TimingGate {
       remaining = devices.filter((device) => !this.progress.isDone(device.deviceId));
     }
     const now = Date.now();
+    // Everything but the zone is the same for every device of the run: one answer per zone.
+    const byZone = new Map<string, number | null>();
     const held: { device: BatchDevice; releaseAt: number }[] = [];
     const due: BatchDevice[] = [];
     for (const device of remaining) {
-      const releaseAt = this.heldUntil(notification, device, now);
+      const zone = deviceZone(device, this.settings);
+      let releaseAt = byZone.get(zone);
+      if (releaseAt === undefined) {
+        releaseAt = this.heldUntil(notification, zone, now);
+        byZone.set(zone, releaseAt);
+      }
       if (releaseAt === null) due.push(device);
       else held.push({ device, releaseAt });
     }
@@ -68,7 +75,7 @@ export class TimingGate {
   private async expire(notification: PreparedNotification, devices: BatchDevice[]): Promise<void> {
     this.progress.tally.count('failed', devices.length);
     for (const device of devices) this.progress.settle(device.deviceId);
-    const unsent = devices.map((device) => ({ device, reason: expiredReason }));
+    const unsent = devices.map((device) => ({ device, outcome: 'expired' as const, reason: expiredReason }));
     await reportUnsent(this.worker.deps, this.job.data, unsent);
     const { batch } = this.job.data;
     this.worker.deps.log.warn(
@@ -78,8 +85,7 @@ export class TimingGate {
   }
 
   /** When the device's push may go, if not now: its local send time, else the end of its quiet hours. */
-  private heldUntil(notification: PreparedNotification, device: BatchDevice, now: number): number | null {
-    const zone = deviceZone(device, this.settings);
+  private heldUntil(notification: PreparedNotification, zone: string, now: number): number | null {
     const { localTime, ignoreQuietHours } = notification.timing;
     if (localTime !== undefined) {
       const sendAt = nextLocalTime(notification.sendFrom.getTime(), zone, localTime);

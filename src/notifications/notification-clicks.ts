@@ -38,7 +38,7 @@ export async function recordClick(
     { upsert: true },
   );
   if (clicked.upsertedCount === 1) await addToDay(models, projectId, { clicked: 1 }, clickedAt);
-  await publishWebhookEvents(deps, projectId, [messageClicked(notificationId, deviceId, new Date(), click.buttonId)]);
+  await publishWebhookEvents(deps, projectId, [messageClicked(notificationId, deviceId, clickedAt, click.buttonId)]);
 }
 
 /** Distinct clicking devices per notification; a notification nobody clicked is absent. */

@@ -1,4 +1,5 @@
 import type { Models } from '../models/index.ts';
+import { onePer } from '../infra/one-per.ts';
 
 export interface Subscription {
   endpointId: string;
@@ -6,7 +7,7 @@ export interface Subscription {
 }
 
 /** How long a process trusts what it read of a project's endpoints: an endpoint added is called within this. */
-export const subscriptionsCacheMs = 5000;
+const subscriptionsCacheMs = 5000;
 /** Projects whose endpoints a process keeps at once; past this the cache starts over. */
 const maxCachedProjects = 10_000;
 
@@ -15,16 +16,7 @@ interface Cached {
   subscriptions: Promise<Subscription[]>;
 }
 
-const caches = new WeakMap<Pick<Models, 'WebhookEndpoint'>, Map<string, Cached>>();
-
-function cacheOf(models: Pick<Models, 'WebhookEndpoint'>): Map<string, Cached> {
-  let cache = caches.get(models);
-  if (!cache) {
-    cache = new Map();
-    caches.set(models, cache);
-  }
-  return cache;
-}
+const cacheOf = onePer((_models: Pick<Models, 'WebhookEndpoint'>) => new Map<string, Cached>());
 
 export const enabledEndpointsQuery = (models: Pick<Models, 'WebhookEndpoint'>, projectId: string) =>
   models.WebhookEndpoint.find({ projectId, enabled: true }, { events: 1 }).lean();
