@@ -108,3 +108,26 @@ export function NamedItemSelect({
     <Select {...select} options={placeholder === undefined ? options : [['', placeholder] as const, ...options]} />
   );
 }
+
+interface CheckboxProps {
+  label: string;
+  checked: boolean;
+  onChange(checked: boolean): void;
+  name?: string;
+  class?: string;
+}
+
+/** A labelled checkbox, reporting whether it is now checked. */
+export function Checkbox({ label, checked, onChange, name, class: className }: CheckboxProps) {
+  return (
+    <label class={className}>
+      <input
+        type="checkbox"
+        name={name}
+        checked={checked}
+        onChange={(event) => onChange((event.currentTarget as HTMLInputElement).checked)}
+      />{' '}
+      {label}
+    </label>
+  );
+}

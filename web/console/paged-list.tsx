@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useAction, useLoad, type Loaded } from './hooks.ts';
 import { ErrorMessage } from './ui.tsx';
 
@@ -13,20 +13,16 @@ export function usePagedList<T>(
   pageSize: number,
   deps: unknown[],
 ) {
-  const [more, setMore] = useState<T[]>([]);
-  const [ended, setEnded] = useState(false);
-  const first: Loaded<T[]> = useLoad(async () => {
-    setMore([]);
-    const rows = await page(undefined, pageSize);
-    setEnded(rows.length < pageSize);
-    return rows;
-  }, deps);
-  const rows = [...(first.data ?? []), ...more];
+  const first: Loaded<T[]> = useLoad(() => page(undefined, pageSize), deps);
+  // The pages read past the first, since the first was last read.
+  const [more, setMore] = useState<T[][]>([]);
+  useEffect(() => setMore([]), [first.data]);
+  const rows = [...(first.data ?? []), ...more.flat()];
+  const ended = (more.at(-1) ?? first.data ?? []).length < pageSize;
   const loadMore = useAction(async () => {
     const last = rows.at(-1);
     const next = await page(last === undefined ? undefined : cursorOf(last), pageSize);
-    setMore((kept) => [...kept, ...next]);
-    setEnded(next.length < pageSize);
+    setMore((pages) => [...pages, next]);
   });
   return { first, rows, ended, loadMore };
 }

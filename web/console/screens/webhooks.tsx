@@ -8,7 +8,7 @@ import {
 import { api, listAll, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { Field } from '../fields.tsx';
+import { Checkbox, Field } from '../fields.tsx';
 import { ConfirmButton } from '../save-controls.tsx';
 import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
 
@@ -72,14 +72,13 @@ function CreateWebhook({ base, onCreated }: { base: string; onCreated(): void })
         <fieldset>
           <legend>Events</legend>
           {webhookEventTypes.map((type) => (
-            <label key={type} class="checkbox">
-              <input
-                type="checkbox"
-                checked={events.includes(type)}
-                onChange={(event) => toggle(type, (event.currentTarget as HTMLInputElement).checked)}
-              />{' '}
-              {type}
-            </label>
+            <Checkbox
+              key={type}
+              class="checkbox"
+              label={type}
+              checked={events.includes(type)}
+              onChange={(checked) => toggle(type, checked)}
+            />
           ))}
         </fieldset>
         <button type="submit" disabled={create.running}>

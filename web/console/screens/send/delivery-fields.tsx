@@ -1,5 +1,5 @@
 import type { SendNotificationBody } from '../../../../src/schemas/notification.ts';
-import { Field } from '../../fields.tsx';
+import { Checkbox, Field } from '../../fields.tsx';
 
 /** When the send's pushes may reach each device (CONTRACTS §15), as typed. */
 export interface DeliveryDraft {
@@ -31,17 +31,10 @@ export function deliveryBody(draft: DeliveryDraft): DeliveryBody {
   return body;
 }
 
-function Check({ label, checked, onChange }: { label: string; checked: boolean; onChange(value: boolean): void }) {
+function Check(props: { label: string; checked: boolean; onChange(value: boolean): void }) {
   return (
     <div class="field">
-      <label>
-        <input
-          type="checkbox"
-          checked={checked}
-          onChange={(event) => onChange((event.currentTarget as HTMLInputElement).checked)}
-        />{' '}
-        {label}
-      </label>
+      <Checkbox {...props} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { Field, Select } from '../../fields.tsx';
+import { Checkbox, Field, Select } from '../../fields.tsx';
 import { type OptionsDraft, platformNames } from './options-draft.ts';
 
 const maxButtons = 2;
@@ -44,32 +44,27 @@ export function OptionsFields({ draft, setDraft }: { draft: OptionsDraft; setDra
       <fieldset>
         <legend>Platforms</legend>
         {platformNames.map((platform) => (
-          <label key={platform}>
-            <input
-              type="checkbox"
-              name={`option-platform-${platform}`}
-              checked={draft.platforms.includes(platform)}
-              onChange={(event) =>
-                set({
-                  platforms: (event.currentTarget as HTMLInputElement).checked
-                    ? platformNames.filter((name) => name === platform || draft.platforms.includes(name))
-                    : draft.platforms.filter((name) => name !== platform),
-                })
-              }
-            />{' '}
-            {platform}
-          </label>
+          <Checkbox
+            key={platform}
+            label={platform}
+            name={`option-platform-${platform}`}
+            checked={draft.platforms.includes(platform)}
+            onChange={(checked) =>
+              set({
+                platforms: checked
+                  ? platformNames.filter((name) => name === platform || draft.platforms.includes(name))
+                  : draft.platforms.filter((name) => name !== platform),
+              })
+            }
+          />
         ))}
       </fieldset>
-      <label>
-        <input
-          type="checkbox"
-          name="option-silent"
-          checked={draft.silent}
-          onChange={(event) => set({ silent: (event.currentTarget as HTMLInputElement).checked })}
-        />{' '}
-        Silent push
-      </label>
+      <Checkbox
+        label="Silent push"
+        name="option-silent"
+        checked={draft.silent}
+        onChange={(silent) => set({ silent })}
+      />
       <small class="muted">
         A background data push that shows nothing: its content is not sent, and browsers are not targeted.
       </small>
