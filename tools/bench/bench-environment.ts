@@ -142,3 +142,24 @@ function stopChild(child: ChildProcess): Promise<void> {
     child.kill('SIGTERM');
   });
 }
+
+/**
+ * The server API of one project, as its backend calls it: `request` answers the body's `data` and throws on anything
+ * but a 2xx, naming the request and the answer.
+ */
+export function projectApi(baseUrl: string, project: { projectId: string; apiKey: string }) {
+  return async <T = { id: string }>(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') => {
+    const response = await fetch(`${baseUrl}/v1/projects/${project.projectId}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${project.apiKey}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const parsed = (await response.json()) as { data?: T; error?: unknown };
+    if (!response.ok || parsed.data === undefined)
+      throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(parsed)}`);
+    return parsed.data;
+  };
+}

@@ -15,7 +15,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createProject } from '../../src/projects/create-project.ts';
-import { openBenchEnvironment } from './bench-environment.ts';
+import { openBenchEnvironment, projectApi } from './bench-environment.ts';
 import { cpuSeconds, peakRssMiB, waitUntil } from './measure.ts';
 import { seedDevices, seededToken } from './seed-devices.ts';
 import { measureSandboxCeiling } from './sandbox-ceiling.ts';
@@ -77,17 +77,7 @@ try {
   /** Seeds the audience in a new project, sends to it and answers its deliveries/s, counting those from this send. */
   const sendToAudience = async (label: string, variant: SendVariant, audience = deviceCount) => {
     const project = await createProject(models, { name: label, plan: 'business' });
-    const api = (path: string, body: unknown, method = 'POST') =>
-      fetch(`${baseUrl}/v1/projects/${project.projectId}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }).then(async (response) => {
-        const parsed = (await response.json()) as { data?: { id: string }; error?: unknown };
-        if (!response.ok || !parsed.data)
-          throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(parsed)}`);
-        return parsed.data;
-      });
+    const api = projectApi(baseUrl, project);
     if (variant.settings) await api('/settings', variant.settings, 'PATCH');
     if (variant.webhookEndpoint && receiver) await api('/webhooks', everyEventEndpoint(receiver.url));
 
@@ -153,9 +143,9 @@ try {
     const seconds = (lastReceipt - postedAt) / 1000;
     const delivered = new Set(received.map((delivery) => delivery.token)).size;
     const historyWritten = await models.History.countDocuments({ notificationId: notification.id });
-    const stats = await fetch(`${baseUrl}/v1/projects/${project.projectId}/notifications/${notification.id}`, {
-      headers: { authorization: `Bearer ${project.apiKey}` },
-    }).then((response) => response.json() as Promise<{ data: { stats: { failed: number; unsubscribed: number } } }>);
+    const stats = {
+      data: await api<{ stats: { failed: number; unsubscribed: number } }>(`/notifications/${notification.id}`),
+    };
     const deliverCpuSeconds = cpuAfter[1]! - cpuBefore[1]!;
     return {
       project,

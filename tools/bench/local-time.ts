@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { createProject } from '../../src/projects/create-project.ts';
 import type { SendJobData } from '../../src/queues/send.ts';
-import { openBenchEnvironment } from './bench-environment.ts';
+import { openBenchEnvironment, projectApi } from './bench-environment.ts';
 import { waitUntil } from './measure.ts';
 import { seedDevices, seededToken } from './seed-devices.ts';
 import { checkTarget, ratio } from './database-ceilings.ts';
@@ -67,17 +67,7 @@ try {
   bench.spawnProcess('worker-send');
   bench.spawnProcess('worker-deliver');
   const project = await createProject(models, { name: 'local-time', plan: 'business' });
-  const api = async (path: string, body: unknown) => {
-    const response = await fetch(`${baseUrl}/v1/projects/${project.projectId}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const parsed = (await response.json()) as { data?: { id: string }; error?: unknown };
-    if (!response.ok || !parsed.data)
-      throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(parsed)}`);
-    return parsed.data;
-  };
+  const api = projectApi(baseUrl, project);
   await seedDevices(models, project.projectId, deviceCount, () => ({ bench: 1 }), {
     label: 'local-time',
     timezoneFor: zoneOf,
@@ -145,9 +135,7 @@ try {
   const received = dueDeliveries().map((delivery) => Date.parse(delivery.receivedAt));
   const firstLateness = (Math.min(...received) - instant) / 1000;
   const lastLateness = (Math.max(...received) - instant) / 1000;
-  const view = await fetch(`${baseUrl}/v1/projects/${project.projectId}/notifications/${local.id}`, {
-    headers: { authorization: `Bearer ${project.apiKey}` },
-  }).then((response) => response.json() as Promise<{ data: { zones?: { total: number; sent: number } } }>);
+  const view = { data: await api<{ zones?: { total: number; sent: number } }>(`/notifications/${local.id}`) };
   await api(`/notifications/${local.id}/cancel`, {});
   const fanOutRatio = ratio(local.seconds, atOnce.seconds);
   const result = {
