@@ -1,6 +1,7 @@
 import type { Models } from '../models/index.ts';
 import type { ProjectSettings } from '../schemas/project-settings.ts';
 import { readProjectSettings } from '../projects/project-settings.ts';
+import { ShortLivedCache } from '../infra/short-lived-cache.ts';
 
 /**
  * A project's settings as the deliver worker applies them: read at most once a second per project, so a batch costs
@@ -8,20 +9,14 @@ import { readProjectSettings } from '../projects/project-settings.ts';
  */
 export class ProjectSettingsCache {
   private readonly models: Models;
-  private readonly maxAgeMs: number;
-  private readonly entries = new Map<string, { settings: Promise<ProjectSettings | null>; readAt: number }>();
+  private readonly entries: ShortLivedCache<ProjectSettings | null>;
 
   constructor(models: Models, maxAgeMs = 1000) {
     this.models = models;
-    this.maxAgeMs = maxAgeMs;
+    this.entries = new ShortLivedCache(maxAgeMs);
   }
 
   get(projectId: string): Promise<ProjectSettings | null> {
-    const cached = this.entries.get(projectId);
-    if (cached && Date.now() - cached.readAt < this.maxAgeMs) return cached.settings;
-    const settings = readProjectSettings(this.models, projectId);
-    this.entries.set(projectId, { settings, readAt: Date.now() });
-    settings.catch(() => this.entries.delete(projectId));
-    return settings;
+    return this.entries.get(projectId, () => readProjectSettings(this.models, projectId));
   }
 }

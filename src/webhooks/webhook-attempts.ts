@@ -1,6 +1,9 @@
+import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { WebhookAttemptView } from '../schemas/webhook.ts';
 import { notFound } from '../errors.ts';
+import { Gathering } from '../infra/gathering.ts';
+import { countWebhookCalls, type WebhookCallResult } from '../metrics/webhook-metrics.ts';
 
 export interface WebhookAttempt {
   endpointId: string;
@@ -12,8 +15,27 @@ export interface WebhookAttempt {
   at: Date;
 }
 
-export async function recordAttempt(models: Pick<Models, 'WebhookAttempt'>, attempt: WebhookAttempt): Promise<void> {
-  await models.WebhookAttempt.create(attempt);
+/** Attempts written in one insert at most. */
+const maxAttemptsPerWrite = 100;
+
+/**
+ * Records each call of the webhook worker: its attempt and its count in the metrics. The attempts of calls that end
+ * together (a Gathering) cost one insertMany and one Redis round trip: at a send's burst of events a write per call
+ * would cost the database as much as the send's own writes. A call is recorded before its job completes.
+ */
+export function attemptRecorder(deps: Pick<Deps, 'models' | 'redis' | 'config'>) {
+  const attempts = new Gathering(async (recorded: Array<{ attempt: WebhookAttempt; result: WebhookCallResult }>) => {
+    await deps.models.WebhookAttempt.insertMany(
+      recorded.map(({ attempt }) => attempt),
+      { ordered: false },
+    );
+    await countWebhookCalls(
+      deps,
+      recorded.map(({ result }) => result),
+    );
+    return recorded.map(() => undefined);
+  }, maxAttemptsPerWrite);
+  return (attempt: WebhookAttempt, result: WebhookCallResult): Promise<void> => attempts.add({ attempt, result });
 }
 
 export const recentAttemptsQuery = (models: Models, endpointId: string, limit: number) =>
