@@ -1,7 +1,8 @@
 import type { Models } from '../models/index.ts';
 import { deliveryLogKey } from '../models/delivery-log.ts';
 import type { DeliveryOutcome } from '../schemas/delivery-log.ts';
-import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
+import { GatheredInserts } from '../infra/gathered-inserts.ts';
+import { onePer } from '../infra/one-per.ts';
 
 export interface DeliveryLogEntry {
   deviceId: string;
@@ -10,9 +11,12 @@ export interface DeliveryLogEntry {
   reason?: string;
 }
 
+const logInserts = onePer((models: Pick<Models, 'DeliveryLog'>) => new GatheredInserts(models.DeliveryLog.collection));
+
 /**
- * One entry per device of a notification, in one unordered insertMany: an entry written before (a rerun writing a
- * call's outcomes again) is refused by its _id and taken as written.
+ * One entry per device of a notification, in one unordered insert with those of the process's other calls that end
+ * together (GatheredInserts): an entry written before (a rerun writing a call's outcomes again) is refused by its _id
+ * and taken as written.
  */
 export async function writeDeliveryLog(
   models: Pick<Models, 'DeliveryLog'>,
@@ -27,5 +31,5 @@ export async function writeDeliveryLog(
     ...entry,
     at,
   }));
-  await ignoringDuplicateKeys(documents.length, () => models.DeliveryLog.insertMany(documents, { ordered: false }));
+  await logInserts(models).insert(documents);
 }

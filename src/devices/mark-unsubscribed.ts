@@ -1,6 +1,8 @@
 import type { Models } from '../models/index.ts';
 import { deviceKey } from '../models/device.ts';
 import { addToDay } from '../overview/daily-counts.ts';
+import { gatheredWrites } from '../infra/gathering.ts';
+import { onePer } from '../infra/one-per.ts';
 
 export interface Rejection {
   deviceId: string;
@@ -8,36 +10,73 @@ export interface Rejection {
   reason: string;
 }
 
+interface ProjectRejections {
+  projectId: string;
+  rejections: Rejection[];
+  at: Date;
+}
+
+/** Callers whose rejections go in one round of writes at most: as many as a deliver worker has batches in flight. */
+const maxCallersPerRound = 16;
+
 /**
- * The gateway said the token is dead (CONTRACTS §9). Only a device still holding that token and subscribed is
- * unsubscribed: one that registered a new token meanwhile stays subscribed. Each update checks that in its filter, on
- * the document as the server writes it, and bumps the revision, so a registration that read the device before this
- * write retries on what it wrote (changeDevice); all of them go in one unordered bulk write, and those it unsubscribed
- * leave the day's subscribed devices.
+ * Unsubscribes, in one updateMany per project and reason, the devices still subscribed that hold a token a gateway
+ * rejected: one that registered a new token meanwhile stays subscribed. The filter checks that on the document as the
+ * server writes it, and the update bumps the revision, so a registration that read the device before this write
+ * retries on what it wrote (changeDevice). A device holding the rejected token of another device of the same round is
+ * unsubscribed too: the token is dead whoever holds it. Those unsubscribed leave their project's day of subscribed
+ * devices. The time kept is the earliest refusal of the round.
+ */
+async function unsubscribeRound(models: Models, callers: ProjectRejections[]): Promise<void> {
+  const groups = new Map<string, ProjectRejections>();
+  for (const { projectId, rejections, at } of callers)
+    for (const rejection of rejections) {
+      const key = JSON.stringify([projectId, rejection.reason]);
+      const group = groups.get(key) ?? { projectId, rejections: [], at };
+      group.rejections.push(rejection);
+      if (at < group.at) group.at = at;
+      groups.set(key, group);
+    }
+  const left = new Map<string, { count: number; at: Date }>();
+  for (const { projectId, rejections, at } of groups.values()) {
+    const written = await models.Device.updateMany(
+      {
+        _id: { $in: rejections.map((rejection) => deviceKey(projectId, rejection.deviceId)) },
+        pushToken: { $in: rejections.map((rejection) => rejection.pushToken) },
+        isSubscribed: true,
+      },
+      [
+        {
+          $set: {
+            isSubscribed: false,
+            unsubscribedAt: at,
+            unsubscribeReason: rejections[0]!.reason,
+            rejectedPushToken: '$pushToken',
+            revision: { $add: ['$revision', 1] },
+          },
+        },
+      ],
+      { updatePipeline: true },
+    );
+    const count = (left.get(projectId)?.count ?? 0) + written.modifiedCount;
+    left.set(projectId, { count, at });
+  }
+  for (const [projectId, { count, at }] of left) await addToDay(models, projectId, { subscribed: -count }, at);
+}
+
+const rounds = onePer((models: Models) =>
+  gatheredWrites((callers: ProjectRejections[]) => unsubscribeRound(models, callers), maxCallersPerRound),
+);
+
+/**
+ * The gateway said these tokens are dead (CONTRACTS §9): their devices are unsubscribed, with those of the process's
+ * other calls that end together (a Gathering of unsubscribeRound).
  */
 export async function markUnsubscribed(
   models: Models,
   projectId: string,
   rejections: Rejection[],
-  now: Date,
+  at: Date,
 ): Promise<void> {
-  if (rejections.length === 0) return;
-  const written = await models.Device.bulkWrite(
-    rejections.map((rejection) => ({
-      updateOne: {
-        filter: { _id: deviceKey(projectId, rejection.deviceId), pushToken: rejection.pushToken, isSubscribed: true },
-        update: {
-          $set: {
-            isSubscribed: false,
-            unsubscribedAt: now,
-            unsubscribeReason: rejection.reason,
-            rejectedPushToken: rejection.pushToken,
-          },
-          $inc: { revision: 1 },
-        },
-      },
-    })),
-    { ordered: false },
-  );
-  await addToDay(models, projectId, { subscribed: -written.modifiedCount }, now);
+  if (rejections.length > 0) await rounds(models)({ projectId, rejections, at });
 }

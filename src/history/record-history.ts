@@ -1,7 +1,8 @@
 import type { Models } from '../models/index.ts';
 import { historyKey } from '../models/history.ts';
 import type { MessageContent } from '../rendering/message-content.ts';
-import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
+import { GatheredInserts } from '../infra/gathered-inserts.ts';
+import { onePer } from '../infra/one-per.ts';
 import type { Platform } from '../schemas/platforms.ts';
 
 export interface DeliveredPush {
@@ -28,9 +29,12 @@ export async function deliveredDevices(
   return new Set(entries.map((entry) => entry.deviceId));
 }
 
+const historyInserts = onePer((models: Models) => new GatheredInserts(models.History.collection));
+
 /**
  * One history document per accepted push; its (notificationId, deviceId) _id makes a repeat a no-op. It is also the
- * push's `sent` entry in the delivery log (with its platform), so that a sent push costs one document, not two.
+ * push's `sent` entry in the delivery log (with its platform), so that a sent push costs one document, not two. The
+ * process's gateway calls that end together write theirs in one insert (GatheredInserts).
  */
 export async function recordHistory(
   models: Models,
@@ -49,8 +53,5 @@ export async function recordHistory(
     notification: { id: notification.id, createdAt: notification.createdAt, ...content },
     sentAt,
   }));
-  // The raw collection is typed for ObjectId ids, and these documents' _id is a string: hence never[].
-  await ignoringDuplicateKeys(documents.length, () =>
-    models.History.collection.insertMany(documents as never[], { ordered: false }),
-  );
+  await historyInserts(models).insert(documents);
 }

@@ -37,11 +37,23 @@ export class Gathering<Item, Result> {
       const batch = this.waiting.splice(0, this.maxPerRun);
       try {
         const results = await this.run(batch.map(({ item }) => item));
-        for (const [index, { resolve }] of batch.entries()) resolve(results[index]!);
+        for (const [index, { resolve }] of batch.entries()) resolve(results[index] as Result);
       } catch (error) {
         for (const { reject } of batch) reject(error);
       }
     }
     this.running = false;
   }
+}
+
+/** A Gathering of writes: an item's promise settles as the write of its run does. */
+export function gatheredWrites<Item>(
+  write: (items: Item[]) => Promise<unknown>,
+  maxPerRun: number,
+): (item: Item) => Promise<void> {
+  const gathering = new Gathering<Item, undefined>(async (items) => {
+    await write(items);
+    return items.map(() => undefined);
+  }, maxPerRun);
+  return (item) => gathering.add(item);
 }

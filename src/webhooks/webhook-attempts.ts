@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { WebhookAttemptView } from '../schemas/webhook.ts';
 import { notFound } from '../errors.ts';
-import { Gathering } from '../infra/gathering.ts';
+import { gatheredWrites } from '../infra/gathering.ts';
 import { countWebhookCalls, type WebhookCallResult } from '../metrics/webhook-metrics.ts';
 
 export interface WebhookAttempt {
@@ -24,7 +24,7 @@ const maxAttemptsPerWrite = 100;
  * would cost the database as much as the send's own writes. A call is recorded before its job completes.
  */
 export function attemptRecorder(deps: Pick<Deps, 'models' | 'redis' | 'config'>) {
-  const attempts = new Gathering(async (recorded: Array<{ attempt: WebhookAttempt; result: WebhookCallResult }>) => {
+  const record = gatheredWrites(async (recorded: Array<{ attempt: WebhookAttempt; result: WebhookCallResult }>) => {
     await deps.models.WebhookAttempt.insertMany(
       recorded.map(({ attempt }) => attempt),
       { ordered: false },
@@ -33,9 +33,8 @@ export function attemptRecorder(deps: Pick<Deps, 'models' | 'redis' | 'config'>)
       deps,
       recorded.map(({ result }) => result),
     );
-    return recorded.map(() => undefined);
   }, maxAttemptsPerWrite);
-  return (attempt: WebhookAttempt, result: WebhookCallResult): Promise<void> => attempts.add({ attempt, result });
+  return (attempt: WebhookAttempt, result: WebhookCallResult) => record({ attempt, result });
 }
 
 export const recentAttemptsQuery = (models: Models, endpointId: string, limit: number) =>
