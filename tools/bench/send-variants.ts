@@ -52,17 +52,25 @@ export function withBaselines(names: SendVariantName[]): SendVariantName[] {
 /** The body to create an endpoint on the receiver for every event type. */
 export const everyEventEndpoint = (url: string) => ({ url, events: [...webhookEventTypes] });
 
-/** A receiver counting the events of each type and the devices the device.unsubscribed events name. */
+/**
+ * A receiver counting the events of each type, and the devices the device.unsubscribed events name by the endpoint
+ * they reached: `endpointUrl(name)` is a URL of the receiver of its own.
+ */
 export async function startCountingReceiver() {
   const counts = new Map<string, number>();
-  const unsubscribedDevices = new Set<string>();
-  const receiver = await startBenchReceiver((event) => {
+  const unsubscribedDevices = new Map<string, Set<string>>();
+  const receiver = await startBenchReceiver((event, _arrivedAt, path) => {
     counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
-    if (event.type === 'device.unsubscribed' && event.data.deviceId) unsubscribedDevices.add(event.data.deviceId);
+    if (event.type !== 'device.unsubscribed' || !event.data.deviceId) return;
+    const devices = unsubscribedDevices.get(path) ?? new Set<string>();
+    devices.add(event.data.deviceId);
+    unsubscribedDevices.set(path, devices);
   });
+  const pathOf = (name: string) => `/hooks/${encodeURIComponent(name)}`;
   return {
-    ...receiver,
+    close: receiver.close,
+    endpointUrl: (name: string) => `${new URL(receiver.url).origin}${pathOf(name)}`,
     counts: () => Object.fromEntries(counts),
-    unsubscribedDevices: () => unsubscribedDevices.size,
+    unsubscribedDevices: (name: string) => unsubscribedDevices.get(pathOf(name))?.size ?? 0,
   };
 }

@@ -7,13 +7,16 @@ export interface ReceivedEvent {
   data: { deviceId?: string };
 }
 
-/** A webhook receiver on loopback answering 200, handing each event and the time it arrived to `onEvent`. */
-export async function startBenchReceiver(onEvent: (event: ReceivedEvent, arrivedAt: number) => void) {
+/**
+ * A webhook receiver on loopback answering 200, handing each event, the time it arrived and the path it was POSTed to
+ * (an endpoint's URL may add one to `url`) to `onEvent`.
+ */
+export async function startBenchReceiver(onEvent: (event: ReceivedEvent, arrivedAt: number, path: string) => void) {
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      onEvent(JSON.parse(Buffer.concat(chunks).toString()) as ReceivedEvent, Date.now());
+      onEvent(JSON.parse(Buffer.concat(chunks).toString()) as ReceivedEvent, Date.now(), request.url ?? '/');
       response.end();
     });
   });
