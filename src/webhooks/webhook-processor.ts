@@ -4,11 +4,11 @@ import type { Deps } from '../deps.ts';
 import type { WebhookJobData } from '../queues/webhook.ts';
 import { webhookUrlProblem } from './webhook-url.ts';
 import { postWebhook, webhookAgents, type WebhookAnswer } from './post-webhook.ts';
-import { attemptRecorder } from './webhook-attempts.ts';
+import { AttemptLog } from './webhook-attempts.ts';
 import { disableEndpoint, noteFailure, noteSuccess } from './endpoint-state.ts';
 import { EndpointCache } from './endpoint-cache.ts';
 
-type WebhookDeps = Pick<Deps, 'models' | 'config' | 'redis'>;
+type WebhookDeps = Pick<Deps, 'models' | 'config' | 'redis' | 'log'>;
 
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 
@@ -24,7 +24,7 @@ export function webhookProcessor(deps: WebhookDeps) {
   const { allowPrivate, retryWindowMs } = config.webhooks;
   const agents = webhookAgents(allowPrivate);
   const endpoints = new EndpointCache(models, config.credentialsKey);
-  const record = attemptRecorder(deps);
+  const attempts = new AttemptLog(deps);
 
   async function call(job: Job<WebhookJobData>, url: string, secret: string): Promise<WebhookAnswer> {
     const problem = webhookUrlProblem(url, allowPrivate);
@@ -46,7 +46,7 @@ export function webhookProcessor(deps: WebhookDeps) {
     if (!endpoint?.enabled || !endpoint.events.has(event.type)) return 'not sent: endpoint gone or disabled';
     const answer = await call(job, endpoint.url, endpoint.secret);
     const result = isSuccess(answer.status) ? 'delivered' : answer.status === 410 ? 'gone' : 'failed';
-    await record({ endpointId, webhookId: job.id!, type: event.type, ...answer, at: new Date() }, result);
+    attempts.record({ endpointId, webhookId: job.id!, type: event.type, ...answer, at: new Date() }, result);
     // Each change to the endpoint's state is forgotten once written, so that the next call acts on it.
     if (result === 'delivered') {
       if (endpoint.failingSince) {
@@ -66,10 +66,12 @@ export function webhookProcessor(deps: WebhookDeps) {
     if (Date.now() - job.timestamp >= retryWindowMs) throw new UnrecoverableError(`${failure}; retries are over`);
     throw new Error(failure ?? 'the call failed');
   };
-  // The kept-alive connections to the receivers are closed with the worker, so that the process can end.
+  // The kept-alive connections to the receivers are closed with the worker, so that the process can end; the calls'
+  // records are written before the process ends.
   const close = async () => {
     agents.https.destroy();
     agents.http.destroy();
+    await attempts.flush();
   };
   return { process: deliver, close };
 }
