@@ -52,7 +52,8 @@ async function unsubscribeRound(models: Models, callers: ProjectRejections[]): P
             unsubscribedAt: at,
             unsubscribeReason: rejections[0]!.reason,
             rejectedPushToken: '$pushToken',
-            revision: { $add: ['$revision', 1] },
+            // A device stored before devices had a revision starts at 1, as $inc would.
+            revision: { $add: [{ $ifNull: ['$revision', 0] }, 1] },
           },
         },
       ],

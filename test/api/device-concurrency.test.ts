@@ -336,4 +336,19 @@ describe('markUnsubscribed', () => {
     });
     expect(await storedDevice('never-registered')).toBeNull();
   });
+
+  it('starts the revision of a device stored before devices had one, as any other write of it does', async () => {
+    await ingress.context.models.Device.collection.insertOne({
+      _id: `${project.projectId}:legacy-dead` as never,
+      projectId: project.projectId,
+      deviceId: 'legacy-dead',
+      platform: 'android',
+      pushToken: 'legacy-dead-token',
+      isSubscribed: true,
+    });
+    const at = new Date();
+    const rejection = { deviceId: 'legacy-dead', pushToken: 'legacy-dead-token', reason: 'UNREGISTERED' };
+    await markUnsubscribed(ingress.context.models, project.projectId, [rejection], at);
+    expect(await storedDevice('legacy-dead')).toMatchObject({ isSubscribed: false, unsubscribedAt: at, revision: 1 });
+  });
 });
