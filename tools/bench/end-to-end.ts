@@ -188,10 +188,14 @@ try {
       const variant: SendVariant = sendVariants[name];
       const label = rounds === 1 ? `bench-${name}` : `bench-${name}-${round}`;
       const run = await sendToAudience(label, variant);
+      let unsubscribedReceived: number | null = null;
       if (receiver && variant.webhookEndpoint)
         await waitUntil(
-          () => `${expectedUnsubscribed(variant)} device.unsubscribed (${receiver.unsubscribedDevices(label)} so far)`,
-          () => receiver.unsubscribedDevices(label) >= expectedUnsubscribed(variant),
+          () => `${expectedUnsubscribed(variant)} device.unsubscribed (${unsubscribedReceived} so far)`,
+          async () => {
+            unsubscribedReceived = await receiver.unsubscribedDevices(label);
+            return unsubscribedReceived >= expectedUnsubscribed(variant);
+          },
           300_000,
           250,
         );
@@ -203,7 +207,7 @@ try {
           seconds: run.seconds,
           deliverCpuSeconds: run.deliverCpuSeconds,
           unsubscribed: run.stats.data.stats.unsubscribed,
-          unsubscribedReceived: variant.webhookEndpoint && receiver ? receiver.unsubscribedDevices(label) : null,
+          unsubscribedReceived,
         },
       ]);
     }
@@ -252,7 +256,7 @@ try {
         ];
       }),
     ),
-    ...(receiver && { webhookEventsReceived: receiver.counts() }),
+    ...(receiver && { webhookEventsReceived: await receiver.counts() }),
     targets: [
       checkTarget(
         `end-to-end segment send of ${deviceCount}: deliveries/s ≥ 0.7 × min(sandbox ceiling, history-insert ceiling)`,

@@ -1,6 +1,9 @@
 import { webhookEventTypes } from '../../src/schemas/webhook.ts';
 import { everyOption } from './every-option.ts';
-import { startBenchReceiver } from './webhook-receiver.ts';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 
 /** What a variant of the end-to-end send changes against the plain one, measured in the same run. */
 export interface SendVariant {
@@ -53,24 +56,25 @@ export function withBaselines(names: SendVariantName[]): SendVariantName[] {
 export const everyEventEndpoint = (url: string) => ({ url, events: [...webhookEventTypes] });
 
 /**
- * A receiver counting the events of each type, and the devices the device.unsubscribed events name by the endpoint
- * they reached: `endpointUrl(name)` is a URL of the receiver of its own.
+ * The counting receiver (counting-receiver.ts) started in a process of its own; each variant's endpoint has a path
+ * of its own on it (`endpointUrl(name)`), by which it counts the devices the device.unsubscribed events name.
  */
 export async function startCountingReceiver() {
-  const counts = new Map<string, number>();
-  const unsubscribedDevices = new Map<string, Set<string>>();
-  const receiver = await startBenchReceiver((event, _arrivedAt, path) => {
-    counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
-    if (event.type !== 'device.unsubscribed' || !event.data.deviceId) return;
-    const devices = unsubscribedDevices.get(path) ?? new Set<string>();
-    devices.add(event.data.deviceId);
-    unsubscribedDevices.set(path, devices);
+  const child = spawn(process.execPath, [resolve(import.meta.dirname, 'counting-receiver.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const [firstLine] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  const [hooksUrl, countsUrl] = firstLine.split(' ') as [string, string];
   const pathOf = (name: string) => `/hooks/${encodeURIComponent(name)}`;
+  const tally = async () =>
+    (await (await fetch(countsUrl)).json()) as { counts: Record<string, number>; unsubscribed: Record<string, number> };
   return {
-    close: receiver.close,
-    endpointUrl: (name: string) => `${new URL(receiver.url).origin}${pathOf(name)}`,
-    counts: () => Object.fromEntries(counts),
-    unsubscribedDevices: (name: string) => unsubscribedDevices.get(pathOf(name))?.size ?? 0,
+    endpointUrl: (name: string) => `${new URL(hooksUrl).origin}${pathOf(name)}`,
+    counts: async () => (await tally()).counts,
+    unsubscribedDevices: async (name: string) => (await tally()).unsubscribed[pathOf(name)] ?? 0,
+    close: async () => {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
   };
 }
