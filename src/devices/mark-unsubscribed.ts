@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import { deviceKey } from '../models/device.ts';
-import { addToDay } from '../overview/daily-counts.ts';
+import { addToDay, dayKey } from '../overview/daily-counts.ts';
 import { gatheredWrites } from '../infra/gathering.ts';
 import { onePer } from '../infra/one-per.ts';
 
@@ -20,25 +20,25 @@ interface ProjectRejections {
 const maxCallersPerRound = 16;
 
 /**
- * Unsubscribes, in one updateMany per project and reason, the devices still subscribed that hold a token a gateway
- * rejected: one that registered a new token meanwhile stays subscribed. The filter checks that on the document as the
- * server writes it, and the update bumps the revision, so a registration that read the device before this write
- * retries on what it wrote (changeDevice). A device holding the rejected token of another device of the same round is
- * unsubscribed too: the token is dead whoever holds it. Those unsubscribed leave their project's day of subscribed
- * devices. The time kept is the earliest refusal of the round.
+ * Unsubscribes, in one updateMany per project, reason and UTC day, the devices still subscribed that hold a token a
+ * gateway rejected: one that registered a new token meanwhile stays subscribed. The filter checks that on the document
+ * as the server writes it, and the update bumps the revision, so a registration that read the device before this
+ * write retries on what it wrote (changeDevice). A device holding the rejected token of another device of the same
+ * round is unsubscribed too: the token is dead whoever holds it. Each group's devices leave its day of subscribed
+ * devices as soon as they are written, so that a later group failing (and every caller retrying, which then matches
+ * none of them) loses none of the count. The time kept is the group's earliest refusal.
  */
 async function unsubscribeRound(models: Models, callers: ProjectRejections[]): Promise<void> {
-  const groups = new Map<string, ProjectRejections>();
+  const groups = new Map<string, ProjectRejections & { reason: string }>();
   for (const { projectId, rejections, at } of callers)
     for (const rejection of rejections) {
-      const key = JSON.stringify([projectId, rejection.reason]);
-      const group = groups.get(key) ?? { projectId, rejections: [], at };
+      const key = JSON.stringify([projectId, rejection.reason, dayKey(at)]);
+      const group = groups.get(key) ?? { projectId, reason: rejection.reason, rejections: [], at };
       group.rejections.push(rejection);
       if (at < group.at) group.at = at;
       groups.set(key, group);
     }
-  const left = new Map<string, { count: number; at: Date }>();
-  for (const { projectId, rejections, at } of groups.values()) {
+  for (const { projectId, reason, rejections, at } of groups.values()) {
     const written = await models.Device.updateMany(
       {
         _id: { $in: rejections.map((rejection) => deviceKey(projectId, rejection.deviceId)) },
@@ -50,7 +50,8 @@ async function unsubscribeRound(models: Models, callers: ProjectRejections[]): P
           $set: {
             isSubscribed: false,
             unsubscribedAt: at,
-            unsubscribeReason: rejections[0]!.reason,
+            // The gateway's words, which a pipeline would read as a field path if they began with $.
+            unsubscribeReason: { $literal: reason },
             rejectedPushToken: '$pushToken',
             // A device stored before devices had a revision starts at 1, as $inc would.
             revision: { $add: [{ $ifNull: ['$revision', 0] }, 1] },
@@ -59,10 +60,8 @@ async function unsubscribeRound(models: Models, callers: ProjectRejections[]): P
       ],
       { updatePipeline: true },
     );
-    const count = (left.get(projectId)?.count ?? 0) + written.modifiedCount;
-    left.set(projectId, { count, at });
+    await addToDay(models, projectId, { subscribed: -written.modifiedCount }, at);
   }
-  for (const [projectId, { count, at }] of left) await addToDay(models, projectId, { subscribed: -count }, at);
 }
 
 const rounds = onePer((models: Models) =>

@@ -4,6 +4,8 @@ import { useIngress } from '../support/ingress.ts';
 import { eventIngestJobName, type EventIngestJob } from '../../src/queues/event-ingest.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { markUnsubscribed } from '../../src/devices/mark-unsubscribed.ts';
+import { dailyCountKey } from '../../src/overview/daily-counts.ts';
+import { startOfUtcDay } from '../../src/events/utc-day.ts';
 import { applyUserTags } from '../../src/user-tags/apply-user-tags.ts';
 
 // Device writes take no lock: each is a read and an update guarded by the revision read (src/devices/change-device.ts).
@@ -335,6 +337,46 @@ describe('markUnsubscribed', () => {
       unsubscribeReason: 'BEFORE',
     });
     expect(await storedDevice('never-registered')).toBeNull();
+  });
+
+  it('writes the rejections of calls made at once each with its reason and time, counted on each project and day', async () => {
+    const other = await ingress.createProject('team');
+    const seed = (projectId: string, deviceId: string) =>
+      ingress.context.models.Device.collection.insertOne({
+        _id: `${projectId}:${deviceId}` as never,
+        projectId,
+        deviceId,
+        platform: 'android',
+        pushToken: `${deviceId}-token`,
+        isSubscribed: true,
+        revision: 1,
+      });
+    await seed(project.projectId, 'round-a');
+    await seed(project.projectId, 'round-b');
+    await seed(project.projectId, 'round-old');
+    await seed(other.projectId, 'round-c');
+    const rejection = (deviceId: string, reason: string) => ({ deviceId, pushToken: `${deviceId}-token`, reason });
+    const now = new Date();
+    const twoDaysAgo = new Date(now.getTime() - 2 * 24 * 3600 * 1000);
+    const { DailyCount } = ingress.context.models;
+    const subscribedOn = async (projectId: string, at: Date) =>
+      (await DailyCount.findById(dailyCountKey(projectId, startOfUtcDay(at))).lean())?.subscribed ?? 0;
+    const before = await Promise.all([
+      subscribedOn(project.projectId, now),
+      subscribedOn(project.projectId, twoDaysAgo),
+    ]);
+    await Promise.all([
+      markUnsubscribed(ingress.context.models, project.projectId, [rejection('round-a', 'UNREGISTERED')], now),
+      markUnsubscribed(ingress.context.models, project.projectId, [rejection('round-b', '$BadDeviceToken')], now),
+      markUnsubscribed(ingress.context.models, project.projectId, [rejection('round-old', 'UNREGISTERED')], twoDaysAgo),
+      markUnsubscribed(ingress.context.models, other.projectId, [rejection('round-c', 'UNREGISTERED')], now),
+    ]);
+    expect(await storedDevice('round-a')).toMatchObject({ isSubscribed: false, unsubscribeReason: 'UNREGISTERED' });
+    expect(await storedDevice('round-b')).toMatchObject({ isSubscribed: false, unsubscribeReason: '$BadDeviceToken' });
+    expect(await storedDevice('round-old')).toMatchObject({ isSubscribed: false, unsubscribedAt: twoDaysAgo });
+    expect(await subscribedOn(project.projectId, now)).toBe(before[0]! - 2);
+    expect(await subscribedOn(project.projectId, twoDaysAgo)).toBe(before[1]! - 1);
+    expect(await subscribedOn(other.projectId, now)).toBe(-1);
   });
 
   it('starts the revision of a device stored before devices had one, as any other write of it does', async () => {
