@@ -2,10 +2,18 @@ import type { Models } from '../models/index.ts';
 
 type EndpointModels = Pick<Models, 'WebhookEndpoint'>;
 
-/** The service disables an endpoint with the reason and the time, which its view and the console show. */
-export async function disableEndpoint(models: EndpointModels, endpointId: string, reason: string): Promise<void> {
+/**
+ * The service disables an endpoint with the reason and the time, which its view and the console show; `stillTrue`
+ * adds what the stored endpoint must still hold for it.
+ */
+export async function disableEndpoint(
+  models: EndpointModels,
+  endpointId: string,
+  reason: string,
+  stillTrue: Record<string, unknown> = {},
+): Promise<void> {
   await models.WebhookEndpoint.updateOne(
-    { _id: endpointId, enabled: true },
+    { _id: endpointId, enabled: true, ...stillTrue },
     { $set: { enabled: false, disabledReason: reason, disabledAt: new Date() } },
   );
 }
@@ -35,6 +43,10 @@ export async function noteFailure(
     await models.WebhookEndpoint.updateOne({ _id: endpointId, failingSince: null }, { $set: { failingSince: now } });
     return;
   }
-  if (now.getTime() - failingSince.getTime() >= windowMs)
-    await disableEndpoint(models, endpointId, `every call failed for ${duration(windowMs)}`);
+  // Checked again on the stored endpoint: a 2xx of another call may have ended the run since failingSince was read.
+  const windowStart = new Date(now.getTime() - windowMs);
+  if (failingSince <= windowStart)
+    await disableEndpoint(models, endpointId, `every call failed for ${duration(windowMs)}`, {
+      failingSince: { $lte: windowStart },
+    });
 }

@@ -21,10 +21,10 @@ const maxKeptAttempts = 1000;
 /**
  * The webhook worker's records of its calls: each attempt, and its count in the metrics. They are kept in memory and
  * written once a second (or at maxKeptAttempts) in one insertMany and one Redis round trip, and when the worker
- * closes: during a send's burst of events a write per call cost the database about a tenth of the send's own rate,
- * and the calls went no faster for waiting on their records. A worker killed meanwhile loses the records of its last
- * second of calls, never an event: the call's job is what makes the event at least once. A write that fails is
- * logged and its records dropped: they are a diagnosis, and the next calls are recorded anyway.
+ * closes, so that a burst of events costs the database a write a second, not one per call, and no call waits for its
+ * record. A worker killed meanwhile loses the records of its last second of calls, never an event: the call's job is
+ * what makes the event at least once. A write that fails is logged and its records dropped: they are a diagnosis, and
+ * the next calls are recorded anyway.
  */
 export class AttemptLog {
   private readonly deps: Pick<Deps, 'models' | 'redis' | 'config' | 'log'>;
@@ -48,7 +48,9 @@ export class AttemptLog {
     this.timer = null;
     const records = this.kept;
     this.kept = [];
-    this.writing = this.writing.then(() => this.write(records));
+    this.writing = this.writing
+      .then(() => this.write(records))
+      .catch((error: unknown) => this.deps.log.warn({ err: error }, 'could not record webhook attempts'));
     return this.writing;
   }
 
