@@ -63,7 +63,12 @@ export async function startCountingReceiver() {
   const child = spawn(process.execPath, [resolve(import.meta.dirname, 'counting-receiver.ts')], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const [firstLine] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  const firstLine = await Promise.race([
+    once(createInterface({ input: child.stdout! }), 'line').then(([line]) => line as string),
+    once(child, 'exit').then(([code]) => {
+      throw new Error(`the webhook receiver exited (${code}) before it listened`);
+    }),
+  ]);
   const [hooksUrl, countsUrl] = firstLine.split(' ') as [string, string];
   const pathOf = (name: string) => `/hooks/${encodeURIComponent(name)}`;
   const tally = async () =>
