@@ -196,9 +196,7 @@ const explainQuery = async (query: { explain(verbosity: 'queryPlanner'): unknown
 
 /** countDocuments is this aggregate on the wire (mongodb/lib/collection.js), which is what gets planned. */
 const explainCount = (model: Models['Event'] | Models['Device'], filter: object) =>
-  model
-    .aggregate([{ $match: filter }, { $group: { _id: 1, n: { $sum: 1 } } }])
-    .explain('queryPlanner') as Promise<Explain>;
+  explainQuery(model.aggregate([{ $match: filter }, { $group: { _id: 1, n: { $sum: 1 } } }]));
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -466,9 +464,7 @@ const hotQueries: HotQuery[] = [
   {
     name: 'segment event condition: whole days from the daily counters ($match of the $group)',
     explain: () =>
-      models()
-        .EventCounter.aggregate(eventConditionQueries(projectId, purchases, now).counters!)
-        .explain('queryPlanner') as Promise<Explain>,
+      explainQuery(models().EventCounter.aggregate(eventConditionQueries(projectId, purchases, now).counters!)),
     index: 'projectId_1_type_1_day_-1',
   },
   {
@@ -691,9 +687,7 @@ const hotQueries: HotQuery[] = [
   {
     name: 'the devices that clicked each notification of a page (stats.clicked)',
     explain: () =>
-      models()
-        .NotificationClick.aggregate(clickCountsPipeline([`${projectId}-n3`, `${projectId}-n4`]))
-        .explain('queryPlanner') as Promise<Explain>,
+      explainQuery(models().NotificationClick.aggregate(clickCountsPipeline([`${projectId}-n3`, `${projectId}-n4`]))),
     index: 'notificationId_1',
   },
   {
@@ -714,10 +708,7 @@ const hotQueries: HotQuery[] = [
   },
   {
     name: "a notification's sent pushes by platform (its console page)",
-    explain: () =>
-      models()
-        .History.aggregate(sentByPlatformPipeline(`${projectId}-n3`))
-        .explain('queryPlanner') as Promise<Explain>,
+    explain: () => explainQuery(models().History.aggregate(sentByPlatformPipeline(`${projectId}-n3`))),
     index: 'notificationId_1__id_1',
   },
   {
@@ -728,10 +719,7 @@ const hotQueries: HotQuery[] = [
   },
   {
     name: "a notification's outcomes by platform and reason (its console page)",
-    explain: () =>
-      models()
-        .DeliveryLog.aggregate(deliverySummaryPipeline(`${projectId}-n3`))
-        .explain('queryPlanner') as Promise<Explain>,
+    explain: () => explainQuery(models().DeliveryLog.aggregate(deliverySummaryPipeline(`${projectId}-n3`))),
     index: ['notificationId_1__id_1', 'notificationId_1_outcome_1__id_1'],
   },
   {
@@ -751,9 +739,9 @@ const hotQueries: HotQuery[] = [
   {
     name: 'the subscribed devices before the last 30 days, summed from their daily changes (the overview)',
     explain: () =>
-      models()
-        .DailyCount.aggregate(subscribedBeforePipeline(projectId, new Date(now.getTime() - 30 * dayMs)))
-        .explain('queryPlanner') as Promise<Explain>,
+      explainQuery(
+        models().DailyCount.aggregate(subscribedBeforePipeline(projectId, new Date(now.getTime() - 30 * dayMs))),
+      ),
     index: 'projectId_1_day_-1',
   },
   {
@@ -784,10 +772,7 @@ const hotQueries: HotQuery[] = [
   },
   {
     name: 'the stats of an in-app message (distinct devices per @iam_* event)',
-    explain: () =>
-      models()
-        .Event.aggregate(inAppStatsPipeline(projectId, `${projectId}-iam1`))
-        .explain('queryPlanner') as Promise<Explain>,
+    explain: () => explainQuery(models().Event.aggregate(inAppStatsPipeline(projectId, `${projectId}-iam1`))),
     index: 'projectId_1_data.inAppMessageId_1_subjectType_1_type_1_subjectId_1',
   },
 ];
