@@ -1,3 +1,4 @@
+import type { MinimalJob } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import type { QueueName } from './queue-names.ts';
 import type { Config } from '../config.ts';
@@ -17,7 +18,7 @@ export interface QueueDefinition<Name extends QueueName = QueueName> {
    */
   maxStalledCount?: number;
   /** The delay before a retry of a job whose backoff names a custom type, by the attempts it has made. */
-  backoffStrategy?(attemptsMade: number, config: Config): number;
+  backoffStrategy?(attemptsMade: number, config: Config, job: MinimalJob | undefined): number;
   /** The queue's repeatable jobs; every worker process sets them at start-up, which is idempotent. */
   schedule?(deps: Pick<Deps, 'queues'>): Promise<void>;
 }

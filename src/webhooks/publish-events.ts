@@ -1,11 +1,12 @@
 import type { Deps } from '../deps.ts';
-import { enqueueWebhookJobs, type KeyedWebhookEvent } from '../queues/webhook.ts';
+import { enqueueWebhookJobs, webhookJobsFor, type KeyedWebhookEvent } from '../queues/webhook.ts';
 import { subscribedEndpoints } from './subscribed-endpoints.ts';
 
 /**
- * Queues each event for every enabled endpoint of the project subscribed to its type, all in one addBulk; with no
- * such endpoint it queues nothing and, most of the time, reads nothing (subscribedEndpoints caches). Every source of
- * events calls this (in-app messages included): keys make an event queued twice one job.
+ * Queues the events for every enabled endpoint of the project subscribed to their types, each endpoint's in as few
+ * jobs as they fit, all in one addBulk; with no such endpoint it queues nothing and, most of the time, reads nothing
+ * (subscribedEndpoints caches). Every source of events calls this (in-app messages included): keys make an event
+ * queued twice the same event.
  */
 export async function publishWebhookEvents(
   deps: Pick<Deps, 'models' | 'queues'>,
@@ -14,11 +15,12 @@ export async function publishWebhookEvents(
 ): Promise<void> {
   if (events.length === 0) return;
   const subscriptions = await subscribedEndpoints(deps.models, projectId);
-  if (subscriptions.length === 0) return;
-  const jobs = events.flatMap(({ key, event }) =>
-    subscriptions
-      .filter((subscription) => subscription.events.has(event.type))
-      .map((subscription) => ({ projectId, endpointId: subscription.endpointId, event, key })),
+  const jobs = subscriptions.flatMap(({ endpointId, events: types }) =>
+    webhookJobsFor(
+      projectId,
+      endpointId,
+      events.filter(({ event }) => types.has(event.type)),
+    ),
   );
   await enqueueWebhookJobs(deps, jobs);
 }

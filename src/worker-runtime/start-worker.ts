@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { Worker } from 'bullmq';
+import { Worker, type MinimalJob } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import type { QueueDefinition } from '../queues/queue-definition.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
@@ -54,7 +54,10 @@ export async function startQueueWorker(
     concurrency: options.concurrency,
     ...(definition.maxStalledCount !== undefined && { maxStalledCount: definition.maxStalledCount }),
     ...(definition.backoffStrategy && {
-      settings: { backoffStrategy: (attemptsMade: number) => definition.backoffStrategy!(attemptsMade, deps.config) },
+      settings: {
+        backoffStrategy: (attemptsMade: number, _type?: string, _error?: Error, job?: MinimalJob) =>
+          definition.backoffStrategy!(attemptsMade, deps.config, job),
+      },
     }),
     ...(options.lockDurationMs !== undefined && { lockDuration: options.lockDurationMs }),
     ...(options.stalledIntervalMs !== undefined && { stalledInterval: options.stalledIntervalMs }),

@@ -7,7 +7,7 @@ import { createModels } from '../../src/models/index.ts';
 import { webhookProcessor } from '../../src/webhooks/webhook-processor.ts';
 import { publishWebhookEvents } from '../../src/webhooks/publish-events.ts';
 import { messageFailed } from '../../src/webhooks/webhook-events.ts';
-import type { WebhookJobData } from '../../src/queues/webhook.ts';
+import { webhookQueue, webhookRetryDelay, type WebhookJobData } from '../../src/queues/webhook.ts';
 
 // No workers: the test runs the webhook jobs itself, over a connection whose commands it sees.
 const { ingress } = useIngress();
@@ -17,8 +17,11 @@ afterEach(async () => {
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
 });
 
-/** A fresh project with an endpoint for message.failed on a loopback receiver, and `count` events queued for it. */
-async function queuedEvents(count: number) {
+/**
+ * A fresh project with an endpoint for message.failed on a loopback receiver, and `count` events queued for it in
+ * `publishes` publishes (as that many gateway calls' outcomes would be).
+ */
+async function queuedEvents(count: number, publishes = 1) {
   const project = await ingress.createProject('team');
   const receiver = await startWebhookReceiver();
   receivers.push(receiver);
@@ -28,9 +31,15 @@ async function queuedEvents(count: number) {
   });
   const endpointId: string = created.body.data.id;
   const events = Array.from({ length: count }, (_, index) => messageFailed('n1', `d${index}`, 'refused', new Date()));
-  await publishWebhookEvents(ingress.context, project.projectId, events);
-  const jobs = (await ingress.context.queues.webhook.getJobs(['waiting'])) as Array<Job<WebhookJobData>>;
-  return { receiver, endpointId, jobs: jobs.filter((job) => job.data.endpointId === endpointId) };
+  const perPublish = Math.ceil(count / publishes);
+  for (let start = 0; start < count; start += perPublish)
+    await publishWebhookEvents(ingress.context, project.projectId, events.slice(start, start + perPublish));
+  return { receiver, endpointId, jobs: await jobsOf(endpointId, 'waiting') };
+}
+
+async function jobsOf(endpointId: string, state: 'waiting' | 'delayed') {
+  const jobs = (await ingress.context.queues.webhook.getJobs([state])) as Array<Job<WebhookJobData>>;
+  return jobs.filter((job) => job.data.endpointId === endpointId);
 }
 
 /** The webhook processor over a connection whose commands on the webhook collections are counted. */
@@ -53,11 +62,12 @@ async function monitoredProcessor() {
 
 describe('what webhook calls cost the database', () => {
   it('reads an endpoint once for a burst of its events and writes their attempts together, not one insert per call', async () => {
-    const { receiver, endpointId, jobs } = await queuedEvents(40);
-    expect(jobs).toHaveLength(40);
+    const { receiver, endpointId, jobs } = await queuedEvents(40, 4);
+    // A job per publish (a gateway call's outcomes), not per event.
+    expect(jobs.map((job) => job.data.events.length)).toEqual([10, 10, 10, 10]);
     const { processor, commands, close } = await monitoredProcessor();
     try {
-      // As a worker with 40 calls in flight.
+      // As a worker with its jobs in flight.
       await Promise.all(jobs.map((job) => processor.process(job)));
     } finally {
       await close();
@@ -89,5 +99,61 @@ describe('what webhook calls cost the database', () => {
     } finally {
       await close();
     }
+  });
+
+  it("calls each of a batch's events once and queues only those that failed, alone, under their own webhook-ids", async () => {
+    const { receiver, endpointId, jobs } = await queuedEvents(10);
+    expect(jobs).toHaveLength(1);
+    const refused = new Set(['d3', 'd7']);
+    receiver.answer = (call) => (refused.has(call.event.data.deviceId) ? 500 : 200);
+    const { processor, close } = await monitoredProcessor();
+    try {
+      expect(await processor.process(jobs[0]!)).toMatch(/^8 delivered; 2 failed/);
+      expect(receiver.received).toHaveLength(10);
+      const idOf = (deviceId: string) =>
+        receiver.received.find((call) => call.event.data.deviceId === deviceId)!.headers['webhook-id'];
+      const retries = await jobsOf(endpointId, 'delayed');
+      expect(retries.map((job) => [job.id, job.data.events.map(({ event }) => event.data.deviceId)]).sort()).toEqual(
+        [
+          [idOf('d3'), ['d3']],
+          [idOf('d7'), ['d7']],
+        ].sort(),
+      );
+      // Each retry is due after the first retry's delay, and its own retries continue the event's schedule.
+      const { retryBaseMs } = ingress.context.config.webhooks;
+      for (const retry of retries) {
+        expect(retry.delay).toBe(webhookRetryDelay(1, retryBaseMs));
+        expect(retry.data.retry).toEqual({ callsMade: 1, firstQueuedAt: jobs[0]!.timestamp });
+        expect(webhookQueue.backoffStrategy!(1, ingress.context.config, retry)).toBe(webhookRetryDelay(2, retryBaseMs));
+      }
+      receiver.answer = () => 200;
+      for (const retry of retries) expect(await processor.process(retry)).toBe('1 delivered');
+      const calls = receiver.received.slice(10).map((call) => [call.headers['webhook-id'], call.event.data.deviceId]);
+      expect(calls.sort()).toEqual(
+        [
+          [idOf('d3'), 'd3'],
+          [idOf('d7'), 'd7'],
+        ].sort(),
+      );
+    } finally {
+      await close();
+    }
+  });
+
+  it('stops calling a batch at a 410, disables the endpoint and queues no retry', async () => {
+    const { receiver, endpointId, jobs } = await queuedEvents(20);
+    expect(jobs).toHaveLength(1);
+    receiver.answer = () => 410;
+    const { processor, close } = await monitoredProcessor();
+    try {
+      expect(await processor.process(jobs[0]!)).toMatch(/410 Gone, endpoint disabled/);
+    } finally {
+      await close();
+    }
+    // Only the calls already in flight at the first 410 were made.
+    expect(receiver.received.length).toBeLessThan(20);
+    expect(await jobsOf(endpointId, 'delayed')).toEqual([]);
+    const endpoint = await ingress.context.models.WebhookEndpoint.findById(endpointId).lean();
+    expect(endpoint).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
   });
 });
