@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { RenderPool } from '../../src/rendering/render-pool.ts';
 import type { ScopeDevice } from '../../src/rendering/personalization-scope.ts';
 
@@ -50,13 +50,17 @@ describe('the render pool', () => {
   });
 
   it("renders another project's message at once while one project's costly renders hold a thread, and blames no render for its wait", async () => {
+    // Threads of its own, both starting now: the shared pool's thread stopped by the test before may still be
+    // restarting, and a thread's start under load can take longer than the bound.
+    const fresh = new RenderPool({ threads: 2, timeoutMs: boundMs });
+    onTestFinished(() => fresh.close());
     const settled: string[] = [];
     const costlyOnes = Promise.all(
       ['a', 'b'].map((deviceId) =>
-        pool.render(request, [costly(deviceId)], { projectId: 'hostile' }).finally(() => settled.push(deviceId)),
+        fresh.render(request, [costly(deviceId)], { projectId: 'hostile' }).finally(() => settled.push(deviceId)),
       ),
     );
-    expect(bodies(await pool.render(request, [modest('x')], { projectId: 'other' }))).toEqual(['Hi xfalse']);
+    expect(bodies(await fresh.render(request, [modest('x')], { projectId: 'other' }))).toEqual(['Hi xfalse']);
     // Queued behind the costly ones, it would have waited for a thread until the first of them hit the bound.
     expect(settled).toEqual([]);
     // The second waited for the first (one thread per project) and still had its own whole bound.
