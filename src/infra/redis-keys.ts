@@ -46,6 +46,8 @@ export const redisKeys = {
   /** Written in one MULTI per delivery batch. */
   deliveryCounts: (prefix: string) => `${prefix}:metrics:{metrics}:deliveries`,
   webhookCalls: (prefix: string) => `${prefix}:metrics:{metrics}:webhook-calls`,
+  /** An endpoint's most recent call attempts, newest first. */
+  webhookAttempts: (prefix: string, endpointId: string) => `${prefix}:webhook-attempts:{${endpointId}}`,
   gatewayLatency: (prefix: string) => `${prefix}:metrics:{metrics}:gateway-latency`,
   /** A project's event counts: recorded with a job's marker in one script, then renamed and flushed together. */
   eventCounts: (prefix: string, projectId: string) => {

@@ -12,7 +12,6 @@ import { journeyModel } from './journey.ts';
 import { deliveryResultModel } from './delivery-result.ts';
 import { notificationClickModel } from './notification-click.ts';
 import { webhookEndpointModel } from './webhook-endpoint.ts';
-import { webhookAttemptModel } from './webhook-attempt.ts';
 import { deliveryLogModel } from './delivery-log.ts';
 import { inAppMessageModel } from './in-app-message.ts';
 import { dailyCountModel } from './daily-count.ts';
@@ -32,7 +31,6 @@ export function createModels(connection: Connection) {
     DeliveryResult: deliveryResultModel(connection),
     NotificationClick: notificationClickModel(connection),
     WebhookEndpoint: webhookEndpointModel(connection),
-    WebhookAttempt: webhookAttemptModel(connection),
     DeliveryLog: deliveryLogModel(connection),
     InAppMessage: inAppMessageModel(connection),
     DailyCount: dailyCountModel(connection),

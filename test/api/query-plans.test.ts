@@ -43,7 +43,6 @@ import { daysSinceQuery, dailyCountKey, subscribedBeforePipeline } from '../../s
 import { newestDevicesQuery } from '../../src/devices/newest-devices.ts';
 import { createdBefore } from '../../src/models/newest-first-list.ts';
 import { deliveryLogKey } from '../../src/models/delivery-log.ts';
-import { recentAttemptsQuery } from '../../src/webhooks/webhook-attempts.ts';
 import { enabledEndpointsQuery } from '../../src/webhooks/subscribed-endpoints.ts';
 import { activeMessagesQuery } from '../../src/in-app/active-messages.ts';
 import { knownMessagesQuery } from '../../src/in-app/display-history.ts';
@@ -750,11 +749,6 @@ const hotQueries: HotQuery[] = [
     index: 'projectId_1_isSubscribed_1_unsubscribedAt_-1',
   },
   {
-    name: "a webhook endpoint's recent attempts",
-    explain: () => explainQuery(recentAttemptsQuery(models(), `${projectId}-w1`, 50)),
-    index: 'endpointId_1_at_-1',
-  },
-  {
     name: "the project's enabled webhook endpoints (read by every event's publisher, cached briefly)",
     explain: () => explainQuery(enabledEndpointsQuery(models(), projectId)),
     index: 'projectId_1_enabled_1',
@@ -792,16 +786,6 @@ async function seedWebhooks(models: Models): Promise<void> {
           at: now,
         };
       }),
-    );
-    await models.WebhookAttempt.insertMany(
-      Array.from({ length: 100 }, (_, index) => ({
-        endpointId: `${project}-w${index % 5}`,
-        webhookId: `msg_${index}`,
-        type: 'message.failed',
-        status: 200,
-        durationMs: 3,
-        at: new Date(now.getTime() - index * 1000),
-      })),
     );
     await models.WebhookEndpoint.insertMany(
       Array.from({ length: 5 }, (_, index) => ({

@@ -44,7 +44,7 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
       },
     },
     async (request) => ({
-      data: await recentAttempts(context.models, request.params.projectId, request.params.id, request.query.limit),
+      data: await recentAttempts(context, request.params.projectId, request.params.id, request.query.limit),
     }),
   );
 }
