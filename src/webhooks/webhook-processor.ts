@@ -25,17 +25,15 @@ export function webhookProcessor(deps: WebhookDeps) {
   const endpoints = new EndpointCache(models, config.credentialsKey);
   const attempts = new AttemptLog(deps);
 
-  /** The endpoint's state after the calls, each change forgotten once written so that the next call acts on it. */
-  async function noteState(job: Job<WebhookJobData>, endpoint: CallableEndpoint, calls: EndpointCall[]) {
-    const { projectId, endpointId } = job.data;
+  /**
+   * What the calls tell of the endpoint: a 410 disables it, a 2xx ends its run of failures, a failure starts or
+   * continues one.
+   */
+  function stateWrite(endpointId: string, endpoint: CallableEndpoint, calls: EndpointCall[]): Promise<void> | null {
     const results = new Set(calls.map((call) => call.result));
-    if (results.has('gone')) await disableEndpoint(models, endpointId, 'the endpoint answered 410 Gone');
-    else if (results.has('delivered')) {
-      if (!endpoint.failingSince) return;
-      await noteSuccess(models, endpointId);
-    } else if (results.has('failed')) await noteFailure(models, endpointId, endpoint.failingSince, retryWindowMs);
-    else return;
-    endpoints.forget(projectId, endpointId);
+    if (results.has('gone')) return disableEndpoint(models, endpointId, 'the endpoint answered 410 Gone');
+    if (results.has('delivered')) return endpoint.failingSince ? noteSuccess(models, endpointId) : null;
+    return results.has('failed') ? noteFailure(models, endpointId, endpoint.failingSince, retryWindowMs) : null;
   }
 
   const deliver = async (job: Job<WebhookJobData>): Promise<string> => {
@@ -50,7 +48,12 @@ export function webhookProcessor(deps: WebhookDeps) {
         result,
       ),
     );
-    await noteState(job, endpoint, calls);
+    const write = stateWrite(endpointId, endpoint, calls);
+    // Forgotten once written, so that the next call acts on the state this one gave the endpoint.
+    if (write) {
+      await write;
+      endpoints.forget(projectId, endpointId);
+    }
     const delivered = calls.filter((call) => call.result === 'delivered').length;
     if (calls.some((call) => call.result === 'gone')) return `${delivered} delivered; 410 Gone, endpoint disabled`;
     const failed = calls.filter((call) => call.result === 'failed');
