@@ -21,6 +21,7 @@ const attemptsPerEndpoint = 100;
 const attemptRetentionSeconds = 3 * 24 * 3600;
 
 type AttemptDeps = Pick<Deps, 'redis' | 'config'>;
+type AttemptLogDeps = AttemptDeps & Pick<Deps, 'log'>;
 
 /** Each endpoint's attempts pushed onto its list in call order (so the newest is first), trimmed and kept 3 days. */
 async function appendAttempts(deps: AttemptDeps, attempts: WebhookAttempt[]): Promise<void> {
@@ -50,12 +51,12 @@ async function appendAttempts(deps: AttemptDeps, attempts: WebhookAttempt[]): Pr
  * that fails is logged and its records dropped: they are a diagnosis, and the next calls are recorded anyway.
  */
 export class AttemptLog {
-  private readonly deps: Pick<Deps, 'redis' | 'config' | 'log'>;
+  private readonly deps: AttemptLogDeps;
   private kept: Array<{ attempt: WebhookAttempt; result: WebhookCallResult }> = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(deps: Pick<Deps, 'redis' | 'config' | 'log'>) {
+  constructor(deps: AttemptLogDeps) {
     this.deps = deps;
   }
 

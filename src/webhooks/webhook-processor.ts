@@ -3,11 +3,13 @@ import type { Deps } from '../deps.ts';
 import { queueRetriesAlone, type WebhookJobData } from '../queues/webhook.ts';
 import { webhookAgents } from './post-webhook.ts';
 import { AttemptLog } from './webhook-attempts.ts';
+import type { WebhookCallResult } from '../metrics/webhook-metrics.ts';
 import { disableEndpoint, noteFailure, noteSuccess } from './endpoint-state.ts';
 import { EndpointCache, type CallableEndpoint } from './endpoint-cache.ts';
 import { callEach, type EndpointCall } from './call-endpoint.ts';
 
 type WebhookDeps = Pick<Deps, 'models' | 'config' | 'redis' | 'log' | 'queues'>;
+type CallsByResult = Map<WebhookCallResult, EndpointCall[]>;
 
 const failureOf = ({ answer }: EndpointCall) =>
   answer.status === null ? (answer.error ?? 'the call failed') : `the endpoint answered ${answer.status}`;
@@ -29,8 +31,7 @@ export function webhookProcessor(deps: WebhookDeps) {
    * What the calls tell of the endpoint: a 410 disables it, a 2xx ends its run of failures, a failure starts or
    * continues one.
    */
-  function stateWrite(endpointId: string, endpoint: CallableEndpoint, calls: EndpointCall[]): Promise<void> | null {
-    const results = new Set(calls.map((call) => call.result));
+  function stateWrite(endpointId: string, endpoint: CallableEndpoint, results: CallsByResult): Promise<void> | null {
     if (results.has('gone')) return disableEndpoint(models, endpointId, 'the endpoint answered 410 Gone');
     if (results.has('delivered')) return endpoint.failingSince ? noteSuccess(models, endpointId) : null;
     return results.has('failed') ? noteFailure(models, endpointId, endpoint.failingSince, retryWindowMs) : null;
@@ -48,15 +49,16 @@ export function webhookProcessor(deps: WebhookDeps) {
         result,
       ),
     );
-    const write = stateWrite(endpointId, endpoint, calls);
+    const results: CallsByResult = Map.groupBy(calls, (call) => call.result);
+    const write = stateWrite(endpointId, endpoint, results);
     // Forgotten once written, so that the next call acts on the state this one gave the endpoint.
     if (write) {
       await write;
       endpoints.forget(projectId, endpointId);
     }
-    const delivered = calls.filter((call) => call.result === 'delivered').length;
-    if (calls.some((call) => call.result === 'gone')) return `${delivered} delivered; 410 Gone, endpoint disabled`;
-    const failed = calls.filter((call) => call.result === 'failed');
+    const delivered = results.get('delivered')?.length ?? 0;
+    if (results.has('gone')) return `${delivered} delivered; 410 Gone, endpoint disabled`;
+    const failed = results.get('failed') ?? [];
     if (failed.length === 0) return `${delivered} delivered`;
     const firstQueuedAt = job.data.retry?.firstQueuedAt ?? job.timestamp;
     const failure = failureOf(failed[0]!);
