@@ -1,13 +1,12 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { PushGateway } from '../gateways/gateway.ts';
-import type { BatchDevice } from '../targets/target-device.ts';
 import { recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
-import type { DeliverJobData, UnrecordedOutcomes } from '../queues/deliver.ts';
+import type { BatchDevice, DeliverJobData, UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
-import { isLastAttempt } from './interrupted-runs.ts';
-import { waitOutStorageOutage } from './storage-outages.ts';
-import { delayRun } from './delay-run.ts';
+import { isLastAttempt } from '../infra/interrupted-runs.ts';
+import { waitOutStorageOutage } from '../infra/storage-outages.ts';
+import { delayRun } from '../infra/delay-run.ts';
 import { assertLockHeld, LostLockError } from './lost-lock.ts';
 import { RetriesExhaustedError, RetryRound } from './retry-rounds.ts';
 import type { OutcomeTally } from './outcome-tally.ts';

@@ -3,12 +3,7 @@ import { deviceKey } from '../models/device.ts';
 import { addToDay, dayKey } from '../overview/daily-counts.ts';
 import { gatheredWrites } from '../infra/gathering.ts';
 import { onePer } from '../infra/one-per.ts';
-
-export interface Rejection {
-  deviceId: string;
-  pushToken: string;
-  reason: string;
-}
+import type { Rejection } from '../queues/deliver.ts';
 
 interface ProjectRejections {
   projectId: string;

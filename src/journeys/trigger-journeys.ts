@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { EventIngestJob } from '../queues/event-ingest.ts';
 import type { IngestedEvent } from '../schemas/events.ts';
-import { toStoredData } from '../events/event-data.ts';
+import { toStoredData } from '../conditions/event-data.ts';
 import { matchesDataConditions } from '../conditions/match-data.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';

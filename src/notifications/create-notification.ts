@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../app-context.ts';
+import type { Deps } from '../deps.ts';
+import type { TemplateStore } from '../templates/template-store.ts';
 import type { KeyOwner } from '../keys/key-cache.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
@@ -53,10 +54,10 @@ export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: nu
   return details;
 }
 
-type CreateDeps = Pick<AppContext, 'models' | 'redis' | 'config' | 'queues' | 'templates' | 'renderer'>;
+type CreateDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'queues' | 'renderer'> & { templates: TemplateStore };
 
 async function knownTargets(
-  deps: Pick<AppContext, 'models'>,
+  deps: Pick<Deps, 'models'>,
   projectId: string,
   targetType: 'segment' | 'device',
   targetIds: string[],
@@ -72,7 +73,7 @@ async function knownTargets(
 
 /** CONTRACTS §1: an unknown segment or device is a 404; a user id with no devices is a 200 that sends nothing (§6). */
 async function assertTargetsExist(
-  deps: Pick<AppContext, 'models'>,
+  deps: Pick<Deps, 'models'>,
   projectId: string,
   { targetType }: SendNotificationBody,
   targetIds: string[],

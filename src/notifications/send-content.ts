@@ -1,10 +1,10 @@
-import type { AppContext } from '../app-context.ts';
+import type { TemplateStore } from '../templates/template-store.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
 import { messageOptionsField, optionsOf, type MessageOptions } from '../schemas/message-options.ts';
 import type { SendNotificationBody } from '../schemas/notification.ts';
 
 export async function resolveContent(
-  deps: Pick<AppContext, 'templates'>,
+  deps: { templates: TemplateStore },
   projectId: string,
   body: SendNotificationBody,
 ): Promise<{ content: MessageContent; template: TemplateOptions | null }> {
