@@ -51,7 +51,7 @@ export const queueProcessors: Record<QueueName, () => Promise<(deps: Deps) => Qu
     return (deps) => ({ process: tagUpdateProcessor(deps) });
   },
   'event-ingest': async () => {
-    const { eventIngestProcessor } = await import('../events/event-ingest-processor.ts');
+    const { eventIngestProcessor } = await import('../event-ingest/event-ingest-processor.ts');
     return (deps) => ({ process: eventIngestProcessor(deps) });
   },
   maintenance: async () => {

@@ -36,8 +36,8 @@ export const folderRanks: readonly (readonly string[])[] = [
     'maintenance',
     'metrics',
   ],
-  // A worker's process: the send worker's fan-out and the deliver worker's runs.
-  ['fan-out', 'delivery'],
+  // A worker's process: the send worker's fan-out, the deliver worker's runs, the event-ingest worker's jobs.
+  ['fan-out', 'delivery', 'event-ingest'],
   // The processes' edges: the worker runtime, the ingress's context, HTTP and what it serves.
   ['open-deps.ts', 'worker-runtime', 'app-context.ts', 'auth', 'admin', 'http', 'routes', 'console', 'cors', 'web-sdk'],
   ['app.ts', 'server.ts'],
