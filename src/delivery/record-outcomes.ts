@@ -6,7 +6,7 @@ import type { PreparedNotification } from './prepared-notification.ts';
 import { renderPushes } from './rendered-push.ts';
 import { reportOutcomes } from './report-outcomes.ts';
 
-type RecordDeps = Pick<Deps, 'models' | 'queues'>;
+type RecordDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'log'>;
 type RecordedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>;
 
 /**
@@ -20,7 +20,7 @@ export async function recordOutcomes(
   outcomes: { sent: DeliveredPush[]; rejected: Rejection[]; failed: DeviceFailure[]; at: Date },
 ): Promise<void> {
   await recordHistory(deps.models, batch.projectId, notification, outcomes.sent, outcomes.at);
-  await markUnsubscribed(deps.models, batch.projectId, outcomes.rejected, outcomes.at);
+  await markUnsubscribed(deps, batch.projectId, outcomes.rejected, outcomes.at);
   await reportOutcomes(deps, batch, outcomes);
 }
 

@@ -1,6 +1,5 @@
-import type { Models } from '../models/index.ts';
 import { deviceKey } from '../models/device.ts';
-import { addToDay, dayKey } from '../overview/daily-counts.ts';
+import { addToDay, dayKey, type DailyCountDeps } from '../overview/daily-counts.ts';
 import { gatheredWrites } from '../infra/gathering.ts';
 import { onePer } from '../infra/one-per.ts';
 
@@ -28,7 +27,7 @@ const maxCallersPerRound = 16;
  * devices as soon as they are written, so that a later group failing (and every caller retrying, which then matches
  * none of them) loses none of the count. The time kept is the group's earliest refusal.
  */
-async function unsubscribeRound(models: Models, callers: ProjectRejections[]): Promise<void> {
+async function unsubscribeRound(deps: DailyCountDeps, callers: ProjectRejections[]): Promise<void> {
   const groups = new Map<string, ProjectRejections & { reason: string }>();
   for (const { projectId, rejections, at } of callers)
     for (const rejection of rejections) {
@@ -39,7 +38,7 @@ async function unsubscribeRound(models: Models, callers: ProjectRejections[]): P
       groups.set(key, group);
     }
   for (const { projectId, reason, rejections, at } of groups.values()) {
-    const written = await models.Device.updateMany(
+    const written = await deps.models.Device.updateMany(
       {
         _id: { $in: rejections.map((rejection) => deviceKey(projectId, rejection.deviceId)) },
         pushToken: { $in: rejections.map((rejection) => rejection.pushToken) },
@@ -60,12 +59,12 @@ async function unsubscribeRound(models: Models, callers: ProjectRejections[]): P
       ],
       { updatePipeline: true },
     );
-    await addToDay(models, projectId, { subscribed: -written.modifiedCount }, at);
+    await addToDay(deps, projectId, { subscribed: -written.modifiedCount }, at);
   }
 }
 
-const rounds = onePer((models: Models) =>
-  gatheredWrites((callers: ProjectRejections[]) => unsubscribeRound(models, callers), maxCallersPerRound),
+const rounds = onePer((deps: DailyCountDeps) =>
+  gatheredWrites((callers: ProjectRejections[]) => unsubscribeRound(deps, callers), maxCallersPerRound),
 );
 
 /**
@@ -73,10 +72,10 @@ const rounds = onePer((models: Models) =>
  * other calls that end together (a Gathering of unsubscribeRound).
  */
 export async function markUnsubscribed(
-  models: Models,
+  deps: DailyCountDeps,
   projectId: string,
   rejections: Rejection[],
   at: Date,
 ): Promise<void> {
-  if (rejections.length > 0) await rounds(models)({ projectId, rejections, at });
+  if (rejections.length > 0) await rounds(deps)({ projectId, rejections, at });
 }
