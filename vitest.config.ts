@@ -1,11 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files that start processes or servers of their own, or stop servers mid-send, and time what follows: two of them at
- * once on two cores, beside the rest of the suite, once left a worker silent for 30 s and a send without a push for a
- * minute. They run after the other files, one at a time, on servers of their own (each project runs the global set-up).
+ * Files that start processes or servers of their own, or stop servers mid-send, and time what follows. Beside the rest
+ * of the suite, two of them once left a worker silent for 30 s and a send without a push for a minute, so they run
+ * after the other files, each in a fresh process and each group on servers of its own (every project runs the global
+ * set-up; the servers a test stops are its own).
+ *
+ * The fault tests that push a 10,000-device send through a fault need both cores, and two of them side by side miss
+ * their deadlines on a loaded machine: they run one at a time. The others spend most of their time waiting for a
+ * clock (a minute to turn, a lock to lapse, a grace period, a TTL sweep, a process to start), so two run side by side.
  */
-const oneAtATime = ['test/processes/**/*.test.ts', 'test/faults/**/*.test.ts'];
+const largeSendFaults = [
+  'test/faults/gateway-failures.test.ts',
+  'test/faults/kill-deliver-worker.test.ts',
+  'test/faults/mongo-outage.test.ts',
+  'test/faults/redis-restart.test.ts',
+];
+const processAndFaultTests = ['test/processes/**/*.test.ts', 'test/faults/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -20,7 +31,7 @@ export default defineConfig({
         test: {
           name: 'parallel',
           include: ['test/**/*.test.ts'],
-          exclude: oneAtATime,
+          exclude: processAndFaultTests,
           maxWorkers: 2,
           // A worker runs its files on the modules it has loaded rather than loading the service again for each
           // (90 s of the run): each file isolates itself by a database and key prefix of its own (testConfig), and
@@ -31,7 +42,17 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'processes', include: oneAtATime, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'large sends', include: largeSendFaults, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'processes',
+          include: processAndFaultTests,
+          exclude: largeSendFaults,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+        },
       },
     ],
   },
