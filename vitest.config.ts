@@ -6,15 +6,19 @@ import { defineConfig } from 'vitest/config';
  * after the other files, each in a fresh process and each group on servers of its own (every project runs the global
  * set-up; the servers a test stops are its own).
  *
- * The fault tests that push a 10,000-device send through a fault need both cores, and two of them side by side miss
- * their deadlines on a loaded machine: they run one at a time. The others spend most of their time waiting for a
- * clock (a minute to turn, a lock to lapse, a grace period, a TTL sweep, a process to start), so two run side by side.
+ * One at a time: the fault tests that push a 10,000-device send through a fault, which need both cores, and the tests
+ * that time a process's answer to a signal, a kill or a lapsed lock to within seconds; beside one another on a loaded
+ * machine, both kinds missed their deadlines. The others spend most of their time waiting for a clock (a minute to
+ * turn, a throttle, a TTL sweep, a process or a cluster to start), and two of them run side by side.
  */
-const largeSendFaults = [
+const oneAtATime = [
   'test/faults/gateway-failures.test.ts',
   'test/faults/kill-deliver-worker.test.ts',
   'test/faults/mongo-outage.test.ts',
   'test/faults/redis-restart.test.ts',
+  'test/processes/fan-out-resume.test.ts',
+  'test/processes/ingress-shutdown.test.ts',
+  'test/processes/worker-processes.test.ts',
 ];
 const processAndFaultTests = ['test/processes/**/*.test.ts', 'test/faults/**/*.test.ts'];
 
@@ -42,14 +46,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'large sends', include: largeSendFaults, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'one at a time', include: oneAtATime, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
       {
         extends: true,
         test: {
-          name: 'processes',
+          name: 'side by side',
           include: processAndFaultTests,
-          exclude: largeSendFaults,
+          exclude: oneAtATime,
           maxWorkers: 2,
           sequence: { groupOrder: 2 },
         },
