@@ -1,13 +1,13 @@
 import type { Deps } from '../deps.ts';
 import { recordHistory, type DeliveredPush } from '../history/record-history.ts';
-import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
-import type { DeliverJobData, DeviceFailure, UnrecordedOutcomes } from '../queues/deliver.ts';
+import { markUnsubscribed } from '../devices/mark-unsubscribed.ts';
+import type { DeliverJobData, DeviceFailure, Rejection, UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import { renderPushes } from './rendered-push.ts';
 import { reportOutcomes } from './report-outcomes.ts';
 
-type RecordDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'log'>;
 type RecordedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>;
+type RecordDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'log'>;
 
 /**
  * A gateway call's outcomes in MongoDB: history for the sent pushes (the delivery log's sent entries), the rejected

@@ -1,13 +1,8 @@
 import { deviceKey } from '../models/device.ts';
 import { addToDay, dayKey, type DailyCountDeps } from '../overview/daily-counts.ts';
-import { gatheredWrites } from '../infra/gathering.ts';
-import { onePer } from '../infra/one-per.ts';
-
-export interface Rejection {
-  deviceId: string;
-  pushToken: string;
-  reason: string;
-}
+import { microBatchedWrites } from '../infra/micro-batcher.ts';
+import { weakMemoize } from '../infra/weak-memoize.ts';
+import type { Rejection } from '../queues/deliver.ts';
 
 interface ProjectRejections {
   projectId: string;
@@ -63,13 +58,13 @@ async function unsubscribeRound(deps: DailyCountDeps, callers: ProjectRejections
   }
 }
 
-const rounds = onePer((deps: DailyCountDeps) =>
-  gatheredWrites((callers: ProjectRejections[]) => unsubscribeRound(deps, callers), maxCallersPerRound),
+const rounds = weakMemoize((deps: DailyCountDeps) =>
+  microBatchedWrites((callers: ProjectRejections[]) => unsubscribeRound(deps, callers), maxCallersPerRound),
 );
 
 /**
  * The gateway said these tokens are dead (CONTRACTS §9): their devices are unsubscribed, with those of the process's
- * other calls that end together (a Gathering of unsubscribeRound).
+ * other calls that end together (a MicroBatcher of unsubscribeRound).
  */
 export async function markUnsubscribed(
   deps: DailyCountDeps,

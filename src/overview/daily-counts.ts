@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
-import { startOfUtcDay } from '../events/utc-day.ts';
+import { startOfUtcDay } from '../infra/utc-day.ts';
 import type { GatheredCounts } from '../infra/gathered-counts.ts';
 import { addGatheredCounts } from '../infra/flush-gathered-counts.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';

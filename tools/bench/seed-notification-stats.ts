@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Models } from '../../src/models/index.ts';
-import { dayMs, startOfUtcDay } from '../../src/events/utc-day.ts';
+import { dayMs, startOfUtcDay } from '../../src/infra/utc-day.ts';
 import { dailyCountKey } from '../../src/overview/daily-counts.ts';
 
 const batchSize = 500;
