@@ -1,11 +1,26 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files that start processes or servers of their own, or stop servers mid-send, and time what follows: two of them at
- * once on two cores, beside the rest of the suite, once left a worker silent for 30 s and a send without a push for a
- * minute. They run after the other files, one at a time, on servers of their own (each project runs the global set-up).
+ * Files that start processes or servers of their own, or stop servers mid-send, and time what follows. Beside the rest
+ * of the suite, two of them once left a worker silent for 30 s and a send without a push for a minute, so they run
+ * after the other files, each in a fresh process and each group on servers of its own (every project runs the global
+ * set-up; the servers a test stops are its own).
+ *
+ * One at a time: the fault tests that push a 10,000-device send through a fault, which need both cores, and the tests
+ * that time a process's answer to a signal, a kill or a lapsed lock to within seconds; beside one another on a loaded
+ * machine, both kinds missed their deadlines. The others spend most of their time waiting for a clock (a minute to
+ * turn, a throttle, a TTL sweep, a process or a cluster to start), and two of them run side by side.
  */
-const oneAtATime = ['test/processes/**/*.test.ts', 'test/faults/**/*.test.ts'];
+const oneAtATime = [
+  'test/faults/gateway-failures.test.ts',
+  'test/faults/kill-deliver-worker.test.ts',
+  'test/faults/mongo-outage.test.ts',
+  'test/faults/redis-restart.test.ts',
+  'test/processes/fan-out-resume.test.ts',
+  'test/processes/ingress-shutdown.test.ts',
+  'test/processes/worker-processes.test.ts',
+];
+const processAndFaultTests = ['test/processes/**/*.test.ts', 'test/faults/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -20,7 +35,7 @@ export default defineConfig({
         test: {
           name: 'parallel',
           include: ['test/**/*.test.ts'],
-          exclude: oneAtATime,
+          exclude: processAndFaultTests,
           maxWorkers: 2,
           // A worker runs its files on the modules it has loaded rather than loading the service again for each
           // (90 s of the run): each file isolates itself by a database and key prefix of its own (testConfig), and
@@ -31,7 +46,17 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'processes', include: oneAtATime, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'one at a time', include: oneAtATime, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'side by side',
+          include: processAndFaultTests,
+          exclude: oneAtATime,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+        },
       },
     ],
   },

@@ -1,12 +1,11 @@
 import type { Job } from 'bullmq';
-import type { Models } from '../models/index.ts';
 import { deliveredDevices } from '../history/record-history.ts';
 import type { BatchDevice, DeliverJobData, HeldPart, UnrecordedOutcomes } from '../queues/deliver.ts';
 import { OutcomeTally } from './outcome-tally.ts';
 import { mayFollowAnInterruptedRun } from '../infra/interrupted-runs.ts';
 import type { CallOutcomes } from './call-outcomes.ts';
 import type { Rendered } from './rendered-push.ts';
-import { addToDay } from '../overview/daily-counts.ts';
+import { addToDay, type DailyCountDeps } from '../overview/daily-counts.ts';
 
 type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEndedClean' | 'holding'>;
 
@@ -16,7 +15,7 @@ type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEnde
  * counts to the day's, before the job's progress is saved.
  */
 export class BatchProgress {
-  private readonly models: Models;
+  private readonly deps: DailyCountDeps;
   private readonly job: Job<DeliverJobData>;
   private readonly done: Set<string>;
   /**
@@ -26,8 +25,8 @@ export class BatchProgress {
   private readonly givenUp: Set<string>;
   readonly tally: OutcomeTally;
 
-  constructor(models: Models, job: Job<DeliverJobData>) {
-    this.models = models;
+  constructor(deps: DailyCountDeps, job: Job<DeliverJobData>) {
+    this.deps = deps;
     this.job = job;
     this.done = new Set(job.data.done ?? []);
     this.givenUp = new Set(job.data.gaveUp ?? []);
@@ -59,7 +58,7 @@ export class BatchProgress {
     const { data } = this.job;
     if (!data.resumedFanOut && !mayFollowAnInterruptedRun(this.job, data.attemptsEndedClean)) return pending;
     const deviceIds = pending.map((device) => device.deviceId);
-    const delivered = await deliveredDevices(this.models, data.notificationId, deviceIds);
+    const delivered = await deliveredDevices(this.deps.models, data.notificationId, deviceIds);
     this.tally.countSentEarlier(delivered.size);
     for (const deviceId of delivered) this.settle(deviceId);
     return pending.filter((device) => !delivered.has(device.deviceId));
@@ -120,12 +119,12 @@ export class BatchProgress {
     const { notificationId, localTimeAt } = this.job.data;
     const saved = tally.saved();
     // A held part has a result of its own, under its own job id.
-    await this.models.DeliveryResult.updateOne(
+    await this.deps.models.DeliveryResult.updateOne(
       { _id: this.job.id },
       { $set: { notificationId, ...saved, ...(localTimeAt !== undefined && { localTimeAt }) } },
       { upsert: true },
     );
-    await addToDay(this.models, this.job.data.projectId, { sent: saved.sent - (this.job.data.sentCounted ?? 0) });
+    await addToDay(this.deps, this.job.data.projectId, { sent: saved.sent - (this.job.data.sentCounted ?? 0) });
     await this.job.updateData({
       ...this.job.data,
       done,

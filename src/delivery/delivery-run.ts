@@ -49,7 +49,7 @@ export class DeliveryRun {
     this.worker = worker;
     this.job = job;
     this.token = token;
-    this.progress = new BatchProgress(worker.deps.models, job);
+    this.progress = new BatchProgress(worker.deps, job);
     this.round = new RetryRound(job.data.retryRound);
     this.timing = new TimingGate(worker, job, this.progress);
   }

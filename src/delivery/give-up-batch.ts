@@ -12,7 +12,7 @@ import { recordUnrecorded } from './record-outcomes.ts';
  */
 export async function giveUpBatch(worker: DeliveryWorker, job: Job<DeliverJobData>): Promise<void> {
   const unrecorded = await writeLeftUnrecorded(worker, job.data);
-  const tally = await new BatchProgress(worker.deps.models, job).giveUp(unrecorded);
+  const tally = await new BatchProgress(worker.deps, job).giveUp(unrecorded);
   await recordDeliveryMetrics(worker.deps, job.data.gateway, tally.takeUnreported(), null);
 }
 

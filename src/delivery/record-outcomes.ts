@@ -7,19 +7,20 @@ import { renderPushes } from './rendered-push.ts';
 import { reportOutcomes } from './report-outcomes.ts';
 
 type RecordedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>;
+type RecordDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'log'>;
 
 /**
  * A gateway call's outcomes in MongoDB: history for the sent pushes (the delivery log's sent entries), the rejected
  * tokens' devices unsubscribed; then the delivery log of the others and the webhook events (reportOutcomes). Every write is idempotent, so a rerun may repeat them all.
  */
 export async function recordOutcomes(
-  deps: Pick<Deps, 'models' | 'queues'>,
+  deps: RecordDeps,
   batch: RecordedBatch,
   notification: PreparedNotification,
   outcomes: { sent: DeliveredPush[]; rejected: Rejection[]; failed: DeviceFailure[]; at: Date },
 ): Promise<void> {
   await recordHistory(deps.models, batch.projectId, notification, outcomes.sent, outcomes.at);
-  await markUnsubscribed(deps.models, batch.projectId, outcomes.rejected, outcomes.at);
+  await markUnsubscribed(deps, batch.projectId, outcomes.rejected, outcomes.at);
   await reportOutcomes(deps, batch, outcomes);
 }
 
@@ -29,7 +30,7 @@ export async function recordOutcomes(
  * tally in the job already counts them.
  */
 export async function recordUnrecorded(
-  deps: Pick<Deps, 'models' | 'queues' | 'renderer'>,
+  deps: RecordDeps & Pick<Deps, 'renderer'>,
   batch: RecordedBatch,
   notification: PreparedNotification,
   unrecorded: UnrecordedOutcomes,

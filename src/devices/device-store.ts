@@ -71,11 +71,11 @@ function registration(input: RegisterDeviceBody): (current: DeviceDocument) => P
  * holds under concurrent writers, and no writer's change is lost.
  */
 export class DeviceStore {
-  private readonly deps: Pick<Deps, 'config' | 'models' | 'queues'>;
+  private readonly deps: Pick<Deps, 'config' | 'models' | 'queues' | 'redis' | 'log'>;
   private readonly models: Models;
   private readonly reads: DeviceReads;
 
-  constructor(deps: Pick<Deps, 'config' | 'models' | 'queues'>) {
+  constructor(deps: Pick<Deps, 'config' | 'models' | 'queues' | 'redis' | 'log'>) {
     this.deps = deps;
     this.models = deps.models;
     this.reads = new DeviceReads(deps.models);
@@ -128,7 +128,7 @@ export class DeviceStore {
     if (result && 'tagCount' in result) throw tooManyTags(result.tagCount);
     if (!result) return null;
     const { device, previous } = result;
-    await addToDay(this.models, device.projectId, { subscribed: subscribedCount(device) - subscribedCount(previous) });
+    await addToDay(this.deps, device.projectId, { subscribed: subscribedCount(device) - subscribedCount(previous) });
     return device;
   }
 
@@ -170,7 +170,7 @@ export class DeviceStore {
       await this.models.Device.deleteOne({ _id: document._id, revision: 0 }).catch(() => undefined);
       throw error;
     }
-    await addToDay(this.models, projectId, { subscribed: subscribedCount(document) });
+    await addToDay(this.deps, projectId, { subscribed: subscribedCount(document) });
     return document;
   }
 }

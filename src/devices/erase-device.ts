@@ -14,7 +14,7 @@ import { addToDay } from '../overview/daily-counts.ts';
  * day's subscribed devices. Each deletion is served by an index of its collection.
  */
 export async function eraseDevice(
-  deps: Pick<Deps, 'models' | 'redis' | 'config'>,
+  deps: Pick<Deps, 'models' | 'redis' | 'config' | 'log'>,
   projectId: string,
   deviceId: string,
 ): Promise<void> {
@@ -30,7 +30,7 @@ export async function eraseDevice(
   await models.Event.deleteMany(subject);
   await models.EventCounter.deleteMany(subject);
   const erased = await models.Device.deleteOne({ _id: key });
-  if (erased.deletedCount === 1 && device.isSubscribed !== false) await addToDay(models, projectId, { subscribed: -1 });
+  if (erased.deletedCount === 1 && device.isSubscribed !== false) await addToDay(deps, projectId, { subscribed: -1 });
 }
 
 export function deviceClicksQuery(models: Models, deviceId: string) {

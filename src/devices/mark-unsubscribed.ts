@@ -1,6 +1,5 @@
-import type { Models } from '../models/index.ts';
 import { deviceKey } from '../models/device.ts';
-import { addToDay, dayKey } from '../overview/daily-counts.ts';
+import { addToDay, dayKey, type DailyCountDeps } from '../overview/daily-counts.ts';
 import { microBatchedWrites } from '../infra/micro-batcher.ts';
 import { weakMemoize } from '../infra/weak-memoize.ts';
 import type { Rejection } from '../queues/deliver.ts';
@@ -23,7 +22,7 @@ const maxCallersPerRound = 16;
  * devices as soon as they are written, so that a later group failing (and every caller retrying, which then matches
  * none of them) loses none of the count. The time kept is the group's earliest refusal.
  */
-async function unsubscribeRound(models: Models, callers: ProjectRejections[]): Promise<void> {
+async function unsubscribeRound(deps: DailyCountDeps, callers: ProjectRejections[]): Promise<void> {
   const groups = new Map<string, ProjectRejections & { reason: string }>();
   for (const { projectId, rejections, at } of callers)
     for (const rejection of rejections) {
@@ -34,7 +33,7 @@ async function unsubscribeRound(models: Models, callers: ProjectRejections[]): P
       groups.set(key, group);
     }
   for (const { projectId, reason, rejections, at } of groups.values()) {
-    const written = await models.Device.updateMany(
+    const written = await deps.models.Device.updateMany(
       {
         _id: { $in: rejections.map((rejection) => deviceKey(projectId, rejection.deviceId)) },
         pushToken: { $in: rejections.map((rejection) => rejection.pushToken) },
@@ -55,12 +54,12 @@ async function unsubscribeRound(models: Models, callers: ProjectRejections[]): P
       ],
       { updatePipeline: true },
     );
-    await addToDay(models, projectId, { subscribed: -written.modifiedCount }, at);
+    await addToDay(deps, projectId, { subscribed: -written.modifiedCount }, at);
   }
 }
 
-const rounds = weakMemoize((models: Models) =>
-  microBatchedWrites((callers: ProjectRejections[]) => unsubscribeRound(models, callers), maxCallersPerRound),
+const rounds = weakMemoize((deps: DailyCountDeps) =>
+  microBatchedWrites((callers: ProjectRejections[]) => unsubscribeRound(deps, callers), maxCallersPerRound),
 );
 
 /**
@@ -68,10 +67,10 @@ const rounds = weakMemoize((models: Models) =>
  * other calls that end together (a MicroBatcher of unsubscribeRound).
  */
 export async function markUnsubscribed(
-  models: Models,
+  deps: DailyCountDeps,
   projectId: string,
   rejections: Rejection[],
   at: Date,
 ): Promise<void> {
-  if (rejections.length > 0) await rounds(models)({ projectId, rejections, at });
+  if (rejections.length > 0) await rounds(deps)({ projectId, rejections, at });
 }

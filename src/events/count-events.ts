@@ -4,7 +4,8 @@ import { operatorFilter } from '../conditions/operator-filter.ts';
 import { storedConditionValue } from '../conditions/event-data.ts';
 import { dayMs, startOfUtcDay } from '../infra/utc-day.ts';
 import { subjectsCountingFor, type Subject } from './subjects.ts';
-import { countField, pendingCounts, type CountDeps, type CountKey } from './pending-counts.ts';
+import { notYetStored, readPendingCounts } from '../infra/gathered-counts.ts';
+import { countField, eventCounts, type CountDeps, type CountKey } from './pending-counts.ts';
 
 export interface CountEventsQuery {
   projectId: string;
@@ -78,11 +79,12 @@ async function countWholeDays(
   for (let day = firstDay.getTime(); day < endDay.getTime(); day += dayMs) {
     for (const subject of subjects) countKeys.push({ ...subject, type: query.type, day });
   }
+  const fields = countKeys.map(countField);
   const [counters, pending] = await Promise.all([
     Promise.all(dailyCountersQueries(deps.models, query, subjects, firstDay, endDay)).then((perSubject) =>
       perSubject.flat(),
     ),
-    pendingCounts(deps, query.projectId, countKeys),
+    readPendingCounts(deps, eventCounts, query.projectId, fields),
   ]);
   // While a flush is under way its counts are both in Redis and, for the keys it has reached, in MongoDB.
   const reachedByFlush = new Set<string>();
@@ -92,10 +94,7 @@ async function countWholeDays(
     if (counter.flush === pending.flushId)
       reachedByFlush.add(countField({ ...counter, type: query.type, day: counter.day.getTime() }));
   }
-  countKeys.forEach((key, index) => {
-    total += pending.pending[index]!;
-    if (!reachedByFlush.has(countField(key))) total += pending.flushing[index]!;
-  });
+  for (const field of fields) total += notYetStored(pending, field, reachedByFlush.has(field));
   return total;
 }
 

@@ -6,8 +6,9 @@ import type { EventIngestJob } from '../queues/event-ingest.ts';
 import type { EventTypeCatalog } from './event-type-catalog.ts';
 import { toStoredData } from '../conditions/event-data.ts';
 import { startOfUtcDay } from '../infra/utc-day.ts';
-import { countField, recordCounts } from './pending-counts.ts';
-import { flushCountsWhenDue } from './flush-counts.ts';
+import { countField, eventCounts, recordedMarkerSeconds } from './pending-counts.ts';
+import { flushCountsUnlessRunning } from './flush-counts.ts';
+import { recordGatheredCounts } from '../infra/gathered-counts.ts';
 import { recordDisplays } from './in-app-displays.ts';
 
 /** The event types this worker has already seen are kept in its catalog, so most jobs skip writing them. */
@@ -64,8 +65,12 @@ export async function ingestEvents(
   await recordDisplays(deps.models, job.projectId, events);
   await insertEvents(deps.models, events);
   const day = startOfUtcDay(receivedAt).getTime();
+  let flushDue = false;
   if (!job.countsRecorded) {
-    await recordCounts(deps, job.projectId, jobId, dailyCounts(events, day), day);
+    flushDue = await recordGatheredCounts(deps, eventCounts, job.projectId, dailyCounts(events, day), {
+      once: { marker: jobId, seconds: recordedMarkerSeconds },
+      oldestDay: day,
+    });
     await markCountsRecorded();
   }
   await deps.catalog.add(
@@ -73,5 +78,5 @@ export async function ingestEvents(
     job.events.map((event) => event.type),
     'auto',
   );
-  await flushCountsWhenDue(deps, job.projectId);
+  if (flushDue) await flushCountsUnlessRunning(deps, job.projectId);
 }

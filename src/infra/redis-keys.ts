@@ -49,24 +49,28 @@ export const redisKeys = {
   /** An endpoint's most recent call attempts, newest first. */
   webhookAttempts: (prefix: string, endpointId: string) => `${prefix}:webhook-attempts:{${endpointId}}`,
   gatewayLatency: (prefix: string) => `${prefix}:metrics:{metrics}:gateway-latency`,
-  /** A project's event counts: recorded with a job's marker in one script, then renamed and flushed together. */
-  eventCounts: (prefix: string, projectId: string) => {
+  /**
+   * A project's counts of one kind gathered in Redis (gathered-counts.ts): recorded with a caller's marker in one
+   * script, then renamed and flushed together, so they share the project's tag. `kind` names the counts
+   * (`event-counts`, `daily-counts`).
+   */
+  gatheredCounts: (prefix: string, kind: string, projectId: string) => {
     const tag = `{${projectId}}`;
     return {
-      pending: `${prefix}:event-counts:pending:${tag}`,
-      flushing: `${prefix}:event-counts:flushing:${tag}`,
+      pending: `${prefix}:${kind}:pending:${tag}`,
+      flushing: `${prefix}:${kind}:flushing:${tag}`,
       /** The oldest day (midnight UTC, in milliseconds) with counts in pending, and in flushing. */
-      oldestPendingDay: `${prefix}:event-counts:oldest-pending-day:${tag}`,
-      oldestFlushingDay: `${prefix}:event-counts:oldest-flushing-day:${tag}`,
-      flushSequence: `${prefix}:event-counts:flush-sequence:${tag}`,
-      flushGate: `${prefix}:event-counts:flush-gate:${tag}`,
-      flushLock: `${prefix}:event-counts:flush-lock:${tag}`,
-      recorded: (jobId: string) => `${prefix}:event-counts:recorded:${tag}:${jobId}`,
+      oldestPendingDay: `${prefix}:${kind}:oldest-pending-day:${tag}`,
+      oldestFlushingDay: `${prefix}:${kind}:oldest-flushing-day:${tag}`,
+      flushSequence: `${prefix}:${kind}:flush-sequence:${tag}`,
+      flushGate: `${prefix}:${kind}:flush-gate:${tag}`,
+      flushLock: `${prefix}:${kind}:flush-lock:${tag}`,
+      recorded: (marker: string) => `${prefix}:${kind}:recorded:${tag}:${marker}`,
     };
   },
-  /** The pattern that finds the projects with counts of this kind, and the project id back from a key it found. */
-  eventCountsSearch: (prefix: string, kind: 'pending' | 'flushing') => {
-    const start = `${prefix}:event-counts:${kind}:{`;
+  /** The pattern that finds the projects with counts of a kind in this state, and the project id back from a key. */
+  gatheredCountsSearch: (prefix: string, kind: string, state: 'pending' | 'flushing') => {
+    const start = `${prefix}:${kind}:${state}:{`;
     return { match: `${start}*}`, projectIdOf: (key: string) => key.slice(start.length, -1) };
   },
 };

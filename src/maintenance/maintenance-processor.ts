@@ -1,21 +1,28 @@
 import type { Job, Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
-import { flushEventCountsJobName } from '../queues/maintenance.ts';
-import { flushCountsUnlessRunning, projectsWithPendingCounts } from '../events/flush-counts.ts';
+import { flushCountsJobName } from '../queues/maintenance.ts';
+import { eventCounts } from '../events/pending-counts.ts';
+import { dailyCounts } from '../overview/daily-counts.ts';
+import { flushGatheredCountsUnlessRunning, projectsWithGatheredCounts } from '../infra/flush-gathered-counts.ts';
 
 type MaintenanceDeps = Pick<Deps, 'models' | 'log' | 'redis' | 'config'>;
 
-async function flushEventCounts(deps: MaintenanceDeps): Promise<{ projects: number }> {
+/** Every kind of counts gathered in Redis, which the sweep flushes for the projects that stopped recording. */
+const gatheredCountKinds = [eventCounts, dailyCounts];
+
+async function flushGatheredCounts(deps: MaintenanceDeps): Promise<{ projects: number }> {
   let projects = 0;
-  for await (const projectId of projectsWithPendingCounts(deps)) {
-    await flushCountsUnlessRunning(deps, projectId);
-    projects += 1;
+  for (const counts of gatheredCountKinds) {
+    for await (const projectId of projectsWithGatheredCounts(deps, counts)) {
+      await flushGatheredCountsUnlessRunning(deps, counts, projectId);
+      projects += 1;
+    }
   }
   return { projects };
 }
 
 const maintenanceJobs: Record<string, (deps: MaintenanceDeps) => Promise<object>> = {
-  [flushEventCountsJobName]: flushEventCounts,
+  [flushCountsJobName]: flushGatheredCounts,
 };
 
 export function maintenanceProcessor(deps: MaintenanceDeps): Processor {

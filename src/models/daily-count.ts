@@ -1,8 +1,9 @@
 import { Schema, type Connection } from 'mongoose';
 
 /**
- * A project's counts for one UTC day, under `<projectId>:<YYYY-MM-DD>`, added to ($inc upserts) where each thing
- * happens: pushes sent that day, devices that clicked that day, and the change that day in the devices subscribed.
+ * A project's counts for one UTC day, under `<projectId>:<YYYY-MM-DD>`, gathered in Redis where each thing happens and
+ * added by each flush ($inc upserts): pushes sent that day, devices that clicked that day, and the change that day in
+ * the devices subscribed.
  * The overview reads a window of them (at most one document a day), never the devices, history or clicks themselves.
  * One more document per project, the baseline (day 1970-01-01), holds the devices subscribed before the counts
  * began, so that the changes summed up to a day give the devices subscribed at its end.
@@ -15,6 +16,8 @@ const dailyCountSchema = new Schema(
     sent: { type: Number, default: 0 },
     clicked: { type: Number, default: 0 },
     subscribed: { type: Number, default: 0 },
+    /** The number of the last flush of gathered counts written into it (dailyCounts): none wrote it twice. */
+    flush: { type: Number },
   },
   { versionKey: false },
 );

@@ -20,7 +20,7 @@ export const clickCountsPipeline = (notificationIds: string[]) => [
  * was lost between the two writes is then published by the SDK's retry.
  */
 export async function recordClick(
-  deps: Pick<Deps, 'models' | 'queues'>,
+  deps: Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'log'>,
   projectId: string,
   click: { notificationId: string; deviceId: string; buttonId?: string },
 ): Promise<void> {
@@ -37,7 +37,7 @@ export async function recordClick(
     { $setOnInsert: { notificationId, deviceId, clickedAt } },
     { upsert: true },
   );
-  if (clicked.upsertedCount === 1) await addToDay(models, projectId, { clicked: 1 }, clickedAt);
+  if (clicked.upsertedCount === 1) await addToDay(deps, projectId, { clicked: 1 }, clickedAt);
   await publishWebhookEvents(deps, projectId, [messageClicked(notificationId, deviceId, clickedAt, click.buttonId)]);
 }
 

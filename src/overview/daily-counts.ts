@@ -1,5 +1,9 @@
+import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import { startOfUtcDay } from '../infra/utc-day.ts';
+import type { GatheredCounts } from '../infra/gathered-counts.ts';
+import { addGatheredCounts } from '../infra/flush-gathered-counts.ts';
+import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 
 export interface DayCounts {
   sent?: number;
@@ -8,6 +12,8 @@ export interface DayCounts {
   subscribed?: number;
 }
 
+export type DailyCountDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log'>;
+
 export const dayKey = (day: Date) => day.toISOString().slice(0, 10);
 
 /** The day before any count: its document holds the devices subscribed before the counts began. */
@@ -15,25 +21,50 @@ export const baselineDay = new Date(0);
 
 export const dailyCountKey = (projectId: string, day: Date) => `${projectId}:${dayKey(day)}`;
 
+/** A gathered count's field: the day (YYYY-MM-DD) and the count's name. */
+export const dayCountField = (day: string, name: keyof DayCounts) => `${day}:${name}`;
+
+export function parseDayCountField(field: string): { day: string; name: keyof DayCounts } {
+  const [day, name] = field.split(':') as [string, keyof DayCounts];
+  return { day, name };
+}
+
 /**
- * Adds to the project's counts of the UTC day `at` falls on, one upsert; counts of zero write nothing. A count is
- * added beside the write of its cause, not in one transaction with it: a process killed between the two may miss or
- * repeat a few, the price of an overview that reads one document a day rather than what happened that day.
+ * Each flush adds its counts to the day's document in one upsert per day, stamped with the flush's number: a flush
+ * written again matches no document it already wrote (its upsert is then refused by _id), so it adds nothing twice.
  */
-export async function addToDay(
-  models: Pick<Models, 'DailyCount'>,
-  projectId: string,
-  counts: DayCounts,
-  at = new Date(),
-) {
-  const changes = Object.fromEntries(Object.entries(counts).filter(([, count]) => count !== 0));
-  if (Object.keys(changes).length === 0) return;
-  const day = startOfUtcDay(at);
-  await models.DailyCount.updateOne(
-    { _id: dailyCountKey(projectId, day) },
-    { $inc: changes, $setOnInsert: { projectId, day } },
-    { upsert: true },
+export const dailyCounts: GatheredCounts<Pick<Deps, 'models'>> = {
+  name: 'daily-counts',
+  flushEveryMs: 60 * 1000,
+  async write({ models }, projectId, flush, counts) {
+    const byDay = new Map<string, Record<string, number>>();
+    for (const [field, count] of counts) {
+      const { day, name } = parseDayCountField(field);
+      byDay.set(day, { ...byDay.get(day), [name]: count });
+    }
+    const writes = [...byDay].map(([day, changes]) => ({
+      updateOne: {
+        filter: { _id: `${projectId}:${day}`, $or: [{ flush: { $lt: flush } }, { flush: { $exists: false } }] },
+        update: { $inc: changes, $set: { flush }, $setOnInsert: { projectId, day: new Date(day) } },
+        upsert: true,
+      },
+    }));
+    await ignoringDuplicateKeys(writes.length, () => models.DailyCount.bulkWrite(writes, { ordered: false }));
+  },
+};
+
+/**
+ * Adds to the project's counts of the UTC day `at` falls on, gathered in Redis (dailyCounts) so that the writers of a
+ * busy project never meet on its day's document; counts of zero write nothing. A count is added beside the write of
+ * its cause, not in one transaction with it: a process killed between the two may miss or repeat a few, the price of
+ * an overview that reads one document a day rather than what happened that day.
+ */
+export async function addToDay(deps: DailyCountDeps, projectId: string, counts: DayCounts, at = new Date()) {
+  const day = dayKey(startOfUtcDay(at));
+  const added = new Map(
+    Object.entries(counts).map(([name, count]) => [dayCountField(day, name as keyof DayCounts), count ?? 0]),
   );
+  await addGatheredCounts(deps, dailyCounts, projectId, added);
 }
 
 /** A new project's baseline: no device before its counts began, so that its overview never counts its devices. */
@@ -43,7 +74,10 @@ export async function startDailyCounts(models: Pick<Models, 'DailyCount'>, proje
 
 /** The project's days from `start` on, by the (projectId, day) index. */
 export const daysSinceQuery = (models: Models, projectId: string, start: Date) =>
-  models.DailyCount.find({ projectId, day: { $gte: start } }, { day: 1, sent: 1, clicked: 1, subscribed: 1 }).lean();
+  models.DailyCount.find(
+    { projectId, day: { $gte: start } },
+    { day: 1, sent: 1, clicked: 1, subscribed: 1, flush: 1 },
+  ).lean();
 
 /** The subscribed changes of the project's days before `start`, the baseline's included, by the same index. */
 export const subscribedBeforePipeline = (projectId: string, start: Date) => [

@@ -1,7 +1,9 @@
+import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { OverviewView } from '../schemas/overview.ts';
 import { dayMs, startOfUtcDay } from '../infra/utc-day.ts';
 import { baselineDay, dailyCountKey, dayKey, daysSinceQuery, subscribedBeforePipeline } from './daily-counts.ts';
+import { unstoredDays } from './unstored-days.ts';
 
 const subscribedDevicesCountQuery = (models: Models, projectId: string) =>
   models.Device.countDocuments({ projectId, isSubscribed: true });
@@ -26,32 +28,37 @@ async function writeBaseline(models: Models, projectId: string, changesCounted: 
 /**
  * A project's last `days` UTC days from its daily counts: pushes sent and devices that clicked each day, and the
  * devices subscribed at each day's end (the changes of every day up to it, summed). Reads at most one document a day
- * of the window, and sums one a day before it: never the devices, history or clicks.
+ * of the window, sums one a day before it, and adds the counts still gathered in Redis: never the devices, history
+ * or clicks.
  */
 export async function projectOverview(
-  models: Models,
+  deps: Pick<Deps, 'models' | 'redis' | 'config'>,
   projectId: string,
   days: number,
   now = new Date(),
 ): Promise<OverviewView> {
+  const { models } = deps;
   const start = new Date(startOfUtcDay(now).getTime() - (days - 1) * dayMs);
   const [window, before, baseline] = await Promise.all([
     daysSinceQuery(models, projectId, start),
     models.DailyCount.aggregate<{ subscribed: number }>(subscribedBeforePipeline(projectId, start)),
     models.DailyCount.exists({ _id: dailyCountKey(projectId, baselineDay) }),
   ]);
+  const unstored = await unstoredDays(deps, projectId, window);
   const byDay = new Map(window.map((counts) => [dayKey(counts.day), counts]));
   let subscribed = before[0]?.subscribed ?? 0;
-  if (baseline === null) {
-    const changesCounted = window.reduce((sum, counts) => sum + (counts.subscribed ?? 0), subscribed);
-    subscribed += await writeBaseline(models, projectId, changesCounted);
-  }
+  for (const [day, counts] of unstored) if (day < dayKey(start)) subscribed += counts.subscribed;
   const result: OverviewView['days'] = [];
   for (let index = 0; index < days; index += 1) {
     const day = dayKey(new Date(start.getTime() + index * dayMs));
-    const counts = byDay.get(day);
-    subscribed += counts?.subscribed ?? 0;
-    result.push({ day, subscribed, sent: counts?.sent ?? 0, clicked: counts?.clicked ?? 0 });
+    const [stored, added] = [byDay.get(day), unstored.get(day)];
+    subscribed += (stored?.subscribed ?? 0) + (added?.subscribed ?? 0);
+    const sent = (stored?.sent ?? 0) + (added?.sent ?? 0);
+    result.push({ day, subscribed, sent, clicked: (stored?.clicked ?? 0) + (added?.clicked ?? 0) });
+  }
+  if (baseline === null) {
+    const fromBaseline = await writeBaseline(models, projectId, subscribed);
+    for (const entry of result) entry.subscribed += fromBaseline;
   }
   return { days: result };
 }

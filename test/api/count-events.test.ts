@@ -5,10 +5,10 @@ import { countEvents, type CountEventsQuery } from '../../src/events/count-event
 import { ingestEvents } from '../../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../../src/events/event-type-catalog.ts';
 import { dayMs } from '../../src/infra/utc-day.ts';
-import type { CountDeps } from '../../src/events/pending-counts.ts';
+import { eventCounts, type CountDeps } from '../../src/events/pending-counts.ts';
 import { flushCounts } from '../../src/events/flush-counts.ts';
 import { Job } from 'bullmq';
-import { flushEventCountsJobName } from '../../src/queues/maintenance.ts';
+import { flushCountsJobName } from '../../src/queues/maintenance.ts';
 import { maintenanceProcessor } from '../../src/maintenance/maintenance-processor.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
 
@@ -143,7 +143,7 @@ describe('countEvents: how often an event happened for a device or user in the l
     ];
     const before = await Promise.all(queries.map(count));
     expect(before).toEqual([3, 3, 1, 1]);
-    const pendingKey = redisKeys.eventCounts(config.queuePrefix, project.projectId).pending;
+    const pendingKey = redisKeys.gatheredCounts(config.queuePrefix, eventCounts.name, project.projectId).pending;
     const pending = await deps.redis.hgetall(pendingKey);
     expect(Object.keys(pending).length).toBeGreaterThan(0);
     await flushCounts(deps, project.projectId);
@@ -152,7 +152,7 @@ describe('countEvents: how often an event happened for a device or user in the l
     expect(counters.reduce((sum, counter) => sum + counter.count, 0)).toBeGreaterThanOrEqual(5);
     expect(await Promise.all(queries.map(count))).toEqual(before);
     // A flush that died after writing the counters and before deleting its hash is finished without adding twice.
-    const flushingKey = redisKeys.eventCounts(config.queuePrefix, project.projectId).flushing;
+    const flushingKey = redisKeys.gatheredCounts(config.queuePrefix, eventCounts.name, project.projectId).flushing;
     const lastFlush = Math.max(...counters.map((counter) => counter.flush));
     await deps.redis.hset(flushingKey, { ...pending, '#flush': String(lastFlush) });
     await flushCounts(deps, project.projectId);
@@ -186,7 +186,7 @@ describe('countEvents: how often an event happened for a device or user in the l
         (sum, counter) => sum + counter.count,
         0,
       );
-    const pendingKey = redisKeys.eventCounts(config.queuePrefix, quiet.projectId).pending;
+    const pendingKey = redisKeys.gatheredCounts(config.queuePrefix, eventCounts.name, quiet.projectId).pending;
     const reportOne = async () => {
       const body = { events: [{ type: 'last_words', subjectType: 'user', subjectId: 'quiet-user' }] };
       expect(
@@ -204,8 +204,8 @@ describe('countEvents: how often an event happened for a device or user in the l
     );
     expect(await counted()).toBe(1);
     const schedulers = await workers.context.queues.maintenance.getJobSchedulers();
-    expect(schedulers.find((scheduler) => scheduler.key === flushEventCountsJobName)?.every).toBe(60_000);
-    const job = new Job(workers.context.queues.maintenance, flushEventCountsJobName, {});
+    expect(schedulers.find((scheduler) => scheduler.key === flushCountsJobName)?.every).toBe(60_000);
+    const job = new Job(workers.context.queues.maintenance, flushCountsJobName, {});
     const result = await maintenanceProcessor(workers.context)(job);
     expect(result).toMatchObject({ projects: expect.any(Number) });
     expect(await counted()).toBe(2);

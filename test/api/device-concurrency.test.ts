@@ -4,7 +4,8 @@ import { useIngress } from '../support/ingress.ts';
 import { eventIngestJobName, type EventIngestJob } from '../../src/queues/event-ingest.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { markUnsubscribed } from '../../src/devices/mark-unsubscribed.ts';
-import { dailyCountKey } from '../../src/overview/daily-counts.ts';
+import { dailyCountKey, dailyCounts } from '../../src/overview/daily-counts.ts';
+import { flushAllGatheredCounts } from '../../src/infra/flush-gathered-counts.ts';
 import { startOfUtcDay } from '../../src/infra/utc-day.ts';
 import { applyUserTags } from '../../src/user-tags/apply-user-tags.ts';
 
@@ -174,7 +175,7 @@ describe('concurrent writes of one device', () => {
       const rejection = { deviceId, pushToken: 'old-token', reason: 'UNREGISTERED' };
       const [registered] = await Promise.all([
         register(deviceId, { platform: 'android', pushToken: 'new-token' }),
-        markUnsubscribed(ingress.context.models, project.projectId, [rejection], new Date()),
+        markUnsubscribed(ingress.context, project.projectId, [rejection], new Date()),
       ]);
       expect(registered.status).toBe(200);
       expect(registered.body.data.isSubscribed, `round ${round}`).toBe(true);
@@ -301,14 +302,14 @@ describe('markUnsubscribed', () => {
     }
     const earlier = new Date('2024-01-01T00:00:00Z');
     await markUnsubscribed(
-      ingress.context.models,
+      ingress.context,
       project.projectId,
       [{ deviceId: 'already', pushToken: 'already', reason: 'BEFORE' }],
       earlier,
     );
     const now = new Date();
     await markUnsubscribed(
-      ingress.context.models,
+      ingress.context,
       project.projectId,
       [
         { deviceId: 'dead-1', pushToken: 'dead-1', reason: 'UNREGISTERED' },
@@ -359,17 +360,20 @@ describe('markUnsubscribed', () => {
     const now = new Date();
     const twoDaysAgo = new Date(now.getTime() - 2 * 24 * 3600 * 1000);
     const { DailyCount } = ingress.context.models;
-    const subscribedOn = async (projectId: string, at: Date) =>
-      (await DailyCount.findById(dailyCountKey(projectId, startOfUtcDay(at))).lean())?.subscribed ?? 0;
+    // The day's document once the counts gathered in Redis are flushed into it.
+    const subscribedOn = async (projectId: string, at: Date) => {
+      await flushAllGatheredCounts(ingress.context, dailyCounts, projectId);
+      return (await DailyCount.findById(dailyCountKey(projectId, startOfUtcDay(at))).lean())?.subscribed ?? 0;
+    };
     const before = await Promise.all([
       subscribedOn(project.projectId, now),
       subscribedOn(project.projectId, twoDaysAgo),
     ]);
     await Promise.all([
-      markUnsubscribed(ingress.context.models, project.projectId, [rejection('round-a', 'UNREGISTERED')], now),
-      markUnsubscribed(ingress.context.models, project.projectId, [rejection('round-b', '$BadDeviceToken')], now),
-      markUnsubscribed(ingress.context.models, project.projectId, [rejection('round-old', 'UNREGISTERED')], twoDaysAgo),
-      markUnsubscribed(ingress.context.models, other.projectId, [rejection('round-c', 'UNREGISTERED')], now),
+      markUnsubscribed(ingress.context, project.projectId, [rejection('round-a', 'UNREGISTERED')], now),
+      markUnsubscribed(ingress.context, project.projectId, [rejection('round-b', '$BadDeviceToken')], now),
+      markUnsubscribed(ingress.context, project.projectId, [rejection('round-old', 'UNREGISTERED')], twoDaysAgo),
+      markUnsubscribed(ingress.context, other.projectId, [rejection('round-c', 'UNREGISTERED')], now),
     ]);
     expect(await storedDevice('round-a')).toMatchObject({ isSubscribed: false, unsubscribeReason: 'UNREGISTERED' });
     expect(await storedDevice('round-b')).toMatchObject({ isSubscribed: false, unsubscribeReason: '$BadDeviceToken' });
@@ -390,7 +394,7 @@ describe('markUnsubscribed', () => {
     });
     const at = new Date();
     const rejection = { deviceId: 'legacy-dead', pushToken: 'legacy-dead-token', reason: 'UNREGISTERED' };
-    await markUnsubscribed(ingress.context.models, project.projectId, [rejection], at);
+    await markUnsubscribed(ingress.context, project.projectId, [rejection], at);
     expect(await storedDevice('legacy-dead')).toMatchObject({ isSubscribed: false, unsubscribedAt: at, revision: 1 });
   });
 });

@@ -5,6 +5,7 @@ import { useIngress } from '../support/ingress.ts';
 import { testConfig } from '../support/test-config.ts';
 import { waitFor } from '../support/eventually.ts';
 import { replayFromDashboard } from '../support/dashboard.ts';
+import { eventCounts } from '../../src/events/pending-counts.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
 
 const adminToken = 'replay-ingest-admin';
@@ -102,7 +103,7 @@ describe('replaying ingest jobs from the dashboard', () => {
     const renewals = () =>
       countEvents(workers.context, { projectId: project.projectId, deviceId: 'r1', type: 'renewal', withinDays: 7 });
     expect(await renewals()).toBe(1);
-    const names = redisKeys.eventCounts(ingress.context.config.queuePrefix, project.projectId);
+    const names = redisKeys.gatheredCounts(ingress.context.config.queuePrefix, eventCounts.name, project.projectId);
     expect(await ingress.context.redis.del(names.recorded(jobId))).toBe(1);
     await replayFromDashboard(ingress, adminToken, queue, job);
     expect(await renewals()).toBe(1);

@@ -6,7 +6,7 @@ import type { CreatedProject } from '../../src/projects/create-project.ts';
 import { ingestEvents } from '../../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../../src/events/event-type-catalog.ts';
 import { dayMs, startOfUtcDay } from '../../src/infra/utc-day.ts';
-import { countField } from '../../src/events/pending-counts.ts';
+import { countField, eventCounts } from '../../src/events/pending-counts.ts';
 import { firstSessionEvent } from '../../src/schemas/automatic-events.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
 
@@ -422,7 +422,7 @@ describe('event conditions and the daily counters waiting in Redis', () => {
   it("leaves today's counts in Redis, which no segment reads from the counters, and flushes a finished day's first", async () => {
     await registerDevices(ingress, countsProject, [{ id: 'c1', platform: 'android', token: 'tok-c1' }]);
     const { models, redis } = workers.context;
-    const names = redisKeys.eventCounts(config.queuePrefix, countsProject.projectId);
+    const names = redisKeys.gatheredCounts(config.queuePrefix, eventCounts.name, countsProject.projectId);
     // The registration's @first_session is the project's first event, so its job flushes at once and starts the
     // minute until the next flush; the flush is done once its counter document is in MongoDB.
     await waitFor(

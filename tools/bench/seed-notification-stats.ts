@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Models } from '../../src/models/index.ts';
-import { dayMs } from '../../src/infra/utc-day.ts';
-import { addToDay } from '../../src/overview/daily-counts.ts';
+import { dayMs, startOfUtcDay } from '../../src/infra/utc-day.ts';
+import { dailyCountKey } from '../../src/overview/daily-counts.ts';
 
 const batchSize = 500;
 const insertChunk = 5000;
@@ -108,5 +108,14 @@ export async function seedNotificationStats(
   [...byDay.values()].forEach((entry, index) => {
     entry.subscribed = index === 0 ? devices - perDay * (byDay.size - 1) : perDay;
   });
-  for (const { at, ...counts } of byDay.values()) await addToDay(models, projectId, counts, at);
+  // Written as the flushes of the gathered counts would have written them.
+  await models.DailyCount.bulkWrite(
+    [...byDay.values()].map(({ at, ...counts }) => ({
+      updateOne: {
+        filter: { _id: dailyCountKey(projectId, startOfUtcDay(at)) },
+        update: { $inc: counts, $setOnInsert: { projectId, day: startOfUtcDay(at) } },
+        upsert: true,
+      },
+    })),
+  );
 }

@@ -17,7 +17,7 @@ export function registerGetOverview(app: App, context: AppContext): void {
       },
     },
     async (request) => ({
-      data: await projectOverview(context.models, request.params.projectId, request.query.days),
+      data: await projectOverview(context, request.params.projectId, request.query.days),
     }),
   );
 }

@@ -26,7 +26,7 @@ describe("the console's Overview screen", { timeout: 120_000 }, () => {
       { lean: true },
     );
     // The four devices subscribed two days ago, when four pushes were sent and one device clicked.
-    await addToDay(harness.ingress.context.models, owner.projectId, { sent: 4, clicked: 1, subscribed: 4 }, twoDaysAgo);
+    await addToDay(harness.ingress.context, owner.projectId, { sent: 4, clicked: 1, subscribed: 4 }, twoDaysAgo);
     const { page, close } = await openConsole();
     try {
       await signIn(page, owner.apiKey);
