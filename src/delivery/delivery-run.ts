@@ -7,7 +7,7 @@ import type { PreparedNotification } from './prepared-notification.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import { isLastAttempt } from './interrupted-runs.ts';
 import { waitOutStorageOutage } from './storage-outages.ts';
-import { delayRun } from './delay-run.ts';
+import { delayRun } from '../queues/delay-run.ts';
 import { assertLockHeld, LostLockError } from './lost-lock.ts';
 import { RetriesExhaustedError, RetryRound } from './retry-rounds.ts';
 import type { OutcomeTally } from './outcome-tally.ts';

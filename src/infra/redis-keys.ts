@@ -48,6 +48,8 @@ export const redisKeys = {
   webhookCalls: (prefix: string) => `${prefix}:metrics:{metrics}:webhook-calls`,
   /** An endpoint's most recent call attempts, newest first. */
   webhookAttempts: (prefix: string, endpointId: string) => `${prefix}:webhook-attempts:{${endpointId}}`,
+  /** The webhook jobs running for an endpoint, by holder, each scored by when its lease ends. */
+  webhookSlots: (prefix: string, endpointId: string) => `${prefix}:webhook-slots:{${endpointId}}`,
   gatewayLatency: (prefix: string) => `${prefix}:metrics:{metrics}:gateway-latency`,
   /** A project's event counts: recorded with a job's marker in one script, then renamed and flushed together. */
   eventCounts: (prefix: string, projectId: string) => {
