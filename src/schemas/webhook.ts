@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PageLimit, ProjectParams } from './common.ts';
+import { httpUrlPattern } from './url-rule.ts';
 
 /** The events an endpoint may subscribe to (CONTRACTS §17). */
 export const webhookEventTypes = [
@@ -18,7 +19,7 @@ export const WebhookBody = Type.Object(
     url: Type.String({
       maxLength: 2048,
       format: 'uri',
-      pattern: '^https?://[^\\s]+$',
+      pattern: httpUrlPattern,
       errorMessage: 'must be an https:// URL (http:// only to a private host with WEBHOOKS_ALLOW_PRIVATE)',
     }),
     events: Type.Array(
