@@ -19,7 +19,7 @@ import { recordOutcomes, recordUnrecorded } from './record-outcomes.ts';
 import { reportUnsent, type UnsentDevice } from './report-outcomes.ts';
 import { giveUpBatch } from './give-up-batch.ts';
 import { TimingGate } from './timing-gate.ts';
-import { pacedCallSize, reserveCall } from './send-throttle.ts';
+import { noteThrottled, pacedCallSize, reserveCall } from './send-throttle.ts';
 
 /**
  * Pushes handed to the gateway in one call. The outcomes of each call are saved in the job (Redis) before anything
@@ -98,7 +98,9 @@ export class DeliveryRun {
     // end of the batch moves the round on, so pacing does not spend the rounds a refused device has left.
     const retry = this.round.next();
     await this.progress.save(this.job.data.retryRound);
-    await this.delay(Math.max(waitMs, retry?.delayMs ?? 0));
+    const delayMs = Math.max(waitMs, retry?.delayMs ?? 0);
+    await noteThrottled(this.worker.deps, this.job, this.progress, delayMs);
+    await this.delay(delayMs);
   }
 
   /**

@@ -1,4 +1,8 @@
+import type { Job } from 'bullmq';
 import type { DeliverJobData } from '../queues/deliver.ts';
+import type { Deps } from '../deps.ts';
+import { noteWaiting } from '../queues/waiting-pushes.ts';
+import type { BatchProgress } from './batch-progress.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
@@ -37,4 +41,18 @@ export async function reserveCall(
     if (waitMs > 0) return waitMs;
   }
   return worker.limiter.reserve(batch.projectId, messages);
+}
+
+/** A batch about to wait for its throttle: its devices not yet done are noted as waiting, until the delay ends. */
+export async function noteThrottled(
+  deps: Pick<Deps, 'redis' | 'config'>,
+  job: Job<DeliverJobData>,
+  progress: BatchProgress,
+  delayMs: number,
+): Promise<void> {
+  const devices = job.data.devices.filter((device) => !progress.isDone(device.deviceId)).length;
+  const { projectId, notificationId } = job.data;
+  await noteWaiting(deps, projectId, notificationId, [
+    { jobId: job.id!, devices, reason: 'throttle', at: Date.now() + delayMs },
+  ]);
 }
