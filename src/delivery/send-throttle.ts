@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import type { DeliverJobData } from '../queues/deliver.ts';
 import type { Deps } from '../deps.ts';
 import { noteWaiting } from '../queues/waiting-pushes.ts';
+import { delayRun } from '../infra/delay-run.ts';
 import type { BatchProgress } from './batch-progress.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
@@ -43,16 +44,21 @@ export async function reserveCall(
   return worker.limiter.reserve(batch.projectId, messages);
 }
 
-/** A batch about to wait for its throttle: its devices not yet done are noted as waiting, until the delay ends. */
-export async function noteThrottled(
+/**
+ * Ends the batch's run to wait for its throttle as a delayed job (delayRun), its devices not yet done noted as
+ * waiting until the delay ends.
+ */
+export async function waitForThrottle(
   deps: Pick<Deps, 'redis' | 'config'>,
   job: Job<DeliverJobData>,
+  token: string | undefined,
   progress: BatchProgress,
   delayMs: number,
-): Promise<void> {
+): Promise<never> {
   const devices = job.data.devices.filter((device) => !progress.isDone(device.deviceId)).length;
   const { projectId, notificationId } = job.data;
   await noteWaiting(deps, projectId, notificationId, [
     { jobId: job.id!, devices, reason: 'throttle', at: Date.now() + delayMs },
   ]);
+  return delayRun(job, token, delayMs);
 }

@@ -1,10 +1,10 @@
-import type { AppContext } from '../app-context.ts';
+import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { deviceKey } from '../models/device.ts';
 import type { SendNotificationBody } from '../schemas/notification.ts';
 
 async function knownTargets(
-  deps: Pick<AppContext, 'models'>,
+  deps: Pick<Deps, 'models'>,
   projectId: string,
   targetType: 'segment' | 'device',
   targetIds: string[],
@@ -28,7 +28,7 @@ const targetsTake = {
 
 /** CONTRACTS §1: an unknown segment or device is a 404; a user id with no devices is a 200 that sends nothing (§6). */
 export async function assertTargetsExist(
-  deps: Pick<AppContext, 'models'>,
+  deps: Pick<Deps, 'models'>,
   projectId: string,
   { targetType }: SendNotificationBody,
   targetIds: string[],

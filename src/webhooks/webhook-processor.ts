@@ -8,7 +8,7 @@ import { disableEndpoint, noteFailure, noteSuccess } from './endpoint-state.ts';
 import { EndpointCache, type CallableEndpoint } from './endpoint-cache.ts';
 import { callEach, type EndpointCall } from './call-endpoint.ts';
 import { takeEndpointSlot } from './endpoint-slots.ts';
-import { delayRun } from '../queues/delay-run.ts';
+import { delayRun } from '../infra/delay-run.ts';
 
 type WebhookDeps = Pick<Deps, 'models' | 'config' | 'redis' | 'log' | 'queues'>;
 /** How long a job waits when its endpoint's slots are all held, at least (up to twice, spread so they do not meet). */
