@@ -18,7 +18,7 @@ import { recordOutcomes, recordUnrecorded } from './record-outcomes.ts';
 import { reportUnsent, type UnsentDevice } from './report-outcomes.ts';
 import { giveUpBatch } from './give-up-batch.ts';
 import { TimingGate } from './timing-gate.ts';
-import { pacedCallSize, reserveCall } from './send-throttle.ts';
+import { pacedCallSize, reserveCall, waitForThrottle } from './send-throttle.ts';
 
 /**
  * Pushes handed to the gateway in one call. The outcomes of each call are saved in the job (Redis) before anything
@@ -97,7 +97,7 @@ export class DeliveryRun {
     // end of the batch moves the round on, so pacing does not spend the rounds a refused device has left.
     const retry = this.round.next();
     await this.progress.save(this.job.data.retryRound);
-    await this.delay(Math.max(waitMs, retry?.delayMs ?? 0));
+    await waitForThrottle(this.worker.deps, this.job, this.token, this.progress, Math.max(waitMs, retry?.delayMs ?? 0));
   }
 
   /**

@@ -8,16 +8,17 @@ import {
 } from '../queues/deliver.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import type { BatchProgress } from './batch-progress.ts';
+import type { WaitingReason } from '../queues/waiting-pushes.ts';
 
 /** Devices that must wait, grouped by the instant they wait for: one delayed part per instant, not one per device. */
-export function groupHeld(held: { device: BatchDevice; releaseAt: number }[]): HeldPart[] {
-  const parts = new Map<number, string[]>();
-  for (const { device, releaseAt } of held) {
-    const deviceIds = parts.get(releaseAt) ?? [];
-    deviceIds.push(device.deviceId);
-    parts.set(releaseAt, deviceIds);
+export function groupHeld(held: { device: BatchDevice; releaseAt: number; reason: WaitingReason }[]): HeldPart[] {
+  const parts = new Map<number, HeldPart>();
+  for (const { device, releaseAt, reason } of held) {
+    const part = parts.get(releaseAt) ?? { releaseAt, deviceIds: [], reason };
+    part.deviceIds.push(device.deviceId);
+    parts.set(releaseAt, part);
   }
-  return [...parts].map(([releaseAt, deviceIds]) => ({ releaseAt, deviceIds }));
+  return [...parts.values()];
 }
 
 /**
@@ -38,9 +39,10 @@ export async function splitOffHeld(
   if (!fromSavedPlan) await progress.saveHolding(planned);
   const devices = new Map(job.data.devices.map((device) => [device.deviceId, device]));
   const { notificationId, projectId, gateway, batch, localTimeAt } = job.data;
-  const parts = planned.map(({ releaseAt, deviceIds }) => ({
+  const parts = planned.map(({ releaseAt, deviceIds, reason }) => ({
     jobId: heldPartJobId(job.id!, releaseAt),
     releaseAt,
+    reason: reason ?? (localTimeAt !== undefined && releaseAt <= localTimeAt ? 'local_time' : 'quiet_hours'),
     data: {
       notificationId,
       projectId,

@@ -1,4 +1,9 @@
+import type { Job } from 'bullmq';
 import type { DeliverJobData } from '../queues/deliver.ts';
+import type { Deps } from '../deps.ts';
+import { noteWaiting } from '../queues/waiting-pushes.ts';
+import { delayRun } from '../infra/delay-run.ts';
+import type { BatchProgress } from './batch-progress.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
@@ -37,4 +42,23 @@ export async function reserveCall(
     if (waitMs > 0) return waitMs;
   }
   return worker.limiter.reserve(batch.projectId, messages);
+}
+
+/**
+ * Ends the batch's run to wait for its throttle as a delayed job (delayRun), its devices not yet done noted as
+ * waiting until the delay ends.
+ */
+export async function waitForThrottle(
+  deps: Pick<Deps, 'redis' | 'config'>,
+  job: Job<DeliverJobData>,
+  token: string | undefined,
+  progress: BatchProgress,
+  delayMs: number,
+): Promise<never> {
+  const devices = job.data.devices.filter((device) => !progress.isDone(device.deviceId)).length;
+  const { projectId, notificationId } = job.data;
+  await noteWaiting(deps, projectId, notificationId, [
+    { jobId: job.id!, devices, reason: 'throttle', at: Date.now() + delayMs },
+  ]);
+  return delayRun(job, token, delayMs);
 }

@@ -7,9 +7,12 @@ import type { PreparedNotification } from './prepared-notification.ts';
 import type { Rendered } from './rendered-push.ts';
 import { deviceZone, nextLocalTime, quietUntil } from '../targets/local-clock.ts';
 import { groupHeld, splitOffHeld } from './held-parts.ts';
+import { noteRunning, type WaitingReason } from '../queues/waiting-pushes.ts';
 import { withinFrequencyCap } from './capped-pushes.ts';
 import { expiredReason, expiresAt } from './push-expiry.ts';
 import { reportUnsent } from './report-outcomes.ts';
+
+type Hold = { releaseAt: number; reason: WaitingReason };
 
 /**
  * Where a batch's pushes meet the project's timing rules (CONTRACTS §15), just before they are handed to a gateway:
@@ -37,6 +40,8 @@ export class TimingGate {
   /** The devices due now; the others are split off into held parts, or have expired (failed, reason `expired`). */
   async due(notification: PreparedNotification, devices: BatchDevice[]): Promise<BatchDevice[]> {
     this.settings = await this.worker.settings.get(this.job.data.projectId);
+    // Its devices no longer wait: they go now, or are held again under parts of their own.
+    await noteRunning(this.worker.deps, this.job.data.projectId, this.job.data.notificationId, this.job.id!);
     if (devices.length > 0 && Date.now() > expiresAt(notification, this.job.data)) {
       await this.expire(notification, devices);
       return [];
@@ -49,18 +54,18 @@ export class TimingGate {
     }
     const now = Date.now();
     // Everything but the zone is the same for every device of the run: one answer per zone.
-    const byZone = new Map<string, number | null>();
-    const held: { device: BatchDevice; releaseAt: number }[] = [];
+    const byZone = new Map<string, Hold | null>();
+    const held: { device: BatchDevice; releaseAt: number; reason: WaitingReason }[] = [];
     const due: BatchDevice[] = [];
     for (const device of remaining) {
       const zone = deviceZone(device, this.settings);
-      let releaseAt = byZone.get(zone);
-      if (releaseAt === undefined) {
-        releaseAt = this.heldUntil(notification, zone, now);
-        byZone.set(zone, releaseAt);
+      let hold = byZone.get(zone);
+      if (hold === undefined) {
+        hold = this.heldUntil(notification, zone, now);
+        byZone.set(zone, hold);
       }
-      if (releaseAt === null) due.push(device);
-      else held.push({ device, releaseAt });
+      if (hold === null) due.push(device);
+      else held.push({ device, ...hold });
     }
     await splitOffHeld(this.worker, this.job, this.progress, groupHeld(held), false);
     return due;
@@ -84,13 +89,14 @@ export class TimingGate {
   }
 
   /** When the device's push may go, if not now: its local send time, else the end of its quiet hours. */
-  private heldUntil(notification: PreparedNotification, zone: string, now: number): number | null {
+  private heldUntil(notification: PreparedNotification, zone: string, now: number): Hold | null {
     const { localTime, ignoreQuietHours } = notification.timing;
     if (localTime !== undefined) {
       const sendAt = nextLocalTime(notification.sendFrom.getTime(), zone, localTime);
-      if (sendAt > now) return sendAt;
+      if (sendAt > now) return { releaseAt: sendAt, reason: 'local_time' };
     }
     const quiet = this.settings?.quietHours;
-    return quiet && !ignoreQuietHours ? quietUntil(now, zone, quiet) : null;
+    const quietEnd = quiet && !ignoreQuietHours ? quietUntil(now, zone, quiet) : null;
+    return quietEnd === null ? null : { releaseAt: quietEnd, reason: 'quiet_hours' };
   }
 }

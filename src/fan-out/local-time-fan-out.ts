@@ -157,7 +157,7 @@ class ZoneParts {
         ...(replanned && { resumedFanOut: true as const }),
       };
       const parent = { id: this.job.id!, queue: this.job.queueQualifiedName };
-      await enqueueHeldParts(this.deps, parent, [{ jobId, releaseAt: instant, data: part }]);
+      await enqueueHeldParts(this.deps, parent, [{ jobId, releaseAt: instant, data: part, reason: 'local_time' }]);
     }
     this.held.delete(key);
     await this.save({

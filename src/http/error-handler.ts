@@ -100,9 +100,13 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   );
 }
 
-const clientErrors: Record<string, { status: number; message: string }> = {
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time.' },
-  HPE_HEADER_OVERFLOW: { status: 431, message: 'The request headers are larger than the server takes (16 KiB).' },
+const clientErrors: Record<string, { status: number; code: string; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'invalid_request', message: 'The request did not arrive in time.' },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: 'request_header_too_large',
+    message: 'The request headers are larger than the server takes (16 KiB); send long values in the body.',
+  },
 };
 
 /**
@@ -111,11 +115,12 @@ const clientErrors: Record<string, { status: number; message: string }> = {
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const { status, message } = clientErrors[error.code ?? ''] ?? {
+  const { status, code, message } = clientErrors[error.code ?? ''] ?? {
     status: 400,
+    code: 'invalid_request',
     message: 'The request is not valid HTTP/1.1.',
   };
-  const body = JSON.stringify({ error: { code: 'invalid_request', message } });
+  const body = JSON.stringify({ error: { code, message } });
   if (socket.writable)
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

@@ -14,11 +14,15 @@ export type ReadDevice = (
   deviceId: string,
 ) => Promise<{ userId?: string | null; tags?: Tags | null; lastInAppDisplays?: LastDisplayed | null }>;
 
+/** CONTRACTS §16: the most messages one answer carries (the highest priority first). */
+export const maxDeviceInAppMessages = 20;
+
 const inSchedule = (message: StoredInAppMessage, now: Date) =>
   (!message.startAt || message.startAt <= now) && (!message.endAt || message.endAt > now);
 
 /**
- * CONTRACTS §16: the active messages this device may see now, each rendered for it, highest priority first. One read
+ * CONTRACTS §16: the active messages this device may see now, each rendered for it, highest priority first, at most
+ * maxDeviceInAppMessages. One read
  * of the device by _id (through the reads the device routes gather) gives its tags, user and last showing of each
  * message; the project's active messages and their segments are the process's copy (kept two seconds). A segment is
  * evaluated for this device alone (its document, and for an event condition its own event counts), never by reading
@@ -52,6 +56,8 @@ export async function deviceInAppMessages(
     ),
   );
   const scopeDevice = { deviceId, userId: device.userId, tags };
-  const audience = candidates.filter((message) => !message.segmentId || membership.get(message.segmentId) === true);
+  const audience = candidates
+    .filter((message) => !message.segmentId || membership.get(message.segmentId) === true)
+    .slice(0, maxDeviceInAppMessages);
   return renderedForDevice(deps.renderer, projectId, audience, scopeDevice);
 }

@@ -7,6 +7,9 @@ import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts'
 import { inAppMessageErrors } from './in-app-message-rules.ts';
 import { activeInAppMessages } from './active-messages.ts';
 
+/** CONTRACTS §16: every SDK fetch weighs the project's active messages. */
+export const maxActiveInAppMessages = 100;
+
 const missing = (id: string) => notFound(`No in-app message "${id}" in this project.`);
 
 const isoOrNull = (time: Date | null | undefined) => time?.toISOString() ?? null;
@@ -58,13 +61,28 @@ export class InAppMessageStore {
     this.models = models;
   }
 
-  private async checked(projectId: string, input: InAppMessageBody) {
+  private async checked(projectId: string, input: InAppMessageBody, id?: string) {
     const details = inAppMessageErrors(input);
     if (details.length > 0)
       throw invalidRequest('The in-app message is not valid; see details for each field.', details);
+    if (input.status === 'active') await this.assertRoomForActive(projectId, id);
     if (input.segmentId && !(await this.models.Segment.exists({ _id: input.segmentId, projectId })))
       throw notFound(`No segment "${input.segmentId}" in this project.`);
     return storedFields(input);
+  }
+
+  private async assertRoomForActive(projectId: string, id: string | undefined): Promise<void> {
+    const others = { projectId, status: 'active' as const, ...(id !== undefined && { _id: { $ne: id } }) };
+    if ((await this.models.InAppMessage.countDocuments(others)) < maxActiveInAppMessages) return;
+    throw invalidRequest(
+      `A project has at most ${maxActiveInAppMessages} active in-app messages; pause or delete one first.`,
+      [
+        {
+          path: '/status',
+          message: `cannot be "active": the project already has ${maxActiveInAppMessages} active messages`,
+        },
+      ],
+    );
   }
 
   async create(projectId: string, input: InAppMessageBody): Promise<StoredInAppMessage> {
@@ -87,7 +105,7 @@ export class InAppMessageStore {
   }
 
   async replace(projectId: string, id: string, input: InAppMessageBody): Promise<StoredInAppMessage> {
-    const fields = await this.checked(projectId, input);
+    const fields = await this.checked(projectId, input, id);
     const message = await this.models.InAppMessage.findOneAndUpdate(
       { _id: id, projectId },
       { $set: fields },

@@ -3,12 +3,13 @@ import type { ScopeDevice } from '../rendering/personalization-scope.ts';
 import type { DeviceInAppMessage } from '../schemas/in-app-message.ts';
 import type { StoredInAppMessage } from '../models/in-app-message.ts';
 import { gatheredRenders } from './gathered-renders.ts';
+import { isVisibleText } from '../schemas/text.ts';
 
 /** Liquid markup opens with {{ or {%: a text without a brace renders as itself, with nothing to parse or run. */
 const hasMarkup = (text: string | null | undefined) => text?.includes('{') === true;
 
 function shown(message: StoredInAppMessage, title: string | null, body: string): DeviceInAppMessage | null {
-  if (body.trim() === '') return null;
+  if (!isVisibleText(body)) return null;
   return {
     id: message._id,
     layout: message.layout,

@@ -48,6 +48,13 @@ export const redisKeys = {
   webhookCalls: (prefix: string) => `${prefix}:metrics:{metrics}:webhook-calls`,
   /** An endpoint's most recent call attempts, newest first. */
   webhookAttempts: (prefix: string, endpointId: string) => `${prefix}:webhook-attempts:{${endpointId}}`,
+  /** A notification's delivery jobs waiting as delayed work: job id → how many devices, why, until when. */
+  waitingPushes: (prefix: string, projectId: string, notificationId: string) =>
+    `${prefix}:waiting-pushes:{${projectId}}:${notificationId}`,
+  /** The notifications of a project with pushes held for its quiet hours, which a settings change re-times. */
+  quietHeld: (prefix: string, projectId: string) => `${prefix}:quiet-held:{${projectId}}`,
+  /** The webhook jobs running for an endpoint, by holder, each scored by when its lease ends. */
+  webhookSlots: (prefix: string, endpointId: string) => `${prefix}:webhook-slots:{${endpointId}}`,
   gatewayLatency: (prefix: string) => `${prefix}:metrics:{metrics}:gateway-latency`,
   /**
    * A project's counts of one kind gathered in Redis (gathered-counts.ts): recorded with a caller's marker in one

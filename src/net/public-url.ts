@@ -24,7 +24,7 @@ export function publicHttpsUrlProblem(text: string, { allowPrivate }: { allowPri
   if (url.username !== '' || url.password !== '') return 'must not carry a user name or password';
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
   if (isIP(host) !== 0)
-    return allowPrivate || isPublicAddress(host) ? null : `must be on a public address; ${host} is not one`;
+    return allowPrivate || isPublicAddress(host) ? null : `must be on a globally routable address; ${host} is not one`;
   if (!dnsName.test(host)) return `must name its host by a DNS name or an IP address; ${url.hostname} is neither`;
   return allowPrivate || !localName.test(host) ? null : `must be on a public host; ${host} is a local name`;
 }

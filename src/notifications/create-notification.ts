@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
 import type { KeyOwner } from '../keys/key-cache.ts';
-import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
+import { invalidRequest, type ErrorDetail } from '../errors.ts';
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
 import { contentSyntaxErrors, templateSyntaxErrors } from '../rendering/message-content.ts';
 import { optionsWithTemplate, resolveContent } from './send-content.ts';
@@ -15,7 +15,7 @@ import { enqueueSend } from '../queues/send.ts';
 import { targetTypes, type SendNotificationBody, type TargetType } from '../schemas/notification.ts';
 import { escapePointer, fieldsOf } from '../schemas/validation.ts';
 import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';
-import { deviceKey } from '../models/device.ts';
+import { assertTargetsExist } from './send-targets.ts';
 import { parseRequestTime } from '../schemas/request-formats.ts';
 import { sendTimingOf } from '../schemas/send-timing.ts';
 import { makeNotifications } from './make-notifications.ts';
@@ -54,35 +54,6 @@ export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: nu
 }
 
 type CreateDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'queues' | 'renderer'> & { templates: TemplateStore };
-
-async function knownTargets(
-  deps: Pick<Deps, 'models'>,
-  projectId: string,
-  targetType: 'segment' | 'device',
-  targetIds: string[],
-): Promise<Set<string>> {
-  if (targetType === 'segment') {
-    const found = await deps.models.Segment.find({ projectId, _id: { $in: targetIds } }, { _id: 1 }).lean();
-    return new Set(found.map((segment) => segment._id));
-  }
-  const keys = targetIds.map((deviceId) => deviceKey(projectId, deviceId));
-  const found = await deps.models.Device.find({ _id: { $in: keys } }, { deviceId: 1 }).lean();
-  return new Set(found.map((device) => device.deviceId));
-}
-
-/** CONTRACTS §1: an unknown segment or device is a 404; a user id with no devices is a 200 that sends nothing (§6). */
-async function assertTargetsExist(
-  deps: Pick<Deps, 'models'>,
-  projectId: string,
-  { targetType }: SendNotificationBody,
-  targetIds: string[],
-): Promise<void> {
-  if (targetType === 'userId') return;
-  const known = await knownTargets(deps, projectId, targetType, targetIds);
-  const unknown = targetIds.filter((id) => !known.has(id));
-  if (unknown.length > 0)
-    throw notFound(`No ${targetType} ${unknown.map((id) => `"${id}"`).join(', ')} in this project.`);
-}
 
 /**
  * Stores the notification and queues its send job (makeNotifications). With an Idempotency-Key both steps are

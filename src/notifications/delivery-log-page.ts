@@ -1,13 +1,16 @@
 import type { Models } from '../models/index.ts';
 import { deliveryLogKey } from '../models/delivery-log.ts';
-import type { DeliveryLogQuery, DeliveryView } from '../schemas/delivery-log.ts';
+import type { DeliveryLogQuery, DeliveryOutcome, DeliveryView } from '../schemas/delivery-log.ts';
 import { assertProjectNotification } from './notification-view.ts';
+
+/** A page of what the log holds: the outcomes written, not the pushes still waiting (waitingEntries). */
+type LoggedQuery = Omit<DeliveryLogQuery, 'outcome'> & { outcome?: DeliveryOutcome };
 
 /**
  * The sent entries of a page: the notification's history documents, on the (notificationId, _id) index. Their _id is
  * the delivery log's key, `<notificationId>:<deviceId>`, so both are in device order.
  */
-export function sentEntriesQuery(models: Models, notificationId: string, query: DeliveryLogQuery) {
+export function sentEntriesQuery(models: Models, notificationId: string, query: LoggedQuery) {
   return models.History.find(
     {
       notificationId,
@@ -24,7 +27,7 @@ export function sentEntriesQuery(models: Models, notificationId: string, query: 
  * The other entries of a page, on the (notificationId, _id) index, or (notificationId, outcome, _id) with an outcome.
  * It holds no sent entry but those written before history did, which the page takes from history.
  */
-export function deliveryLogQuery(models: Models, notificationId: string, query: DeliveryLogQuery) {
+export function deliveryLogQuery(models: Models, notificationId: string, query: LoggedQuery) {
   const filter = {
     notificationId,
     ...(query.outcome && { outcome: query.outcome }),
@@ -44,7 +47,7 @@ export async function deliveryLogPage(
   models: Models,
   projectId: string,
   notificationId: string,
-  query: DeliveryLogQuery,
+  query: LoggedQuery,
 ): Promise<DeliveryView[]> {
   await assertProjectNotification(models, projectId, notificationId);
   const [sent, others] = await Promise.all([

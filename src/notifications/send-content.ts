@@ -1,4 +1,5 @@
 import type { TemplateStore } from '../templates/template-store.ts';
+import { ApiError, notFound } from '../errors.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
 import { optionsOf, type MessageOptions } from '../schemas/message-options.ts';
 import type { SendNotificationBody } from '../schemas/notification.ts';
@@ -10,7 +11,12 @@ export async function resolveContent(
 ): Promise<{ content: MessageContent; template: TemplateOptions | null }> {
   if (body.templateId === undefined) return { content: contentOf(body), template: null };
   // The template's content is copied: a scheduled or in-flight send is not changed by later edits of the template.
-  const template = await deps.templates.find(projectId, body.templateId);
+  const template = await deps.templates.find(projectId, body.templateId).catch((error: unknown) => {
+    if (!(error instanceof ApiError) || error.statusCode !== 404) throw error;
+    throw notFound(
+      `No template "${body.templateId}" in this project. templateId takes a template's id: the "id" that POST /v1/projects/{PROJECT_ID}/templates answers; GET .../templates lists them with their names.`,
+    );
+  });
   return { content: contentOf(template), template };
 }
 

@@ -1,3 +1,4 @@
+import { noteWaiting, type WaitingReason } from './waiting-pushes.ts';
 import type { JobsOptions, ParentOptions } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import { resumableStalls, type QueueDefinition } from './queue-definition.ts';
@@ -97,6 +98,8 @@ export interface DeliverJobData {
 export interface HeldPart {
   releaseAt: number;
   deviceIds: string[];
+  /** Why they wait; a plan saved before reasons were kept held for quiet hours or local time alike. */
+  reason?: WaitingReason;
 }
 
 /** A held part's job id: its batch's job id and the instant it waits for, so the same split queues nothing twice. */
@@ -141,11 +144,14 @@ export async function enqueueDeliverBatches(
   );
 }
 
-/** Held parts of a batch, as delayed deliver jobs under the batch's own parent (the send job waits for them too). */
+/**
+ * Held parts of a batch, as delayed deliver jobs under the batch's own parent (the send job waits for them too), each
+ * noted as waiting, with why, once queued.
+ */
 export async function enqueueHeldParts(
-  deps: Pick<Deps, 'queues'>,
+  deps: Pick<Deps, 'queues' | 'redis' | 'config'>,
   parent: ParentOptions | undefined,
-  parts: { jobId: string; data: DeliverJobData; releaseAt: number }[],
+  parts: { jobId: string; data: DeliverJobData; releaseAt: number; reason: WaitingReason }[],
   now = Date.now(),
 ): Promise<void> {
   await deps.queues.deliver.addBulk(
@@ -154,6 +160,15 @@ export async function enqueueHeldParts(
       data,
       opts: { ...deliverJobOptions, jobId, delay: Math.max(0, releaseAt - now), ...(parent && { parent }) },
     })),
+  );
+  const [first] = parts;
+  if (first === undefined) return;
+  const { projectId, notificationId } = first.data;
+  await noteWaiting(
+    deps,
+    projectId,
+    notificationId,
+    parts.map(({ jobId, data, releaseAt, reason }) => ({ jobId, devices: data.devices.length, reason, at: releaseAt })),
   );
 }
 

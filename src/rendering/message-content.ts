@@ -2,6 +2,8 @@ import type { ErrorDetail } from '../errors.ts';
 import { parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts';
 import { printableObjects } from './printable-objects.ts';
 import { staticLimitProblems } from './static-limits.ts';
+import { refusedUrlProblem } from '../schemas/url-rule.ts';
+import { isVisibleText } from '../schemas/text.ts';
 
 export const contentFields = ['title', 'body', 'url', 'imageUrl'] as const;
 export type ContentField = (typeof contentFields)[number];
@@ -52,8 +54,18 @@ export function contentSyntaxErrors(
     const text = content[field];
     if (typeof text !== 'string') continue;
     details.push(...liquidErrors(text, `${pathPrefix}/${field}`));
+    if (field === 'url' || field === 'imageUrl') details.push(...urlRuleErrors(text, `${pathPrefix}/${field}`));
   }
   return details;
+}
+
+/**
+ * The URL rule on a link as written; one that starts with Liquid (`{{ data.link }}`) is held to it as rendered, for
+ * each device (renderContent).
+ */
+export function urlRuleErrors(text: string, path: string): ErrorDetail[] {
+  const problem = refusedUrlProblem(text);
+  return problem ? [{ path, message: problem }] : [];
 }
 
 /** Why a text is not valid Liquid or passes a static limit of Liquid's cost, named at `path`; none when it is fine. */
@@ -107,12 +119,14 @@ export function renderContent(
   // One that renders blank is left out, as if not given: an empty link to open, an empty image to fetch.
   const renderOptional = (field: Exclude<ContentField, 'body'>) => {
     const rendered = parsed[field] === null ? null : render(field, parsed[field]);
+    const problem = rendered !== null && field !== 'title' ? refusedUrlProblem(rendered) : null;
+    if (problem) throw new FieldRenderError(field, new Error(`the ${field} as rendered ${problem}`));
     return rendered?.trim() ? rendered : null;
   };
   const body = render('body', parsed.body);
   // A push would show an empty notification (`{{ data.missing }}`), which a send's blank body is refused for; a
   // preview says so as the delivery would.
-  if (body.trim() === '')
+  if (!isVisibleText(body))
     throw new FieldRenderError(
       'body',
       new Error("the body renders blank with this device's variables; give it a default"),

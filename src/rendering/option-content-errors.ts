@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '../errors.ts';
 import { escapePointer, fieldsOf } from '../schemas/validation.ts';
-import { contentSyntaxErrors, liquidErrors, type MessageContent } from './message-content.ts';
+import { contentSyntaxErrors, liquidErrors, urlRuleErrors, type MessageContent } from './message-content.ts';
 import { localizedContent } from './localized-content.ts';
 import type { MessageOptions } from '../schemas/message-options.ts';
 import type { NotificationData } from '../schemas/notification.ts';
@@ -19,11 +19,22 @@ export function optionContentErrors(body: unknown): ErrorDetail[] {
     buttons.forEach((button, index) => {
       const { text, url } = fieldsOf(button);
       if (typeof text === 'string') details.push(...liquidErrors(text, `/buttons/${index}/text`));
-      if (typeof url === 'string') details.push(...liquidErrors(url, `/buttons/${index}/url`));
+      if (typeof url === 'string')
+        details.push(...liquidErrors(url, `/buttons/${index}/url`), ...urlRuleErrors(url, `/buttons/${index}/url`));
     });
   }
-  for (const [language, fields] of Object.entries(fieldsOf(localizations)))
-    details.push(...contentSyntaxErrors(fieldsOf(fields), `/localizations/${escapePointer(language)}`));
+  const languages = new Map<string, string>();
+  for (const [language, fields] of Object.entries(fieldsOf(localizations))) {
+    const path = `/localizations/${escapePointer(language)}`;
+    details.push(...contentSyntaxErrors(fieldsOf(fields), path));
+    const same = languages.get(language.toLowerCase());
+    if (same !== undefined)
+      details.push({
+        path,
+        message: `names the same language as "${same}": language tags are compared case-insensitively`,
+      });
+    languages.set(language.toLowerCase(), language);
+  }
   return details;
 }
 

@@ -1,3 +1,4 @@
+import { visibleTextPattern } from './text.ts';
 import { Type, type TSchema } from 'typebox';
 
 /** CONTRACTS §1: nothing beside `error`, and nothing in it beside code, message and details. */
@@ -40,10 +41,10 @@ export const IsoTime = () =>
     errorMessage: 'must be an ISO 8601 time with a time zone (2024-04-19T14:23:56+09:00), in the years 0001 to 9999',
   });
 
-/** A push's body must hold some text: an empty or blank one shows an empty notification. */
+/** A push's body must show some text: an empty, blank or zero-width one shows an empty notification. */
 export const notBlank = {
-  pattern: '\\S',
-  errorMessage: 'must hold some text (at most 4096 characters): a blank body shows an empty notification',
+  pattern: visibleTextPattern,
+  errorMessage: 'must hold some visible text: a body that renders as nothing shows an empty notification',
 } as const;
 
 /**

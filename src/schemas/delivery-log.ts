@@ -6,11 +6,12 @@ import { NotificationIdParams } from './notification.ts';
 export const deliveryOutcomes = ['sent', 'failed', 'unsubscribed', 'capped', 'expired'] as const;
 export type DeliveryOutcome = (typeof deliveryOutcomes)[number];
 
+/** What the log can be filtered by: an outcome, or the pushes still waiting (local time, quiet hours, throttle). */
+const loggedOutcomes = [...deliveryOutcomes, 'waiting'] as const;
+
 export const DeliveryLogQuery = Type.Object(
   {
-    outcome: Type.Optional(
-      Type.Enum(deliveryOutcomes, { errorMessage: `must be one of ${deliveryOutcomes.join(', ')}` }),
-    ),
+    outcome: Type.Optional(Type.Enum(loggedOutcomes, { errorMessage: `must be one of ${loggedOutcomes.join(', ')}` })),
     limit: PageLimit(1000, 100),
     /** The last device id seen: the page starts after it. */
     after: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),

@@ -1,6 +1,8 @@
 import { Type, type Static, type TString } from 'typebox';
 import { EventType } from './events.ts';
 import { IsoTime, notBlank } from './common.ts';
+import { Text } from './text.ts';
+import { httpUrlPattern } from './url-rule.ts';
 
 export const inAppStatuses = ['active', 'paused'] as const;
 export const inAppLayouts = ['modal', 'banner'] as const;
@@ -14,8 +16,8 @@ export const maxInAppButtons = 2;
  */
 const WebUrl = Type.String({
   maxLength: 2048,
-  pattern: '^https?://[^\\s]+$',
-  errorMessage: 'must be an http:// or https:// URL of at most 2048 characters',
+  pattern: httpUrlPattern,
+  errorMessage: 'must be an http:// or https:// URL of at most 2048 characters, without spaces or NUL',
 });
 
 const InAppButton = Type.Object(
@@ -24,7 +26,7 @@ const InAppButton = Type.Object(
       pattern: '^[A-Za-z0-9._:-]{1,64}$',
       errorMessage: 'must be 1 to 64 characters of A-Z a-z 0-9 . _ : -',
     }),
-    text: Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', errorMessage: 'must be 1 to 64 characters' }),
+    text: Text(64, { allOf: [{ ...notBlank, errorMessage: 'must show some text' }] }),
     action: Type.Union([Type.Literal('url'), Type.Literal('close')], { errorMessage: 'must be "url" or "close"' }),
     url: Type.Optional(WebUrl),
   },
@@ -52,7 +54,12 @@ export const InAppFrequency = Type.Union(
 );
 export type InAppFrequency = Static<typeof InAppFrequency>;
 
-const NullableText = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
+const NullableText = (maxLength: number) =>
+  Type.Optional(
+    Type.Union([Text(maxLength), Type.Null()], {
+      errorMessage: `must be at most ${maxLength} characters without NUL, or null`,
+    }),
+  );
 const Nullable = (schema: TString) =>
   Type.Optional(
     Type.Union([schema, Type.Null()], { errorMessage: (schema as { errorMessage?: string }).errorMessage }),
@@ -61,11 +68,11 @@ const Nullable = (schema: TString) =>
 /** CONTRACTS §16: a modal or banner shown inside the site or app when its trigger fires. */
 export const InAppMessageBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 256 }),
+    name: Text(256, { minLength: 1, errorMessage: 'must be 1 to 256 characters, without NUL' }),
     status: Status({ errorMessage: 'must be "active" or "paused"' }),
     layout: Layout({ errorMessage: 'must be "modal" or "banner"' }),
     title: NullableText(1024),
-    body: Type.String({ maxLength: 4096, ...notBlank }),
+    body: Text(4096, { allOf: [notBlank] }),
     imageUrl: Nullable(WebUrl),
     buttons: Type.Optional(
       Type.Array(InAppButton, {

@@ -91,6 +91,9 @@ export const NotificationStats = Type.Object({
   unsubscribed: Type.Integer(),
   clicked: Type.Integer({ description: 'distinct devices that reported @clicked with this notification id' }),
   capped: Type.Integer({ description: "devices not sent it because of the project's frequency cap" }),
+  waiting: Type.Optional(
+    Type.Integer({ description: 'while some wait (local time, quiet hours, throttle): how many pushes wait' }),
+  ),
 });
 export type NotificationStats = Static<typeof NotificationStats>;
 
@@ -120,6 +123,8 @@ export const NotificationView = Type.Object({
   imageUrl: NullableString,
   stats: NotificationStats,
   zones: Type.Optional(NotificationZones),
+  /** While pushes wait: the earliest time one of them is due. */
+  waitingUntil: Type.Optional(Type.String()),
   /** Echoed when set: the message options of CONTRACTS §14 and the timing of §15. */
   ...SendTimingFields,
   ...MessageOptions.properties,

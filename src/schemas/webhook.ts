@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PageLimit, ProjectParams } from './common.ts';
+import { httpUrlPattern } from './url-rule.ts';
 
 /** The events an endpoint may subscribe to (CONTRACTS §17). */
 export const webhookEventTypes = [
@@ -18,7 +19,7 @@ export const WebhookBody = Type.Object(
     url: Type.String({
       maxLength: 2048,
       format: 'uri',
-      pattern: '^https?://[^\\s]+$',
+      pattern: httpUrlPattern,
       errorMessage: 'must be an https:// URL (http:// only to a private host with WEBHOOKS_ALLOW_PRIVATE)',
     }),
     events: Type.Array(
@@ -53,12 +54,20 @@ export const WebhookIdParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 128 }),
 });
 
+/** How a call without an answer ended, coarsely (never the network error's text, CONTRACTS §17). */
+export const WebhookCallFailure = Type.Union([
+  Type.Literal('refused'),
+  Type.Literal('timed_out'),
+  Type.Literal('tls_failed'),
+]);
+export type WebhookCallFailure = Static<typeof WebhookCallFailure>;
+
 export const WebhookAttemptView = Type.Object({
   webhookId: Type.String(),
   type: Type.String(),
-  /** The receiver's status code; null when no answer came (a timeout, a refused connection). */
+  /** The receiver's status code; null when no answer came (`error` says how the call ended). */
   status: Type.Union([Type.Integer(), Type.Null()]),
-  error: NullableString,
+  error: Type.Union([WebhookCallFailure, Type.Null()]),
   durationMs: Type.Number(),
   at: Type.String(),
 });

@@ -31,15 +31,50 @@ export const deviceZone = (device: Pick<BatchDevice, 'timezone'>, settings: Proj
 
 export const clockMinutes = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
 
+const dayMs = dayMinutes * minuteMs;
+const wallFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's wall clock at this instant, to the minute, written as if it were a UTC time. */
+function wallClock(at: number, timeZone: string): number {
+  let formatter = wallFormatters.get(timeZone);
+  if (!formatter) {
+    const fields = { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' } as const;
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', ...fields });
+    wallFormatters.set(timeZone, formatter);
+  }
+  const part: Record<string, number> = {};
+  for (const { type, value } of formatter.formatToParts(at)) part[type] = Number(value);
+  return Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!);
+}
+
+const offsetAt = (at: number, timeZone: string) => wallClock(at, timeZone) - Math.floor(at / minuteMs) * minuteMs;
+
 /**
- * The start of the first minute, from the one `from` falls in on, when the zone's clock shows `clock`. Every zone in use is a
- * whole number of minutes off UTC, so local and UTC minutes start together; across a daylight-saving change the answer
- * may be an hour off, and the push is then checked again when it comes round.
+ * The instant the zone's clock first shows this wall time: on the day clocks fall back, a time in the repeated hour
+ * is its first occurrence; a time the clocks skip when they spring forward comes as the instant they jump past it.
+ */
+function firstInstantOf(wall: number, timeZone: string): number {
+  const offsets = new Set([
+    offsetAt(wall - dayMs, timeZone),
+    offsetAt(wall, timeZone),
+    offsetAt(wall + dayMs, timeZone),
+  ]);
+  const instants = [...offsets].map((offset) => wall - offset).filter((at) => wallClock(at, timeZone) === wall);
+  return instants.length > 0 ? Math.min(...instants) : wall - offsetAt(wall - dayMs, timeZone);
+}
+
+/**
+ * The start of the first minute, from the one `from` falls in on, when the zone's clock shows `clock`, daylight-saving
+ * changes included (firstInstantOf).
  */
 export function nextLocalTime(from: number, timeZone: string, clock: string): number {
   const minuteStart = Math.floor(from / minuteMs) * minuteMs;
-  const ahead = (clockMinutes(clock) - localMinuteOfDay(from, timeZone) + dayMinutes) % dayMinutes;
-  return minuteStart + ahead * minuteMs;
+  const today = wallClock(minuteStart, timeZone);
+  const midnight = today - (((today % dayMs) + dayMs) % dayMs);
+  for (let day = 0; ; day++) {
+    const instant = firstInstantOf(midnight + day * dayMs + clockMinutes(clock) * minuteMs, timeZone);
+    if (instant >= minuteStart) return instant;
+  }
 }
 
 /**

@@ -29,7 +29,7 @@ const resultOf = (status: number | null): WebhookCallResult =>
  */
 async function callOnce(target: CallTarget, queued: QueuedWebhookEvent): Promise<WebhookAnswer> {
   const problem = webhookUrlProblem(target.url, target.allowPrivate);
-  if (problem) return { status: null, error: `the URL ${problem}`, durationMs: 0 };
+  if (problem) return { status: null, failure: 'refused', durationMs: 0 };
   const body = JSON.stringify(queued.event);
   const sentAt = new Date();
   const headers = {

@@ -1,14 +1,16 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { connectToPublicAddressesOnly } from '../net/public-address.ts';
+import type { WebhookCallFailure } from '../schemas/webhook.ts';
 
-/** How long a receiver has to answer a call (CONTRACTS §17). */
+/** How long a receiver has to answer a call, and the most of its answer's body read (CONTRACTS §17). */
 export const webhookTimeoutMs = 10_000;
+export const maxAnswerBytes = 64 * 1024;
 
 export interface WebhookAnswer {
-  /** The receiver's status code; null when none came (the error says why). */
+  /** The receiver's status code; null when none came (`failure` says how the call ended). */
   status: number | null;
-  error: string | null;
+  failure: WebhookCallFailure | null;
   durationMs: number;
 }
 
@@ -27,7 +29,19 @@ export function webhookAgents(allowPrivate: boolean) {
 
 export type WebhookAgents = ReturnType<typeof webhookAgents>;
 
-/** One POST, ended after the timeout; the answer's body is read and dropped, so the connection can be reused. */
+/**
+ * How a call that got no status ended, coarsely: the network error's text (a closed port's ECONNREFUSED, a plain
+ * service's "wrong version number") would make the attempts log a scanner of whatever the URL reaches.
+ */
+function failureOf(error: Error & { code?: string }): WebhookCallFailure {
+  if (error.name === 'AbortError' || error.name === 'TimeoutError') return 'timed_out';
+  return /SSL|TLS|CERT|EPROTO|SELF_SIGNED|HOSTNAME|ALTNAME/i.test(error.code ?? '') ? 'tls_failed' : 'refused';
+}
+
+/**
+ * One POST, ended after the timeout. Up to maxAnswerBytes of the answer's body is read and dropped, so that a
+ * connection can be reused; a longer body ends the connection instead of being read whole.
+ */
 export function postWebhook(agents: WebhookAgents, call: WebhookCall): Promise<WebhookAnswer> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -43,16 +57,19 @@ export function postWebhook(agents: WebhookAgents, call: WebhookCall): Promise<W
         signal: AbortSignal.timeout(webhookTimeoutMs),
       },
       (response) => {
-        response.resume();
-        response.on('end', () => resolve({ status: response.statusCode ?? null, error: null, durationMs: elapsed() }));
-        response.on('error', (error) => resolve({ status: null, error: error.message, durationMs: elapsed() }));
+        const answered = { status: response.statusCode ?? null, failure: null };
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read <= maxAnswerBytes) return;
+          response.destroy();
+          resolve({ ...answered, durationMs: elapsed() });
+        });
+        response.on('end', () => resolve({ ...answered, durationMs: elapsed() }));
+        response.on('error', () => resolve({ ...answered, durationMs: elapsed() }));
       },
     );
-    request.on('error', (error) => {
-      const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
-      const message = timedOut ? `no answer within ${webhookTimeoutMs / 1000} s` : error.message;
-      resolve({ status: null, error: message, durationMs: elapsed() });
-    });
+    request.on('error', (error) => resolve({ status: null, failure: failureOf(error), durationMs: elapsed() }));
     request.end(call.body);
   });
 }

@@ -7,12 +7,17 @@ import type { WebhookCallResult } from '../metrics/webhook-metrics.ts';
 import { disableEndpoint, noteFailure, noteSuccess } from './endpoint-state.ts';
 import { EndpointCache, type CallableEndpoint } from './endpoint-cache.ts';
 import { callEach, type EndpointCall } from './call-endpoint.ts';
+import { takeEndpointSlot } from './endpoint-slots.ts';
+import { delayRun } from '../infra/delay-run.ts';
 
 type WebhookDeps = Pick<Deps, 'models' | 'config' | 'redis' | 'log' | 'queues'>;
+/** How long a job waits when its endpoint's slots are all held, at least (up to twice, spread so they do not meet). */
+const busyEndpointDelayMs = 1000;
+
 type CallsByResult = Map<WebhookCallResult, EndpointCall[]>;
 
 const failureOf = ({ answer }: EndpointCall) =>
-  answer.status === null ? (answer.error ?? 'the call failed') : `the endpoint answered ${answer.status}`;
+  answer.status === null ? `the call ended ${answer.failure}` : `the endpoint answered ${answer.status}`;
 
 /**
  * A job's events called at one endpoint. Anything but a 2xx fails a call: a job of one event is retried by the
@@ -37,6 +42,20 @@ export function webhookProcessor(deps: WebhookDeps) {
     return results.has('failed') ? noteFailure(models, endpointId, endpoint.failingSince, retryWindowMs) : null;
   }
 
+  /**
+   * A job whose endpoint already has its share of calls in flight waits as delayed work, not in a worker slot, so
+   * that one slow or hung endpoint cannot hold the calls of every other (its jobs come back within a few seconds).
+   */
+  const process = async (job: Job<WebhookJobData>, token?: string): Promise<string> => {
+    const release = await takeEndpointSlot(deps, job.data.endpointId);
+    if (!release) return delayRun(job, token, busyEndpointDelayMs + Math.random() * busyEndpointDelayMs);
+    try {
+      return await deliver(job);
+    } finally {
+      await release();
+    }
+  };
+
   const deliver = async (job: Job<WebhookJobData>): Promise<string> => {
     const { projectId, endpointId, events } = job.data;
     const endpoint = await endpoints.read(projectId, endpointId);
@@ -45,7 +64,15 @@ export function webhookProcessor(deps: WebhookDeps) {
     const target = { url: endpoint.url, secret: endpoint.secret, allowPrivate, agents };
     const calls = await callEach(target, subscribed, ({ queued, answer, result }) =>
       attempts.record(
-        { endpointId, webhookId: queued.webhookId, type: queued.event.type, ...answer, at: new Date() },
+        {
+          endpointId,
+          webhookId: queued.webhookId,
+          type: queued.event.type,
+          status: answer.status,
+          error: answer.failure,
+          durationMs: answer.durationMs,
+          at: new Date(),
+        },
         result,
       ),
     );
@@ -79,5 +106,5 @@ export function webhookProcessor(deps: WebhookDeps) {
     agents.http.destroy();
     await attempts.flush();
   };
-  return { process: deliver, close };
+  return { process, close };
 }

@@ -40,6 +40,9 @@ export function toWebhookView(webhook: CreatedWebhook): WebhookView {
   };
 }
 
+/** CONTRACTS §17: each endpoint multiplies every event's calls. */
+export const maxWebhookEndpoints = 10;
+
 const missing = (id: string) => notFound(`No webhook endpoint "${id}" in this project.`);
 
 /** Enabling clears what the service recorded when it disabled the endpoint; disabling by hand records no reason. */
@@ -64,6 +67,10 @@ export class WebhookStore {
 
   async create(projectId: string, input: WebhookBody): Promise<CreatedWebhook> {
     this.assertUrl(input);
+    if ((await this.deps.models.WebhookEndpoint.countDocuments({ projectId })) >= maxWebhookEndpoints)
+      throw invalidRequest(
+        `A project has at most ${maxWebhookEndpoints} webhook endpoints; delete one, or subscribe an existing one to more events.`,
+      );
     const plainSecret = newWebhookSecret();
     const document = await this.deps.models.WebhookEndpoint.create({
       _id: randomUUID(),

@@ -84,7 +84,10 @@ describe('error responses (CONTRACTS §1)', () => {
     );
     expect(oversized.status).toBe(431);
     expect(oversized.body).toEqual({
-      error: { code: 'invalid_request', message: 'The request headers are larger than the server takes (16 KiB).' },
+      error: {
+        code: 'request_header_too_large',
+        message: 'The request headers are larger than the server takes (16 KiB); send long values in the body.',
+      },
     });
     const conflicting = await rawExchange(
       `POST ${sdkDevice()} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`,
@@ -94,6 +97,16 @@ describe('error responses (CONTRACTS §1)', () => {
       error: { code: 'invalid_request', message: 'The request is not valid HTTP/1.1.' },
     });
     expect(conflicting.headers).toContain('connection: close');
+  });
+
+  it('answers a 100 KB Idempotency-Key with 431 request_header_too_large (CONTRACTS §1)', async () => {
+    const response = await ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
+      key: project.apiKey,
+      headers: { 'idempotency-key': 'k'.repeat(100 * 1024) },
+      body: { targetType: 'device', targetIds: ['d1'], body: 'hi' },
+    });
+    expect(response.status).toBe(431);
+    expect(response.body.error.code).toBe('request_header_too_large');
   });
 
   it('answers 404 not_found for a path that climbs out of the console, and for /v1/projects/ with no project id', async () => {

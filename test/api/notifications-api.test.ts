@@ -166,7 +166,9 @@ describe('POST /notifications validation (spec §4.1, §8)', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toEqual({
       code: 'not_found',
-      message: 'No device "ghost-1", "phone-of-starter" in this project.',
+      message: expect.stringMatching(
+        /^No device "ghost-1", "phone-of-starter" in this project\. With targetType "device"/,
+      ),
     });
     expect((await send(team, { targetType: 'device', targetIds: ['phone-of-team'], body: 'b' })).status).toBe(200);
   });

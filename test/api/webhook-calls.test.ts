@@ -67,8 +67,12 @@ describe('what webhook calls cost the database', () => {
     expect(jobs.map((job) => job.data.events.length)).toEqual([22, 22, 22, 22, 22]);
     const { processor, commands, close } = await monitoredProcessor();
     try {
-      // As a worker with its jobs in flight.
-      await Promise.all(jobs.map((job) => processor.process(job)));
+      // Two at a time, as many as run for one endpoint at once.
+      await Promise.all(
+        [0, 1].map(async (lane) => {
+          for (const job of jobs.filter((_, index) => index % 2 === lane)) await processor.process(job);
+        }),
+      );
     } finally {
       await close();
     }

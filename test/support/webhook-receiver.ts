@@ -6,6 +6,8 @@ export interface ReceivedWebhook {
   body: string;
   /** The body parsed. */
   event: { type: string; timestamp: string; data: any };
+  /** Date.now() when the call's body had arrived. */
+  receivedAt: number;
 }
 
 /** A customer's webhook receiver on loopback: it keeps every call and answers what `answer` says (200 unless told). */
@@ -30,7 +32,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const call = { headers: request.headers, body, event: JSON.parse(body) };
+      const call = { headers: request.headers, body, event: JSON.parse(body), receivedAt: Date.now() };
       receiver.received.push(call);
       response.statusCode = receiver.answer(call);
       response.end();

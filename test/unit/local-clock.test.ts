@@ -16,6 +16,19 @@ describe('local clock', () => {
     expect(nextLocalTime(at('2026-07-01T00:30:20Z'), 'Europe/Berlin', '09:00')).toBe(at('2026-07-01T07:00:00Z'));
   });
 
+  it('takes the first occurrence of a time the clocks repeat when they fall back, and a skipped one as they jump past', () => {
+    // Sydney falls back at 03:00 AEDT on 4 April 2027: 02:00 to 02:59 comes twice, first at +11:00.
+    expect(nextLocalTime(at('2027-04-03T14:00:00Z'), 'Australia/Sydney', '02:30')).toBe(at('2027-04-03T15:30:00Z'));
+    // New York fell back at 02:00 EDT on 1 November 2026: 01:30 came first at 05:30Z.
+    expect(nextLocalTime(at('2026-11-01T04:00:00Z'), 'America/New_York', '01:30')).toBe(at('2026-11-01T05:30:00Z'));
+    // From after the first occurrence, the next day's: 01:30 EST, not 00:30.
+    expect(nextLocalTime(at('2026-11-01T05:40:00Z'), 'America/New_York', '01:30')).toBe(at('2026-11-02T06:30:00Z'));
+    // After the change, the wall clock runs at the new offset: 03:00 EST.
+    expect(nextLocalTime(at('2026-11-01T04:00:00Z'), 'America/New_York', '03:00')).toBe(at('2026-11-01T08:00:00Z'));
+    // 02:30 does not exist on 14 March 2027 in New York: the clocks jump from 02:00 EST to 03:00 EDT.
+    expect(nextLocalTime(at('2027-03-14T05:00:00Z'), 'America/New_York', '02:30')).toBe(at('2027-03-14T07:30:00Z'));
+  });
+
   it('holds inside quiet hours, overnight windows included, until they end', () => {
     const overnight = { start: '22:00', end: '08:00' };
     // 23:15 in Seoul: quiet until 08:00 there.

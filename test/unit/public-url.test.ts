@@ -7,11 +7,11 @@ const sandboxed = (url: string) => publicHttpsUrlProblem(url, { allowPrivate: tr
 
 describe('publicHttpsUrlProblem', () => {
   it.each([
-    ['https://169.254.169.254/', 'must be on a public address; 169.254.169.254 is not one'],
-    ['https://2130706433:5999/', 'must be on a public address; 127.0.0.1 is not one'],
-    ['https://0177.0.0.1/', 'must be on a public address; 127.0.0.1 is not one'],
-    ['https://[::ffff:127.0.0.1]/', 'must be on a public address; ::ffff:7f00:1 is not one'],
-    ['https://[64:ff9b::a9fe:a9fe]/', 'must be on a public address; 64:ff9b::a9fe:a9fe is not one'],
+    ['https://169.254.169.254/', 'must be on a globally routable address; 169.254.169.254 is not one'],
+    ['https://2130706433:5999/', 'must be on a globally routable address; 127.0.0.1 is not one'],
+    ['https://0177.0.0.1/', 'must be on a globally routable address; 127.0.0.1 is not one'],
+    ['https://[::ffff:127.0.0.1]/', 'must be on a globally routable address; ::ffff:7f00:1 is not one'],
+    ['https://[64:ff9b::a9fe:a9fe]/', 'must be on a globally routable address; 64:ff9b::a9fe:a9fe is not one'],
     ['https://LOCALHOST./x', 'must be on a public host; localhost is a local name'],
     ['https://router.home.arpa/x', 'must be on a public host; router.home.arpa is a local name'],
     ['https://metadata/x', 'must be on a public host; metadata is a local name'],

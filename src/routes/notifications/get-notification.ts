@@ -2,7 +2,7 @@ import type { App } from '../../http/app-types.ts';
 import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, dataResponse } from '../../schemas/common.ts';
 import { NotificationIdParams, NotificationView } from '../../schemas/notification.ts';
-import { findNotificationView } from '../../notifications/notification-view.ts';
+import { currentNotificationView } from '../../notifications/waiting-pushes-view.ts';
 
 export function registerGetNotification(app: App, context: AppContext): void {
   app.get(
@@ -16,7 +16,7 @@ export function registerGetNotification(app: App, context: AppContext): void {
       },
     },
     async (request) => ({
-      data: await findNotificationView(context.models, request.params.projectId, request.params.notificationId),
+      data: await currentNotificationView(context, request.params.projectId, request.params.notificationId),
     }),
   );
 }

@@ -5,6 +5,7 @@ import { ErrorResponse, dataResponse } from '../../schemas/common.ts';
 import { DeliveryLogParams, DeliveryLogQuery, DeliverySummary, DeliveryView } from '../../schemas/delivery-log.ts';
 import { deliverySummary } from '../../notifications/delivery-summary.ts';
 import { deliveryLogPage } from '../../notifications/delivery-log-page.ts';
+import { waitingEntries } from '../../notifications/waiting-pushes-view.ts';
 
 export function registerListDeliveries(app: App, context: AppContext): void {
   app.get(
@@ -14,21 +15,20 @@ export function registerListDeliveries(app: App, context: AppContext): void {
         summary: "A notification's delivery log: each device's outcome, kept 30 days",
         description:
           'In device id order; page with limit (default 100, at most 1000) and after: the last deviceId seen. ' +
-          'Filter with outcome.',
+          'Filter with outcome; outcome=waiting lists the pushes still waiting, with their reason and due time.',
         tags: ['notifications'],
         params: DeliveryLogParams,
         querystring: DeliveryLogQuery,
         response: { 200: dataResponse(Type.Array(DeliveryView)), 400: ErrorResponse, 404: ErrorResponse },
       },
     },
-    async (request) => ({
-      data: await deliveryLogPage(
-        context.models,
-        request.params.projectId,
-        request.params.notificationId,
-        request.query,
-      ),
-    }),
+    async (request) => {
+      const { projectId, notificationId } = request.params;
+      const { outcome } = request.query;
+      if (outcome === 'waiting')
+        return { data: await waitingEntries(context, projectId, notificationId, request.query) };
+      return { data: await deliveryLogPage(context.models, projectId, notificationId, { ...request.query, outcome }) };
+    },
   );
   app.get(
     '/notifications/:notificationId/delivery-summary',

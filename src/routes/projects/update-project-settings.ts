@@ -5,6 +5,7 @@ import { ProjectView } from '../../schemas/project.ts';
 import { UpdateProjectSettingsBody } from '../../schemas/project-settings.ts';
 import { findProjectView } from '../../projects/project-view.ts';
 import { updateProjectSettings } from '../../projects/project-settings.ts';
+import { releaseQuietHeld } from '../../queues/waiting-pushes.ts';
 
 export function registerUpdateProjectSettings(app: App, context: AppContext): void {
   app.patch(
@@ -23,6 +24,9 @@ export function registerUpdateProjectSettings(app: App, context: AppContext): vo
     },
     async (request) => {
       await updateProjectSettings(context.models, request.params.projectId, request.body);
+      // Pushes held for the old quiet hours are judged again by the new ones at once (CONTRACTS §15).
+      if (request.body.quietHours !== undefined || request.body.defaultTimezone !== undefined)
+        await releaseQuietHeld(context, request.params.projectId);
       return { data: await findProjectView(context, request.params.projectId) };
     },
   );
