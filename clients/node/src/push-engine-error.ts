@@ -29,7 +29,8 @@ export class PushEngineError extends Error {
   readonly details: ErrorDetail[];
 
   constructor(status: number, code: ErrorCode, message: string, details: ErrorDetail[] = []) {
-    super(message);
+    const fields = details.map((detail) => `${detail.path}: ${detail.message}`).join('; ');
+    super(fields === '' ? message : `${message} (${fields})`);
     this.status = status;
     this.code = code;
     this.details = details;
