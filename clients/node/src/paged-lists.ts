@@ -3,7 +3,10 @@ import type { CallInput, CallResult, OperationCalls } from './operation-types.ts
 /** The list operations that page, and the query field that continues a page after its last item. */
 type Paged = 'listNotifications' | 'getNotificationHistory' | 'listDeliveries' | 'listEvents' | 'listDevices';
 type Item<K extends Paged> = CallResult<K> extends Array<infer T> ? T : never;
-type Pager<K extends Paged> = (input: CallInput<K>) => AsyncIterableIterator<Item<K>>;
+type Pager<K extends Paged> =
+  object extends CallInput<K>
+    ? (input?: CallInput<K>) => AsyncIterableIterator<Item<K>>
+    : (input: CallInput<K>) => AsyncIterableIterator<Item<K>>;
 
 const defaultPageSize = 100;
 
@@ -13,7 +16,7 @@ const defaultPageSize = 100;
  */
 async function* eachItem<K extends Paged>(
   list: (input: CallInput<K>) => Promise<CallResult<K>>,
-  input: CallInput<K>,
+  input: CallInput<K> = {} as CallInput<K>,
   continueAfter: (last: Item<K>) => Record<string, string>,
 ): AsyncIterableIterator<Item<K>> {
   const query = { ...(input as { query?: Record<string, unknown> }).query };
