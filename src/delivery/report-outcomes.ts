@@ -1,7 +1,5 @@
 import type { Deps } from '../deps.ts';
-import type { Rejection } from '../devices/mark-unsubscribed.ts';
-import type { DeliverJobData, DeviceFailure } from '../queues/deliver.ts';
-import type { BatchDevice } from '../targets/target-device.ts';
+import type { BatchDevice, DeliverJobData, DeviceFailure, Rejection } from '../queues/deliver.ts';
 import { writeDeliveryLog, type DeliveryLogEntry } from './delivery-log.ts';
 import { publishWebhookEvents } from '../webhooks/publish-events.ts';
 import { deviceUnsubscribed, messageFailed } from '../webhooks/webhook-events.ts';
