@@ -2,9 +2,9 @@ import { isPlanName, planNames } from '../../src/plans/plans.ts';
 import { createProject } from '../../src/projects/create-project.ts';
 import { printResult, runCli, readOptions, warnOfAnotherCredentialsKey } from './cli-context.ts';
 
+// --env prints export lines for a shell to eval: eval "$(npm run -s project:create -- --name <name> --env)".
 const values = readOptions(
-  'usage: npm run project:create -- --name <name> [--plan starter|team|business] [--json | --env]\n' +
-    '  --env prints export lines for a shell: eval "$(npm run -s project:create -- --name <name> --env)"',
+  'usage: npm run project:create -- --name <name> [--plan starter|team|business] [--json | --env]',
   {
     name: { type: 'string' },
     plan: { type: 'string', default: 'starter' },
