@@ -126,6 +126,21 @@ describe('the typed client over the network', () => {
     expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(1000);
   });
 
+  it("uses the caller's Idempotency-Key when given: the same key twice is one send", async () => {
+    await registerDevices(harness.ingress, team, [{ id: 'keyed', platform: 'android', token: 'keyed-token' }]);
+    const { push, attempts } = clientOf(team);
+    const send = () =>
+      push.sendNotification({
+        body: { targetType: 'device', targetIds: ['keyed'], body: 'keyed' },
+        idempotencyKey: 'order-42-shipped',
+      });
+    const first = await send();
+    expect(await send()).toEqual(first);
+    expect(attempts.map((attempt) => attempt.key)).toEqual(['order-42-shipped', 'order-42-shipped']);
+    await waitUntilCompleted(harness.ingress, team, first.id);
+    expect(harness.sandbox.deliveries('keyed-token')).toHaveLength(1);
+  });
+
   it('sends again after a lost connection, with the same Idempotency-Key, and the device gets one push', async () => {
     const port = Number(new URL(harness.ingress.baseUrl).port);
     const proxy = await startDroppingProxy(port);
