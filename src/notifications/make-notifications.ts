@@ -27,8 +27,6 @@ export interface NotificationDraft {
   journey?: { journeyId: string; entryEvent: EntryEvent };
 }
 
-export type MakeDeps = Pick<Deps, 'models' | 'queues'>;
-
 /**
  * Stores the notifications and queues their send jobs, each under its notification's id, in one insert and one queue
  * add. One stored before (the caller's retry) is not written again, and its send job is queued again only while it is
@@ -40,7 +38,7 @@ export type MakeDeps = Pick<Deps, 'models' | 'queues'>;
  * every one is, the add counts as done (an error would have the client send them again).
  */
 export async function makeNotifications(
-  deps: MakeDeps,
+  deps: Pick<Deps, 'models' | 'queues'>,
   drafts: NotificationDraft[],
   { now = Date.now(), withdrawUnqueued = false } = {},
 ): Promise<void> {
@@ -69,7 +67,10 @@ function storedFields({ content, options, journey, ...draft }: NotificationDraft
   return { ...draft, ...content, ...messageOptionsField(options), ...journey };
 }
 
-async function queuedOnes(deps: MakeDeps, drafts: NotificationDraft[]): Promise<NotificationDraft[]> {
+async function queuedOnes(
+  deps: Pick<Deps, 'models' | 'queues'>,
+  drafts: NotificationDraft[],
+): Promise<NotificationDraft[]> {
   if (drafts.length === 0) return [];
   const ids = drafts.map((draft) => draft._id);
   const queued = await deps.models.Notification.find({ _id: { $in: ids }, status: 'queued' }, { _id: 1 }).lean();
@@ -78,7 +79,7 @@ async function queuedOnes(deps: MakeDeps, drafts: NotificationDraft[]): Promise<
 }
 
 /** Deletes the notifications whose send job is not in the queue, or was still waiting there and is removed: how many. */
-async function withdrawUnstarted(deps: MakeDeps, drafts: NotificationDraft[]): Promise<number> {
+async function withdrawUnstarted(deps: Pick<Deps, 'models' | 'queues'>, drafts: NotificationDraft[]): Promise<number> {
   let withdrawn = 0;
   for (const { _id } of drafts) {
     if (await sendJobStarted(deps, _id)) continue;
@@ -93,7 +94,7 @@ async function withdrawUnstarted(deps: MakeDeps, drafts: NotificationDraft[]): P
  * run it. One still waiting is removed. Redis out of reach answers no: the job, if it was added, then finds its
  * notification deleted when it runs, and sends nothing.
  */
-async function sendJobStarted(deps: MakeDeps, id: string): Promise<boolean> {
+async function sendJobStarted(deps: Pick<Deps, 'models' | 'queues'>, id: string): Promise<boolean> {
   try {
     const state = await deps.queues.send.getJobState(id);
     if (state === 'unknown') return false;
