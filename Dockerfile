@@ -2,6 +2,8 @@
 FROM node:24-slim AS web
 WORKDIR /build
 COPY package.json package-lock.json ./
+# The typed client is an npm workspace of the root package: npm ci needs its manifest, not its sources.
+COPY clients/node/package.json ./clients/node/
 RUN npm ci --ignore-scripts
 COPY tsconfig.json ./
 COPY web ./web
@@ -19,6 +21,7 @@ RUN apt-get update \
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY clients/node/package.json ./clients/node/
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 # Node 24 runs the TypeScript sources directly (type stripping): the server needs no build step.
 # Only what a deployment runs: the ingress and workers, the operator commands (bin/) and the sandbox gateways. The

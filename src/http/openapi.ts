@@ -13,6 +13,7 @@ interface Parameter {
   schema?: { default?: unknown };
 }
 interface Operation {
+  operationId?: string;
   parameters?: Parameter[];
   responses?: Record<string, ResponseObject>;
 }
@@ -29,6 +30,18 @@ function markDefaultedParametersOptional(operation: Operation): void {
 }
 
 /**
+ * Every operation needs an id: it names the typed client's call (clients/node). A route that declares none is named
+ * by its method and path, `POST /v1/projects/{projectId}/device-imports` as postDeviceImports, until it declares one.
+ */
+function fallbackOperationId(method: string, path: string): string {
+  const words = path
+    .replace(/^\/v1\/(sdk\/)?projects\/\{projectId\}/, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== '');
+  return method + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+}
+
+/**
  * Authentication, the plan rate limit, body parsing and the outage guard run before any route, so every operation can
  * answer any 4xx of CONTRACTS §1 and 503, always in the one error format. Declaring that once, as a shared schema,
  * lets clients and contract fuzzers check every error body, not only the statuses a route lists itself.
@@ -38,10 +51,11 @@ function describeWireBehaviour<T extends OpenApiDocument>(document: T): T {
     description,
     content: { 'application/json': { schema: errorResponseRef } },
   });
-  for (const pathItem of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(pathItem)) {
+  for (const [path, pathItem] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(pathItem)) {
       const responses = (operation as Operation | null)?.responses;
       if (responses === undefined) continue;
+      (operation as Operation).operationId ??= fallbackOperationId(method, path);
       markDefaultedParametersOptional(operation as Operation);
       responses['4XX'] ??= errorResponse('The request was refused; `error.code` says why (CONTRACTS §1).');
       responses['503'] ??= errorResponse('Redis or MongoDB cannot be reached; nothing was accepted.');

@@ -52,11 +52,14 @@ export function registerResourceRoutes<Body extends TSchema, View extends TSchem
   const body: TSchema = resource.Body;
   const one = dataResponse(view);
   const itemPath = `/${collection}/:id`;
+  // The OpenAPI operation ids, and so the typed client's calls: "in-app message" names createInAppMessage.
+  const name = noun.replace(/(?:^|[\s-])(\w)/g, (_match, letter: string) => letter.toUpperCase());
 
   app.post(
     `/${collection}`,
     {
       schema: {
+        operationId: `create${name}`,
         summary: summaries.create,
         description: summaries.description,
         tags,
@@ -75,6 +78,7 @@ export function registerResourceRoutes<Body extends TSchema, View extends TSchem
     `/${collection}`,
     {
       schema: {
+        operationId: `list${name}s`,
         summary: `List ${collection}, newest first`,
         description: `Page with limit (default 100, at most 1000) and before: the id of the last ${noun} seen, or its createdAt (an ISO 8601 time). A page holds its last millisecond whole, so it can exceed limit and the next one skips none.`,
         tags,
@@ -93,7 +97,13 @@ export function registerResourceRoutes<Body extends TSchema, View extends TSchem
   app.get(
     itemPath,
     {
-      schema: { summary: `Read a ${noun}`, tags, params: ResourceIdParams, response: { 200: one, 404: ErrorResponse } },
+      schema: {
+        operationId: `get${name}`,
+        summary: `Read a ${noun}`,
+        tags,
+        params: ResourceIdParams,
+        response: { 200: one, 404: ErrorResponse },
+      },
     },
     async (request) => {
       const { projectId, id } = request.params;
@@ -105,6 +115,7 @@ export function registerResourceRoutes<Body extends TSchema, View extends TSchem
     itemPath,
     {
       schema: {
+        operationId: `replace${name}`,
         summary: summaries.replace,
         tags,
         params: ResourceIdParams,
@@ -124,6 +135,7 @@ export function registerResourceRoutes<Body extends TSchema, View extends TSchem
     itemPath,
     {
       schema: {
+        operationId: `delete${name}`,
         summary: summaries.delete,
         tags,
         params: ResourceIdParams,

@@ -191,6 +191,24 @@ describe('project CLI (CONTRACTS §2)', () => {
     expect(result).toMatchObject({ failed: true, code: 1 });
     expect(result.stderr).toMatch(/keyId/);
   });
+  it('prints export lines with --env that a shell evals into PROJECT_ID, API_KEY and CLIENT_KEY, and they work', async () => {
+    const { stdout } = await cli('create.ts', ['--name', "Bob's shop", '--plan', 'team', '--env']);
+    const { stdout: evaluated } = await run('bash', [
+      '-c',
+      `eval "$1"; echo "$PROJECT_ID $API_KEY $CLIENT_KEY"`,
+      '_',
+      stdout,
+    ]);
+    const [projectId, apiKey, clientKey] = evaluated.trim().split(' ') as [string, string, string];
+    const read = await ingress.request('GET', `/v1/projects/${projectId}`, { key: apiKey });
+    expect(read.body.data).toMatchObject({ id: projectId, name: "Bob's shop", plan: 'team' });
+    const register = await ingress.request('PUT', `/v1/sdk/projects/${projectId}/devices/d`, {
+      key: clientKey,
+      body: { platform: 'web', pushToken: 't' },
+    });
+    expect(register.status).toBe(200);
+  });
+
   it('answers a mistake in the options with one line and the usage, and --help with the usage alone', async () => {
     for (const [script, args] of [
       ['rotate-keys.ts', ['--projct', 'x']],

@@ -110,7 +110,15 @@ describe('deployment files', () => {
       .filter((line) => line.startsWith('COPY ') && !line.startsWith('COPY --from='))
       .flatMap((line) => line.trim().split(/\s+/).slice(1, -1));
     expect(imageCopies.sort()).toEqual(
-      ['package.json', 'package-lock.json', 'Procfile', 'tsconfig.json', ...imageFolders].sort(),
+      // The typed client's manifest: npm ci installs the workspaces the lock file names.
+      [
+        'package.json',
+        'package-lock.json',
+        'clients/node/package.json',
+        'Procfile',
+        'tsconfig.json',
+        ...imageFolders,
+      ].sort(),
     );
     const operatorCommands = Object.entries(packageScripts)
       .filter(([name]) => name.startsWith('project:'))

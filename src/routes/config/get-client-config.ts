@@ -16,6 +16,7 @@ export function registerGetClientConfig(app: App, context: AppContext): void {
     '/config',
     {
       schema: {
+        operationId: 'getClientConfig',
         summary: 'What a browser needs to subscribe to Web Push (SDK)',
         tags: ['sdk'],
         params: ProjectParams,

@@ -9,6 +9,7 @@ export function registerEraseDevice(app: App, context: AppContext): void {
     '/devices/:deviceId',
     {
       schema: {
+        operationId: 'eraseDevice',
         summary: 'Erase a device and what is stored about it',
         description:
           'Deletes the device, its notification history and the clicks it reported, and the events it reported with ' +

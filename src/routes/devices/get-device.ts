@@ -9,6 +9,7 @@ export function registerGetDevice(app: App, context: AppContext): void {
     '/devices/:deviceId',
     {
       schema: {
+        operationId: 'getDevice',
         summary: 'Read a device (spec §2.2)',
         description:
           'The four fields of the spec, and the language and time zone the SDK set (CONTRACTS §3), when set.',

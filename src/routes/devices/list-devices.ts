@@ -12,6 +12,7 @@ export function registerListDevices(app: App, context: AppContext): void {
     '/devices',
     {
       schema: {
+        operationId: 'listDevices',
         summary: "List the project's devices, by userId and/or tag, or newest first by platform and subscription",
         description:
           'In device id order; page with limit (default 50, at most 500) and after, the id of the last device seen. ' +
@@ -39,6 +40,7 @@ export function registerListDevices(app: App, context: AppContext): void {
     '/devices/:deviceId/subscription',
     {
       schema: {
+        operationId: 'getDeviceSubscription',
         summary: 'Whether the device is subscribed, and when and why a gateway unsubscribed it',
         tags: ['devices'],
         params: ProjectDeviceParams,

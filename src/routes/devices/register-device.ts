@@ -9,6 +9,7 @@ export function registerRegisterDevice(app: App, context: AppContext): void {
     '/devices/:deviceId',
     {
       schema: {
+        operationId: 'registerDevice',
         summary: 'Register or update a device (SDK)',
         description:
           'Tags are merged into the existing ones; a null value deletes a tag. Creating a device records @first_session.',

@@ -9,6 +9,7 @@ export function registerUpdateDevice(app: App, context: AppContext): void {
     '/devices/:deviceId',
     {
       schema: {
+        operationId: 'updateDevice',
         summary: 'setUserId and setTags (SDK)',
         tags: ['sdk'],
         params: ProjectDeviceParams,

@@ -23,6 +23,7 @@ export function registerEventTypes(app: App, context: AppContext): void {
     '/event-types',
     {
       schema: {
+        operationId: 'listEventTypes',
         summary: "The project's event catalog (spec §6)",
         tags: ['events'],
         params: ProjectParams,
@@ -36,6 +37,7 @@ export function registerEventTypes(app: App, context: AppContext): void {
     '/event-types',
     {
       schema: {
+        operationId: 'createEventType',
         summary: 'Add an event type to the catalog now, before any event of it arrives',
         tags: ['events'],
         params: ProjectParams,

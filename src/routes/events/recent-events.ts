@@ -11,6 +11,7 @@ export function registerRecentEvents(app: App, context: AppContext): void {
     '/events',
     {
       schema: {
+        operationId: 'listEvents',
         summary: 'Recent events, newest first (spec §6)',
         description:
           'deviceId matches the events that count for the device: its own and those of its user. Page with before: ' +

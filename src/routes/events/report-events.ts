@@ -13,6 +13,7 @@ export function registerReportEvents(app: App, context: AppContext): void {
       url,
       {
         schema: {
+          operationId: url === '/events' ? 'reportEvents' : 'trackEvents',
           summary: url === '/events' ? 'Report events (spec §4.4)' : 'Track events (spec §4.5)',
           description:
             'Valid events are accepted even when others are not; each refused event is listed in error with its index. ' +

@@ -15,6 +15,7 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
     '/devices/:deviceId/events',
     {
       schema: {
+        operationId: 'trackDeviceEvent',
         summary: 'trackEvent (SDK)',
         description: `The subject is the device. Of the automatic events, only ${[...sdkAutomaticEvents].join(', ')} may be sent. Idempotency-Key (the SDK sends one per call, its retries the same): a repeat within ten minutes stores and counts nothing again; the key with another body is a 422 idempotency_key_reused.`,
         tags: ['sdk'],

@@ -12,6 +12,7 @@ export function registerGetNotificationHistory(app: App, context: AppContext): v
     '/devices/:deviceId/notification-history',
     {
       schema: {
+        operationId: 'getNotificationHistory',
         summary: 'Notifications sent to a device in the last 30 days (spec §4.3)',
         description:
           'Newest first. Page with limit (default 100, at most 1000) and before: the notification id of the last entry seen, ' +

@@ -11,6 +11,7 @@ export function registerDeviceInAppMessages(app: App, context: AppContext): void
     '/devices/:deviceId/in-app-messages',
     {
       schema: {
+        operationId: 'listDeviceInAppMessages',
         summary: 'The in-app messages this device may see now, rendered for it, highest priority first (CONTRACTS §16)',
         description:
           "Active, inside startAt/endAt, in the segment (evaluated for this device), allowed by the frequency given the device's own @iam_displayed events. Report @iam_displayed, @iam_clicked (data.buttonId) and @iam_closed with data.inAppMessageId through the events endpoint.",

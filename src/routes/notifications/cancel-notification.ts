@@ -9,6 +9,7 @@ export function registerCancelNotification(app: App, context: AppContext): void 
     '/notifications/:notificationId/cancel',
     {
       schema: {
+        operationId: 'cancelNotification',
         summary: 'Cancel a scheduled send, one still waiting in the queue, or the waiting pushes of one sending',
         description:
           'A queued notification becomes canceled and nothing of it is sent; canceling it again answers the same. ' +

@@ -9,6 +9,7 @@ export function registerGetNotification(app: App, context: AppContext): void {
     '/notifications/:notificationId',
     {
       schema: {
+        operationId: 'getNotification',
         summary: 'Read a notification with its status and delivery stats',
         tags: ['notifications'],
         params: NotificationIdParams,

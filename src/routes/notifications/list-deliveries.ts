@@ -12,6 +12,7 @@ export function registerListDeliveries(app: App, context: AppContext): void {
     '/notifications/:notificationId/deliveries',
     {
       schema: {
+        operationId: 'listDeliveries',
         summary: "A notification's delivery log: each device's outcome, kept 30 days",
         description:
           'In device id order; page with limit (default 100, at most 1000) and after: the last deviceId seen. ' +
@@ -34,6 +35,7 @@ export function registerListDeliveries(app: App, context: AppContext): void {
     '/notifications/:notificationId/delivery-summary',
     {
       schema: {
+        operationId: 'getDeliverySummary',
         summary: "A notification's outcomes by platform and its failure reasons with counts, from its delivery log",
         tags: ['notifications'],
         params: DeliveryLogParams,

@@ -11,6 +11,7 @@ export function registerListNotifications(app: App, context: AppContext): void {
     '/notifications',
     {
       schema: {
+        operationId: 'listNotifications',
         summary: "The project's notifications with status and stats, newest first",
         description:
           'Page with limit (default 50, at most 500) and before: the id of the last notification seen, or its createdAt ' +

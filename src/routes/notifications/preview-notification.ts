@@ -9,6 +9,7 @@ export function registerPreviewNotification(app: App, context: AppContext): void
     '/notifications/preview',
     {
       schema: {
+        operationId: 'previewNotification',
         summary: 'Render a message for one device without sending it',
         description:
           'Takes the content fields of a send (templateId or inline title, body, url, imageUrl, and data) and a deviceId; ' +

@@ -12,6 +12,7 @@ export function registerSendNotification(app: App, context: AppContext): void {
     '/notifications',
     {
       schema: {
+        operationId: 'sendNotification',
         summary: 'Send a message (spec §4.1)',
         description:
           'Queues the send and answers its id. With templateId the template content replaces title, body, url and imageUrl. ' +

@@ -9,6 +9,7 @@ export function registerGetOverview(app: App, context: AppContext): void {
     '/overview',
     {
       schema: {
+        operationId: 'getOverview',
         summary: 'The last days of the project: subscribed devices, pushes sent and clicked per UTC day',
         tags: ['projects'],
         params: ProjectParams,

@@ -9,6 +9,7 @@ export function registerGetProject(app: App, context: AppContext): void {
     '',
     {
       schema: {
+        operationId: 'getProject',
         summary: 'Read the project: id, name, plan, and its rate limit with the use of the last minute',
         tags: ['projects'],
         params: ProjectParams,

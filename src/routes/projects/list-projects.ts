@@ -34,6 +34,7 @@ export function projectsApi(context: AppContext) {
       '',
       {
         schema: {
+          operationId: 'listProjects',
           summary: "List the projects the key may use: every project with ADMIN_TOKEN, else the key's own",
           description: 'In id order; page with limit and after, the id of the last project seen.',
           tags: ['projects'],

@@ -9,6 +9,7 @@ export function registerRotateProjectKeys(app: App, context: AppContext): void {
     '/keys/rotate',
     {
       schema: {
+        operationId: 'rotateProjectKeys',
         summary: 'Issue new server and client keys and revoke the old ones at once',
         description: 'The answer is the only time the new keys are shown: only their hashes are stored.',
         tags: ['projects'],

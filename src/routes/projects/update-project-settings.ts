@@ -12,6 +12,7 @@ export function registerUpdateProjectSettings(app: App, context: AppContext): vo
     '/settings',
     {
       schema: {
+        operationId: 'updateProjectSettings',
         summary: 'Change when pushes may reach devices: default time zone, quiet hours, frequency cap',
         description:
           'Each field given replaces the stored one; null turns quiet hours or the frequency cap off. ' +

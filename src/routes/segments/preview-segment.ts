@@ -11,6 +11,7 @@ export function registerPreviewSegment(app: App, context: AppContext): void {
     '/segments/:id/preview',
     {
       schema: {
+        operationId: 'previewSegment',
         summary: 'How many subscribed devices the segment holds now, with a sample of their ids',
         tags: ['segments'],
         params: ResourceIdParams,
@@ -24,6 +25,7 @@ export function registerPreviewSegment(app: App, context: AppContext): void {
     '/segments/preview',
     {
       schema: {
+        operationId: 'previewSegmentFilter',
         summary: 'Preview a segment definition before saving it: the count of subscribed devices and a sample',
         tags: ['segments'],
         params: ProjectParams,

@@ -11,6 +11,7 @@ export function registerUpdateUserTags(app: App, context: AppContext): void {
       method,
       url: '/users/tags',
       schema: {
+        operationId: method === 'PATCH' ? 'updateUserTags' : 'postUserTags',
         summary: 'Change the tags of every device of a user (spec §4.2)',
         description: 'A null value deletes the tag. The answer shows the devices with their tags after the change.',
         tags: ['users'],

@@ -36,6 +36,7 @@ export function registerWebhookRoutes(app: App, context: AppContext): void {
     '/webhooks/:id/attempts',
     {
       schema: {
+        operationId: 'listWebhookAttempts',
         summary: "A webhook endpoint's recent delivery attempts, newest first, with status code and duration",
         tags: ['webhooks'],
         params: WebhookIdParams,

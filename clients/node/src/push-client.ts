@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import createClient from 'openapi-fetch';
+import { operationRoutes } from './generated/operation-routes.ts';
+import type { paths } from './generated/openapi.ts';
+import type { OperationCalls, OperationId } from './operation-types.ts';
+import { PushEngineError } from './push-engine-error.ts';
+import { defaultRetryPolicy, type RetryPolicy, retryingFetch } from './retrying-fetch.ts';
+import { pagedLists, type PagedLists } from './paged-lists.ts';
+
+export interface PushClientOptions {
+  /** Where the ingress answers, e.g. http://localhost:3000. */
+  baseUrl: string;
+  /** The project's server API key (or ADMIN_TOKEN): every call outside /v1/sdk. */
+  apiKey?: string;
+  /** The project's client key: the SDK's calls (/v1/sdk). */
+  clientKey?: string;
+  /** The project every call is about unless the call names another. */
+  projectId?: string;
+  retry?: Partial<RetryPolicy>;
+  /** The fetch requests go through (globalThis.fetch unless given). */
+  fetch?: typeof fetch;
+}
+
+export type PushClient = OperationCalls & PagedLists;
+
+interface LooseInput {
+  path?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  projectId?: string;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+/** A client of the push API: a method per operation, answering the call's `data` or throwing a PushEngineError. */
+export function createPushClient(options: PushClientOptions): PushClient {
+  const http = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    fetch: retryingFetch({ ...defaultRetryPolicy, ...options.retry }, options.fetch),
+  });
+  const call = async (id: OperationId, input: LooseInput = {}): Promise<unknown> => {
+    const route = operationRoutes[id];
+    const key = route.path.startsWith('/v1/sdk/') ? options.clientKey : options.apiKey;
+    const headers: Record<string, string> = {};
+    if (key !== undefined) headers.authorization = `Bearer ${key}`;
+    if (route.idempotencyKey) headers['idempotency-key'] = input.idempotencyKey ?? randomUUID();
+    const projectId = input.projectId ?? options.projectId;
+    const { data, error, response } = await http.request(
+      route.method as never,
+      route.path as never,
+      {
+        params: { path: { ...(projectId === undefined ? {} : { projectId }), ...input.path }, query: input.query },
+        body: input.body,
+        headers,
+        signal: input.signal,
+      } as never,
+    );
+    if (error !== undefined || !response.ok) throw PushEngineError.fromAnswer(response.status, error);
+    return (data as { data: unknown }).data;
+  };
+  const calls = Object.fromEntries(
+    Object.keys(operationRoutes).map((id) => [id, (input?: LooseInput) => call(id as OperationId, input)]),
+  ) as unknown as OperationCalls;
+  return { ...calls, ...pagedLists(calls) };
+}
