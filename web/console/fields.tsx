@@ -117,17 +117,17 @@ interface CheckboxProps {
   class?: string;
 }
 
-/** A labelled checkbox, reporting whether it is now checked. */
+/** A labelled checkbox on one row, the box before its label, reporting whether it is now checked. */
 export function Checkbox({ label, checked, onChange, name, class: className }: CheckboxProps) {
   return (
-    <label class={className}>
+    <label class={className === undefined ? 'checkbox-row' : `checkbox-row ${className}`}>
       <input
         type="checkbox"
         name={name}
         checked={checked}
         onChange={(event) => onChange((event.currentTarget as HTMLInputElement).checked)}
-      />{' '}
-      {label}
+      />
+      <span>{label}</span>
     </label>
   );
 }

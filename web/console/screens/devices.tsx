@@ -1,20 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { DeviceView } from '../../../src/schemas/device.ts';
 import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/device-list.ts';
-import type { HistoryEntry } from '../../../src/schemas/history.ts';
 import { ApiFailure, api, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ConfirmButton } from '../save-controls.tsx';
-import { ErrorMessage, LoadedView, Tags, formatTime } from '../ui.tsx';
+import { ErrorMessage, LoadedView, Tags } from '../ui.tsx';
 import { Field, Select } from '../fields.tsx';
 import { valueAsTyped } from './condition-values.ts';
 import { BrowseDevices } from './devices-browse.tsx';
+import { History, Subscription } from './device-history.tsx';
 
 type LookupBy = 'deviceId' | 'userId';
 type FoundDevice = DeviceView & { platform?: DeviceListItem['platform']; subscription: DeviceSubscription };
-
-const historyPage = 10;
 
 async function lookUp(base: string, by: LookupBy, id: string): Promise<FoundDevice[]> {
   if (by === 'userId') return api<DeviceListItem[]>('GET', `${base}/devices${query({ userId: id, limit: 100 })}`);
@@ -24,65 +22,6 @@ async function lookUp(base: string, by: LookupBy, id: string): Promise<FoundDevi
     api<DeviceSubscription>('GET', `${path}/subscription`),
   ]);
   return [{ ...device, subscription }];
-}
-
-function Subscription({ subscription }: { subscription: DeviceSubscription }) {
-  if (subscription.isSubscribed) return <span class="status status-completed">subscribed</span>;
-  return (
-    <span class="status status-failed">
-      unsubscribed {formatTime(subscription.unsubscribedAt)}
-      {subscription.reason && ` (${subscription.reason})`}
-    </span>
-  );
-}
-
-function History({ deviceId }: { deviceId: string }) {
-  const { base } = useProject();
-  const [pages, setPages] = useState<HistoryEntry[][]>([]);
-  const first = useLoad(
-    () =>
-      api<HistoryEntry[]>(
-        'GET',
-        `${base}/devices/${encodeURIComponent(deviceId)}/notification-history${query({ limit: historyPage })}`,
-      ),
-    [base, deviceId],
-  );
-  const more = useAction(async (before: string) => {
-    const page = await api<HistoryEntry[]>(
-      'GET',
-      `${base}/devices/${encodeURIComponent(deviceId)}/notification-history${query({ limit: historyPage, before })}`,
-    );
-    setPages([...pages, page]);
-  });
-  const entries = [...(first.data ?? []), ...pages.flat()];
-  const lastPage = pages.at(-1) ?? first.data ?? [];
-  return (
-    <LoadedView loaded={first} empty="No notification in the last 30 days." isEmpty={() => entries.length === 0}>
-      {() => (
-        <>
-          <ol class="history" data-testid="history">
-            {entries.map((entry) => (
-              <li key={entry.notification.id + entry.sentAt}>
-                <strong>{entry.notification.title ?? ''}</strong> {entry.notification.body}{' '}
-                <small class="muted">sent {formatTime(entry.sentAt)}</small>
-              </li>
-            ))}
-          </ol>
-          <ErrorMessage error={more.error} />
-          {lastPage.length >= historyPage && (
-            <button
-              type="button"
-              class="secondary"
-              disabled={more.running}
-              onClick={() => more.run(entries.at(-1)!.notification.id)}
-            >
-              Older history
-            </button>
-          )}
-        </>
-      )}
-    </LoadedView>
-  );
 }
 
 export function DevicesScreen() {

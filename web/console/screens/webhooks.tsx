@@ -1,10 +1,6 @@
 import { useState } from 'preact/hooks';
-import {
-  webhookEventTypes,
-  type WebhookAttemptView,
-  type WebhookView,
-  type WebhookEventType,
-} from '../../../src/schemas/webhook.ts';
+import type { WebhookAttemptView, WebhookView, WebhookEventType } from '../../../src/schemas/webhook.ts';
+import { webhookEventTypes } from '../words.ts';
 import { api, listAll, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
