@@ -104,12 +104,12 @@ export function Advanced({ children }: { children: ComponentChildren }) {
 }
 
 /** A secret shown once, with a button that copies it; the clipboard needs a secure context, else the text is selected. */
-export function Secret({ label, value }: { label: string; value: string }) {
+export function Secret({ label, value, testId }: { label: string; value: string; testId?: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <div class="secret">
       <span>{label}</span>
-      <code>{value}</code>
+      <code data-testid={testId}>{value}</code>
       <button
         type="button"
         class="secondary"

@@ -84,6 +84,9 @@ describe('the console layout', { timeout: 240_000 }, () => {
         await page.goto(`${harness.ingress.baseUrl}/console#/notifications/${notificationId}`);
         await page.getByTestId('funnel').waitFor();
         problems.push(...(await check(page, 'notification-page', width)));
+        await page.goto(`${harness.ingress.baseUrl}/console#/devices/vip-1`);
+        await page.locator('article[data-device="vip-1"]').getByTestId('recent-events').waitFor();
+        problems.push(...(await check(page, 'device-profile', width)));
         expect(problems).toEqual([]);
       } finally {
         await close();

@@ -54,6 +54,10 @@ describe("the console's page of a notification", { timeout: 120_000 }, () => {
       // The address alone opens it again, after a reload.
       await page.reload();
       await page.getByRole('heading', { level: 2, name: 'Spring sale for Ada' }).waitFor();
+      // Send again: the send screen opens with its content, as it was written.
+      await page.getByRole('link', { name: 'Send again' }).click();
+      await until(() => page.getByLabel('Title').inputValue()).toBe('Spring sale for {{ device.tags.name }}');
+      expect(await page.getByLabel('Body').inputValue()).toBe('Everything -20%');
     } finally {
       await close();
     }

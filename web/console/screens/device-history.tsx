@@ -4,6 +4,7 @@ import type { HistoryEntry } from '../../../src/schemas/history.ts';
 import { api, query } from '../api.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
+import { reasonInWords } from '../words.ts';
 import { useAction, useLoad } from '../hooks.ts';
 
 const historyPage = 10;
@@ -13,7 +14,7 @@ export function Subscription({ subscription }: { subscription: DeviceSubscriptio
   return (
     <span class="status status-failed">
       unsubscribed {formatTime(subscription.unsubscribedAt)}
-      {subscription.reason && ` (${subscription.reason})`}
+      {subscription.reason && `: ${reasonInWords(subscription.reason)}`}
     </span>
   );
 }

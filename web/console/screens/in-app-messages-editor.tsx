@@ -1,6 +1,7 @@
 import type { SegmentView } from '../../../src/schemas/segment.ts';
 import type { Loaded } from '../hooks.ts';
 import { Field, NamedItemSelect, Select } from '../fields.tsx';
+import { EventTypeSuggestions } from '../pickers.tsx';
 import type { ButtonDraft, InAppDraft } from './in-app-messages-draft.ts';
 import { ButtonFields } from './in-app-button-fields.tsx';
 
@@ -109,6 +110,7 @@ export function InAppEditor({ draft, onChange, segments, errors }: EditorProps) 
         ]}
         onChange={(triggerKind) => set({ triggerKind })}
       />
+      <EventTypeSuggestions id="iam-event-types" />
       {draft.triggerKind === 'event' && (
         <Field
           label="Event type"
@@ -117,6 +119,8 @@ export function InAppEditor({ draft, onChange, segments, errors }: EditorProps) 
           value={draft.triggerEvent}
           error={errors['/trigger/event'] ?? errors['/trigger']}
           onInput={(triggerEvent) => set({ triggerEvent })}
+          list="iam-event-types"
+          hint="Suggested from the event types this project has seen."
         />
       )}
       <NamedItemSelect

@@ -37,7 +37,10 @@ export function NotificationPage({ id }: { id: string }) {
   const rendered = useRenderedContent(path, base, notification.data);
   return (
     <article data-notification-page={id}>
-      <a href={href('notifications')}>Back to the notifications</a>
+      <p class="actions">
+        <a href={href('notifications')}>Back to the notifications</a>
+        <a href={href('send', 'again', id)}>Send again</a>
+      </p>
       <LoadedView loaded={notification}>
         {(view) => {
           const content = rendered.data ?? view;

@@ -18,17 +18,23 @@ import { blankDelivery, deliveryBody, DeliveryFields } from './send/delivery-fie
 import { blankOptions, optionFields } from './send/options-draft.ts';
 import { OptionsFields } from './send/options-fields.tsx';
 import { useIdempotencyKeys } from './send/idempotency-keys.ts';
+import { useSendAgain } from './send/send-again.ts';
+import type { ScreenProps } from '../route.ts';
 import { LanguageFields } from './send/language-fields.tsx';
 import { AudienceFields } from './send/audience-fields.tsx';
 import { PreviewFields } from './send/preview-fields.tsx';
 
-export function SendScreen() {
+export function SendScreen({ path }: ScreenProps) {
   const { base } = useProject();
   const templates = useLoad(() => listAll<TemplateView>(`${base}/templates`), [base]);
   const segments = useLoad(() => listAll<SegmentView>(`${base}/segments`), [base]);
   const [mode, setMode] = useState<ContentMode>('inline');
   const [templateId, setTemplateId] = useState('');
   const [content, setContent] = useState(blankContent);
+  useSendAgain(base, path, (sent) => {
+    setMode('inline');
+    setContent(sent);
+  });
   const [options, setOptions] = useState(blankOptions);
   const [targetType, setTargetType] = useState<TargetType>('segment');
   const [target, setTarget] = useState('');
