@@ -6,7 +6,7 @@ import { buildSdk } from './sdk/build.ts';
 export const WEB_DIST = resolve(import.meta.dirname, '../dist/web');
 
 /** Each browser bundle's build, given the output directory of its own under WEB_DIST. */
-const BUILDERS: Array<{ name: string; build(outdir: string): Promise<void> }> = [
+const BUILDERS: Array<{ name: string; build(outdir: string): Promise<unknown> }> = [
   { name: 'console', build: buildConsole },
   { name: 'sdk', build: buildSdk },
 ];

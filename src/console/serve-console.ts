@@ -8,12 +8,13 @@ import { notFound } from '../errors.ts';
 export const consoleDist = resolve(import.meta.dirname, '../../dist/web/console');
 
 /**
- * Only the console's own files run: no inline script or style, no framing, nothing loaded from elsewhere. The API it
- * calls is this origin's, so connect-src 'self' is enough.
+ * Only the console's own files run: no inline script or style, no framing, no script or style from elsewhere. Images
+ * may come from any https address, as a message's image does on the phone, for its previews. The API it calls is this
+ * origin's, so connect-src 'self' is enough.
  */
 const securityHeaders = {
   'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',

@@ -97,7 +97,10 @@ export function useConsole() {
   return { harness, project, second, lists, openConsole, signIn };
 }
 
+/** Opens the screen from the menu, through the menu button where the window is a phone's. */
 export async function show(page: Page, screen: ScreenName): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) await menu.click();
   await page
     .getByRole('navigation', { name: 'Screens' })
     .getByRole('link', { name: screenTitles[screen], exact: true })

@@ -6,7 +6,9 @@ interface FieldProps {
   value: string;
   onInput(value: string): void;
   hint?: string;
-  type?: 'text' | 'number' | 'password' | 'datetime-local';
+  type?: 'text' | 'number' | 'password' | 'datetime-local' | 'time';
+  /** The id of a <datalist> of suggestions. */
+  list?: string;
   required?: boolean;
   multiline?: boolean;
   name?: string;
@@ -14,7 +16,18 @@ interface FieldProps {
 }
 
 /** A labelled text input (or textarea), with an optional hint and inline error tied to it for assistive technology. */
-export function Field({ label, value, onInput, hint, type = 'text', required, multiline, name, error }: FieldProps) {
+export function Field({
+  label,
+  value,
+  onInput,
+  hint,
+  type = 'text',
+  required,
+  multiline,
+  name,
+  error,
+  list,
+}: FieldProps) {
   const id = `field-${(name ?? label).replace(/\W+/g, '-').toLowerCase()}`;
   const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   const common = {
@@ -35,10 +48,10 @@ export function Field({ label, value, onInput, hint, type = 'text', required, mu
         <input type="password" autocomplete="off" {...common} />
       ) : type === 'number' ? (
         <input type="number" {...common} />
-      ) : type === 'datetime-local' ? (
-        <input type="datetime-local" {...common} />
+      ) : type === 'datetime-local' || type === 'time' ? (
+        <input type={type} {...common} />
       ) : (
-        <input type="text" {...common} />
+        <input type="text" list={list} autocomplete={list && 'off'} {...common} />
       )}
       {hint && (
         <small id={`${id}-hint`} class="muted">
@@ -117,17 +130,17 @@ interface CheckboxProps {
   class?: string;
 }
 
-/** A labelled checkbox, reporting whether it is now checked. */
+/** A labelled checkbox on one row, the box before its label, reporting whether it is now checked. */
 export function Checkbox({ label, checked, onChange, name, class: className }: CheckboxProps) {
   return (
-    <label class={className}>
+    <label class={className === undefined ? 'checkbox-row' : `checkbox-row ${className}`}>
       <input
         type="checkbox"
         name={name}
         checked={checked}
         onChange={(event) => onChange((event.currentTarget as HTMLInputElement).checked)}
-      />{' '}
-      {label}
+      />
+      <span>{label}</span>
     </label>
   );
 }

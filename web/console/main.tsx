@@ -1,5 +1,8 @@
 import { render } from 'preact';
 import { App } from './app.tsx';
 import './console.css';
+import './layout.css';
+import './charts.css';
+import './previews.css';
 
 render(<App />, document.getElementById('app')!);

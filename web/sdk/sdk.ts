@@ -1,89 +1,22 @@
 import type { InAppMessageHandler, InitializeOptions, PushEngineSdk } from './types.ts';
 import { ApiClient } from './api-client.ts';
+import {
+  notificationsSupported,
+  newDeviceId,
+  registrationBody,
+  currentSubscription,
+  keyOf,
+  activated,
+} from './push-subscription.ts';
+import { vapidPublicKey } from './vapid-key.ts';
+import type { DeviceView, Session } from './session.ts';
 import { randomId } from '../shared/random-id.ts';
-import { clientStateKey, readOrCreate, readState, writeState, type ClientState } from './storage.ts';
+import { clientStateKey, readOrCreate, writeState, type ClientState } from './storage.ts';
 import { InAppMessages } from './in-app/in-app-messages.ts';
 import { startsSession } from './in-app/session-start.ts';
 import { chooseLanguage, localeSent, syncLocale, visitorLocale } from './locale.ts';
 
 const defaultServiceWorkerPath = '/push-engine-sw.js';
-
-interface DeviceView {
-  isSubscribed: boolean;
-}
-
-interface Session {
-  projectId: string;
-  client: ApiClient;
-  projectPath: string;
-  devicePath: string;
-  deviceId: string;
-  /** The service worker's registration, or why there is none (subscribe() reports it). */
-  worker: Promise<ServiceWorkerRegistration>;
-  /** The device as the service last answered it. */
-  isSubscribed: boolean;
-  inApp: InAppMessages;
-}
-
-/** Safari on iOS offers notifications only to sites added to the home screen. */
-function notificationsSupported(): boolean {
-  return typeof Notification !== 'undefined';
-}
-
-function newDeviceId(): string {
-  return `web-${randomId()}`;
-}
-
-/** The registration body for the browser's current push state: its subscription, or none (CONTRACTS §3). */
-function registrationBody(subscription: PushSubscription | null): object {
-  return subscription === null ? { platform: 'web' } : { platform: 'web', webPush: subscription.toJSON() };
-}
-
-/**
- * The browser's subscription, null when it has none, or undefined when that cannot be known: the service worker's file
- * failed to load (a deploy, a network blip) or the browser has no push. Unknown is not none: telling the service "no
- * subscription" would unsubscribe a visitor who is subscribed.
- */
-async function currentSubscription(
-  worker: Promise<ServiceWorkerRegistration>,
-): Promise<PushSubscription | null | undefined> {
-  try {
-    return await (await worker).pushManager.getSubscription();
-  } catch {
-    return undefined;
-  }
-}
-
-function base64Url(key: ArrayBuffer): string {
-  return btoa(String.fromCharCode(...new Uint8Array(key)))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
-
-/** The VAPID key the subscription was made with, or null where the browser does not say. */
-function keyOf(subscription: PushSubscription): string | null {
-  const key = subscription.options.applicationServerKey;
-  return key === null ? null : base64Url(key);
-}
-
-/** How long a page load trusts the project's VAPID key as last read: a day, one read a day per browser. */
-const keptKeyMs = 86_400_000;
-
-/**
- * Resolves once the registration has an active worker, which pushManager.subscribe needs. navigator.serviceWorker.ready
- * would wait for a worker whose scope holds the page, which one under /assets/ never is.
- */
-function activated(registration: ServiceWorkerRegistration): Promise<void> {
-  const worker = registration.installing ?? registration.waiting;
-  if (registration.active || !worker) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    worker.addEventListener('statechange', () => {
-      if (worker.state === 'activated') resolve();
-      if (worker.state === 'redundant') reject(new Error('The service worker failed to install.'));
-    });
-  });
-}
 
 /** The options as they take effect (a copy): a trailing slash or the default path given explicitly changes nothing. */
 const effectiveOptions = (options: InitializeOptions): string =>
@@ -118,22 +51,6 @@ export function createSdk(): PushEngineSdk {
 
   /** A locale the service may not know yet; one it refuses leaves the device as it was and the page unbothered. */
   const keepLocale = (current: Session) => syncLocale(current.client, current).catch(() => undefined);
-
-  /**
-   * The project's VAPID public key: read from the service for a subscription, and kept in IndexedDB for page loads
-   * for a day, so that a key made again (a project restored from a backup) is not trusted for long.
-   */
-  async function vapidPublicKey(current: Session, kept: 'kept' | 'fresh'): Promise<string> {
-    const stateKey = `vapidPublicKey:${current.projectId}`;
-    const stored = await readState<{ key: string; readAt: number }>(stateKey);
-    if (kept === 'kept' && stored !== undefined && Date.now() - stored.readAt < keptKeyMs) return stored.key;
-    const { vapidPublicKey: key } = await current.client.call<{ vapidPublicKey: string }>({
-      method: 'GET',
-      path: `${current.projectPath}/config`,
-    });
-    await writeState(stateKey, { key, readAt: Date.now() });
-    return key;
-  }
 
   async function start(options: InitializeOptions): Promise<Session> {
     const { value: deviceId, created } = await readOrCreate('deviceId', newDeviceId);

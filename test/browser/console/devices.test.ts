@@ -32,7 +32,7 @@ describe("the console's Devices screen", { timeout: 120_000 }, () => {
       await page.getByRole('button', { name: 'Filter' }).click();
       const table = page.getByTestId('events-table');
       await until(async () => (await table.locator('tbody tr').allTextContents()).length, { timeout: 10_000 }).toBe(1);
-      expect(await table.locator('tbody tr').textContent()).toContain('{"amount":12}');
+      expect(await table.locator('tbody tr').textContent()).toContain('amount12');
 
       await page.getByLabel('New event type').fill('console_added');
       await page.getByRole('button', { name: 'Add event type' }).click();

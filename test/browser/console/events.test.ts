@@ -34,7 +34,7 @@ describe("the console's Events screen", { timeout: 120_000 }, () => {
       await older.click();
       await until(() => rows.count()).toBe(120);
       expect(await older.count()).toBe(0);
-      const data = await rows.locator('code.data').allTextContents();
+      const data = await rows.locator('dl.tags').allTextContents();
       expect(new Set(data).size).toBe(120);
     } finally {
       await close();

@@ -1,9 +1,6 @@
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
-import { adminToken, hostileTag, screenshots, until, show, useConsole } from '../../support/console.ts';
-import { screenTitles, type ScreenName } from '../../../web/console/screen-titles.ts';
+import { adminToken, hostileTag, until, show, useConsole } from '../../support/console.ts';
 
 const { project, second, openConsole, signIn } = useConsole();
 
@@ -98,41 +95,6 @@ describe('every console screen', { timeout: 120_000 }, () => {
       expect(dialogs).toEqual([]);
     } finally {
       await close();
-    }
-  });
-
-  it('has no serious or critical accessibility violation on any screen, at 1280 and 390 pixels wide', async () => {
-    for (const width of [1280, 390]) {
-      const { page, close } = await openConsole(width);
-      try {
-        const scan = async (name: string) => {
-          await until(() => page.locator('[role=status]').filter({ hasText: 'Loading' }).count()).toBe(0);
-          const results = await new AxeBuilder({ page }).analyze();
-          const blocking = results.violations.filter(
-            (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-          );
-          expect(
-            blocking.map(
-              (violation) => `${name}: ${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`,
-            ),
-          ).toEqual([]);
-          await page.screenshot({ path: resolve(screenshots, `${name}-${width}.png`), fullPage: true });
-        };
-        await scan('sign-in');
-        await signIn(page);
-        for (const name of Object.keys(screenTitles) as ScreenName[]) {
-          await show(page, name);
-          await scan(name);
-        }
-        // The devices screen again with a user's devices, their tags and history on it.
-        await show(page, 'devices');
-        await page.getByLabel('User id').fill('console-user');
-        await page.getByRole('button', { name: 'Look up' }).click();
-        await page.locator('article[data-device="vip-1"]').waitFor();
-        await scan('devices-found');
-      } finally {
-        await close();
-      }
     }
   });
 });

@@ -1,23 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { AxeBuilder } from '@axe-core/playwright';
 import { registerDevices, sendNotification, waitUntilCompleted } from '../../support/delivery-harness.ts';
 import { until, show, useConsole } from '../../support/console.ts';
 
 const { harness, openConsole, signIn } = useConsole();
 
 describe("the console's page of a notification", { timeout: 120_000 }, () => {
-  it('shows its funnel with rates, its outcomes by platform, its failure reasons and its delivery log by outcome', async () => {
+  it('has its own address, and shows its funnel with rates, its platforms, its failures in words and its delivery log', async () => {
     const owner = await harness.ingress.createProject('team');
     await registerDevices(harness.ingress, owner, [
-      { id: 'p-ok', platform: 'android', token: 'tok-p-ok' },
-      { id: 'p-ok2', platform: 'ios', token: 'tok-p-ok2' },
+      { id: 'p-ok', platform: 'android', token: 'tok-p-ok', tags: { name: 'Ada' } },
+      { id: 'p-ok2', platform: 'ios', token: 'tok-p-ok2', tags: { name: 'Ada' } },
       { id: 'p-bad', platform: 'android', token: 'badpayload-p' },
       { id: 'p-gone', platform: 'ios', token: 'unregistered-p' },
     ]);
     const id = await sendNotification(harness.ingress, owner, {
       targetType: 'device',
       targetIds: ['p-ok', 'p-ok2', 'p-bad', 'p-gone'],
-      title: 'Spring sale',
+      title: 'Spring sale for {{ device.tags.name }}',
       body: 'Everything -20%',
     });
     await waitUntilCompleted(harness.ingress, owner, id);
@@ -25,13 +24,19 @@ describe("the console's page of a notification", { timeout: 120_000 }, () => {
     try {
       await signIn(page, owner.apiKey);
       await show(page, 'notifications');
-      await page.locator(`tr[data-notification="${id}"]`).getByRole('button', { name: 'Details' }).click();
-      await page.getByRole('heading', { name: 'Spring sale' }).waitFor();
+      await page.locator(`tr[data-notification="${id}"]`).getByRole('link', { name: 'Details' }).click();
+      expect(new URL(page.url()).hash).toBe(`#/notifications/${id}`);
+      // The title as the device read it, not its Liquid.
+      await page.getByRole('heading', { level: 2, name: 'Spring sale for Ada' }).waitFor();
       const funnel = page.getByTestId('funnel');
-      await until(() => funnel.getByRole('row', { name: /^Sent/ }).textContent()).toBe('Sent250.0% of targeted');
-      const reasons = page.getByTestId('failure-reasons').locator('tbody tr');
-      await until(() => reasons.count()).toBe(2);
-      expect(await page.getByTestId('failure-reasons').textContent()).toContain('Unregistered');
+      await until(() => funnel.locator('[data-stat="sent"]').textContent()).toBe('Sent2 50% of targeted');
+      expect(await funnel.getByRole('list', { name: 'Not delivered' }).textContent()).toBe(
+        'Failed: 1 (25%)Unsubscribed: 1 (25%)',
+      );
+      const platforms = page.getByTestId('platforms');
+      expect(await platforms.locator('[data-platform="ios"] h3').textContent()).toBe('iOS');
+      const reasons = page.getByTestId('failure-reasons');
+      await until(() => reasons.textContent()).toContain('The app was uninstalled or its token expired');
       const log = page.getByTestId('delivery-log').locator('tbody tr');
       await until(() => log.count()).toBe(4);
       await page.getByLabel('Outcome').selectOption('sent');
@@ -39,11 +44,56 @@ describe("the console's page of a notification", { timeout: 120_000 }, () => {
         'sent',
         'sent',
       ]);
-      const results = await new AxeBuilder({ page }).analyze();
-      const blocking = results.violations.filter(
-        (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-      );
-      expect(blocking.map((violation) => violation.id)).toEqual([]);
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export as CSV' }).click();
+      const csv = await (await download).createReadStream();
+      const text = (await csv.toArray()).join('');
+      expect(text.split('\r\n')).toHaveLength(3);
+      expect(text).toContain('p-ok,android,sent');
+
+      // The address alone opens it again, after a reload.
+      await page.reload();
+      await page.getByRole('heading', { level: 2, name: 'Spring sale for Ada' }).waitFor();
+      // Send again: the send screen opens with its content, as it was written.
+      await page.getByRole('link', { name: 'Send again' }).click();
+      await until(() => page.getByLabel('Title').inputValue()).toBe('Spring sale for {{ device.tags.name }}');
+      expect(await page.getByLabel('Body').inputValue()).toBe('Everything -20%');
+    } finally {
+      await close();
+    }
+  });
+
+  it('follows a throttled send by itself until it completes', async () => {
+    const owner = await harness.ingress.createProject('team');
+    const ids = Array.from({ length: 6 }, (_, index) => `slow-${index}`);
+    await registerDevices(
+      harness.ingress,
+      owner,
+      ids.map((id) => ({ id, platform: 'android', token: `tok-${id}` })),
+    );
+    const id = await sendNotification(harness.ingress, owner, {
+      targetType: 'device',
+      targetIds: ids,
+      body: 'One a second',
+      throttlePerMinute: 60,
+    });
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await page.goto(`${harness.ingress.baseUrl}/console#/notifications/${id}`);
+      const sent = page.getByTestId('funnel').locator('[data-stat="sent"] strong');
+      const seen = new Set<string>();
+      await until(
+        async () => {
+          seen.add((await sent.textContent()) ?? '');
+          return page.getByTestId('status').textContent();
+        },
+        { timeout: 30_000 },
+      ).toBe('completed');
+      expect(await sent.textContent()).toBe('6');
+      // It showed the send part-way, then whole, without a reload.
+      expect([...seen].filter((value) => value !== '' && value !== '6').length).toBeGreaterThan(0);
+      expect(await page.getByTestId('delivery-log').locator('tbody tr').count()).toBe(6);
     } finally {
       await close();
     }

@@ -12,7 +12,8 @@ describe("the console's delivery settings (CONTRACTS §15)", { timeout: 120_000 
     try {
       await signIn(page, lists.apiKey);
       await show(page, 'project');
-      await page.getByLabel('Default time zone').fill('Europe/Berlin');
+      // Picked from the list of zones, not typed.
+      await page.getByLabel('Default time zone').selectOption('Europe/Berlin');
       await page.getByLabel('Quiet from').fill('22:00');
       await page.getByLabel('Quiet until').fill('07:30');
       await page.getByLabel('At most pushes').fill('3');
@@ -25,10 +26,19 @@ describe("the console's delivery settings (CONTRACTS §15)", { timeout: 120_000 
         frequencyCap: { max: 3, windowHours: 24 },
       });
 
-      await page.getByLabel('Quiet until').fill('25:00');
+      // A bad cap is said on its field in words, with no API path or JSON shape anywhere.
+      await page.getByLabel('At most pushes').fill('5000');
       await page.getByRole('button', { name: 'Save delivery settings' }).click();
-      await until(() => page.getByRole('alert').textContent()).toContain('/quietHours');
-      expect((await readProject()).quietHours).toEqual({ start: '22:00', end: '07:30' });
+      const cap = page.getByLabel('At most pushes');
+      await until(() => cap.getAttribute('aria-invalid')).toBe('true');
+      const described = (await cap.getAttribute('aria-describedby'))!.split(' ').at(-1)!;
+      expect(await page.locator(`[id="${described}"]`).textContent()).toBe(
+        'Give from 1 to 1000 pushes per 1 to 720 hours, or leave both blank to turn the cap off.',
+      );
+      expect(await page.getByRole('alert').textContent()).toBe('Some settings need a change: see the marked fields.');
+      expect(await page.locator('main').textContent()).not.toMatch(/\/frequencyCap|\{"/);
+      expect((await readProject()).frequencyCap).toEqual({ max: 3, windowHours: 24 });
+      await page.getByLabel('At most pushes').fill('3');
 
       await page.getByLabel('Quiet from').fill('');
       await page.getByLabel('Quiet until').fill('');

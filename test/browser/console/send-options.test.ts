@@ -27,6 +27,7 @@ describe("the console's Send screen: options and languages (CONTRACTS §14)", { 
       await page.getByRole('button', { name: 'Add a language' }).click();
       await page.getByLabel('Language 1 tag').fill('ko');
       await page.getByLabel('Language 1 body').fill('주문이 발송되었습니다');
+      await page.getByRole('group', { name: 'Options' }).getByText('Advanced').click();
       await page.getByLabel('Priority').selectOption('normal');
       await page.getByLabel('TTL (seconds)').fill('600');
       await page.getByRole('button', { name: 'Add a button' }).click();

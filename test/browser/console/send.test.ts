@@ -80,7 +80,10 @@ describe("the console's Send screen", { timeout: 120_000 }, () => {
       await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Welcome' });
       await until(() => page.getByTestId('audience-count').textContent()).toBe(`${vip.length} subscribed devices`);
       await page.getByLabel('Preview for device id').fill('vip-1');
-      await until(() => page.getByTestId('send-preview').textContent()).toBe('Hi AdaHello Ada');
+      await until(() =>
+        page.getByTestId('send-preview').locator('[data-platform="ios"] .push-text').textContent(),
+      ).toBe('Hi AdaHello Ada');
+      await page.getByRole('group', { name: 'Send', exact: true }).getByText('Advanced').click();
       const idempotencyKey = await page.getByLabel('Idempotency-Key').inputValue();
       expect(idempotencyKey).toMatch(/^[0-9a-f]{32}$/);
       await page.getByRole('button', { name: 'Send…', exact: true }).click();
@@ -287,6 +290,7 @@ describe("the console's Send screen", { timeout: 120_000 }, () => {
         await accepted.waitFor();
       };
       // A key typed by hand for another message is the one sent.
+      await page.getByRole('group', { name: 'Send', exact: true }).getByText('Advanced').click();
       await page.getByLabel('Idempotency-Key').fill('typed-by-hand-1');
       await sendAnswered('Third');
       // Back to the first message: a retry of that send, which was accepted while its answers were lost.

@@ -14,6 +14,9 @@ describe("the console's Webhooks screen", { timeout: 120_000 }, () => {
       await page.getByRole('button', { name: 'Create endpoint' }).click();
       const secret = page.getByTestId('webhook-secret');
       await until(() => secret.textContent()).toMatch(/^whsec_/);
+      // The form is blank for the next endpoint, and the secret has its copy button.
+      expect(await page.getByLabel('URL').inputValue()).toBe('');
+      await page.getByRole('button', { name: 'Copy signing secret' }).waitFor();
       const row = page.locator('tr[data-webhook]');
       await until(() => row.count()).toBe(1);
       const id = (await row.getAttribute('data-webhook'))!;

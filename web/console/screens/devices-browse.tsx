@@ -1,3 +1,5 @@
+import { href } from '../route.ts';
+import { reasonInWords } from '../words.ts';
 import { useState } from 'preact/hooks';
 import type { DeviceListItem } from '../../../src/schemas/device-list.ts';
 import { api, query } from '../api.ts';
@@ -69,11 +71,15 @@ export function BrowseDevices() {
               {rows.map((device) => (
                 <tr key={device.id} data-device-row={device.id}>
                   <td>
-                    <code>{device.id}</code>
+                    <a class="id" href={href('devices', device.id)}>
+                      {device.id}
+                    </a>
                   </td>
                   <td>{device.platform}</td>
                   <td>{device.userId ?? '—'}</td>
-                  <td>{device.subscription.isSubscribed ? 'yes' : `no: ${device.subscription.reason ?? ''}`}</td>
+                  <td>
+                    {device.subscription.isSubscribed ? 'yes' : `no: ${reasonInWords(device.subscription.reason)}`}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,96 +1,52 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { DeviceView } from '../../../src/schemas/device.ts';
+import type { ServerDeviceView } from '../../../src/schemas/device.ts';
 import type { DeviceListItem, DeviceSubscription } from '../../../src/schemas/device-list.ts';
-import type { HistoryEntry } from '../../../src/schemas/history.ts';
 import { ApiFailure, api, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ConfirmButton } from '../save-controls.tsx';
-import { ErrorMessage, LoadedView, Tags, formatTime } from '../ui.tsx';
+import { ErrorMessage, LoadedView } from '../ui.tsx';
 import { Field, Select } from '../fields.tsx';
-import { valueAsTyped } from './condition-values.ts';
+import { href, type ScreenProps } from '../route.ts';
 import { BrowseDevices } from './devices-browse.tsx';
+import { DeviceProfile, type FoundDevice } from './device-profile.tsx';
 
 type LookupBy = 'deviceId' | 'userId';
-type FoundDevice = DeviceView & { platform?: DeviceListItem['platform']; subscription: DeviceSubscription };
-
-const historyPage = 10;
 
 async function lookUp(base: string, by: LookupBy, id: string): Promise<FoundDevice[]> {
   if (by === 'userId') return api<DeviceListItem[]>('GET', `${base}/devices${query({ userId: id, limit: 100 })}`);
   const path = `${base}/devices/${encodeURIComponent(id)}`;
   const [device, subscription] = await Promise.all([
-    api<DeviceView>('GET', path),
+    api<ServerDeviceView>('GET', path),
     api<DeviceSubscription>('GET', `${path}/subscription`),
   ]);
-  return [{ ...device, subscription }];
+  // The device read has no platform; its user's devices list has it, for a device with a user.
+  const ofUser =
+    device.userId === null
+      ? []
+      : await api<DeviceListItem[]>('GET', `${base}/devices${query({ userId: device.userId, limit: 100 })}`);
+  return [{ ...device, subscription, platform: ofUser.find((listed) => listed.id === device.id)?.platform }];
 }
 
-function Subscription({ subscription }: { subscription: DeviceSubscription }) {
-  if (subscription.isSubscribed) return <span class="status status-completed">subscribed</span>;
-  return (
-    <span class="status status-failed">
-      unsubscribed {formatTime(subscription.unsubscribedAt)}
-      {subscription.reason && ` (${subscription.reason})`}
-    </span>
-  );
+/** The look-up an address names: `#/devices/{deviceId}` a device's profile, `#/devices/user/{userId}` a user's. */
+function addressed(path: string[]): { by: LookupBy; id: string } | null {
+  if (path[0] === 'user' && path[1] !== undefined) return { by: 'userId', id: path[1] };
+  return path[0] === undefined ? null : { by: 'deviceId', id: path[0] };
 }
 
-function History({ deviceId }: { deviceId: string }) {
+/** Look-up and browsing; a device or a user opens as a profile at an address of its own, from any list. */
+export function DevicesScreen({ path }: ScreenProps) {
   const { base } = useProject();
-  const [pages, setPages] = useState<HistoryEntry[][]>([]);
-  const first = useLoad(
-    () =>
-      api<HistoryEntry[]>(
-        'GET',
-        `${base}/devices/${encodeURIComponent(deviceId)}/notification-history${query({ limit: historyPage })}`,
-      ),
-    [base, deviceId],
-  );
-  const more = useAction(async (before: string) => {
-    const page = await api<HistoryEntry[]>(
-      'GET',
-      `${base}/devices/${encodeURIComponent(deviceId)}/notification-history${query({ limit: historyPage, before })}`,
-    );
-    setPages([...pages, page]);
-  });
-  const entries = [...(first.data ?? []), ...pages.flat()];
-  const lastPage = pages.at(-1) ?? first.data ?? [];
-  return (
-    <LoadedView loaded={first} empty="No notification in the last 30 days." isEmpty={() => entries.length === 0}>
-      {() => (
-        <>
-          <ol class="history" data-testid="history">
-            {entries.map((entry) => (
-              <li key={entry.notification.id + entry.sentAt}>
-                <strong>{entry.notification.title ?? ''}</strong> {entry.notification.body}{' '}
-                <small class="muted">sent {formatTime(entry.sentAt)}</small>
-              </li>
-            ))}
-          </ol>
-          <ErrorMessage error={more.error} />
-          {lastPage.length >= historyPage && (
-            <button
-              type="button"
-              class="secondary"
-              disabled={more.running}
-              onClick={() => more.run(entries.at(-1)!.notification.id)}
-            >
-              Older history
-            </button>
-          )}
-        </>
-      )}
-    </LoadedView>
-  );
-}
-
-export function DevicesScreen() {
-  const { base } = useProject();
-  const [by, setBy] = useState<LookupBy>('userId');
-  const [id, setId] = useState('');
+  const opened = addressed(path);
+  const [by, setBy] = useState<LookupBy>(opened?.by ?? 'userId');
+  const [id, setId] = useState(opened?.id ?? '');
   // Each lookup is a new one, also of the same id: everything it shows is read again, the history included.
-  const [search, setSearch] = useState<{ by: LookupBy; id: string; round: number } | null>(null);
+  const [search, setSearch] = useState(opened && { ...opened, round: 1 });
+  useEffect(() => {
+    if (opened === null || (opened.by === search?.by && opened.id === search.id)) return;
+    setBy(opened.by);
+    setId(opened.id);
+    setSearch({ ...opened, round: (search?.round ?? 0) + 1 });
+  }, [opened?.by, opened?.id]);
   const found = useLoad(search === null ? null : () => lookUp(base, search.by, search.id), [base, search]);
   const [erased, setErased] = useState<ReadonlySet<string>>(new Set());
   const erase = useAction(async (deviceId: string) => {
@@ -116,6 +72,12 @@ export function DevicesScreen() {
             setBlankLookUp(id.trim() === '');
             if (id.trim() === '') return;
             setSearch({ by, id: id.trim(), round: (search?.round ?? 0) + 1 });
+            // The profile's own address, to keep or send; the same look-up again reads it again.
+            history.replaceState(
+              null,
+              '',
+              by === 'userId' ? href('devices', 'user', id.trim()) : href('devices', id.trim()),
+            );
             erase.reset();
           }}
         >
@@ -160,37 +122,13 @@ export function DevicesScreen() {
             devices
               .filter((device) => !erased.has(device.id))
               .map((device) => (
-                <article class="device" key={device.id} aria-labelledby={`device-${device.id}`} data-device={device.id}>
-                  <h2 id={`device-${device.id}`}>
-                    Device <code>{device.id}</code>
-                  </h2>
-                  <dl class="facts">
-                    <dt>User id</dt>
-                    <dd>{device.userId ?? '—'}</dd>
-                    {device.platform && (
-                      <>
-                        <dt>Platform</dt>
-                        <dd>{device.platform}</dd>
-                      </>
-                    )}
-                    <dt>Subscription</dt>
-                    <dd>
-                      <Subscription subscription={device.subscription} />
-                    </dd>
-                    <dt>Tags</dt>
-                    <dd data-testid="tags">
-                      <Tags tags={device.tags} format={valueAsTyped} />
-                    </dd>
-                  </dl>
-                  <h3>Notification history</h3>
-                  <History key={search.round} deviceId={device.id} />
-                  <ConfirmButton
-                    label="Erase device"
-                    question="Erase this device with its notification history, its events and their counts? It cannot be undone."
-                    disabled={erase.running}
-                    onConfirm={() => void erase.run(device.id)}
-                  />
-                </article>
+                <DeviceProfile
+                  key={device.id}
+                  device={device}
+                  round={search.round}
+                  erasing={erase.running}
+                  onErase={() => void erase.run(device.id)}
+                />
               ))
           }
         </LoadedView>

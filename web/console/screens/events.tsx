@@ -3,7 +3,10 @@ import type { EventTypeView, EventView } from '../../../src/schemas/events.ts';
 import { api, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, LoadedView, asText, formatTime } from '../ui.tsx';
+import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
+import { href } from '../route.ts';
+import { EventData } from './event-data.tsx';
+import { EventTypeSuggestions } from '../pickers.tsx';
 import { Field } from '../fields.tsx';
 
 const emptyFilters = { userId: '', deviceId: '', type: '' };
@@ -70,7 +73,9 @@ export function EventsScreen() {
               name="events-type"
               value={filters.type}
               onInput={(type) => setFilters({ ...filters, type })}
+              list="filter-event-types"
             />
+            <EventTypeSuggestions id="filter-event-types" />
             <button type="submit">Filter</button>
           </form>
         </search>
@@ -97,10 +102,20 @@ export function EventsScreen() {
                           <code>{event.type}</code>
                         </td>
                         <td>
-                          {event.subjectType} <code>{event.subjectId}</code>
+                          {event.subjectType}{' '}
+                          <a
+                            class="id"
+                            href={
+                              event.subjectType === 'user'
+                                ? href('devices', 'user', event.subjectId)
+                                : href('devices', event.subjectId)
+                            }
+                          >
+                            {event.subjectId}
+                          </a>
                         </td>
                         <td>
-                          <code class="data">{asText(event.data)}</code>
+                          <EventData data={event.data} />
                         </td>
                       </tr>
                     ))}

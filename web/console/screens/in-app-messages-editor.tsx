@@ -1,7 +1,9 @@
 import type { SegmentView } from '../../../src/schemas/segment.ts';
 import type { Loaded } from '../hooks.ts';
 import { Field, NamedItemSelect, Select } from '../fields.tsx';
+import { EventTypeSuggestions } from '../pickers.tsx';
 import type { ButtonDraft, InAppDraft } from './in-app-messages-draft.ts';
+import { ButtonFields } from './in-app-button-fields.tsx';
 
 const maxButtons = 2;
 
@@ -11,67 +13,6 @@ interface EditorProps {
   segments: Loaded<SegmentView[]>;
   /** By the API's path of each field, e.g. /buttons/0/url. */
   errors: Record<string, string>;
-}
-
-function ButtonFields({
-  index,
-  button,
-  onChange,
-  onRemove,
-  errors,
-}: {
-  index: number;
-  button: ButtonDraft;
-  onChange(button: ButtonDraft): void;
-  onRemove(): void;
-  errors: Record<string, string>;
-}) {
-  const path = `/buttons/${index}`;
-  return (
-    <fieldset>
-      <legend>Button {index + 1}</legend>
-      <Field
-        label="Button id"
-        name={`iam-button-${index}-id`}
-        required
-        value={button.id}
-        error={errors[`${path}/id`]}
-        onInput={(id) => onChange({ ...button, id })}
-      />
-      <Field
-        label="Button text"
-        name={`iam-button-${index}-text`}
-        required
-        value={button.text}
-        error={errors[`${path}/text`]}
-        onInput={(text) => onChange({ ...button, text })}
-      />
-      <Select
-        label="Button action"
-        name={`iam-button-${index}-action`}
-        value={button.action}
-        options={[
-          ['url', 'Open a URL'],
-          ['close', 'Close the message'],
-        ]}
-        onChange={(action) => onChange({ ...button, action })}
-      />
-      {button.action === 'url' && (
-        <Field
-          label="Button URL"
-          name={`iam-button-${index}-url`}
-          required
-          value={button.url}
-          error={errors[`${path}/url`]}
-          hint="http:// or https:// only."
-          onInput={(url) => onChange({ ...button, url })}
-        />
-      )}
-      <button type="button" class="secondary" onClick={onRemove}>
-        Remove button {index + 1}
-      </button>
-    </fieldset>
-  );
 }
 
 /** Layout, content, buttons, trigger, segment, schedule and frequency of an in-app message (CONTRACTS §16). */
@@ -169,6 +110,7 @@ export function InAppEditor({ draft, onChange, segments, errors }: EditorProps) 
         ]}
         onChange={(triggerKind) => set({ triggerKind })}
       />
+      <EventTypeSuggestions id="iam-event-types" />
       {draft.triggerKind === 'event' && (
         <Field
           label="Event type"
@@ -177,6 +119,8 @@ export function InAppEditor({ draft, onChange, segments, errors }: EditorProps) 
           value={draft.triggerEvent}
           error={errors['/trigger/event'] ?? errors['/trigger']}
           onInput={(triggerEvent) => set({ triggerEvent })}
+          list="iam-event-types"
+          hint="Suggested from the event types this project has seen."
         />
       )}
       <NamedItemSelect

@@ -8,6 +8,7 @@ import { LoadedView } from '../ui.tsx';
 import { SaveControls } from '../save-controls.tsx';
 import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 import { blankDraft, bodyOf, draftOf, type InAppDraft } from './in-app-messages-draft.ts';
+import { DataTable, Section } from '../layout.tsx';
 import { InAppEditor } from './in-app-messages-editor.tsx';
 import { InAppPreview } from './in-app-messages-preview.tsx';
 
@@ -58,85 +59,78 @@ export function InAppMessagesScreen() {
   const preview = bodyOf(draft);
 
   return (
-    <div class="columns">
-      <section aria-labelledby="in-app-list">
-        <h2 id="in-app-list">In-app messages</h2>
+    <>
+      <Section title="In-app messages">
         <LoadedView loaded={list} empty="No in-app message yet: write the first one here.">
           {(messages) => (
-            <table class="list">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Frequency</th>
-                  <th scope="col">Displayed</th>
-                  <th scope="col">Clicked</th>
-                  <th scope="col">Closed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {messages.map((message) => (
-                  <tr key={message.id}>
-                    <td>
-                      <button
-                        type="button"
-                        class="link"
-                        aria-pressed={editing === message.id}
-                        onClick={() => open(message)}
-                      >
-                        {message.name}
-                      </button>
-                    </td>
-                    <td>{message.status}</td>
-                    <td>{frequencyText(message.frequency)}</td>
-                    <td>{message.stats?.displayed ?? 0}</td>
-                    <td>{message.stats?.clicked ?? 0}</td>
-                    <td>{message.stats?.closed ?? 0}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption="In-app messages"
+              rows={messages}
+              rowKey={(message) => message.id}
+              columns={[
+                {
+                  label: 'Name',
+                  cell: (message) => (
+                    <button
+                      type="button"
+                      class="link"
+                      aria-pressed={editing === message.id}
+                      onClick={() => open(message)}
+                    >
+                      {message.name}
+                    </button>
+                  ),
+                },
+                { label: 'Status', cell: (message) => message.status },
+                { label: 'Frequency', cell: (message) => frequencyText(message.frequency) },
+                { label: 'Displayed', kind: 'number', cell: (message) => message.stats?.displayed ?? 0 },
+                { label: 'Clicked', kind: 'number', cell: (message) => message.stats?.clicked ?? 0 },
+                { label: 'Closed', kind: 'number', cell: (message) => message.stats?.closed ?? 0 },
+              ]}
+            />
           )}
         </LoadedView>
         <button type="button" class="secondary" onClick={() => open(null)}>
           New in-app message
         </button>
-      </section>
-      <form
-        aria-labelledby="in-app-editor"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save.run();
-        }}
-      >
-        <h2 id="in-app-editor">{editing === null ? 'New in-app message' : 'Edit in-app message'}</h2>
-        <InAppEditor draft={draft} onChange={setDraft} segments={segments} errors={fieldErrors(save.error)} />
-        <SaveControls
-          saveLabel="Save in-app message"
-          save={save}
-          remove={remove}
-          editing={editing}
-          onRemove={(id) => void remove.run(id)}
-          removeWarning="Devices stop being offered it at their next fetch."
-        />
-      </form>
-      <section aria-labelledby="in-app-preview">
-        <h2 id="in-app-preview">Preview</h2>
-        <p class="muted">As the web SDK draws it; Liquid is rendered for each device when it fetches.</p>
-        <InAppPreview
-          message={{
-            id: editing ?? 'preview',
-            layout: preview.layout,
-            title: preview.title ?? null,
-            body: preview.body || 'Your message',
-            imageUrl: preview.imageUrl ?? null,
-            buttons: preview.buttons ?? [],
-            trigger: preview.trigger as { event: string },
-            frequency: preview.frequency,
-            priority: preview.priority ?? 0,
+      </Section>
+      <div class="columns">
+        <form
+          aria-labelledby="in-app-editor"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save.run();
           }}
-        />
-      </section>
-    </div>
+        >
+          <h2 id="in-app-editor">{editing === null ? 'New in-app message' : 'Edit in-app message'}</h2>
+          <InAppEditor draft={draft} onChange={setDraft} segments={segments} errors={fieldErrors(save.error)} />
+          <SaveControls
+            saveLabel="Save in-app message"
+            save={save}
+            remove={remove}
+            editing={editing}
+            onRemove={(id) => void remove.run(id)}
+            removeWarning="Devices stop being offered it at their next fetch."
+          />
+        </form>
+        <section aria-labelledby="in-app-preview">
+          <h2 id="in-app-preview">Preview</h2>
+          <p class="muted">As the web SDK draws it; Liquid is rendered for each device when it fetches.</p>
+          <InAppPreview
+            message={{
+              id: editing ?? 'preview',
+              layout: preview.layout,
+              title: preview.title ?? null,
+              body: preview.body || 'Your message',
+              imageUrl: preview.imageUrl ?? null,
+              buttons: preview.buttons ?? [],
+              trigger: preview.trigger as { event: string },
+              frequency: preview.frequency,
+              priority: preview.priority ?? 0,
+            }}
+          />
+        </section>
+      </div>
+    </>
   );
 }

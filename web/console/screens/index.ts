@@ -1,27 +1,20 @@
 import type { FunctionComponent } from 'preact';
 import type { ScreenName } from '../screen-titles.ts';
-import { ProjectScreen } from './project.tsx';
-import { OverviewScreen } from './overview.tsx';
-import { SendScreen } from './send.tsx';
-import { NotificationsScreen } from './notifications.tsx';
-import { TemplatesScreen } from './templates.tsx';
-import { SegmentsScreen } from './segments.tsx';
-import { JourneysScreen } from './journeys.tsx';
-import { EventsScreen } from './events.tsx';
-import { DevicesScreen } from './devices.tsx';
-import { WebhooksScreen } from './webhooks.tsx';
-import { InAppMessagesScreen } from './in-app-messages.tsx';
+import type { ScreenProps } from '../route.ts';
 
-export const screens: Record<ScreenName, FunctionComponent> = {
-  overview: OverviewScreen,
-  project: ProjectScreen,
-  send: SendScreen,
-  notifications: NotificationsScreen,
-  templates: TemplatesScreen,
-  segments: SegmentsScreen,
-  journeys: JourneysScreen,
-  'in-app-messages': InAppMessagesScreen,
-  events: EventsScreen,
-  devices: DevicesScreen,
-  webhooks: WebhooksScreen,
+type ScreenLoader = () => Promise<FunctionComponent<ScreenProps>>;
+
+/** Each screen's code is its own chunk, loaded when the screen is first shown: the first load carries none of them. */
+export const screens: Record<ScreenName, ScreenLoader> = {
+  overview: () => import('./overview.tsx').then((module) => module.OverviewScreen),
+  project: () => import('./project.tsx').then((module) => module.ProjectScreen),
+  send: () => import('./send.tsx').then((module) => module.SendScreen),
+  notifications: () => import('./notifications.tsx').then((module) => module.NotificationsScreen),
+  templates: () => import('./templates.tsx').then((module) => module.TemplatesScreen),
+  segments: () => import('./segments.tsx').then((module) => module.SegmentsScreen),
+  journeys: () => import('./journeys.tsx').then((module) => module.JourneysScreen),
+  'in-app-messages': () => import('./in-app-messages.tsx').then((module) => module.InAppMessagesScreen),
+  events: () => import('./events.tsx').then((module) => module.EventsScreen),
+  devices: () => import('./devices.tsx').then((module) => module.DevicesScreen),
+  webhooks: () => import('./webhooks.tsx').then((module) => module.WebhooksScreen),
 };

@@ -4,6 +4,7 @@ import type { TemplateView } from '../../../src/schemas/template.ts';
 import { api, listAll } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
+import { EventTypeSuggestions } from '../pickers.tsx';
 import { ConfirmButton } from '../save-controls.tsx';
 import { ErrorMessage, LoadedView } from '../ui.tsx';
 import { Field, Select } from '../fields.tsx';
@@ -116,7 +117,9 @@ export function JourneysScreen() {
           required
           value={draft.event}
           onInput={(event) => setDraft({ ...draft, event })}
+          list="journey-event-types"
         />
+        <EventTypeSuggestions id="journey-event-types" />
         <Field
           label="Delay (seconds)"
           name="journey-delay"

@@ -5,54 +5,12 @@ import { useAction, useInterval, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ConfirmButton } from '../save-controls.tsx';
 import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
+import { href, type ScreenProps } from '../route.ts';
 import { NotificationPage } from './notification-page.tsx';
+import { Funnel, ZoneProgress } from './notification-funnel.tsx';
 
 const pageSize = 20;
 const catchUpPageSize = 100;
-
-/** Targeted devices with no outcome yet: in flight, or waiting for their local time, quiet hours or a throttle. */
-const notYetSent = (stats: NotificationView['stats']) =>
-  stats.targeted - stats.sent - stats.failed - stats.unsubscribed - stats.capped;
-
-function Funnel({ stats }: { stats: NotificationView['stats'] }) {
-  const steps: Array<[string, number]> = [
-    ['targeted', stats.targeted],
-    ['sent', stats.sent],
-    ['clicked', stats.clicked],
-  ];
-  return (
-    <div class="funnel">
-      <ol aria-label="Delivery funnel">
-        {steps.map(([name, value]) => (
-          <li key={name} data-stat={name}>
-            <span class="stat-name">{name}</span> <span class="stat-value">{value}</span>
-            <meter min={0} max={Math.max(stats.targeted, 1)} value={value} aria-label={`${name} of targeted`} />
-          </li>
-        ))}
-      </ol>
-      <p class="funnel-losses">
-        <span data-stat="failed">failed {stats.failed}</span> ·{' '}
-        <span data-stat="unsubscribed">unsubscribed {stats.unsubscribed}</span> ·{' '}
-        <span data-stat="capped">capped {stats.capped}</span>
-        {notYetSent(stats) > 0 && (
-          <>
-            {' '}
-            · <span data-stat="waiting">not sent {notYetSent(stats)}</span>
-          </>
-        )}
-      </p>
-    </div>
-  );
-}
-
-/** A local-time send's zones (devices whose local time comes round together) whose every device has its outcome. */
-function ZoneProgress({ zones }: { zones: NonNullable<NotificationView['zones']> }) {
-  return (
-    <p class="funnel-losses" data-stat="zones">
-      {zones.sent} of {zones.total} {zones.total === 1 ? 'zone' : 'zones'} sent
-    </p>
-  );
-}
 
 /** A notification created this long ago and still queued is scheduled (sendAt), not about to be sent. */
 const startingWithinMs = 60_000;
@@ -90,14 +48,14 @@ async function readSince(base: string, held: NotificationView[]): Promise<Notifi
   }
 }
 
-/** The list, or the page of the notification opened from it. */
-export function NotificationsScreen() {
-  const [opened, setOpened] = useState<string | null>(null);
-  if (opened !== null) return <NotificationPage id={opened} onBack={() => setOpened(null)} />;
-  return <NotificationList onOpen={setOpened} />;
+/** The list, or the page of the notification its address names (`#/notifications/{id}`). */
+export function NotificationsScreen({ path }: ScreenProps) {
+  const [opened] = path;
+  if (opened !== undefined) return <NotificationPage key={opened} id={opened} />;
+  return <NotificationList />;
 }
 
-function NotificationList({ onOpen }: { onOpen(id: string): void }) {
+function NotificationList() {
   const { base } = useProject();
   // Every row loaded, newest first: the newest read again on each refresh, and the older pages loaded on demand.
   const [rows, setRows] = useState<NotificationView[]>([]);
@@ -164,9 +122,7 @@ function NotificationList({ onOpen }: { onOpen(id: string): void }) {
                     <small class="muted">
                       <code>{notification.id}</code>
                     </small>{' '}
-                    <button type="button" class="secondary" onClick={() => onOpen(notification.id)}>
-                      Details
-                    </button>
+                    <a href={href('notifications', notification.id)}>Details</a>
                   </td>
                   <td>
                     <span class={`status status-${notification.status}`} data-testid="status">

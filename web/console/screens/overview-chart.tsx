@@ -3,54 +3,58 @@ export interface ChartPoint {
   value: number;
 }
 
-const width = 600;
-const height = 160;
-const pad = 24;
+/** The smallest of 1, 2 and 5 times a power of ten at or above the value: an axis that reads as round numbers. */
+export function niceMax(value: number): number {
+  if (value <= 0) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  return [1, 2, 5, 10].map((step) => step * power).find((candidate) => candidate >= value)!;
+}
+
+const shortDay = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /**
- * A column chart of one series, drawn as SVG by hand: 30 columns and an axis need no library, and the page stays free
- * of one. The SVG is a picture only (aria-hidden); the table after it holds the same numbers for screen readers.
+ * A column chart of one series as HTML, so that its labels keep the page's type size at any width: an axis from 0 to
+ * a round maximum, the first, middle and last days under it. The columns are a picture only; the table behind them
+ * holds the same numbers for screen readers.
  */
 export function ColumnChart({
   title,
   points,
-  format = String,
+  format = (value: number) => value.toLocaleString(),
 }: {
   title: string;
   points: ChartPoint[];
   format?: (value: number) => string;
 }) {
-  const max = Math.max(1, ...points.map((point) => point.value));
-  const step = (width - pad) / Math.max(points.length, 1);
+  const top = niceMax(Math.max(0, ...points.map((point) => point.value)));
   const id = `chart-${title.replace(/\W+/g, '-').toLowerCase()}`;
+  const ticks = [points[0], points[Math.floor(points.length / 2)], points.at(-1)];
   return (
     <figure class="chart" aria-labelledby={`${id}-title`} data-chart={title}>
       <figcaption id={`${id}-title`}>{title}</figcaption>
-      <svg viewBox={`0 0 ${width} ${height}`} role="presentation" aria-hidden="true" class="chart-svg">
-        <line x1={pad} y1={height - pad} x2={width} y2={height - pad} class="chart-axis" />
-        <text x={0} y={12} class="chart-label">
-          {format(max)}
-        </text>
-        {points.map((point, index) => {
-          const barHeight = ((height - 2 * pad) * point.value) / max;
-          return (
-            <rect
+      <div class="chart-plot" aria-hidden="true">
+        <div class="chart-y">
+          <span>{format(top)}</span>
+          <span>{format(top / 2)}</span>
+          <span>{format(0)}</span>
+        </div>
+        <div class="chart-columns">
+          {points.map((point) => (
+            <span
               key={point.label}
-              x={pad + index * step + 1}
-              y={height - pad - barHeight}
-              width={Math.max(step - 2, 1)}
-              height={barHeight}
-              class="chart-bar"
+              class="chart-column"
+              title={`${shortDay(point.label)}: ${format(point.value)}`}
+              style={{ height: `${(100 * point.value) / top}%` }}
             />
-          );
-        })}
-        <text x={pad} y={height - 6} class="chart-label">
-          {points[0]?.label ?? ''}
-        </text>
-        <text x={width} y={height - 6} text-anchor="end" class="chart-label">
-          {points.at(-1)?.label ?? ''}
-        </text>
-      </svg>
+          ))}
+        </div>
+        <div class="chart-x">
+          {ticks.map((tick, index) => (
+            <span key={index}>{tick ? shortDay(tick.label) : ''}</span>
+          ))}
+        </div>
+      </div>
       <details>
         <summary>Table of {title.toLowerCase()}</summary>
         <table class="list">

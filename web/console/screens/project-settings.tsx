@@ -4,6 +4,8 @@ import type { UpdateProjectSettingsBody } from '../../../src/schemas/project-set
 import { api } from '../api.ts';
 import { useAction } from '../hooks.ts';
 import { Field } from '../fields.tsx';
+import { ZoneSelect } from '../pickers.tsx';
+import { placeErrors, type FieldRule } from '../field-errors.ts';
 import { ErrorMessage } from '../ui.tsx';
 
 interface Draft {
@@ -36,6 +38,20 @@ function bodyOf(draft: Draft): UpdateProjectSettingsBody {
   };
 }
 
+const errorRules: FieldRule<'defaultTimezone' | 'quietHours' | 'frequencyCap'>[] = [
+  { path: '/defaultTimezone', field: 'defaultTimezone', sentence: 'Choose a time zone from the list.' },
+  {
+    path: '/quietHours',
+    field: 'quietHours',
+    sentence: 'Give both the time quiet hours start and the time they end, or leave both blank to turn them off.',
+  },
+  {
+    path: '/frequencyCap',
+    field: 'frequencyCap',
+    sentence: 'Give from 1 to 1000 pushes per 1 to 720 hours, or leave both blank to turn the cap off.',
+  },
+];
+
 /** When pushes may reach devices (CONTRACTS §15): the default time zone, quiet hours and the frequency cap. */
 export function ProjectSettingsForm({
   base,
@@ -53,6 +69,7 @@ export function ProjectSettingsForm({
     onSaved();
     return saved;
   });
+  const { fields, unplaced } = placeErrors(save.error, errorRules);
   return (
     <section aria-labelledby="settings-heading">
       <h2 id="settings-heading">Delivery settings</h2>
@@ -62,20 +79,34 @@ export function ProjectSettingsForm({
           void save.run();
         }}
       >
-        <Field
+        <ZoneSelect
           label="Default time zone"
           value={draft.defaultTimezone}
-          onInput={set('defaultTimezone')}
-          hint="IANA name, e.g. Asia/Seoul: for devices that report no zone."
+          onChange={set('defaultTimezone')}
+          hint="For devices that report no zone of their own."
+          error={fields.defaultTimezone}
         />
         <fieldset>
           <legend>Quiet hours (each device's local time; blank: off)</legend>
-          <Field label="Quiet from" value={draft.quietStart} onInput={set('quietStart')} hint="HH:MM" />
-          <Field label="Quiet until" value={draft.quietEnd} onInput={set('quietEnd')} hint="HH:MM" />
+          <Field
+            label="Quiet from"
+            type="time"
+            value={draft.quietStart}
+            onInput={set('quietStart')}
+            error={fields.quietHours}
+          />
+          <Field label="Quiet until" type="time" value={draft.quietEnd} onInput={set('quietEnd')} />
         </fieldset>
         <fieldset>
           <legend>Frequency cap (blank: off)</legend>
-          <Field label="At most pushes" type="number" value={draft.capMax} onInput={set('capMax')} hint="1 to 1000" />
+          <Field
+            label="At most pushes"
+            type="number"
+            value={draft.capMax}
+            onInput={set('capMax')}
+            hint="1 to 1000"
+            error={fields.frequencyCap}
+          />
           <Field
             label="Per hours"
             type="number"
@@ -88,7 +119,12 @@ export function ProjectSettingsForm({
           Save delivery settings
         </button>
       </form>
-      <ErrorMessage error={save.error} />
+      {save.error && unplaced === undefined && (
+        <p class="error" role="alert">
+          Some settings need a change: see the marked fields.
+        </p>
+      )}
+      <ErrorMessage error={unplaced} />
       {save.result && !save.running && <p role="status">Saved.</p>}
     </section>
   );

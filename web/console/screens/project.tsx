@@ -5,6 +5,7 @@ import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
 import { ProjectSettingsForm } from './project-settings.tsx';
+import { Secret } from '../layout.tsx';
 
 function rateLimitText({ rateLimit }: ProjectView): string {
   if (rateLimit.requestsPerMinute === null) return 'Unlimited';
@@ -52,7 +53,7 @@ export function ProjectScreen() {
           and client keys at once.
         </p>
         {!confirming && rotate.result === undefined && (
-          <button type="button" onClick={() => setConfirming(true)}>
+          <button type="button" class="danger-outline" onClick={() => setConfirming(true)}>
             Rotate keys
           </button>
         )}
@@ -79,16 +80,8 @@ export function ProjectScreen() {
         {rotate.result && (
           <div class="notice" role="status">
             <p>New keys, shown this once: copy them now.</p>
-            <dl class="facts">
-              <dt>Server API key</dt>
-              <dd>
-                <code>{rotate.result.apiKey}</code>
-              </dd>
-              <dt>Client key</dt>
-              <dd>
-                <code>{rotate.result.clientKey}</code>
-              </dd>
-            </dl>
+            <Secret label="Server API key" value={rotate.result.apiKey} />
+            <Secret label="Client key" value={rotate.result.clientKey} />
           </div>
         )}
       </section>

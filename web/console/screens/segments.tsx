@@ -7,7 +7,8 @@ import { ErrorMessage, LoadedView } from '../ui.tsx';
 import { Field, Select } from '../fields.tsx';
 import { SaveControls } from '../save-controls.tsx';
 import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
-import { ConditionEditor } from './segments/condition-editor.tsx';
+import { ConditionEditor, segmentEventTypes } from './segments/condition-editor.tsx';
+import { EventTypeSuggestions } from '../pickers.tsx';
 import { type DraftCondition, editorState, newTagCondition, toCondition } from './segments/draft.ts';
 
 export function SegmentsScreen() {
@@ -113,6 +114,7 @@ export function SegmentsScreen() {
           }
           onChange={setMatch}
         />
+        <EventTypeSuggestions id={segmentEventTypes} />
         {conditions.map((condition, index) => (
           <ConditionEditor
             key={index}

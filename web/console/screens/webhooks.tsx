@@ -1,10 +1,7 @@
 import { useState } from 'preact/hooks';
-import {
-  webhookEventTypes,
-  type WebhookAttemptView,
-  type WebhookView,
-  type WebhookEventType,
-} from '../../../src/schemas/webhook.ts';
+import type { WebhookAttemptView, WebhookView, WebhookEventType } from '../../../src/schemas/webhook.ts';
+import { webhookEventTypes, webhookEventWords } from '../words.ts';
+import { Secret } from '../layout.tsx';
 import { api, listAll, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
@@ -49,11 +46,16 @@ function Attempts({ path }: { path: string }) {
   );
 }
 
+const defaultEvents: WebhookEventType[] = ['notification.completed', 'message.failed'];
+
 function CreateWebhook({ base, onCreated }: { base: string; onCreated(): void }) {
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<WebhookEventType[]>(['notification.completed', 'message.failed']);
+  const [events, setEvents] = useState<WebhookEventType[]>(defaultEvents);
   const create = useAction(async () => {
     const created = await api<WebhookView>('POST', `${base}/webhooks`, { body: { url, events } });
+    // The next endpoint starts from a blank form.
+    setUrl('');
+    setEvents(defaultEvents);
     onCreated();
     return created;
   });
@@ -68,14 +70,21 @@ function CreateWebhook({ base, onCreated }: { base: string; onCreated(): void })
           void create.run();
         }}
       >
-        <Field label="URL" name="webhook-url" value={url} onInput={setUrl} required hint="https, public address" />
+        <Field
+          label="URL"
+          name="webhook-url"
+          value={url}
+          onInput={setUrl}
+          required
+          hint="Where each event is posted, signed with the secret shown once the endpoint is created."
+        />
         <fieldset>
           <legend>Events</legend>
           {webhookEventTypes.map((type) => (
             <Checkbox
               key={type}
               class="checkbox"
-              label={type}
+              label={webhookEventWords[type]}
               checked={events.includes(type)}
               onChange={(checked) => toggle(type, checked)}
             />
@@ -89,7 +98,7 @@ function CreateWebhook({ base, onCreated }: { base: string; onCreated(): void })
       {create.result?.secret && (
         <div class="notice" role="status">
           <p>Signing secret, shown this once: copy it now.</p>
-          <code data-testid="webhook-secret">{create.result.secret}</code>
+          <Secret label="Signing secret" value={create.result.secret} testId="webhook-secret" />
         </div>
       )}
     </section>

@@ -1,6 +1,9 @@
 import type { CountOp } from '../../../../src/schemas/segment.ts';
 import { Field, Select } from '../../fields.tsx';
 import { ComparisonFields } from './comparison-fields.tsx';
+
+/** The id of the segment screen's one list of the project's event types, suggested in each event condition. */
+export const segmentEventTypes = 'segment-event-types';
 import { type DraftCondition, newComparison, newEventCondition, newTagCondition } from './draft.ts';
 
 /** Every count operator, by its label: the record's type makes the compiler notice an operator added to the API. */
@@ -55,6 +58,7 @@ export function ConditionEditor({
             name={name('event')}
             value={condition.event}
             onInput={(event) => onChange({ ...condition, event })}
+            list={segmentEventTypes}
             required
           />
           <Select

@@ -50,9 +50,10 @@ export function DeliveryFields({ value, onChange }: { value: DeliveryDraft; onCh
       <Field
         label="At a local time"
         name="local-time"
+        type="time"
         value={value.localTime}
         onInput={set('localTime')}
-        hint="HH:MM: each device gets it when its own clock next shows this time (the project's default zone for devices without one). Blank: at once."
+        hint="Each device gets it when its own clock next shows this time (the project's default zone for devices without one). Blank: at once."
       />
       <Field
         label="At most pushes per minute"

@@ -1,9 +1,13 @@
 import { Checkbox, Field, Select } from '../../fields.tsx';
+import { Advanced } from '../../layout.tsx';
 import { type OptionsDraft, platformNames } from './options-draft.ts';
 
 const maxButtons = 2;
 
-/** How the push is delivered (CONTRACTS §14): priority, TTL, collapse id, buttons, badge and sound, platforms, silent. */
+/**
+ * How the push is delivered (CONTRACTS §14): buttons, badge and sound, platforms, silent; priority, TTL and collapse id
+ * under Advanced.
+ */
 export function OptionsFields({ draft, setDraft }: { draft: OptionsDraft; setDraft(draft: OptionsDraft): void }) {
   const set = (changes: Partial<OptionsDraft>) => setDraft({ ...draft, ...changes });
   const setButton = (index: number, changes: Partial<OptionsDraft['buttons'][number]>) =>
@@ -11,34 +15,6 @@ export function OptionsFields({ draft, setDraft }: { draft: OptionsDraft; setDra
   return (
     <fieldset>
       <legend>Options</legend>
-      <Select
-        label="Priority"
-        name="option-priority"
-        value={draft.priority}
-        options={
-          [
-            ['', 'Default (high)'],
-            ['high', 'High'],
-            ['normal', 'Normal'],
-          ] as const
-        }
-        onChange={(priority) => set({ priority })}
-      />
-      <Field
-        label="TTL (seconds)"
-        name="option-ttl"
-        type="number"
-        value={draft.ttl}
-        onInput={(ttl) => set({ ttl })}
-        hint="0 to 2,419,200 (28 days, the default). 0: delivered now or never."
-      />
-      <Field
-        label="Collapse id"
-        name="option-collapse-id"
-        value={draft.collapseId}
-        onInput={(collapseId) => set({ collapseId })}
-        hint="A newer push with the same collapse id replaces an older one on the device."
-      />
       <Field label="Badge" name="option-badge" type="number" value={draft.badge} onInput={(badge) => set({ badge })} />
       <Field label="Sound" name="option-sound" value={draft.sound} onInput={(sound) => set({ sound })} />
       <fieldset>
@@ -65,9 +41,9 @@ export function OptionsFields({ draft, setDraft }: { draft: OptionsDraft; setDra
         checked={draft.silent}
         onChange={(silent) => set({ silent })}
       />
-      <small class="muted">
+      <p class="muted hint">
         A background data push that shows nothing: its content is not sent, and browsers are not targeted.
-      </small>
+      </p>
       {draft.buttons.map((button, index) => (
         <fieldset key={index}>
           <legend>Button {index + 1}</legend>
@@ -107,6 +83,36 @@ export function OptionsFields({ draft, setDraft }: { draft: OptionsDraft; setDra
           Add a button
         </button>
       )}
+      <Advanced>
+        <Select
+          label="Priority"
+          name="option-priority"
+          value={draft.priority}
+          options={
+            [
+              ['', 'Default (high)'],
+              ['high', 'High'],
+              ['normal', 'Normal'],
+            ] as const
+          }
+          onChange={(priority) => set({ priority })}
+        />
+        <Field
+          label="TTL (seconds)"
+          name="option-ttl"
+          type="number"
+          value={draft.ttl}
+          onInput={(ttl) => set({ ttl })}
+          hint="0 to 2,419,200 (28 days, the default). 0: delivered now or never."
+        />
+        <Field
+          label="Collapse id"
+          name="option-collapse-id"
+          value={draft.collapseId}
+          onInput={(collapseId) => set({ collapseId })}
+          hint="A newer push with the same collapse id replaces an older one on the device."
+        />
+      </Advanced>
     </fieldset>
   );
 }
