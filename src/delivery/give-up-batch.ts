@@ -25,7 +25,7 @@ async function writeLeftUnrecorded(
   if (!unrecorded) return undefined;
   try {
     const notification = await worker.notifications.get(notificationId);
-    if (notification) await recordUnrecorded(worker.deps, data, notification, unrecorded);
+    if (notification) await recordUnrecorded(worker, data, notification, unrecorded);
     return undefined;
   } catch {
     return unrecorded;

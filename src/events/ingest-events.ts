@@ -9,9 +9,17 @@ import { startOfUtcDay } from './utc-day.ts';
 import { countField, recordCounts } from './pending-counts.ts';
 import { flushCountsWhenDue } from './flush-counts.ts';
 import { recordDisplays } from '../in-app/display-history.ts';
+import { attributeConversions } from '../conversions/attribute-conversions.ts';
+import type { ProjectSettingsCache } from '../delivery/project-settings-cache.ts';
 
-/** The event types this worker has already seen are kept in its catalog, so most jobs skip writing them. */
-export type IngestDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log'> & { catalog: EventTypeCatalog };
+/**
+ * The event types this worker has already seen are kept in its catalog, so most jobs skip writing them; the projects'
+ * conversion events are read at most once a second.
+ */
+export type IngestDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'queues'> & {
+  catalog: EventTypeCatalog;
+  settings: ProjectSettingsCache;
+};
 
 type StoredEvent = EventDocument & { _id: string };
 
@@ -37,8 +45,8 @@ function dailyCounts(events: StoredEvent[], day: number): Map<string, number> {
 }
 
 /**
- * Stores one request's events in a few round trips whatever their number: the events in one insertMany, their daily
- * counts in one Redis script, the catalog only for types this worker has not seen yet. Every step is safe to repeat,
+ * Stores one request's events in a few round trips whatever their number: the events in one insertMany, their
+ * conversions credited (one Redis script per event of a conversion type), their daily counts in one Redis script, the catalog only for types this worker has not seen yet. Every step is safe to repeat,
  * so a failed job is simply retried: the counts' Redis marker covers a retry within its hour (and a run that stopped
  * between the two), the job's own countsRecorded a replay from the dashboard as long as the job is kept.
  */
@@ -63,6 +71,13 @@ export async function ingestEvents(
   // Before the events: whoever sees a showing stored finds it kept on the device too.
   await recordDisplays(deps.models, job.projectId, events);
   await insertEvents(deps.models, events);
+  const conversions = (await deps.settings.get(job.projectId))?.conversions ?? [];
+  await attributeConversions(
+    deps,
+    job.projectId,
+    conversions,
+    job.events.map((event, index) => ({ ...event, id: events[index]!._id, at: receivedAt.getTime() })),
+  );
   const day = startOfUtcDay(receivedAt).getTime();
   if (!job.countsRecorded) {
     await recordCounts(deps, job.projectId, jobId, dailyCounts(events, day), day);

@@ -1,8 +1,12 @@
+import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { NotificationView, NotificationStats } from '../schemas/notification.ts';
 import { notFound } from '../errors.ts';
 import { countClicks } from './notification-clicks.ts';
 import { zoneProgress, type ZoneOutcomes } from './zone-progress.ts';
+import { readConversions, type NotificationConversions } from '../conversions/conversion-counts.ts';
+
+export type StatsDeps = Pick<Deps, 'models' | 'redis' | 'config'>;
 
 export function deliveryResultsQuery(models: Models, notificationIds: string[]) {
   return models.DeliveryResult.find(
@@ -25,22 +29,38 @@ export async function assertProjectNotification(models: Models, projectId: strin
     throw missingNotification(notificationId);
 }
 
-type DeliveryStats = Omit<NotificationStats, 'targeted'> & { zoneOutcomes: ZoneOutcomes };
+type DeliveryStats = Omit<NotificationStats, 'targeted' | 'conversions'> & {
+  zoneOutcomes: ZoneOutcomes;
+  conversions: NotificationConversions;
+};
 
 /**
  * Sent, failed and unsubscribed are summed over each notification's delivery batches (the DeliveryResult model), and
- * a local-time send's outcomes by zone; clicked counts its clicks (the NotificationClick model). One query of each
- * kind for a whole page of them.
+ * a local-time send's outcomes by zone; clicked counts its clicks (the NotificationClick model); conversions are
+ * Redis counters (CONTRACTS §19). One query of each kind for a whole page of one project's notifications.
  */
-export async function deliveryStats(models: Models, notificationIds: string[]): Promise<Map<string, DeliveryStats>> {
-  const [results, clicks] = await Promise.all([
-    deliveryResultsQuery(models, notificationIds),
-    countClicks(models, notificationIds),
+export async function deliveryStats(
+  deps: StatsDeps,
+  projectId: string,
+  notificationIds: string[],
+): Promise<Map<string, DeliveryStats>> {
+  const [results, clicks, conversions] = await Promise.all([
+    deliveryResultsQuery(deps.models, notificationIds),
+    countClicks(deps.models, notificationIds),
+    readConversions(deps, projectId, notificationIds),
   ]);
   const stats = new Map<string, DeliveryStats>(
     notificationIds.map((id) => [
       id,
-      { sent: 0, failed: 0, unsubscribed: 0, capped: 0, clicked: clicks.get(id) ?? 0, zoneOutcomes: new Map() },
+      {
+        sent: 0,
+        failed: 0,
+        unsubscribed: 0,
+        capped: 0,
+        clicked: clicks.get(id) ?? 0,
+        zoneOutcomes: new Map(),
+        conversions: conversions.get(id)!,
+      },
     ]),
   );
   for (const result of results) {
@@ -60,21 +80,22 @@ export async function deliveryStats(models: Models, notificationIds: string[]): 
 type StoredNotification = NonNullable<Awaited<ReturnType<typeof projectNotificationQuery>>>;
 
 export async function findNotificationView(
-  models: Models,
+  deps: StatsDeps,
   projectId: string,
   notificationId: string,
 ): Promise<NotificationView> {
   // The notification first, its counts after: every batch writes its counts before its notification can be completed,
   // so counts read in parallel could predate a status read a moment later, and show a completed send that sent nothing.
-  const notification = await projectNotificationQuery(models, projectId, notificationId);
+  const notification = await projectNotificationQuery(deps.models, projectId, notificationId);
   if (!notification) throw missingNotification(notificationId);
-  const stats = await deliveryStats(models, [notificationId]);
+  const stats = await deliveryStats(deps, projectId, [notificationId]);
   return toNotificationView(notification, stats.get(notificationId)!);
 }
 
 export function toNotificationView(notification: StoredNotification, sums: DeliveryStats): NotificationView {
-  const { zoneOutcomes, ...stats } = sums;
+  const { zoneOutcomes, conversions, ...counts } = sums;
   const zones = zoneProgress(notification.localTimeZones, zoneOutcomes);
+  const stats = Object.keys(conversions.total).length === 0 ? counts : { ...counts, conversions: conversions.total };
   return {
     id: notification._id,
     createdAt: notification.createdAt.toISOString(),

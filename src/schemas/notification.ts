@@ -91,6 +91,12 @@ export const NotificationStats = Type.Object({
   unsubscribed: Type.Integer(),
   clicked: Type.Integer({ description: 'distinct devices that reported @clicked with this notification id' }),
   capped: Type.Integer({ description: "devices not sent it because of the project's frequency cap" }),
+  conversions: Type.Optional(
+    Type.Record(Type.String(), Type.Object({ count: Type.Integer(), value: Type.Number() }), {
+      description:
+        'by conversion event (CONTRACTS §19): subjects credited, and the sum of their values; present once one is',
+    }),
+  ),
 });
 export type NotificationStats = Static<typeof NotificationStats>;
 

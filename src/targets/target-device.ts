@@ -14,6 +14,8 @@ export interface BatchDevice {
   timezone?: string | null;
   /** Read only for a message with localizations, which it chooses among (CONTRACTS §14). */
   language?: string | null;
+  /** The experiment variant it gets (CONTRACTS §19), chosen by the fan-out. */
+  variant?: string;
 }
 
 /** A device as the fan-out reads it: its _id is the natural key (the device model's), by which the fan-out resumes. */

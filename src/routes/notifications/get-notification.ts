@@ -16,7 +16,7 @@ export function registerGetNotification(app: App, context: AppContext): void {
       },
     },
     async (request) => ({
-      data: await findNotificationView(context.models, request.params.projectId, request.params.notificationId),
+      data: await findNotificationView(context, request.params.projectId, request.params.notificationId),
     }),
   );
 }
