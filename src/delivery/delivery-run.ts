@@ -69,7 +69,7 @@ export class DeliveryRun {
   }
 
   private async deliver(): Promise<void> {
-    const notification = await this.worker.notifications.get(this.job.data.notificationId);
+    const notification = await this.worker.notifications.get(this.job.data.notificationId, this.job.data.variant);
     if (!notification) return;
     // Outcomes an earlier run saved but did not write: written, and those pushes not sent again.
     if (this.job.data.unrecorded) {

@@ -24,7 +24,7 @@ async function writeLeftUnrecorded(
   const { unrecorded, notificationId } = data;
   if (!unrecorded) return undefined;
   try {
-    const notification = await worker.notifications.get(notificationId);
+    const notification = await worker.notifications.get(notificationId, data.variant);
     if (notification) await recordUnrecorded(worker, data, notification, unrecorded);
     return undefined;
   } catch {

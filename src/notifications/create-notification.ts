@@ -19,6 +19,7 @@ import { deviceKey } from '../models/device.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { parseRequestTime } from '../schemas/request-formats.ts';
 import { sendTimingOf } from '../schemas/send-timing.ts';
+import { experimentFields, experimentRequestErrors } from '../experiments/experiment-rules.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
 
@@ -45,7 +46,7 @@ export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: nu
     if (problem) details.push({ path: `/data/${escapePointer(key)}`, message: problem });
   }
   if (templateId === undefined) details.push(...contentSyntaxErrors(fields));
-  details.push(...optionContentErrors(fields));
+  details.push(...optionContentErrors(fields), ...experimentRequestErrors(fields));
   const sendTime = typeof sendAt === 'string' ? parseRequestTime(sendAt) : null;
   if (sendTime && sendTime.getTime() - now > maxScheduleAheadMs) {
     details.push({ path: '/sendAt', message: 'must be at most 365 days ahead' });
@@ -129,8 +130,7 @@ export async function createNotification(
       'The notification cannot fit in a push (about 4 KB) even before rendering; see details for each field.',
       tooLarge,
     );
-  const fromTemplate = body.templateId !== undefined;
-  const scope = { data: body.data };
+  const [fromTemplate, scope] = [body.templateId !== undefined, { data: body.data }];
   const unrenderable = body.silent
     ? []
     : [
@@ -139,7 +139,7 @@ export async function createNotification(
       ];
   if (unrenderable.length > 0) throw invalidRequest('The content could not be rendered in time.', unrenderable);
   await assertTargetsExist(deps, owner.projectId, body, targetIds);
-
+  const experiment = await experimentFields(deps.models, owner.projectId, body);
   const candidateId = randomUUID();
   const id =
     idempotencyKey === undefined
@@ -156,6 +156,7 @@ export async function createNotification(
     sendAt: body.sendAt === undefined ? null : parseRequestTime(body.sendAt),
     timing: sendTimingOf(body),
     ...optionsWithTemplate(body, template),
+    ...experiment,
   };
   try {
     await deps.models.Notification.collection.insertOne(

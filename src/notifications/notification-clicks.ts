@@ -39,7 +39,7 @@ export async function recordClick(
   await recordTouches(deps, projectId, 'click', [{ ...touch, ...(variant && { variant }) }]);
   const clicked = await models.NotificationClick.updateOne(
     { _id: `${notificationId}:${deviceId}` },
-    { $setOnInsert: { notificationId, deviceId, clickedAt } },
+    { $setOnInsert: { notificationId, deviceId, clickedAt, ...(variant && { variant }) } },
     { upsert: true },
   );
   if (clicked.upsertedCount === 1) await addToDay(models, projectId, { clicked: 1 }, clickedAt);

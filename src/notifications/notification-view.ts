@@ -5,6 +5,7 @@ import { notFound } from '../errors.ts';
 import { countClicks } from './notification-clicks.ts';
 import { zoneProgress, type ZoneOutcomes } from './zone-progress.ts';
 import { readConversions, type NotificationConversions } from '../conversions/conversion-counts.ts';
+import { variantStats, type VariantFigures } from '../experiments/variant-stats.ts';
 
 export type StatsDeps = Pick<Deps, 'models' | 'redis' | 'config'>;
 
@@ -88,11 +89,34 @@ export async function findNotificationView(
   // so counts read in parallel could predate a status read a moment later, and show a completed send that sent nothing.
   const notification = await projectNotificationQuery(deps.models, projectId, notificationId);
   if (!notification) throw missingNotification(notificationId);
-  const stats = await deliveryStats(deps, projectId, [notificationId]);
-  return toNotificationView(notification, stats.get(notificationId)!);
+  const [stats, variants] = await Promise.all([
+    deliveryStats(deps, projectId, [notificationId]),
+    variantStats(deps, notification),
+  ]);
+  return toNotificationView(notification, stats.get(notificationId)!, variants);
 }
 
-export function toNotificationView(notification: StoredNotification, sums: DeliveryStats): NotificationView {
+/** An experiment's standing as the view shows it (CONTRACTS §19): its decision once taken. */
+function experimentView({ experiment }: StoredNotification): NotificationView['experiment'] {
+  if (!experiment) return undefined;
+  const { status, testPercent, metric, winner, pValue, decidedAt, decidedBy } = experiment;
+  return {
+    status,
+    testPercent,
+    metric,
+    ...(winner !== undefined && { winner }),
+    ...(pValue !== undefined && { pValue }),
+    ...(decidedAt !== undefined && { decidedAt: new Date(decidedAt).toISOString() }),
+    ...(decidedBy !== undefined && { decidedBy }),
+  };
+}
+
+export function toNotificationView(
+  notification: StoredNotification,
+  sums: DeliveryStats,
+  variants: VariantFigures[] = [],
+): NotificationView {
+  const experiment = experimentView(notification);
   const { zoneOutcomes, conversions, ...counts } = sums;
   const zones = zoneProgress(notification.localTimeZones, zoneOutcomes);
   const stats = Object.keys(conversions.total).length === 0 ? counts : { ...counts, conversions: conversions.total };
@@ -106,6 +130,8 @@ export function toNotificationView(notification: StoredNotification, sums: Deliv
     imageUrl: notification.imageUrl ?? null,
     stats: { targeted: notification.stats?.targeted ?? 0, ...stats },
     ...(zones && { zones }),
+    ...(variants.length > 0 && { variants }),
+    ...(experiment && { experiment }),
     ...notification.timing,
     ...notification.options,
   };

@@ -41,6 +41,8 @@ export interface DeliverJobData {
   batch: number;
   /** As the fan-out read them: delivery reads no device documents. */
   devices: BatchDevice[];
+  /** The experiment variant its devices get (CONTRACTS §19). */
+  variant?: string;
   /**
    * In the first chunk a fan-out queued after an interrupted run: that run may have queued this batch already, and the
    * earlier job may have delivered it and been removed since, so this one looks up what was delivered before sending.

@@ -3,6 +3,7 @@ import { DeviceId, FiniteNumber, ProjectParams, PageLimit, IsoTime, notBlank, Ke
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
 import { Id, Text } from './text.ts';
 import { SendTimingFields } from './send-timing.ts';
+import { Experiment, ExperimentView, Variants, VariantView } from './experiment.ts';
 import { contentOptionFields, deliveryOptionFields, isSilent, MessageOptions, silentRule } from './message-options.ts';
 
 export const notificationStatuses = ['queued', 'sending', 'completed', 'failed', 'canceled'] as const;
@@ -52,6 +53,8 @@ export const SendNotificationBody = Type.Object(
     ...SendTimingFields,
     ...contentOptionFields,
     ...deliveryOptionFields,
+    variants: Type.Optional(Variants),
+    experiment: Type.Optional(Experiment),
   },
   {
     additionalProperties: false,
@@ -60,7 +63,7 @@ export const SendNotificationBody = Type.Object(
       {
         // Without a template the body is the message: required, and not blank. With one it is ignored; a silent push
         // has none.
-        if: { not: { anyOf: [{ required: ['templateId'] }, isSilent] } },
+        if: { not: { anyOf: [{ required: ['templateId'] }, { required: ['variants'] }, isSilent] } },
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
         then: {
           required: ['body'],
@@ -126,6 +129,9 @@ export const NotificationView = Type.Object({
   imageUrl: NullableString,
   stats: NotificationStats,
   zones: Type.Optional(NotificationZones),
+  /** An experiment's variants and how it stands (CONTRACTS §19). */
+  variants: Type.Optional(Type.Array(VariantView)),
+  experiment: Type.Optional(ExperimentView),
   /** Echoed when set: the message options of CONTRACTS §14 and the timing of §15. */
   ...SendTimingFields,
   ...MessageOptions.properties,
