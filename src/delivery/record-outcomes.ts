@@ -1,6 +1,6 @@
 import { recordHistory, type DeliveredPush } from '../history/record-history.ts';
-import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
-import type { DeliverJobData, DeviceFailure, UnrecordedOutcomes } from '../queues/deliver.ts';
+import { markUnsubscribed } from '../devices/mark-unsubscribed.ts';
+import type { DeliverJobData, DeviceFailure, Rejection, UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import { renderPushes } from './rendered-push.ts';
 import { reportOutcomes } from './report-outcomes.ts';

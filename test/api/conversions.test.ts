@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
 import { ingestEvents } from '../../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../../src/events/event-type-catalog.ts';
-import { ProjectSettingsCache } from '../../src/delivery/project-settings-cache.ts';
+import { ProjectSettingsCache } from '../../src/projects/project-settings-cache.ts';
 import {
   readNotification,
   registerDevices,

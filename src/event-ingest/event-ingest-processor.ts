@@ -1,11 +1,11 @@
 import type { Job, Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import { eventIngestJobName, type EventIngestJob } from '../queues/event-ingest.ts';
-import { EventTypeCatalog } from './event-type-catalog.ts';
-import { ingestEvents } from './ingest-events.ts';
+import { EventTypeCatalog } from '../events/event-type-catalog.ts';
+import { ingestEvents } from '../events/ingest-events.ts';
 import { ActiveJourneys } from '../journeys/active-journeys.ts';
 import { triggerJourneys } from '../journeys/trigger-journeys.ts';
-import { ProjectSettingsCache } from '../delivery/project-settings-cache.ts';
+import { ProjectSettingsCache } from '../projects/project-settings-cache.ts';
 
 /** Stores the events, then starts the journeys they trigger (after storing, so a journey's segment sees them). */
 export function eventIngestProcessor(deps: Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'queues'>): Processor {

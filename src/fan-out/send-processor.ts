@@ -3,8 +3,8 @@ import type { FanOutProgress, SendJobData } from '../queues/send.ts';
 import { databaseSegmentResolver, MissingSegmentsError } from '../targets/segment-resolver.ts';
 import { fanOutProjection } from './fan-out-projection.ts';
 import { claimJourneySend } from '../journeys/cancel-journey-sends.ts';
-import { isLastAttempt } from './interrupted-runs.ts';
-import { waitOutStorageOutage } from './storage-outages.ts';
+import { isLastAttempt } from '../infra/interrupted-runs.ts';
+import { waitOutStorageOutage } from '../infra/storage-outages.ts';
 import { completeSend } from './complete-send.ts';
 import { SendCanceledError, type SendDeps } from './send-claim.ts';
 import { fanOutBatches } from './batch-fan-out.ts';
@@ -12,7 +12,7 @@ import { fanOutByLocalTime } from './local-time-fan-out.ts';
 import { decideExperiment } from '../experiments/decide-experiment.ts';
 import { winnerBatchOffset } from '../experiments/experiment-groups.ts';
 import { enqueueDecision } from '../queues/send.ts';
-import { delayRun } from './delay-run.ts';
+import { delayRun } from '../infra/delay-run.ts';
 
 const startProgress: FanOutProgress = { afterId: null, batches: 0, targeted: 0, finished: false };
 
