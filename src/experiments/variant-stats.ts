@@ -21,12 +21,12 @@ export interface VariantFigures {
   };
 }
 
-/** The variants' delivery results, on the notificationId index: only an experiment's batches carry a variant. */
+/**
+ * The notification's delivery results, on its notificationId index (an equality alone, which SecantusDB serves by the
+ * index too); only an experiment's batches carry a variant, and a send has at most one result per 500 devices.
+ */
 export const variantResultsQuery = (deps: Pick<Deps, 'models'>, notificationId: string) =>
-  deps.models.DeliveryResult.find(
-    { notificationId, variant: { $exists: true } },
-    { variant: 1, sent: 1, failed: 1 },
-  ).lean();
+  deps.models.DeliveryResult.find({ notificationId }, { variant: 1, sent: 1, failed: 1 }).lean();
 
 /** Clicks by variant, on the notificationId index. */
 export const variantClicksPipeline = (notificationId: string) => [
