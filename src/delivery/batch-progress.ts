@@ -116,12 +116,13 @@ export class BatchProgress {
     retryRound: number | undefined,
     kept: KeptProgress,
   ): Promise<void> {
-    const { notificationId, localTimeAt } = this.job.data;
+    const { notificationId, localTimeAt, variant } = this.job.data;
     const saved = tally.saved();
     // A held part has a result of its own, under its own job id.
+    const part = { ...(localTimeAt !== undefined && { localTimeAt }), ...(variant !== undefined && { variant }) };
     await this.deps.models.DeliveryResult.updateOne(
       { _id: this.job.id },
-      { $set: { notificationId, ...saved, ...(localTimeAt !== undefined && { localTimeAt }) } },
+      { $set: { notificationId, ...saved, ...part } },
       { upsert: true },
     );
     await addToDay(this.deps, this.job.data.projectId, { sent: saved.sent - (this.job.data.sentCounted ?? 0) });

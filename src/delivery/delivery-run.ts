@@ -68,11 +68,11 @@ export class DeliveryRun {
   }
 
   private async deliver(): Promise<void> {
-    const notification = await this.worker.notifications.get(this.job.data.notificationId);
+    const notification = await this.worker.notifications.get(this.job.data.notificationId, this.job.data.variant);
     if (!notification) return;
     // Outcomes an earlier run saved but did not write: written, and those pushes not sent again.
     if (this.job.data.unrecorded) {
-      await recordUnrecorded(this.worker.deps, this.job.data, notification, this.job.data.unrecorded);
+      await recordUnrecorded(this.worker, this.job.data, notification, this.job.data.unrecorded);
       await this.progress.save(this.job.data.retryRound);
     }
     this.progress.reopenGivenUp();
@@ -170,7 +170,7 @@ export class DeliveryRun {
     logRefusals(this.worker.deps.log, this.job.data, outcomes);
     const { sent, rejected, failures: failed } = outcomes;
     const at = new Date(unrecorded.at);
-    await recordOutcomes(this.worker.deps, this.job.data, notification, { sent, rejected, failed, at });
+    await recordOutcomes(this.worker, this.job.data, notification, { sent, rejected, failed, at });
   }
 
   /**

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import type { GatewayProvider } from '../gateways/gateway.ts';
 import { PreparedNotifications } from './prepared-notification.ts';
 import { DeliveryRateLimiter } from './delivery-rate-limiter.ts';
-import { ProjectSettingsCache } from './project-settings-cache.ts';
+import { ProjectSettingsCache } from '../projects/project-settings-cache.ts';
 
 /** The deliver worker's deps: the only ones with push gateway clients. */
 export type DeliverDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'queues' | 'renderer'> & {

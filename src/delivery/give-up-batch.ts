@@ -24,8 +24,8 @@ async function writeLeftUnrecorded(
   const { unrecorded, notificationId } = data;
   if (!unrecorded) return undefined;
   try {
-    const notification = await worker.notifications.get(notificationId);
-    if (notification) await recordUnrecorded(worker.deps, data, notification, unrecorded);
+    const notification = await worker.notifications.get(notificationId, data.variant);
+    if (notification) await recordUnrecorded(worker, data, notification, unrecorded);
     return undefined;
   } catch {
     return unrecorded;

@@ -38,7 +38,7 @@ export async function splitOffHeld(
   if (planned.length === 0) return;
   if (!fromSavedPlan) await progress.saveHolding(planned);
   const devices = new Map(job.data.devices.map((device) => [device.deviceId, device]));
-  const { notificationId, projectId, gateway, batch, localTimeAt } = job.data;
+  const { notificationId, projectId, gateway, batch, localTimeAt, variant } = job.data;
   const parts = planned.map(({ releaseAt, deviceIds, reason }) => ({
     jobId: heldPartJobId(job.id!, releaseAt),
     releaseAt,
@@ -51,6 +51,7 @@ export async function splitOffHeld(
       devices: deviceIds.map((deviceId) => devices.get(deviceId)!),
       heldUntil: releaseAt,
       ...(localTimeAt !== undefined && { localTimeAt }),
+      ...(variant !== undefined && { variant }),
       ...(fromSavedPlan && { resumedFanOut: true as const }),
     },
   }));

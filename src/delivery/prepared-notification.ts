@@ -6,6 +6,7 @@ import type { SendTiming } from '../schemas/send-timing.ts';
 import type { MessageOptions } from '../schemas/message-options.ts';
 import type { PushOptions } from '../gateways/gateway.ts';
 import { localizationKeys, type LocalizationKeys } from '../rendering/localized-content.ts';
+import { variantContent } from '../experiments/experiment-rules.ts';
 
 /** A notification ready to render (in the render pool, which parses its templates), its data in push-payload form. */
 export interface PreparedNotification {
@@ -27,6 +28,8 @@ export interface PreparedNotification {
   localizationKeys: LocalizationKeys;
   /** The options every push of it carries as they are; undefined when it sets none. */
   pushOptions: PushOptions | undefined;
+  /** The experiment variant whose content this is (CONTRACTS §19). */
+  variant?: string;
 }
 
 /** The options a gateway maps, as the message set them: buttons are rendered per device and added then. */
@@ -66,24 +69,26 @@ export class PreparedNotifications {
     this.capacity = capacity;
   }
 
-  get(notificationId: string): Promise<PreparedNotification | null> {
-    const cached = this.entries.get(notificationId);
+  /** With a variant: the notification with that variant's content. */
+  get(notificationId: string, variant?: string): Promise<PreparedNotification | null> {
+    const key = variant === undefined ? notificationId : `${notificationId}\n${variant}`;
+    const cached = this.entries.get(key);
     if (cached) {
-      this.entries.delete(notificationId);
-      this.entries.set(notificationId, cached);
+      this.entries.delete(key);
+      this.entries.set(key, cached);
       return cached;
     }
-    const loading = this.load(notificationId);
-    this.entries.set(notificationId, loading);
+    const loading = this.load(notificationId, variant);
+    this.entries.set(key, loading);
     loading.then(
-      (prepared) => prepared ?? this.entries.delete(notificationId),
-      () => this.entries.delete(notificationId),
+      (prepared) => prepared ?? this.entries.delete(key),
+      () => this.entries.delete(key),
     );
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
     return loading;
   }
 
-  private async load(notificationId: string): Promise<PreparedNotification | null> {
+  private async load(notificationId: string, variant?: string): Promise<PreparedNotification | null> {
     const notification = await this.models.Notification.findById(notificationId, {
       title: 1,
       body: 1,
@@ -95,15 +100,17 @@ export class PreparedNotifications {
       entryEvent: 1,
       timing: 1,
       options: 1,
+      variants: 1,
     }).lean();
     if (!notification) return null;
+    const chosen = notification.variants?.find((candidate) => candidate.name === variant);
     const data = notification.data ?? {};
     const options = notification.options ?? {};
     return {
       id: notificationId,
       createdAt: notification.createdAt,
       sendFrom: notification.sendAt ?? notification.createdAt,
-      content: contentOf(notification),
+      content: chosen ? variantContent(chosen) : contentOf(notification),
       data,
       entryEvent: notification.entryEvent ?? null,
       pushData: toPushData(notificationId, data),
@@ -112,6 +119,7 @@ export class PreparedNotifications {
       options,
       localizationKeys: localizationKeys(options.localizations),
       pushOptions: pushOptionsOf(options),
+      ...(chosen && { variant: chosen.name }),
     };
   }
 }

@@ -1,24 +1,46 @@
-import type { Deps } from '../deps.ts';
 import { recordHistory, type DeliveredPush } from '../history/record-history.ts';
 import { markUnsubscribed } from '../devices/mark-unsubscribed.ts';
 import type { DeliverJobData, DeviceFailure, Rejection, UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import { renderPushes } from './rendered-push.ts';
 import { reportOutcomes } from './report-outcomes.ts';
+import type { DeliveryWorker } from './delivery-worker.ts';
+import { recordTouches } from '../conversions/touches.ts';
 
 type RecordedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>;
-type RecordDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'log'>;
+
+/**
+ * The sent pushes as their devices' (and users') last pushes, which conversions are credited to (CONTRACTS §19): only
+ * for a project that counts a conversion from the send, so that other projects' pushes write nothing more.
+ */
+async function recordSentTouches(
+  worker: DeliveryWorker,
+  batch: RecordedBatch,
+  sent: DeliveredPush[],
+  at: Date,
+): Promise<void> {
+  const settings = await worker.settings.get(batch.projectId);
+  if (!settings?.conversions.some((conversion) => conversion.attribution === 'send')) return;
+  const devices = new Map(batch.devices.map((device) => [device.deviceId, device]));
+  const touches = sent.map(({ deviceId }) => {
+    const { userId, variant } = devices.get(deviceId) ?? {};
+    return { notificationId: batch.notificationId, deviceId, userId, at: at.getTime(), ...(variant && { variant }) };
+  });
+  await recordTouches(worker.deps, batch.projectId, 'send', touches);
+}
 
 /**
  * A gateway call's outcomes in MongoDB: history for the sent pushes (the delivery log's sent entries), the rejected
  * tokens' devices unsubscribed; then the delivery log of the others and the webhook events (reportOutcomes). Every write is idempotent, so a rerun may repeat them all.
  */
 export async function recordOutcomes(
-  deps: RecordDeps,
+  worker: DeliveryWorker,
   batch: RecordedBatch,
   notification: PreparedNotification,
   outcomes: { sent: DeliveredPush[]; rejected: Rejection[]; failed: DeviceFailure[]; at: Date },
 ): Promise<void> {
+  const { deps } = worker;
+  await recordSentTouches(worker, batch, outcomes.sent, outcomes.at);
   await recordHistory(deps.models, batch.projectId, notification, outcomes.sent, outcomes.at);
   await markUnsubscribed(deps, batch.projectId, outcomes.rejected, outcomes.at);
   await reportOutcomes(deps, batch, outcomes);
@@ -30,14 +52,14 @@ export async function recordOutcomes(
  * tally in the job already counts them.
  */
 export async function recordUnrecorded(
-  deps: RecordDeps & Pick<Deps, 'renderer'>,
+  worker: DeliveryWorker,
   batch: RecordedBatch,
   notification: PreparedNotification,
   unrecorded: UnrecordedOutcomes,
 ): Promise<void> {
   const devices = new Map(batch.devices.map((device) => [device.deviceId, device]));
   const { rendered } = await renderPushes(
-    deps.renderer,
+    worker.deps.renderer,
     batch.projectId,
     notification,
     unrecorded.sent.map((deviceId) => devices.get(deviceId)!),
@@ -48,7 +70,7 @@ export async function recordUnrecorded(
     platform: device.platform,
     content,
   }));
-  await recordOutcomes(deps, batch, notification, {
+  await recordOutcomes(worker, batch, notification, {
     sent,
     rejected: unrecorded.rejected,
     failed: unrecorded.failed ?? [],

@@ -5,11 +5,17 @@ import { EventTypeCatalog } from '../events/event-type-catalog.ts';
 import { ingestEvents } from '../events/ingest-events.ts';
 import { ActiveJourneys } from '../journeys/active-journeys.ts';
 import { triggerJourneys } from '../journeys/trigger-journeys.ts';
+import { ProjectSettingsCache } from '../projects/project-settings-cache.ts';
 
 /** Stores the events, then starts the journeys they trigger (after storing, so a journey's segment sees them). */
 export function eventIngestProcessor(deps: Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'queues'>): Processor {
-  // The catalog and the active journeys are this worker's caches, kept from job to job.
-  const workerDeps = { ...deps, catalog: new EventTypeCatalog(deps.models), activeJourneys: new ActiveJourneys(deps) };
+  // The catalog, the active journeys and the settings are this worker's caches, kept from job to job.
+  const workerDeps = {
+    ...deps,
+    catalog: new EventTypeCatalog(deps.models),
+    activeJourneys: new ActiveJourneys(deps),
+    settings: new ProjectSettingsCache(deps.models),
+  };
   return async (job: Job<EventIngestJob>) => {
     if (job.name !== eventIngestJobName) throw new Error(`unknown event-ingest job "${job.name}"`);
     await ingestEvents(workerDeps, job.id!, job.data, () => job.updateData({ ...job.data, countsRecorded: true }));

@@ -10,9 +10,17 @@ import { countField, eventCounts, recordedMarkerSeconds } from './pending-counts
 import { flushCountsUnlessRunning } from './flush-counts.ts';
 import { recordGatheredCounts } from '../infra/gathered-counts.ts';
 import { recordDisplays } from './in-app-displays.ts';
+import { attributeConversions } from '../conversions/attribute-conversions.ts';
+import type { ProjectSettingsCache } from '../projects/project-settings-cache.ts';
 
-/** The event types this worker has already seen are kept in its catalog, so most jobs skip writing them. */
-export type IngestDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log'> & { catalog: EventTypeCatalog };
+/**
+ * The event types this worker has already seen are kept in its catalog, so most jobs skip writing them; the projects'
+ * conversion events are read at most once a second.
+ */
+export type IngestDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'queues'> & {
+  catalog: EventTypeCatalog;
+  settings: ProjectSettingsCache;
+};
 
 type StoredEvent = EventDocument & { _id: string };
 
@@ -38,8 +46,8 @@ function dailyCounts(events: StoredEvent[], day: number): Map<string, number> {
 }
 
 /**
- * Stores one request's events in a few round trips whatever their number: the events in one insertMany, their daily
- * counts in one Redis script, the catalog only for types this worker has not seen yet. Every step is safe to repeat,
+ * Stores one request's events in a few round trips whatever their number: the events in one insertMany, their
+ * conversions credited (one Redis script per event of a conversion type), their daily counts in one Redis script, the catalog only for types this worker has not seen yet. Every step is safe to repeat,
  * so a failed job is simply retried: the counts' Redis marker covers a retry within its hour (and a run that stopped
  * between the two), the job's own countsRecorded a replay from the dashboard as long as the job is kept.
  */
@@ -64,6 +72,13 @@ export async function ingestEvents(
   // Before the events: whoever sees a showing stored finds it kept on the device too.
   await recordDisplays(deps.models, job.projectId, events);
   await insertEvents(deps.models, events);
+  const conversions = (await deps.settings.get(job.projectId))?.conversions ?? [];
+  await attributeConversions(
+    deps,
+    job.projectId,
+    conversions,
+    job.events.map((event, index) => ({ ...event, id: events[index]!._id, at: receivedAt.getTime() })),
+  );
   const day = startOfUtcDay(receivedAt).getTime();
   let flushDue = false;
   if (!job.countsRecorded) {

@@ -15,10 +15,12 @@ import type { MessageOptions } from '../schemas/message-options.ts';
 import { mayFollowAnInterruptedRun } from '../infra/interrupted-runs.ts';
 import { targetPlatforms } from './fan-out-projection.ts';
 import { claimSending, type SendDeps } from './send-claim.ts';
+import { experimentAudience, type ExperimentPhase, type ExperimentSend } from '../experiments/experiment-groups.ts';
 
 export const deliveryBatchSize = 500;
 
-export type FanOutTargets = Targets & { _id: string; options?: MessageOptions | null };
+export type FanOutTargets = Targets &
+  ExperimentSend & { _id: string; options?: MessageOptions | null; phase?: ExperimentPhase };
 
 /** The devices of a send, read in `_id` order from where an interrupted fan-out stopped. */
 export function fanOutCursor(
@@ -29,12 +31,13 @@ export function fanOutCursor(
   progress: FanOutProgress,
   resuming: boolean,
 ): AsyncIterable<TargetDevice> {
-  return targetCursor(deps.models, segments, targets, {
+  const devices = targetCursor(deps.models, segments, targets, {
     afterId: progress.afterId,
     projection,
     everySegment: progress.afterId === null && !resuming,
     platforms: targetPlatforms(targets.options),
   });
+  return experimentAudience(targets, targets.phase ?? 'test', devices);
 }
 
 /** A send to be delivered at once: its devices queued in delivery batches of 500 as they stream by. */
@@ -64,11 +67,14 @@ export async function fanOutBatches(
   await job.updateData({ ...job.data, progress: { ...progress, finished: true } });
 }
 
+/** A batch holds devices of one gateway and, in an experiment, of one variant. */
+const batchGroup = (device: BatchDevice) => `${gatewayForDevice(device)}\n${device.variant ?? ''}`;
+
 function chunkPlan(chunk: TargetDevice[]): ChunkPlan {
-  return {
-    untilId: chunk[chunk.length - 1]!._id,
-    gateways: [...new Set(chunk.map(gatewayForDevice))],
-  };
+  const groups = [...new Set(chunk.map(batchGroup))].map((group) => group.split('\n') as [GatewayName, string]);
+  const plan: ChunkPlan = { untilId: chunk[chunk.length - 1]!._id, gateways: groups.map(([gateway]) => gateway) };
+  if (groups.some(([, variant]) => variant !== '')) plan.variants = groups.map(([, variant]) => variant);
+  return plan;
 }
 
 /**
@@ -87,16 +93,17 @@ async function queueBatches(
   const saved = progress.queuing;
   const plan = saved ?? chunkPlan(chunk);
   if (!saved) await job.updateData({ ...job.data, progress: { ...progress, queuing: plan } });
-  const byGateway = new Map<GatewayName, BatchDevice[]>();
+  const byGroup = new Map<string, BatchDevice[]>();
   for (const { _id, ...device } of chunk) {
-    const gateway = gatewayForDevice(device);
-    const devices = byGateway.get(gateway) ?? [];
+    const devices = byGroup.get(batchGroup(device)) ?? [];
     devices.push(device);
-    byGateway.set(gateway, devices);
+    byGroup.set(batchGroup(device), devices);
   }
   const numbers = plan.gateways.map((_, index) => progress.batches + index);
+  const variantOf = (index: number) => plan.variants?.[index] || undefined;
   const batches = plan.gateways.flatMap((gateway, index): DeliverJobData[] => {
-    const devices = byGateway.get(gateway);
+    const variant = variantOf(index);
+    const devices = byGroup.get(`${gateway}\n${variant ?? ''}`);
     if (!devices) return [];
     return [
       {
@@ -105,6 +112,7 @@ async function queueBatches(
         gateway,
         batch: numbers[index]!,
         devices,
+        ...(variant !== undefined && { variant }),
         ...(mayBeQueuedBefore && { resumedFanOut: true }),
       },
     ];
@@ -114,15 +122,23 @@ async function queueBatches(
   // while still queued, or more sent than targeted.
   const queuedBefore = saved ? await queuedBatchSizes(deps, targets._id, numbers) : new Map<number, number>();
   const sizes = new Map(batches.map((batch) => [batch.batch, batch.devices.length]));
-  const targeted =
-    progress.targeted + numbers.reduce((sum, number) => sum + (queuedBefore.get(number) ?? sizes.get(number) ?? 0), 0);
-  await claimSending(deps.models, targets._id, { 'stats.targeted': targeted });
+  let targeted = progress.targeted;
+  const variantTargeted = { ...progress.variantTargeted };
+  for (const [index, number] of numbers.entries()) {
+    const queued = queuedBefore.get(number) ?? sizes.get(number) ?? 0;
+    targeted += queued;
+    const variant = variantOf(index);
+    if (variant !== undefined) variantTargeted[variant] = (variantTargeted[variant] ?? 0) + queued;
+  }
+  const variantFields = plan.variants && { variantTargeted };
+  await claimSending(deps.models, targets._id, { 'stats.targeted': targeted, ...variantFields });
   if (batches.length > 0) await enqueueDeliverBatches(deps, { id: job.id!, queue: job.queueQualifiedName }, batches);
   const next: FanOutProgress = {
     afterId: plan.untilId,
     batches: progress.batches + numbers.length,
     targeted,
     finished: false,
+    ...variantFields,
   };
   await job.updateData({ ...job.data, progress: next });
   return next;

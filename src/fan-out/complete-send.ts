@@ -15,7 +15,10 @@ interface Sent {
  * the endpoints subscribed to it. A rerun that finds the send completed queues the event again, as a kill between the
  * two writes would otherwise lose it; its key makes that the same job.
  */
-export async function completeSend(deps: Pick<Deps, 'models' | 'queues'>, notification: Sent): Promise<void> {
+export async function completeSend(
+  deps: Pick<Deps, 'models' | 'queues' | 'redis' | 'config'>,
+  notification: Sent,
+): Promise<void> {
   const { _id: notificationId, projectId } = notification;
   if (notification.status !== 'completed') {
     const completed = await deps.models.Notification.updateOne(
@@ -26,6 +29,6 @@ export async function completeSend(deps: Pick<Deps, 'models' | 'queues'>, notifi
   }
   const subscriptions = await subscribedEndpoints(deps.models, projectId);
   if (!subscriptions.some((subscription) => subscription.events.has('notification.completed'))) return;
-  const view = await findNotificationView(deps.models, projectId, notificationId);
+  const view = await findNotificationView(deps, projectId, notificationId);
   await publishWebhookEvents(deps, projectId, [notificationCompleted(view, new Date())]);
 }

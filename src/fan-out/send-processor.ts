@@ -1,4 +1,4 @@
-import { WaitingChildrenError, type Processor } from 'bullmq';
+import { DelayedError, WaitingChildrenError, type Processor } from 'bullmq';
 import type { FanOutProgress, SendJobData } from '../queues/send.ts';
 import { databaseSegmentResolver, MissingSegmentsError } from '../targets/segment-resolver.ts';
 import { fanOutProjection } from './fan-out-projection.ts';
@@ -9,8 +9,23 @@ import { completeSend } from './complete-send.ts';
 import { SendCanceledError, type SendDeps } from './send-claim.ts';
 import { fanOutBatches } from './batch-fan-out.ts';
 import { fanOutByLocalTime } from './local-time-fan-out.ts';
+import { decideExperiment } from '../experiments/decide-experiment.ts';
+import { winnerBatchOffset } from '../experiments/experiment-groups.ts';
+import { enqueueDecision } from '../queues/send.ts';
+import { delayRun } from '../infra/delay-run.ts';
 
 const startProgress: FanOutProgress = { afterId: null, batches: 0, targeted: 0, finished: false };
+
+/** The winner's fan-out counts on from the test's: its batches numbered apart, its devices added to the targeted. */
+const winnerStart = (notification: {
+  stats?: { targeted?: number | null } | null;
+  variantTargeted?: object | null;
+}) => ({
+  ...startProgress,
+  batches: winnerBatchOffset,
+  targeted: notification.stats?.targeted ?? 0,
+  ...(notification.variantTargeted && { variantTargeted: notification.variantTargeted as Record<string, number> }),
+});
 
 /** A send whose job failed for good: failed, unless canceled, or completed before the job could record it. */
 export async function markSendFailed(models: SendDeps['models'], notificationId: string): Promise<void> {
@@ -30,8 +45,13 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
   const { Notification } = deps.models;
   const segments = databaseSegmentResolver(deps);
   return async (job, token) => {
-    const { notificationId } = job.data;
+    const { notificationId, phase } = job.data;
+    if (phase === 'decide') return void (await decideExperiment(deps, notificationId));
     const fields = {
+      experiment: 1,
+      variants: 1,
+      stats: 1,
+      variantTargeted: 1,
       projectId: 1,
       targetType: 1,
       targetIds: 1,
@@ -56,12 +76,18 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
         !(await claimJourneySend(deps.models, notificationId, notification.journeyId))
       )
         return;
-      const progress = job.data.progress ?? startProgress;
-      if (!progress.finished) {
+      const { experiment } = notification;
+      const progress = job.data.progress ?? (phase === 'winner' ? winnerStart(notification) : startProgress);
+      if (!progress.finished && (phase !== 'winner' || experiment?.winner)) {
+        if (phase === undefined && experiment?.mode === 'auto') {
+          const from = (notification.sendAt ?? notification.createdAt).getTime();
+          await enqueueDecision(deps, notification, from + experiment.decideAfterMinutes * 60_000);
+        }
         try {
           const projection = fanOutProjection(notification);
           const localTime = notification.timing?.localTime;
-          if (localTime === undefined) await fanOutBatches(deps, segments, job, notification, projection, progress);
+          const targets = { ...notification, ...(phase && { phase }) };
+          if (localTime === undefined) await fanOutBatches(deps, segments, job, targets, projection, progress);
           else await fanOutByLocalTime(deps, segments, job, { ...notification, localTime }, projection, progress);
         } catch (error) {
           if (error instanceof SendCanceledError) return;
@@ -72,10 +98,19 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
         }
       }
       if (token !== undefined && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
+      // An experiment's test leaves the send to its winner's fan-out when devices wait, which ends once the test has.
+      if (phase === undefined && experiment && experiment.testPercent < 100) return;
+      if (phase === 'winner' && (await deps.queues.send.getJobState(notificationId)) !== 'completed')
+        await delayRun(job, token, 1000);
+      if (phase === 'winner')
+        await Notification.updateOne(
+          { _id: notificationId, 'experiment.status': 'sending_winner' },
+          { $set: { 'experiment.status': 'completed' } },
+        );
       await completeSend(deps, notification);
     } catch (error) {
       await waitOutStorageOutage(job, token, error);
-      if (!(error instanceof WaitingChildrenError) && isLastAttempt(job))
+      if (!(error instanceof WaitingChildrenError || error instanceof DelayedError) && isLastAttempt(job))
         await markSendFailed(deps.models, notificationId).catch(() => undefined);
       throw error;
     }

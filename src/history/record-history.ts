@@ -39,7 +39,7 @@ const historyInserts = weakMemoize((models: Models) => new MicroBatchedInserts(m
 export async function recordHistory(
   models: Models,
   projectId: string,
-  notification: { id: string; createdAt: Date },
+  notification: { id: string; createdAt: Date; variant?: string },
   pushes: DeliveredPush[],
   sentAt: Date,
 ): Promise<void> {
@@ -50,7 +50,12 @@ export async function recordHistory(
     deviceId,
     platform,
     notificationId: notification.id,
-    notification: { id: notification.id, createdAt: notification.createdAt, ...content },
+    notification: {
+      id: notification.id,
+      createdAt: notification.createdAt,
+      ...content,
+      ...(notification.variant !== undefined && { variant: notification.variant }),
+    },
     sentAt,
   }));
   await historyInserts(models).insert(documents);

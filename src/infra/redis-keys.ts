@@ -75,6 +75,21 @@ export const redisKeys = {
       recorded: (marker: string) => `${prefix}:${kind}:recorded:${tag}:${marker}`,
     };
   },
+  /**
+   * Conversions (CONTRACTS §19): a subject's last pushes sent or clicked, which push a conversion was credited to, and
+   * each notification's conversion counts. One script reads and writes them together, so they share the project's tag.
+   */
+  conversions: (prefix: string, projectId: string) => {
+    const start = `${prefix}:conversions:{${projectId}}`;
+    return {
+      touches: (kind: 'send' | 'click', subjectType: string, subjectId: string) =>
+        `${start}:touches:${kind}:${subjectType}:${subjectId}`,
+      /** Followed by notification id, subject and event, in the crediting script. */
+      creditedPrefix: `${start}:credited:`,
+      /** Followed by the notification id. */
+      countsPrefix: `${start}:counts:`,
+    };
+  },
   /** The pattern that finds the projects with counts of a kind in this state, and the project id back from a key. */
   gatheredCountsSearch: (prefix: string, kind: string, state: 'pending' | 'flushing') => {
     const start = `${prefix}:${kind}:${state}:{`;

@@ -16,6 +16,8 @@ const deliveryResultSchema = new Schema(
     capped: { type: Number, default: 0 },
     /** A local-time send's part, or one split off it: the instant of its zone (its notification's localTimeZones). */
     localTimeAt: { type: Number, default: undefined },
+    /** An experiment's batch: the variant its devices got (CONTRACTS §19). */
+    variant: { type: String, default: undefined },
   },
   { timestamps: true, versionKey: false },
 );

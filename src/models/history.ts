@@ -30,6 +30,8 @@ const historySchema = new Schema(
       body: String,
       url: String,
       imageUrl: String,
+      /** The experiment variant the device got (CONTRACTS §19). */
+      variant: String,
     },
     sentAt: { type: Date, required: true },
   },

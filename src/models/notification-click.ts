@@ -12,6 +12,8 @@ const notificationClickSchema = new Schema(
     notificationId: { type: String, required: true },
     deviceId: { type: String, required: true },
     clickedAt: { type: Date, required: true },
+    /** The experiment variant the device got (CONTRACTS §19). */
+    variant: { type: String, default: undefined },
   },
   { versionKey: false },
 );

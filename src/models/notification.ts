@@ -4,6 +4,7 @@ import type { EntryEvent } from '../schemas/events.ts';
 import type { SendTiming } from '../schemas/send-timing.ts';
 import type { MessageOptions } from '../schemas/message-options.ts';
 import type { WithTypedPaths } from './typed-paths.ts';
+import type { StoredExperiment, Variant } from '../schemas/experiment.ts';
 
 const notificationSchema = new Schema(
   {
@@ -37,6 +38,10 @@ const notificationSchema = new Schema(
     /** Set for a journey's send: the journey, and the event that triggered it (Liquid entry_event). */
     journeyId: { type: String, default: null },
     entryEvent: { type: Schema.Types.Mixed, default: null },
+    /** An experiment's variants, its settings and decision (CONTRACTS §19); devices queued per variant. */
+    variants: { type: Schema.Types.Mixed, default: undefined },
+    experiment: { type: Schema.Types.Mixed, default: undefined },
+    variantTargeted: { type: Schema.Types.Mixed, default: undefined },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
@@ -46,7 +51,15 @@ notificationSchema.index({ journeyId: 1, status: 1 });
 
 export type NotificationDocument = WithTypedPaths<
   InferSchemaType<typeof notificationSchema>,
-  { data: NotificationData; entryEvent: EntryEvent | null; timing: SendTiming | null; options?: MessageOptions }
+  {
+    data: NotificationData;
+    entryEvent: EntryEvent | null;
+    timing: SendTiming | null;
+    options?: MessageOptions;
+    variants?: Variant[];
+    experiment?: StoredExperiment;
+    variantTargeted?: Record<string, number>;
+  }
 >;
 
 export function notificationModel(connection: Connection) {

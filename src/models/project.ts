@@ -25,6 +25,8 @@ const projectSchema = new Schema(
     defaultTimezone: { type: String, default: 'UTC' },
     quietHours: { type: Schema.Types.Mixed, default: null },
     frequencyCap: { type: Schema.Types.Mixed, default: null },
+    /** The events counted as conversions of its pushes (CONTRACTS §19), with their defaults filled in. */
+    conversions: { type: Schema.Types.Mixed, default: () => [] },
   },
   { timestamps: true, versionKey: false },
 );

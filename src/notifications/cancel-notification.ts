@@ -12,7 +12,7 @@ import { findNotificationView } from './notification-view.ts';
  * (TimingGate), while those already handed to a gateway stay sent and counted.
  */
 export async function cancelNotification(
-  deps: Pick<Deps, 'models' | 'queues'>,
+  deps: Pick<Deps, 'models' | 'queues' | 'redis' | 'config'>,
   projectId: string,
   notificationId: string,
 ): Promise<NotificationView> {
@@ -22,7 +22,7 @@ export async function cancelNotification(
   );
   // The job is no longer needed; one a worker already holds cannot be removed and finds the send canceled.
   if (canceled.matchedCount === 1) await deps.queues.send.remove(notificationId).catch(() => 0);
-  const view = await findNotificationView(deps.models, projectId, notificationId);
+  const view = await findNotificationView(deps, projectId, notificationId);
   if (view.status !== 'canceled')
     throw invalidRequest(
       `The notification is ${view.status}; only a queued, scheduled or sending one can be canceled.`,

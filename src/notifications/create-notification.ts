@@ -18,6 +18,7 @@ import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';
 import { assertTargetsExist } from './send-targets.ts';
 import { parseRequestTime } from '../schemas/request-formats.ts';
 import { sendTimingOf } from '../schemas/send-timing.ts';
+import { experimentFields, experimentRequestErrors } from '../experiments/experiment-rules.ts';
 import { makeNotifications } from './make-notifications.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
@@ -45,7 +46,7 @@ export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: nu
     if (problem) details.push({ path: `/data/${escapePointer(key)}`, message: problem });
   }
   if (templateId === undefined) details.push(...contentSyntaxErrors(fields));
-  details.push(...optionContentErrors(fields));
+  details.push(...optionContentErrors(fields), ...experimentRequestErrors(fields));
   const sendTime = typeof sendAt === 'string' ? parseRequestTime(sendAt) : null;
   if (sendTime && sendTime.getTime() - now > maxScheduleAheadMs) {
     details.push({ path: '/sendAt', message: 'must be at most 365 days ahead' });
@@ -90,8 +91,7 @@ export async function createNotification(
       'The notification cannot fit in a push (about 4 KB) even before rendering; see details for each field.',
       tooLarge,
     );
-  const fromTemplate = body.templateId !== undefined;
-  const scope = { data: body.data };
+  const [fromTemplate, scope] = [body.templateId !== undefined, { data: body.data }];
   const unrenderable = body.silent
     ? []
     : [
@@ -100,7 +100,7 @@ export async function createNotification(
       ];
   if (unrenderable.length > 0) throw invalidRequest('The content could not be rendered in time.', unrenderable);
   await assertTargetsExist(deps, owner.projectId, body, targetIds);
-
+  const experiment = await experimentFields(deps.models, owner.projectId, body);
   const candidateId = randomUUID();
   const id =
     idempotencyKey === undefined
@@ -117,6 +117,7 @@ export async function createNotification(
     data: body.data ?? {},
     sendAt: body.sendAt === undefined ? null : parseRequestTime(body.sendAt),
     timing: sendTimingOf(body),
+    ...experiment,
   };
   await makeNotifications(deps, [draft], { now, withdrawUnqueued: idempotencyKey === undefined });
   return id;

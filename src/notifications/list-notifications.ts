@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import type { NotificationView } from '../schemas/notification.ts';
-import { deliveryStats, toNotificationView } from './notification-view.ts';
+import { deliveryStats, toNotificationView, type StatsDeps } from './notification-view.ts';
 import type { PageBoundary } from '../infra/newest-first-page.ts';
 import {
   createdBefore,
@@ -39,13 +39,14 @@ export const notificationListing = (models: Models) => newestFirstListing(readNo
 
 /** Newest first, each with the same status and stats as reading it alone answers. */
 export async function listNotificationViews(
-  models: Models,
+  deps: StatsDeps,
   projectId: string,
   page: NotificationPage,
 ): Promise<NotificationView[]> {
-  const notifications = await notificationListing(models).list(projectId, page.limit, page.before);
+  const notifications = await notificationListing(deps.models).list(projectId, page.limit, page.before);
   const stats = await deliveryStats(
-    models,
+    deps,
+    projectId,
     notifications.map((notification) => notification._id),
   );
   return notifications.map((notification) => toNotificationView(notification, stats.get(notification._id)!));

@@ -7,6 +7,7 @@ import type { SendTiming } from '../schemas/send-timing.ts';
 import { refusedRepeats } from '../infra/ignore-duplicate-keys.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { enqueueSends } from '../queues/send.ts';
+import type { StoredExperiment, Variant } from '../schemas/experiment.ts';
 
 /** A notification as every way of sending makes it: a send request, a journey's trigger. */
 export interface NotificationDraft {
@@ -25,6 +26,9 @@ export interface NotificationDraft {
   timing: SendTiming;
   /** A journey's send: the journey, and the event bound as Liquid's entry_event. */
   journey?: { journeyId: string; entryEvent: EntryEvent };
+  /** An experiment's variants and settings (CONTRACTS §19). */
+  variants?: Variant[];
+  experiment?: StoredExperiment;
 }
 
 /**

@@ -4,6 +4,7 @@ import { publishWebhookEvents } from '../webhooks/publish-events.ts';
 import { messageClicked } from '../webhooks/webhook-events.ts';
 import { historyKey } from '../models/history.ts';
 import { addToDay } from '../overview/daily-counts.ts';
+import { recordTouches } from '../conversions/touches.ts';
 
 /** The clicks of each of these notifications, counted in one aggregate served by the notificationId index. */
 export const clickCountsPipeline = (notificationIds: string[]) => [
@@ -14,27 +15,31 @@ export const clickCountsPipeline = (notificationIds: string[]) => [
 /**
  * Records that the device clicked the notification (the SDK's @clicked with data.notificationId). Only a device the
  * notification was sent to counts (CONTRACTS §6): its history entry says so, read by _id; and only a notification of
- * the device's own project, since device ids are unique per project only. Repeating it changes nothing; the first
- * click of a device is added to the day's clicks. A counted
+ * the device's own project, since device ids are unique per project only. The click is the device's and its user's
+ * last push clicked, for conversions (§19), again on a repeat, as the last click counts. Repeating it changes nothing
+ * else; the first click of a device is added to the day's clicks. A counted
  * click is published as message.clicked, again on a repeat (the event's key makes it one job): a click whose event
  * was lost between the two writes is then published by the SDK's retry.
  */
 export async function recordClick(
   deps: Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'log'>,
   projectId: string,
-  click: { notificationId: string; deviceId: string; buttonId?: string },
+  click: { notificationId: string; deviceId: string; userId: string | null; buttonId?: string },
 ): Promise<void> {
   const { models } = deps;
   const { notificationId, deviceId } = click;
   const [notification, sent] = await Promise.all([
     models.Notification.exists({ _id: notificationId, projectId }),
-    models.History.exists({ _id: historyKey(notificationId, deviceId) }),
+    models.History.findById(historyKey(notificationId, deviceId), { 'notification.variant': 1 }).lean(),
   ]);
   if (!notification || !sent) return;
   const clickedAt = new Date();
+  const variant = sent.notification?.variant ?? undefined;
+  const touch = { notificationId, deviceId, userId: click.userId, at: clickedAt.getTime() };
+  await recordTouches(deps, projectId, 'click', [{ ...touch, ...(variant && { variant }) }]);
   const clicked = await models.NotificationClick.updateOne(
     { _id: `${notificationId}:${deviceId}` },
-    { $setOnInsert: { notificationId, deviceId, clickedAt } },
+    { $setOnInsert: { notificationId, deviceId, clickedAt, ...(variant && { variant }) } },
     { upsert: true },
   );
   if (clicked.upsertedCount === 1) await addToDay(deps, projectId, { clicked: 1 }, clickedAt);

@@ -1,8 +1,13 @@
+import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { NotificationView, NotificationStats } from '../schemas/notification.ts';
 import { notFound } from '../errors.ts';
 import { countClicks } from './notification-clicks.ts';
 import { zoneProgress, type ZoneOutcomes } from './zone-progress.ts';
+import { readConversions, type NotificationConversions } from '../conversions/conversion-counts.ts';
+import { variantStats, type VariantFigures } from '../experiments/variant-stats.ts';
+
+export type StatsDeps = Pick<Deps, 'models' | 'redis' | 'config'>;
 
 export function deliveryResultsQuery(models: Models, notificationIds: string[]) {
   return models.DeliveryResult.find(
@@ -25,22 +30,38 @@ export async function assertProjectNotification(models: Models, projectId: strin
     throw missingNotification(notificationId);
 }
 
-type DeliveryStats = Omit<NotificationStats, 'targeted'> & { zoneOutcomes: ZoneOutcomes };
+type DeliveryStats = Omit<NotificationStats, 'targeted' | 'conversions'> & {
+  zoneOutcomes: ZoneOutcomes;
+  conversions: NotificationConversions;
+};
 
 /**
  * Sent, failed and unsubscribed are summed over each notification's delivery batches (the DeliveryResult model), and
- * a local-time send's outcomes by zone; clicked counts its clicks (the NotificationClick model). One query of each
- * kind for a whole page of them.
+ * a local-time send's outcomes by zone; clicked counts its clicks (the NotificationClick model); conversions are
+ * Redis counters (CONTRACTS §19). One query of each kind for a whole page of one project's notifications.
  */
-export async function deliveryStats(models: Models, notificationIds: string[]): Promise<Map<string, DeliveryStats>> {
-  const [results, clicks] = await Promise.all([
-    deliveryResultsQuery(models, notificationIds),
-    countClicks(models, notificationIds),
+export async function deliveryStats(
+  deps: StatsDeps,
+  projectId: string,
+  notificationIds: string[],
+): Promise<Map<string, DeliveryStats>> {
+  const [results, clicks, conversions] = await Promise.all([
+    deliveryResultsQuery(deps.models, notificationIds),
+    countClicks(deps.models, notificationIds),
+    readConversions(deps, projectId, notificationIds),
   ]);
   const stats = new Map<string, DeliveryStats>(
     notificationIds.map((id) => [
       id,
-      { sent: 0, failed: 0, unsubscribed: 0, capped: 0, clicked: clicks.get(id) ?? 0, zoneOutcomes: new Map() },
+      {
+        sent: 0,
+        failed: 0,
+        unsubscribed: 0,
+        capped: 0,
+        clicked: clicks.get(id) ?? 0,
+        zoneOutcomes: new Map(),
+        conversions: conversions.get(id)!,
+      },
     ]),
   );
   for (const result of results) {
@@ -60,21 +81,45 @@ export async function deliveryStats(models: Models, notificationIds: string[]): 
 type StoredNotification = NonNullable<Awaited<ReturnType<typeof projectNotificationQuery>>>;
 
 export async function findNotificationView(
-  models: Models,
+  deps: StatsDeps,
   projectId: string,
   notificationId: string,
 ): Promise<NotificationView> {
   // The notification first, its counts after: every batch writes its counts before its notification can be completed,
   // so counts read in parallel could predate a status read a moment later, and show a completed send that sent nothing.
-  const notification = await projectNotificationQuery(models, projectId, notificationId);
+  const notification = await projectNotificationQuery(deps.models, projectId, notificationId);
   if (!notification) throw missingNotification(notificationId);
-  const stats = await deliveryStats(models, [notificationId]);
-  return toNotificationView(notification, stats.get(notificationId)!);
+  const [stats, variants] = await Promise.all([
+    deliveryStats(deps, projectId, [notificationId]),
+    variantStats(deps, notification),
+  ]);
+  return toNotificationView(notification, stats.get(notificationId)!, variants);
 }
 
-export function toNotificationView(notification: StoredNotification, sums: DeliveryStats): NotificationView {
-  const { zoneOutcomes, ...stats } = sums;
+/** An experiment's standing as the view shows it (CONTRACTS §19): its decision once taken. */
+function experimentView({ experiment }: StoredNotification): NotificationView['experiment'] {
+  if (!experiment) return undefined;
+  const { status, testPercent, metric, winner, pValue, decidedAt, decidedBy } = experiment;
+  return {
+    status,
+    testPercent,
+    metric,
+    ...(winner !== undefined && { winner }),
+    ...(pValue !== undefined && { pValue }),
+    ...(decidedAt !== undefined && { decidedAt: new Date(decidedAt).toISOString() }),
+    ...(decidedBy !== undefined && { decidedBy }),
+  };
+}
+
+export function toNotificationView(
+  notification: StoredNotification,
+  sums: DeliveryStats,
+  variants: VariantFigures[] = [],
+): NotificationView {
+  const experiment = experimentView(notification);
+  const { zoneOutcomes, conversions, ...counts } = sums;
   const zones = zoneProgress(notification.localTimeZones, zoneOutcomes);
+  const stats = Object.keys(conversions.total).length === 0 ? counts : { ...counts, conversions: conversions.total };
   return {
     id: notification._id,
     createdAt: notification.createdAt.toISOString(),
@@ -85,6 +130,8 @@ export function toNotificationView(notification: StoredNotification, sums: Deliv
     imageUrl: notification.imageUrl ?? null,
     stats: { targeted: notification.stats?.targeted ?? 0, ...stats },
     ...(zones && { zones }),
+    ...(variants.length > 0 && { variants }),
+    ...(experiment && { experiment }),
     ...notification.timing,
     ...notification.options,
   };

@@ -15,7 +15,7 @@ export async function currentNotificationView(
   projectId: string,
   notificationId: string,
 ): Promise<NotificationView> {
-  const view = await findNotificationView(deps.models, projectId, notificationId);
+  const view = await findNotificationView(deps, projectId, notificationId);
   if (view.status !== 'sending') return view;
   const summary = await waitingSummary(deps, projectId, notificationId);
   if (summary === null) return view;

@@ -18,6 +18,8 @@ export interface BatchDevice {
   timezone?: string | null;
   /** Read only for a message with localizations, which it chooses among (CONTRACTS §14). */
   language?: string | null;
+  /** The experiment variant it gets (CONTRACTS §19), chosen by the fan-out. */
+  variant?: string;
 }
 
 /** A device whose token a gateway rejected: it is unsubscribed if it still holds that token. */
@@ -63,6 +65,8 @@ export interface DeliverJobData {
   batch: number;
   /** As the fan-out read them: delivery reads no device documents. */
   devices: BatchDevice[];
+  /** The experiment variant its devices get (CONTRACTS §19). */
+  variant?: string;
   /**
    * In the first chunk a fan-out queued after an interrupted run: that run may have queued this batch already, and the
    * earlier job may have delivered it and been removed since, so this one looks up what was delivered before sending.

@@ -9,6 +9,8 @@ export interface ChunkPlan {
   untilId: string;
   /** Its devices' gateways, in the order of their batch numbers. */
   gateways: GatewayName[];
+  /** In an experiment, each batch's variant beside its gateway ('' for none). */
+  variants?: string[];
 }
 
 /** What a local-time send has queued for one instant and gateway (its bucket), in parts of up to a few thousand. */
@@ -42,6 +44,8 @@ export interface FanOutProgress {
   afterId: string | null;
   batches: number;
   targeted: number;
+  /** In an experiment: the devices queued so far for each variant. */
+  variantTargeted?: Record<string, number>;
   finished: boolean;
   /**
    * The chunk being queued. A fan-out resumed after an interruption queues it again as it was cut, up to the same
@@ -58,6 +62,11 @@ export interface SendJobData {
   notificationId: string;
   projectId: string;
   progress?: FanOutProgress;
+  /**
+   * An experiment's automatic decision, or the fan-out of its winner to the devices that waited (CONTRACTS §19);
+   * absent: the send itself.
+   */
+  phase?: 'decide' | 'winner';
 }
 
 interface SendableNotification {
@@ -112,3 +121,30 @@ export const sendQueue: QueueDefinition<'send'> = {
   defaultConcurrency: 4,
   maxStalledCount: resumableStalls,
 };
+
+/** An automatic experiment's decision, due decideAfterMinutes after its send went out; once, by its job id. */
+export async function enqueueDecision(
+  deps: Pick<Deps, 'queues'>,
+  notification: { _id: string; projectId: string },
+  dueAt: number,
+): Promise<void> {
+  const data: SendJobData = { notificationId: notification._id, projectId: notification.projectId, phase: 'decide' };
+  const delay = Math.max(0, dueAt - Date.now());
+  await deps.queues.send.add(`decide:${notification._id}`, data, {
+    ...sendJobOptions,
+    jobId: `${notification._id}-decide`,
+    delay,
+  });
+}
+
+/** The winner's fan-out to the devices that waited: once, by its job id, whoever decided and however often. */
+export async function enqueueWinnerFanOut(
+  deps: Pick<Deps, 'queues'>,
+  notification: { _id: string; projectId: string },
+): Promise<void> {
+  const data: SendJobData = { notificationId: notification._id, projectId: notification.projectId, phase: 'winner' };
+  await deps.queues.send.add(`winner:${notification._id}`, data, {
+    ...sendJobOptions,
+    jobId: `${notification._id}-winner`,
+  });
+}

@@ -11,6 +11,7 @@ import { rememberOwner } from '../auth/request-owner.ts';
 import { registerSendNotification } from './notifications/send-notification.ts';
 import { registerGetNotification } from './notifications/get-notification.ts';
 import { registerCancelNotification } from './notifications/cancel-notification.ts';
+import { registerPickWinner } from './notifications/pick-winner.ts';
 import { registerGetNotificationHistory } from './history/get-notification-history.ts';
 import { registerUpdateUserTags } from './users/update-user-tags.ts';
 import { registerReportEvents } from './events/report-events.ts';
@@ -44,6 +45,7 @@ export function serverApi(context: AppContext) {
     registerSendNotification(app, context);
     registerGetNotification(app, context);
     registerCancelNotification(app, context);
+    registerPickWinner(app, context);
     registerUpdateUserTags(app, context);
     registerReportEvents(app, context);
     registerRecentEvents(app, context);

@@ -3,6 +3,7 @@ import { DeviceId, FiniteNumber, ProjectParams, PageLimit, IsoTime, notBlank, Ke
 import { maxTagKeyLength, tagKeyPattern } from './tags.ts';
 import { Id, Text } from './text.ts';
 import { SendTimingFields } from './send-timing.ts';
+import { Experiment, ExperimentView, Variants, VariantView } from './experiment.ts';
 import { contentOptionFields, deliveryOptionFields, isSilent, MessageOptions, silentRule } from './message-options.ts';
 
 export const notificationStatuses = ['queued', 'sending', 'completed', 'failed', 'canceled'] as const;
@@ -52,6 +53,8 @@ export const SendNotificationBody = Type.Object(
     ...SendTimingFields,
     ...contentOptionFields,
     ...deliveryOptionFields,
+    variants: Type.Optional(Variants),
+    experiment: Type.Optional(Experiment),
   },
   {
     additionalProperties: false,
@@ -60,7 +63,7 @@ export const SendNotificationBody = Type.Object(
       {
         // Without a template the body is the message: required, and not blank. With one it is ignored; a silent push
         // has none.
-        if: { not: { anyOf: [{ required: ['templateId'] }, isSilent] } },
+        if: { not: { anyOf: [{ required: ['templateId'] }, { required: ['variants'] }, isSilent] } },
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
         then: {
           required: ['body'],
@@ -94,6 +97,12 @@ export const NotificationStats = Type.Object({
   waiting: Type.Optional(
     Type.Integer({ description: 'while some wait (local time, quiet hours, throttle): how many pushes wait' }),
   ),
+  conversions: Type.Optional(
+    Type.Record(Type.String(), Type.Object({ count: Type.Integer(), value: Type.Number() }), {
+      description:
+        'by conversion event (CONTRACTS §19): subjects credited, and the sum of their values; present once one is',
+    }),
+  ),
 });
 export type NotificationStats = Static<typeof NotificationStats>;
 
@@ -125,6 +134,9 @@ export const NotificationView = Type.Object({
   zones: Type.Optional(NotificationZones),
   /** While pushes wait: the earliest time one of them is due. */
   waitingUntil: Type.Optional(Type.String()),
+  /** An experiment's variants and how it stands (CONTRACTS §19). */
+  variants: Type.Optional(Type.Array(VariantView)),
+  experiment: Type.Optional(ExperimentView),
   /** Echoed when set: the message options of CONTRACTS §14 and the timing of §15. */
   ...SendTimingFields,
   ...MessageOptions.properties,

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { TimeZone } from './device.ts';
+import { Conversion, ConversionSettings } from './conversions.ts';
 
 /** A wall-clock time of day, 00:00 to 23:59. */
 export const ClockTime = Type.String({
@@ -30,17 +31,26 @@ export const FrequencyCap = Type.Object(
 );
 export type FrequencyCap = Static<typeof FrequencyCap>;
 
-/** When a project's pushes may reach its devices (CONTRACTS §15); quiet hours and the cap are off unless set. */
+/**
+ * When a project's pushes may reach its devices (CONTRACTS §15), quiet hours and the cap off unless set; and the events
+ * that count as its pushes' conversions (§19).
+ */
 export const ProjectSettings = Type.Object({
   defaultTimezone: Type.String(),
   quietHours: Type.Union([QuietHours, Type.Null()]),
   frequencyCap: Type.Union([FrequencyCap, Type.Null()]),
+  conversions: Type.Array(Conversion),
 });
 export type ProjectSettings = Static<typeof ProjectSettings>;
 
-export const defaultProjectSettings: ProjectSettings = { defaultTimezone: 'UTC', quietHours: null, frequencyCap: null };
+export const defaultProjectSettings: ProjectSettings = {
+  defaultTimezone: 'UTC',
+  quietHours: null,
+  frequencyCap: null,
+  conversions: [],
+};
 
-/** Each field given is replaced; a null turns quiet hours or the cap off. */
+/** Each field given is replaced; a null turns quiet hours or the cap off, an empty list the conversions. */
 export const UpdateProjectSettingsBody = Type.Object(
   {
     defaultTimezone: Type.Optional(TimeZone),
@@ -52,6 +62,7 @@ export const UpdateProjectSettingsBody = Type.Object(
         errorMessage: 'must be {"max": 1-1000, "windowHours": 1-720} or null',
       }),
     ),
+    conversions: Type.Optional(ConversionSettings),
   },
   { additionalProperties: false, minProperties: 1 },
 );

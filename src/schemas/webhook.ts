@@ -11,6 +11,7 @@ export const webhookEventTypes = [
   'in_app.displayed',
   'in_app.clicked',
   'in_app.closed',
+  'message.converted',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

@@ -71,3 +71,24 @@ export function inAppReported(
   };
   return { key: `${type}\n${report.reportKey}`, event: { type, timestamp: at.toISOString(), data } };
 }
+
+/** Keyed by the push, the subject and the conversion event: each is credited once (CONTRACTS §19). */
+export function messageConverted(conversion: {
+  notificationId: string;
+  subjectType: 'device' | 'user';
+  subjectId: string;
+  type: string;
+  value?: number;
+  at: number;
+}): KeyedWebhookEvent {
+  const { notificationId, subjectType, subjectId, type, value } = conversion;
+  const subject = subjectType === 'device' ? { deviceId: subjectId } : { userId: subjectId };
+  return {
+    key: `message.converted\n${notificationId}\n${subjectType}:${subjectId}\n${type}`,
+    event: {
+      type: 'message.converted',
+      timestamp: new Date(conversion.at).toISOString(),
+      data: { notificationId, ...subject, event: type, ...(value !== undefined && { value }) },
+    },
+  };
+}

@@ -72,6 +72,7 @@ describe('GET /v1/projects', () => {
         defaultTimezone: 'UTC',
         quietHours: null,
         frequencyCap: null,
+        conversions: [],
       },
     ]);
   });

@@ -4,6 +4,7 @@ import { waitFor } from '../support/eventually.ts';
 import { countEvents, type CountEventsQuery } from '../../src/events/count-events.ts';
 import { ingestEvents } from '../../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../../src/events/event-type-catalog.ts';
+import { ProjectSettingsCache } from '../../src/projects/project-settings-cache.ts';
 import { dayMs } from '../../src/infra/utc-day.ts';
 import { eventCounts, type CountDeps } from '../../src/events/pending-counts.ts';
 import { flushCounts } from '../../src/events/flush-counts.ts';
@@ -161,7 +162,11 @@ describe('countEvents: how often an event happened for a device or user in the l
   });
 
   it('does not count a retried ingest job twice', async () => {
-    const ingestDeps = { ...deps, catalog: new EventTypeCatalog(deps.models), log: workers.context.log };
+    const ingestDeps = {
+      ...workers.context,
+      catalog: new EventTypeCatalog(deps.models),
+      settings: new ProjectSettingsCache(deps.models),
+    };
     const job = {
       projectId: project.projectId,
       receivedAt: new Date().toISOString(),

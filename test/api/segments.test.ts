@@ -5,6 +5,7 @@ import { registerDevices } from '../support/delivery-harness.ts';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
 import { ingestEvents } from '../../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../../src/events/event-type-catalog.ts';
+import { ProjectSettingsCache } from '../../src/projects/project-settings-cache.ts';
 import { dayMs, startOfUtcDay } from '../../src/infra/utc-day.ts';
 import { countField, eventCounts } from '../../src/events/pending-counts.ts';
 import { firstSessionEvent } from '../../src/schemas/automatic-events.ts';
@@ -311,7 +312,11 @@ describe('event conditions: counts in a window, through the device or its user',
     expect(response.body.data.success).toBe(2);
     await waitFor(stored, (count) => count === 2);
     // Earlier purchases of e3, ingested by the real ingest code as if received 20 and 3 days ago.
-    const deps = { ...workers.context, catalog: new EventTypeCatalog(models) };
+    const deps = {
+      ...workers.context,
+      catalog: new EventTypeCatalog(models),
+      settings: new ProjectSettingsCache(models),
+    };
     for (const [daysAgo, amount] of [
       [20, 500],
       [3, 20],
@@ -438,7 +443,11 @@ describe('event conditions and the daily counters waiting in Redis', () => {
         day: startOfUtcDay(new Date(Date.now() - daysAgo * dayMs)).getTime(),
       });
     const purchasePending = async () => Number(await redis.hget(names.pending, purchaseField(0)));
-    const deps = { ...workers.context, catalog: new EventTypeCatalog(models) };
+    const deps = {
+      ...workers.context,
+      catalog: new EventTypeCatalog(models),
+      settings: new ProjectSettingsCache(models),
+    };
     const purchase = (jobId: string, receivedAt: Date) =>
       ingestEvents(
         deps,

@@ -35,6 +35,8 @@ export const folderRanks: readonly (readonly string[])[] = [
     'user-tags',
     'maintenance',
     'metrics',
+    'conversions',
+    'experiments',
   ],
   // A worker's process: the send worker's fan-out, the deliver worker's runs, the event-ingest worker's jobs.
   ['fan-out', 'delivery', 'event-ingest'],

@@ -28,11 +28,12 @@ export function registerTrackDeviceEvent(app: App, context: AppContext): void {
     async (request) => {
       const { projectId, deviceId } = request.params;
       const { type, data = {} } = request.body;
-      await context.devices.find(projectId, deviceId);
+      const device = await context.devices.find(projectId, deviceId);
       if (type === clickedEvent && typeof data.notificationId === 'string')
         await recordClick(context, projectId, {
           notificationId: data.notificationId,
           deviceId,
+          userId: device.userId ?? null,
           ...(typeof data.buttonId === 'string' && { buttonId: data.buttonId }),
         });
       const key = request.headers['idempotency-key'];

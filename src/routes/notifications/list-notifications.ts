@@ -28,7 +28,7 @@ export function registerListNotifications(app: App, context: AppContext): void {
       const before = await pageBoundary(request, 'a notification of this project', (id) =>
         notificationListing(context.models).boundary(projectId, id),
       );
-      return { data: await listNotificationViews(context.models, projectId, { limit: request.query.limit, before }) };
+      return { data: await listNotificationViews(context, projectId, { limit: request.query.limit, before }) };
     },
   );
 }

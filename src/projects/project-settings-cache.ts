@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import type { ProjectSettings } from '../schemas/project-settings.ts';
-import { readProjectSettings } from '../projects/project-settings.ts';
+import { readProjectSettings } from './project-settings.ts';
 import { ShortLivedCache } from '../infra/short-lived-cache.ts';
 
 /**

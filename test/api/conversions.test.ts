@@ -1,0 +1,143 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CreatedProject } from '../../src/projects/create-project.ts';
+import { ingestEvents } from '../../src/events/ingest-events.ts';
+import { EventTypeCatalog } from '../../src/events/event-type-catalog.ts';
+import { ProjectSettingsCache } from '../../src/projects/project-settings-cache.ts';
+import {
+  readNotification,
+  registerDevices,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from '../support/delivery-harness.ts';
+import { eventually, waitFor } from '../support/eventually.ts';
+import { patchSettings } from '../support/timing.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+
+const { harness } = useDeliveryHarness({ queues: ['send', 'deliver', 'event-ingest', 'webhook'] });
+const receiver = await startWebhookReceiver();
+afterAll(() => receiver.close());
+
+/** A fresh project counting these conversions, with an endpoint subscribed to message.converted. */
+async function projectConverting(conversions: object[]): Promise<CreatedProject> {
+  const project = await harness.ingress.createProject('team');
+  await patchSettings(harness.ingress, project, { conversions });
+  const created = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/webhooks`, {
+    key: project.apiKey,
+    body: { url: `${receiver.url}/${project.projectId}`, events: ['message.converted'] },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  return project;
+}
+
+async function sendTo(project: CreatedProject, deviceId: string, title: string): Promise<string> {
+  const id = await sendNotification(harness.ingress, project, {
+    targetType: 'device',
+    targetIds: [deviceId],
+    title,
+    body: title,
+  });
+  await waitUntilCompleted(harness.ingress, project, id);
+  return id;
+}
+
+/** Reports the events through the server API and waits until the ingest worker has stored them. */
+async function report(project: CreatedProject, events: object[]): Promise<void> {
+  const path = `/v1/projects/${project.projectId}/events`;
+  const before = (await harness.ingress.request('GET', `${path}?limit=500`, { key: project.apiKey })).body.data.length;
+  const answer = await harness.ingress.request('POST', path, { key: project.apiKey, body: { events } });
+  expect(answer.body.data.success).toBe(events.length);
+  await waitFor(
+    async () => (await harness.ingress.request('GET', `${path}?limit=500`, { key: project.apiKey })).body.data.length,
+    (count) => count === before + events.length,
+  );
+}
+
+const conversionsOf = async (project: CreatedProject, id: string) =>
+  (await readNotification(harness.ingress, project, id)).stats.conversions;
+describe('conversions (CONTRACTS §19)', () => {
+  it('credit the later of two pushes, once, with its value; a second conversion adds nothing', async () => {
+    const project = await projectConverting([{ event: 'purchase', valueField: 'amount' }]);
+    await registerDevices(harness.ingress, project, [{ id: 'buyer', platform: 'android', token: 'tok-buyer' }]);
+    const first = await sendTo(project, 'buyer', 'first');
+    const second = await sendTo(project, 'buyer', 'second');
+    await report(project, [
+      { type: 'viewed', subjectType: 'device', subjectId: 'buyer' },
+      { type: 'purchase', subjectType: 'device', subjectId: 'buyer', data: { amount: 30 } },
+    ]);
+    await eventually(async () =>
+      expect(await conversionsOf(project, second)).toEqual({ purchase: { count: 1, value: 30 } }),
+    );
+    await report(project, [{ type: 'purchase', subjectType: 'device', subjectId: 'buyer', data: { amount: 5 } }]);
+    expect(await conversionsOf(project, second)).toEqual({ purchase: { count: 1, value: 30 } });
+    expect(await conversionsOf(project, first)).toBeUndefined();
+    const calls = await eventually(() => {
+      const found = receiver.ofType('message.converted').filter((call) => call.event.data.notificationId === second);
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(calls[0]!.event.data).toEqual({ notificationId: second, deviceId: 'buyer', event: 'purchase', value: 30 });
+    expect(receiver.ofType('message.converted').some((call) => call.event.data.notificationId === first)).toBe(false);
+  });
+
+  it('credit nothing outside the window', async () => {
+    const project = await projectConverting([{ event: 'purchase', windowHours: 1 }]);
+    await registerDevices(harness.ingress, project, [{ id: 'late', platform: 'ios', token: 'tok-late' }]);
+    const sent = await sendTo(project, 'late', 'too early');
+    // A purchase received an hour and a minute after the push, through the real ingest code.
+    const deps = {
+      ...harness.workers.context,
+      catalog: new EventTypeCatalog(harness.workers.context.models),
+      settings: new ProjectSettingsCache(harness.workers.context.models),
+    };
+    const receivedAt = new Date(Date.now() + 61 * 60_000).toISOString();
+    const events = [{ type: 'purchase', subjectType: 'device' as const, subjectId: 'late', data: {} }];
+    await ingestEvents(deps, 'late-purchase', { projectId: project.projectId, receivedAt, events }, async () => {});
+    const inWindow = new Date(Date.now() + 59 * 60_000).toISOString();
+    expect(await conversionsOf(project, sent)).toBeUndefined();
+    await ingestEvents(
+      deps,
+      'in-window',
+      { projectId: project.projectId, receivedAt: inWindow, events },
+      async () => {},
+    );
+    expect(await conversionsOf(project, sent)).toEqual({ purchase: { count: 1, value: 0 } });
+  });
+
+  it('with click attribution, credit only a clicked push', async () => {
+    const project = await projectConverting([{ event: 'signup', attribution: 'click' }]);
+    await registerDevices(harness.ingress, project, [{ id: 'clicker', platform: 'android', token: 'tok-clicker' }]);
+    const clicked = await sendTo(project, 'clicker', 'clicked');
+    const later = await sendTo(project, 'clicker', 'not clicked');
+    const click = await harness.ingress.request(
+      'POST',
+      `/v1/sdk/projects/${project.projectId}/devices/clicker/events`,
+      { key: project.clientKey, body: { type: '@clicked', data: { notificationId: clicked } } },
+    );
+    expect(click.status).toBe(200);
+    await report(project, [{ type: 'signup', subjectType: 'device', subjectId: 'clicker' }]);
+    await eventually(async () =>
+      expect(await conversionsOf(project, clicked)).toEqual({ signup: { count: 1, value: 0 } }),
+    );
+    expect(await conversionsOf(project, later)).toBeUndefined();
+  });
+
+  it("credit a user's conversion to a push sent to another of the user's devices", async () => {
+    const project = await projectConverting([{ event: 'purchase', valueField: 'amount' }]);
+    await registerDevices(harness.ingress, project, [
+      { id: 'phone', platform: 'android', token: 'tok-phone', userId: 'shopper' },
+      { id: 'laptop', platform: 'ios', token: 'tok-laptop', userId: 'shopper' },
+    ]);
+    const sent = await sendTo(project, 'phone', 'to the phone');
+    await report(project, [{ type: 'purchase', subjectType: 'user', subjectId: 'shopper', data: { amount: 12.5 } }]);
+    await eventually(async () =>
+      expect(await conversionsOf(project, sent)).toEqual({ purchase: { count: 1, value: 12.5 } }),
+    );
+    const call = await eventually(() => {
+      const found = receiver.ofType('message.converted').filter((entry) => entry.event.data.notificationId === sent);
+      expect(found).toHaveLength(1);
+      return found[0]!;
+    });
+    expect(call.event.data).toEqual({ notificationId: sent, userId: 'shopper', event: 'purchase', value: 12.5 });
+  });
+});

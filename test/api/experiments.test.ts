@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import type { CreatedProject } from '../../src/projects/create-project.ts';
+import { decideExperiment } from '../../src/experiments/decide-experiment.ts';
+import {
+  readNotification,
+  registerDevices,
+  sendNotification,
+  useDeliveryHarness,
+  waitUntilCompleted,
+} from '../support/delivery-harness.ts';
+import { eventually } from '../support/eventually.ts';
+import { patchSettings } from '../support/timing.ts';
+
+const { harness } = useDeliveryHarness({ queues: ['send', 'deliver'] });
+
+const variantsNamed = (...names: string[]) => names.map((name) => ({ name, title: `t-${name}`, body: `b-${name}` }));
+
+/** A fresh project with `count` Android devices, their tokens `${prefix}-<n>`. */
+async function projectWithDevices(count: number): Promise<{ project: CreatedProject; tokens: string[] }> {
+  const project = await harness.ingress.createProject('team');
+  const tokens = Array.from({ length: count }, (_, index) => `${project.projectId}-${index}`);
+  const devices = tokens.map((token, index) => ({
+    id: `d${index}`,
+    platform: 'android' as const,
+    token,
+    userId: `u${index % 50}`,
+  }));
+  // Twenty at a time: a large audience registers in a few seconds even on a loaded machine.
+  for (let start = 0; start < devices.length; start += 20)
+    await Promise.all(
+      devices.slice(start, start + 20).map((device) => registerDevices(harness.ingress, project, [device])),
+    );
+  const segment = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/segments`, {
+    key: project.apiKey,
+    body: { name: 'everyone', match: 'all', conditions: [] },
+  });
+  expect(segment.status, JSON.stringify(segment.body)).toBe(200);
+  return { project: { ...project, segmentId: segment.body.data.id } as CreatedProject, tokens };
+}
+
+const bodiesOf = (tokens: string[]) =>
+  tokens.map((token) =>
+    harness.sandbox.deliveries(token).map((delivery) => (delivery.payload as any).notification.body),
+  );
+
+async function sendExperiment(project: CreatedProject, variants: object[], experiment: object): Promise<string> {
+  return sendNotification(harness.ingress, project, {
+    targetType: 'segment',
+    targetIds: [(project as CreatedProject & { segmentId: string }).segmentId],
+    variants,
+    experiment,
+  });
+}
+
+const pick = (project: CreatedProject, id: string, variant: string) =>
+  harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications/${id}/winner`, {
+    key: project.apiKey,
+    body: { variant },
+  });
+
+/** Waits until the test phase has delivered (all tested devices have an outcome). */
+async function testDelivered(project: CreatedProject, id: string) {
+  return eventually(async () => {
+    const view = await readNotification(harness.ingress, project, id);
+    expect(view.stats.targeted).toBeGreaterThan(0);
+    expect(view.stats.sent).toBe(view.stats.targeted);
+    return view;
+  });
+}
+
+describe('experiments (CONTRACTS §19)', () => {
+  it('split 10 variants evenly over the whole audience, one push each, and report each', async () => {
+    const { project, tokens } = await projectWithDevices(200);
+    const names = Array.from({ length: 10 }, (_, index) => `v${index}`);
+    const id = await sendExperiment(project, variantsNamed(...names), {
+      metric: 'clicked',
+      decideAfterMinutes: 60,
+      winner: 'manual',
+    });
+    const view = await waitUntilCompleted(harness.ingress, project, id);
+    const bodies = bodiesOf(tokens);
+    expect(bodies.every((received) => received.length === 1)).toBe(true);
+    const perVariant = names.map((name) => bodies.filter(([body]) => body === `b-${name}`).length);
+    for (const count of perVariant) expect(count).toBeGreaterThan(5);
+    expect(view.variants.map((variant: any) => variant.stats.sent)).toEqual(perVariant);
+    expect(view.variants.map((variant: any) => variant.stats.targeted)).toEqual(perVariant);
+    expect(view.experiment).toMatchObject({ status: 'testing', testPercent: 100, metric: 'clicked' });
+  });
+
+  it('test 20% of the audience, keep the rest waiting, and send them the winner picked by hand', async () => {
+    const { project, tokens } = await projectWithDevices(300);
+    const id = await sendExperiment(project, variantsNamed('a', 'b'), {
+      testPercent: 20,
+      metric: 'clicked',
+      decideAfterMinutes: 60,
+      winner: 'manual',
+    });
+    const tested = await testDelivered(project, id);
+    expect(tested.status).toBe('sending');
+    const afterTest = bodiesOf(tokens);
+    const testedCount = afterTest.filter((received) => received.length === 1).length;
+    expect(afterTest.every((received) => received.length <= 1)).toBe(true);
+    expect(testedCount).toBe(tested.stats.targeted);
+    expect(testedCount).toBeGreaterThan(30);
+    expect(testedCount).toBeLessThan(90);
+    const [a, b] = tested.variants.map((variant: any) => variant.stats.sent);
+    expect(Math.min(a, b)).toBeGreaterThan(testedCount / 4);
+
+    expect((await pick(project, id, 'nope')).status).toBe(400);
+    const picked = await pick(project, id, 'b');
+    expect(picked.status, JSON.stringify(picked.body)).toBe(200);
+    expect(picked.body.data.experiment).toMatchObject({ winner: 'b', decidedBy: 'manual' });
+    const again = await pick(project, id, 'a');
+    expect(again.status).toBe(400);
+    expect(again.body.error.details[0].path).toBe('/variant');
+
+    const done = await waitUntilCompleted(harness.ingress, project, id);
+    expect(done.experiment).toMatchObject({ status: 'completed', winner: 'b', decidedBy: 'manual' });
+    expect(done.stats).toMatchObject({ targeted: 300, sent: 300 });
+    const all = bodiesOf(tokens);
+    expect(all.every((received) => received.length === 1)).toBe(true);
+    const waited = all.filter((_, index) => afterTest[index]!.length === 0);
+    expect(waited.every(([body]) => body === 'b-b')).toBe(true);
+  });
+
+  it('decide automatically for the variant with a clearly better rate, by the chi-squared test', async () => {
+    const { project, tokens } = await projectWithDevices(120);
+    const id = await sendExperiment(project, variantsNamed('plain', 'bold'), {
+      testPercent: 50,
+      metric: 'clicked',
+      decideAfterMinutes: 30,
+      winner: 'auto',
+    });
+    await testDelivered(project, id);
+    const decision = await harness.workers.context.queues.send.getJob(`${id}-decide`);
+    expect(decision?.opts.delay).toBeGreaterThan(29 * 60_000);
+    // Every device that got "bold" clicks; none of "plain".
+    for (const [index, token] of tokens.entries()) {
+      const [body] = harness.sandbox.deliveries(token).map((delivery) => (delivery.payload as any).notification.body);
+      if (body !== 'b-bold') continue;
+      const click = await harness.ingress.request(
+        'POST',
+        `/v1/sdk/projects/${project.projectId}/devices/d${index}/events`,
+        { key: project.clientKey, body: { type: '@clicked', data: { notificationId: id } } },
+      );
+      expect(click.status).toBe(200);
+    }
+    // The decision job's own code, run now rather than in 30 minutes.
+    expect(await decideExperiment(harness.workers.context, id)).toBe(true);
+    expect(await decideExperiment(harness.workers.context, id)).toBe(false);
+    const done = await waitUntilCompleted(harness.ingress, project, id);
+    expect(done.experiment).toMatchObject({ status: 'completed', winner: 'bold', decidedBy: 'auto' });
+    expect(done.experiment.pValue).toBeLessThan(0.05);
+    expect(bodiesOf(tokens).every((received) => received.length === 1)).toBe(true);
+  });
+
+  it.each([
+    ['sendBest', 1],
+    ['sendNone', 0],
+  ] as const)('with no significant difference, %s', async (ifNoWinner, pushesToWaiting) => {
+    const { project, tokens } = await projectWithDevices(60);
+    const id = await sendExperiment(project, variantsNamed('x', 'y'), {
+      testPercent: 30,
+      metric: 'clicked',
+      decideAfterMinutes: 5,
+      winner: 'auto',
+      ifNoWinner,
+    });
+    await testDelivered(project, id);
+    const afterTest = bodiesOf(tokens);
+    await decideExperiment(harness.workers.context, id);
+    const done = await waitUntilCompleted(harness.ingress, project, id);
+    expect(done.experiment.pValue).toBe(1);
+    expect(done.experiment.status).toBe('completed');
+    expect(done.experiment.winner === undefined).toBe(ifNoWinner === 'sendNone');
+    const waited = bodiesOf(tokens).filter((_, index) => afterTest[index]!.length === 0);
+    expect(waited.length).toBeGreaterThan(0);
+    for (const received of waited) expect(received).toHaveLength(pushesToWaiting);
+  });
+
+  it('answer each bad rule with a 400 naming the field, and send nothing', async () => {
+    const { project, tokens } = await projectWithDevices(3);
+    await patchSettings(harness.ingress, project, { conversions: [{ event: 'purchase' }] });
+    const segmentId = (project as CreatedProject & { segmentId: string }).segmentId;
+    const experiment = { metric: 'clicked', decideAfterMinutes: 5, winner: 'manual' };
+    const base = { targetType: 'segment', targetIds: [segmentId] };
+    const cases: Array<[object, string]> = [
+      [{ ...base, variants: variantsNamed('a', 'b') }, '/experiment'],
+      [{ ...base, body: 'x', experiment }, '/variants'],
+      [{ ...base, variants: variantsNamed('a'), experiment }, '/variants'],
+      [{ ...base, variants: variantsNamed(...'abcdefghijk'.split('')), experiment }, '/variants'],
+      [{ ...base, variants: variantsNamed('a', 'a'), experiment }, '/variants/1/name'],
+      [
+        {
+          ...base,
+          variants: [
+            { name: 'a', body: '{{ x' },
+            { name: 'b', body: 'ok' },
+          ],
+          experiment,
+        },
+        '/variants/0/body',
+      ],
+      [
+        {
+          ...base,
+          variants: [
+            { name: '', body: 'x' },
+            { name: 'b', body: 'ok' },
+          ],
+          experiment,
+        },
+        '/variants/0/name',
+      ],
+      [{ ...base, body: 'top', variants: variantsNamed('a', 'b'), experiment }, '/body'],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, testPercent: 0 } },
+        '/experiment/testPercent',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, decideAfterMinutes: 4321 } },
+        '/experiment/decideAfterMinutes',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, winner: 'first' } },
+        '/experiment/winner',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, ifNoWinner: 'x' } },
+        '/experiment/ifNoWinner',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, metric: 'opened' } },
+        '/experiment/metric',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, metric: 'conversion:signup' } },
+        '/experiment/metric',
+      ],
+      [{ ...base, variants: variantsNamed('a', 'b'), experiment, localTime: '09:00' }, '/localTime'],
+    ];
+    for (const [body, field] of cases) {
+      const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
+        key: project.apiKey,
+        body,
+      });
+      expect(answer.status, `${field}: ${JSON.stringify(answer.body)}`).toBe(400);
+      expect(answer.body.error.details.map((detail: { path: string }) => detail.path)).toContain(field);
+    }
+    const listed = await harness.ingress.request('GET', `/v1/projects/${project.projectId}/notifications`, {
+      key: project.apiKey,
+    });
+    expect(listed.body.data).toEqual([]);
+    expect(bodiesOf(tokens).flat()).toEqual([]);
+    const fine = await sendExperiment(project, variantsNamed('a', 'b'), {
+      ...experiment,
+      metric: 'conversion:purchase',
+    });
+    expect((await pick(project, fine, 'c')).status).toBe(400);
+  });
+});
