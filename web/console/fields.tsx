@@ -29,7 +29,7 @@ export function Field({
   list,
 }: FieldProps) {
   const id = `field-${(name ?? label).replace(/\W+/g, '-').toLowerCase()}`;
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  const described = describedBy(id, hint, error);
   const common = {
     id,
     name: name ?? id,
@@ -53,6 +53,19 @@ export function Field({
       ) : (
         <input type="text" list={list} autocomplete={list && 'off'} {...common} />
       )}
+      <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/** Which notes describe the control of that id, for its aria-describedby. */
+export const describedBy = (id: string, hint?: string, error?: string): string | undefined =>
+  [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+
+/** A control's hint and its error in words, under it, tied to it by describedBy. */
+export function FieldNotes({ id, hint, error }: { id: string; hint?: string; error?: string }) {
+  return (
+    <>
       {hint && (
         <small id={`${id}-hint`} class="muted">
           {hint}
@@ -63,7 +76,7 @@ export function Field({
           {error}
         </small>
       )}
-    </div>
+    </>
   );
 }
 

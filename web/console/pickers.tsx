@@ -3,6 +3,7 @@ import type { EventTypeView } from '../../src/schemas/events.ts';
 import { api } from './api.ts';
 import { useProject } from './context.ts';
 import { useLoad } from './hooks.ts';
+import { FieldNotes, describedBy } from './fields.tsx';
 
 /** Every zone this browser knows (IANA names), with the browser's own first. */
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -30,7 +31,7 @@ export function ZoneSelect({
       <select
         id={id}
         value={value}
-        aria-describedby={[hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined}
+        aria-describedby={describedBy(id, hint, error)}
         aria-invalid={error ? true : undefined}
         onChange={(event) => onChange((event.currentTarget as HTMLSelectElement).value)}
       >
@@ -41,16 +42,7 @@ export function ZoneSelect({
           </option>
         ))}
       </select>
-      {hint && (
-        <small id={`${id}-hint`} class="muted">
-          {hint}
-        </small>
-      )}
-      {error && (
-        <small id={`${id}-error`} class="field-error">
-          {error}
-        </small>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

@@ -96,7 +96,7 @@ describe("the console's Templates screen", { timeout: 120_000 }, () => {
       await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Segments' }).click();
       await until(() => dialogs.length).toBe(3);
       expect(await screenHeading()).toBe('Templates');
-      expect(page.url()).toMatch(/#templates$/);
+      expect(page.url()).toMatch(/#\/templates$/);
       expect(await page.getByLabel('Title').inputValue()).toBe('Not saved yet');
       await page.getByRole('button', { name: 'Save template' }).click();
       // Once saved (the API has it, and the screen its answer), there is nothing to lose.
