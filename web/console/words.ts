@@ -21,6 +21,7 @@ export const webhookEventWords: Record<WebhookEventType, string> = {
   'in_app.displayed': 'An in-app message was shown',
   'in_app.clicked': 'An in-app message was clicked',
   'in_app.closed': 'An in-app message was closed',
+  'message.converted': 'A push led to a conversion',
 };
 
 export const webhookEventTypes = Object.keys(webhookEventWords) as WebhookEventType[];
