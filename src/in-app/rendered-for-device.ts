@@ -3,7 +3,7 @@ import type { ScopeDevice } from '../rendering/personalization-scope.ts';
 import type { DeviceInAppMessage } from '../schemas/in-app-message.ts';
 import type { StoredInAppMessage } from '../models/in-app-message.ts';
 import { gatheredRenders } from './gathered-renders.ts';
-import { isVisibleText } from '../schemas/text.ts';
+import { isVisibleText } from '../schemas/characters.ts';
 
 /** Liquid markup opens with {{ or {%: a text without a brace renders as itself, with nothing to parse or run. */
 const hasMarkup = (text: string | null | undefined) => text?.includes('{') === true;

@@ -3,7 +3,7 @@ import { parseTemplate, renderTemplate, type ParsedTemplate } from './liquid.ts'
 import { printableObjects } from './printable-objects.ts';
 import { staticLimitProblems } from './static-limits.ts';
 import { refusedUrlProblem } from '../schemas/url-rule.ts';
-import { isVisibleText } from '../schemas/text.ts';
+import { isVisibleText } from '../schemas/characters.ts';
 
 export const contentFields = ['title', 'body', 'url', 'imageUrl'] as const;
 export type ContentField = (typeof contentFields)[number];

@@ -1,4 +1,4 @@
-import { visibleTextPattern } from './text.ts';
+import { visibleTextPattern } from './characters.ts';
 import { Type, type TSchema } from 'typebox';
 
 /** CONTRACTS §1: nothing beside `error`, and nothing in it beside code, message and details. */

@@ -9,20 +9,6 @@ const nulFreePattern = '^[^\\u0000]*$';
 /** Some text besides white space, and no NUL: an id of only spaces names nothing a person could tell apart. */
 export const someTextPattern = '^\\s*[^\\s\\u0000][^\\u0000]*$';
 
-/**
- * Characters that render as nothing: white space, controls, format characters (zero-width space and joiners, the
- * soft hyphen, direction marks) and the Hangul and Braille blanks.
- */
-const invisible = '\\s\\p{Cc}\\p{Cf}\\u115F\\u1160\\u2800\\u3164\\uFFA0';
-
-/** A pattern matching text with at least one character that shows (patterns are compiled with the u flag). */
-export const visibleTextPattern = `[^${invisible}]`;
-
-const visible = new RegExp(visibleTextPattern, 'u');
-
-/** Whether the text shows anything: a body of zero-width spaces is as empty as a blank one. */
-export const isVisibleText = (text: string) => visible.test(text);
-
 /** Message content (a title, a body, a link): at most maxLength characters, without NUL. */
 export const Text = (maxLength: number, options: Record<string, unknown> = {}) =>
   Type.String({
