@@ -4,16 +4,19 @@ import { eventIngestJobName, type EventIngestJob } from '../queues/event-ingest.
 import { EventTypeCatalog } from './event-type-catalog.ts';
 import { ingestEvents } from './ingest-events.ts';
 import { ActiveJourneys } from '../journeys/active-journeys.ts';
-import { triggerJourneys } from '../journeys/trigger-journeys.ts';
+import { travelEvents } from '../journeys/travel-events.ts';
 
-/** Stores the events, then starts the journeys they trigger (after storing, so a journey's segment sees them). */
+/**
+ * Stores the events, then matches them with the journeys' rules: entries, exits and awaited events (after storing, so
+ * a journey's audience sees them).
+ */
 export function eventIngestProcessor(deps: Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'queues'>): Processor {
   // The catalog and the active journeys are this worker's caches, kept from job to job.
   const workerDeps = { ...deps, catalog: new EventTypeCatalog(deps.models), activeJourneys: new ActiveJourneys(deps) };
   return async (job: Job<EventIngestJob>) => {
     if (job.name !== eventIngestJobName) throw new Error(`unknown event-ingest job "${job.name}"`);
     await ingestEvents(workerDeps, job.id!, job.data, () => job.updateData({ ...job.data, countsRecorded: true }));
-    const journeySends = await triggerJourneys(workerDeps, job.id!, job.data);
-    return { stored: job.data.events.length, journeySends };
+    const entered = await travelEvents(workerDeps, job.id!, job.data);
+    return { stored: job.data.events.length, entered };
   };
 }

@@ -10,6 +10,7 @@ export const webhookEventTypes = [
   'in_app.displayed',
   'in_app.clicked',
   'in_app.closed',
+  'journey.step',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

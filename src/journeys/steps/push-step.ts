@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { StepOf } from '../../schemas/journey-steps.ts';
+import type { EntryEvent } from '../../schemas/events.ts';
+import { contentOf } from '../../rendering/message-content.ts';
+import { messageOptionsField, optionsOf } from '../../schemas/message-options.ts';
+import { sendTimingOf } from '../../schemas/send-timing.ts';
+import { customerKeyedDocument } from '../../models/customer-keyed-insert.ts';
+import { ignoringDuplicateKeys } from '../../infra/ignore-duplicate-keys.ts';
+import { sendJob } from '../../queues/send.ts';
+import { nextOf, type StepContext, type StepResult, type StepRun, type Traveller } from './step-context.ts';
+
+/** Whether the step's content or options read the entry event: then travellers with different ones cannot share a push. */
+const readsEntryEvent = (step: StepOf<'push'>) => JSON.stringify(step).includes('entry_event');
+
+/** The travellers that can share one notification: same subject type and, when the content reads it, entry event. */
+function groupsOf(step: StepOf<'push'>, travellers: Traveller[]): Map<string, Traveller[]> {
+  const personal = readsEntryEvent(step);
+  const groups = new Map<string, Traveller[]>();
+  for (const traveller of travellers) {
+    const event = personal ? JSON.stringify(traveller.entryEvent) : '';
+    const key = `${traveller.subjectType}-${createHash('sha256').update(event).digest('hex').slice(0, 16)}`;
+    groups.set(key, [...(groups.get(key) ?? []), traveller]);
+  }
+  return groups;
+}
+
+/** The step's content: its template's as it is now (a deleted one sends nothing), or its own. */
+async function stepMessage(context: StepContext, step: StepOf<'push'>) {
+  if (step.templateId === undefined) return { content: contentOf(step), options: optionsOf(step) };
+  const template = await context.deps.models.Template.findOne({
+    projectId: context.projectId,
+    _id: step.templateId,
+  }).lean();
+  if (!template) return null;
+  const fromTemplate = optionsOf({ buttons: template.buttons, localizations: template.localizations });
+  return { content: contentOf(template), options: { ...optionsOf(step), ...fromTemplate } };
+}
+
+/**
+ * The travellers at the step in this batch go out as one notification per group (at most the batch's 500 subjects),
+ * through the send path: its fan-out into delivery batches, options, quiet hours, cap, history and collapse id. Its id
+ * is the batch's claim and the group, so a rerun of the batch stores and queues nothing twice.
+ */
+export const runPush: StepRun<'push'> = async (context, step, travellers) => {
+  const message = await stepMessage(context, step);
+  const next = nextOf(context.version, step);
+  if (!message) return new Map(travellers.map((t) => [t._id, { next, outcome: { skipped: 'template_deleted' } }]));
+  const notifications = [...groupsOf(step, travellers)].map(([key, group]) => ({
+    _id: `jp-${context.runId}-${key}`,
+    projectId: context.projectId,
+    targetType: group[0]!.subjectType === 'device' ? ('device' as const) : ('userId' as const),
+    targetIds: group.map((traveller) => traveller.subjectId),
+    templateId: step.templateId ?? null,
+    ...message.content,
+    ...messageOptionsField(message.options),
+    data: step.data ?? {},
+    sendAt: null,
+    timing: sendTimingOf(step),
+    journeyId: context.journeyId,
+    journeyStepId: step.id,
+    entryEvent: (readsEntryEvent(step) ? group[0]!.entryEvent : null) as EntryEvent | null,
+    travellers: group,
+  }));
+  const documents = await Promise.all(
+    notifications.map(({ travellers: _group, ...notification }) =>
+      customerKeyedDocument(context.deps.models.Notification, notification, ['data', 'entryEvent']),
+    ),
+  );
+  await ignoringDuplicateKeys(documents.length, () =>
+    context.deps.models.Notification.collection.insertMany(documents as never[], { ordered: false }),
+  );
+  // A notification past queued has had its send job run: adding it again would be a no-op at best.
+  const queued = await context.deps.models.Notification.find(
+    { _id: { $in: notifications.map((notification) => notification._id) }, status: 'queued' },
+    { _id: 1 },
+  ).lean();
+  const toQueue = new Set(queued.map((notification) => notification._id));
+  const now = Date.now();
+  await context.deps.queues.send.addBulk(
+    notifications
+      .filter((notification) => toQueue.has(notification._id))
+      .map((notification) => sendJob(notification, now)),
+  );
+  const results = new Map<string, StepResult>();
+  for (const notification of notifications)
+    for (const traveller of notification.travellers)
+      results.set(traveller._id, { next, outcome: { notificationId: notification._id } });
+  return results;
+};
