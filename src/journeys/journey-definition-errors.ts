@@ -7,6 +7,7 @@ import { contentSyntaxErrors } from '../rendering/message-content.ts';
 import { optionContentErrors } from '../rendering/option-content-errors.ts';
 import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';
 import { journeyGraphErrors } from './journey-graph.ts';
+import { notBlank } from '../schemas/common.ts';
 import { isLegacyJourney, legacyAsDefinition, legacyErrorPath, mixedFormErrors } from './legacy-journey.ts';
 
 const { steps: _steps, ...topLevel } = JourneyDefinition.properties;
@@ -64,6 +65,10 @@ function stepErrors(step: unknown, index: number, pushIds: Set<string>): ErrorDe
   return prefixed(own, `/steps/${index}`);
 }
 
+/** A blank body, stored before that rule, does not keep a journey that cannot send (paused, draft) from being saved. */
+const blankBodyAllowed = (fields: Record<string, unknown>) => (detail: ErrorDetail) =>
+  fields.status === undefined || fields.status === 'active' || detail.message !== notBlank.errorMessage;
+
 /** Every rule of a journey in the form of CONTRACTS §18 that a single read of the body can check. */
 export function stepsDefinitionErrors(input: unknown): ErrorDetail[] {
   const fields = fieldsOf(input);
@@ -79,7 +84,7 @@ export function stepsDefinitionErrors(input: unknown): ErrorDetail[] {
     ...exits.flatMap((rule, index) => whereErrors(rule, `/exit/${index}`)),
     ...steps.flatMap((step, index) => stepErrors(step, index, pushIds)),
     ...journeyGraphErrors(steps),
-  ];
+  ].filter(blankBodyAllowed(fields));
 }
 
 /** The checks past the route schema for either form; the first form's are named at its own fields. */

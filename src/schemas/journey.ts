@@ -5,7 +5,7 @@ import { maxWhereConditions } from './segment.ts';
 import { Id, NullableText } from './text.ts';
 import { DeliveryOptOuts } from './send-timing.ts';
 import { contentOptionFields, deliveryOptionFields } from './message-options.ts';
-import { DataWhere, JourneyStep, SameAs, StepId, stepTypes } from './journey-steps.ts';
+import { DataWhere, JourneyStep, SameAs, stepTypes } from './journey-steps.ts';
 
 export const maxDelaySeconds = 30 * 24 * 3600;
 export const maxSteps = 50;
@@ -94,9 +94,8 @@ export const legacyJourneyFields = {
 export const legacyFieldNames = Object.keys(legacyJourneyFields);
 
 /**
- * The request: either form. Steps are only shaped here (an id and a known type); each is checked against its own
- * type's schema by the store, so that a 400 names the field inside the step (`/steps/3/onTimeout`) rather than every
- * step type it failed to be.
+ * The request: either form. A step that is none of the types is named whole here; the store checks each step against
+ * its own type's schema too, so that the 400 also names the field inside it (`/steps/3/onTimeout`).
  */
 export const JourneyBody = Type.Object(
   {
@@ -105,14 +104,9 @@ export const JourneyBody = Type.Object(
     name: JourneyDefinition.properties.name,
     steps: Type.Optional(
       Type.Array(
-        Type.Object(
-          { id: StepId, type: Type.Enum(stepTypes, { errorMessage: `must be one of ${stepTypes.join(', ')}` }) },
-          {
-            additionalProperties: true,
-            description:
-              'a step: wait, push, waitForEvent, branch, split, setTags or webhook (see the response schema)',
-          },
-        ),
+        Type.Union(JourneyStep.anyOf, {
+          errorMessage: `must be a step: an id and a type (${stepTypes.join(', ')}) with that type's fields`,
+        }),
         { minItems: 1, maxItems: maxSteps, errorMessage: `must be an array of 1 to ${maxSteps} steps` },
       ),
     ),
@@ -142,6 +136,8 @@ export type JourneyStats = Static<typeof JourneyStats>;
 export const JourneyView = Type.Object({
   id: Type.String(),
   ...JourneyDefinition.properties,
+  // Shown as stored: a step stored before a rule of today must still be shown, to be corrected.
+  steps: Type.Array(Type.Object({ id: Type.String(), type: Type.Enum(stepTypes) }, { additionalProperties: true })),
   status: Type.Enum(journeyStatuses),
   reentry: Reentry,
   exit: Type.Array(ExitRule),

@@ -9,6 +9,8 @@ import { ignoringDuplicateKeys } from '../../infra/ignore-duplicate-keys.ts';
 import { sendJob } from '../../queues/send.ts';
 import { nextOf, type StepContext, type StepResult, type StepRun, type Traveller } from './step-context.ts';
 
+const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 24);
+
 /** Whether the step's content or options read the entry event: then travellers with different ones cannot share a push. */
 const readsEntryEvent = (step: StepOf<'push'>) => JSON.stringify(step).includes('entry_event');
 
@@ -18,7 +20,7 @@ function groupsOf(step: StepOf<'push'>, travellers: Traveller[]): Map<string, Tr
   const groups = new Map<string, Traveller[]>();
   for (const traveller of travellers) {
     const event = personal ? JSON.stringify(traveller.entryEvent) : '';
-    const key = `${traveller.subjectType}-${createHash('sha256').update(event).digest('hex').slice(0, 16)}`;
+    const key = `${traveller.subjectType}\n${event}`;
     groups.set(key, [...(groups.get(key) ?? []), traveller]);
   }
   return groups;
@@ -46,7 +48,7 @@ export const runPush: StepRun<'push'> = async (context, step, travellers) => {
   const next = nextOf(context.version, step);
   if (!message) return new Map(travellers.map((t) => [t._id, { next, outcome: { skipped: 'template_deleted' } }]));
   const notifications = [...groupsOf(step, travellers)].map(([key, group]) => ({
-    _id: `jp-${context.runId}-${key}`,
+    _id: `jp-${context.runId}-${digest(`${context.journeyId}\n${context.version.version}\n${step.id}\n${key}`)}`,
     projectId: context.projectId,
     targetType: group[0]!.subjectType === 'device' ? ('device' as const) : ('userId' as const),
     targetIds: group.map((traveller) => traveller.subjectId),
