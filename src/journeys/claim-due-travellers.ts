@@ -18,22 +18,24 @@ export async function claimDueTravellers(
   const now = new Date();
   const due = await models.JourneyTraveller.find(
     { state: { $in: ['due', 'running'] }, dueAt: { $lte: now } },
-    { _id: 1 },
+    { _id: 1, state: 1 },
   )
     .sort({ dueAt: 1 })
     .limit(limit)
     .lean();
   const claim = randomUUID();
   if (due.length === 0) return { claim, travellers: [] };
-  const ids = due.map((traveller) => traveller._id);
   const lease = new Date(now.getTime() + claimLeaseMs);
-  await models.JourneyTraveller.updateMany(
-    { _id: { $in: ids }, state: 'due', dueAt: { $lte: now } },
-    { $set: { state: 'running', claim, runId: claim, dueAt: lease } },
-  );
-  await models.JourneyTraveller.updateMany(
-    { _id: { $in: ids }, state: 'running', dueAt: { $lte: now } },
-    { $set: { claim, dueAt: lease } },
+  // One conditional update by _id each, in one bulk write: a point update is what every storage server does fast, where
+  // an updateMany over an $in of ids was found to take seconds on SecantusDB.
+  await models.JourneyTraveller.bulkWrite(
+    due.map(({ _id, state }) => ({
+      updateOne: {
+        filter: { _id, state, dueAt: { $lte: now } },
+        update: { $set: { state: 'running' as const, claim, dueAt: lease, ...(state === 'due' && { runId: claim }) } },
+      },
+    })),
+    { ordered: false },
   );
   const travellers = await models.JourneyTraveller.find({ claim }).lean<Traveller[]>();
   return { claim, travellers };
