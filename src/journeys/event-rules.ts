@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { EntryEvent } from '../schemas/events.ts';
 import type { EventDataCondition } from '../schemas/event-conditions.ts';
-import { toStoredData } from '../events/event-data.ts';
+import { toStoredData } from '../conditions/event-data.ts';
 import { matchesDataConditions } from '../conditions/match-data.ts';
 
 /** An entry, exit or waitForEvent rule: an event type, conditions on its data, and fields equal to the entry event's. */

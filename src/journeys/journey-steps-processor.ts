@@ -1,6 +1,7 @@
 import type { Job, Processor } from 'bullmq';
 import { journeyStepsJobName } from '../queues/journey-steps.ts';
-import { ProjectSettingsCache } from '../delivery/project-settings-cache.ts';
+import { ShortLivedCache } from '../infra/short-lived-cache.ts';
+import { readProjectSettings } from '../projects/project-settings.ts';
 import type { StepDeps } from './steps/step-context.ts';
 import { claimDueTravellers } from './claim-due-travellers.ts';
 import { runClaimedSteps, type RunnerState } from './run-claimed-steps.ts';
@@ -20,7 +21,10 @@ export async function runDueSteps(deps: StepDeps, state: RunnerState): Promise<{
 }
 
 export function journeyStepsProcessor(deps: StepDeps): Processor {
-  const state: RunnerState = { settings: new ProjectSettingsCache(deps.models), versions: new Map() };
+  const zones = new ShortLivedCache<string>(1000);
+  const defaultZone = (projectId: string) =>
+    zones.get(projectId, async () => (await readProjectSettings(deps.models, projectId))?.defaultTimezone ?? 'UTC');
+  const state: RunnerState = { defaultZone, versions: new Map() };
   return async (job: Job) => {
     if (job.name !== journeyStepsJobName) throw new Error(`unknown journey-steps job "${job.name}"`);
     return runDueSteps(deps, state);

@@ -1,6 +1,5 @@
 import type { StepOf, StepType } from '../schemas/journey-steps.ts';
 import { journeyVersionId } from '../models/journey.ts';
-import type { ProjectSettingsCache } from '../delivery/project-settings-cache.ts';
 import type { JourneyVersion } from './active-journeys.ts';
 import type { StepDeps, Traveller } from './steps/step-context.ts';
 import { stepRuns } from './steps/step-runs.ts';
@@ -8,7 +7,7 @@ import { advanceTravellers } from './advance-travellers.ts';
 import { recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
 
 export interface RunnerState {
-  settings: ProjectSettingsCache;
+  defaultZone(projectId: string): Promise<string>;
   /** Versions never change once stored, so a worker keeps those it has read. */
   versions: Map<string, JourneyVersion>;
 }
@@ -55,7 +54,7 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
       if (!version || !step) return;
       const context = {
         deps,
-        settings: state.settings,
+        defaultZone: state.defaultZone,
         projectId: first.projectId,
         journeyId: first.journeyId,
         version,

@@ -1,5 +1,5 @@
 import type { Models } from '../models/index.ts';
-import { startOfUtcDay } from '../events/utc-day.ts';
+import { startOfUtcDay } from '../infra/utc-day.ts';
 
 export interface DayCounts {
   sent?: number;

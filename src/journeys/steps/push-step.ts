@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { StepOf } from '../../schemas/journey-steps.ts';
-import type { EntryEvent } from '../../schemas/events.ts';
 import { contentOf } from '../../rendering/message-content.ts';
-import { messageOptionsField, optionsOf } from '../../schemas/message-options.ts';
+import { optionsOf } from '../../schemas/message-options.ts';
+import { makeNotifications, type NotificationDraft } from '../../notifications/make-notifications.ts';
 import { sendTimingOf } from '../../schemas/send-timing.ts';
-import { customerKeyedDocument } from '../../models/customer-keyed-insert.ts';
-import { ignoringDuplicateKeys } from '../../infra/ignore-duplicate-keys.ts';
-import { sendJob } from '../../queues/send.ts';
 import { nextOf, type StepContext, type StepResult, type StepRun, type Traveller } from './step-context.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 24);
@@ -48,44 +45,31 @@ export const runPush: StepRun<'push'> = async (context, step, travellers) => {
   const next = nextOf(context.version, step);
   if (!message) return new Map(travellers.map((t) => [t._id, { next, outcome: { skipped: 'template_deleted' } }]));
   const notifications = [...groupsOf(step, travellers)].map(([key, group]) => ({
-    _id: `jp-${context.runId}-${digest(`${context.journeyId}\n${context.version.version}\n${step.id}\n${key}`)}`,
-    projectId: context.projectId,
-    targetType: group[0]!.subjectType === 'device' ? ('device' as const) : ('userId' as const),
-    targetIds: group.map((traveller) => traveller.subjectId),
-    templateId: step.templateId ?? null,
-    ...message.content,
-    ...messageOptionsField(message.options),
-    data: step.data ?? {},
-    sendAt: null,
-    timing: sendTimingOf(step),
-    journeyId: context.journeyId,
-    journeyStepId: step.id,
-    entryEvent: (readsEntryEvent(step) ? group[0]!.entryEvent : null) as EntryEvent | null,
-    travellers: group,
+    group,
+    draft: {
+      _id: `jp-${context.runId}-${digest(`${context.journeyId}\n${context.version.version}\n${step.id}\n${key}`)}`,
+      projectId: context.projectId,
+      targetType: group[0]!.subjectType === 'device' ? ('device' as const) : ('userId' as const),
+      targetIds: group.map((traveller) => traveller.subjectId),
+      templateId: step.templateId ?? null,
+      content: message.content,
+      options: message.options,
+      data: step.data ?? {},
+      sendAt: null,
+      timing: sendTimingOf(step),
+      journey: {
+        journeyId: context.journeyId,
+        journeyStepId: step.id,
+        entryEvent: readsEntryEvent(step) ? group[0]!.entryEvent : null,
+      },
+    } satisfies NotificationDraft,
   }));
-  const documents = await Promise.all(
-    notifications.map(({ travellers: _group, ...notification }) =>
-      customerKeyedDocument(context.deps.models.Notification, notification, ['data', 'entryEvent']),
-    ),
-  );
-  await ignoringDuplicateKeys(documents.length, () =>
-    context.deps.models.Notification.collection.insertMany(documents as never[], { ordered: false }),
-  );
-  // A notification past queued has had its send job run: adding it again would be a no-op at best.
-  const queued = await context.deps.models.Notification.find(
-    { _id: { $in: notifications.map((notification) => notification._id) }, status: 'queued' },
-    { _id: 1 },
-  ).lean();
-  const toQueue = new Set(queued.map((notification) => notification._id));
-  const now = Date.now();
-  await context.deps.queues.send.addBulk(
-    notifications
-      .filter((notification) => toQueue.has(notification._id))
-      .map((notification) => sendJob(notification, now)),
+  await makeNotifications(
+    context.deps,
+    notifications.map(({ draft }) => draft),
   );
   const results = new Map<string, StepResult>();
-  for (const notification of notifications)
-    for (const traveller of notification.travellers)
-      results.set(traveller._id, { next, outcome: { notificationId: notification._id } });
+  for (const { group, draft } of notifications)
+    for (const traveller of group) results.set(traveller._id, { next, outcome: { notificationId: draft._id } });
   return results;
 };

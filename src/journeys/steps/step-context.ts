@@ -1,7 +1,6 @@
 import type { Deps } from '../../deps.ts';
 import type { Listening, TravellerDocument } from '../../models/journey-traveller.ts';
 import type { StepOf, StepType } from '../../schemas/journey-steps.ts';
-import type { ProjectSettingsCache } from '../../delivery/project-settings-cache.ts';
 import type { JourneyVersion } from '../active-journeys.ts';
 import { defaultNext } from '../journey-graph.ts';
 
@@ -24,7 +23,8 @@ export type StepDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'queues' | 'lo
 
 export interface StepContext {
   deps: StepDeps;
-  settings: ProjectSettingsCache;
+  /** The project's defaultTimezone, read at most once a second per project. */
+  defaultZone(projectId: string): Promise<string>;
   projectId: string;
   journeyId: string;
   version: JourneyVersion;

@@ -1,4 +1,4 @@
-import { nextLocalTime } from '../../delivery/local-clock.ts';
+import { nextLocalTime } from '../../targets/local-clock.ts';
 import { nextOf, type StepContext, type StepRun, type StepResult, type Traveller } from './step-context.ts';
 import { subjectDevices } from '../subject-devices.ts';
 
@@ -17,7 +17,7 @@ async function travellerZone(context: StepContext, traveller: Traveller): Promis
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
     .find((device) => device.timezone);
   if (newest?.timezone) return newest.timezone;
-  return (await context.settings.get(context.projectId))?.defaultTimezone ?? 'UTC';
+  return context.defaultZone(context.projectId);
 }
 
 /** The next step is due after the wait; the traveller waits in this step meanwhile, held by nothing but its record. */
