@@ -15,12 +15,13 @@ function bodyOf(journey: JourneyView): JourneyBody {
   return { name, status, entry, audience, reentry, exit, steps } as JourneyBody;
 }
 
-/** A step as the list shows it: its type, and what a push step says. */
-const stepSummary = (step: JourneyView['steps'][number]) => {
+/** A step as the list shows it: its type, and what a push step says (its template named by `templateName`). */
+const stepSummary = (step: JourneyView['steps'][number], templateName: (id: string) => string) => {
   const fields = step as Record<string, unknown>;
   if (step.type === 'wait')
     return fields.seconds === undefined ? `wait until ${fields.untilLocalTime}` : `wait ${fields.seconds} s`;
-  if (step.type === 'push') return typeof fields.templateId === 'string' ? `push (template)` : `push “${fields.body}”`;
+  if (step.type === 'push')
+    return typeof fields.templateId === 'string' ? templateName(fields.templateId) : `push “${fields.body}”`;
   return step.type;
 };
 
@@ -31,6 +32,12 @@ export function JourneysScreen() {
   const list = useLoad(() => listAll<JourneyView>(`${base}/journeys`), [base]);
   const templates = useLoad(() => listAll<TemplateView>(`${base}/templates`), [base]);
   const [draft, setDraft] = useState(emptyDraft);
+  // Its name once the templates are read; a deleted one says so, for such a step sends nothing.
+  const templateName = (id: string) => {
+    if (!templates.data) return `template ${id}`;
+    const template = templates.data.find((candidate) => candidate.id === id);
+    return template ? `template “${template.name}”` : `template ${id} (deleted: sends nothing)`;
+  };
   useUnsavedEdits(() => !unchanged(draft, emptyDraft));
 
   const create = useAction(async () => {
@@ -80,7 +87,7 @@ export function JourneysScreen() {
                     <td>
                       <code>{journey.entry.event}</code>
                     </td>
-                    <td>{journey.steps.map(stepSummary).join(' → ')}</td>
+                    <td>{journey.steps.map((step) => stepSummary(step, templateName)).join(' → ')}</td>
                     <td>{journey.status}</td>
                     <td class="actions">
                       <button type="button" class="secondary" onClick={() => toggle.run(journey)}>
