@@ -4,10 +4,13 @@ import { eventIngestJobName, type EventIngestJob } from '../queues/event-ingest.
 import { EventTypeCatalog } from '../events/event-type-catalog.ts';
 import { ingestEvents } from '../events/ingest-events.ts';
 import { ActiveJourneys } from '../journeys/active-journeys.ts';
-import { triggerJourneys } from '../journeys/trigger-journeys.ts';
+import { travelEvents } from '../journeys/travel-events.ts';
 import { ProjectSettingsCache } from '../projects/project-settings-cache.ts';
 
-/** Stores the events, then starts the journeys they trigger (after storing, so a journey's segment sees them). */
+/**
+ * Stores the events, then matches them with the journeys' rules: entries, exits and awaited events (after storing, so
+ * a journey's audience sees them).
+ */
 export function eventIngestProcessor(deps: Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'queues'>): Processor {
   // The catalog, the active journeys and the settings are this worker's caches, kept from job to job.
   const workerDeps = {
@@ -19,7 +22,7 @@ export function eventIngestProcessor(deps: Pick<Deps, 'models' | 'redis' | 'conf
   return async (job: Job<EventIngestJob>) => {
     if (job.name !== eventIngestJobName) throw new Error(`unknown event-ingest job "${job.name}"`);
     await ingestEvents(workerDeps, job.id!, job.data, () => job.updateData({ ...job.data, countsRecorded: true }));
-    const journeySends = await triggerJourneys(workerDeps, job.id!, job.data);
-    return { stored: job.data.events.length, journeySends };
+    const entered = await travelEvents(workerDeps, job.id!, job.data);
+    return { stored: job.data.events.length, entered };
   };
 }

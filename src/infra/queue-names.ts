@@ -8,6 +8,7 @@ export const queueNames = {
   eventIngest: 'event-ingest',
   maintenance: 'maintenance',
   webhook: 'webhook',
+  journeySteps: 'journey-steps',
 } as const;
 
 export type QueueKey = keyof typeof queueNames;

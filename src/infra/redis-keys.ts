@@ -19,6 +19,7 @@ const queueTags: Record<QueueName, string> = {
   'event-ingest': 'event-ingest',
   maintenance: 'maintenance',
   webhook: 'webhook',
+  'journey-steps': 'journey-steps',
 };
 
 export const redisKeys = {
@@ -43,6 +44,8 @@ export const redisKeys = {
   /** BullMQ's lock of a job being run (the `lock` key its scripts take), named from the job's own queue name. */
   jobLock: (queueQualifiedName: string, jobId: string) => `${queueQualifiedName}:${jobId}:lock`,
   journeysVersion: (prefix: string, projectId: string) => `${prefix}:journeys-version:{${projectId}}`,
+  /** A journey's counts (CONTRACTS §18), one hash of HINCRBY fields, so that no document is their meeting point. */
+  journeyStats: (prefix: string, journeyId: string) => `${prefix}:journey-stats:{${journeyId}}`,
   /** Written in one MULTI per delivery batch. */
   deliveryCounts: (prefix: string) => `${prefix}:metrics:{metrics}:deliveries`,
   webhookCalls: (prefix: string) => `${prefix}:metrics:{metrics}:webhook-calls`,

@@ -18,15 +18,15 @@ export function pendingJourneySendsQuery(models: Models, journeyId: string) {
 }
 
 /**
- * Whether a journey's send, still queued, may go out now. Not if its journey is inactive or gone: it becomes
+ * Whether a journey's send, still queued, may go out now. Not if its journey is gone: it becomes
  * canceled. Otherwise it moves from queued to sending in one conditional write, which a deactivation's cancelation
  * (also conditional on queued) either precedes, and the send stays canceled and sends nothing, or follows, and leaves
  * it alone: a notification shown canceled never goes out afterwards.
  */
 export async function claimJourneySend(models: Models, notificationId: string, journeyId: string): Promise<boolean> {
   const stillQueued = { _id: notificationId, status: 'queued' as const };
-  const journey = await models.Journey.findById(journeyId, { active: 1 }).lean();
-  if (journey?.active !== true) {
+  const journey = await models.Journey.exists({ _id: journeyId });
+  if (!journey) {
     await models.Notification.updateOne(stillQueued, { $set: { status: 'canceled' } });
     return false;
   }

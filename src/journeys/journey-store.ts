@@ -1,56 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.ts';
-import type { JourneyDocument } from '../models/journey.ts';
-import { JourneyContentRule, type JourneyBody, type JourneyView } from '../schemas/journey.ts';
+import { journeyVersionId } from '../models/journey.ts';
+import type { StoredJourney } from './active-journeys.ts';
+import type { JourneyBody, JourneyDefinition, JourneyView } from '../schemas/journey.ts';
+import type { StepOf } from '../schemas/journey-steps.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
-import { bodyPartErrors, fieldsOf } from '../schemas/validation.ts';
-import { payloadFloorErrors, storedContentErrors } from '../rendering/payload-floor.ts';
-import { contentOf, contentSyntaxErrors, templateSyntaxErrors } from '../rendering/message-content.ts';
-import { trialRenderErrors } from '../rendering/trial-render.ts';
-import { optionContentErrors } from '../rendering/option-content-errors.ts';
-import { optionsOf, silentRule } from '../schemas/message-options.ts';
-import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
+import type { RenderPool } from '../rendering/render-pool.ts';
+import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 import { bumpJourneyVersion } from './journey-version.ts';
 import { cancelJourneySends } from './cancel-journey-sends.ts';
-import { sendTimingOf } from '../schemas/send-timing.ts';
-import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
+import { journeyDefinitionErrors } from './journey-definition-errors.ts';
 
-export type StoredJourney = JourneyDocument & { _id: string; createdAt: Date; updatedAt: Date };
+export { journeyDefinitionErrors };
+import { isLegacyJourney, legacyAsDefinition, legacyErrorPath } from './legacy-journey.ts';
+import { pushStepCheckErrors } from './push-step-checks.ts';
+import { endTravellers, holdTravellers } from './traveller-states.ts';
+
+export type { StoredJourney };
 
 const missing = (journeyId: string) => notFound(`No journey "${journeyId}" in this project.`);
+const notValid = (details: ErrorDetail[]) =>
+  invalidRequest('The journey is not valid; see details for each field.', details);
 
-/** What the schema cannot say; also read on a body that failed it, each check on the fields it can read. */
-export function journeyDefinitionErrors(input: unknown): ErrorDetail[] {
-  const fields = fieldsOf(input);
-  const where = fieldsOf(fields.trigger).where;
-  const details = [
-    ...(Array.isArray(where) ? whereValueErrors(where, '/trigger/where') : []),
-    ...bodyPartErrors(JourneyContentRule, input, ''),
-    ...bodyPartErrors(silentRule(false), input, ''),
-    ...optionContentErrors(input),
-  ];
-  // Like the blank-body rule, only a journey that can send must fit a push: one stored too large before this rule can
-  // still be paused.
-  if (typeof fields.templateId !== 'string')
-    details.push(...(fields.active === false ? contentSyntaxErrors(fields) : storedContentErrors(fields)));
-  return details;
-}
-
-function storedFields(input: JourneyBody) {
+/** The definition a body asks for, in the form of CONTRACTS §18 whichever form it came in. */
+function definitionOf(input: JourneyBody): JourneyDefinition {
+  const definition = (isLegacyJourney(input) ? legacyAsDefinition(input) : input) as JourneyDefinition;
   return {
-    name: input.name,
-    trigger: { event: input.trigger.event, where: input.trigger.where ?? [] },
-    delaySeconds: input.delaySeconds ?? 0,
-    templateId: input.templateId ?? null,
-    title: input.title ?? null,
-    body: input.body ?? null,
-    url: input.url ?? null,
-    imageUrl: input.imageUrl ?? null,
-    active: input.active ?? true,
-    ignoreQuietHours: input.ignoreQuietHours ?? false,
-    ignoreFrequencyCap: input.ignoreFrequencyCap ?? false,
-    options: optionsOf(input),
+    name: definition.name,
+    status: definition.status ?? 'active',
+    entry: { event: definition.entry.event, where: definition.entry.where ?? [] },
+    audience: definition.audience,
+    reentry: definition.reentry ?? 'afterExit',
+    exit: definition.exit ?? [],
+    steps: definition.steps,
   };
 }
 
@@ -58,32 +41,27 @@ export function toJourneyView(journey: StoredJourney): JourneyView {
   return {
     id: journey._id,
     name: journey.name,
-    trigger: journey.trigger,
-    delaySeconds: journey.delaySeconds ?? 0,
-    templateId: journey.templateId ?? null,
-    title: journey.title ?? null,
-    body: journey.body ?? null,
-    url: journey.url ?? null,
-    imageUrl: journey.imageUrl ?? null,
-    active: journey.active ?? false,
-    ...journey.options,
+    status: journey.status,
+    entry: journey.entry,
+    ...(journey.audience && { audience: journey.audience }),
+    reentry: journey.reentry,
+    exit: journey.exit,
+    steps: journey.steps,
+    version: journey.version,
     createdAt: journey.createdAt.toISOString(),
     updatedAt: journey.updatedAt.toISOString(),
-    ...sendTimingOf({
-      ignoreQuietHours: journey.ignoreQuietHours ?? false,
-      ignoreFrequencyCap: journey.ignoreFrequencyCap ?? false,
-    }),
   };
 }
 
-type JourneyStoreDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'renderer'> & {
+type JourneyStoreDeps = Pick<Deps, 'models' | 'queues' | 'redis' | 'config'> & {
   templates: TemplateStore;
+  renderer: RenderPool;
 };
 
 /**
- * Journeys are checked when written (Liquid, trigger conditions, template), so a triggered send never meets a broken
- * one. Every write tells the event-ingest workers to reload the project's active journeys; deactivating or deleting
- * a journey cancels the sends it has pending.
+ * Journeys are checked whole when written (every step's rules, Liquid, targets, templates, the audience), so a
+ * traveller never meets a broken step. Every write makes a new version, which travellers entering later take, and
+ * tells the event-ingest workers to reload the project's journeys.
  */
 export class JourneyStore {
   private readonly deps: JourneyStoreDeps;
@@ -92,41 +70,44 @@ export class JourneyStore {
     this.deps = deps;
   }
 
-  private async validate(projectId: string, input: JourneyBody): Promise<void> {
+  private async validate(projectId: string, input: JourneyBody): Promise<JourneyDefinition> {
     const details = journeyDefinitionErrors(input);
-    if (details.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', details);
-    // Like the blank-body rule, only a journey that can send needs its template: one whose template was deleted can
-    // still be paused.
-    if (input.active === false) return;
-    const fromTemplate = typeof input.templateId === 'string';
-    const template = fromTemplate ? await this.deps.templates.find(projectId, input.templateId!) : null;
-    const content = contentOf(template ?? input);
-    if (template) {
-      // A template stored before a rule of today (fit a push, valid Liquid): refused here as a send naming it is. Its
-      // buttons and languages go in place of the journey's, as when it fires.
-      const stale = templateSyntaxErrors(content);
-      const { buttons = input.buttons, localizations = input.localizations } = optionsOf(template);
-      const errors =
-        stale.length > 0
-          ? stale
-          : payloadFloorErrors(
-              { content, data: {}, buttons, localizations },
-              { content: true, buttons: !!template.buttons, localizations: !!template.localizations },
-            );
-      if (errors.length > 0) throw invalidRequest('The journey is not valid; see details for each field.', errors);
+    if (details.length > 0) throw notValid(details);
+    const definition = definitionOf(input);
+    const legacy = isLegacyJourney(input);
+    // Only a journey that can send needs its templates and content to fit a push: one whose template was deleted, or
+    // stored before today's rules, can still be paused.
+    if (definition.status !== 'active') return definition;
+    const checks: ErrorDetail[] = [];
+    if (definition.audience) {
+      const found = await this.deps.models.Segment.exists({ projectId, _id: definition.audience.segmentId });
+      if (!found) checks.push({ path: '/audience/segmentId', message: 'names no segment of this project' });
     }
-    const entryEvent = { type: input.trigger.event, data: {} };
-    const { renderer } = this.deps;
-    const unrenderable = await trialRenderErrors(renderer, projectId, content, { entryEvent }, fromTemplate);
-    if (unrenderable.length > 0)
-      throw invalidRequest('The journey is not valid; see details for each field.', unrenderable);
+    for (const [index, step] of definition.steps.entries()) {
+      if (step.type !== 'push') continue;
+      const errors = await pushStepCheckErrors(this.deps, projectId, step as StepOf<'push'>, definition.entry.event);
+      checks.push(...errors.map((detail) => ({ ...detail, path: `/steps/${index}${detail.path}` })));
+    }
+    if (checks.length > 0) throw notValid(legacy ? checks.map(legacyErrorPath) : checks);
+    return definition;
+  }
+
+  private async storeVersion(projectId: string, journeyId: string, version: number, definition: JourneyDefinition) {
+    const { status: _status, ...fields } = definition;
+    await this.deps.models.JourneyVersion.updateOne(
+      { _id: journeyVersionId(journeyId, version) },
+      { $setOnInsert: { projectId, journeyId, version, ...fields } },
+      { upsert: true },
+    );
   }
 
   async create(projectId: string, input: JourneyBody): Promise<StoredJourney> {
-    await this.validate(projectId, input);
-    const document = await this.deps.models.Journey.create({ _id: randomUUID(), projectId, ...storedFields(input) });
+    const definition = await this.validate(projectId, input);
+    const _id = randomUUID();
+    await this.storeVersion(projectId, _id, 1, definition);
+    const document = await this.deps.models.Journey.create({ _id, projectId, ...definition, version: 1 });
     await bumpJourneyVersion(this.deps, projectId);
-    return document.toObject();
+    return document.toObject() as StoredJourney;
   }
 
   private readonly listing = newestFirstListing<StoredJourney>((filter, count) =>
@@ -141,23 +122,29 @@ export class JourneyStore {
     return journey;
   }
 
+  /** A new version: the version is stored before the journey points at it, so a traveller never names a missing one. */
   async replace(projectId: string, journeyId: string, input: JourneyBody): Promise<StoredJourney> {
-    await this.validate(projectId, input);
+    const definition = await this.validate(projectId, input);
+    const current = await this.find(projectId, journeyId);
+    const version = current.version + 1;
+    await this.storeVersion(projectId, journeyId, version, definition);
     const journey = await this.deps.models.Journey.findOneAndUpdate(
       { _id: journeyId, projectId },
-      { $set: storedFields(input) },
+      { $set: { ...definition, version } },
       { returnDocument: 'after' },
     ).lean<StoredJourney>();
     if (!journey) throw missing(journeyId);
     await bumpJourneyVersion(this.deps, projectId);
-    if (!journey.active) await cancelJourneySends(this.deps, journeyId);
+    await holdTravellers(this.deps.models, journeyId, journey.status !== 'active');
     return journey;
   }
 
+  /** Its travellers exit at once; pushes of the first form still waiting for their delay are canceled. */
   async delete(projectId: string, journeyId: string): Promise<void> {
     const result = await this.deps.models.Journey.deleteOne({ _id: journeyId, projectId });
     if (result.deletedCount === 0) throw missing(journeyId);
     await bumpJourneyVersion(this.deps, projectId);
+    await endTravellers(this.deps, journeyId, 'journey_deleted');
     await cancelJourneySends(this.deps, journeyId);
   }
 }

@@ -2,9 +2,13 @@ import type { Models } from './index.ts';
 
 /**
  * Indexes an earlier version declared that one declared now serves in their place (as its prefix): dropped at
- * start-up, since every index costs each write. {projectId, userId} became {projectId, userId, platform}.
+ * start-up, since every index costs each write. {projectId, userId} became {projectId, userId, platform}; a journey's
+ * active flag became its status.
  */
-const replacedIndexes: Partial<Record<keyof Models, string[]>> = { Device: ['projectId_1_userId_1'] };
+const replacedIndexes: Partial<Record<keyof Models, string[]>> = {
+  Device: ['projectId_1_userId_1'],
+  Journey: ['projectId_1_active_1'],
+};
 
 /** MongoDB's IndexNotFound: the index is already gone (dropped by another process starting, or never built). */
 const indexNotFound = 27;

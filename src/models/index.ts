@@ -8,7 +8,8 @@ import { eventCounterModel } from './event-counter.ts';
 import { notificationModel } from './notification.ts';
 import { templateModel } from './template.ts';
 import { segmentModel } from './segment.ts';
-import { journeyModel } from './journey.ts';
+import { journeyModel, journeyVersionModel } from './journey.ts';
+import { journeyTravellerModel } from './journey-traveller.ts';
 import { deliveryResultModel } from './delivery-result.ts';
 import { notificationClickModel } from './notification-click.ts';
 import { webhookEndpointModel } from './webhook-endpoint.ts';
@@ -28,6 +29,8 @@ export function createModels(connection: Connection) {
     Template: templateModel(connection),
     Segment: segmentModel(connection),
     Journey: journeyModel(connection),
+    JourneyVersion: journeyVersionModel(connection),
+    JourneyTraveller: journeyTravellerModel(connection),
     DeliveryResult: deliveryResultModel(connection),
     NotificationClick: notificationClickModel(connection),
     WebhookEndpoint: webhookEndpointModel(connection),

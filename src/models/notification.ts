@@ -37,6 +37,8 @@ const notificationSchema = new Schema(
     completedAt: { type: Date, default: null },
     /** Set for a journey's send: the journey, and the event that triggered it (Liquid entry_event). */
     journeyId: { type: String, default: null },
+    /** A journey push step's batch: the step whose stats it counts on (CONTRACTS §18). */
+    journeyStepId: { type: String, default: null },
     entryEvent: { type: Schema.Types.Mixed, default: null },
     /** An experiment's variants, its settings and decision (CONTRACTS §19); devices queued per variant. */
     variants: { type: Schema.Types.Mixed, default: undefined },

@@ -9,7 +9,7 @@ import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { enqueueSends } from '../queues/send.ts';
 import type { StoredExperiment, Variant } from '../schemas/experiment.ts';
 
-/** A notification as every way of sending makes it: a send request, a journey's trigger. */
+/** A notification as every way of sending makes it: a send request, a journey's push step. */
 export interface NotificationDraft {
   /** Repeatable by whoever may make it again (an Idempotency-Key, a replayed ingest job): nothing is made twice. */
   _id: string;
@@ -24,8 +24,11 @@ export interface NotificationDraft {
   data: NotificationData;
   sendAt: Date | null;
   timing: SendTiming;
-  /** A journey's send: the journey, and the event bound as Liquid's entry_event. */
-  journey?: { journeyId: string; entryEvent: EntryEvent };
+  /**
+   * A journey's send: the journey, the push step whose batch it is, and the event bound as Liquid's entry_event (none
+   * when the step's content does not read it and the batch's travellers entered on different events).
+   */
+  journey?: { journeyId: string; journeyStepId?: string; entryEvent: EntryEvent | null };
   /** An experiment's variants and settings (CONTRACTS §19). */
   variants?: Variant[];
   experiment?: StoredExperiment;

@@ -9,6 +9,8 @@ import { toSegmentView } from '../segments/segment-store.ts';
 import { segmentDefinitionErrors } from '../segments/segment-conditions.ts';
 import { journeyDefinitionErrors, toJourneyView } from '../journeys/journey-store.ts';
 import { registerPreviewSegment } from './segments/preview-segment.ts';
+import { registerJourneyTravellers } from './journeys/journey-travellers.ts';
+import { journeyDetailView } from '../journeys/journey-details.ts';
 
 /** Templates, segments and journeys: the resources a console edits, each with the same five routes. */
 export function registerConsoleResources(app: App, context: AppContext): void {
@@ -48,12 +50,15 @@ export function registerConsoleResources(app: App, context: AppContext): void {
     View: JourneyView,
     store: context.journeys,
     toView: toJourneyView,
+    detailView: (_projectId, journey) => journeyDetailView(context, journey),
     pastSchemaErrors: journeyDefinitionErrors,
     summaries: {
-      create: 'Create a journey: a message sent to the subject of each matching event, after a delay',
-      description: 'The message may read the triggering event as {{ entry_event.type }} and {{ entry_event.data.x }}.',
-      replace: 'Replace a journey; with "active": false its pending sends are canceled',
-      delete: 'Delete a journey and cancel its pending sends',
+      create: "Create a journey: steps each matching event's subject travels (CONTRACTS §18)",
+      description:
+        'Steps: wait, push, waitForEvent, branch, split, setTags, webhook. A push step may read the entering event as {{ entry_event.type }} and {{ entry_event.data.x }}. The first form (trigger, delaySeconds, content, active) is still taken, as entry + wait + push.',
+      replace: 'Replace a journey: a new version; travellers finish on theirs; status pauses or resumes it',
+      delete: 'Delete a journey: every traveller exits',
     },
   });
+  registerJourneyTravellers(app, context);
 }

@@ -12,6 +12,7 @@ export const webhookEventTypes = [
   'in_app.clicked',
   'in_app.closed',
   'message.converted',
+  'journey.step',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

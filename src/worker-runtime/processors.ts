@@ -58,6 +58,10 @@ export const queueProcessors: Record<QueueName, () => Promise<(deps: Deps) => Qu
     const { maintenanceProcessor } = await import('../maintenance/maintenance-processor.ts');
     return (deps) => ({ process: maintenanceProcessor(deps) });
   },
+  'journey-steps': async () => {
+    const { journeyStepsProcessor } = await import('../journeys/journey-steps-processor.ts');
+    return (deps) => ({ process: journeyStepsProcessor(deps) });
+  },
   webhook: async () => {
     const { webhookProcessor } = await import('../webhooks/webhook-processor.ts');
     return webhookProcessor;

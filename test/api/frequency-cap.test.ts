@@ -15,7 +15,7 @@ const {
   projects: { capped, ignoring, racing, journeying, quietJourneys },
 } = useDeliveryHarness({
   projects: { capped: 'team', ignoring: 'team', racing: 'team', journeying: 'team', quietJourneys: 'team' },
-  queues: ['send', 'deliver', 'event-ingest'],
+  queues: ['send', 'deliver', 'event-ingest', 'journey-steps'],
 });
 
 const sendToUser = (project: typeof capped, userId: string, extra: Record<string, unknown> = {}) =>
@@ -147,7 +147,7 @@ describe('frequency cap (CONTRACTS §15)', () => {
         body: { name, trigger: { event: name }, body: name, ...extra },
       });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
-      expect(created.body.data.ignoreQuietHours).toBe(name === 'urgent_event' ? true : undefined);
+      expect(created.body.data.steps[0].ignoreQuietHours).toBe(name === 'urgent_event' ? true : undefined);
     }
     await harness.ingress.request('POST', `/v1/projects/${quietJourneys.projectId}/events`, {
       key: quietJourneys.apiKey,

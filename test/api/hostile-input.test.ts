@@ -16,7 +16,7 @@ import { eventually } from '../support/eventually.ts';
 const {
   harness,
   projects: { project },
-} = useDeliveryHarness({ queues: ['send', 'deliver', 'event-ingest'], projects: { project: 'team' } });
+} = useDeliveryHarness({ queues: ['send', 'deliver', 'event-ingest', 'journey-steps'], projects: { project: 'team' } });
 
 const request = (method: string, path: string, options: Parameters<DeliveryHarness['ingress']['request']>[2]) =>
   harness.ingress.request(method, path, options);
@@ -657,7 +657,11 @@ describe('found by a hostile-input hunt', () => {
     await harness.ingress.context.models.Journey.create({
       _id: 'blank-before',
       projectId: project.projectId,
-      ...stored,
+      name: stored.name,
+      entry: stored.trigger,
+      steps: [{ id: 'message', type: 'push', body: '' }],
+      status: 'active',
+      version: 1,
     });
     const pause = await request('PUT', journeyPath, { key: project.apiKey, body: { ...stored, active: false } });
     expect(pause.status, JSON.stringify(pause.body)).toBe(200);

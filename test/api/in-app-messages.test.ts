@@ -6,7 +6,7 @@ import { deviceKey } from '../../src/models/device.ts';
 const {
   ingress,
   projects: { project, other },
-} = useIngress({ workers: ['event-ingest'], projects: { project: 'team', other: 'team' } });
+} = useIngress({ workers: ['event-ingest', 'journey-steps'], projects: { project: 'team', other: 'team' } });
 
 const messages = (suffix = '') => `/v1/projects/${project.projectId}/in-app-messages${suffix}`;
 const server = (method: string, path: string, body?: unknown) =>

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ActiveJourneys } from '../../src/journeys/active-journeys.ts';
-import { triggerJourneys } from '../../src/journeys/trigger-journeys.ts';
+import { travelEvents } from '../../src/journeys/travel-events.ts';
 import {
   deactivateJourney,
-  readNotification,
   registerDevices,
   useDeliveryHarness,
   waitUntilCompleted,
@@ -16,7 +15,7 @@ const {
   harness,
   projects: { project },
 } = useDeliveryHarness({ projects: { project: 'team' } });
-const ingestWorker = useResource(() => startTestWorkers(harness.config, ['event-ingest']));
+const ingestWorker = useResource(() => startTestWorkers(harness.config, ['event-ingest', 'journey-steps']));
 
 beforeAll(async () => {
   await registerDevices(harness.ingress, project, [
@@ -68,14 +67,27 @@ describe('journeys API', () => {
     };
     const id = await createJourney(definition);
     const read = await harness.ingress.request('GET', journeysPath(`/${id}`), { key: project.apiKey });
-    expect(read.body.data).toMatchObject({ id, ...definition, templateId: null, url: null, imageUrl: null });
+    // The first form is shown as steps (CONTRACTS §18).
+    expect(read.body.data).toMatchObject({
+      id,
+      name: 'Thanks',
+      status: 'active',
+      entry: definition.trigger,
+      reentry: 'afterExit',
+      exit: [],
+      version: 1,
+      steps: [
+        { id: 'delay', type: 'wait', seconds: 60 },
+        { id: 'message', type: 'push', title: 'Hi', body: 'Thanks' },
+      ],
+    });
     const list = await harness.ingress.request('GET', journeysPath(), { key: project.apiKey });
     expect(list.body.data.map((journey: { id: string }) => journey.id)).toContain(id);
     const replaced = await harness.ingress.request('PUT', journeysPath(`/${id}`), {
       key: project.apiKey,
       body: { ...definition, active: false },
     });
-    expect(replaced.body.data.active).toBe(false);
+    expect(replaced.body.data).toMatchObject({ status: 'paused', version: 2 });
     expect(
       (await harness.ingress.request('DELETE', journeysPath(`/${id}`), { key: project.apiKey })).body.data,
     ).toEqual({ id, deleted: true });
@@ -198,7 +210,7 @@ describe('journeys firing on events', () => {
     const options = { ttl: 120, priority: 'normal', buttons: [{ id: 'see', text: 'See {{ entry_event.type }}' }] };
     const id = await createJourney({ name: 'Options', trigger: { event: 'opted' }, body: 'With options', ...options });
     const read = await harness.ingress.request('GET', journeysPath(`/${id}`), { key: project.apiKey });
-    expect(read.body.data).toMatchObject(options);
+    expect(read.body.data.steps[0]).toMatchObject(options);
     const quiet = await createJourney({ name: 'Quiet', trigger: { event: 'quietly' }, silent: true });
     await report([
       { type: 'opted', subjectType: 'device', subjectId: 'j-other' },
@@ -233,24 +245,25 @@ describe('journeys firing on events', () => {
     expect(Date.parse(delivery!.receivedAt) - postedAt).toBeGreaterThanOrEqual(1000);
   });
 
-  it('sends nothing for an inactive journey, and cancels pending sends when one is deactivated or deleted', async () => {
+  it('sends nothing for a paused journey, and nothing for travellers of one paused or deleted during their wait', async () => {
     await createJourney({ name: 'Off', trigger: { event: 'browse' }, body: 'Inactive journey', active: false });
     const deactivated = await createJourney({
       name: 'Later',
       trigger: { event: 'browse' },
-      delaySeconds: 1,
+      delaySeconds: 2,
       body: 'Deactivated journey',
     });
     const deleted = await createJourney({
       name: 'Gone',
       trigger: { event: 'browse' },
-      delaySeconds: 1,
+      delaySeconds: 2,
       body: 'Deleted journey',
     });
-    await createJourney({ name: 'Control', trigger: { event: 'browse' }, delaySeconds: 2, body: 'Control journey' });
+    await createJourney({ name: 'Control', trigger: { event: 'browse' }, delaySeconds: 3, body: 'Control journey' });
     await report([{ type: 'browse', subjectType: 'device', subjectId: 'j-other' }]);
+    const waiting = (journeyId: string) => models().JourneyTraveller.countDocuments({ journeyId, at: 'message' });
     await waitFor(
-      async () => (await journeySends(deactivated)).length + (await journeySends(deleted)).length,
+      async () => (await waiting(deactivated)) + (await waiting(deleted)),
       (count) => count === 2,
     );
 
@@ -266,8 +279,9 @@ describe('journeys firing on events', () => {
     expect(bodies('j-tok-other')).not.toContain('Inactive journey');
     expect(bodies('j-tok-other')).not.toContain('Deactivated journey');
     expect(bodies('j-tok-other')).not.toContain('Deleted journey');
-    const [pending] = await journeySends(deactivated);
-    expect((await readNotification(harness.ingress, project, pending!._id)).status).toBe('canceled');
+    expect(await journeySends(deactivated)).toEqual([]);
+    const [gone] = await models().JourneyTraveller.find({ journeyId: deleted }).lean();
+    expect(gone).toMatchObject({ state: 'done', endReason: 'journey_deleted' });
   });
 
   it('sends nothing twice when an ingest job is replayed', async () => {
@@ -278,9 +292,12 @@ describe('journeys firing on events', () => {
       receivedAt: new Date().toISOString(),
       events: [{ type: 'replayed', subjectType: 'device' as const, subjectId: 'j-other', data: {} }],
     };
-    expect(await triggerJourneys(deps, 'replayed-job', job)).toBe(1);
-    expect(await triggerJourneys(deps, 'replayed-job', job)).toBe(1);
-    const [send] = await journeySends(journeyId);
+    expect(await travelEvents(deps, 'replayed-job', job)).toBe(1);
+    expect(await travelEvents(deps, 'replayed-job', job)).toBe(0);
+    const [send] = await waitFor(
+      () => journeySends(journeyId),
+      (sends) => sends.length === 1,
+    );
     await waitUntilCompleted(harness.ingress, project, send!._id);
     expect(await journeySends(journeyId)).toHaveLength(1);
     expect(bodies('j-tok-other').filter((body) => body === 'Replayed once')).toHaveLength(1);

@@ -14,7 +14,7 @@ import { eventually } from '../support/eventually.ts';
 const {
   harness,
   projects: { project },
-} = useDeliveryHarness({ queues: ['send', 'deliver', 'event-ingest'], projects: { project: 'team' } });
+} = useDeliveryHarness({ queues: ['send', 'deliver', 'event-ingest', 'journey-steps'], projects: { project: 'team' } });
 
 const prototypeNames = { toString: 't', valueOf: 'v', constructor: 'c', hasOwnProperty: 'h' };
 const serverPath = (suffix: string) => `/v1/projects/${project.projectId}${suffix}`;

@@ -97,16 +97,21 @@ export async function sendNotification(
   return response.body.data.id;
 }
 
-/** PUTs the journey back as it reads, inactive, as the console's Pause does. */
+/** PUTs the journey back as it reads, paused, as the console's Pause does. */
 export async function deactivateJourney(ingress: TestIngress, project: CreatedProject, journeyId: string) {
   const path = `/v1/projects/${project.projectId}/journeys/${journeyId}`;
   const {
     id: _id,
     createdAt: _c,
     updatedAt: _u,
+    version: _v,
+    stats: _s,
     ...definition
   } = (await ingress.request('GET', path, { key: project.apiKey })).body.data;
-  const replaced = await ingress.request('PUT', path, { key: project.apiKey, body: { ...definition, active: false } });
+  const replaced = await ingress.request('PUT', path, {
+    key: project.apiKey,
+    body: { ...definition, status: 'paused' },
+  });
   expect(replaced.status).toBe(200);
 }
 

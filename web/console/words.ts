@@ -22,6 +22,7 @@ export const webhookEventWords: Record<WebhookEventType, string> = {
   'in_app.clicked': 'An in-app message was clicked',
   'in_app.closed': 'An in-app message was closed',
   'message.converted': 'A push led to a conversion',
+  'journey.step': 'A journey reached a webhook step',
 };
 
 export const webhookEventTypes = Object.keys(webhookEventWords) as WebhookEventType[];

@@ -51,14 +51,19 @@ describe("the console's Journeys screen", { timeout: 120_000 }, () => {
       const [journey] = (
         await harness.ingress.request('GET', `/v1/projects/${project.projectId}/journeys`, { key: project.apiKey })
       ).body.data;
-      expect(journey).toMatchObject({ name: 'Thank buyers', trigger: { event: 'purchase' }, active: false });
+      expect(journey).toMatchObject({
+        name: 'Thank buyers',
+        entry: { event: 'purchase' },
+        status: 'paused',
+        version: 2,
+      });
       await row.getByRole('button', { name: 'Resume Thank buyers' }).click();
       await until(() => row.getByRole('cell').nth(3).textContent()).toBe('active');
       // Deleting asks first: keeping it changes nothing.
       await row.getByRole('button', { name: 'Delete Thank buyers' }).click();
       await row.getByRole('button', { name: 'Keep it' }).click();
       await row.getByRole('button', { name: 'Delete Thank buyers' }).click();
-      expect(await row.getByText('Its sends waiting for their delay are canceled.').count()).toBe(1);
+      expect(await row.getByText('Every traveller on it exits.').count()).toBe(1);
       await row.getByRole('button', { name: 'Yes, delete Thank buyers' }).click();
       await until(() => row.count()).toBe(0);
     } finally {

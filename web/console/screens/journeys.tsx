@@ -12,9 +12,19 @@ import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 
 /** The fields a journey is written with, from what reading it answered: PUT replaces the whole journey. */
 function bodyOf(journey: JourneyView): JourneyBody {
-  const { name, trigger, delaySeconds, templateId, title, body, url, imageUrl, active } = journey;
-  return { name, trigger, delaySeconds, templateId, title, body, url, imageUrl, active };
+  const { name, status, entry, audience, reentry, exit, steps } = journey;
+  return { name, status, entry, audience, reentry, exit, steps } as JourneyBody;
 }
+
+/** A step as the list shows it: its type, and what a push step says (its template named by `templateName`). */
+const stepSummary = (step: JourneyView['steps'][number], templateName: (id: string) => string) => {
+  const fields = step as Record<string, unknown>;
+  if (step.type === 'wait')
+    return fields.seconds === undefined ? `wait until ${fields.untilLocalTime}` : `wait ${fields.seconds} s`;
+  if (step.type === 'push')
+    return typeof fields.templateId === 'string' ? templateName(fields.templateId) : `push “${fields.body}”`;
+  return step.type;
+};
 
 const emptyDraft = { name: '', event: '', delaySeconds: '0', templateId: '', body: '' };
 
@@ -23,7 +33,7 @@ export function JourneysScreen() {
   const list = useLoad(() => listAll<JourneyView>(`${base}/journeys`), [base]);
   const templates = useLoad(() => listAll<TemplateView>(`${base}/templates`), [base]);
   const [draft, setDraft] = useState(emptyDraft);
-  // Its name once the templates are read; a deleted one says so, for such a journey sends nothing.
+  // Its name once the templates are read; a deleted one says so, for such a step sends nothing.
   const templateName = (id: string) => {
     if (!templates.data) return `template ${id}`;
     const template = templates.data.find((candidate) => candidate.id === id);
@@ -43,7 +53,8 @@ export function JourneysScreen() {
     return created;
   });
   const toggle = useAction(async (journey: JourneyView) => {
-    await api('PUT', `${base}/journeys/${journey.id}`, { body: { ...bodyOf(journey), active: !journey.active } });
+    const status = journey.status === 'active' ? 'paused' : 'active';
+    await api('PUT', `${base}/journeys/${journey.id}`, { body: { ...bodyOf(journey), status } });
     list.reload();
     templates.reload();
   });
@@ -65,7 +76,7 @@ export function JourneysScreen() {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">When</th>
-                  <th scope="col">Message</th>
+                  <th scope="col">Steps</th>
                   <th scope="col">State</th>
                   <th scope="col">Actions</th>
                 </tr>
@@ -75,17 +86,17 @@ export function JourneysScreen() {
                   <tr key={journey.id}>
                     <td>{journey.name}</td>
                     <td>
-                      <code>{journey.trigger.event}</code> + {journey.delaySeconds} s
+                      <code>{journey.entry.event}</code>
                     </td>
-                    <td>{journey.templateId === null ? journey.body : templateName(journey.templateId)}</td>
-                    <td>{journey.active ? 'active' : 'paused'}</td>
+                    <td>{journey.steps.map((step) => stepSummary(step, templateName)).join(' → ')}</td>
+                    <td>{journey.status}</td>
                     <td class="actions">
                       <button type="button" class="secondary" onClick={() => toggle.run(journey)}>
-                        {journey.active ? `Pause ${journey.name}` : `Resume ${journey.name}`}
+                        {journey.status === 'active' ? `Pause ${journey.name}` : `Resume ${journey.name}`}
                       </button>
                       <ConfirmButton
                         label={`Delete ${journey.name}`}
-                        question="Delete this journey? Its sends waiting for their delay are canceled."
+                        question="Delete this journey? Every traveller on it exits."
                         onConfirm={() => void remove.run(journey.id)}
                       />
                     </td>

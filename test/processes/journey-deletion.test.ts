@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
 import {
-  deactivateJourney,
   readNotification,
   registerDevices,
   useDeliveryHarness,
@@ -10,11 +9,11 @@ import { eventually, waitFor } from '../support/eventually.ts';
 import { useWorkerProcesses } from '../support/gated-worker-processes.ts';
 
 // Events and deliveries run in this process; each journey send runs in a send worker process started by the test,
-// which reaches MongoDB through the gate so that the test can deactivate the journey at one exact step of the send.
+// which reaches MongoDB through the gate so that the test can delete the journey at one exact step of the send.
 const {
   harness,
   projects: { project },
-} = useDeliveryHarness({ queues: ['deliver', 'event-ingest'], projects: { project: 'team' } });
+} = useDeliveryHarness({ queues: ['deliver', 'event-ingest', 'journey-steps'], projects: { project: 'team' } });
 const processes = useWorkerProcesses(harness);
 
 /** A journey on `event` for one new device, and that device's event; answers the journey and its send's id. */
@@ -44,21 +43,24 @@ const status = async (notificationId: string) =>
 
 /**
  * Starts a send worker process held at its first `command` on `collection`, triggers a journey send for a new device,
- * and deactivates the journey while the send is held there; the test releases the gate. Answers the send's id.
+ * and deletes the journey while the send is held there; the test releases the gate. Answers the send's id.
  */
-async function deactivateWhileSendHeld(command: string, collection: string, token: string): Promise<string> {
+async function deleteWhileSendHeld(command: string, collection: string, token: string): Promise<string> {
   const gate = processes.gate();
   gate.hold(command, collection);
   await processes.start('send');
   const { journeyId, notificationId } = await triggerJourney(`event-${token}`, token);
   await eventually(() => expect(gate.held()).toBe(1), 20_000);
-  await deactivateJourney(harness.ingress, project, journeyId);
+  const deleted = await harness.ingress.request('DELETE', `/v1/projects/${project.projectId}/journeys/${journeyId}`, {
+    key: project.apiKey,
+  });
+  expect(deleted.status).toBe(200);
   return notificationId;
 }
 
-it('a journey deactivated after its send has read the journey, before the send starts: the send stays canceled and nothing goes out', async () => {
-  // The send's first write: the claim of its notification, right after it found the journey active.
-  const notificationId = await deactivateWhileSendHeld('update', 'notifications', 'jd-cart');
+it("a journey deleted after its push step's send has read the journey, before the send starts: the send stays canceled and nothing goes out", async () => {
+  // The send's first write: the claim of its notification, right after it found the journey there.
+  const notificationId = await deleteWhileSendHeld('update', 'notifications', 'jd-cart');
   expect(await status(notificationId)).toBe('canceled');
   processes.gate().release();
 
@@ -69,9 +71,9 @@ it('a journey deactivated after its send has read the journey, before the send s
   expect(harness.sandbox.deliveries('jd-cart')).toEqual([]);
 }, 60_000);
 
-it('a journey deactivated once its send has started: the send is shown sending, never canceled, and goes out once', async () => {
+it("a journey deleted once its push step's send has started: the send is shown sending, never canceled, and goes out once", async () => {
   // The send's read of its target device, after it claimed its notification.
-  const notificationId = await deactivateWhileSendHeld('find', 'devices', 'jd-signup');
+  const notificationId = await deleteWhileSendHeld('find', 'devices', 'jd-signup');
   expect(await status(notificationId)).toBe('sending');
   processes.gate().release();
 

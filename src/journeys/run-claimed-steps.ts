@@ -1,0 +1,82 @@
+import type { StepOf, StepType } from '../schemas/journey-steps.ts';
+import { journeyVersionId } from '../models/journey.ts';
+import type { JourneyVersion } from './active-journeys.ts';
+import type { StepDeps, Traveller } from './steps/step-context.ts';
+import { stepRuns } from './steps/step-runs.ts';
+import { advanceTravellers } from './advance-travellers.ts';
+import { recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
+
+export interface RunnerState {
+  defaultZone(projectId: string): Promise<string>;
+  /** Versions never change once stored, so a worker keeps those it has read. */
+  versions: Map<string, JourneyVersion>;
+}
+
+async function versionsOf(deps: StepDeps, state: RunnerState, travellers: Traveller[]) {
+  const ids = [...new Set(travellers.map((traveller) => journeyVersionId(traveller.journeyId, traveller.version)))];
+  const missing = ids.filter((id) => !state.versions.has(id));
+  if (missing.length > 0) {
+    const read = await deps.models.JourneyVersion.find({ _id: { $in: missing } }).lean<JourneyVersion[]>();
+    for (const version of read) state.versions.set(version._id, version);
+    if (state.versions.size > 10_000) state.versions.delete(state.versions.keys().next().value!);
+  }
+}
+
+/**
+ * Runs the claimed travellers' steps, those at the same step of the same version together: one step run per group,
+ * then one write per group moving them on. Travellers of a paused journey are held where they are. A group whose
+ * step fails is left claimed and runs again when the claim lapses; the others go on.
+ */
+export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim: string, travellers: Traveller[]) {
+  const journeyIds = [...new Set(travellers.map((traveller) => traveller.journeyId))];
+  const journeys = await deps.models.Journey.find({ _id: { $in: journeyIds } }, { status: 1 }).lean();
+  const status = new Map(journeys.map((journey) => [journey._id, journey.status]));
+  const paused = journeyIds.filter((id) => status.get(id) !== 'active' && status.has(id));
+  if (paused.length > 0)
+    await deps.models.JourneyTraveller.updateMany(
+      { claim, journeyId: { $in: paused } },
+      { $set: { state: 'held', claim: null } },
+    );
+  await versionsOf(deps, state, travellers);
+  const groups = new Map<string, Traveller[]>();
+  for (const traveller of travellers) {
+    if (status.get(traveller.journeyId) !== 'active') continue;
+    const key = `${journeyVersionId(traveller.journeyId, traveller.version)}\n${traveller.at}\n${traveller.runId}`;
+    groups.set(key, [...(groups.get(key) ?? []), traveller]);
+  }
+  const stats = new Map<string, StatsChanges>();
+  const now = new Date();
+  await Promise.all(
+    [...groups.values()].map(async (group) => {
+      const [first] = group as [Traveller];
+      const version = state.versions.get(journeyVersionId(first.journeyId, first.version));
+      const step = version?.steps.find((candidate) => candidate.id === first.at);
+      if (!version || !step) return;
+      const context = {
+        deps,
+        defaultZone: state.defaultZone,
+        projectId: first.projectId,
+        journeyId: first.journeyId,
+        version,
+        runId: first.runId ?? claim,
+        now,
+      };
+      try {
+        const run = stepRuns[step.type] as (
+          c: typeof context,
+          s: StepOf<StepType>,
+          t: Traveller[],
+        ) => ReturnType<(typeof stepRuns)['wait']>;
+        const results = await run(context, step as StepOf<StepType>, group);
+        await advanceTravellers(deps.models, claim, step.id, group, results, statsFor(stats, first.journeyId), now);
+      } catch (error) {
+        deps.log.error(
+          { err: error, journeyId: first.journeyId, stepId: step.id },
+          'journey step failed; it runs again',
+        );
+      }
+    }),
+  );
+  await recordStats(deps, stats);
+  return travellers.length;
+}

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import type { StepOf } from '../../schemas/journey-steps.ts';
+import { contentOf } from '../../rendering/message-content.ts';
+import { optionsOf } from '../../schemas/message-options.ts';
+import { makeNotifications, type NotificationDraft } from '../../notifications/make-notifications.ts';
+import { sendTimingOf } from '../../schemas/send-timing.ts';
+import { nextOf, type StepContext, type StepResult, type StepRun, type Traveller } from './step-context.ts';
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 24);
+
+/** Whether the step's content or options read the entry event: then travellers with different ones cannot share a push. */
+const readsEntryEvent = (step: StepOf<'push'>) => JSON.stringify(step).includes('entry_event');
+
+/** The travellers that can share one notification: same subject type and, when the content reads it, entry event. */
+function groupsOf(step: StepOf<'push'>, travellers: Traveller[]): Map<string, Traveller[]> {
+  const personal = readsEntryEvent(step);
+  const groups = new Map<string, Traveller[]>();
+  for (const traveller of travellers) {
+    const event = personal ? JSON.stringify(traveller.entryEvent) : '';
+    const key = `${traveller.subjectType}\n${event}`;
+    groups.set(key, [...(groups.get(key) ?? []), traveller]);
+  }
+  return groups;
+}
+
+/** The step's content: its template's as it is now (a deleted one sends nothing), or its own. */
+async function stepMessage(context: StepContext, step: StepOf<'push'>) {
+  if (step.templateId === undefined) return { content: contentOf(step), options: optionsOf(step) };
+  const template = await context.deps.models.Template.findOne({
+    projectId: context.projectId,
+    _id: step.templateId,
+  }).lean();
+  if (!template) return null;
+  const fromTemplate = optionsOf({ buttons: template.buttons, localizations: template.localizations });
+  return { content: contentOf(template), options: { ...optionsOf(step), ...fromTemplate } };
+}
+
+/**
+ * The travellers at the step in this batch go out as one notification per group (at most the batch's 500 subjects),
+ * through the send path: its fan-out into delivery batches, options, quiet hours, cap, history and collapse id. Its id
+ * is the batch's claim and the group, so a rerun of the batch stores and queues nothing twice.
+ */
+export const runPush: StepRun<'push'> = async (context, step, travellers) => {
+  const message = await stepMessage(context, step);
+  const next = nextOf(context.version, step);
+  if (!message) return new Map(travellers.map((t) => [t._id, { next, outcome: { skipped: 'template_deleted' } }]));
+  const notifications = [...groupsOf(step, travellers)].map(([key, group]) => ({
+    group,
+    draft: {
+      _id: `jp-${context.runId}-${digest(`${context.journeyId}\n${context.version.version}\n${step.id}\n${key}`)}`,
+      projectId: context.projectId,
+      targetType: group[0]!.subjectType === 'device' ? ('device' as const) : ('userId' as const),
+      targetIds: group.map((traveller) => traveller.subjectId),
+      templateId: step.templateId ?? null,
+      content: message.content,
+      options: message.options,
+      data: step.data ?? {},
+      sendAt: null,
+      timing: sendTimingOf(step),
+      journey: {
+        journeyId: context.journeyId,
+        journeyStepId: step.id,
+        entryEvent: readsEntryEvent(step) ? group[0]!.entryEvent : null,
+      },
+    } satisfies NotificationDraft,
+  }));
+  await makeNotifications(
+    context.deps,
+    notifications.map(({ draft }) => draft),
+  );
+  const results = new Map<string, StepResult>();
+  for (const { group, draft } of notifications)
+    for (const traveller of group) results.set(traveller._id, { next, outcome: { notificationId: draft._id } });
+  return results;
+};

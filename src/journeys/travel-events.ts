@@ -1,0 +1,98 @@
+import type { TravelDeps, Visit } from './visit.ts';
+import type { EventIngestJob } from '../queues/event-ingest.ts';
+import type { IngestedEvent } from '../schemas/events.ts';
+import { travellerId } from '../models/journey-traveller.ts';
+import { journeyVersionId } from '../models/journey.ts';
+import type { JourneyVersion, ProjectJourneys } from './active-journeys.ts';
+import { matchesRule } from './event-rules.ts';
+import { enterTravellers, mayEnter, type Entry } from './enter-travellers.ts';
+import { exitTraveller, hearEvent } from './traveller-events.ts';
+import { addCount, recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
+
+const subjectKey = (event: Pick<IngestedEvent, 'subjectType' | 'subjectId'>) =>
+  `${event.subjectType}\n${event.subjectId}`;
+
+/** The latest visit of each (journey, subject) the events name: one indexed read for the whole job. */
+async function latestVisits(deps: TravelDeps, projectId: string, events: IngestedEvent[]): Promise<Map<string, Visit>> {
+  const subjects = [...new Map(events.map((event) => [subjectKey(event), event])).values()];
+  const visits = await deps.models.JourneyTraveller.find(
+    { projectId, $or: subjects.map(({ subjectType, subjectId }) => ({ subjectType, subjectId })) },
+    { passed: 0 },
+  )
+    .sort({ visit: -1 })
+    .lean<Array<Visit & { subjectType: string; subjectId: string }>>();
+  const latest = new Map<string, Visit>();
+  for (const visit of visits) {
+    const key = `${visit.journeyId}\n${subjectKey(visit as never)}`;
+    if (!latest.has(key)) latest.set(key, visit);
+  }
+  return latest;
+}
+
+const travelling = (visit: Visit | undefined): boolean => !!visit && visit.state !== 'done';
+
+/**
+ * Matches the job's events against every journey's rules in memory: exit rules and waitForEvent steps of the
+ * subject's current visit (on the version it travels), then entry. An event of a type no rule names costs nothing; the
+ * others share one read of their subjects' visits. A subject enters a journey once per event, whatever the replays.
+ */
+export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIngestJob): Promise<number> {
+  const project: ProjectJourneys = await deps.activeJourneys.forProject(job.projectId);
+  if (project.journeys.length === 0) return 0;
+  const relevant = job.events
+    .map((event, index) => ({ event, eventId: `${jobId}:${String(index).padStart(3, '0')}` }))
+    .filter(({ event }) => project.eventTypes.has(event.type));
+  if (relevant.length === 0) return 0;
+  const visits = await latestVisits(
+    deps,
+    job.projectId,
+    relevant.map(({ event }) => event),
+  );
+  const receivedAt = new Date(job.receivedAt);
+  const stats = new Map<string, StatsChanges>();
+  const entries: Entry[] = [];
+  for (const { event, eventId } of relevant) {
+    for (const journey of project.journeys) {
+      const key = `${journey._id}\n${subjectKey(event)}`;
+      const visit = visits.get(key);
+      if (visit && travelling(visit)) {
+        const version = project.versions.get(journeyVersionId(journey._id, visit.version)) as JourneyVersion;
+        if (version?.exit.some((rule) => matchesRule(rule, event, visit.entryEvent))) {
+          if (await exitTraveller(deps.models, visit)) {
+            visits.set(key, { ...visit, state: 'done', endedAt: receivedAt });
+            addCount(statsFor(stats, journey._id), 'exited');
+            if (visit.waitingIn) addCount(statsFor(stats, journey._id), `${visit.waitingIn}.waiting`, -1);
+          }
+          continue;
+        }
+        if (version && visit.listening && visit.listening.since < receivedAt) {
+          const heard = await hearEvent(deps.models, version, visit, event, receivedAt);
+          if (heard) addCount(statsFor(stats, journey._id), `${visit.listening.stepId}.waiting`, -1);
+        }
+        continue;
+      }
+      if (journey.status !== 'active' || !matchesRule(journey.entry, event)) continue;
+      if (!mayEnter(journey, visit, eventId, receivedAt)) continue;
+      const entry: Entry = { journey, event, eventId, visit: (visit?.visit ?? 0) + 1 };
+      entries.push(entry);
+      const _id = travellerId(journey._id, event.subjectType, event.subjectId, entry.visit);
+      visits.set(key, {
+        _id,
+        journeyId: journey._id,
+        version: journey.version,
+        visit: entry.visit,
+        state: 'due',
+        entryEvent: event,
+        entryEventId: eventId,
+        endedAt: null,
+        listening: null,
+        seq: 0,
+        waitingIn: null,
+      });
+    }
+  }
+  const entered = await enterTravellers(deps, job.projectId, entries, receivedAt);
+  for (const entry of entered) addCount(statsFor(stats, entry.journey._id), 'entered');
+  await recordStats(deps, stats);
+  return entered.length;
+}

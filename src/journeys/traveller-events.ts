@@ -1,0 +1,51 @@
+import type { Models } from '../models/index.ts';
+import type { IngestedEvent } from '../schemas/events.ts';
+import type { StepOf } from '../schemas/journey-steps.ts';
+import type { JourneyVersion } from './active-journeys.ts';
+import { matchesRule } from './event-rules.ts';
+import { exitTarget } from './journey-graph.ts';
+import type { Visit } from './visit.ts';
+
+const travelling = { $in: ['due' as const, 'running' as const, 'held' as const] };
+
+/** An exit rule matched: the traveller leaves at once, wherever it is; a step running for it records nothing. */
+export async function exitTraveller(models: Models, visit: Visit): Promise<boolean> {
+  const result = await models.JourneyTraveller.updateOne(
+    { _id: visit._id, state: travelling },
+    {
+      $set: { state: 'done', endReason: 'exit_rule', endedAt: new Date(), dueAt: null, runId: null, listening: null },
+    },
+  );
+  return result.modifiedCount === 1;
+}
+
+/**
+ * An event a waitForEvent step waits for: the traveller goes on to onEvent now, in one write conditional on it still
+ * waiting at that step (not timed out and taken by the step runner meanwhile, nor moved on by another event).
+ */
+export async function hearEvent(
+  models: Models,
+  version: JourneyVersion,
+  visit: Visit,
+  event: IngestedEvent,
+  at: Date,
+): Promise<boolean> {
+  const listening = visit.listening!;
+  const step = version.steps.find((candidate) => candidate.id === listening.stepId) as StepOf<'waitForEvent'>;
+  if (!step || !matchesRule(step, event, visit.entryEvent)) return false;
+  const result = await models.JourneyTraveller.updateOne(
+    { _id: visit._id, state: { $in: ['due', 'held'] }, seq: visit.seq, 'listening.stepId': step.id },
+    {
+      $set: {
+        listening: null,
+        waitingIn: null,
+        ...(step.onEvent === exitTarget
+          ? { state: 'done' as const, at: null, dueAt: null, endReason: 'completed' as const, endedAt: at }
+          : { at: step.onEvent, dueAt: at }),
+      },
+      $inc: { seq: 1 },
+      $push: { passed: { stepId: step.id, at, outcome: { heard: event.type } } },
+    },
+  );
+  return result.modifiedCount === 1;
+}

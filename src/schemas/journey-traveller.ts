@@ -1,0 +1,32 @@
+import { Type, type Static } from 'typebox';
+import { ProjectParams } from './common.ts';
+import { subjectTypes } from './events.ts';
+
+export const TravellerParams = Type.Object({
+  projectId: ProjectParams.properties.projectId,
+  id: Type.String({ minLength: 1, maxLength: 128 }),
+  subjectType: Type.Enum(subjectTypes, { errorMessage: `must be one of ${subjectTypes.join(', ')}` }),
+  subjectId: Type.String({ minLength: 1, maxLength: 256 }),
+});
+
+export const TravellerView = Type.Object({
+  visit: Type.Integer(),
+  version: Type.Integer({ description: 'the journey version it travels' }),
+  enteredAt: Type.String(),
+  entryEvent: Type.Object({ type: Type.String(), data: Type.Record(Type.String(), Type.Unknown()) }),
+  passed: Type.Array(
+    Type.Object({
+      stepId: Type.String(),
+      at: Type.String(),
+      outcome: Type.Record(Type.String(), Type.Unknown(), {
+        description: 'the split path, the branch result, the notification a push went out in, the event heard...',
+      }),
+    }),
+  ),
+  state: Type.Enum(['travelling', 'paused', 'left'] as const),
+  at: Type.Optional(Type.String({ description: 'the step it waits in, or runs next' })),
+  until: Type.Optional(Type.String({ description: 'when that step is due: the end of its wait' })),
+  leftAt: Type.Optional(Type.String()),
+  leftBecause: Type.Optional(Type.Enum(['completed', 'exit_rule', 'journey_deleted'] as const)),
+});
+export type TravellerView = Static<typeof TravellerView>;

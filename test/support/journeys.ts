@@ -1,0 +1,42 @@
+import { expect } from 'vitest';
+import type { CreatedProject } from '../../src/projects/create-project.ts';
+import type { TestIngress } from './ingress.ts';
+import type { Sandbox } from '../../sandbox/start-sandbox.ts';
+
+/** The journeys API and the events that drive it, for one project. */
+export function journeyClient(ingress: () => TestIngress, project: () => CreatedProject) {
+  const path = (rest = '') => `/v1/projects/${project().projectId}/journeys${rest}`;
+  const request = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', rest = '', body?: object) =>
+    ingress().request(method, path(rest), { key: project().apiKey, body });
+  return {
+    request,
+    async create(body: object): Promise<string> {
+      const response = await request('POST', '', body);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      return response.body.data.id;
+    },
+    async read(id: string) {
+      const response = await request('GET', `/${id}`);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      return response.body.data;
+    },
+    async visits(id: string, subjectType: 'device' | 'user', subjectId: string) {
+      const response = await request('GET', `/${id}/travellers/${subjectType}/${subjectId}`);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      return response.body.data;
+    },
+    async report(events: object[]): Promise<void> {
+      const response = await ingress().request('POST', `/v1/projects/${project().projectId}/events`, {
+        key: project().apiKey,
+        body: { events },
+      });
+      expect(response.body.data.error).toEqual([]);
+    },
+  };
+}
+
+/** The bodies of the pushes an Android or iOS token was sent. */
+export const bodiesTo = (sandbox: Sandbox, token: string): string[] =>
+  sandbox
+    .deliveries(token)
+    .map((delivery) => (delivery.payload as any).notification?.body ?? (delivery.payload as any).aps?.alert?.body);
