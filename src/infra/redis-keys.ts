@@ -19,6 +19,7 @@ const queueTags: Record<QueueName, string> = {
   'event-ingest': 'event-ingest',
   maintenance: 'maintenance',
   webhook: 'webhook',
+  'device-import': 'device-import',
 };
 
 export const redisKeys = {

@@ -8,6 +8,7 @@ export const queueNames = {
   eventIngest: 'event-ingest',
   maintenance: 'maintenance',
   webhook: 'webhook',
+  deviceImport: 'device-import',
 } as const;
 
 export type QueueKey = keyof typeof queueNames;

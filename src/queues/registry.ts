@@ -4,6 +4,7 @@ import { tagUpdateQueue } from './tag-update.ts';
 import { eventIngestQueue } from './event-ingest.ts';
 import { maintenanceQueue } from './maintenance.ts';
 import { webhookQueue } from './webhook.ts';
+import { deviceImportQueue } from './device-import.ts';
 import type { QueueDefinition } from './queue-definition.ts';
 import type { QueueKey, QueueName, queueNames } from './queue-names.ts';
 
@@ -15,6 +16,7 @@ export const queueRegistry: { [Key in QueueKey]: QueueDefinition<(typeof queueNa
   eventIngest: eventIngestQueue,
   maintenance: maintenanceQueue,
   webhook: webhookQueue,
+  deviceImport: deviceImportQueue,
 };
 
 /** How a worker process, started for one queue by name (runWorkerProcess), finds its queue's definition. */

@@ -58,6 +58,10 @@ export const queueProcessors: Record<QueueName, () => Promise<(deps: Deps) => Qu
     const { maintenanceProcessor } = await import('../maintenance/maintenance-processor.ts');
     return (deps) => ({ process: maintenanceProcessor(deps) });
   },
+  'device-import': async () => {
+    const { deviceImportProcessor } = await import('../device-files/import-processor.ts');
+    return (deps) => ({ process: deviceImportProcessor(deps) });
+  },
   webhook: async () => {
     const { webhookProcessor } = await import('../webhooks/webhook-processor.ts');
     return webhookProcessor;

@@ -5,6 +5,8 @@ import { ErrorResponse, dataResponse } from '../../schemas/common.ts';
 import { DeliveryLogParams, DeliveryLogQuery, DeliverySummary, DeliveryView } from '../../schemas/delivery-log.ts';
 import { deliverySummary } from '../../notifications/delivery-summary.ts';
 import { deliveryLogPage } from '../../notifications/delivery-log-page.ts';
+import { deliveryLogCsv } from '../../notifications/delivery-log-export.ts';
+import { exportMediaTypes } from '../devices/export-devices.ts';
 
 export function registerListDeliveries(app: App, context: AppContext): void {
   app.get(
@@ -14,21 +16,25 @@ export function registerListDeliveries(app: App, context: AppContext): void {
         summary: "A notification's delivery log: each device's outcome, kept 30 days",
         description:
           'In device id order; page with limit (default 100, at most 1000) and after: the last deviceId seen. ' +
-          'Filter with outcome.',
+          'Filter with outcome. format=csv streams the whole log (deviceId, platform, outcome, reason, at) as CSV.',
         tags: ['notifications'],
         params: DeliveryLogParams,
         querystring: DeliveryLogQuery,
         response: { 200: dataResponse(Type.Array(DeliveryView)), 400: ErrorResponse, 404: ErrorResponse },
       },
     },
-    async (request) => ({
-      data: await deliveryLogPage(
-        context.models,
-        request.params.projectId,
-        request.params.notificationId,
-        request.query,
-      ),
-    }),
+    async (request, reply) => {
+      const { projectId, notificationId } = request.params;
+      if (request.query.format === 'csv')
+        return (
+          reply
+            .type(exportMediaTypes.csv)
+            .header('content-disposition', `attachment; filename="deliveries-${notificationId}.csv"`)
+            // A stream is sent as it reads, past the response schema, which documents the JSON answer only.
+            .send((await deliveryLogCsv(context.models, projectId, notificationId, request.query)) as never)
+        );
+      return { data: await deliveryLogPage(context.models, projectId, notificationId, request.query) };
+    },
   );
   app.get(
     '/notifications/:notificationId/delivery-summary',

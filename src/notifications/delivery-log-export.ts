@@ -1,0 +1,59 @@
+import { Readable, pipeline } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { Models } from '../models/index.ts';
+import type { DeliveryLogQuery } from '../schemas/delivery-log.ts';
+import { mergedById } from '../targets/merged-by-id.ts';
+import { assertProjectNotification } from './notification-view.ts';
+
+const columns = ['deviceId', 'platform', 'outcome', 'reason', 'at'];
+
+interface LogEntry {
+  _id: string;
+  deviceId: string;
+  platform?: string | null;
+  outcome?: string;
+  reason?: string | null;
+  at?: Date;
+  sentAt?: Date;
+}
+
+/**
+ * The whole log in device order: its sent entries (history) and the others (the delivery log) each read by a cursor
+ * on its (notificationId, _id) index, merged by key as a page is (deliveryLogPage); a key in both is listed once.
+ */
+async function* logRows(models: Models, notificationId: string, query: DeliveryLogQuery): AsyncIterable<string[]> {
+  const sent =
+    query.outcome === undefined || query.outcome === 'sent'
+      ? models.History.find({ notificationId }, { deviceId: 1, platform: 1, sentAt: 1 })
+          .sort({ _id: 1 })
+          .lean<LogEntry[]>()
+          .cursor({ batchSize: 1000 })
+      : [];
+  const others =
+    query.outcome === 'sent'
+      ? []
+      : models.DeliveryLog.find({ notificationId, ...(query.outcome && { outcome: query.outcome }) })
+          .sort({ _id: 1 })
+          .lean<LogEntry[]>()
+          .cursor({ batchSize: 1000 });
+  yield columns;
+  let last: string | undefined;
+  for await (const entry of mergedById<LogEntry>([sent, others] as AsyncIterable<LogEntry>[])) {
+    if (entry._id === last) continue;
+    last = entry._id;
+    const at = entry.sentAt ?? entry.at!;
+    yield [entry.deviceId, entry.platform ?? 'unknown', entry.outcome ?? 'sent', entry.reason ?? '', at.toISOString()];
+  }
+}
+
+/** The notification's delivery log as CSV, streamed as the client reads it; another project's is not found. */
+export async function deliveryLogCsv(
+  models: Models,
+  projectId: string,
+  notificationId: string,
+  query: DeliveryLogQuery,
+): Promise<Readable> {
+  await assertProjectNotification(models, projectId, notificationId);
+  // A failed read ends the response with the stream's error: pipeline passes it on to the CSV stream.
+  return pipeline(Readable.from(logRows(models, notificationId, query)), stringify(), () => {});
+}
