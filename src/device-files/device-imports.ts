@@ -14,6 +14,7 @@ export function toImportView(doc: DeviceImportDocument): DeviceImportView {
     status: doc.status,
     format: doc.format,
     bytes: doc.bytes,
+    bytesRead: doc.status === 'completed' ? doc.bytes : doc.checkpoint.bytes,
     rows: doc.rows,
     created: doc.created,
     updated: doc.updated,

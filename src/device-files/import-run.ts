@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import type { DeviceImportDocument, ImportBatch, ImportPosition } from '../models/device-import.ts';
 import { maxReportedLineErrors, type LineError } from '../schemas/device-import.ts';
-import { addToDay } from '../overview/daily-counts.ts';
+import { addToDayOnce } from '../overview/daily-counts.ts';
 import type { ImportRecord } from './read-records.ts';
 import { validateRow, type CsvDialect } from './validate-row.ts';
 import { writeBatch } from './apply-batch.ts';
@@ -58,7 +58,8 @@ export async function applyRecords(
     await models.DeviceImport.updateOne({ _id: state._id }, { $set: { pending: batch } });
   });
   const applied = batch!;
-  await addToDay(models, state.projectId, { subscribed: applied.subscribed }, applied.at);
+  const batchKey = `import:${state._id}:${applied.from.bytes}`;
+  await addToDayOnce(models, state.projectId, { subscribed: applied.subscribed }, applied.at, batchKey);
   await models.DeviceImport.updateOne(
     { _id: state._id },
     {

@@ -1,5 +1,6 @@
 import type { Models } from '../models/index.ts';
 import { startOfUtcDay } from '../events/utc-day.ts';
+import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 
 export interface DayCounts {
   sent?: number;
@@ -15,6 +16,8 @@ export const baselineDay = new Date(0);
 
 export const dailyCountKey = (projectId: string, day: Date) => `${projectId}:${dayKey(day)}`;
 
+const nonZero = (counts: DayCounts) => Object.fromEntries(Object.entries(counts).filter(([, count]) => count !== 0));
+
 /**
  * Adds to the project's counts of the UTC day `at` falls on, one upsert; counts of zero write nothing. A count is
  * added beside the write of its cause, not in one transaction with it: a process killed between the two may miss or
@@ -26,7 +29,7 @@ export async function addToDay(
   counts: DayCounts,
   at = new Date(),
 ) {
-  const changes = Object.fromEntries(Object.entries(counts).filter(([, count]) => count !== 0));
+  const changes = nonZero(counts);
   if (Object.keys(changes).length === 0) return;
   const day = startOfUtcDay(at);
   await models.DailyCount.updateOne(
@@ -34,6 +37,37 @@ export async function addToDay(
     { $inc: changes, $setOnInsert: { projectId, day } },
     { upsert: true },
   );
+}
+
+/** How many of the latest writers' keys a day remembers: a writer repeats only its last write. */
+const rememberedWriters = 20;
+
+/**
+ * addToDay for a writer that may repeat its last write after a crash (a device import's batch): the counts are added
+ * once per `writerKey`. The day remembers its latest writers' keys, so a repeat matches no document, and its upsert
+ * then meets the day's _id and is refused as a duplicate, adding nothing.
+ */
+export async function addToDayOnce(
+  models: Pick<Models, 'DailyCount'>,
+  projectId: string,
+  counts: DayCounts,
+  at: Date,
+  writerKey: string,
+) {
+  const changes = nonZero(counts);
+  if (Object.keys(changes).length === 0) return;
+  const day = startOfUtcDay(at);
+  await models.DailyCount.updateOne(
+    { _id: dailyCountKey(projectId, day), addedBy: { $ne: writerKey } },
+    {
+      $inc: changes,
+      $setOnInsert: { projectId, day },
+      $push: { addedBy: { $each: [writerKey], $slice: -rememberedWriters } },
+    },
+    { upsert: true },
+  ).catch((error: unknown) => {
+    if (!isDuplicateKeyError(error)) throw error;
+  });
 }
 
 /** A new project's baseline: no device before its counts began, so that its overview never counts its devices. */

@@ -37,6 +37,8 @@ export const DeviceImportView = Type.Object({
   status: Type.Enum(deviceImportStatuses),
   format: Type.Enum(deviceImportFormats),
   bytes: Type.Integer(),
+  /** The bytes applied so far: bytesRead / bytes is how far the import has come. */
+  bytesRead: Type.Integer(),
   rows: Type.Integer(),
   created: Type.Integer(),
   updated: Type.Integer(),

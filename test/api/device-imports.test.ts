@@ -62,6 +62,12 @@ describe('POST /device-imports: NDJSON', () => {
 
     const again = await importDevices(harness.ingress, owner, body);
     expect(again).toMatchObject({ status: 'completed', rows: 8, created: 0, updated: 0, failed: 4 });
+
+    // The overview counts the registered device and the 2 imported subscribed ones, once, whatever the re-import.
+    const overview = await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/overview`, {
+      key: owner.apiKey,
+    });
+    expect(overview.body.data.days.at(-1).subscribed).toBe(3);
   });
 
   it('records no @first_session for imported devices, and an imported device receives a send', async () => {

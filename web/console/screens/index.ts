@@ -9,6 +9,7 @@ import { SegmentsScreen } from './segments.tsx';
 import { JourneysScreen } from './journeys.tsx';
 import { EventsScreen } from './events.tsx';
 import { DevicesScreen } from './devices.tsx';
+import { DeviceImportsScreen } from './device-imports.tsx';
 import { WebhooksScreen } from './webhooks.tsx';
 import { InAppMessagesScreen } from './in-app-messages.tsx';
 
@@ -23,5 +24,6 @@ export const screens: Record<ScreenName, FunctionComponent> = {
   'in-app-messages': InAppMessagesScreen,
   events: EventsScreen,
   devices: DevicesScreen,
+  'device-imports': DeviceImportsScreen,
   webhooks: WebhooksScreen,
 };

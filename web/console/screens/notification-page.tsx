@@ -12,6 +12,7 @@ import { LoadMore, usePagedList } from '../paged-list.tsx';
 import { useProject } from '../context.ts';
 import { Select } from '../fields.tsx';
 import { LoadedView, formatTime } from '../ui.tsx';
+import { DownloadButtons } from '../download-buttons.tsx';
 
 const logPageSize = 50;
 
@@ -109,6 +110,12 @@ function DeliveryLog({ path }: { path: string }) {
   return (
     <section aria-labelledby="delivery-log-heading">
       <h2 id="delivery-log-heading">Delivery log</h2>
+      <DownloadButtons
+        label="Download the delivery log"
+        choices={[
+          { label: 'Download the delivery log (CSV)', path: `${path}?format=csv`, fileName: 'delivery-log.csv' },
+        ]}
+      />
       <Select label="Outcome" value={outcome} options={options} onChange={setOutcome} />
       <LoadedView loaded={first} empty="No device has an outcome here.">
         {() => (
