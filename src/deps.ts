@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { RedisClient } from './infra/redis.ts';
 import type { Models } from './models/index.ts';
-import type { Queues } from './queues/queue-names.ts';
+import type { Queues } from './infra/queue-names.ts';
 import type { RenderPool } from './rendering/render-pool.ts';
 
 /**

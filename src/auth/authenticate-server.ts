@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../app-context.ts';
-import type { KeyOwner } from '../keys/key-cache.ts';
+import type { Deps } from '../deps.ts';
+import type { KeyCache, KeyOwner } from '../keys/key-cache.ts';
 import { isAdminAuthorization } from '../admin/admin-auth.ts';
 import { notFound } from '../errors.ts';
 import { authenticate } from './authenticate.ts';
@@ -12,7 +12,10 @@ export interface ServerCaller {
 }
 
 /** The project's server key, or ADMIN_TOKEN (when configured) for any project that exists. */
-export async function authenticateServer(request: FastifyRequest, context: AppContext): Promise<ServerCaller> {
+export async function authenticateServer(
+  request: FastifyRequest,
+  context: Pick<Deps, 'config' | 'models'> & { keyCache: KeyCache },
+): Promise<ServerCaller> {
   const { adminToken } = context.config;
   if (adminToken !== undefined && isAdminAuthorization(request.headers.authorization, adminToken)) {
     const { projectId } = request.params as { projectId: string };

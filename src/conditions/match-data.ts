@@ -1,5 +1,5 @@
 import type { ConditionOp, EventDataCondition } from '../schemas/event-conditions.ts';
-import { storedConditionValue } from '../events/event-data.ts';
+import { storedConditionValue } from './event-data.ts';
 
 /** Values compare only within one kind, as MongoDB compares them: numbers, strings, times, booleans, null. */
 function comparable(value: unknown): { kind: string; key: number | string | boolean | null } | null {

@@ -1,10 +1,9 @@
 import type { Job } from 'bullmq';
 import type { Models } from '../models/index.ts';
-import type { BatchDevice } from '../targets/target-device.ts';
 import { deliveredDevices } from '../history/record-history.ts';
-import type { DeliverJobData, HeldPart, UnrecordedOutcomes } from '../queues/deliver.ts';
+import type { BatchDevice, DeliverJobData, HeldPart, UnrecordedOutcomes } from '../queues/deliver.ts';
 import { OutcomeTally } from './outcome-tally.ts';
-import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
+import { mayFollowAnInterruptedRun } from '../infra/interrupted-runs.ts';
 import type { CallOutcomes } from './call-outcomes.ts';
 import type { Rendered } from './rendered-push.ts';
 import { addToDay } from '../overview/daily-counts.ts';

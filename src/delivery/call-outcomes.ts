@@ -1,8 +1,7 @@
 import type { PushOutcome } from '../gateways/gateway.ts';
 import type { DeliveredPush } from '../history/record-history.ts';
-import type { Rejection } from '../devices/mark-unsubscribed.ts';
 import type { Rendered } from './rendered-push.ts';
-import type { DeliverJobData, DeviceFailure } from '../queues/deliver.ts';
+import type { DeliverJobData, DeviceFailure, Rejection } from '../queues/deliver.ts';
 import type { Logger } from 'pino';
 
 /** One gateway call's answers, by what each device needs next. */

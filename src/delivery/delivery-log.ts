@@ -1,8 +1,8 @@
 import type { Models } from '../models/index.ts';
 import { deliveryLogKey } from '../models/delivery-log.ts';
 import type { DeliveryOutcome } from '../schemas/delivery-log.ts';
-import { GatheredInserts } from '../infra/gathered-inserts.ts';
-import { onePer } from '../infra/one-per.ts';
+import { MicroBatchedInserts } from '../infra/micro-batched-inserts.ts';
+import { weakMemoize } from '../infra/weak-memoize.ts';
 
 export interface DeliveryLogEntry {
   deviceId: string;
@@ -11,11 +11,13 @@ export interface DeliveryLogEntry {
   reason?: string;
 }
 
-const logInserts = onePer((models: Pick<Models, 'DeliveryLog'>) => new GatheredInserts(models.DeliveryLog.collection));
+const logInserts = weakMemoize(
+  (models: Pick<Models, 'DeliveryLog'>) => new MicroBatchedInserts(models.DeliveryLog.collection),
+);
 
 /**
  * One entry per device of a notification, in one unordered insert with those of the process's other calls that end
- * together (GatheredInserts): an entry written before (a rerun writing a call's outcomes again) is refused by its _id
+ * together (MicroBatchedInserts): an entry written before (a rerun writing a call's outcomes again) is refused by its _id
  * and taken as written.
  */
 export async function writeDeliveryLog(

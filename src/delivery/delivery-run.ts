@@ -1,13 +1,12 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { PushGateway } from '../gateways/gateway.ts';
-import type { BatchDevice } from '../targets/target-device.ts';
 import { recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
-import type { DeliverJobData, UnrecordedOutcomes } from '../queues/deliver.ts';
+import type { BatchDevice, DeliverJobData, UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
-import { isLastAttempt } from './interrupted-runs.ts';
-import { waitOutStorageOutage } from './storage-outages.ts';
-import { delayRun } from './delay-run.ts';
+import { isLastAttempt } from '../infra/interrupted-runs.ts';
+import { waitOutStorageOutage } from '../infra/storage-outages.ts';
+import { delayRun } from '../infra/delay-run.ts';
 import { assertLockHeld, LostLockError } from './lost-lock.ts';
 import { RetriesExhaustedError, RetryRound } from './retry-rounds.ts';
 import type { OutcomeTally } from './outcome-tally.ts';
@@ -108,19 +107,22 @@ export class DeliveryRun {
   private async render(notification: PreparedNotification, devices: BatchDevice[]): Promise<Rendered[]> {
     const { renderer } = this.worker.deps;
     const pushes = await renderPushes(renderer, this.job.data.projectId, notification, devices);
-    await this.fail(pushes.failed, devices.length, 'the message could not be rendered');
+    await this.failUnsent(pushes.failed, devices.length, 'the message could not be rendered');
     return pushes.rendered;
   }
 
-  /** Devices that are done without a push: counted failed, each reported with its reason, logged with how many. */
-  private async fail(unsent: UnsentDevice[], of: number, message: string): Promise<void> {
+  /** Devices done without a push: counted failed, each reported with its reason, logged as so many of `considered`. */
+  private async failUnsent(unsent: UnsentDevice[], considered: number, logMessage: string): Promise<void> {
     this.progress.tally.count('failed', unsent.length);
     for (const { device } of unsent) this.progress.settle(device.deviceId);
     if (unsent.length === 0) return;
     await reportUnsent(this.worker.deps, this.job.data, unsent);
     const { notificationId, batch } = this.job.data;
     const reason = unsent[0]!.reason;
-    this.worker.deps.log.warn({ notificationId, batch, failed: unsent.length, devices: of, reason }, message);
+    this.worker.deps.log.warn(
+      { notificationId, batch, failed: unsent.length, devices: considered, reason },
+      logMessage,
+    );
     await this.reportMetrics(this.progress.tally, null);
   }
 
@@ -133,7 +135,7 @@ export class DeliveryRun {
       // Pushes held here past their time to live are not sent (CONTRACTS §14).
       if (Date.now() <= expiresAt(notification, this.job.data)) await this.sendCall(gateway, notification, call);
       else
-        await this.fail(
+        await this.failUnsent(
           call.map(({ device }) => ({ device, outcome: 'expired' as const, reason: expiredReason })),
           call.length,
           'pushes held past their ttl',

@@ -1,6 +1,11 @@
 import type { Job } from 'bullmq';
-import type { BatchDevice } from '../targets/target-device.ts';
-import { enqueueHeldParts, heldPartJobId, type DeliverJobData, type HeldPart } from '../queues/deliver.ts';
+import {
+  enqueueHeldParts,
+  heldPartJobId,
+  type BatchDevice,
+  type DeliverJobData,
+  type HeldPart,
+} from '../queues/deliver.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import type { BatchProgress } from './batch-progress.ts';
 

@@ -5,7 +5,7 @@ import type { EntryEvent } from '../schemas/events.ts';
 import type { SendTiming } from '../schemas/send-timing.ts';
 import type { MessageOptions } from '../schemas/message-options.ts';
 import type { PushOptions } from '../gateways/gateway.ts';
-import { localizationKeys, type LocalizationKeys } from './localized-content.ts';
+import { localizationKeys, type LocalizationKeys } from '../rendering/localized-content.ts';
 
 /** A notification ready to render (in the render pool, which parses its templates), its data in push-payload form. */
 export interface PreparedNotification {

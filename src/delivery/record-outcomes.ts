@@ -1,12 +1,11 @@
 import type { Deps } from '../deps.ts';
 import { recordHistory, type DeliveredPush } from '../history/record-history.ts';
-import { markUnsubscribed, type Rejection } from '../devices/mark-unsubscribed.ts';
-import type { DeliverJobData, DeviceFailure, UnrecordedOutcomes } from '../queues/deliver.ts';
+import { markUnsubscribed } from '../devices/mark-unsubscribed.ts';
+import type { DeliverJobData, DeviceFailure, Rejection, UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import { renderPushes } from './rendered-push.ts';
 import { reportOutcomes } from './report-outcomes.ts';
 
-type RecordDeps = Pick<Deps, 'models' | 'queues'>;
 type RecordedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>;
 
 /**
@@ -14,7 +13,7 @@ type RecordedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devi
  * tokens' devices unsubscribed; then the delivery log of the others and the webhook events (reportOutcomes). Every write is idempotent, so a rerun may repeat them all.
  */
 export async function recordOutcomes(
-  deps: RecordDeps,
+  deps: Pick<Deps, 'models' | 'queues'>,
   batch: RecordedBatch,
   notification: PreparedNotification,
   outcomes: { sent: DeliveredPush[]; rejected: Rejection[]; failed: DeviceFailure[]; at: Date },
@@ -30,7 +29,7 @@ export async function recordOutcomes(
  * tally in the job already counts them.
  */
 export async function recordUnrecorded(
-  deps: RecordDeps & Pick<Deps, 'renderer'>,
+  deps: Pick<Deps, 'models' | 'queues' | 'renderer'>,
   batch: RecordedBatch,
   notification: PreparedNotification,
   unrecorded: UnrecordedOutcomes,

@@ -1,8 +1,8 @@
 import type { OutgoingPush, PushButton } from '../gateways/gateway.ts';
 import type { RenderFailure, RenderRequest } from '../rendering/render-task.ts';
-import { chosenLocalization, localizedContent } from './localized-content.ts';
+import { chosenLocalization, localizedContent } from '../rendering/localized-content.ts';
 import { ButtonRenders } from './rendered-buttons.ts';
-import type { BatchDevice } from '../targets/target-device.ts';
+import type { BatchDevice } from '../queues/deliver.ts';
 import type { MessageContent } from '../rendering/message-content.ts';
 import type { RenderPool } from '../rendering/render-pool.ts';
 import type { PreparedNotification } from './prepared-notification.ts';

@@ -1,12 +1,9 @@
 import type { Deps } from '../deps.ts';
-import type { Rejection } from '../devices/mark-unsubscribed.ts';
-import type { DeliverJobData, DeviceFailure } from '../queues/deliver.ts';
-import type { BatchDevice } from '../targets/target-device.ts';
+import type { BatchDevice, DeliverJobData, DeviceFailure, Rejection } from '../queues/deliver.ts';
 import { writeDeliveryLog, type DeliveryLogEntry } from './delivery-log.ts';
 import { publishWebhookEvents } from '../webhooks/publish-events.ts';
 import { deviceUnsubscribed, messageFailed } from '../webhooks/webhook-events.ts';
 
-type ReportDeps = Pick<Deps, 'models' | 'queues'>;
 type ReportedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>;
 
 export interface ReportedOutcomes {
@@ -29,7 +26,7 @@ const logEntry = (
  * receiver slows a send.
  */
 export async function reportOutcomes(
-  deps: ReportDeps,
+  deps: Pick<Deps, 'models' | 'queues'>,
   batch: ReportedBatch,
   outcomes: ReportedOutcomes,
 ): Promise<void> {
@@ -55,7 +52,7 @@ export async function reportOutcomes(
 
 /** Devices the frequency cap stopped: logged `capped` (one insertMany), with no webhook event. */
 export async function reportCapped(
-  deps: ReportDeps,
+  deps: Pick<Deps, 'models' | 'queues'>,
   batch: Pick<DeliverJobData, 'notificationId'>,
   devices: BatchDevice[],
 ): Promise<void> {
@@ -77,7 +74,7 @@ export interface UnsentDevice {
  * for a call's.
  */
 export async function reportUnsent(
-  deps: ReportDeps,
+  deps: Pick<Deps, 'models' | 'queues'>,
   batch: Pick<DeliverJobData, 'projectId' | 'notificationId'>,
   unsent: UnsentDevice[],
 ): Promise<void> {

@@ -1,12 +1,11 @@
 import type { Job } from 'bullmq';
-import type { BatchDevice } from '../targets/target-device.ts';
-import type { DeliverJobData } from '../queues/deliver.ts';
+import type { BatchDevice, DeliverJobData } from '../queues/deliver.ts';
 import type { ProjectSettings } from '../schemas/project-settings.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import type { BatchProgress } from './batch-progress.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import type { Rendered } from './rendered-push.ts';
-import { deviceZone, nextLocalTime, quietUntil } from './local-clock.ts';
+import { deviceZone, nextLocalTime, quietUntil } from '../targets/local-clock.ts';
 import { groupHeld, splitOffHeld } from './held-parts.ts';
 import { withinFrequencyCap } from './capped-pushes.ts';
 import { expiredReason, expiresAt } from './push-expiry.ts';

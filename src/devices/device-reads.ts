@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import type { DeviceDocument } from '../models/device.ts';
-import { Gathering } from '../infra/gathering.ts';
+import { MicroBatcher } from '../infra/micro-batcher.ts';
 
 /** A burst of reads (after a stall, say) goes out in queries of this many, each answered in one reply. */
 const maxKeysPerQuery = 500;
@@ -14,18 +14,18 @@ export function devicesByKeyQuery(models: Models, keys: string[]) {
 }
 
 /**
- * Reads devices by key, one query for many (a Gathering: `_id` `$in` the keys gathered, at most maxKeysPerQuery a
+ * Reads devices by key, one query for many (a MicroBatcher: `_id` `$in` the keys gathered, at most maxKeysPerQuery a
  * query). Under load, when many requests each wait on a device read, the reads then cost the server a fraction of
  * their number in queries: one query of 16 keys costs about what 3 reads of one do (SecantusDB 0.7 at 100,000
  * devices: 1,400 queries of 16 against 4,200 of one a second), which leaves its time to the writes.
  */
 export class DeviceReads {
   private readonly models: Models;
-  private readonly reads: Gathering<string, DeviceDocument | null>;
+  private readonly reads: MicroBatcher<string, DeviceDocument | null>;
 
   constructor(models: Models) {
     this.models = models;
-    this.reads = new Gathering((keys) => this.read(keys), maxKeysPerQuery);
+    this.reads = new MicroBatcher((keys) => this.read(keys), maxKeysPerQuery);
   }
 
   /**

@@ -15,7 +15,7 @@ import { applyTagChanges, tooManyTags } from './apply-tag-changes.ts';
 import { changeDevice } from './change-device.ts';
 import { DeviceReads } from './device-reads.ts';
 import { enqueueEvents } from '../queues/event-ingest.ts';
-import { firstSessionEvent } from '../events/automatic-events.ts';
+import { firstSessionEvent } from '../schemas/automatic-events.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { publicHttpsUrlProblem } from '../net/public-url.ts';

@@ -1,14 +1,9 @@
 import type { Models } from '../models/index.ts';
 import { deviceKey } from '../models/device.ts';
 import { addToDay, dayKey } from '../overview/daily-counts.ts';
-import { gatheredWrites } from '../infra/gathering.ts';
-import { onePer } from '../infra/one-per.ts';
-
-export interface Rejection {
-  deviceId: string;
-  pushToken: string;
-  reason: string;
-}
+import { microBatchedWrites } from '../infra/micro-batcher.ts';
+import { weakMemoize } from '../infra/weak-memoize.ts';
+import type { Rejection } from '../queues/deliver.ts';
 
 interface ProjectRejections {
   projectId: string;
@@ -64,13 +59,13 @@ async function unsubscribeRound(models: Models, callers: ProjectRejections[]): P
   }
 }
 
-const rounds = onePer((models: Models) =>
-  gatheredWrites((callers: ProjectRejections[]) => unsubscribeRound(models, callers), maxCallersPerRound),
+const rounds = weakMemoize((models: Models) =>
+  microBatchedWrites((callers: ProjectRejections[]) => unsubscribeRound(models, callers), maxCallersPerRound),
 );
 
 /**
  * The gateway said these tokens are dead (CONTRACTS §9): their devices are unsubscribed, with those of the process's
- * other calls that end together (a Gathering of unsubscribeRound).
+ * other calls that end together (a MicroBatcher of unsubscribeRound).
  */
 export async function markUnsubscribed(
   models: Models,

@@ -1,8 +1,8 @@
 import type { Models } from '../models/index.ts';
 import type { EventDataCondition } from '../schemas/event-conditions.ts';
 import { operatorFilter } from '../conditions/operator-filter.ts';
-import { storedConditionValue } from './event-data.ts';
-import { dayMs, startOfUtcDay } from './utc-day.ts';
+import { storedConditionValue } from '../conditions/event-data.ts';
+import { dayMs, startOfUtcDay } from '../infra/utc-day.ts';
 import { subjectsCountingFor, type Subject } from './subjects.ts';
 import { countField, pendingCounts, type CountDeps, type CountKey } from './pending-counts.ts';
 

@@ -5,13 +5,8 @@ import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 import { LockTimeoutError, withRedisLock } from '../infra/redis-lock.ts';
 import { inChunks } from '../infra/chunks.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
-import {
-  finishedDaysPending,
-  flushEventCountsEveryMs,
-  flushIdField,
-  type CountDeps,
-  type CountKey,
-} from './pending-counts.ts';
+import { flushEventCountsEveryMs } from '../queues/maintenance.ts';
+import { finishedDaysPending, flushIdField, type CountDeps, type CountKey } from './pending-counts.ts';
 
 const insertChunkSize = 1000;
 

@@ -4,11 +4,11 @@ import type { EventDocument } from '../models/event.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 import type { EventIngestJob } from '../queues/event-ingest.ts';
 import type { EventTypeCatalog } from './event-type-catalog.ts';
-import { toStoredData } from './event-data.ts';
-import { startOfUtcDay } from './utc-day.ts';
+import { toStoredData } from '../conditions/event-data.ts';
+import { startOfUtcDay } from '../infra/utc-day.ts';
 import { countField, recordCounts } from './pending-counts.ts';
 import { flushCountsWhenDue } from './flush-counts.ts';
-import { recordDisplays } from '../in-app/display-history.ts';
+import { recordDisplays } from './in-app-displays.ts';
 
 /** The event types this worker has already seen are kept in its catalog, so most jobs skip writing them. */
 export type IngestDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log'> & { catalog: EventTypeCatalog };

@@ -24,12 +24,6 @@ export interface CountKey {
 
 export type CountDeps = Pick<Deps, 'models' | 'redis' | 'config'>;
 
-/**
- * How often a project's own events flush its pending counts into MongoDB, and how often the maintenance sweep flushes
- * those of projects that stopped sending events.
- */
-export const flushEventCountsEveryMs = 60 * 1000;
-
 // Longer than a job's automatic retries take (10 attempts, exponential from 1 s: about 17 minutes), and short enough
 // that one marker per request stays small in Redis at thousands of requests a second. A replay from the dashboard
 // later than that finds countsRecorded in the job itself (ingestEvents).

@@ -1,6 +1,6 @@
 import { bodyPartErrors } from '../schemas/validation.ts';
 import { ReportedEventData, ServerEvent, type EventError, type IngestedEvent } from '../schemas/events.ts';
-import { isReservedEventType } from './automatic-events.ts';
+import { isReservedEventType } from '../schemas/automatic-events.ts';
 
 type Verdict = { event: IngestedEvent } | { code: string; message: string };
 

@@ -1,8 +1,8 @@
 import type { Models } from '../models/index.ts';
 import { historyKey } from '../models/history.ts';
 import type { MessageContent } from '../rendering/message-content.ts';
-import { GatheredInserts } from '../infra/gathered-inserts.ts';
-import { onePer } from '../infra/one-per.ts';
+import { MicroBatchedInserts } from '../infra/micro-batched-inserts.ts';
+import { weakMemoize } from '../infra/weak-memoize.ts';
 import type { Platform } from '../schemas/platforms.ts';
 
 export interface DeliveredPush {
@@ -29,12 +29,12 @@ export async function deliveredDevices(
   return new Set(entries.map((entry) => entry.deviceId));
 }
 
-const historyInserts = onePer((models: Models) => new GatheredInserts(models.History.collection));
+const historyInserts = weakMemoize((models: Models) => new MicroBatchedInserts(models.History.collection));
 
 /**
  * One history document per accepted push; its (notificationId, deviceId) _id makes a repeat a no-op. It is also the
  * push's `sent` entry in the delivery log (with its platform), so that a sent push costs one document, not two. The
- * process's gateway calls that end together write theirs in one insert (GatheredInserts).
+ * process's gateway calls that end together write theirs in one insert (MicroBatchedInserts).
  */
 export async function recordHistory(
   models: Models,

@@ -1,7 +1,7 @@
 import type { Models } from '../models/index.ts';
 import type { SegmentDocument } from '../models/segment.ts';
 import type { StoredInAppMessage } from '../models/in-app-message.ts';
-import { onePer } from '../infra/one-per.ts';
+import { weakMemoize } from '../infra/weak-memoize.ts';
 
 /** How long a process answers devices from its copy of a project's active messages and their segments. */
 const keptMs = 2000;
@@ -56,4 +56,4 @@ export class ActiveInAppMessages {
 }
 
 /** One copy per process and database connection, shared by the SDK route and the store that forgets it. */
-export const activeInAppMessages = onePer((models: Models) => new ActiveInAppMessages(models));
+export const activeInAppMessages = weakMemoize((models: Models) => new ActiveInAppMessages(models));

@@ -3,7 +3,7 @@ import type { ScopeDevice } from '../rendering/personalization-scope.ts';
 import type { DeviceRendering } from '../rendering/render-task.ts';
 import type { RenderJob, RenderRequest } from '../rendering/render-task.ts';
 import type { StoredInAppMessage } from '../models/in-app-message.ts';
-import { onePer } from '../infra/one-per.ts';
+import { weakMemoize } from '../infra/weak-memoize.ts';
 
 interface WaitingAnswer {
   messages: StoredInAppMessage[];
@@ -86,4 +86,4 @@ export class GatheredRenders {
 }
 
 /** One gathering per render pool: every in-app answer of the process meets the others of its project. */
-export const gatheredRenders = onePer((renderer: RenderPool) => new GatheredRenders(renderer));
+export const gatheredRenders = weakMemoize((renderer: RenderPool) => new GatheredRenders(renderer));

@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import type { InAppStats } from '../schemas/in-app-message.ts';
-import { inAppEvents, type InAppEventName } from './in-app-events.ts';
+import { inAppEvents, type InAppEventName } from '../schemas/in-app-events.ts';
 
 const eventNames = Object.keys(inAppEvents) as InAppEventName[];
 

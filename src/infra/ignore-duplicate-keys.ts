@@ -7,7 +7,7 @@ export function isDuplicateKeyError(error: unknown): boolean {
 }
 
 interface BulkWriteFailure {
-  writeErrors?: { code?: number } | Array<{ code?: number }>;
+  writeErrors?: { code?: number; index?: number } | Array<{ code?: number; index?: number }>;
   insertedCount?: number;
   upsertedCount?: number;
   matchedCount?: number;
@@ -23,10 +23,18 @@ interface BulkWriteFailure {
  * taken for written made a MongoDB outage send pushes twice).
  */
 export async function ignoringDuplicateKeys(writes: number, write: () => Promise<unknown>): Promise<void> {
+  await refusedRepeats(writes, write);
+}
+
+/** As ignoringDuplicateKeys, answering the positions of the documents a unique index refused. */
+export async function refusedRepeats(writes: number, write: () => Promise<unknown>): Promise<number[]> {
   try {
     await write();
+    return [];
   } catch (error) {
-    if (!onlyDuplicates(error as BulkWriteFailure, writes)) throw error;
+    const failure = error as BulkWriteFailure;
+    if (!onlyDuplicates(failure, writes)) throw error;
+    return [failure.writeErrors!].flat().map((writeError) => writeError.index!);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { QueueName } from '../queues/queue-names.ts';
+import type { QueueName } from './queue-names.ts';
 
 /**
  * Every Redis key of the product, BullMQ's queues included, built from the configured prefix in this one place.

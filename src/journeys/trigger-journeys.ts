@@ -2,13 +2,11 @@ import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { EventIngestJob } from '../queues/event-ingest.ts';
 import type { IngestedEvent } from '../schemas/events.ts';
-import { toStoredData } from '../events/event-data.ts';
+import { toStoredData } from '../conditions/event-data.ts';
 import { matchesDataConditions } from '../conditions/match-data.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
-import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
-import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
-import { sendJob } from '../queues/send.ts';
-import { messageOptionsField, optionsOf, type MessageOptions } from '../schemas/message-options.ts';
+import { makeNotifications, type NotificationDraft } from '../notifications/make-notifications.ts';
+import { optionsOf, type MessageOptions } from '../schemas/message-options.ts';
 import type { ActiveJourneys } from './active-journeys.ts';
 import { sendTimingOf } from '../schemas/send-timing.ts';
 import type { StoredJourney } from './journey-store.ts';
@@ -67,8 +65,8 @@ function matchingJourneys(journeys: StoredJourney[], event: IngestedEvent): Stor
 /**
  * Starts the active journeys the job's events trigger: one notification per (journey, event) to the event's subject
  * (the device, or every subscribed device of the user), sent after the journey's delay by the ordinary send and
- * deliver pipeline, with the event bound as entry_event. Notifications are inserted and send jobs added in one
- * batch each, under deterministic ids, so a retried ingest job neither stores nor sends anything twice.
+ * deliver pipeline, with the event bound as entry_event. They are made together (makeNotifications) under
+ * deterministic ids, so a retried ingest job neither stores nor sends anything twice.
  */
 export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: EventIngestJob): Promise<number> {
   const journeys = await deps.activeJourneys.forProject(job.projectId);
@@ -81,7 +79,7 @@ export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: Eve
     ...new Set(triggered.map(({ journey }) => journey)),
   ]);
   const receivedAt = Date.parse(job.receivedAt);
-  const notifications = triggered
+  const drafts: NotificationDraft[] = triggered
     .filter(({ journey }) => contents.has(journey._id))
     .map(({ journey, event, index }) => ({
       _id: journeySendId(journey._id, jobId, index),
@@ -89,25 +87,16 @@ export async function triggerJourneys(deps: TriggerDeps, jobId: string, job: Eve
       targetType: event.subjectType === 'device' ? ('device' as const) : ('userId' as const),
       targetIds: [event.subjectId],
       templateId: journey.templateId ?? null,
-      ...contents.get(journey._id)!.content,
-      ...messageOptionsField(contents.get(journey._id)!.options),
+      ...contents.get(journey._id)!,
       data: {},
       sendAt: new Date(receivedAt + (journey.delaySeconds ?? 0) * 1000),
-      journeyId: journey._id,
       timing: sendTimingOf({
         ignoreQuietHours: journey.ignoreQuietHours ?? false,
         ignoreFrequencyCap: journey.ignoreFrequencyCap ?? false,
       }),
-      entryEvent: { type: event.type, data: event.data },
+      journey: { journeyId: journey._id, entryEvent: { type: event.type, data: event.data } },
     }));
-  if (notifications.length === 0) return 0;
-  const documents = await Promise.all(
-    notifications.map((notification) => customerKeyedDocument(deps.models.Notification, notification, ['entryEvent'])),
-  );
-  await ignoringDuplicateKeys(notifications.length, () =>
-    deps.models.Notification.collection.insertMany(documents as never[], { ordered: false }),
-  );
-  const now = Date.now();
-  await deps.queues.send.addBulk(notifications.map((notification) => sendJob(notification, now)));
-  return notifications.length;
+  if (drafts.length === 0) return 0;
+  await makeNotifications(deps, drafts);
+  return drafts.length;
 }

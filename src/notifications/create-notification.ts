@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../app-context.ts';
+import type { Deps } from '../deps.ts';
+import type { TemplateStore } from '../templates/template-store.ts';
 import type { KeyOwner } from '../keys/key-cache.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
@@ -11,14 +12,13 @@ import { trialRenderErrors } from '../rendering/trial-render.ts';
 import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
 import { requestBodyDigest } from '../infra/idempotency-binding.ts';
 import { enqueueSend } from '../queues/send.ts';
-import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 import { targetTypes, type SendNotificationBody, type TargetType } from '../schemas/notification.ts';
 import { escapePointer, fieldsOf } from '../schemas/validation.ts';
 import { reservedDataKeyProblem } from '../gateways/reserved-data-keys.ts';
 import { deviceKey } from '../models/device.ts';
-import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { parseRequestTime } from '../schemas/request-formats.ts';
 import { sendTimingOf } from '../schemas/send-timing.ts';
+import { makeNotifications } from './make-notifications.ts';
 
 const maxScheduleAheadMs = 365 * 24 * 60 * 60 * 1000;
 
@@ -53,10 +53,10 @@ export function sendRequestErrors(plan: KeyOwner['plan'], body: unknown, now: nu
   return details;
 }
 
-type CreateDeps = Pick<AppContext, 'models' | 'redis' | 'config' | 'queues' | 'templates' | 'renderer'>;
+type CreateDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'queues' | 'renderer'> & { templates: TemplateStore };
 
 async function knownTargets(
-  deps: Pick<AppContext, 'models'>,
+  deps: Pick<Deps, 'models'>,
   projectId: string,
   targetType: 'segment' | 'device',
   targetIds: string[],
@@ -72,7 +72,7 @@ async function knownTargets(
 
 /** CONTRACTS §1: an unknown segment or device is a 404; a user id with no devices is a 200 that sends nothing (§6). */
 async function assertTargetsExist(
-  deps: Pick<AppContext, 'models'>,
+  deps: Pick<Deps, 'models'>,
   projectId: string,
   { targetType }: SendNotificationBody,
   targetIds: string[],
@@ -85,20 +85,9 @@ async function assertTargetsExist(
 }
 
 /**
- * Whether the notification a key is bound to was stored. Past "queued" its send job has run, so it certainly exists;
- * before that, adding it again is a no-op or repairs a lost add.
- */
-async function answerStored(deps: CreateDeps, id: string, now: number): Promise<boolean> {
-  const stored = await deps.models.Notification.findById(id, { projectId: 1, status: 1, sendAt: 1 }).lean();
-  if (!stored) return false;
-  if (stored.status === 'queued') await enqueueSend(deps, stored, now);
-  return true;
-}
-
-/**
- * Stores the notification and queues its send job. With an Idempotency-Key both steps are repeatable under the same
- * id: the stored document is never written twice and the job id is the notification id, so a client retry after a
- * timeout or a 503 answers the same id and sends nothing twice.
+ * Stores the notification and queues its send job (makeNotifications). With an Idempotency-Key both steps are
+ * repeatable under the same id, so a client retry after a timeout or a 503 answers the same id and sends nothing
+ * twice; without one, a notification whose job could not be queued is withdrawn.
  */
 export async function createNotification(
   deps: CreateDeps,
@@ -111,7 +100,7 @@ export async function createNotification(
   if (idempotencyKey !== undefined) {
     // A repeat answers the first id even when its template, segment or device has been deleted since (CONTRACTS §6).
     const earlier = await boundNotificationId(deps, owner.projectId, idempotencyKey, bodyDigest);
-    if (earlier !== null && (await answerStored(deps, earlier, now))) return earlier;
+    if (earlier !== null && (await requeueIfStored(deps, earlier, now))) return earlier;
   }
   const targetIds = [...new Set(body.targetIds)];
   const details = sendRequestErrors(owner.plan, body, now);
@@ -120,8 +109,9 @@ export async function createNotification(
   const templateErrors = body.templateId === undefined ? [] : templateSyntaxErrors(content);
   if (templateErrors.length > 0)
     throw invalidRequest('The template is not valid Liquid; see details for each field.', templateErrors);
+  const options = optionsWithTemplate(body, template);
   const tooLarge = payloadFloorErrors(
-    { content, data: body.data ?? {}, ...optionsWithTemplate(body, template).options },
+    { content, data: body.data ?? {}, ...options },
     { content: body.templateId !== undefined, buttons: !!template?.buttons, localizations: !!template?.localizations },
   );
   if (tooLarge.length > 0)
@@ -145,54 +135,29 @@ export async function createNotification(
     idempotencyKey === undefined
       ? candidateId
       : await claimIdempotencyKey(deps, owner.projectId, idempotencyKey, { notificationId: candidateId, bodyDigest });
-  const notification = {
+  const draft = {
     _id: id,
     projectId: owner.projectId,
     targetType: body.targetType,
     targetIds,
     templateId: body.templateId ?? null,
-    ...content,
+    content,
+    options,
     data: body.data ?? {},
     sendAt: body.sendAt === undefined ? null : parseRequestTime(body.sendAt),
     timing: sendTimingOf(body),
-    ...optionsWithTemplate(body, template),
   };
-  try {
-    await deps.models.Notification.collection.insertOne(
-      (await customerKeyedDocument(deps.models.Notification, notification, ['data'])) as never,
-    );
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-    await answerStored(deps, id, now);
-    return id;
-  }
-  try {
-    await enqueueSend(deps, notification, now);
-  } catch (error) {
-    if (idempotencyKey !== undefined) throw error;
-    // Without a key the client's retry makes a new notification, so this one must not stay behind, queued forever;
-    // unless its job was added after all (only the answer was lost) and a worker has taken it: then it is sent, and a
-    // 503 would have the client send it again.
-    if (await sendTaken(deps, id)) return id;
-    await deps.models.Notification.deleteOne({ _id: id }).catch(() => undefined);
-    throw error;
-  }
+  await makeNotifications(deps, [draft], { now, withdrawUnqueued: idempotencyKey === undefined });
   return id;
 }
 
 /**
- * Whether the send job of a failed add is in the queue after all, past the reach of a removal: a worker holds it or has
- * run it. One still waiting is removed, so that nothing of it is sent. Redis out of reach answers no: the job, if it
- * was added, then finds its notification deleted when it runs, and sends nothing.
+ * Whether the notification a key is bound to was stored; its send job is queued again while it is still queued (a
+ * repeat before it, or repairing a lost add), and past that its job has run, so it certainly exists.
  */
-async function sendTaken(deps: CreateDeps, id: string): Promise<boolean> {
-  try {
-    const state = await deps.queues.send.getJobState(id);
-    if (state === 'unknown') return false;
-    if (state === 'waiting' || state === 'delayed' || state === 'prioritized')
-      return (await deps.queues.send.remove(id)) === 0;
-    return true;
-  } catch {
-    return false;
-  }
+async function requeueIfStored(deps: CreateDeps, id: string, now: number): Promise<boolean> {
+  const stored = await deps.models.Notification.findById(id, { projectId: 1, status: 1, sendAt: 1 }).lean();
+  if (!stored) return false;
+  if (stored.status === 'queued') await enqueueSend(deps, stored, now);
+  return true;
 }

@@ -48,24 +48,3 @@ export async function countClicks(models: Models, notificationIds: string[]): Pr
   );
   return new Map(counts.map((count) => [count._id, count.clicked]));
 }
-
-export function deviceClicksQuery(models: Models, deviceId: string) {
-  return models.NotificationClick.find({ deviceId }, { notificationId: 1 }).lean();
-}
-
-/**
- * Deletes the clicks the device reported on this project's notifications, whenever they were, with or without a
- * history entry left. Clicks carry no project: a device id of another project's is told apart by its notifications,
- * read by _id alone, the index SecantusDB uses for such a read.
- */
-export async function eraseClicksOf(models: Models, projectId: string, deviceId: string): Promise<void> {
-  const clicks = await deviceClicksQuery(models, deviceId);
-  if (clicks.length === 0) return;
-  const notifications = await models.Notification.find(
-    { _id: { $in: clicks.map((click) => click.notificationId) } },
-    { projectId: 1 },
-  ).lean();
-  const ours = new Set(notifications.filter((n) => n.projectId === projectId).map((n) => n._id));
-  const erased = clicks.filter((click) => ours.has(click.notificationId)).map((click) => click._id);
-  if (erased.length > 0) await models.NotificationClick.deleteMany({ _id: { $in: erased } });
-}

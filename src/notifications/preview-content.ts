@@ -1,13 +1,15 @@
-import type { AppContext } from '../app-context.ts';
+import type { Deps } from '../deps.ts';
+import type { TemplateStore } from '../templates/template-store.ts';
+import type { DeviceStore } from '../devices/device-store.ts';
 import type { PreviewNotificationBody, RenderedContent } from '../schemas/notification.ts';
 import { optionContentErrors } from '../rendering/option-content-errors.ts';
-import { chosenLocalization, localizationKeys, localizedContent } from '../delivery/localized-content.ts';
+import { chosenLocalization, localizationKeys, localizedContent } from '../rendering/localized-content.ts';
 import { invalidRequest } from '../errors.ts';
 import { contentOf, contentSyntaxErrors, templateSyntaxErrors } from '../rendering/message-content.ts';
 
 /** The content as the delivery worker would render it for the device: a template's, or the inline fields. */
 export async function previewContent(
-  deps: Pick<AppContext, 'templates' | 'devices' | 'renderer'>,
+  deps: Pick<Deps, 'renderer'> & { templates: TemplateStore; devices: DeviceStore },
   projectId: string,
   input: PreviewNotificationBody,
 ): Promise<RenderedContent> {

@@ -1,10 +1,10 @@
-import type { AppContext } from '../app-context.ts';
+import type { TemplateStore } from '../templates/template-store.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
-import { messageOptionsField, optionsOf, type MessageOptions } from '../schemas/message-options.ts';
+import { optionsOf, type MessageOptions } from '../schemas/message-options.ts';
 import type { SendNotificationBody } from '../schemas/notification.ts';
 
 export async function resolveContent(
-  deps: Pick<AppContext, 'templates'>,
+  deps: { templates: TemplateStore },
   projectId: string,
   body: SendNotificationBody,
 ): Promise<{ content: MessageContent; template: TemplateOptions | null }> {
@@ -20,10 +20,7 @@ interface TemplateOptions {
 }
 
 /** The options stored with the send: a template's buttons and languages come with its content, as the rest of it does. */
-export function optionsWithTemplate(
-  body: SendNotificationBody,
-  template: TemplateOptions | null,
-): { options?: MessageOptions } {
+export function optionsWithTemplate(body: SendNotificationBody, template: TemplateOptions | null): MessageOptions {
   const fromTemplate = template && optionsOf({ buttons: template.buttons, localizations: template.localizations });
-  return messageOptionsField({ ...optionsOf(body), ...fromTemplate });
+  return { ...optionsOf(body), ...fromTemplate };
 }

@@ -1,5 +1,5 @@
 import type { Models } from '../models/index.ts';
-import { startOfUtcDay } from '../events/utc-day.ts';
+import { startOfUtcDay } from '../infra/utc-day.ts';
 import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 
 export interface DayCounts {

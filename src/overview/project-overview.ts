@@ -1,6 +1,6 @@
 import type { Models } from '../models/index.ts';
 import type { OverviewView } from '../schemas/overview.ts';
-import { dayMs, startOfUtcDay } from '../events/utc-day.ts';
+import { dayMs, startOfUtcDay } from '../infra/utc-day.ts';
 import { baselineDay, dailyCountKey, dayKey, daysSinceQuery, subscribedBeforePipeline } from './daily-counts.ts';
 
 const subscribedDevicesCountQuery = (models: Models, projectId: string) =>

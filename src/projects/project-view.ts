@@ -1,11 +1,11 @@
-import type { AppContext } from '../app-context.ts';
+import type { Deps } from '../deps.ts';
 import type { SlidingWindowLimiter } from '../rate-limit/sliding-window.ts';
 import type { ProjectView } from '../schemas/project.ts';
 import { planLimits } from '../plans/plans.ts';
 import { notFound } from '../errors.ts';
 import { settingsOf, settingsFields, type StoredSettings } from './project-settings.ts';
 
-type ProjectViewDeps = Pick<AppContext, 'models' | 'limiter'>;
+type ProjectViewDeps = Pick<Deps, 'models'> & { limiter: SlidingWindowLimiter };
 
 /** Keys, credentials and their hashes stay out of every view. */
 const viewFields = { name: 1, plan: 1, createdAt: 1, ...settingsFields } as const;

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../infra/redis.ts';
 import type { Config } from '../config.ts';
-import { queueNames, type QueueName, type Queues } from './queue-names.ts';
+import { queueNames, type QueueName, type Queues } from '../infra/queue-names.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 
 /**

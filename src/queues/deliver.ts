@@ -1,9 +1,30 @@
 import type { JobsOptions, ParentOptions } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import { resumableStalls, type QueueDefinition } from './queue-definition.ts';
-import type { GatewayName } from '../gateways/gateway.ts';
-import type { BatchDevice } from '../targets/target-device.ts';
-import type { Rejection } from '../devices/mark-unsubscribed.ts';
+import type { GatewayName, WebPushKeys } from '../gateways/gateway.ts';
+import type { Platform } from '../schemas/platforms.ts';
+
+/** What a delivery needs of a device, read once by the fan-out and carried in the delivery batch. */
+export interface BatchDevice {
+  deviceId: string;
+  platform: Platform;
+  pushToken: string;
+  /** Set for a Web Push subscription, whose endpoint is then the pushToken. */
+  webPushKeys?: WebPushKeys | null;
+  userId?: string | null;
+  tags?: Record<string, unknown>;
+  /** Its IANA zone, for local-time sends and quiet hours; null: the project's default. */
+  timezone?: string | null;
+  /** Read only for a message with localizations, which it chooses among (CONTRACTS §14). */
+  language?: string | null;
+}
+
+/** A device whose token a gateway rejected: it is unsubscribed if it still holds that token. */
+export interface Rejection {
+  deviceId: string;
+  pushToken: string;
+  reason: string;
+}
 
 /**
  * Outcomes of one gateway call, saved in the job (Redis) as soon as the call returns and before their history and

@@ -1,8 +1,13 @@
 import type { Queue } from 'bullmq';
 import type { QueueDefinition } from './queue-definition.ts';
-import { flushEventCountsEveryMs } from '../events/pending-counts.ts';
 
 export const flushEventCountsJobName = 'flush-event-counts';
+
+/**
+ * How often a project's own events flush its pending counts into MongoDB, and how often the maintenance sweep flushes
+ * those of projects that stopped sending events.
+ */
+export const flushEventCountsEveryMs = 60 * 1000;
 
 /** Idempotent: every worker process calls it at start-up and there is still one schedule per job. */
 function schedule(maintenance: Queue, jobName: string, everyMs: number): Promise<unknown> {

@@ -1,6 +1,6 @@
 import type { MinimalJob } from 'bullmq';
 import type { Deps } from '../deps.ts';
-import type { QueueName } from './queue-names.ts';
+import type { QueueName } from '../infra/queue-names.ts';
 import type { Config } from '../config.ts';
 
 /**

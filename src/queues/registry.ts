@@ -6,7 +6,7 @@ import { maintenanceQueue } from './maintenance.ts';
 import { webhookQueue } from './webhook.ts';
 import { deviceImportQueue } from './device-import.ts';
 import type { QueueDefinition } from './queue-definition.ts';
-import type { QueueKey, QueueName, queueNames } from './queue-names.ts';
+import type { QueueKey, QueueName, queueNames } from '../infra/queue-names.ts';
 
 /** Every queue's definition, under the key its BullMQ Queue has in Deps' queues. */
 export const queueRegistry: { [Key in QueueKey]: QueueDefinition<(typeof queueNames)[Key]> } = {

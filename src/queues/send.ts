@@ -77,7 +77,7 @@ const sendJobOptions: JobsOptions = {
  * The job id is the notification id: adding it again while it exists is a no-op, so an ingress retry never
  * starts a second fan-out.
  */
-export function sendJob(
+function sendJob(
   notification: SendableNotification,
   now = Date.now(),
 ): { name: string; data: SendJobData; opts: JobsOptions } {
@@ -93,6 +93,17 @@ export async function enqueueSend(
 ): Promise<void> {
   const job = sendJob(notification, now);
   await deps.queues.send.add(job.name, job.data, job.opts);
+}
+
+/** Several sends as one addBulk (a MULTI of their adds); one alone as a plain add. */
+export async function enqueueSends(
+  deps: Pick<Deps, 'queues'>,
+  notifications: SendableNotification[],
+  now = Date.now(),
+): Promise<void> {
+  if (notifications.length === 1) return enqueueSend(deps, notifications[0]!, now);
+  if (notifications.length > 1)
+    await deps.queues.send.addBulk(notifications.map((notification) => sendJob(notification, now)));
 }
 
 /** A notification's fan-out: its targets streamed into deliver batches. */

@@ -1,7 +1,7 @@
 import type { ErrorDetail } from '../errors.ts';
 import { escapePointer, fieldsOf } from '../schemas/validation.ts';
 import { contentSyntaxErrors, liquidErrors, type MessageContent } from './message-content.ts';
-import { localizedContent } from '../delivery/localized-content.ts';
+import { localizedContent } from './localized-content.ts';
 import type { MessageOptions } from '../schemas/message-options.ts';
 import type { NotificationData } from '../schemas/notification.ts';
 import type { RenderPool } from './render-pool.ts';

@@ -4,7 +4,7 @@ import { UserId } from './device.ts';
 import { Id, someTextPattern } from './text.ts';
 import { TagKey } from './tags.ts';
 import { unstorableTimeMessage } from './iso-time.ts';
-import { sdkAutomaticEvents } from '../events/automatic-events.ts';
+import { sdkAutomaticEvents } from './automatic-events.ts';
 
 export const subjectTypes = ['device', 'user'] as const;
 export type SubjectType = (typeof subjectTypes)[number];

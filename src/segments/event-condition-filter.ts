@@ -6,7 +6,7 @@ import { flushFinishedDays } from '../events/flush-counts.ts';
 import { deviceKey } from '../models/device.ts';
 import type { CountOp, EventCondition } from '../schemas/segment.ts';
 import { dataConditionsFilter, eventWindow } from '../events/count-events.ts';
-import { startOfUtcDay } from '../events/utc-day.ts';
+import { startOfUtcDay } from '../infra/utc-day.ts';
 import { inChunks } from '../infra/chunks.ts';
 
 export const countPasses: Record<CountOp, (count: number, value: number) => boolean> = {

@@ -1,20 +1,4 @@
-import type { WebPushKeys } from '../gateways/gateway.ts';
-import type { Platform } from '../schemas/platforms.ts';
-
-/** What a delivery needs of a device, read once by the fan-out and carried in the delivery batch. */
-export interface BatchDevice {
-  deviceId: string;
-  platform: Platform;
-  pushToken: string;
-  /** Set for a Web Push subscription, whose endpoint is then the pushToken. */
-  webPushKeys?: WebPushKeys | null;
-  userId?: string | null;
-  tags?: Record<string, unknown>;
-  /** Its IANA zone, for local-time sends and quiet hours; null: the project's default. */
-  timezone?: string | null;
-  /** Read only for a message with localizations, which it chooses among (CONTRACTS §14). */
-  language?: string | null;
-}
+import type { BatchDevice } from '../queues/deliver.ts';
 
 /** A device as the fan-out reads it: its _id is the natural key (the device model's), by which the fan-out resumes. */
 export interface TargetDevice extends BatchDevice {

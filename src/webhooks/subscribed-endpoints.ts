@@ -1,5 +1,5 @@
 import type { Models } from '../models/index.ts';
-import { onePer } from '../infra/one-per.ts';
+import { weakMemoize } from '../infra/weak-memoize.ts';
 import { ShortLivedCache } from '../infra/short-lived-cache.ts';
 
 export interface Subscription {
@@ -10,7 +10,7 @@ export interface Subscription {
 /** How long a process trusts what it read of a project's endpoints: an endpoint added is called within this. */
 const subscriptionsCacheMs = 5000;
 
-const cacheOf = onePer(
+const cacheOf = weakMemoize(
   (_models: Pick<Models, 'WebhookEndpoint'>) => new ShortLivedCache<Subscription[]>(subscriptionsCacheMs),
 );
 

@@ -1,6 +1,6 @@
 import type { Job, Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
-import type { QueueName } from '../queues/queue-names.ts';
+import type { QueueName } from '../infra/queue-names.ts';
 import type { SendJobData } from '../queues/send.ts';
 import type { DeliverJobData } from '../queues/deliver.ts';
 /** A queue's processor, and whatever it holds beyond the deps, released once its worker has stopped. */
@@ -20,7 +20,7 @@ export interface QueueProcessor {
  */
 export const queueProcessors: Record<QueueName, () => Promise<(deps: Deps) => QueueProcessor>> = {
   send: async () => {
-    const { sendProcessor, markSendFailed } = await import('../delivery/send-processor.ts');
+    const { sendProcessor, markSendFailed } = await import('../fan-out/send-processor.ts');
     return (deps) => ({
       process: sendProcessor(deps),
       failedUnrun: (job: Job<SendJobData>) => markSendFailed(deps.models, job.data.notificationId),
@@ -51,7 +51,7 @@ export const queueProcessors: Record<QueueName, () => Promise<(deps: Deps) => Qu
     return (deps) => ({ process: tagUpdateProcessor(deps) });
   },
   'event-ingest': async () => {
-    const { eventIngestProcessor } = await import('../events/event-ingest-processor.ts');
+    const { eventIngestProcessor } = await import('../event-ingest/event-ingest-processor.ts');
     return (deps) => ({ process: eventIngestProcessor(deps) });
   },
   maintenance: async () => {

@@ -4,7 +4,7 @@ import { createLogger } from '../infra/logger.ts';
 import { closeDeps } from '../open-deps.ts';
 import { onStopSignals } from '../infra/stop-signals.ts';
 import { queueDefinition } from '../queues/registry.ts';
-import type { QueueName } from '../queues/queue-names.ts';
+import type { QueueName } from '../infra/queue-names.ts';
 import { openWorkerDeps } from './worker-deps.ts';
 import { startQueueWorker } from './start-worker.ts';
 

@@ -3,7 +3,7 @@ import { startIngress, useIngress } from '../support/ingress.ts';
 import { testConfig } from '../support/test-config.ts';
 import { eventually } from '../support/eventually.ts';
 import { startTestWorkers } from '../support/workers.ts';
-import { queueNames } from '../../src/queues/queue-names.ts';
+import { queueNames } from '../../src/infra/queue-names.ts';
 
 const adminToken = 'a-long-random-admin-token';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

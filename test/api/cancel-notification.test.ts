@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { queueNames } from '../../src/queues/queue-names.ts';
+import { queueNames } from '../../src/infra/queue-names.ts';
 import { deliverJobId } from '../../src/queues/deliver.ts';
 import { startMongoGate } from '../support/mongo-gate.ts';
 import { startTestWorkers } from '../support/workers.ts';

@@ -4,7 +4,7 @@ import { waitFor } from '../support/eventually.ts';
 import { countEvents, type CountEventsQuery } from '../../src/events/count-events.ts';
 import { ingestEvents } from '../../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../../src/events/event-type-catalog.ts';
-import { dayMs } from '../../src/events/utc-day.ts';
+import { dayMs } from '../../src/infra/utc-day.ts';
 import type { CountDeps } from '../../src/events/pending-counts.ts';
 import { flushCounts } from '../../src/events/flush-counts.ts';
 import { Job } from 'bullmq';

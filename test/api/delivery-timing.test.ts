@@ -8,7 +8,7 @@ import {
 import { eventually } from '../support/eventually.ts';
 import { enqueueSend } from '../../src/queues/send.ts';
 import { insertUserDevices, patchSettings, utcClock } from '../support/timing.ts';
-import { zonePartSize } from '../../src/delivery/local-time-fan-out.ts';
+import { zonePartSize } from '../../src/fan-out/local-time-fan-out.ts';
 
 const {
   harness,

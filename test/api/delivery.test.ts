@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { queueNames } from '../../src/queues/queue-names.ts';
+import { queueNames } from '../../src/infra/queue-names.ts';
 import { startMongoGate } from '../support/mongo-gate.ts';
 import { startIngress } from '../support/ingress.ts';
 import { eventually } from '../support/eventually.ts';

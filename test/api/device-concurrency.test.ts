@@ -5,7 +5,7 @@ import { eventIngestJobName, type EventIngestJob } from '../../src/queues/event-
 import { setTimeout as delay } from 'node:timers/promises';
 import { markUnsubscribed } from '../../src/devices/mark-unsubscribed.ts';
 import { dailyCountKey } from '../../src/overview/daily-counts.ts';
-import { startOfUtcDay } from '../../src/events/utc-day.ts';
+import { startOfUtcDay } from '../../src/infra/utc-day.ts';
 import { applyUserTags } from '../../src/user-tags/apply-user-tags.ts';
 
 // Device writes take no lock: each is a read and an update guarded by the revision read (src/devices/change-device.ts).

@@ -3,8 +3,8 @@ import type { Job } from 'bullmq';
 import { useIngress } from '../support/ingress.ts';
 import { sendNotification } from '../support/delivery-harness.ts';
 import { insertUserDevices } from '../support/timing.ts';
-import { sendProcessor } from '../../src/delivery/send-processor.ts';
-import { zonePartSize } from '../../src/delivery/local-time-fan-out.ts';
+import { sendProcessor } from '../../src/fan-out/send-processor.ts';
+import { zonePartSize } from '../../src/fan-out/local-time-fan-out.ts';
 import type { SendJobData } from '../../src/queues/send.ts';
 
 // No workers: the test runs the send job itself, and stops its first run where a kill would.

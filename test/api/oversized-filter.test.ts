@@ -4,7 +4,7 @@ import { registerDevices } from '../support/delivery-harness.ts';
 import { deviceFilterTest, type DeviceFilter } from '../../src/segments/oversized-filter.ts';
 import { tagConditionFilter } from '../../src/segments/segment-filter.ts';
 import { databaseSegmentResolver } from '../../src/targets/segment-resolver.ts';
-import { dayMs, startOfUtcDay } from '../../src/events/utc-day.ts';
+import { dayMs, startOfUtcDay } from '../../src/infra/utc-day.ts';
 import type { TagCondition } from '../../src/schemas/segment.ts';
 
 const { ingress } = useIngress();

@@ -8,7 +8,7 @@ import {
 } from '../support/delivery-harness.ts';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
 import { deviceKey } from '../../src/models/device.ts';
-import { dayMs, startOfUtcDay } from '../../src/events/utc-day.ts';
+import { dayMs, startOfUtcDay } from '../../src/infra/utc-day.ts';
 import { addToDay } from '../../src/overview/daily-counts.ts';
 
 const {

@@ -16,7 +16,7 @@ import {
   eventWindow,
   type CountEventsQuery,
 } from '../../src/events/count-events.ts';
-import { dayMs } from '../../src/events/utc-day.ts';
+import { dayMs } from '../../src/infra/utc-day.ts';
 import { segmentClause, subscribedDevicesFilter } from '../../src/segments/segment-filter.ts';
 import {
   devicesOfUsersQuery,
@@ -33,7 +33,8 @@ import { deliveredHistoryQuery } from '../../src/history/record-history.ts';
 import { deliveryResultsQuery, projectNotificationQuery } from '../../src/notifications/notification-view.ts';
 import { pendingJourneySendsQuery } from '../../src/journeys/cancel-journey-sends.ts';
 import { listNotificationsQuery, sameTimeNotificationsQuery } from '../../src/notifications/list-notifications.ts';
-import { clickCountsPipeline, deviceClicksQuery } from '../../src/notifications/notification-clicks.ts';
+import { clickCountsPipeline } from '../../src/notifications/notification-clicks.ts';
+import { deviceClicksQuery } from '../../src/devices/erase-device.ts';
 import { listDevicesQuery } from '../../src/devices/list-devices.ts';
 import { devicesByKeyQuery } from '../../src/devices/device-reads.ts';
 import type { EventCondition, SegmentCondition } from '../../src/schemas/segment.ts';
@@ -45,7 +46,7 @@ import { createdBefore } from '../../src/models/newest-first-list.ts';
 import { deliveryLogKey } from '../../src/models/delivery-log.ts';
 import { enabledEndpointsQuery } from '../../src/webhooks/subscribed-endpoints.ts';
 import { activeMessagesQuery } from '../../src/in-app/active-messages.ts';
-import { knownMessagesQuery } from '../../src/in-app/display-history.ts';
+import { knownMessagesQuery } from '../../src/events/in-app-displays.ts';
 import { inAppStatsPipeline } from '../../src/in-app/in-app-stats.ts';
 
 /**

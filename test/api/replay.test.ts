@@ -7,7 +7,7 @@ import { deliverProcessor } from '../../src/delivery/deliver-processor.ts';
 import type { DeliverDeps } from '../../src/delivery/delivery-worker.ts';
 import { createGatewayProvider } from '../../src/gateways/create-gateway-provider.ts';
 import type { GatewayProvider } from '../../src/gateways/gateway.ts';
-import { queueNames, type QueueName } from '../../src/queues/queue-names.ts';
+import { queueNames, type QueueName } from '../../src/infra/queue-names.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
 import { maxRetryRounds } from '../../src/delivery/retry-rounds.ts';
 import { resumableStalls } from '../../src/queues/queue-definition.ts';

@@ -5,9 +5,9 @@ import { registerDevices } from '../support/delivery-harness.ts';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
 import { ingestEvents } from '../../src/events/ingest-events.ts';
 import { EventTypeCatalog } from '../../src/events/event-type-catalog.ts';
-import { dayMs, startOfUtcDay } from '../../src/events/utc-day.ts';
+import { dayMs, startOfUtcDay } from '../../src/infra/utc-day.ts';
 import { countField } from '../../src/events/pending-counts.ts';
-import { firstSessionEvent } from '../../src/events/automatic-events.ts';
+import { firstSessionEvent } from '../../src/schemas/automatic-events.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
 
 const {

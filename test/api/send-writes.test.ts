@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useIngress } from '../support/ingress.ts';
 import { registerDevices } from '../support/delivery-harness.ts';
 import { createModels } from '../../src/models/index.ts';
-import { sendProcessor } from '../../src/delivery/send-processor.ts';
+import { sendProcessor } from '../../src/fan-out/send-processor.ts';
 
 // No workers: the test runs the send job itself, over a connection whose commands it sees.
 const {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { deviceKey } from '../../src/models/device.ts';
 import { deliverJobId } from '../../src/queues/deliver.ts';
-import { deliveryBatchSize } from '../../src/delivery/batch-fan-out.ts';
+import { deliveryBatchSize } from '../../src/fan-out/batch-fan-out.ts';
 import {
   readNotification,
   registerDevices,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Config } from '../../src/config.ts';
-import type { QueueName } from '../../src/queues/queue-names.ts';
+import type { QueueName } from '../../src/infra/queue-names.ts';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
 import type { PlanName } from '../../src/plans/plans.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/start-sandbox.ts';

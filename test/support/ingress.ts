@@ -6,7 +6,7 @@ import { closeDeps } from '../../src/open-deps.ts';
 import { buildApp } from '../../src/app.ts';
 import { createProject, type CreatedProject } from '../../src/projects/create-project.ts';
 import type { PlanName } from '../../src/plans/plans.ts';
-import type { QueueName } from '../../src/queues/queue-names.ts';
+import type { QueueName } from '../../src/infra/queue-names.ts';
 import { testConfig } from './test-config.ts';
 import { startTestWorkers, type TestWorkers } from './workers.ts';
 import { useResource } from './use-resource.ts';

@@ -1,6 +1,6 @@
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import { expect } from 'vitest';
-import { queueNames } from '../../src/queues/queue-names.ts';
+import { queueNames } from '../../src/infra/queue-names.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
 import type { DeliverJobData } from '../../src/queues/deliver.ts';
 import type { Models } from '../../src/models/index.ts';

@@ -4,7 +4,7 @@ import type { Config } from '../../src/config.ts';
 import type { Deps } from '../../src/deps.ts';
 import { closeDeps } from '../../src/open-deps.ts';
 import { queueDefinition } from '../../src/queues/registry.ts';
-import type { QueueName } from '../../src/queues/queue-names.ts';
+import type { QueueName } from '../../src/infra/queue-names.ts';
 import { openWorkerDeps } from '../../src/worker-runtime/worker-deps.ts';
 import { startQueueWorker } from '../../src/worker-runtime/start-worker.ts';
 

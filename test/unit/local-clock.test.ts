@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localMinuteOfDay, nextLocalTime, quietUntil } from '../../src/delivery/local-clock.ts';
+import { localMinuteOfDay, nextLocalTime, quietUntil } from '../../src/targets/local-clock.ts';
 
 const at = (iso: string) => Date.parse(iso);
 

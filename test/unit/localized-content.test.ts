@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chosenLocalization, localizationKeys, localizedContent } from '../../src/delivery/localized-content.ts';
+import { chosenLocalization, localizationKeys, localizedContent } from '../../src/rendering/localized-content.ts';
 import { expiresAt } from '../../src/delivery/push-expiry.ts';
 
 describe('the localization a device gets (CONTRACTS §14)', () => {

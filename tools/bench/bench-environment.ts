@@ -14,7 +14,7 @@ import { readProcfile } from '../../local/start/procfile.ts';
 import { Queue } from 'bullmq';
 import { createBlockingRedis, type RedisClient } from '../../src/infra/redis.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
-import type { QueueName } from '../../src/queues/queue-names.ts';
+import type { QueueName } from '../../src/infra/queue-names.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 

@@ -27,8 +27,8 @@ import { platforms } from '../../src/schemas/platforms.ts';
 import { queueDepth, waitUntil } from './measure.ts';
 import { eventIngestQueue } from '../../src/queues/event-ingest.ts';
 import { workerConcurrency } from '../../src/worker-runtime/run-worker-process.ts';
-import { queueNames } from '../../src/queues/queue-names.ts';
-import { firstSessionEvent } from '../../src/events/automatic-events.ts';
+import { queueNames } from '../../src/infra/queue-names.ts';
+import { firstSessionEvent } from '../../src/schemas/automatic-events.ts';
 import { seedInAppMessages } from './seed-in-app-messages.ts';
 import {
   bestCeiling,

@@ -10,13 +10,13 @@
 import { parseArgs } from 'node:util';
 import { RenderPool } from '../../src/rendering/render-pool.ts';
 import { renderPushes, toOutgoing } from '../../src/delivery/rendered-push.ts';
-import { localizationKeys } from '../../src/delivery/localized-content.ts';
+import { localizationKeys } from '../../src/rendering/localized-content.ts';
 import type { PreparedNotification } from '../../src/delivery/prepared-notification.ts';
 import { fcmMessageFor } from '../../src/gateways/fcm/fcm-message.ts';
 import { apnsNotificationFor } from '../../src/gateways/apns/apns-notification.ts';
 import type { MessageOptions } from '../../src/schemas/message-options.ts';
 import { benchLanguages as languages, everyOption } from './every-option.ts';
-import type { BatchDevice } from '../../src/targets/target-device.ts';
+import type { BatchDevice } from '../../src/queues/deliver.ts';
 
 const { values } = parseArgs({
   options: {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Models } from '../../src/models/index.ts';
-import { dayMs } from '../../src/events/utc-day.ts';
+import { dayMs } from '../../src/infra/utc-day.ts';
 import { addToDay } from '../../src/overview/daily-counts.ts';
 
 const batchSize = 500;

@@ -13,10 +13,10 @@ import { openBenchEnvironment } from './bench-environment.ts';
 import { seedDevices } from './seed-devices.ts';
 import { waitUntil } from './measure.ts';
 import { createProject } from '../../src/projects/create-project.ts';
-import { queueNames } from '../../src/queues/queue-names.ts';
+import { queueNames } from '../../src/infra/queue-names.ts';
 import { deliverJobId } from '../../src/queues/deliver.ts';
 import { subscribedDevicesFilter, tagConditionFilter } from '../../src/segments/segment-filter.ts';
-import { fanOutProjection } from '../../src/delivery/fan-out-projection.ts';
+import { fanOutProjection } from '../../src/fan-out/fan-out-projection.ts';
 import { checkTarget, deviceCountCeiling, deviceFirstBatchCeiling, ratio } from './database-ceilings.ts';
 
 const { values } = parseArgs({

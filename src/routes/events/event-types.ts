@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import type { ErrorDetail } from '../../errors.ts';
 import { fieldsOf } from '../../schemas/validation.ts';
 import { assertRequestPasses } from '../../http/invalid-request-details.ts';
-import { firstSessionEvent, isReservedEventType, sdkAutomaticEvents } from '../../events/automatic-events.ts';
+import { firstSessionEvent, isReservedEventType, sdkAutomaticEvents } from '../../schemas/automatic-events.ts';
 
 const automaticEvents = new Set([firstSessionEvent, ...sdkAutomaticEvents]);
 

@@ -2,7 +2,7 @@ import type { App } from '../../http/app-types.ts';
 import type { AppContext } from '../../app-context.ts';
 import { ErrorResponse, IdempotencyHeaders, ProjectDeviceParams, dataResponse } from '../../schemas/common.ts';
 import { ReportEventsResult, TrackDeviceEventBody } from '../../schemas/events.ts';
-import { clickedEvent, sdkAutomaticEvents } from '../../events/automatic-events.ts';
+import { clickedEvent, sdkAutomaticEvents } from '../../schemas/automatic-events.ts';
 import { recordClick } from '../../notifications/notification-clicks.ts';
 import { enqueueEvents } from '../../queues/event-ingest.ts';
 import { ingestJobIdFor } from '../../events/events-idempotency.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { until, useConsole } from '../../support/console.ts';
 import { deviceKey } from '../../../src/models/device.ts';
-import { dayMs, startOfUtcDay } from '../../../src/events/utc-day.ts';
+import { dayMs, startOfUtcDay } from '../../../src/infra/utc-day.ts';
 import { addToDay } from '../../../src/overview/daily-counts.ts';
 
 const { harness, openConsole, signIn } = useConsole();

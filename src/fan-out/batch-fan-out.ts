@@ -2,11 +2,17 @@ import type { Job } from 'bullmq';
 import type { ChunkPlan, FanOutProgress, SendJobData } from '../queues/send.ts';
 import type { SegmentResolver } from '../targets/segment-resolver.ts';
 import { targetCursor, type Targets } from '../targets/target-cursor.ts';
-import type { BatchDevice, TargetDevice, TargetProjection } from '../targets/target-device.ts';
-import { enqueueDeliverBatches, gatewayForDevice, queuedBatchSizes, type DeliverJobData } from '../queues/deliver.ts';
+import type { TargetDevice, TargetProjection } from '../targets/target-device.ts';
+import {
+  enqueueDeliverBatches,
+  gatewayForDevice,
+  queuedBatchSizes,
+  type BatchDevice,
+  type DeliverJobData,
+} from '../queues/deliver.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import type { MessageOptions } from '../schemas/message-options.ts';
-import { mayFollowAnInterruptedRun } from './interrupted-runs.ts';
+import { mayFollowAnInterruptedRun } from '../infra/interrupted-runs.ts';
 import { targetPlatforms } from './fan-out-projection.ts';
 import { claimSending, type SendDeps } from './send-claim.ts';
 

@@ -2,7 +2,7 @@
  * One value per key object, made at its first use and dropped with the key: state a process shares among everyone
  * using the same database connection or render pool.
  */
-export function onePer<Key extends object, Value>(create: (key: Key) => Value): (key: Key) => Value {
+export function weakMemoize<Key extends object, Value>(create: (key: Key) => Value): (key: Key) => Value {
   const made = new WeakMap<Key, Value>();
   return (key) => {
     let value = made.get(key);

@@ -1,8 +1,8 @@
 import type { Job, Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import { eventIngestJobName, type EventIngestJob } from '../queues/event-ingest.ts';
-import { EventTypeCatalog } from './event-type-catalog.ts';
-import { ingestEvents } from './ingest-events.ts';
+import { EventTypeCatalog } from '../events/event-type-catalog.ts';
+import { ingestEvents } from '../events/ingest-events.ts';
 import { ActiveJourneys } from '../journeys/active-journeys.ts';
 import { triggerJourneys } from '../journeys/trigger-journeys.ts';
 

@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import { gatheredWrites } from './gathering.ts';
+import { microBatchedWrites } from './micro-batcher.ts';
 import { ignoringDuplicateKeys } from './ignore-duplicate-keys.ts';
 
 /** Callers whose documents go in one insert at most: as many as a deliver worker has batches in flight. */
@@ -7,16 +7,16 @@ const maxCallersPerInsert = 16;
 
 /**
  * Unordered inserts of documents keyed by their _id, where the documents given while an insert is out go together in
- * the next one (a Gathering): SecantusDB spends about a millisecond on each write command besides its documents, and
+ * the next one (a MicroBatcher): SecantusDB spends about a millisecond on each write command besides its documents, and
  * each of a deliver worker's batches writes a few documents per gateway call. A document already stored counts as
  * written (ignoringDuplicateKeys), so a rerun may insert again what it inserted; a failed insert fails its callers,
  * each of which retries its own documents.
  */
-export class GatheredInserts {
+export class MicroBatchedInserts {
   private readonly inserts: (documents: object[]) => Promise<void>;
 
   constructor(collection: Collection) {
-    this.inserts = gatheredWrites(async (callers: object[][]) => {
+    this.inserts = microBatchedWrites(async (callers: object[][]) => {
       const documents = callers.flat();
       // The raw collection is typed for ObjectId ids, and these documents' _id is a string: hence never[].
       await ignoringDuplicateKeys(documents.length, () =>

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { isUnavailableError } from '../infra/unavailable.ts';
+import { isUnavailableError } from './unavailable.ts';
 import { delayRun } from './delay-run.ts';
 
 /** How long a send or a batch that met an unreachable MongoDB waits before it runs again. */

@@ -10,7 +10,7 @@ interface Waiting<Item, Result> {
  * turn of the event loop. Under load one round trip to the server then serves many callers, which is what a server
  * that spends a fixed cost on each command (SecantusDB: about 1 ms a write) needs. A failed run fails its items only.
  */
-export class Gathering<Item, Result> {
+export class MicroBatcher<Item, Result> {
   private readonly run: (items: Item[]) => Promise<Result[]>;
   private readonly maxPerRun: number;
   private waiting: Array<Waiting<Item, Result>> = [];
@@ -46,14 +46,14 @@ export class Gathering<Item, Result> {
   }
 }
 
-/** A Gathering of writes: an item's promise settles as the write of its run does. */
-export function gatheredWrites<Item>(
+/** A MicroBatcher of writes: an item's promise settles as the write of its run does. */
+export function microBatchedWrites<Item>(
   write: (items: Item[]) => Promise<unknown>,
   maxPerRun: number,
 ): (item: Item) => Promise<void> {
-  const gathering = new Gathering<Item, undefined>(async (items) => {
+  const batcher = new MicroBatcher<Item, undefined>(async (items) => {
     await write(items);
     return items.map(() => undefined);
   }, maxPerRun);
-  return (item) => gathering.add(item);
+  return (item) => batcher.add(item);
 }

@@ -5,7 +5,7 @@ import type { TargetDevice, TargetProjection } from '../targets/target-device.ts
 import { enqueueHeldParts, gatewayForDevice, zonePartJobId } from '../queues/deliver.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
 import { readProjectSettings } from '../projects/project-settings.ts';
-import { deviceZone, nextLocalTime } from './local-clock.ts';
+import { deviceZone, nextLocalTime } from '../targets/local-clock.ts';
 import { fanOutCursor, type FanOutTargets } from './batch-fan-out.ts';
 import { claimSending, type SendDeps } from './send-claim.ts';
 

@@ -2,8 +2,8 @@ import type { Models } from '../models/index.ts';
 import type { InAppFrequency } from '../schemas/in-app-message.ts';
 import type { EventDocument } from '../models/event.ts';
 import { deviceKey } from '../models/device.ts';
-import { dayMs } from '../events/utc-day.ts';
-import { inAppEvents } from './in-app-events.ts';
+import { dayMs } from '../infra/utc-day.ts';
+import { inAppEvents } from '../schemas/in-app-events.ts';
 
 /** When the device last reported @iam_displayed for each message, by message id, as its document keeps it. */
 export type LastDisplayed = Partial<Record<string, Date>>;

@@ -3,7 +3,7 @@ import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
 import type { MessageOptions } from '../schemas/message-options.ts';
 import type { Platform } from '../schemas/platforms.ts';
 import { targetProjection, type TargetProjection } from '../targets/target-device.ts';
-import { localizedContent } from './localized-content.ts';
+import { localizedContent } from '../rendering/localized-content.ts';
 
 type StoredMessage = Parameters<typeof contentOf>[0] & { options?: MessageOptions | null };
 

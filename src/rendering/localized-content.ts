@@ -1,4 +1,4 @@
-import type { MessageContent } from '../rendering/message-content.ts';
+import type { MessageContent } from './message-content.ts';
 import type { Localization } from '../schemas/message-options.ts';
 
 /**

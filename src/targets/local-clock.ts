@@ -1,5 +1,5 @@
 import type { ProjectSettings, QuietHours } from '../schemas/project-settings.ts';
-import type { BatchDevice } from '../targets/target-device.ts';
+import type { BatchDevice } from '../queues/deliver.ts';
 
 const minuteMs = 60_000;
 const dayMinutes = 24 * 60;
