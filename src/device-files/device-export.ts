@@ -41,6 +41,12 @@ function exported(device: ExportRead): ExportedDevice {
   };
 }
 
+/** The project's devices in _id order: one range of the _id index, as project ids hold no ':'. */
+export const projectDevicesQuery = (models: CountDeps['models'], projectId: string) =>
+  models.Device.find({ _id: { $gt: `${projectId}:`, $lt: `${projectId};` } }, exportProjection)
+    .sort({ _id: 1 })
+    .lean<ExportRead[]>();
+
 /**
  * The project's devices in _id order, by a cursor over the _id index (a project's devices are one range of it,
  * `<projectId>:` to `<projectId>;`), or a segment's subscribed devices as a send reads them: memory holds one batch.
@@ -48,10 +54,7 @@ function exported(device: ExportRead): ExportedDevice {
 async function* exportedDevices(deps: CountDeps, projectId: string, segmentId?: string): AsyncIterable<ExportedDevice> {
   const devices =
     segmentId === undefined
-      ? deps.models.Device.find({ _id: { $gt: `${projectId}:`, $lt: `${projectId};` }, projectId }, exportProjection)
-          .sort({ _id: 1 })
-          .lean<ExportRead[]>()
-          .cursor({ batchSize: 1000 })
+      ? projectDevicesQuery(deps.models, projectId).cursor({ batchSize: 1000 })
       : databaseSegmentResolver(deps).cursorFor(projectId, [segmentId], {
           afterId: null,
           projection: exportProjection,

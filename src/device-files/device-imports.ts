@@ -56,10 +56,12 @@ export async function findImport(deps: Pick<Deps, 'models'>, projectId: string, 
 }
 
 /** The project's 20 latest imports, newest first, on the (projectId, createdAt) index. */
-export async function recentImports(deps: Pick<Deps, 'models'>, projectId: string): Promise<DeviceImportView[]> {
-  const docs = await deps.models.DeviceImport.find({ projectId }, { pending: 0 })
+export const recentImportsQuery = (models: Deps['models'], projectId: string) =>
+  models.DeviceImport.find({ projectId }, { pending: 0 })
     .sort({ createdAt: -1 })
     .limit(20)
     .lean<DeviceImportDocument[]>();
-  return docs.map(toImportView);
+
+export async function recentImports(deps: Pick<Deps, 'models'>, projectId: string): Promise<DeviceImportView[]> {
+  return (await recentImportsQuery(deps.models, projectId)).map(toImportView);
 }

@@ -58,8 +58,8 @@ export async function applyRecords(
     await models.DeviceImport.updateOne({ _id: state._id }, { $set: { pending: batch } });
   });
   const applied = batch!;
-  const batchKey = `import:${state._id}:${applied.from.bytes}`;
-  await addToDayOnce(models, state.projectId, { subscribed: applied.subscribed }, applied.at, batchKey);
+  const once = { writer: state._id, step: applied.from.bytes };
+  await addToDayOnce(models, state.projectId, { subscribed: applied.subscribed }, applied.at, once);
   await models.DeviceImport.updateOne(
     { _id: state._id },
     {

@@ -15,8 +15,8 @@ const dailyCountSchema = new Schema(
     sent: { type: Number, default: 0 },
     clicked: { type: Number, default: 0 },
     subscribed: { type: Number, default: 0 },
-    /** The latest keys of writers that add once per key (addToDayOnce). */
-    addedBy: { type: [String], default: undefined },
+    /** The last step of each writer that adds once per step (addToDayOnce), by writer. */
+    addedBy: { type: Schema.Types.Mixed, default: undefined },
   },
   { versionKey: false },
 );

@@ -17,6 +17,15 @@ interface LogEntry {
   sentAt?: Date;
 }
 
+/** The log's sent entries (history) and its others, each in _id order on its (notificationId, _id) index. */
+export const sentLogQuery = (models: Models, notificationId: string) =>
+  models.History.find({ notificationId }, { deviceId: 1, platform: 1, sentAt: 1 }).sort({ _id: 1 }).lean<LogEntry[]>();
+
+export const otherLogQuery = (models: Models, notificationId: string, outcome: DeliveryLogQuery['outcome']) =>
+  models.DeliveryLog.find({ notificationId, ...(outcome && { outcome }) })
+    .sort({ _id: 1 })
+    .lean<LogEntry[]>();
+
 /**
  * The whole log in device order: its sent entries (history) and the others (the delivery log) each read by a cursor
  * on its (notificationId, _id) index, merged by key as a page is (deliveryLogPage); a key in both is listed once.
@@ -24,18 +33,10 @@ interface LogEntry {
 async function* logRows(models: Models, notificationId: string, query: DeliveryLogQuery): AsyncIterable<string[]> {
   const sent =
     query.outcome === undefined || query.outcome === 'sent'
-      ? models.History.find({ notificationId }, { deviceId: 1, platform: 1, sentAt: 1 })
-          .sort({ _id: 1 })
-          .lean<LogEntry[]>()
-          .cursor({ batchSize: 1000 })
+      ? sentLogQuery(models, notificationId).cursor({ batchSize: 1000 })
       : [];
   const others =
-    query.outcome === 'sent'
-      ? []
-      : models.DeliveryLog.find({ notificationId, ...(query.outcome && { outcome: query.outcome }) })
-          .sort({ _id: 1 })
-          .lean<LogEntry[]>()
-          .cursor({ batchSize: 1000 });
+    query.outcome === 'sent' ? [] : otherLogQuery(models, notificationId, query.outcome).cursor({ batchSize: 1000 });
   yield columns;
   let last: string | undefined;
   for await (const entry of mergedById<LogEntry>([sent, others] as AsyncIterable<LogEntry>[])) {

@@ -39,31 +39,25 @@ export async function addToDay(
   );
 }
 
-/** How many of the latest writers' keys a day remembers: a writer repeats only its last write. */
-const rememberedWriters = 20;
-
 /**
- * addToDay for a writer that may repeat its last write after a crash (a device import's batch): the counts are added
- * once per `writerKey`. The day remembers its latest writers' keys, so a repeat matches no document, and its upsert
- * then meets the day's _id and is refused as a duplicate, adding nothing.
+ * addToDay for a writer that may repeat its last write after a crash (a device import's batch): the counts of each
+ * `step` of a `writer` (an id without dots) are added once. The day keeps each writer's last step, so a repeat matches
+ * no document, and its upsert then meets the day's _id and is refused as a duplicate, adding nothing.
  */
 export async function addToDayOnce(
   models: Pick<Models, 'DailyCount'>,
   projectId: string,
   counts: DayCounts,
   at: Date,
-  writerKey: string,
+  { writer, step }: { writer: string; step: number },
 ) {
   const changes = nonZero(counts);
   if (Object.keys(changes).length === 0) return;
   const day = startOfUtcDay(at);
+  const path = `addedBy.${writer}`;
   await models.DailyCount.updateOne(
-    { _id: dailyCountKey(projectId, day), addedBy: { $ne: writerKey } },
-    {
-      $inc: changes,
-      $setOnInsert: { projectId, day },
-      $push: { addedBy: { $each: [writerKey], $slice: -rememberedWriters } },
-    },
+    { _id: dailyCountKey(projectId, day), [path]: { $ne: step } },
+    { $inc: changes, $setOnInsert: { projectId, day }, $set: { [path]: step } },
     { upsert: true },
   ).catch((error: unknown) => {
     if (!isDuplicateKeyError(error)) throw error;
