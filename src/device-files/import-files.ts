@@ -9,9 +9,17 @@ export function importFileBucket(connection: Connection): mongo.GridFSBucket {
   return new mongo.GridFSBucket(connection.db!, { bucketName: 'device_import_files' });
 }
 
-/** The file's bytes from `start` on, read as the reader consumes them (GridFS chunks of 255 KiB). */
-export function readImportFile(connection: Connection, fileId: mongo.ObjectId, start: number): Readable {
-  return importFileBucket(connection).openDownloadStream(fileId, { start });
+/**
+ * The file's bytes from `start` to its `length`, read as the reader consumes them (GridFS chunks of 255 KiB). The end
+ * is given: the driver takes a start without one as past an end of 0 and fails the stream.
+ */
+export function readImportFile(
+  connection: Connection,
+  fileId: mongo.ObjectId,
+  start: number,
+  length: number,
+): Readable {
+  return importFileBucket(connection).openDownloadStream(fileId, { start, end: length });
 }
 
 export async function deleteImportFile(connection: Connection, fileId: mongo.ObjectId): Promise<void> {

@@ -33,7 +33,7 @@ async function runImport(deps: Deps, doc: DeviceImportDocument): Promise<void> {
   let pending: ImportBatch | null = doc.pending;
   let from = pending?.from ?? doc.checkpoint;
   const state = { _id: doc._id, projectId: doc.projectId, errors: [...doc.errors] };
-  const source = readImportFile(deps.mongo, doc.fileId, from.bytes);
+  const source = readImportFile(deps.mongo, doc.fileId, from.bytes, doc.bytes);
   const onColumns = async (columns: string[]) => {
     dialect = csvDialect(columns);
     if (!dialect) throw new UnreadableFile(unknownHeaderMessage);
