@@ -44,9 +44,9 @@ export function changesNothing(current: DeviceDocument, fields: Partial<DeviceDo
  * picks no device. A caller that has just read the device whole passes that read as lastRead, which saves the first
  * read; a stale one costs a retry, or, when it shows nothing to change, answers the device as of that read.
  *
- * Why not one findOneAndUpdate with the limit in an $expr filter: on SecantusDB 0.7 both findAndModify and an $expr
- * filter scan the collection (230 ms and 390 ms a call at 20,000 devices, against 3 ms for this updateOne), which
- * stalled registrations at 100,000 devices; on MongoDB each is cheap, and this costs one extra read by _id.
+ * Not one findOneAndUpdate with the limit in an $expr filter: a device write must be an updateOne by _id, which every
+ * server serves from its index, where the local server scans the collection for findAndModify and for $expr (the
+ * storage quirks: docs/architecture.md#local-server-quirks); this costs one extra read by _id.
  */
 export async function changeDevice(
   models: Models,

@@ -16,8 +16,8 @@ export function devicesByKeyQuery(models: Models, keys: string[]) {
 /**
  * Reads devices by key, one query for many (a MicroBatcher: `_id` `$in` the keys gathered, at most maxKeysPerQuery a
  * query). Under load, when many requests each wait on a device read, the reads then cost the server a fraction of
- * their number in queries: one query of 16 keys costs about what 3 reads of one do (SecantusDB 0.7 at 100,000
- * devices: 1,400 queries of 16 against 4,200 of one a second), which leaves its time to the writes.
+ * their number in queries, as a query of many keys costs the server little more than a read of one, which leaves its
+ * time to the writes (docs/performance.md, Ingress).
  */
 export class DeviceReads {
   private readonly models: Models;

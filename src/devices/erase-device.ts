@@ -40,7 +40,7 @@ export function deviceClicksQuery(models: Models, deviceId: string) {
 /**
  * Deletes the clicks the device reported on this project's notifications, whenever they were, with or without a
  * history entry left. Clicks carry no project: a device id of another project's is told apart by its notifications,
- * read by _id alone, the index SecantusDB uses for such a read.
+ * read by _id alone, the index every server uses for such a read.
  */
 export async function eraseClicksOf(models: Models, projectId: string, deviceId: string): Promise<void> {
   const clicks = await deviceClicksQuery(models, deviceId);

@@ -1,12 +1,7 @@
 import type { Models } from '../models/index.ts';
-import type { InAppFrequency } from '../schemas/in-app-message.ts';
 import type { EventDocument } from '../models/event.ts';
 import { deviceKey } from '../models/device.ts';
-import { dayMs } from '../infra/utc-day.ts';
 import { inAppEvents } from '../schemas/in-app-events.ts';
-
-/** When the device last reported @iam_displayed for each message, by message id, as its document keeps it. */
-export type LastDisplayed = Partial<Record<string, Date>>;
 
 type ReportedEvent = Pick<EventDocument, 'type' | 'subjectType' | 'subjectId' | 'data' | 'receivedAt'>;
 
@@ -42,11 +37,4 @@ export async function recordDisplays(models: Models, projectId: string, events: 
     }));
   // A showing changes nothing the device's owner set: the revision and updatedAt stay.
   if (writes.length > 0) await models.Device.bulkWrite(writes, { ordered: false, timestamps: false });
-}
-
-/** once: never again; everyDays: not within that many days of the last showing; always: each time. */
-export function frequencyAllows(frequency: InAppFrequency, last: Date | undefined, now: Date): boolean {
-  if (last === undefined || frequency === 'always') return true;
-  if (frequency === 'once') return false;
-  return now.getTime() - last.getTime() >= frequency.everyDays * dayMs;
 }

@@ -6,8 +6,8 @@ import { deviceKey } from '../models/device.ts';
  * Whose events count. Reads of events and counters run one query per subject, an equality served by a (projectId,
  * subjectType, subjectId, ...) index, rather than one $or or $in: subjects never overlap, so counts add up and
  * newest-first pages merge, and there are few (a device and its user, or a user and their devices). MongoDB plans an
- * $or or $in branch by branch the same way; SecantusDB answers a top-level $or with a collection scan and uses an
- * index past an $in only for a range (the query-plan tests show it).
+ * $or or $in branch by branch the same way; the local server does not (docs/architecture.md#local-server-quirks;
+ * the query-plan tests show it).
  */
 export interface Subject {
   subjectType: SubjectType;

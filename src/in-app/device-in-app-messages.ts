@@ -5,7 +5,7 @@ import type { Tags } from '../schemas/tags.ts';
 import { deviceInSegment } from '../segments/device-in-segment.ts';
 import type { StoredInAppMessage } from '../models/in-app-message.ts';
 import { activeInAppMessages } from './active-messages.ts';
-import { frequencyAllows, type LastDisplayed } from '../events/in-app-displays.ts';
+import { frequencyAllows, type LastDisplayed } from './in-app-message-rules.ts';
 import { renderedForDevice } from './rendered-for-device.ts';
 
 /** The device's tags, user and last showings; a device the project does not have is a 404 of the reader's. */

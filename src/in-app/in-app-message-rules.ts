@@ -2,6 +2,8 @@ import type { ErrorDetail } from '../errors.ts';
 import { fieldsOf } from '../schemas/validation.ts';
 import { contentSyntaxErrors } from '../rendering/message-content.ts';
 import { parseIsoTime } from '../schemas/iso-time.ts';
+import type { InAppFrequency } from '../schemas/in-app-message.ts';
+import { dayMs } from '../infra/utc-day.ts';
 
 function buttonErrors(buttons: unknown): ErrorDetail[] {
   if (!Array.isArray(buttons)) return [];
@@ -37,4 +39,14 @@ export function inAppMessageErrors(body: unknown): ErrorDetail[] {
     ...scheduleErrors(fields.startAt, fields.endAt),
     ...contentSyntaxErrors({ title: fields.title as string | undefined, body: fields.body as string | undefined }),
   ];
+}
+
+/** When the device last reported @iam_displayed for each message, by message id, as its document keeps it. */
+export type LastDisplayed = Partial<Record<string, Date>>;
+
+/** once: never again; everyDays: not within that many days of the last showing; always: each time. */
+export function frequencyAllows(frequency: InAppFrequency, last: Date | undefined, now: Date): boolean {
+  if (last === undefined || frequency === 'always') return true;
+  if (frequency === 'once') return false;
+  return now.getTime() - last.getTime() >= frequency.everyDays * dayMs;
 }

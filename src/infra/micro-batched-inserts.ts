@@ -7,8 +7,8 @@ const maxCallersPerInsert = 16;
 
 /**
  * Unordered inserts of documents keyed by their _id, where the documents given while an insert is out go together in
- * the next one (a MicroBatcher): SecantusDB spends about a millisecond on each write command besides its documents, and
- * each of a deliver worker's batches writes a few documents per gateway call. A document already stored counts as
+ * the next one (a MicroBatcher): a write command costs the server a fixed time besides its documents, and each of a
+ * deliver worker's batches writes a few documents per gateway call. A document already stored counts as
  * written (ignoringDuplicateKeys), so a rerun may insert again what it inserted; a failed insert fails its callers,
  * each of which retries its own documents.
  */

@@ -8,7 +8,7 @@ interface Waiting<Item, Result> {
  * Items handled together: an item given while a run is out waits for it to return, and the items gathered meanwhile
  * then go as the next run, at most maxPerRun of them, in the order given. Alone, an item goes at the end of the current
  * turn of the event loop. Under load one round trip to the server then serves many callers, which is what a server
- * that spends a fixed cost on each command (SecantusDB: about 1 ms a write) needs. A failed run fails its items only.
+ * that spends a fixed cost on each command needs. A failed run fails its items only.
  */
 export class MicroBatcher<Item, Result> {
   private readonly run: (items: Item[]) => Promise<Result[]>;

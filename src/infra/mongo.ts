@@ -6,9 +6,9 @@ import { StartUpError } from './start-up-error.ts';
  * without having accepted anything, and a worker must hand its job back to be retried.
  *
  * Writes wait for the server's journal (`j: true`): CONTRACTS §1 says a 200 means durable, and with the default
- * `w: 1` a standalone MongoDB or SecantusDB acknowledges a write before its journal reaches the disk, so a crash
- * in that moment loses it (measured on SecantusDB: 57,800 documents acknowledged, 57,400 left after kill -9). On a
- * replica set `w: majority` already implies the journal. A URL that sets `journal` itself keeps its own choice.
+ * `w: 1` a standalone server acknowledges a write before its journal reaches the disk, so a crash in that moment loses
+ * it (test/faults/mongo-durability.test.ts). On a replica set `w: majority` already implies the journal. A URL that
+ * sets `journal` itself keeps its own choice.
  */
 export async function connectMongo(url: string): Promise<Connection> {
   const connection = mongoose.createConnection(url, {
@@ -17,8 +17,8 @@ export async function connectMongo(url: string): Promise<Connection> {
     autoCreate: false,
     serverSelectionTimeoutMS: 2000,
     // Also the timeout of the driver's heartbeat, which clears the pool and interrupts every query in flight when it
-    // expires: SecantusDB answered no heartbeat for over 2 s while it scanned a 1,000,000-device segment, and the send
-    // failed. A server that is down refuses connections at once, so requests still fail fast then.
+    // expires: it must outlast a server busy with a long scan (docs/performance.md, Segments). A server that is down
+    // refuses connections at once, so requests still fail fast then.
     connectTimeoutMS: 10_000,
     maxPoolSize: 50,
     writeConcern: { journal: true },

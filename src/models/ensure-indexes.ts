@@ -12,8 +12,9 @@ const indexNotFound = 27;
 /**
  * Creates every collection and builds every declared index at start-up; both are no-ops when already there.
  * Collections are created here, one after another, before anything writes to them: besides saving MongoDB an
- * implicit create on the first write, SecantusDB 0.7 livelocks when an insert into a missing collection races a
- * `create` of the same collection, which mongoose's autoCreate would otherwise issue.
+ * implicit create on the first write, the local server livelocks when an insert into a missing collection races a
+ * `create` of the same collection, which mongoose's autoCreate would otherwise issue
+ * (docs/architecture.md#local-server-quirks).
  */
 export async function ensureIndexes(models: Models): Promise<void> {
   for (const [name, model] of Object.entries(models) as Array<[keyof Models, Models[keyof Models]]>) {

@@ -22,7 +22,7 @@ eventSchema.index({ projectId: 1, receivedAt: -1, _id: -1 });
 eventSchema.index({ projectId: 1, type: 1, receivedAt: -1, _id: -1 });
 eventSchema.index({ projectId: 1, subjectType: 1, subjectId: 1, receivedAt: -1, _id: -1 });
 eventSchema.index({ projectId: 1, subjectType: 1, subjectId: 1, type: 1, receivedAt: -1, _id: -1 });
-// The stats of an in-app message. Not partial (only events naming one): SecantusDB never plans a partial index.
+// The stats of an in-app message. Not partial (only events naming one): the local server never plans a partial index.
 eventSchema.index({ projectId: 1, 'data.inAppMessageId': 1, subjectType: 1, type: 1, subjectId: 1 });
 
 export type EventDocument = WithTypedPaths<InferSchemaType<typeof eventSchema>, { data: EventData }>;

@@ -3,8 +3,8 @@ import { Schema, type Connection } from 'mongoose';
 /**
  * One document per device that clicked a notification, under `<notificationId>:<deviceId>`: a device clicking twice
  * writes the same document, so the count of a notification's documents is its distinct clicking devices
- * (CONTRACTS §6), counted on the notificationId index. An _id range would serve the count on MongoDB too, but
- * SecantusDB 0.7.0b3 answers an _id range with a collection scan (64 ms a count at 2,000 clicks, against 4 ms).
+ * (CONTRACTS §6), counted on the notificationId index: an equality, which every server plans on an index, where an
+ * _id range is a collection scan on the local server (docs/architecture.md#local-server-quirks).
  */
 const notificationClickSchema = new Schema(
   {

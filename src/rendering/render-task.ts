@@ -59,8 +59,9 @@ export function encodeRenderTask(
 }
 
 /**
- * What a thread answers for a task: every job's fields in contentFields order, all in one flat array of strings (one
- * object per job cost the copy back about twice as much), and the jobs that failed, whose fields are null.
+ * What a thread answers for a task: every job's fields in contentFields order, all in one flat array of strings, so
+ * that the answer crosses back as one array rather than an object per job; and the jobs that failed, whose fields are
+ * null.
  */
 export interface TaskAnswer {
   texts: Array<string | null>;

@@ -19,8 +19,8 @@ export function parseIsoTime(value: string): Date | null {
 }
 
 /**
- * Whether a time can be stored and queried: SecantusDB refuses a date outside the years 1 to 9999 (UTC) in a document
- * or a filter ("year 0 is out of range"), failing the whole write or read, and no push use needs one.
+ * Whether a time can be stored and queried: a date outside the years 1 to 9999 (UTC) in a document or a filter fails
+ * the whole write or read on the local server (docs/architecture.md#local-server-quirks), and no push use needs one.
  */
 export function isStorableTime(time: Date): boolean {
   const year = time.getUTCFullYear();

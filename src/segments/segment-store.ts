@@ -91,9 +91,9 @@ export class SegmentStore {
   }
 
   /**
-   * One pass over the matches for both the count and the sample: run as a count beside a limited find, SecantusDB 0.7
-   * (which materialises every match of a find before applying its limit) read the segment twice, 7.5–8.2 s at 100,000
-   * devices against 3.8 s for the count alone; on MongoDB the $match is served by the same index either way.
+   * One pass over the matches for both the count and the sample, not a count beside a limited find: a server that
+   * gathers every match of a find before its limit would read the segment twice (the local one does:
+   * docs/architecture.md#local-server-quirks); on MongoDB the $match is served by the same index either way.
    */
   private async previewOf(segment: Parameters<typeof segmentClause>[1]): Promise<SegmentPreview> {
     const plan = planDeviceFilter(

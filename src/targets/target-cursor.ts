@@ -14,12 +14,11 @@ export interface Targets {
 
 /**
  * The queries of a send to users or to devices (at most 100 ids, so few devices), each in _id order. A query names
- * only what its index holds, since SecantusDB 0.7 uses a compound index only when it holds every field of the filter,
- * as equalities then at most one operator (with isSubscribed in it, a send to 100 users scanned the project's
- * devices: 5.4 s at 20,000 devices, against 23 ms); subscription and the resume point are checked as the devices
- * stream by. The platforms of CONTRACTS §14 are in the query, so no device of another platform is read: beside the
- * devices' _ids, or on {projectId, userId, platform} with one query per user, as two operators (users and platforms)
- * would not fit that shape; MongoDB serves each alike. On its own so that the query-plan tests explain them as sent.
+ * only what its index holds, as equalities then at most one operator, the shape every server plans on a compound
+ * index (the local one plans no other: docs/architecture.md#local-server-quirks); subscription and the resume point
+ * are checked as the devices stream by. The platforms of CONTRACTS §14 are in the query, so no device of another
+ * platform is read: beside the devices' _ids, or on {projectId, userId, platform} with one query per user, as two
+ * operators (users and platforms) would not fit that shape; MongoDB serves each alike. On its own so that the query-plan tests explain them as sent.
  */
 export function listedTargetsQueries(models: Models, targets: Targets, query: TargetQuery) {
   const { projectId, targetIds } = targets;

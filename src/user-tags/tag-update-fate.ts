@@ -7,8 +7,8 @@ import type { Deps } from '../deps.ts';
  * either: applying it again would overwrite whatever the user's tags became since.
  *
  * The fate is a field of the job's own hash, which BullMQ's retries and replays leave alone: it lasts exactly as long
- * as the job it governs and goes with it, where a key of its own had to outlive any job (30 days, one key per request:
- * 2.7 GB a day of Redis at 300 requests a second).
+ * as the job it governs and goes with it, where a key of its own would have to outlive any job: Redis would hold one
+ * key per request for 30 days (docs/performance.md, Ingress).
  */
 export type TagUpdateFate = 'applying' | 'applied' | 'withdrawn';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frequencyAllows } from '../../src/events/in-app-displays.ts';
+import { frequencyAllows } from '../../src/in-app/in-app-message-rules.ts';
 import { inAppMessageErrors } from '../../src/in-app/in-app-message-rules.ts';
 
 const now = new Date('2026-05-10T12:00:00Z');

@@ -60,18 +60,13 @@ function fcmErrorCodeIn(body: unknown): string | null {
 }
 
 /**
- * firebase-admin retries a 503 (and a connection reset) inside sendEach, up to 4 times after 1, 2 and 4 s (or
- * Retry-After, up to 60 s). One call then lasts as long as its unluckiest push, sleeping while it holds a
- * deliver-worker slot, and batches of every gateway queue behind it: a gateway's refusals must cost the refused pushes
- * only. Turned off, as node-apn's are: a refused push comes
- * back as `retry` at once and the pipeline resends only the refused ones after its own short backoff, with the job out
- * of the worker meanwhile. firebase-admin has no option for this; its request handler's clients (HTTP/1.1 and HTTP/2)
- * read `retry` on every request, and a null one means no retries.
- *
- * Its retries were all that read FCM's Retry-After (CONTRACTS §9 says to honour it), and the error it builds from a
- * refused message drops the response's headers, so the handler's builder of that error is wrapped to keep it.
- * The FCM adapter's tests check that a 503 is tried once and that a 429's Retry-After comes back, so a
- * firebase-admin release that renames these fields is noticed.
+ * A gateway's refusals cost the refused pushes only: a refused push comes back as `retry` at once, and the pipeline
+ * resends only those after its own backoff, with the job out of the worker meanwhile. So firebase-admin's own retries
+ * inside sendEach, which hold a deliver-worker slot while they sleep, are turned off (as node-apn's are): it has no
+ * option for it, but its request handler's clients (HTTP/1.1 and HTTP/2) read `retry` on every request, and null
+ * means none. FCM's Retry-After must still be honoured (CONTRACTS §9): the error firebase-admin builds from a refused
+ * message drops the response's headers, so the handler's builder of that error is wrapped to keep it. The FCM
+ * adapter's tests notice a firebase-admin release that renames these fields.
  */
 function adaptRequestHandler(messaging: Messaging): void {
   const handler = (messaging as unknown as { messagingRequestHandler?: MessagingRequestHandler })
