@@ -28,7 +28,7 @@ export type DeviceChange = { device: DeviceDocument; previous: DeviceDocument } 
  * created the device removes it again if it cannot queue @first_session, unless another request has written it since,
  * so a request answered 200 must write to keep it (DeviceStore's create).
  */
-function changesNothing(current: DeviceDocument, fields: Partial<DeviceDocument>, nextTags: Tags): boolean {
+export function changesNothing(current: DeviceDocument, fields: Partial<DeviceDocument>, nextTags: Tags): boolean {
   if (!current.revision) return false;
   const sameField = ([name, value]: [string, unknown]) =>
     isDeepStrictEqual(current[name as keyof DeviceDocument], value);

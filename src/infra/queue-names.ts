@@ -9,6 +9,7 @@ export const queueNames = {
   maintenance: 'maintenance',
   webhook: 'webhook',
   journeySteps: 'journey-steps',
+  deviceImport: 'device-import',
 } as const;
 
 export type QueueKey = keyof typeof queueNames;

@@ -20,6 +20,7 @@ const queueTags: Record<QueueName, string> = {
   maintenance: 'maintenance',
   webhook: 'webhook',
   'journey-steps': 'journey-steps',
+  'device-import': 'device-import',
 };
 
 export const redisKeys = {

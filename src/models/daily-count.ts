@@ -18,6 +18,8 @@ const dailyCountSchema = new Schema(
     subscribed: { type: Number, default: 0 },
     /** The number of the last flush of gathered counts written into it (dailyCounts): none wrote it twice. */
     flush: { type: Number },
+    /** The last step of each writer that adds once per step (addToDayOnce), by writer. */
+    addedBy: { type: Schema.Types.Mixed, default: undefined },
   },
   { versionKey: false },
 );

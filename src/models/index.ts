@@ -16,6 +16,7 @@ import { webhookEndpointModel } from './webhook-endpoint.ts';
 import { deliveryLogModel } from './delivery-log.ts';
 import { inAppMessageModel } from './in-app-message.ts';
 import { dailyCountModel } from './daily-count.ts';
+import { deviceImportModel } from './device-import.ts';
 
 export function createModels(connection: Connection) {
   return {
@@ -37,6 +38,7 @@ export function createModels(connection: Connection) {
     DeliveryLog: deliveryLogModel(connection),
     InAppMessage: inAppMessageModel(connection),
     DailyCount: dailyCountModel(connection),
+    DeviceImport: deviceImportModel(connection),
   };
 }
 

@@ -4,6 +4,7 @@ import { startOfUtcDay } from '../infra/utc-day.ts';
 import type { GatheredCounts } from '../infra/gathered-counts.ts';
 import { addGatheredCounts } from '../infra/flush-gathered-counts.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
+import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
 
 export interface DayCounts {
   sent?: number;
@@ -28,6 +29,8 @@ export function parseDayCountField(field: string): { day: string; name: keyof Da
   const [day, name] = field.split(':') as [string, keyof DayCounts];
   return { day, name };
 }
+
+const nonZero = (counts: DayCounts) => Object.fromEntries(Object.entries(counts).filter(([, count]) => count !== 0));
 
 /**
  * Each flush adds its counts to the day's document in one upsert per day, stamped with the flush's number: a flush
@@ -65,6 +68,31 @@ export async function addToDay(deps: DailyCountDeps, projectId: string, counts: 
     Object.entries(counts).map(([name, count]) => [dayCountField(day, name as keyof DayCounts), count ?? 0]),
   );
   await addGatheredCounts(deps, dailyCounts, projectId, added);
+}
+
+/**
+ * addToDay for a writer that may repeat its last write after a crash (a device import's batch): the counts of each
+ * `step` of a `writer` (an id without dots) are added once. The day keeps each writer's last step, so a repeat matches
+ * no document, and its upsert then meets the day's _id and is refused as a duplicate, adding nothing.
+ */
+export async function addToDayOnce(
+  models: Pick<Models, 'DailyCount'>,
+  projectId: string,
+  counts: DayCounts,
+  at: Date,
+  { writer, step }: { writer: string; step: number },
+) {
+  const changes = nonZero(counts);
+  if (Object.keys(changes).length === 0) return;
+  const day = startOfUtcDay(at);
+  const path = `addedBy.${writer}`;
+  await models.DailyCount.updateOne(
+    { _id: dailyCountKey(projectId, day), [path]: { $ne: step } },
+    { $inc: changes, $setOnInsert: { projectId, day }, $set: { [path]: step } },
+    { upsert: true },
+  ).catch((error: unknown) => {
+    if (!isDuplicateKeyError(error)) throw error;
+  });
 }
 
 /** A new project's baseline: no device before its counts began, so that its overview never counts its devices. */

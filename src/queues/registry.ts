@@ -5,6 +5,7 @@ import { eventIngestQueue } from './event-ingest.ts';
 import { maintenanceQueue } from './maintenance.ts';
 import { webhookQueue } from './webhook.ts';
 import { journeyStepsQueue } from './journey-steps.ts';
+import { deviceImportQueue } from './device-import.ts';
 import type { QueueDefinition } from './queue-definition.ts';
 import type { QueueKey, QueueName, queueNames } from '../infra/queue-names.ts';
 
@@ -17,6 +18,7 @@ export const queueRegistry: { [Key in QueueKey]: QueueDefinition<(typeof queueNa
   maintenance: maintenanceQueue,
   webhook: webhookQueue,
   journeySteps: journeyStepsQueue,
+  deviceImport: deviceImportQueue,
 };
 
 /** How a worker process, started for one queue by name (runWorkerProcess), finds its queue's definition. */

@@ -27,6 +27,8 @@ import { registerWebhookRoutes } from './webhooks/webhook-routes.ts';
 import { registerListDeliveries } from './notifications/list-deliveries.ts';
 import { registerGetOverview } from './overview/get-overview.ts';
 import { registerInAppMessages } from './in-app-messages/in-app-message-resource.ts';
+import { registerDeviceImports } from './devices/device-imports.ts';
+import { registerExportDevices } from './devices/export-devices.ts';
 
 /** Routes under /v1/projects/{PROJECT_ID}: server API key (or ADMIN_TOKEN), plan rate limit. */
 export function serverApi(context: AppContext) {
@@ -60,5 +62,7 @@ export function serverApi(context: AppContext) {
     registerListDeliveries(app, context);
     registerGetOverview(app, context);
     registerInAppMessages(app, context);
+    await registerDeviceImports(app, context);
+    registerExportDevices(app, context);
   };
 }

@@ -15,6 +15,8 @@ export const DeliveryLogQuery = Type.Object(
     limit: PageLimit(1000, 100),
     /** The last device id seen: the page starts after it. */
     after: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    /** csv: the whole log (outcome still filters) as a CSV stream, for a spreadsheet; limit and after do not apply. */
+    format: Type.Optional(Type.Enum(['json', 'csv'], { errorMessage: 'must be json or csv' })),
   },
   { additionalProperties: false },
 );

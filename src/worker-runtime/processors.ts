@@ -62,6 +62,10 @@ export const queueProcessors: Record<QueueName, () => Promise<(deps: Deps) => Qu
     const { journeyStepsProcessor } = await import('../journeys/journey-steps-processor.ts');
     return (deps) => ({ process: journeyStepsProcessor(deps) });
   },
+  'device-import': async () => {
+    const { deviceImportProcessor } = await import('../device-files/import-processor.ts');
+    return (deps) => ({ process: deviceImportProcessor(deps) });
+  },
   webhook: async () => {
     const { webhookProcessor } = await import('../webhooks/webhook-processor.ts');
     return webhookProcessor;

@@ -48,6 +48,9 @@ import { enabledEndpointsQuery } from '../../src/webhooks/subscribed-endpoints.t
 import { activeMessagesQuery } from '../../src/in-app/active-messages.ts';
 import { knownMessagesQuery } from '../../src/events/in-app-displays.ts';
 import { inAppStatsPipeline } from '../../src/in-app/in-app-stats.ts';
+import { projectDevicesQuery } from '../../src/device-files/device-export.ts';
+import { recentImportsQuery } from '../../src/device-files/device-imports.ts';
+import { otherLogQuery, sentLogQuery } from '../../src/notifications/delivery-log-export.ts';
 
 /**
  * The hot queries, built by the product's own functions, must be planned on an index on the server the tests use: a
@@ -721,6 +724,27 @@ const hotQueries: HotQuery[] = [
     name: "a notification's outcomes by platform and reason (its console page)",
     explain: () => explainQuery(models().DeliveryLog.aggregate(deliverySummaryPipeline(`${projectId}-n3`))),
     index: ['notificationId_1__id_1', 'notificationId_1_outcome_1__id_1'],
+  },
+  {
+    name: "a notification's whole delivery log as CSV: its sent entries",
+    explain: () => explainQuery(sentLogQuery(models(), `${projectId}-n3`)),
+    index: 'notificationId_1__id_1',
+  },
+  {
+    name: "a notification's whole delivery log as CSV: its other entries of one outcome",
+    explain: () => explainQuery(otherLogQuery(models(), `${projectId}-n3`, 'failed')),
+    index: 'notificationId_1_outcome_1__id_1',
+  },
+  {
+    name: 'every device of the project in _id order (GET /devices/export)',
+    explain: () => explainQuery(projectDevicesQuery(models(), projectId)),
+    index: '_id_',
+    secantus: 'explainGap',
+  },
+  {
+    name: "the project's latest device imports",
+    explain: () => explainQuery(recentImportsQuery(models(), projectId)),
+    index: 'projectId_1_createdAt_-1',
   },
   {
     name: "the project's newest web devices still subscribed (the console's browse)",

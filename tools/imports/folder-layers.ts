@@ -22,6 +22,7 @@ export const folderRanks: readonly (readonly string[])[] = [
     'segments',
     'targets',
     'devices',
+    'device-files',
     'templates',
     'in-app',
     'journeys',

@@ -43,19 +43,20 @@ interface ErrorBody {
 export async function api<T>(
   method: string,
   path: string,
-  options: { body?: unknown; headers?: Record<string, string>; key?: string } = {},
+  options: { body?: unknown; headers?: Record<string, string>; key?: string; file?: { body: Blob; type: string } } = {},
 ): Promise<T> {
   const headers: Record<string, string> = {
     authorization: `Bearer ${options.key ?? session.key() ?? ''}`,
     ...options.headers,
   };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.file) headers['content-type'] = options.file.type;
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.file?.body ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
     });
   } catch {
     throw new ApiFailure(0, 'network', 'The server could not be reached; check the connection and try again.');
@@ -71,6 +72,28 @@ export async function api<T>(
     );
   }
   return payload.data;
+}
+
+/**
+ * A file the API streams (an export), read whole into the tab and handed to the browser as a download: a link to the
+ * route itself would carry no key, which never goes into a URL.
+ */
+export async function download(path: string, fileName: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: { authorization: `Bearer ${session.key() ?? ''}` } });
+  } catch {
+    throw new ApiFailure(0, 'network', 'The server could not be reached; check the connection and try again.');
+  }
+  if (!response.ok) {
+    const error = ((await response.json().catch(() => null)) as ErrorBody | null)?.error;
+    throw new ApiFailure(response.status, error?.code ?? 'unexpected', error?.message ?? 'The download failed.');
+  }
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = fileName;
+  link.click();
+  URL.revokeObjectURL(link.href);
 }
 
 /** A query string from the given values, leaving out the empty ones. */

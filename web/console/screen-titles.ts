@@ -10,6 +10,7 @@ export const screenTitles = {
   'in-app-messages': 'In-app messages',
   events: 'Events',
   devices: 'Devices',
+  'device-imports': 'Import devices',
   webhooks: 'Webhooks',
 } as const;
 

@@ -7,6 +7,7 @@ import { LoadMore, usePagedList } from '../paged-list.tsx';
 import { useProject } from '../context.ts';
 import { Select } from '../fields.tsx';
 import { LoadedView } from '../ui.tsx';
+import { DownloadButtons } from '../download-buttons.tsx';
 
 const pageSize = 50;
 type PlatformFilter = 'any' | 'android' | 'ios' | 'web';
@@ -32,6 +33,17 @@ export function BrowseDevices() {
   return (
     <section aria-labelledby="browse-devices-heading">
       <h2 id="browse-devices-heading">Newest devices</h2>
+      <DownloadButtons
+        label="Export every device"
+        choices={[
+          { label: 'Export all devices (CSV)', path: `${base}/devices/export?format=csv`, fileName: 'devices.csv' },
+          {
+            label: 'Export all devices (NDJSON)',
+            path: `${base}/devices/export?format=ndjson`,
+            fileName: 'devices.ndjson',
+          },
+        ]}
+      />
       <div class="filters">
         <Select
           label="Platform"

@@ -16,5 +16,6 @@ export const screens: Record<ScreenName, ScreenLoader> = {
   'in-app-messages': () => import('./in-app-messages.tsx').then((module) => module.InAppMessagesScreen),
   events: () => import('./events.tsx').then((module) => module.EventsScreen),
   devices: () => import('./devices.tsx').then((module) => module.DevicesScreen),
+  'device-imports': () => import('./device-imports.tsx').then((module) => module.DeviceImportsScreen),
   webhooks: () => import('./webhooks.tsx').then((module) => module.WebhooksScreen),
 };

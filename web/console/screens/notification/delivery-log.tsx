@@ -1,30 +1,16 @@
 import { useState } from 'preact/hooks';
 import type { DeliveryOutcome, DeliveryView } from '../../../../src/schemas/delivery-log.ts';
 import { api, query } from '../../api.ts';
-import { useAction } from '../../hooks.ts';
 import { DataTable, Section } from '../../layout.tsx';
 import { LoadMore, usePagedList } from '../../paged-list.tsx';
 import { Select } from '../../fields.tsx';
 import { href } from '../../route.ts';
-import { ErrorMessage, LoadedView, formatTime } from '../../ui.tsx';
+import { LoadedView, formatTime } from '../../ui.tsx';
 import { deliveryOutcomes, inWords, outcomeWords, platformWords, reasonInWords } from '../../words.ts';
-import { downloadCsv } from './csv.ts';
+import { DownloadButtons } from '../../download-buttons.tsx';
 
 const logPageSize = 50;
-/** The export reads the whole log a page at a time, as large as the API gives. */
-const exportPageSize = 500;
-
 type OutcomeFilter = DeliveryOutcome | 'all';
-
-async function readAll(path: string, outcome: DeliveryOutcome | undefined): Promise<DeliveryView[]> {
-  const rows: DeliveryView[] = [];
-  for (;;) {
-    const after = rows.at(-1)?.deviceId;
-    const page = await api<DeliveryView[]>('GET', `${path}${query({ outcome, limit: exportPageSize, after })}`);
-    rows.push(...page);
-    if (page.length < exportPageSize) return rows;
-  }
-}
 
 /** Each device's outcome, filtered by outcome, each device opening its profile; the whole log as CSV. */
 export function DeliveryLog({ path, notificationId, round }: { path: string; notificationId: string; round: number }) {
@@ -36,14 +22,6 @@ export function DeliveryLog({ path, notificationId, round }: { path: string; not
     logPageSize,
     [path, filter, round],
   );
-  const exported = useAction(async () => {
-    const rows = await readAll(path, filter);
-    downloadCsv(
-      `deliveries-${notificationId}.csv`,
-      ['deviceId', 'platform', 'outcome', 'reason', 'at'],
-      rows.map((row) => [row.deviceId, row.platform, row.outcome, row.reason ?? '', row.at]),
-    );
-  });
   return (
     <Section title="Delivery log">
       <div class="filters">
@@ -53,11 +31,17 @@ export function DeliveryLog({ path, notificationId, round }: { path: string; not
           options={[['all', 'Every outcome'], ...deliveryOutcomes.map((o) => [o, outcomeWords[o]] as const)]}
           onChange={setOutcome}
         />
-        <button type="button" class="secondary" disabled={exported.running} onClick={() => void exported.run()}>
-          {exported.running ? 'Exporting…' : 'Export as CSV'}
-        </button>
+        <DownloadButtons
+          label="Download the delivery log"
+          choices={[
+            {
+              label: 'Download the delivery log (CSV)',
+              path: `${path}${query({ format: 'csv', outcome: filter })}`,
+              fileName: `deliveries-${notificationId}.csv`,
+            },
+          ]}
+        />
       </div>
-      <ErrorMessage error={exported.error} />
       <LoadedView loaded={list.first} empty="No device has an outcome here yet.">
         {() => (
           <DataTable
