@@ -6,8 +6,8 @@ import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
 import { bodyPartErrors, fieldsOf } from '../schemas/validation.ts';
 import { payloadFloorErrors, storedContentErrors } from '../rendering/payload-floor.ts';
 import { contentOf, contentSyntaxErrors, templateSyntaxErrors } from '../rendering/message-content.ts';
-import { trialRenderErrors } from '../rendering/trial-render.ts';
-import { optionContentErrors } from '../rendering/option-content-errors.ts';
+import { contentTrial, trialsErrors } from '../rendering/trial-render.ts';
+import { optionContentErrors, optionTrials } from '../rendering/option-content-errors.ts';
 import { optionsOf, silentRule } from '../schemas/message-options.ts';
 import { whereValueErrors } from '../conditions/condition-values.ts';
 import type { TemplateStore } from '../templates/template-store.ts';
@@ -117,7 +117,8 @@ export class JourneyStore {
     }
     const entryEvent = { type: input.trigger.event, data: {} };
     const { renderer } = this.deps;
-    const unrenderable = await trialRenderErrors(renderer, projectId, content, { entryEvent }, fromTemplate);
+    const trials = [contentTrial(content, fromTemplate), ...(template ? [] : optionTrials(content, optionsOf(input)))];
+    const unrenderable = await trialsErrors(renderer, projectId, trials, { entryEvent });
     if (unrenderable.length > 0)
       throw invalidRequest('The journey is not valid; see details for each field.', unrenderable);
   }
