@@ -6,6 +6,8 @@ import { invalidRequest, notFound } from '../errors.ts';
 import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 import { inAppMessageErrors } from './in-app-message-rules.ts';
 import { activeInAppMessages } from './active-messages.ts';
+import type { RenderPool } from '../rendering/render-pool.ts';
+import { trialRenderErrors } from '../rendering/trial-render.ts';
 
 /** CONTRACTS §16: every SDK fetch weighs the project's active messages. */
 export const maxActiveInAppMessages = 100;
@@ -53,16 +55,25 @@ function storedFields(input: InAppMessageBody) {
   };
 }
 
-/** In-app messages are checked when written (Liquid, buttons, schedule, segment), so the SDK route never meets a broken one. */
+/**
+ * In-app messages are checked when written (Liquid, its trial render, buttons, schedule, segment), so the SDK route
+ * never meets a broken one: content too costly to render would be left out of every answer.
+ */
 export class InAppMessageStore {
   private readonly models: Models;
+  private readonly renderer: RenderPool;
 
-  constructor(models: Models) {
+  constructor(models: Models, renderer: RenderPool) {
     this.models = models;
+    this.renderer = renderer;
   }
 
   private async checked(projectId: string, input: InAppMessageBody, id?: string) {
     const details = inAppMessageErrors(input);
+    if (details.length === 0) {
+      const content = { title: input.title ?? null, body: input.body, url: null, imageUrl: null };
+      details.push(...(await trialRenderErrors(this.renderer, projectId, content)));
+    }
     if (details.length > 0)
       throw invalidRequest('The in-app message is not valid; see details for each field.', details);
     if (input.status === 'active') await this.assertRoomForActive(projectId, id);

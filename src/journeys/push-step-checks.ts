@@ -4,8 +4,8 @@ import type { TemplateStore } from '../templates/template-store.ts';
 import type { StepOf } from '../schemas/journey-steps.ts';
 import { contentOf, templateSyntaxErrors } from '../rendering/message-content.ts';
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
-import { trialRenderErrors } from '../rendering/trial-render.ts';
-import { optionTrialRenderErrors } from '../rendering/option-content-errors.ts';
+import { contentTrial, trialsErrors } from '../rendering/trial-render.ts';
+import { optionTrials } from '../rendering/option-content-errors.ts';
 import { optionsOf } from '../schemas/message-options.ts';
 
 interface PushCheckDeps {
@@ -36,8 +36,10 @@ export async function pushStepCheckErrors(
   if (tooLarge.length > 0) return tooLarge;
   if (step.silent) return [];
   const scope = { data: step.data, entryEvent: { type: entryEvent, data: {} } };
-  return [
-    ...(await trialRenderErrors(deps.renderer, projectId, content, scope, fromTemplate)),
-    ...(await optionTrialRenderErrors(deps.renderer, projectId, content, { buttons, localizations }, scope)),
+  // A template's own buttons and languages were rendered when it was saved.
+  const trials = [
+    contentTrial(content, fromTemplate),
+    ...(template ? [] : optionTrials(content, { buttons, localizations })),
   ];
+  return trialsErrors(deps.renderer, projectId, trials, scope);
 }

@@ -7,8 +7,8 @@ import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
 import { contentSyntaxErrors, templateSyntaxErrors } from '../rendering/message-content.ts';
 import { optionsWithTemplate, resolveContent } from './send-content.ts';
 import { payloadFloorErrors } from '../rendering/payload-floor.ts';
-import { optionContentErrors, optionTrialRenderErrors } from '../rendering/option-content-errors.ts';
-import { trialRenderErrors } from '../rendering/trial-render.ts';
+import { optionContentErrors, optionTrials } from '../rendering/option-content-errors.ts';
+import { contentTrial, trialsErrors } from '../rendering/trial-render.ts';
 import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
 import { requestBodyDigest } from '../infra/idempotency-binding.ts';
 import { enqueueSend } from '../queues/send.ts';
@@ -92,12 +92,8 @@ export async function createNotification(
       tooLarge,
     );
   const [fromTemplate, scope] = [body.templateId !== undefined, { data: body.data }];
-  const unrenderable = body.silent
-    ? []
-    : [
-        ...(await trialRenderErrors(deps.renderer, owner.projectId, content, scope, fromTemplate)),
-        ...(await optionTrialRenderErrors(deps.renderer, owner.projectId, content, body, scope)),
-      ];
+  const trials = [contentTrial(content, fromTemplate), ...optionTrials(content, body)];
+  const unrenderable = body.silent ? [] : await trialsErrors(deps.renderer, owner.projectId, trials, scope);
   if (unrenderable.length > 0) throw invalidRequest('The content could not be rendered in time.', unrenderable);
   await assertTargetsExist(deps, owner.projectId, body, targetIds);
   const experiment = await experimentFields(deps.models, owner.projectId, body);

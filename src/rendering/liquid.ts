@@ -70,6 +70,13 @@ export function childTemplates(template: Template): Template[] {
 }
 
 const renderTimeExceeded = /template render limit exceeded/;
+const engineLimitExceeded = /(template render|memory alloc) limit exceeded/;
+
+/**
+ * A render past one of the engine's limits (its time, its memory, the length written out): the content is too costly
+ * to render, as one past the pool's time bound is, not a failure of one device's variables.
+ */
+export class RenderLimitError extends Error {}
 
 /**
  * The render-time limit measures wall time, so a garbage collection or a busy core can push an innocent render past
@@ -81,7 +88,7 @@ export function renderTemplate(template: ParsedTemplate, scope: object): string 
   const rendered = renderWithinTime(template, scope);
   // What a template writes out is not counted either ({{ s }} two hundred times); its length is known without reading it.
   if (rendered.length > maxRenderedLength)
-    throw new Error(`the rendered text is longer than ${maxRenderedLength} characters`);
+    throw new RenderLimitError(`the rendered text is longer than ${maxRenderedLength} characters`);
   return rendered;
 }
 
@@ -105,7 +112,17 @@ function renderWithinTime(template: ParsedTemplate, scope: object): string {
   try {
     return liquid.renderSync(template, scope) as string;
   } catch (error) {
-    if (!(error instanceof Error && renderTimeExceeded.test(error.message))) throw error;
-    return liquid.renderSync(template, scope) as string;
+    if (!(error instanceof Error && renderTimeExceeded.test(error.message))) throw asLimitError(error);
+    try {
+      return liquid.renderSync(template, scope) as string;
+    } catch (again) {
+      throw asLimitError(again);
+    }
   }
+}
+
+function asLimitError(error: unknown): unknown {
+  return error instanceof Error && engineLimitExceeded.test(error.message)
+    ? new RenderLimitError(error.message)
+    : error;
 }

@@ -3,9 +3,7 @@ import { escapePointer, fieldsOf } from '../schemas/validation.ts';
 import { contentSyntaxErrors, liquidErrors, urlRuleErrors, type MessageContent } from './message-content.ts';
 import { localizedContent } from './localized-content.ts';
 import type { MessageOptions } from '../schemas/message-options.ts';
-import type { NotificationData } from '../schemas/notification.ts';
-import type { RenderPool } from './render-pool.ts';
-import { trialRenderErrors } from './trial-render.ts';
+import type { Trial } from './trial-render.ts';
 
 /**
  * The Liquid of the content options (CONTRACTS §14): each button's text and url and every localized field, checked
@@ -39,31 +37,25 @@ export function optionContentErrors(body: unknown): ErrorDetail[] {
 }
 
 /**
- * The trial render of the content options, as the message's own content gets at save (a render the pool had to stop is
- * a 400): each localization over the message's content, and each button with Liquid, named at their own paths.
+ * The contents of the content options for the trial render at save (trialsErrors), as the message's own content gets:
+ * each localization over the message's content, and each button, named at their own paths.
  */
-export async function optionTrialRenderErrors(
-  renderer: RenderPool,
-  projectId: string,
+export function optionTrials(
   content: MessageContent,
   options: Pick<MessageOptions, 'buttons' | 'localizations'>,
-  scope: { data?: NotificationData },
-): Promise<ErrorDetail[]> {
-  const trials: Array<{ prefix: string; content: MessageContent; fields?: Record<string, string> }> = [];
-  for (const [language, localization] of Object.entries(options.localizations ?? {}))
+): Trial[] {
+  const trials: Trial[] = [];
+  for (const [language, localization] of Object.entries(options.localizations ?? {})) {
+    const prefix = `/localizations/${escapePointer(language)}`;
     trials.push({
-      prefix: `/localizations/${escapePointer(language)}`,
       content: localizedContent(content, localization),
+      detail: (field, message) => ({ path: `${prefix}/${field}`, message }),
     });
+  }
   for (const [index, button] of (options.buttons ?? []).entries())
     trials.push({
-      prefix: `/buttons/${index}`,
       content: { title: null, body: button.text, url: button.url ?? null, imageUrl: null },
-      fields: { body: 'text', url: 'url' },
+      detail: (field, message) => ({ path: `/buttons/${index}/${field === 'body' ? 'text' : field}`, message }),
     });
-  const details: ErrorDetail[] = [];
-  for (const trial of trials)
-    for (const { path, message } of await trialRenderErrors(renderer, projectId, trial.content, scope))
-      details.push({ path: `${trial.prefix}/${trial.fields?.[path.slice(1)] ?? path.slice(1)}`, message });
-  return details;
+  return trials;
 }

@@ -7,6 +7,8 @@ import { RenderProgress } from './render-progress.ts';
 import {
   decodeAnswer,
   encodeRenderTask,
+  notRenderedReason,
+  renderTimeoutReason,
   type DeviceRendering,
   type RenderJob,
   type RenderRequest,
@@ -20,11 +22,10 @@ export interface RenderPoolOptions {
   timeoutMs: number;
 }
 
-/** Why a device has no content when its render ran past the bound (CONTRACTS §9: a per-device error, counted failed). */
-export const renderTimeoutReason = 'render_timeout';
-
 /** A render thread's heap: a render that outgrows it ends its thread, never the process. */
 const threadHeapMb = 64;
+
+type RenderBounds = { projectId: string; maxStops?: number; totalMs?: number };
 
 type TaskOutcome =
   | { renderings: DeviceRendering[] }
@@ -52,15 +53,12 @@ export class RenderPool {
   /**
    * Each device's content, in the order given; threads start at the first render, so a process that never renders has
    * none. A project's renders run one at a time, so that one project can hold one thread at most, whatever it sends:
-   * the others' renders find a thread free. Past `maxStops` devices stopped, the content counts as too costly for
-   * anyone: the devices not yet rendered fail without a render, so one message cannot hold a thread for the bound times
-   * every device it is sent to.
+   * the others' renders find a thread free. Past `maxStops` devices stopped (by the time bound or by one of the engine's
+   * limits), the content counts as too costly for anyone: the devices not yet rendered fail without a render, so one
+   * message cannot hold a thread for the bound times every device it is sent to. `totalMs` bounds the renders of one
+   * task together (a trial render of many fields): the jobs not begun by then are stopped the same way.
    */
-  render(
-    request: RenderRequest,
-    devices: ScopeDevice[],
-    options: { projectId: string; maxStops?: number },
-  ): Promise<DeviceRendering[]> {
+  render(request: RenderRequest, devices: ScopeDevice[], options: RenderBounds): Promise<DeviceRendering[]> {
     return this.renderEach(
       [request],
       devices.map((device) => ({ request: 0, device })),
@@ -75,25 +73,30 @@ export class RenderPool {
   renderEach(
     requests: RenderRequest[],
     jobs: RenderJob[],
-    { projectId, maxStops = Number.POSITIVE_INFINITY }: { projectId: string; maxStops?: number },
+    { projectId, maxStops = Number.POSITIVE_INFINITY, totalMs = Number.POSITIVE_INFINITY }: RenderBounds,
   ): Promise<DeviceRendering[]> {
-    return this.byProject.run(projectId, () => this.renderAll(requests, jobs, maxStops));
+    return this.byProject.run(projectId, () => this.renderAll(requests, jobs, maxStops, totalMs));
   }
 
-  private async renderAll(requests: RenderRequest[], jobs: RenderJob[], maxStops: number): Promise<DeviceRendering[]> {
+  private async renderAll(
+    requests: RenderRequest[],
+    jobs: RenderJob[],
+    maxStops: number,
+    totalMs: number,
+  ): Promise<DeviceRendering[]> {
     const renderings: DeviceRendering[] = new Array(jobs.length);
     let pending = jobs.map((_job, index) => index);
     const diedOn = new Set<number>();
     let stops = 0;
     while (pending.length > 0) {
       if (stops >= maxStops) {
-        const reason = `${renderTimeoutReason}: not rendered, as the message ran past the bound for other devices`;
-        for (const index of pending) renderings[index] = { field: 'body', reason, stopped: true };
+        for (const index of pending) renderings[index] = { field: 'body', reason: notRenderedReason, stopped: true };
         break;
       }
       const outcome = await this.runBounded(
         requests,
         pending.map((index) => jobs[index]!),
+        { maxStops: maxStops - stops, totalMs },
       );
       if ('renderings' in outcome) {
         outcome.renderings.forEach((rendering, position) => {
@@ -111,6 +114,11 @@ export class RenderPool {
       pending = pending.filter((index) => index !== culprit);
     }
     return renderings;
+  }
+
+  /** How long one device's field may render; a trial render's fields together get as long. */
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
   }
 
   /** The threads running now. */
@@ -142,7 +150,11 @@ export class RenderPool {
     return this.pool;
   }
 
-  private async runBounded(requests: RenderRequest[], jobs: RenderJob[]): Promise<TaskOutcome> {
+  private async runBounded(
+    requests: RenderRequest[],
+    jobs: RenderJob[],
+    bounds: Pick<RenderTask, 'maxStops' | 'totalMs'>,
+  ): Promise<TaskOutcome> {
     const progress = new RenderProgress();
     const abort = new AbortController();
     const { timeoutMs } = this.options;
@@ -158,7 +170,7 @@ export class RenderPool {
     let timer = setTimeout(watch, timeoutMs);
     this.inFlight.add(progress);
     try {
-      const task = encodeRenderTask(requests, jobs, progress.buffer);
+      const task = encodeRenderTask(requests, jobs, progress.buffer, bounds);
       return { renderings: decodeAnswer(await this.threadPool().run(task, { signal: abort.signal })) };
     } catch (error) {
       if (timedOut !== null) return { stopped: 'timeout', ...(timedOut as { device: number; field: ContentField }) };

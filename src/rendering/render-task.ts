@@ -17,6 +17,12 @@ export interface RenderRequest {
 export type DeviceRendering = { content: MessageContent } | RenderFailure;
 export type RenderFailure = { field: ContentField; reason: string; stopped?: true };
 
+/** Why a device has no content when its render ran past the bound (CONTRACTS §9: a per-device error, counted failed). */
+export const renderTimeoutReason = 'render_timeout';
+
+/** Why the jobs left after a message's renders were stopped `maxStops` times fail without a render. */
+export const notRenderedReason = `${renderTimeoutReason}: not rendered, as the message ran past the bound for other devices`;
+
 /** One render of a task: a device, and which of the task's messages it renders. */
 export interface RenderJob {
   request: number;
@@ -32,6 +38,10 @@ export interface RenderTask {
   jobs: Uint32Array;
   /** Where the thread says which job and field it is rendering, for the pool's watchdog to read. */
   progress: SharedArrayBuffer;
+  /** Renders stopped (an engine limit) past which the task's other jobs fail without a render. */
+  maxStops: number;
+  /** How long the whole task may render: the jobs not begun by then fail without a render. */
+  totalMs: number;
 }
 
 /**
@@ -42,6 +52,7 @@ export function encodeRenderTask(
   requests: RenderRequest[],
   jobs: RenderJob[],
   progress: SharedArrayBuffer,
+  bounds: Pick<RenderTask, 'maxStops' | 'totalMs'>,
 ): RenderTask {
   const deviceIndex = new Map<ScopeDevice, number>();
   const devices: ScopeDevice[] = [];
@@ -55,7 +66,7 @@ export function encodeRenderTask(
     pairs[2 * job] = request;
     pairs[2 * job + 1] = index;
   });
-  return { requests, devices, jobs: pairs, progress };
+  return { requests, devices, jobs: pairs, progress, ...bounds };
 }
 
 /**
@@ -65,7 +76,7 @@ export function encodeRenderTask(
  */
 export interface TaskAnswer {
   texts: Array<string | null>;
-  failed: Array<{ job: number; field: ContentField; reason: string }>;
+  failed: Array<{ job: number } & RenderFailure>;
 }
 
 export function encodeAnswer(renderings: DeviceRendering[]): TaskAnswer {
@@ -76,7 +87,7 @@ export function encodeAnswer(renderings: DeviceRendering[]): TaskAnswer {
       for (const field of contentFields) texts.push(rendering.content[field]);
       return;
     }
-    failed.push({ job, field: rendering.field, reason: rendering.reason });
+    failed.push({ job, ...rendering });
     for (const _field of contentFields) texts.push(null);
   });
   return { texts, failed };
@@ -90,6 +101,6 @@ export function decodeAnswer({ texts, failed }: TaskAnswer): DeviceRendering[] {
       content: { title: texts[at]!, body: texts[at + 1]!, url: texts[at + 2]!, imageUrl: texts[at + 3]! },
     };
   }
-  for (const { job, field, reason } of failed) renderings[job] = { field, reason };
+  for (const { job, ...failure } of failed) renderings[job] = failure;
   return renderings;
 }

@@ -11,8 +11,11 @@ import {
 import { personalizationScope } from './personalization-scope.ts';
 import type { ScopeDevice } from './personalization-scope.ts';
 import { printableObjects } from './printable-objects.ts';
+import { RenderLimitError } from './liquid.ts';
 import {
   encodeAnswer,
+  notRenderedReason,
+  renderTimeoutReason,
   type DeviceRendering,
   type RenderRequest,
   type RenderTask,
@@ -49,7 +52,9 @@ function parsedOrFailure(content: MessageContent): ParsedContent | { field: Cont
 
 /**
  * Runs in a render thread: each job's content, in order, saying before each job and field where it is. A job whose
- * message was rendered in this task for a device of the same render key (renderKeyOf) takes that rendering.
+ * message was rendered in this task for a device of the same render key (renderKeyOf) takes that rendering. A render
+ * past one of the engine's limits is stopped, as the pool stops one past its time bound; past the task's `maxStops`
+ * of them, or once the task has rendered for `totalMs`, the jobs left fail without a render.
  */
 export default function renderTask(task: RenderTask): TaskAnswer {
   const progress = new RenderProgress(task.progress);
@@ -68,7 +73,19 @@ export default function renderTask(task: RenderTask): TaskAnswer {
   const keyers = contents.map((content) => ('reason' in content ? null : renderKeyOf(content)));
   const renderedAs = new Map<string, number>();
   const renderings: DeviceRendering[] = new Array(task.jobs.length / 2);
+  const began = Date.now();
+  let stops = 0;
   for (let index = 0; index < renderings.length; index++) {
+    if (stops >= task.maxStops) {
+      renderings[index] = { field: 'body', reason: notRenderedReason, stopped: true };
+      continue;
+    }
+    if (Date.now() - began >= task.totalMs) {
+      const reason = `${renderTimeoutReason}: the content took longer than ${task.totalMs} ms to render in all`;
+      renderings[index] = { field: 'body', reason, stopped: true };
+      stops = task.maxStops;
+      continue;
+    }
     const at = task.jobs[2 * index]!;
     const device = task.devices[task.jobs[2 * index + 1]!]!;
     const content = contents[at]!;
@@ -89,8 +106,10 @@ export default function renderTask(task: RenderTask): TaskAnswer {
         ),
       };
     } catch (error) {
-      if (error instanceof FieldRenderError) renderings[index] = { field: error.field, reason: error.message };
-      else throw error;
+      if (!(error instanceof FieldRenderError)) throw error;
+      const stopped = error.cause instanceof RenderLimitError;
+      renderings[index] = { field: error.field, reason: error.message, ...(stopped && { stopped }) };
+      if (stopped) stops += 1;
     }
     if (key !== null) renderedAs.set(key, index);
   }

@@ -6,10 +6,10 @@ import { invalidRequest, notFound, type ErrorDetail } from '../errors.ts';
 import { fieldsOf } from '../schemas/validation.ts';
 import { storedContentErrors } from '../rendering/payload-floor.ts';
 import { contentOf } from '../rendering/message-content.ts';
-import { optionContentErrors } from '../rendering/option-content-errors.ts';
+import { optionContentErrors, optionTrials } from '../rendering/option-content-errors.ts';
 import { optionsOf } from '../schemas/message-options.ts';
 import type { RenderPool } from '../rendering/render-pool.ts';
-import { trialRenderErrors } from '../rendering/trial-render.ts';
+import { contentTrial, trialsErrors } from '../rendering/trial-render.ts';
 import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 
 type StoredTemplate = TemplateDocument & { _id: string; createdAt: Date; updatedAt: Date };
@@ -22,7 +22,9 @@ export const templateContentErrors = (body: unknown): ErrorDetail[] => [
 
 async function assertSendable(renderer: RenderPool, projectId: string, input: TemplateBody): Promise<void> {
   const details = templateContentErrors(input);
-  if (details.length === 0) details.push(...(await trialRenderErrors(renderer, projectId, contentOf(input))));
+  const content = contentOf(input);
+  const trials = [contentTrial(content), ...optionTrials(content, optionsOf(input))];
+  if (details.length === 0) details.push(...(await trialsErrors(renderer, projectId, trials, {})));
   if (details.length > 0) throw invalidRequest('The template is not valid; see details for each field.', details);
 }
 

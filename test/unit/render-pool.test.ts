@@ -49,6 +49,33 @@ describe('the render pool', () => {
     expect(Date.now() - started).toBeLessThan(boundMs + 1_000);
   });
 
+  it('stops a render past an engine limit, and fails the jobs left once the task has rendered for totalMs', async () => {
+    // A million steps: liquidjs stops it at its 50 ms limit, tried twice, so the task has spent more than 50 ms after it.
+    const nested = {
+      ...request,
+      content: {
+        ...request.content,
+        body: 'Hi{% for i in (1..device.tags.n) %}{% for j in (1..device.tags.n) %}x{% endfor %}{% endfor %}',
+      },
+    };
+    const devices = [
+      { deviceId: 'a', tags: { n: 1000 } },
+      { deviceId: 'b', tags: { n: 1 } },
+      { deviceId: 'c', tags: { n: 2 } },
+    ];
+    const renderings = await pool.render(nested, devices, { projectId: 'p1', totalMs: 50 });
+    expect(renderings.map((rendering) => 'stopped' in rendering && rendering.stopped)).toEqual([true, true, true]);
+    expect(bodies(renderings)).toEqual([
+      expect.stringMatching(/^(template render|memory alloc) limit exceeded/),
+      'render_timeout: the content took longer than 50 ms to render in all',
+      'render_timeout: not rendered, as the message ran past the bound for other devices',
+    ]);
+    expect(bodies(await pool.render(nested, devices.slice(1), { projectId: 'p1', totalMs: 50 }))).toEqual([
+      'Hix',
+      'Hixxxx',
+    ]);
+  });
+
   it("renders another project's message at once while one project's costly renders hold a thread, and blames no render for its wait", async () => {
     // Threads of its own, both starting now: the shared pool's thread stopped by the test before may still be
     // restarting, and a thread's start under load can take longer than the bound.

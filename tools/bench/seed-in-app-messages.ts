@@ -1,6 +1,7 @@
 import type { Models } from '../../src/models/index.ts';
 import { InAppMessageStore } from '../../src/in-app/in-app-message-store.ts';
 import { randomUUID } from 'node:crypto';
+import { RenderPool } from '../../src/rendering/render-pool.ts';
 
 /**
  * The in-app mix's project (issue 37's target): `active` messages, `targeted` of them each to a segment of its own
@@ -8,7 +9,22 @@ import { randomUUID } from 'node:crypto';
  * Liquid reading the device's tags; the messages are written through the store the API uses.
  */
 export async function seedInAppMessages(models: Models, projectId: string, active = 50, targeted = 8): Promise<void> {
-  const messages = new InAppMessageStore(models);
+  // The store renders each message once as it saves it: one thread of its own, closed once they are saved.
+  const renderer = new RenderPool({ threads: 1, timeoutMs: 1_000 });
+  try {
+    await seedEach(new InAppMessageStore(models, renderer), models, projectId, active, targeted);
+  } finally {
+    await renderer.close();
+  }
+}
+
+async function seedEach(
+  messages: InAppMessageStore,
+  models: Models,
+  projectId: string,
+  active: number,
+  targeted: number,
+) {
   for (let index = 0; index < active; index++) {
     const segment =
       index < targeted
