@@ -65,6 +65,8 @@ export function createPushClient(options: PushClientOptions): PushClient {
         signal: input.signal,
         // A file body goes as it is; a stream needs half duplex in Node's fetch.
         ...(route.fileBody && { bodySerializer: (body: unknown) => body, duplex: 'half' }),
+        // Sending a stream again would mean holding all of it in memory, so a stream is sent once, without retries.
+        ...(input.body instanceof ReadableStream && { fetch: options.fetch ?? fetch }),
         ...(route.fileAnswer && { parseAs: 'stream' }),
       } as never,
     );
