@@ -2,11 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { createPushClient, PushEngineError, type PushClient } from '../../clients/node/src/index.ts';
 import { operationRoutes } from '../../clients/node/src/generated/operation-routes.ts';
 import { useDeliveryHarness, waitUntilCompleted } from '../support/delivery-harness.ts';
+import { ndjson } from '../support/device-imports.ts';
+import { eventually } from '../support/eventually.ts';
 
 const {
   harness,
   projects: { project },
-} = useDeliveryHarness({ projects: { project: 'team' }, queues: ['send', 'deliver', 'tag-update', 'event-ingest'] });
+} = useDeliveryHarness({
+  projects: { project: 'team' },
+  queues: ['send', 'deliver', 'tag-update', 'event-ingest', 'device-import'],
+});
 
 /** The client, with every call it makes recorded by operation id. */
 function recordingClient(called: Set<string>): PushClient {
@@ -73,8 +78,11 @@ describe('the typed client against the app', () => {
     expect(await push.getJourney({ path: { id: created.id } })).toMatchObject({ name: 'Thanks' });
     expect(await push.listJourneys()).toHaveLength(1);
     expect(await push.replaceJourney({ path: { id: created.id }, body: { ...journey, active: false } })).toMatchObject({
-      active: false,
+      status: 'paused',
     });
+    expect(
+      await push.getJourneyTraveller({ path: { id: created.id, subjectType: 'device', subjectId: deviceId } }),
+    ).toEqual([]);
 
     const message = {
       name: 'Cart',
@@ -112,7 +120,26 @@ describe('the typed client against the app', () => {
     expect((await push.listNotifications()).map((listed) => listed.id)).toEqual([id]);
     expect(await push.listDeliveries({ path: { notificationId: id } })).toMatchObject([{ deviceId, outcome: 'sent' }]);
     expect(await push.getDeliverySummary({ path: { notificationId: id } })).toBeDefined();
+    const deliveryCsv = await push.listDeliveries({ path: { notificationId: id }, query: { format: 'csv' } });
+    expect(deliveryCsv.split('\n')[1]).toMatch(new RegExp(`^${deviceId},android,sent,`));
     expect(await push.getNotificationHistory({ path: { deviceId } })).toMatchObject([{ notification: { id } }]);
+    const variants = ['a', 'b'].map((name) => ({ name, body: `Variant ${name}` }));
+    const tested = await push.sendNotification({
+      body: {
+        targetType: 'device',
+        targetIds: [deviceId],
+        variants,
+        experiment: { metric: 'clicked', decideAfterMinutes: 60, winner: 'manual' },
+      },
+    });
+    await eventually(async () =>
+      expect(await push.getNotification({ path: { notificationId: tested.id } })).toMatchObject({
+        stats: { sent: 1 },
+      }),
+    );
+    expect(
+      await push.pickExperimentWinner({ path: { notificationId: tested.id }, body: { variant: 'b' } }),
+    ).toMatchObject({ experiment: { winner: 'b', decidedBy: 'manual' } });
     const later = await push.sendNotification({
       body: {
         targetType: 'device',
@@ -135,6 +162,27 @@ describe('the typed client against the app', () => {
     );
     expect(Array.isArray(await push.listEvents({ query: { deviceId } }))).toBe(true);
     expect(await push.getOverview()).toBeDefined();
+
+    const rows = ndjson([
+      { id: 'imported-1', platform: 'android', pushToken: 'imported-token-1', tags: { source: 'import' } },
+      { id: 'imported-2', platform: 'ios', pushToken: 'imported-token-2' },
+    ]);
+    const upload = await push.createDeviceImport({
+      body: new Blob([rows]).stream(),
+      contentType: 'application/x-ndjson',
+    });
+    expect(upload).toMatchObject({ status: 'queued' });
+    const imported = await eventually(async () => {
+      const read = await push.getDeviceImport({ path: { importId: upload.id } });
+      expect(read.status).toBe('completed');
+      return read;
+    });
+    expect(imported).toMatchObject({ rows: 2, created: 2, failed: 0 });
+    expect((await push.listDeviceImports()).map((listed) => listed.id)).toEqual([upload.id]);
+    const exported = (await push.exportDevices()).trim().split('\n');
+    expect(exported.map((line) => JSON.parse(line).id)).toEqual([deviceId, 'imported-1', 'imported-2']);
+    const csv = await new Response(await push.exportDevices({ query: { format: 'csv' }, as: 'stream' })).text();
+    expect(csv.split('\n')[0]).toContain('tag:source');
 
     for (const remove of [
       () => push.deleteTemplate({ path: { id: template.id } }),

@@ -7,6 +7,7 @@ import { ApiError } from '../../errors.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
 import { DeviceImportParams, DeviceImportView, importMediaTypes, maxImportBytes } from '../../schemas/device-import.ts';
 import { createImport, findImport, recentImports } from '../../device-files/device-imports.ts';
+import { documentFiles } from '../../http/file-bodies.ts';
 
 const unsupportedImport = () =>
   new ApiError(
@@ -40,7 +41,9 @@ export async function registerDeviceImports(app: App, context: AppContext): Prom
       '/device-imports',
       {
         bodyLimit: maxImportBytes,
+        config: { swaggerTransform: documentFiles({ upload: Object.keys(importMediaTypes) }) },
         schema: {
+          operationId: 'createDeviceImport',
           summary: 'Import devices from NDJSON or CSV (this service’s columns, or a OneSignal subscriptions export)',
           description:
             'The body is streamed to storage (at most 256 MiB and 1,000,000 rows) and answered 202 once stored; a ' +
@@ -69,6 +72,7 @@ export async function registerDeviceImports(app: App, context: AppContext): Prom
     '/device-imports',
     {
       schema: {
+        operationId: 'listDeviceImports',
         summary: "The project's 20 latest device imports, newest first",
         tags: ['devices'],
         params: ProjectParams,
@@ -81,6 +85,7 @@ export async function registerDeviceImports(app: App, context: AppContext): Prom
     '/device-imports/:importId',
     {
       schema: {
+        operationId: 'getDeviceImport',
         summary: "A device import's status, counts so far and first 100 line errors",
         tags: ['devices'],
         params: DeviceImportParams,

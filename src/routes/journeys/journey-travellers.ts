@@ -10,6 +10,7 @@ export function registerJourneyTravellers(app: App, context: AppContext): void {
     '/journeys/:id/travellers/:subjectType/:subjectId',
     {
       schema: {
+        operationId: 'getJourneyTraveller',
         summary: "A device's or user's visits of the journey, newest first (the last 100)",
         description:
           'Each visit: when it entered and on which version, the steps it passed with their outcomes, where it waits and until when, and how it left.',

@@ -9,11 +9,13 @@ import { waitingEntries } from '../../notifications/waiting-pushes-view.ts';
 import { deliveryLogCsv } from '../../notifications/delivery-log-export.ts';
 import { invalidRequest } from '../../errors.ts';
 import { exportMediaTypes } from '../devices/export-devices.ts';
+import { documentFiles } from '../../http/file-bodies.ts';
 
 export function registerListDeliveries(app: App, context: AppContext): void {
   app.get(
     '/notifications/:notificationId/deliveries',
     {
+      config: { swaggerTransform: documentFiles({ answer: [exportMediaTypes.csv] }) },
       schema: {
         operationId: 'listDeliveries',
         summary: "A notification's delivery log: each device's outcome, kept 30 days",
@@ -39,7 +41,7 @@ export function registerListDeliveries(app: App, context: AppContext): void {
           reply
             .type(exportMediaTypes.csv)
             .header('content-disposition', `attachment; filename="deliveries-${notificationId}.csv"`)
-            // A stream is sent as it reads, past the response schema, which documents the JSON answer only.
+            // A stream is sent as it reads, past Fastify's response schema; documentFiles names its media type.
             .send(
               (await deliveryLogCsv(context.models, projectId, notificationId, { ...request.query, outcome })) as never,
             )

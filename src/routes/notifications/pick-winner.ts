@@ -11,6 +11,7 @@ export function registerPickWinner(app: App, context: AppContext): void {
     '/notifications/:notificationId/winner',
     {
       schema: {
+        operationId: 'pickExperimentWinner',
         summary: "Pick an experiment's winner while it is testing",
         description:
           'The named variant wins (decidedBy manual) and goes to the devices that waited, with the send’s options ' +

@@ -172,8 +172,8 @@ export interface paths {
         get: operations["listJourneys"];
         put?: never;
         /**
-         * Create a journey: a message sent to the subject of each matching event, after a delay
-         * @description The message may read the triggering event as {{ entry_event.type }} and {{ entry_event.data.x }}.
+         * Create a journey: steps each matching event's subject travels (CONTRACTS §18)
+         * @description Steps: wait, push, waitForEvent, branch, split, setTags, webhook. A push step may read the entering event as {{ entry_event.type }} and {{ entry_event.data.x }}. The first form (trigger, delaySeconds, content, active) is still taken, as entry + wait + push.
          */
         post: operations["createJourney"];
         delete?: never;
@@ -191,11 +191,31 @@ export interface paths {
         };
         /** Read a journey */
         get: operations["getJourney"];
-        /** Replace a journey; with "active": false its pending sends are canceled */
+        /** Replace a journey: a new version; travellers finish on theirs; status pauses or resumes it */
         put: operations["replaceJourney"];
         post?: never;
-        /** Delete a journey and cancel its pending sends */
+        /** Delete a journey: every traveller exits */
         delete: operations["deleteJourney"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{projectId}/journeys/{id}/travellers/{subjectType}/{subjectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device's or user's visits of the journey, newest first (the last 100)
+         * @description Each visit: when it entered and on which version, the steps it passed with their outcomes, where it waits and until when, and how it left.
+         */
+        get: operations["getJourneyTraveller"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -276,6 +296,26 @@ export interface paths {
          * @description A queued notification becomes canceled and nothing of it is sent; canceling it again answers the same. A sending one is canceled too: its pushes still waiting (local time, quiet hours, throttle) are not sent. A completed or failed notification cannot be canceled: 400.
          */
         post: operations["cancelNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{projectId}/notifications/{notificationId}/winner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pick an experiment's winner while it is testing
+         * @description The named variant wins (decidedBy manual) and goes to the devices that waited, with the send’s options and timing. A variant the send does not have, a send without an experiment, or an experiment already decided: 400.
+         */
+        post: operations["pickExperimentWinner"];
         delete?: never;
         options?: never;
         head?: never;
@@ -551,7 +591,7 @@ export interface paths {
         };
         /**
          * A notification's delivery log: each device's outcome, kept 30 days
-         * @description In device id order; page with limit (default 100, at most 1000) and after: the last deviceId seen. Filter with outcome.
+         * @description In device id order; page with limit (default 100, at most 1000) and after: the last deviceId seen. Filter with outcome; outcome=waiting lists the pushes still waiting, with their reason and due time. format=csv streams the whole log (deviceId, platform, outcome, reason, at) as CSV.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -634,6 +674,64 @@ export interface paths {
         post?: never;
         /** Delete an in-app message; devices stop being offered it at their next fetch */
         delete: operations["deleteInAppMessage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{projectId}/device-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's 20 latest device imports, newest first */
+        get: operations["listDeviceImports"];
+        put?: never;
+        /**
+         * Import devices from NDJSON or CSV (this service’s columns, or a OneSignal subscriptions export)
+         * @description The body is streamed to storage (at most 256 MiB and 1,000,000 rows) and answered 202 once stored; a worker applies it. Read its progress and line errors with GET /device-imports/{importId}.
+         */
+        post: operations["createDeviceImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{projectId}/device-imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A device import's status, counts so far and first 100 line errors */
+        get: operations["getDeviceImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{projectId}/devices/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the project's devices (or a segment's) as NDJSON or CSV, in the columns an import takes
+         * @description Streamed in device id order; importing the file into another project gives the same devices. A CSV has a tag:<key> column for every tag key of the devices exported; a segment exports its subscribed devices.
+         */
+        get: operations["exportDevices"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -769,6 +867,13 @@ export interface operations {
                                 max: number;
                                 windowHours: number;
                             } | null;
+                            conversions: {
+                                event: string;
+                                windowHours: number;
+                                /** @enum {unknown} */
+                                attribution: "send" | "click";
+                                valueField?: string;
+                            }[];
                             id: string;
                             name: string;
                             /** @enum {unknown} */
@@ -2034,48 +2139,60 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            trigger: {
+                            /** @enum {unknown} */
+                            status: "draft" | "active" | "paused";
+                            entry: {
                                 event: string;
-                                where: {
+                                where?: {
                                     field: string;
                                     /** @enum {unknown} */
                                     op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
                                     value?: unknown;
                                 }[];
                             };
-                            delaySeconds: number;
-                            templateId: string | null;
-                            title: string | null;
-                            body: string | null;
-                            url: string | null;
-                            imageUrl: string | null;
-                            active: boolean;
-                            buttons?: {
-                                id: string;
-                                text: string;
-                                url?: string;
-                            }[];
-                            localizations?: {
-                                [key: string]: {
-                                    title?: string;
-                                    body?: string;
-                                    url?: string;
-                                    imageUrl?: string;
-                                };
+                            audience?: {
+                                segmentId: string;
                             };
-                            ttl?: number;
-                            /** @enum {unknown} */
-                            priority?: "high" | "normal";
-                            collapseId?: string;
-                            badge?: number;
-                            sound?: string;
-                            androidChannelId?: string;
-                            silent?: boolean;
-                            platforms?: ("android" | "ios" | "web")[];
+                            reentry: ("never" | "afterExit") | {
+                                afterSeconds: number;
+                            };
+                            exit: {
+                                event: string;
+                                where?: {
+                                    field: string;
+                                    /** @enum {unknown} */
+                                    op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                                    value?: unknown;
+                                }[];
+                                sameAs?: string[];
+                            }[];
+                            steps: ({
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "wait" | "push" | "waitForEvent" | "branch" | "split" | "setTags" | "webhook";
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description raised by every PUT; travellers finish on the version they entered */
+                            version: number;
                             createdAt: string;
                             updatedAt: string;
-                            ignoreQuietHours?: boolean;
-                            ignoreFrequencyCap?: boolean;
+                            stats?: {
+                                entered: number;
+                                active: number;
+                                completed: number;
+                                exited: number;
+                                steps: {
+                                    [key: string]: {
+                                        entered: number;
+                                        waiting: number;
+                                        sent?: number;
+                                        failed?: number;
+                                        clicked?: number;
+                                        conversions: number;
+                                    };
+                                };
+                            };
                         }[];
                     };
                 };
@@ -2131,7 +2248,169 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    trigger: {
+                    /** @enum {unknown} */
+                    status?: "draft" | "active" | "paused";
+                    entry?: {
+                        event: string;
+                        where?: {
+                            field: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                            value?: unknown;
+                        }[];
+                    };
+                    audience?: {
+                        segmentId: string;
+                    };
+                    reentry?: ("never" | "afterExit") | {
+                        afterSeconds: number;
+                    };
+                    exit?: {
+                        event: string;
+                        where?: {
+                            field: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                            value?: unknown;
+                        }[];
+                        sameAs?: string[];
+                    }[];
+                    steps?: (({
+                        id: string;
+                        /** @enum {string} */
+                        type: "wait";
+                        next?: string;
+                        seconds?: number;
+                        untilLocalTime?: string;
+                    } & (unknown | unknown)) | ({
+                        id: string;
+                        /** @enum {string} */
+                        type: "push";
+                        next?: string;
+                        templateId?: string;
+                        title?: string;
+                        body?: string;
+                        url?: string;
+                        imageUrl?: string;
+                        data?: {
+                            [key: string]: string | number | boolean | (never | null);
+                        };
+                        ignoreQuietHours?: boolean;
+                        ignoreFrequencyCap?: boolean;
+                        localTime?: string;
+                        throttlePerMinute?: number;
+                        buttons?: {
+                            id: string;
+                            text: string;
+                            url?: string;
+                        }[];
+                        localizations?: {
+                            [key: string]: {
+                                title?: string;
+                                body?: string;
+                                url?: string;
+                                imageUrl?: string;
+                            };
+                        };
+                        ttl?: number;
+                        /** @enum {unknown} */
+                        priority?: "high" | "normal";
+                        collapseId?: string;
+                        badge?: number;
+                        sound?: string;
+                        androidChannelId?: string;
+                        silent?: boolean;
+                        platforms?: ("android" | "ios" | "web")[];
+                        variants?: {
+                            name: string;
+                            title?: string;
+                            body: string;
+                            url?: string;
+                            imageUrl?: string;
+                        }[];
+                        experiment?: {
+                            testPercent?: number;
+                            metric: string;
+                            decideAfterMinutes: number;
+                            /** @enum {unknown} */
+                            winner: "auto" | "manual";
+                            /** @enum {unknown} */
+                            ifNoWinner?: "sendBest" | "sendNone";
+                        };
+                    } & (unknown & unknown & unknown)) | {
+                        id: string;
+                        /** @enum {string} */
+                        type: "waitForEvent";
+                        next?: string;
+                        event: string;
+                        where?: {
+                            field: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                            value?: unknown;
+                        }[];
+                        sameAs?: string[];
+                        timeoutSeconds: number;
+                        onEvent: string;
+                        onTimeout: string;
+                    } | {
+                        id: string;
+                        /** @enum {string} */
+                        type: "branch";
+                        next?: string;
+                        /** @enum {unknown} */
+                        match: "all" | "any";
+                        conditions: ({
+                            tag: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                            value?: unknown;
+                        } | {
+                            event: string;
+                            withinDays: number;
+                            count: {
+                                /** @enum {unknown} */
+                                op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte";
+                                value: number;
+                            };
+                            where?: {
+                                field: string;
+                                /** @enum {unknown} */
+                                op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                                value?: unknown;
+                            }[];
+                        } | {
+                            clicked: string;
+                        } | {
+                            converted: string;
+                        })[];
+                        onTrue: string;
+                        onFalse: string;
+                    } | {
+                        id: string;
+                        /** @enum {string} */
+                        type: "split";
+                        next?: string;
+                        paths: {
+                            name: string;
+                            percent: number;
+                            next: string;
+                        }[];
+                    } | {
+                        id: string;
+                        /** @enum {string} */
+                        type: "setTags";
+                        next?: string;
+                        tags: {
+                            [key: string]: (string | number) | (never | null);
+                        };
+                    } | {
+                        id: string;
+                        /** @enum {string} */
+                        type: "webhook";
+                        next?: string;
+                    })[];
+                    trigger?: {
                         event: string;
                         where?: {
                             field: string;
@@ -2185,48 +2464,60 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            trigger: {
+                            /** @enum {unknown} */
+                            status: "draft" | "active" | "paused";
+                            entry: {
                                 event: string;
-                                where: {
+                                where?: {
                                     field: string;
                                     /** @enum {unknown} */
                                     op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
                                     value?: unknown;
                                 }[];
                             };
-                            delaySeconds: number;
-                            templateId: string | null;
-                            title: string | null;
-                            body: string | null;
-                            url: string | null;
-                            imageUrl: string | null;
-                            active: boolean;
-                            buttons?: {
-                                id: string;
-                                text: string;
-                                url?: string;
-                            }[];
-                            localizations?: {
-                                [key: string]: {
-                                    title?: string;
-                                    body?: string;
-                                    url?: string;
-                                    imageUrl?: string;
-                                };
+                            audience?: {
+                                segmentId: string;
                             };
-                            ttl?: number;
-                            /** @enum {unknown} */
-                            priority?: "high" | "normal";
-                            collapseId?: string;
-                            badge?: number;
-                            sound?: string;
-                            androidChannelId?: string;
-                            silent?: boolean;
-                            platforms?: ("android" | "ios" | "web")[];
+                            reentry: ("never" | "afterExit") | {
+                                afterSeconds: number;
+                            };
+                            exit: {
+                                event: string;
+                                where?: {
+                                    field: string;
+                                    /** @enum {unknown} */
+                                    op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                                    value?: unknown;
+                                }[];
+                                sameAs?: string[];
+                            }[];
+                            steps: ({
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "wait" | "push" | "waitForEvent" | "branch" | "split" | "setTags" | "webhook";
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description raised by every PUT; travellers finish on the version they entered */
+                            version: number;
                             createdAt: string;
                             updatedAt: string;
-                            ignoreQuietHours?: boolean;
-                            ignoreFrequencyCap?: boolean;
+                            stats?: {
+                                entered: number;
+                                active: number;
+                                completed: number;
+                                exited: number;
+                                steps: {
+                                    [key: string]: {
+                                        entered: number;
+                                        waiting: number;
+                                        sent?: number;
+                                        failed?: number;
+                                        clicked?: number;
+                                        conversions: number;
+                                    };
+                                };
+                            };
                         };
                     };
                 };
@@ -2291,48 +2582,60 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            trigger: {
+                            /** @enum {unknown} */
+                            status: "draft" | "active" | "paused";
+                            entry: {
                                 event: string;
-                                where: {
+                                where?: {
                                     field: string;
                                     /** @enum {unknown} */
                                     op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
                                     value?: unknown;
                                 }[];
                             };
-                            delaySeconds: number;
-                            templateId: string | null;
-                            title: string | null;
-                            body: string | null;
-                            url: string | null;
-                            imageUrl: string | null;
-                            active: boolean;
-                            buttons?: {
-                                id: string;
-                                text: string;
-                                url?: string;
-                            }[];
-                            localizations?: {
-                                [key: string]: {
-                                    title?: string;
-                                    body?: string;
-                                    url?: string;
-                                    imageUrl?: string;
-                                };
+                            audience?: {
+                                segmentId: string;
                             };
-                            ttl?: number;
-                            /** @enum {unknown} */
-                            priority?: "high" | "normal";
-                            collapseId?: string;
-                            badge?: number;
-                            sound?: string;
-                            androidChannelId?: string;
-                            silent?: boolean;
-                            platforms?: ("android" | "ios" | "web")[];
+                            reentry: ("never" | "afterExit") | {
+                                afterSeconds: number;
+                            };
+                            exit: {
+                                event: string;
+                                where?: {
+                                    field: string;
+                                    /** @enum {unknown} */
+                                    op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                                    value?: unknown;
+                                }[];
+                                sameAs?: string[];
+                            }[];
+                            steps: ({
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "wait" | "push" | "waitForEvent" | "branch" | "split" | "setTags" | "webhook";
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description raised by every PUT; travellers finish on the version they entered */
+                            version: number;
                             createdAt: string;
                             updatedAt: string;
-                            ignoreQuietHours?: boolean;
-                            ignoreFrequencyCap?: boolean;
+                            stats?: {
+                                entered: number;
+                                active: number;
+                                completed: number;
+                                exited: number;
+                                steps: {
+                                    [key: string]: {
+                                        entered: number;
+                                        waiting: number;
+                                        sent?: number;
+                                        failed?: number;
+                                        clicked?: number;
+                                        conversions: number;
+                                    };
+                                };
+                            };
                         };
                     };
                 };
@@ -2389,7 +2692,169 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    trigger: {
+                    /** @enum {unknown} */
+                    status?: "draft" | "active" | "paused";
+                    entry?: {
+                        event: string;
+                        where?: {
+                            field: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                            value?: unknown;
+                        }[];
+                    };
+                    audience?: {
+                        segmentId: string;
+                    };
+                    reentry?: ("never" | "afterExit") | {
+                        afterSeconds: number;
+                    };
+                    exit?: {
+                        event: string;
+                        where?: {
+                            field: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                            value?: unknown;
+                        }[];
+                        sameAs?: string[];
+                    }[];
+                    steps?: (({
+                        id: string;
+                        /** @enum {string} */
+                        type: "wait";
+                        next?: string;
+                        seconds?: number;
+                        untilLocalTime?: string;
+                    } & (unknown | unknown)) | ({
+                        id: string;
+                        /** @enum {string} */
+                        type: "push";
+                        next?: string;
+                        templateId?: string;
+                        title?: string;
+                        body?: string;
+                        url?: string;
+                        imageUrl?: string;
+                        data?: {
+                            [key: string]: string | number | boolean | (never | null);
+                        };
+                        ignoreQuietHours?: boolean;
+                        ignoreFrequencyCap?: boolean;
+                        localTime?: string;
+                        throttlePerMinute?: number;
+                        buttons?: {
+                            id: string;
+                            text: string;
+                            url?: string;
+                        }[];
+                        localizations?: {
+                            [key: string]: {
+                                title?: string;
+                                body?: string;
+                                url?: string;
+                                imageUrl?: string;
+                            };
+                        };
+                        ttl?: number;
+                        /** @enum {unknown} */
+                        priority?: "high" | "normal";
+                        collapseId?: string;
+                        badge?: number;
+                        sound?: string;
+                        androidChannelId?: string;
+                        silent?: boolean;
+                        platforms?: ("android" | "ios" | "web")[];
+                        variants?: {
+                            name: string;
+                            title?: string;
+                            body: string;
+                            url?: string;
+                            imageUrl?: string;
+                        }[];
+                        experiment?: {
+                            testPercent?: number;
+                            metric: string;
+                            decideAfterMinutes: number;
+                            /** @enum {unknown} */
+                            winner: "auto" | "manual";
+                            /** @enum {unknown} */
+                            ifNoWinner?: "sendBest" | "sendNone";
+                        };
+                    } & (unknown & unknown & unknown)) | {
+                        id: string;
+                        /** @enum {string} */
+                        type: "waitForEvent";
+                        next?: string;
+                        event: string;
+                        where?: {
+                            field: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                            value?: unknown;
+                        }[];
+                        sameAs?: string[];
+                        timeoutSeconds: number;
+                        onEvent: string;
+                        onTimeout: string;
+                    } | {
+                        id: string;
+                        /** @enum {string} */
+                        type: "branch";
+                        next?: string;
+                        /** @enum {unknown} */
+                        match: "all" | "any";
+                        conditions: ({
+                            tag: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                            value?: unknown;
+                        } | {
+                            event: string;
+                            withinDays: number;
+                            count: {
+                                /** @enum {unknown} */
+                                op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte";
+                                value: number;
+                            };
+                            where?: {
+                                field: string;
+                                /** @enum {unknown} */
+                                op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                                value?: unknown;
+                            }[];
+                        } | {
+                            clicked: string;
+                        } | {
+                            converted: string;
+                        })[];
+                        onTrue: string;
+                        onFalse: string;
+                    } | {
+                        id: string;
+                        /** @enum {string} */
+                        type: "split";
+                        next?: string;
+                        paths: {
+                            name: string;
+                            percent: number;
+                            next: string;
+                        }[];
+                    } | {
+                        id: string;
+                        /** @enum {string} */
+                        type: "setTags";
+                        next?: string;
+                        tags: {
+                            [key: string]: (string | number) | (never | null);
+                        };
+                    } | {
+                        id: string;
+                        /** @enum {string} */
+                        type: "webhook";
+                        next?: string;
+                    })[];
+                    trigger?: {
                         event: string;
                         where?: {
                             field: string;
@@ -2443,48 +2908,60 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            trigger: {
+                            /** @enum {unknown} */
+                            status: "draft" | "active" | "paused";
+                            entry: {
                                 event: string;
-                                where: {
+                                where?: {
                                     field: string;
                                     /** @enum {unknown} */
                                     op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
                                     value?: unknown;
                                 }[];
                             };
-                            delaySeconds: number;
-                            templateId: string | null;
-                            title: string | null;
-                            body: string | null;
-                            url: string | null;
-                            imageUrl: string | null;
-                            active: boolean;
-                            buttons?: {
-                                id: string;
-                                text: string;
-                                url?: string;
-                            }[];
-                            localizations?: {
-                                [key: string]: {
-                                    title?: string;
-                                    body?: string;
-                                    url?: string;
-                                    imageUrl?: string;
-                                };
+                            audience?: {
+                                segmentId: string;
                             };
-                            ttl?: number;
-                            /** @enum {unknown} */
-                            priority?: "high" | "normal";
-                            collapseId?: string;
-                            badge?: number;
-                            sound?: string;
-                            androidChannelId?: string;
-                            silent?: boolean;
-                            platforms?: ("android" | "ios" | "web")[];
+                            reentry: ("never" | "afterExit") | {
+                                afterSeconds: number;
+                            };
+                            exit: {
+                                event: string;
+                                where?: {
+                                    field: string;
+                                    /** @enum {unknown} */
+                                    op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "exists" | "notExists";
+                                    value?: unknown;
+                                }[];
+                                sameAs?: string[];
+                            }[];
+                            steps: ({
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "wait" | "push" | "waitForEvent" | "branch" | "split" | "setTags" | "webhook";
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description raised by every PUT; travellers finish on the version they entered */
+                            version: number;
                             createdAt: string;
                             updatedAt: string;
-                            ignoreQuietHours?: boolean;
-                            ignoreFrequencyCap?: boolean;
+                            stats?: {
+                                entered: number;
+                                active: number;
+                                completed: number;
+                                exited: number;
+                                steps: {
+                                    [key: string]: {
+                                        entered: number;
+                                        waiting: number;
+                                        sent?: number;
+                                        failed?: number;
+                                        clicked?: number;
+                                        conversions: number;
+                                    };
+                                };
+                            };
                         };
                     };
                 };
@@ -2568,6 +3045,97 @@ export interface operations {
                             id: string;
                             deleted: boolean;
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Redis or MongoDB cannot be reached; nothing was accepted. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request was refused; `error.code` says why (CONTRACTS §1). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getJourneyTraveller: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                id: string;
+                subjectType: "device" | "user";
+                subjectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            visit: number;
+                            /** @description the journey version it travels */
+                            version: number;
+                            enteredAt: string;
+                            entryEvent: {
+                                type: string;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            passed: {
+                                stepId: string;
+                                at: string;
+                                /** @description the split path, the branch result, the notification a push went out in, the event heard... */
+                                outcome: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @enum {unknown} */
+                            state: "travelling" | "paused" | "left";
+                            /** @description the step it waits in, or runs next */
+                            at?: string;
+                            /** @description when that step is due: the end of its wait */
+                            until?: string;
+                            leftAt?: string;
+                            /** @enum {unknown} */
+                            leftBecause?: "completed" | "exit_rule" | "journey_deleted";
+                        }[];
                     };
                 };
             };
@@ -2741,6 +3309,15 @@ export interface operations {
                                 clicked: number;
                                 /** @description devices not sent it because of the project's frequency cap */
                                 capped: number;
+                                /** @description while some wait (local time, quiet hours, throttle): how many pushes wait */
+                                waiting?: number;
+                                /** @description by conversion event (CONTRACTS §19): subjects credited, and the sum of their values; present once one is */
+                                conversions?: {
+                                    [key: string]: {
+                                        count: number;
+                                        value: number;
+                                    };
+                                };
                             };
                             /** @description A local-time send's zones (CONTRACTS §15), the devices whose local time comes round at the same instant: how many, and how many are sent */
                             zones?: {
@@ -2748,6 +3325,33 @@ export interface operations {
                                 total: number;
                                 /** @description zones each of whose devices has its outcome: sent, failed, unsubscribed or capped */
                                 sent: number;
+                            };
+                            waitingUntil?: string;
+                            variants?: {
+                                name: string;
+                                stats: {
+                                    targeted: number;
+                                    sent: number;
+                                    failed: number;
+                                    clicked: number;
+                                    conversions: {
+                                        [key: string]: {
+                                            count: number;
+                                            value: number;
+                                        };
+                                    };
+                                };
+                            }[];
+                            experiment?: {
+                                /** @enum {unknown} */
+                                status: "testing" | "sending_winner" | "completed";
+                                testPercent: number;
+                                metric: string;
+                                winner?: string;
+                                pValue?: number;
+                                decidedAt?: string;
+                                /** @enum {unknown} */
+                                decidedBy?: "auto" | "manual";
                             };
                             ignoreQuietHours?: boolean;
                             ignoreFrequencyCap?: boolean;
@@ -2870,6 +3474,22 @@ export interface operations {
                     androidChannelId?: string;
                     silent?: boolean;
                     platforms?: ("android" | "ios" | "web")[];
+                    variants?: {
+                        name: string;
+                        title?: string;
+                        body: string;
+                        url?: string;
+                        imageUrl?: string;
+                    }[];
+                    experiment?: {
+                        testPercent?: number;
+                        metric: string;
+                        decideAfterMinutes: number;
+                        /** @enum {unknown} */
+                        winner: "auto" | "manual";
+                        /** @enum {unknown} */
+                        ifNoWinner?: "sendBest" | "sendNone";
+                    };
                 } & (unknown & unknown & unknown);
             };
         };
@@ -2998,6 +3618,15 @@ export interface operations {
                                 clicked: number;
                                 /** @description devices not sent it because of the project's frequency cap */
                                 capped: number;
+                                /** @description while some wait (local time, quiet hours, throttle): how many pushes wait */
+                                waiting?: number;
+                                /** @description by conversion event (CONTRACTS §19): subjects credited, and the sum of their values; present once one is */
+                                conversions?: {
+                                    [key: string]: {
+                                        count: number;
+                                        value: number;
+                                    };
+                                };
                             };
                             /** @description A local-time send's zones (CONTRACTS §15), the devices whose local time comes round at the same instant: how many, and how many are sent */
                             zones?: {
@@ -3005,6 +3634,33 @@ export interface operations {
                                 total: number;
                                 /** @description zones each of whose devices has its outcome: sent, failed, unsubscribed or capped */
                                 sent: number;
+                            };
+                            waitingUntil?: string;
+                            variants?: {
+                                name: string;
+                                stats: {
+                                    targeted: number;
+                                    sent: number;
+                                    failed: number;
+                                    clicked: number;
+                                    conversions: {
+                                        [key: string]: {
+                                            count: number;
+                                            value: number;
+                                        };
+                                    };
+                                };
+                            }[];
+                            experiment?: {
+                                /** @enum {unknown} */
+                                status: "testing" | "sending_winner" | "completed";
+                                testPercent: number;
+                                metric: string;
+                                winner?: string;
+                                pValue?: number;
+                                decidedAt?: string;
+                                /** @enum {unknown} */
+                                decidedBy?: "auto" | "manual";
                             };
                             ignoreQuietHours?: boolean;
                             ignoreFrequencyCap?: boolean;
@@ -3111,6 +3767,15 @@ export interface operations {
                                 clicked: number;
                                 /** @description devices not sent it because of the project's frequency cap */
                                 capped: number;
+                                /** @description while some wait (local time, quiet hours, throttle): how many pushes wait */
+                                waiting?: number;
+                                /** @description by conversion event (CONTRACTS §19): subjects credited, and the sum of their values; present once one is */
+                                conversions?: {
+                                    [key: string]: {
+                                        count: number;
+                                        value: number;
+                                    };
+                                };
                             };
                             /** @description A local-time send's zones (CONTRACTS §15), the devices whose local time comes round at the same instant: how many, and how many are sent */
                             zones?: {
@@ -3118,6 +3783,206 @@ export interface operations {
                                 total: number;
                                 /** @description zones each of whose devices has its outcome: sent, failed, unsubscribed or capped */
                                 sent: number;
+                            };
+                            waitingUntil?: string;
+                            variants?: {
+                                name: string;
+                                stats: {
+                                    targeted: number;
+                                    sent: number;
+                                    failed: number;
+                                    clicked: number;
+                                    conversions: {
+                                        [key: string]: {
+                                            count: number;
+                                            value: number;
+                                        };
+                                    };
+                                };
+                            }[];
+                            experiment?: {
+                                /** @enum {unknown} */
+                                status: "testing" | "sending_winner" | "completed";
+                                testPercent: number;
+                                metric: string;
+                                winner?: string;
+                                pValue?: number;
+                                decidedAt?: string;
+                                /** @enum {unknown} */
+                                decidedBy?: "auto" | "manual";
+                            };
+                            ignoreQuietHours?: boolean;
+                            ignoreFrequencyCap?: boolean;
+                            localTime?: string;
+                            throttlePerMinute?: number;
+                            buttons?: {
+                                id: string;
+                                text: string;
+                                url?: string;
+                            }[];
+                            localizations?: {
+                                [key: string]: {
+                                    title?: string;
+                                    body?: string;
+                                    url?: string;
+                                    imageUrl?: string;
+                                };
+                            };
+                            ttl?: number;
+                            /** @enum {unknown} */
+                            priority?: "high" | "normal";
+                            collapseId?: string;
+                            badge?: number;
+                            sound?: string;
+                            androidChannelId?: string;
+                            silent?: boolean;
+                            platforms?: ("android" | "ios" | "web")[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Redis or MongoDB cannot be reached; nothing was accepted. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request was refused; `error.code` says why (CONTRACTS §1). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    pickExperimentWinner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                notificationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    variant: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            createdAt: string;
+                            /** @enum {unknown} */
+                            status: "queued" | "sending" | "completed" | "failed" | "canceled";
+                            title: string | null;
+                            body: string;
+                            url: string | null;
+                            imageUrl: string | null;
+                            stats: {
+                                targeted: number;
+                                sent: number;
+                                failed: number;
+                                unsubscribed: number;
+                                /** @description distinct devices that reported @clicked with this notification id */
+                                clicked: number;
+                                /** @description devices not sent it because of the project's frequency cap */
+                                capped: number;
+                                /** @description while some wait (local time, quiet hours, throttle): how many pushes wait */
+                                waiting?: number;
+                                /** @description by conversion event (CONTRACTS §19): subjects credited, and the sum of their values; present once one is */
+                                conversions?: {
+                                    [key: string]: {
+                                        count: number;
+                                        value: number;
+                                    };
+                                };
+                            };
+                            /** @description A local-time send's zones (CONTRACTS §15), the devices whose local time comes round at the same instant: how many, and how many are sent */
+                            zones?: {
+                                /** @description instants its devices wait for, one per distinct local time so far */
+                                total: number;
+                                /** @description zones each of whose devices has its outcome: sent, failed, unsubscribed or capped */
+                                sent: number;
+                            };
+                            waitingUntil?: string;
+                            variants?: {
+                                name: string;
+                                stats: {
+                                    targeted: number;
+                                    sent: number;
+                                    failed: number;
+                                    clicked: number;
+                                    conversions: {
+                                        [key: string]: {
+                                            count: number;
+                                            value: number;
+                                        };
+                                    };
+                                };
+                            }[];
+                            experiment?: {
+                                /** @enum {unknown} */
+                                status: "testing" | "sending_winner" | "completed";
+                                testPercent: number;
+                                metric: string;
+                                winner?: string;
+                                pValue?: number;
+                                decidedAt?: string;
+                                /** @enum {unknown} */
+                                decidedBy?: "auto" | "manual";
                             };
                             ignoreQuietHours?: boolean;
                             ignoreFrequencyCap?: boolean;
@@ -3751,6 +4616,13 @@ export interface operations {
                                 max: number;
                                 windowHours: number;
                             } | null;
+                            conversions: {
+                                event: string;
+                                windowHours: number;
+                                /** @enum {unknown} */
+                                attribution: "send" | "click";
+                                valueField?: string;
+                            }[];
                             id: string;
                             name: string;
                             /** @enum {unknown} */
@@ -3891,6 +4763,13 @@ export interface operations {
                         max: number;
                         windowHours: number;
                     } | null;
+                    conversions?: {
+                        event: string;
+                        windowHours?: number;
+                        /** @enum {unknown} */
+                        attribution?: "send" | "click";
+                        valueField?: string;
+                    }[];
                 };
             };
         };
@@ -3912,6 +4791,13 @@ export interface operations {
                                 max: number;
                                 windowHours: number;
                             } | null;
+                            conversions: {
+                                event: string;
+                                windowHours: number;
+                                /** @enum {unknown} */
+                                attribution: "send" | "click";
+                                valueField?: string;
+                            }[];
                             id: string;
                             name: string;
                             /** @enum {unknown} */
@@ -4324,7 +5210,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("notification.completed" | "message.failed" | "message.clicked" | "device.unsubscribed" | "in_app.displayed" | "in_app.clicked" | "in_app.closed")[];
+                    events: ("notification.completed" | "message.failed" | "message.clicked" | "device.unsubscribed" | "in_app.displayed" | "in_app.clicked" | "in_app.closed" | "message.converted" | "journey.step")[];
                     enabled?: boolean;
                 };
             };
@@ -4475,7 +5361,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("notification.completed" | "message.failed" | "message.clicked" | "device.unsubscribed" | "in_app.displayed" | "in_app.clicked" | "in_app.closed")[];
+                    events: ("notification.completed" | "message.failed" | "message.clicked" | "device.unsubscribed" | "in_app.displayed" | "in_app.clicked" | "in_app.closed" | "message.converted" | "journey.step")[];
                     enabled?: boolean;
                 };
             };
@@ -4647,7 +5533,7 @@ export interface operations {
                             webhookId: string;
                             type: string;
                             status: number | null;
-                            error: string | null;
+                            error: ("refused" | "timed_out" | "tls_failed") | (never | null);
                             durationMs: number;
                             at: string;
                         }[];
@@ -4713,9 +5599,10 @@ export interface operations {
     listDeliveries: {
         parameters: {
             query?: {
-                outcome?: "sent" | "failed" | "unsubscribed" | "capped" | "expired";
+                outcome?: "sent" | "failed" | "unsubscribed" | "capped" | "expired" | "waiting";
                 limit?: number;
                 after?: string;
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -4741,6 +5628,7 @@ export interface operations {
                             at: string;
                         }[];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Default Response */
@@ -5055,12 +5943,12 @@ export interface operations {
                     name: string;
                     status: "active" | "paused";
                     layout: "modal" | "banner";
-                    title?: string | null;
-                    body: string;
+                    title?: string | (never | null);
+                    body: string & unknown;
                     imageUrl?: string | (never | null);
                     buttons?: {
                         id: string;
-                        text: string;
+                        text: string & unknown;
                         action: "url" | "close";
                         url?: string;
                     }[];
@@ -5275,12 +6163,12 @@ export interface operations {
                     name: string;
                     status: "active" | "paused";
                     layout: "modal" | "banner";
-                    title?: string | null;
-                    body: string;
+                    title?: string | (never | null);
+                    body: string & unknown;
                     imageUrl?: string | (never | null);
                     buttons?: {
                         id: string;
-                        text: string;
+                        text: string & unknown;
                         action: "url" | "close";
                         url?: string;
                     }[];
@@ -5424,6 +6312,330 @@ export interface operations {
                         data: {
                             id: string;
                             deleted: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Redis or MongoDB cannot be reached; nothing was accepted. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request was refused; `error.code` says why (CONTRACTS §1). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listDeviceImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @enum {unknown} */
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @enum {unknown} */
+                            format: "ndjson" | "csv";
+                            bytes: number;
+                            bytesRead: number;
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            failed: number;
+                            errors: {
+                                line: number;
+                                message: string;
+                            }[];
+                            reason?: string;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Redis or MongoDB cannot be reached; nothing was accepted. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request was refused; `error.code` says why (CONTRACTS §1). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createDeviceImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "queued";
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Redis or MongoDB cannot be reached; nothing was accepted. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request was refused; `error.code` says why (CONTRACTS §1). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getDeviceImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @enum {unknown} */
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @enum {unknown} */
+                            format: "ndjson" | "csv";
+                            bytes: number;
+                            bytesRead: number;
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            failed: number;
+                            errors: {
+                                line: number;
+                                message: string;
+                            }[];
+                            reason?: string;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Redis or MongoDB cannot be reached; nothing was accepted. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request was refused; `error.code` says why (CONTRACTS §1). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exportDevices: {
+        parameters: {
+            query?: {
+                format?: "ndjson" | "csv";
+                segmentId?: string;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
                         };
                     };
                 };
