@@ -34,15 +34,15 @@ export const otherLogQuery = (models: Models, notificationId: string, outcome: L
  * on its (notificationId, _id) index, merged by key as a page is (deliveryLogPage); a key in both is listed once.
  */
 async function* logRows(models: Models, notificationId: string, query: LoggedQuery): AsyncIterable<string[]> {
-  const sent =
-    query.outcome === undefined || query.outcome === 'sent'
-      ? sentLogQuery(models, notificationId).cursor({ batchSize: 1000 })
-      : [];
-  const others =
-    query.outcome === 'sent' ? [] : otherLogQuery(models, notificationId, query.outcome).cursor({ batchSize: 1000 });
+  // The outcome filter leaves out the query that cannot hold it, rather than reading it for nothing.
+  const streams: AsyncIterable<LogEntry>[] = [];
+  if (query.outcome === undefined || query.outcome === 'sent')
+    streams.push(sentLogQuery(models, notificationId).cursor({ batchSize: 1000 }));
+  if (query.outcome !== 'sent')
+    streams.push(otherLogQuery(models, notificationId, query.outcome).cursor({ batchSize: 1000 }));
   yield columns;
   let last: string | undefined;
-  for await (const entry of mergedById<LogEntry>([sent, others] as AsyncIterable<LogEntry>[])) {
+  for await (const entry of mergedById<LogEntry>(streams)) {
     if (entry._id === last) continue;
     last = entry._id;
     const at = entry.sentAt ?? entry.at!;

@@ -91,7 +91,7 @@ describe("the console's device import and exports", { timeout: 180_000 }, () => 
     try {
       await signIn(page, owner.apiKey);
       await show(page, 'notifications');
-      await page.locator(`tr[data-notification="${id}"]`).getByRole('button', { name: 'Details' }).click();
+      await page.locator(`tr[data-notification="${id}"]`).getByRole('link', { name: 'Details' }).click();
       await page.getByRole('heading', { name: 'Logged' }).waitFor();
       const [download] = await Promise.all([
         page.waitForEvent('download'),
