@@ -58,6 +58,14 @@ describe('journey steps on real services (CONTRACTS §18)', () => {
     expect(visit).toMatchObject({ visit: 1, version: 1, leftBecause: 'completed', entryEvent: { type: 'w-signup' } });
     expect(visit.passed.map((step: { stepId: string }) => step.stepId)).toEqual(['pause', 'hello']);
     expect(visit.passed[1].outcome.notificationId).toMatch(/^jp-/);
+    // Counted on the step, not one notification per traveller in the project's list.
+    const listed = await harness.ingress.request('GET', `/v1/projects/${project.projectId}/notifications`, {
+      key: project.apiKey,
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((notification: { id: string }) => notification.id)).not.toContain(
+      visit.passed[1].outcome.notificationId,
+    );
     const { stats } = await eventually(async () => {
       const read = await journeys.read(id);
       expect(read.stats.steps.hello.sent).toBe(1);
