@@ -1,22 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
+import { registerDevices } from '../support/delivery-harness.ts';
 import { eventually, waitFor } from '../support/eventually.ts';
-import { bodiesTo, journeyClient } from '../support/journeys.ts';
+import { deviceEvent, useJourneyHarness } from '../support/journeys.ts';
 import { patchSettings } from '../support/timing.ts';
 
-const {
-  harness,
-  projects: { project },
-} = useDeliveryHarness({
-  queues: ['send', 'deliver', 'event-ingest', 'journey-steps'],
-  projects: { project: 'team' },
-});
-const journeys = journeyClient(
-  () => harness.ingress,
-  () => project,
-);
-const bodies = (token: string) => bodiesTo(harness.sandbox, token);
-const device = (id: string, type: string, data: object = {}) => ({ type, subjectType: 'device', subjectId: id, data });
+const { harness, project, journeys, bodies } = useJourneyHarness();
+const device = deviceEvent;
 
 beforeAll(async () => {
   await patchSettings(harness.ingress, project, { conversions: [{ event: 'purchase', valueField: 'amount' }] });

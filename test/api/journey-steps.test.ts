@@ -1,23 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
+import { registerDevices } from '../support/delivery-harness.ts';
 import { eventually, waitFor } from '../support/eventually.ts';
-import { bodiesTo, journeyClient } from '../support/journeys.ts';
+import { deviceEvent, pushStep, useJourneyHarness } from '../support/journeys.ts';
 
-const {
-  harness,
-  projects: { project },
-} = useDeliveryHarness({
-  queues: ['send', 'deliver', 'event-ingest', 'journey-steps'],
-  projects: { project: 'team' },
-});
-const journeys = journeyClient(
-  () => harness.ingress,
-  () => project,
-);
+const { harness, project, journeys, bodies } = useJourneyHarness();
 const models = () => harness.ingress.context.models;
-const bodies = (token: string) => bodiesTo(harness.sandbox, token);
-const push = (id: string, body: string, extra: object = {}) => ({ id, type: 'push', body, ...extra });
-const device = (id: string, type: string, data: object = {}) => ({ type, subjectType: 'device', subjectId: id, data });
+const push = pushStep;
+const device = deviceEvent;
 
 beforeAll(async () => {
   await registerDevices(harness.ingress, project, [
