@@ -5,6 +5,7 @@ import type { RedisClient } from './infra/redis.ts';
 import { connectMongo } from './infra/mongo.ts';
 import { createModels } from './models/index.ts';
 import { ensureIndexes } from './models/ensure-indexes.ts';
+import { upgradeLegacyJourneys } from './journeys/upgrade-legacy-journeys.ts';
 import { closeQueues, createQueues } from './queues/create-queues.ts';
 import { RenderPool } from './rendering/render-pool.ts';
 
@@ -14,6 +15,7 @@ export async function openDeps(config: Config, log: Logger, redis: RedisClient):
   const models = createModels(mongo);
   const queues = createQueues(redis, config);
   await ensureIndexes(models);
+  await upgradeLegacyJourneys({ models, redis, config });
   const renderer = new RenderPool({ threads: config.renderThreads, timeoutMs: config.renderTimeoutMs });
   return { config, log, mongo, redis, models, queues, renderer };
 }

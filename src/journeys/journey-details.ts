@@ -10,7 +10,10 @@ import { toJourneyView } from './journey-store.ts';
 
 type DetailDeps = Pick<Deps, 'models' | 'redis' | 'config'>;
 
-/** Sent, failed and clicked of each push step, summed over the notifications its batches went out in. */
+/** A push step's counts: sent, failed and clicked, and its conversions of every event (CONTRACTS §19). */
+export type PushStepCounts = { sent: number; failed: number; clicked: number; conversions: number };
+
+/** Each push step's counts, summed over the notifications its batches went out in. */
 async function pushStepCounts(deps: DetailDeps, projectId: string, journeyId: string) {
   const notifications = await deps.models.Notification.find(
     { journeyId, journeyStepId: { $ne: null } },
@@ -21,14 +24,16 @@ async function pushStepCounts(deps: DetailDeps, projectId: string, journeyId: st
     projectId,
     notifications.map((notification) => notification._id),
   );
-  const counts = new Map<string, { sent: number; failed: number; clicked: number }>();
+  const counts = new Map<string, PushStepCounts>();
   for (const notification of notifications) {
-    const step = counts.get(notification.journeyStepId!) ?? { sent: 0, failed: 0, clicked: 0 };
+    const step = counts.get(notification.journeyStepId!) ?? { sent: 0, failed: 0, clicked: 0, conversions: 0 };
     const own = stats.get(notification._id)!;
+    const converted = Object.values(own.conversions.total).reduce((sum, event) => sum + event.count, 0);
     counts.set(notification.journeyStepId!, {
       sent: step.sent + own.sent,
       failed: step.failed + own.failed,
       clicked: step.clicked + own.clicked,
+      conversions: step.conversions + converted,
     });
   }
   return counts;

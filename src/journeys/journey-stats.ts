@@ -28,12 +28,12 @@ export function statsFor(byJourney: Map<string, StatsChanges>, journeyId: string
   return changes;
 }
 
-/** The journey's counts; push steps' sent, failed and clicked come from their notifications (sentByStep). */
+/** The journey's counts; push steps' sent, failed, clicked and conversions come from their notifications. */
 export async function readStats(
   deps: StatsDeps,
   journeyId: string,
   steps: Array<{ id: string; type: string }>,
-  pushCounts: Map<string, { sent: number; failed: number; clicked: number }>,
+  pushCounts: Map<string, { sent: number; failed: number; clicked: number; conversions: number }>,
 ): Promise<JourneyStats> {
   const raw = await deps.redis.hgetall(redisKeys.journeyStats(deps.config.queuePrefix, journeyId));
   const count = (field: string) => Number(raw[field] ?? 0);
@@ -46,7 +46,7 @@ export async function readStats(
       entered: count(`${step.id}.entered`),
       waiting: Math.max(0, count(`${step.id}.waiting`)),
       conversions: 0,
-      ...(step.type === 'push' && (pushCounts.get(step.id) ?? { sent: 0, failed: 0, clicked: 0 })),
+      ...(step.type === 'push' && (pushCounts.get(step.id) ?? { sent: 0, failed: 0, clicked: 0, conversions: 0 })),
     };
   }
   return { entered, active: Math.max(0, entered - completed - exited), completed, exited, steps: stepStats };

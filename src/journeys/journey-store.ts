@@ -13,7 +13,7 @@ import { cancelJourneySends } from './cancel-journey-sends.ts';
 import { journeyDefinitionErrors } from './journey-definition-errors.ts';
 
 export { journeyDefinitionErrors };
-import { isLegacyJourney, legacyAsDefinition, legacyErrorPath } from './legacy-journey.ts';
+import { definitionOf, isLegacyJourney, legacyErrorPath } from './legacy-journey.ts';
 import { pushStepCheckErrors } from './push-step-checks.ts';
 import { endTravellers, holdTravellers } from './traveller-states.ts';
 
@@ -22,20 +22,6 @@ export type { StoredJourney };
 const missing = (journeyId: string) => notFound(`No journey "${journeyId}" in this project.`);
 const notValid = (details: ErrorDetail[]) =>
   invalidRequest('The journey is not valid; see details for each field.', details);
-
-/** The definition a body asks for, in the form of CONTRACTS §18 whichever form it came in. */
-function definitionOf(input: JourneyBody): JourneyDefinition {
-  const definition = (isLegacyJourney(input) ? legacyAsDefinition(input) : input) as JourneyDefinition;
-  return {
-    name: definition.name,
-    status: definition.status ?? 'active',
-    entry: { event: definition.entry.event, where: definition.entry.where ?? [] },
-    audience: definition.audience,
-    reentry: definition.reentry ?? 'afterExit',
-    exit: definition.exit ?? [],
-    steps: definition.steps,
-  };
-}
 
 export function toJourneyView(journey: StoredJourney): JourneyView {
   return {

@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '../errors.ts';
 import { fieldsOf } from '../schemas/validation.ts';
-import { legacyFieldNames } from '../schemas/journey.ts';
+import { legacyFieldNames, type JourneyBody, type JourneyDefinition } from '../schemas/journey.ts';
 
 export const legacyWaitId = 'delay';
 export const legacyPushId = 'message';
@@ -46,4 +46,18 @@ export function mixedFormErrors(input: unknown): ErrorDetail[] {
       path: `/${name}`,
       message: 'belongs to a step: a journey with entry and steps sets it on a push step',
     }));
+}
+
+/** The definition a body asks for, in the form of CONTRACTS §18 whichever form it came in. */
+export function definitionOf(input: JourneyBody): JourneyDefinition {
+  const definition = (isLegacyJourney(input) ? legacyAsDefinition(input) : input) as JourneyDefinition;
+  return {
+    name: definition.name,
+    status: definition.status ?? 'active',
+    entry: { event: definition.entry.event, where: definition.entry.where ?? [] },
+    audience: definition.audience,
+    reentry: definition.reentry ?? 'afterExit',
+    exit: definition.exit ?? [],
+    steps: definition.steps,
+  };
 }

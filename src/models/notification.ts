@@ -47,7 +47,8 @@ const notificationSchema = new Schema(
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
-notificationSchema.index({ projectId: 1, createdAt: -1, _id: -1 });
+// The list (GET .../notifications) leaves out journey push steps' batches: null is the rest, a send's.
+notificationSchema.index({ projectId: 1, journeyStepId: 1, createdAt: -1, _id: -1 });
 // The pending sends of a journey, canceled when it is deactivated or deleted.
 notificationSchema.index({ journeyId: 1, status: 1 });
 

@@ -15,9 +15,15 @@ export interface NotificationPage {
   before?: PageBoundary;
 }
 
-/** A project's notifications by a newest-first filter, served by {projectId: 1, createdAt: -1, _id: -1}. */
+/**
+ * A project's notifications by a newest-first filter, served by {projectId: 1, journeyStepId: 1, createdAt: -1,
+ * _id: -1}. A journey push step's batches are counted on its step, not listed (CONTRACTS §18).
+ */
 const readNotifications = (models: Models) => (filter: NewestFirstFilter, limit: number) =>
-  models.Notification.find(filter).sort(newestFirst).limit(limit).lean();
+  models.Notification.find({ ...filter, journeyStepId: null })
+    .sort(newestFirst)
+    .limit(limit)
+    .lean();
 
 /** A range scan that stops after `limit` documents. */
 export function listNotificationsQuery(models: Models, projectId: string, page: { limit: number; before?: Date }) {

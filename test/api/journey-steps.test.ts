@@ -1,23 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
+import { registerDevices } from '../support/delivery-harness.ts';
 import { eventually, waitFor } from '../support/eventually.ts';
-import { bodiesTo, journeyClient } from '../support/journeys.ts';
+import { deviceEvent, pushStep, useJourneyHarness } from '../support/journeys.ts';
 
-const {
-  harness,
-  projects: { project },
-} = useDeliveryHarness({
-  queues: ['send', 'deliver', 'event-ingest', 'journey-steps'],
-  projects: { project: 'team' },
-});
-const journeys = journeyClient(
-  () => harness.ingress,
-  () => project,
-);
+const { harness, project, journeys, bodies } = useJourneyHarness();
 const models = () => harness.ingress.context.models;
-const bodies = (token: string) => bodiesTo(harness.sandbox, token);
-const push = (id: string, body: string, extra: object = {}) => ({ id, type: 'push', body, ...extra });
-const device = (id: string, type: string, data: object = {}) => ({ type, subjectType: 'device', subjectId: id, data });
+const push = pushStep;
+const device = deviceEvent;
 
 beforeAll(async () => {
   await registerDevices(harness.ingress, project, [
@@ -58,6 +47,14 @@ describe('journey steps on real services (CONTRACTS §18)', () => {
     expect(visit).toMatchObject({ visit: 1, version: 1, leftBecause: 'completed', entryEvent: { type: 'w-signup' } });
     expect(visit.passed.map((step: { stepId: string }) => step.stepId)).toEqual(['pause', 'hello']);
     expect(visit.passed[1].outcome.notificationId).toMatch(/^jp-/);
+    // Counted on the step, not one notification per traveller in the project's list.
+    const listed = await harness.ingress.request('GET', `/v1/projects/${project.projectId}/notifications`, {
+      key: project.apiKey,
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((notification: { id: string }) => notification.id)).not.toContain(
+      visit.passed[1].outcome.notificationId,
+    );
     const { stats } = await eventually(async () => {
       const read = await journeys.read(id);
       expect(read.stats.steps.hello.sent).toBe(1);

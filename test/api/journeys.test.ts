@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ActiveJourneys } from '../../src/journeys/active-journeys.ts';
 import { travelEvents } from '../../src/journeys/travel-events.ts';
+import { upgradeLegacyJourneys } from '../../src/journeys/upgrade-legacy-journeys.ts';
 import {
   deactivateJourney,
   registerDevices,
@@ -230,6 +231,52 @@ describe('journeys firing on events', () => {
     );
     expect(quietSend!.stats?.targeted).toBe(0);
     expect(pushes.every((payload) => payload.notification)).toBe(true);
+  });
+
+  it('keeps a journey the previous release stored in its one-message form working after an upgrade', async () => {
+    const stored = {
+      _id: 'legacy-journey',
+      projectId: project.projectId,
+      name: 'Stored before steps',
+      trigger: { event: 'legacy-signup', where: [] },
+      delaySeconds: 1,
+      templateId: null,
+      title: null,
+      body: 'Hello from {{ entry_event.type }}',
+      url: null,
+      imageUrl: null,
+      active: true,
+      ignoreQuietHours: false,
+      ignoreFrequencyCap: false,
+      options: { ttl: 300 },
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    };
+    await models().Journey.collection.insertOne(stored as never);
+    // What start-up runs after the indexes; twice, as two processes starting together would.
+    await upgradeLegacyJourneys(harness.ingress.context);
+    await upgradeLegacyJourneys(harness.ingress.context);
+    const read = await harness.ingress.request('GET', journeysPath('/legacy-journey'), { key: project.apiKey });
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({
+      status: 'active',
+      version: 1,
+      entry: { event: 'legacy-signup', where: [] },
+      steps: [
+        { id: 'delay', type: 'wait', seconds: 1 },
+        { id: 'message', type: 'push', body: 'Hello from {{ entry_event.type }}', ttl: 300 },
+      ],
+    });
+    expect(read.body.data).not.toHaveProperty('trigger');
+    await report([{ type: 'legacy-signup', subjectType: 'device', subjectId: 'j-other' }]);
+    await waitFor(
+      async () => bodies('j-tok-other'),
+      (list) => list.includes('Hello from legacy-signup'),
+    );
+    const visits = await harness.ingress.request('GET', journeysPath('/legacy-journey/travellers/device/j-other'), {
+      key: project.apiKey,
+    });
+    expect(visits.body.data).toHaveLength(1);
   });
 
   it('waits for the delay before sending', async () => {

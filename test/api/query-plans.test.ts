@@ -674,18 +674,18 @@ const hotQueries: HotQuery[] = [
   {
     name: 'the notifications of the project, newest first (GET /notifications)',
     explain: () => explainQuery(listNotificationsQuery(models(), projectId, { limit: 20 })),
-    index: 'projectId_1_createdAt_-1__id_-1',
+    index: 'projectId_1_journeyStepId_1_createdAt_-1__id_-1',
   },
   {
     name: 'the notifications of the project, next page',
     explain: () => explainQuery(listNotificationsQuery(models(), projectId, { limit: 20, before: now })),
-    index: 'projectId_1_createdAt_-1__id_-1',
+    index: 'projectId_1_journeyStepId_1_createdAt_-1__id_-1',
   },
   {
     name: 'the notifications of the project, next page: those created in the same millisecond as the last one seen',
     explain: () =>
       explainQuery(sameTimeNotificationsQuery(models(), projectId, { createdAt: now, id: `${projectId}-n3` }, 20)),
-    index: 'projectId_1_createdAt_-1__id_-1',
+    index: 'projectId_1_journeyStepId_1_createdAt_-1__id_-1',
   },
   {
     name: 'the devices that clicked each notification of a page (stats.clicked)',

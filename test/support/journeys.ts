@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
 import type { TestIngress } from './ingress.ts';
 import type { Sandbox } from '../../sandbox/start-sandbox.ts';
+import { useDeliveryHarness, type DeliveryHarnessOptions } from './delivery-harness.ts';
 
 /** The journeys API and the events that drive it, for one project. */
 export function journeyClient(ingress: () => TestIngress, project: () => CreatedProject) {
@@ -40,3 +41,29 @@ export const bodiesTo = (sandbox: Sandbox, token: string): string[] =>
   sandbox
     .deliveries(token)
     .map((delivery) => (delivery.payload as any).notification?.body ?? (delivery.payload as any).aps?.alert?.body);
+
+/** A push step, and a device's event, as the journey tests write them. */
+export const pushStep = (id: string, body: string, extra: object = {}) => ({ id, type: 'push', body, ...extra });
+export const deviceEvent = (id: string, type: string, data: object = {}) => ({
+  type,
+  subjectType: 'device',
+  subjectId: id,
+  data,
+});
+
+/** Services with the workers journeys need (and any more), one project, its journeys API and the pushes it sent. */
+export function useJourneyHarness(moreQueues: NonNullable<DeliveryHarnessOptions<'project'>['queues']> = []) {
+  const {
+    harness,
+    projects: { project },
+  } = useDeliveryHarness({
+    queues: ['send', 'deliver', 'event-ingest', 'journey-steps', ...moreQueues],
+    projects: { project: 'team' },
+  });
+  const journeys = journeyClient(
+    () => harness.ingress,
+    () => project,
+  );
+  const bodies = (token: string) => bodiesTo(harness.sandbox, token);
+  return { harness, project, journeys, bodies };
+}
