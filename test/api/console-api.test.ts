@@ -207,7 +207,7 @@ describe('GET /v1/projects/{id}/notifications', () => {
     }
   });
 
-  it('is planned on the index {projectId, createdAt, _id}', async () => {
+  it('is planned on the index {projectId, journeyStepId, createdAt, _id}', async () => {
     const plan = await listNotificationsQuery(ingress.context.models, project.projectId, {
       limit: 2,
       before: new Date(),
@@ -216,7 +216,9 @@ describe('GET /v1/projects/{id}/notifications', () => {
     const winning = JSON.stringify(
       (plan as unknown as { queryPlanner: { winningPlan: object } }).queryPlanner.winningPlan,
     );
-    expect(winning).toMatch(/"stage":"IXSCAN","keyPattern":\{"projectId":1,"createdAt":-1,"_id":-1\}/);
+    expect(winning).toMatch(
+      /"stage":"IXSCAN","keyPattern":\{"projectId":1,"journeyStepId":1,"createdAt":-1,"_id":-1\}/,
+    );
     expect(winning).not.toContain('COLLSCAN');
   });
 });

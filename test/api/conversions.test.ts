@@ -115,6 +115,10 @@ describe('conversions (CONTRACTS §19)', () => {
       { key: project.clientKey, body: { type: '@clicked', data: { notificationId: clicked } } },
     );
     expect(click.status).toBe(200);
+    // The conversion is reported once the click is recorded, as it would come after it.
+    await eventually(async () =>
+      expect((await readNotification(harness.ingress, project, clicked)).stats.clicked).toBe(1),
+    );
     await report(project, [{ type: 'signup', subjectType: 'device', subjectId: 'clicker' }]);
     await eventually(async () =>
       expect(await conversionsOf(project, clicked)).toEqual({ signup: { count: 1, value: 0 } }),

@@ -242,13 +242,12 @@ describe('templates and personalization', () => {
   });
 
   it('fails only the devices whose rendering exceeds the limits, without stalling the worker', async () => {
-    await register([{ id: 'hostile', platform: 'android', token: 'hostile-tok' }]);
+    await register([{ id: 'hostile', platform: 'android', token: 'hostile-tok', tags: { steps: 100_000_000 } }]);
     const id = await send({
       targetType: 'device',
       targetIds: ['hostile'],
-      // From the data: a range this wide written out is refused when the send is accepted.
-      body: '{% for i in (1..data.steps) %}{{ i }}{% endfor %}',
-      data: { steps: 100_000_000 },
+      // From the device's tags, which the render at save does not have: the delivery meets the limit.
+      body: '{% for i in (1..device.tags.steps) %}{{ i }}{% endfor %}',
     });
     expect((await completed(id)).stats).toEqual({
       targeted: 1,
