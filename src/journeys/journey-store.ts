@@ -11,13 +11,9 @@ import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts'
 import { bumpJourneyVersion } from './journey-version.ts';
 import { cancelJourneySends } from './cancel-journey-sends.ts';
 import { journeyDefinitionErrors } from './journey-definition-errors.ts';
-
-export { journeyDefinitionErrors };
 import { definitionOf, isLegacyJourney, legacyErrorPath } from './legacy-journey.ts';
 import { pushStepCheckErrors } from './push-step-checks.ts';
 import { endTravellers, holdTravellers } from './traveller-states.ts';
-
-export type { StoredJourney };
 
 const missing = (journeyId: string) => notFound(`No journey "${journeyId}" in this project.`);
 const notValid = (details: ErrorDetail[]) =>
