@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Models } from '../models/index.ts';
+import type { Deps } from '../deps.ts';
+import type { Config } from '../config.ts';
 import type { StoredInAppMessage } from '../models/in-app-message.ts';
 import type { InAppMessageBody, InAppMessageView } from '../schemas/in-app-message.ts';
 import { invalidRequest, notFound } from '../errors.ts';
 import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts';
 import { inAppMessageErrors } from './in-app-message-rules.ts';
 import { activeInAppMessages } from './active-messages.ts';
-import type { RenderPool } from '../rendering/render-pool.ts';
 import { trialRenderErrors } from '../rendering/trial-render.ts';
+import { withRedisLock } from '../infra/redis-lock.ts';
+import { redisKeys } from '../infra/redis-keys.ts';
+
+type StoreDeps = Pick<Deps, 'models' | 'renderer' | 'redis'> & { config: Pick<Config, 'queuePrefix'> };
 
 /** CONTRACTS §16: every SDK fetch weighs the project's active messages. */
 export const maxActiveInAppMessages = 100;
@@ -60,23 +64,39 @@ function storedFields(input: InAppMessageBody) {
  * never meets a broken one: content too costly to render would be left out of every answer.
  */
 export class InAppMessageStore {
-  private readonly models: Models;
-  private readonly renderer: RenderPool;
+  private readonly deps: StoreDeps;
 
-  constructor(models: Models, renderer: RenderPool) {
-    this.models = models;
-    this.renderer = renderer;
+  constructor(deps: StoreDeps) {
+    this.deps = deps;
   }
 
-  private async checked(projectId: string, input: InAppMessageBody, id?: string) {
+  private get models() {
+    return this.deps.models;
+  }
+
+  /** A write that makes a message active counts the other active ones and writes under the project's lock. */
+  private withinActiveBound<T>(
+    projectId: string,
+    input: InAppMessageBody,
+    id: string | undefined,
+    write: () => Promise<T>,
+  ): Promise<T> {
+    if (input.status !== 'active') return write();
+    const lock = redisKeys.projectLimit(this.deps.config.queuePrefix, projectId, 'active-in-app');
+    return withRedisLock(this.deps.redis, lock, async () => {
+      await this.assertRoomForActive(projectId, id);
+      return write();
+    });
+  }
+
+  private async checked(projectId: string, input: InAppMessageBody) {
     const details = inAppMessageErrors(input);
     if (details.length === 0) {
       const content = { title: input.title ?? null, body: input.body, url: null, imageUrl: null };
-      details.push(...(await trialRenderErrors(this.renderer, projectId, content)));
+      details.push(...(await trialRenderErrors(this.deps.renderer, projectId, content)));
     }
     if (details.length > 0)
       throw invalidRequest('The in-app message is not valid; see details for each field.', details);
-    if (input.status === 'active') await this.assertRoomForActive(projectId, id);
     if (input.segmentId && !(await this.models.Segment.exists({ _id: input.segmentId, projectId })))
       throw notFound(`No segment "${input.segmentId}" in this project.`);
     return storedFields(input);
@@ -98,7 +118,9 @@ export class InAppMessageStore {
 
   async create(projectId: string, input: InAppMessageBody): Promise<StoredInAppMessage> {
     const fields = await this.checked(projectId, input);
-    const document = await this.models.InAppMessage.create({ _id: randomUUID(), projectId, ...fields });
+    const document = await this.withinActiveBound(projectId, input, undefined, () =>
+      this.models.InAppMessage.create({ _id: randomUUID(), projectId, ...fields }),
+    );
     activeInAppMessages(this.models).forget(projectId);
     return document.toObject() as StoredInAppMessage;
   }
@@ -116,12 +138,14 @@ export class InAppMessageStore {
   }
 
   async replace(projectId: string, id: string, input: InAppMessageBody): Promise<StoredInAppMessage> {
-    const fields = await this.checked(projectId, input, id);
-    const message = await this.models.InAppMessage.findOneAndUpdate(
-      { _id: id, projectId },
-      { $set: fields },
-      { returnDocument: 'after' },
-    ).lean<StoredInAppMessage>();
+    const fields = await this.checked(projectId, input);
+    const message = await this.withinActiveBound(projectId, input, id, () =>
+      this.models.InAppMessage.findOneAndUpdate(
+        { _id: id, projectId },
+        { $set: fields },
+        { returnDocument: 'after' },
+      ).lean<StoredInAppMessage>(),
+    );
     activeInAppMessages(this.models).forget(projectId);
     if (!message) throw missing(id);
     return message;

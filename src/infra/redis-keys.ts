@@ -44,6 +44,9 @@ export const redisKeys = {
     `${prefix}:send-throttle:{${projectId}}:${notificationId}`,
   /** BullMQ's lock of a job being run (the `lock` key its scripts take), named from the job's own queue name. */
   jobLock: (queueQualifiedName: string, jobId: string) => `${queueQualifiedName}:${jobId}:lock`,
+  /** Held while a project's bounded resource (`webhooks`, `active-in-app`) is counted and written, so none exceeds its bound. */
+  projectLimit: (prefix: string, projectId: string, resource: string) =>
+    `${prefix}:project-limit:{${projectId}}:${resource}`,
   journeysVersion: (prefix: string, projectId: string) => `${prefix}:journeys-version:{${projectId}}`,
   /** A journey's counts (CONTRACTS §18), one hash of HINCRBY fields, so that no document is their meeting point. */
   journeyStats: (prefix: string, journeyId: string) => `${prefix}:journey-stats:{${journeyId}}`,

@@ -19,10 +19,10 @@ export interface LockOptions {
 
 /**
  * Runs fn while holding a Redis lock on key: mutual exclusion across processes, for work of several steps over
- * Redis and MongoDB that no single atomic update covers. Its user is the flush of a project's event counts
- * (flushCounts: move the pending hash aside, insert it into MongoDB, delete it): two flushes at once
- * could delete counts the other has just moved aside and not yet inserted. The lease frees the lock of a holder that
- * died, so it must be longer than any critical section.
+ * Redis and MongoDB that no single atomic update covers: the flush of gathered counts (move the pending hash aside,
+ * insert it into MongoDB, delete it), and a project's bounded resources (count them, then write one), where two
+ * writers at once would each see room for one more. The lease frees the lock of a holder that died, so it must be
+ * longer than any critical section.
  */
 export async function withRedisLock<T>(
   redis: RedisClient,

@@ -8,13 +8,15 @@ import { newestFirstListing, newestFirst } from '../models/newest-first-list.ts'
 import { seal } from '../credentials/cipher.ts';
 import { webhookUrlProblem } from './webhook-url.ts';
 import { newWebhookSecret } from './webhook-secret.ts';
+import { withRedisLock } from '../infra/redis-lock.ts';
+import { redisKeys } from '../infra/redis-keys.ts';
 
 export type StoredWebhook = WebhookEndpointDocument & { _id: string; createdAt: Date; updatedAt: Date };
 
 /** As created: the only time its secret is answered. */
 type CreatedWebhook = StoredWebhook & { plainSecret?: string };
 
-type StoreDeps = Pick<Deps, 'models' | 'config'>;
+type StoreDeps = Pick<Deps, 'models' | 'config' | 'redis'>;
 
 /** The URL rule, also read on a body that failed its schema: a url that is not a string is the schema's to name. */
 export function webhookBodyErrors(allowPrivate: boolean) {
@@ -67,6 +69,11 @@ export class WebhookStore {
 
   async create(projectId: string, input: WebhookBody): Promise<CreatedWebhook> {
     this.assertUrl(input);
+    const lock = redisKeys.projectLimit(this.deps.config.queuePrefix, projectId, 'webhooks');
+    return withRedisLock(this.deps.redis, lock, () => this.createWithinBound(projectId, input));
+  }
+
+  private async createWithinBound(projectId: string, input: WebhookBody): Promise<CreatedWebhook> {
     if ((await this.deps.models.WebhookEndpoint.countDocuments({ projectId })) >= maxWebhookEndpoints)
       throw invalidRequest(
         `A project has at most ${maxWebhookEndpoints} webhook endpoints; delete one, or subscribe an existing one to more events.`,

@@ -82,7 +82,7 @@ try {
   // Every mix reads or changes existing devices: seeded in bulk, outside the measured run.
   const seededTags = (index: number) => ({ plan: index % 2 === 0 ? 'pro' : 'free', visits: index % 10 });
   await seedDevices(models, project.projectId, deviceCount, seededTags, { label: `ingress ${mix}` });
-  if (mix === 'in-app') await seedInAppMessages(models, project.projectId);
+  if (mix === 'in-app') await seedInAppMessages(bench, project.projectId);
 
   const randomIndex = () => Math.floor(Math.random() * deviceCount);
   const sdkBase = `/v1/sdk/projects/${project.projectId}/devices/`;

@@ -1,4 +1,6 @@
 import type { Models } from '../../src/models/index.ts';
+import { createBlockingRedis } from '../../src/infra/redis.ts';
+import type { BenchEnvironment } from './bench-environment.ts';
 import { InAppMessageStore } from '../../src/in-app/in-app-message-store.ts';
 import { randomUUID } from 'node:crypto';
 import { RenderPool } from '../../src/rendering/render-pool.ts';
@@ -8,12 +10,21 @@ import { RenderPool } from '../../src/rendering/render-pool.ts';
  * (tag conditions on the seeded `plan` and `visits`), the rest to every device; some with
  * Liquid reading the device's tags; the messages are written through the store the API uses.
  */
-export async function seedInAppMessages(models: Models, projectId: string, active = 50, targeted = 8): Promise<void> {
+export async function seedInAppMessages(
+  bench: BenchEnvironment,
+  projectId: string,
+  active = 50,
+  targeted = 8,
+): Promise<void> {
+  const { models } = bench;
   // The store renders each message once as it saves it: one thread of its own, closed once they are saved.
   const renderer = new RenderPool({ threads: 1, timeoutMs: 1_000 });
+  const redis = createBlockingRedis(bench.services.redisUrl);
   try {
-    await seedEach(new InAppMessageStore(models, renderer), models, projectId, active, targeted);
+    const config = { queuePrefix: bench.env.QUEUE_PREFIX! };
+    await seedEach(new InAppMessageStore({ models, renderer, redis, config }), models, projectId, active, targeted);
   } finally {
+    redis.disconnect();
     await renderer.close();
   }
 }

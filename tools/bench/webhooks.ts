@@ -45,7 +45,10 @@ try {
   const { models } = bench;
   await ensureIndexes(models);
   const projectId = `bench-${Date.now()}`;
-  await new WebhookStore({ models, config }).create(projectId, { url: receiver.url, events: ['message.failed'] });
+  await new WebhookStore({ models, config, redis }).create(projectId, {
+    url: receiver.url,
+    events: ['message.failed'],
+  });
   bench.spawnProcess('worker-webhook', {
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     WEBHOOK_CONCURRENCY: options['worker-concurrency'],

@@ -13,7 +13,7 @@ export function registerInAppMessages(app: App, context: AppContext): void {
     noun: 'in-app message',
     Body: InAppMessageBody,
     View: InAppMessageView,
-    store: new InAppMessageStore(context.models, context.renderer),
+    store: new InAppMessageStore(context),
     toView: toInAppMessageView,
     detailView: async (projectId, stored) => ({
       ...toInAppMessageView(stored),
