@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   readNotification,
   sendNotification,
@@ -12,8 +12,8 @@ import type { CreatedProject } from '../../src/projects/create-project.ts';
 /** CONTRACTS §15 and §17 as amended: held pushes are visible, and a settings change applies to them at once. */
 const {
   harness,
-  projects: { quiet, shortened, local },
-} = useDeliveryHarness({ projects: { quiet: 'team', shortened: 'team', local: 'team' } });
+  projects: { quiet, shortened, local, fallBack },
+} = useDeliveryHarness({ projects: { quiet: 'team', shortened: 'team', local: 'team', fallBack: 'team' } });
 
 const minuteMs = 60_000;
 const minuteOf = (at: number) => Math.floor(at / minuteMs) * minuteMs;
@@ -109,4 +109,45 @@ describe('held pushes', () => {
       })),
     );
   });
+
+  it('on the day clocks fall back, wait for the first occurrence of a repeated time, and the new offset after it', async () => {
+    await insertUserDevices(harness.ingress, fallBack, 'ny-', 1, { userId: 'ny', timezone: 'America/New_York' });
+    // New York falls back at 02:00 EDT on 1 November 2026: 01:00 to 01:59 comes twice, first at -04:00, then -05:00.
+    expect(await waitingUntilOnFallBackDay('2026-11-01T04:00:00Z', '01:30')).toBe('2026-11-01T05:30:00.000Z');
+    expect(await waitingUntilOnFallBackDay('2026-11-01T04:00:00Z', '03:00')).toBe('2026-11-01T08:00:00.000Z');
+    // Once the first 01:30 has passed, the next day's 01:30 (EST), not the hour's second pass.
+    expect(await waitingUntilOnFallBackDay('2026-11-01T05:40:00Z', '01:30')).toBe('2026-11-02T06:30:00.000Z');
+  });
 });
+
+/**
+ * When a local-time send made at `now` holds the New York device, as its view and delivery log say; then canceled.
+ * The ingress and the workers of this harness run in this process, so a faked Date is their clock.
+ */
+async function waitingUntilOnFallBackDay(now: string, localTime: string): Promise<string> {
+  vi.useFakeTimers({ toFake: ['Date'], now: new Date(now) });
+  let id = '';
+  try {
+    id = await sendNotification(harness.ingress, fallBack, {
+      targetType: 'userId',
+      targetIds: ['ny'],
+      body: 'good night',
+      localTime,
+    });
+    const { waitingUntil } = await eventually(async () => {
+      const notification = await readNotification(harness.ingress, fallBack, id);
+      expect(notification.stats.waiting).toBe(1);
+      return notification;
+    });
+    expect(await waitingLog(fallBack, id)).toMatchObject([
+      { deviceId: 'ny-0', reason: 'local_time', at: waitingUntil },
+    ]);
+    return waitingUntil;
+  } finally {
+    vi.useRealTimers();
+    if (id) {
+      const path = `/v1/projects/${fallBack.projectId}/notifications/${id}/cancel`;
+      expect((await harness.ingress.request('POST', path, { key: fallBack.apiKey })).status).toBe(200);
+    }
+  }
+}
