@@ -5,7 +5,7 @@ import { ApiError, invalidRequest } from '../errors.ts';
 import { maxImportBytes, maxImportRows } from '../schemas/device-import.ts';
 import { deleteImportFile, importFileBucket } from './import-files.ts';
 
-const tooLarge = (what: string) =>
+export const importTooLarge = (what: string) =>
   new ApiError(413, 'payload_too_large', `An import holds at most ${what}; split the file and import each part.`);
 
 const newline = 0x0a;
@@ -22,9 +22,9 @@ function uploadLimits() {
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       bytes += chunk.length;
-      if (bytes > maxImportBytes) return done(tooLarge('256 MiB'));
+      if (bytes > maxImportBytes) return done(importTooLarge('256 MiB'));
       for (let at = chunk.indexOf(newline); at !== -1; at = chunk.indexOf(newline, at + 1)) lines += 1;
-      if (lines > maxImportRows + 1) return done(tooLarge(`${maxImportRows.toLocaleString('en')} rows`));
+      if (lines > maxImportRows + 1) return done(importTooLarge(`${maxImportRows.toLocaleString('en')} rows`));
       if (blank && /\S/.test(chunk.toString('latin1'))) blank = false;
       done(null, chunk);
     },

@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
 import {
@@ -152,3 +154,62 @@ describe('POST /device-imports: NDJSON', () => {
     expect(asOther.status).toBe(404);
   });
 });
+
+describe('POST /device-imports: bounds', () => {
+  it('refuses a body declared past 256 MiB with 413 before reading it, and keeps nothing', async () => {
+    const owner = await freshProject();
+    const answer = await declaredUpload(owner, 256 * 1024 * 1024 + 1);
+    expect(answer.status).toBe(413);
+    expect(answer.body.error).toMatchObject({ code: 'payload_too_large', message: expect.stringMatching(/256 MiB/) });
+    const listed = await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/device-imports`, {
+      key: owner.apiKey,
+    });
+    expect(listed.body.data).toEqual([]);
+  });
+
+  it('stops a gzipped body at the first line past 1,000,000 rows with 413, and keeps nothing', async () => {
+    const owner = await freshProject();
+    const inflated = Buffer.from(`${'{"id":"a","platform":"ios","pushToken":"t"}\n'.repeat(1_000_002)}`);
+    const answer = await harness.ingress.request('POST', `/v1/projects/${owner.projectId}/device-imports`, {
+      key: owner.apiKey,
+      rawBody: gzipSync(inflated),
+      headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.body.error.message).toMatch(/1,000,000 rows/);
+    const files = await harness.ingress.context.mongo.db!.collection('device_import_files.files').countDocuments({
+      'metadata.projectId': owner.projectId,
+    });
+    expect(files).toBe(0);
+  });
+});
+
+/** A POST whose Content-Length claims `length` bytes, of which only the first row is ever sent. */
+function declaredUpload(owner: CreatedProject, length: number): Promise<{ status: number; body: any }> {
+  const { hostname, port } = new URL(harness.ingress.baseUrl);
+  return new Promise((resolve, reject) => {
+    const upload = httpRequest(
+      {
+        hostname,
+        port,
+        method: 'POST',
+        path: `/v1/projects/${owner.projectId}/device-imports`,
+        headers: {
+          authorization: `Bearer ${owner.apiKey}`,
+          'content-type': 'application/x-ndjson',
+          'content-length': String(length),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          upload.destroy();
+          resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) });
+        });
+      },
+    );
+    upload.on('error', reject);
+    upload.write('{"id":"first","platform":"ios","pushToken":"t"}\n');
+  });
+}

@@ -7,6 +7,7 @@ import { ApiError } from '../../errors.ts';
 import { ErrorResponse, ProjectParams, dataResponse } from '../../schemas/common.ts';
 import { DeviceImportParams, DeviceImportView, importMediaTypes, maxImportBytes } from '../../schemas/device-import.ts';
 import { createImport, findImport, recentImports } from '../../device-files/device-imports.ts';
+import { importTooLarge } from '../../device-files/store-upload.ts';
 import { documentFiles } from '../../http/file-bodies.ts';
 
 const unsupportedImport = () =>
@@ -16,15 +17,21 @@ const unsupportedImport = () =>
     'Send the devices as NDJSON (Content-Type: application/x-ndjson) or CSV (Content-Type: text/csv).',
   );
 
-/** The body as sent, or gunzipped (a OneSignal export arrives as .csv.gz); any other coding is refused. */
-function uploadedBytes(body: Readable, encoding: string | undefined): Readable {
-  const coding = (encoding ?? '').trim().toLowerCase();
-  if (coding === '' || coding === 'identity') return body;
+/**
+ * The body as sent, or gunzipped (a OneSignal export arrives as .csv.gz); any other coding is refused. A plain body
+ * whose declared length is past the limit is refused before a byte of it is read.
+ */
+function uploadedBytes(body: Readable, headers: { 'content-encoding'?: string; 'content-length'?: string }): Readable {
+  const coding = (headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (coding === '' || coding === 'identity') {
+    if (Number(headers['content-length']) > maxImportBytes) throw importTooLarge('256 MiB');
+    return body;
+  }
   if (coding === 'gzip') return body.pipe(createGunzip());
   throw new ApiError(
     415,
     'unsupported_media_type',
-    `Content-Encoding ${encoding} is not supported; send gzip or none.`,
+    `Content-Encoding ${headers['content-encoding']} is not supported; send gzip or none.`,
   );
 }
 
@@ -62,7 +69,7 @@ export async function registerDeviceImports(app: App, context: AppContext): Prom
         const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
         const format = importMediaTypes[mediaType];
         if (!format || !(request.body instanceof Readable)) throw unsupportedImport();
-        const body = uploadedBytes(request.body, request.headers['content-encoding']);
+        const body = uploadedBytes(request.body, request.headers);
         const created = await createImport(context, request.params.projectId, format, body);
         return reply.code(202).send({ data: { id: created.id, status: 'queued' as const } });
       },
