@@ -1,10 +1,13 @@
 /**
- * npm run bench:import [-- --devices 100000]
+ * npm run bench:import [-- --devices 100000] [--ceiling-rows N]
  *
  * Starts Redis and MongoDB the way the tests do, the ingress and the Procfile's device-import worker. Measures, in
  * the same run on the same server, the ceiling: the same rows written by raw unordered bulkWrite upserts of 500 into a
  * project of their own; then the product: the rows uploaded as NDJSON (streamed) to POST /device-imports and applied
- * by the worker. Reports rows/s of each and their ratio, the worker's peak RSS and the ingress's peak RSS.
+ * by the worker. Reports rows/s of each and their ratio, the worker's peak RSS and the ingress's peak RSS. With
+ * --ceiling-rows the ceilings write only the first N rows (their rate, into an empty project, is the higher one, so
+ * the ratio errs low): a million raw upserts on SecantusDB take most of an hour. Then the export of the imported
+ * devices against a raw cursor over them (device-export-measure.ts).
  */
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -14,9 +17,13 @@ import { createProject } from '../../src/projects/create-project.ts';
 import { deviceKey } from '../../src/models/device.ts';
 import { openBenchEnvironment } from './bench-environment.ts';
 import { peakRssMiB, waitUntil } from './measure.ts';
+import { measureExport } from './device-export-measure.ts';
 
-const { values: options } = parseArgs({ options: { devices: { type: 'string', default: '100000' } } });
+const { values: options } = parseArgs({
+  options: { devices: { type: 'string', default: '100000' }, 'ceiling-rows': { type: 'string' } },
+});
 const devices = Number(options.devices);
+const ceilingRows = Math.min(devices, Number(options['ceiling-rows'] ?? devices));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const row = (index: number) => ({
   id: `d${index}`,
@@ -43,9 +50,9 @@ try {
   const ceiling = async (kind: 'upsert' | 'insert') => {
     const ceilingProject = `ceiling-${kind}-${Date.now()}`;
     const started = performance.now();
-    for (let start = 0; start < devices; start += 500) {
+    for (let start = 0; start < ceilingRows; start += 500) {
       const now = new Date();
-      const writes = Array.from({ length: Math.min(500, devices - start) }, (_, offset) => {
+      const writes = Array.from({ length: Math.min(500, ceilingRows - start) }, (_, offset) => {
         const { id, ...fields } = row(start + offset);
         const _id = deviceKey(ceilingProject, id);
         const document = { projectId: ceilingProject, deviceId: id, ...fields, isSubscribed: true, createdAt: now };
@@ -87,13 +94,19 @@ try {
   const applySeconds = (performance.now() - applyStart) / 1000;
   const done = await models.DeviceImport.findById(data.id).lean();
   const productRate = devices / applySeconds;
-  const ceilingRate = devices / ceilingSeconds;
+  const ceilingRate = ceilingRows / ceilingSeconds;
   console.log(
     `import: ${devices} rows (${done?.status}, created ${done?.created}, failed ${done?.failed}) applied in ` +
       `${applySeconds.toFixed(1)} s = ${Math.round(productRate)} rows/s; raw bulkWrite upserts of the same rows ` +
       `${ceilingSeconds.toFixed(1)} s = ${Math.round(ceilingRate)} rows/s; product/ceiling ${(productRate / ceilingRate).toFixed(2)}; ` +
-      `raw inserts ${Math.round(devices / insertSeconds)} rows/s, product/inserts ${((productRate * insertSeconds) / devices).toFixed(2)}; ` +
+      `raw inserts ${Math.round(ceilingRows / insertSeconds)} rows/s, product/inserts ${((productRate * insertSeconds) / ceilingRows).toFixed(2)}; ` +
       `worker peak RSS ${workerPeak} MiB; ingress peak RSS ${await peakRssMiB(ingress.pid)} MiB (upload ${uploadSeconds.toFixed(1)} s)`,
+  );
+  const exported = await measureExport(bench.baseUrl, models, project, ingress.pid);
+  console.log(
+    `export: ${exported.rows} rows in ${exported.seconds.toFixed(1)} s = ${Math.round(exported.rowsPerSecond)} rows/s; ` +
+      `raw cursor ${Math.round(exported.ceilingRowsPerSecond)} rows/s; product/ceiling ${exported.ratio.toFixed(2)}; ` +
+      `ingress peak RSS ${exported.ingressPeakBeforeMiB} MiB before the export, ${exported.ingressPeakAfterMiB} MiB after`,
   );
 } finally {
   await bench.close();
