@@ -1,5 +1,5 @@
-import { durationWords, secondsOf } from './duration.ts';
-import { exitTarget, type StepDraft } from './step-draft.ts';
+/** Where a traveller leaves the journey (CONTRACTS §18). */
+export const exitTarget = 'exit';
 
 /** One way out of a step: where it leads, and when (a branch's "If yes", a split path's name). */
 export interface Edge {
@@ -17,30 +17,12 @@ export type FlowNode =
   | { kind: 'goto'; target: string }
   | { kind: 'exit' };
 
-export function edgesOf(steps: StepDraft[], index: number): Edge[] {
-  const step = steps[index]!;
-  if (step.type === 'branch')
-    return [
-      { label: 'If yes', target: step.onTrue },
-      { label: 'If no', target: step.onFalse },
-    ];
-  if (step.type === 'waitForEvent') {
-    const timeout = secondsOf(step.timeout);
-    return [
-      { label: `If ${step.event || 'the event'} happens`, target: step.onEvent },
-      {
-        label: typeof timeout === 'number' ? `If not within ${durationWords(timeout)}` : 'If it does not happen',
-        target: step.onTimeout,
-      },
-    ];
-  }
-  if (step.type === 'split')
-    return step.paths.map((path) => ({ label: `${path.name || 'Path'} (${path.percent}%)`, target: path.next }));
-  return [{ label: '', target: step.next || (steps[index + 1]?.id ?? exitTarget) }];
-}
-
-export function layoutFlow(steps: StepDraft[]): { flow: FlowNode[]; unreached: FlowNode[][] } {
-  const indexById = new Map(steps.map((step, index) => [step.id, index] as const));
+/** The flow of steps given by their ids, in the list's order, and the ways out of each. */
+export function layoutFlow(
+  ids: string[],
+  edgesOf: (index: number) => Edge[],
+): { flow: FlowNode[]; unreached: FlowNode[][] } {
+  const indexById = new Map(ids.map((id, index) => [id, index] as const));
   const reachable = (from: string): Set<string> => {
     const seen = new Set<string>();
     const queue = [from];
@@ -48,14 +30,14 @@ export function layoutFlow(steps: StepDraft[]): { flow: FlowNode[]; unreached: F
       const index = indexById.get(id);
       if (seen.has(id) || index === undefined) continue;
       seen.add(id);
-      queue.push(...edgesOf(steps, index).map((edge) => edge.target));
+      queue.push(...edgesOf(index).map((edge) => edge.target));
     }
     return seen;
   };
   // Where every side leads: the first step of the list that all of them reach.
   const meeting = (edges: Edge[]): string | undefined => {
     const sets = edges.map((edge) => reachable(edge.target));
-    return steps.find((step) => sets.every((set) => set.has(step.id)))?.id;
+    return ids.find((id) => sets.every((set) => set.has(id)));
   };
   const drawn = new Set<number>();
   const chain = (start: string, stops: ReadonlySet<string>): FlowNode[] => {
@@ -67,7 +49,7 @@ export function layoutFlow(steps: StepDraft[]): { flow: FlowNode[]; unreached: F
       if (drawn.has(index)) return [...nodes, { kind: 'goto', target: id }];
       drawn.add(index);
       nodes.push({ kind: 'step', index });
-      const edges = edgesOf(steps, index);
+      const edges = edgesOf(index);
       if (edges.length === 1) {
         id = edges[0]!.target;
         continue;
@@ -84,10 +66,10 @@ export function layoutFlow(steps: StepDraft[]): { flow: FlowNode[]; unreached: F
       id = meet;
     }
   };
-  const flow = steps.length === 0 ? [] : chain(steps[0]!.id, new Set());
+  const flow = ids.length === 0 ? [] : chain(ids[0]!, new Set());
   const unreached: FlowNode[][] = [];
-  steps.forEach((step, index) => {
-    if (!drawn.has(index)) unreached.push(chain(step.id, new Set()));
+  ids.forEach((id, index) => {
+    if (!drawn.has(index)) unreached.push(chain(id, new Set()));
   });
   return { flow, unreached };
 }

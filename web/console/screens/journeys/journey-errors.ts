@@ -83,6 +83,14 @@ export function placeJourneyErrors(error: ApiFailure | undefined): PlacedErrors 
       placed.fields[top as JourneyField] = detail.message;
     else unplaced = true;
   }
+  // The route names a step that fits no type as a whole beside the field that keeps it from fitting its own: the field
+  // says what to change.
+  for (const [index, errors] of placed.steps)
+    if (errors.some((one) => one.field !== ''))
+      placed.steps.set(
+        index,
+        errors.filter((one) => one.field !== ''),
+      );
   placed.rest = unplaced ? error : undefined;
   return placed;
 }

@@ -1,6 +1,7 @@
 import { Field } from '../../fields.tsx';
 import { type EditorProps, errorOn } from './editor-props.ts';
-import { exitTarget, type SplitPathDraft } from './step-draft.ts';
+import { exitTarget } from './flow-layout.ts';
+import type { SplitPathDraft } from './step-draft.ts';
 import { TargetSelect } from './target-select.tsx';
 
 const maxPaths = 10;

@@ -6,8 +6,7 @@ import { type Duration, durationOf, secondsOf } from './duration.ts';
 import { type PushDraft, pushDraftOf, pushFieldsOf } from './push-draft.ts';
 
 export type StoredStep = JourneyView['steps'][number];
-/** Where a traveller goes: a step's id, or "exit"; '' in `next` is the step after it in the list. */
-export const exitTarget = 'exit';
+/** Where a traveller goes is a step's id, or "exit"; '' in `next` is the step after it in the list. */
 
 export interface SplitPathDraft {
   name: string;

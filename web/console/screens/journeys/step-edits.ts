@@ -1,6 +1,7 @@
 import type { StepType } from '../../../../src/schemas/journey-steps.ts';
 import { newPushDraft } from './push-draft.ts';
-import { exitTarget, routesItself, type StepDraft } from './step-draft.ts';
+import { exitTarget } from './flow-layout.ts';
+import { routesItself, type StepDraft } from './step-draft.ts';
 
 /** The start of a new step's id, by type: ids name steps in the counts and the traveller lookup. */
 const idStarts: Record<StepType, string> = {

@@ -1,4 +1,6 @@
+import type { ConditionOp } from '../../../../src/schemas/event-conditions.ts';
 import type { StepType } from '../../../../src/schemas/journey-steps.ts';
+import { countOps } from '../segments/condition-editor.tsx';
 import type { BranchConditionDraft } from './branch-draft.ts';
 import { durationWords, secondsOf } from './duration.ts';
 import type { StepDraft } from './step-draft.ts';
@@ -17,12 +19,26 @@ const quoted = (text: string) => `“${text}”`;
 const seconds = (value: ReturnType<typeof secondsOf>) =>
   typeof value === 'number' ? durationWords(value) : `${String(value)} (not a number)`;
 
+/** Operators as a sentence says them. */
+const opWords: Record<ConditionOp, string> = {
+  eq: 'is',
+  ne: 'is not',
+  gt: 'is more than',
+  gte: 'is at least',
+  lt: 'is less than',
+  lte: 'is at most',
+  in: 'is one of',
+  nin: 'is none of',
+  exists: 'is set',
+  notExists: 'is not set',
+};
+
 function conditionWords(condition: BranchConditionDraft): string {
   if (condition.kind === 'clicked') return `clicked the push of ${condition.step || '…'}`;
   if (condition.kind === 'converted') return `converted on ${condition.event || '…'}`;
   const draft = condition.condition;
-  if (draft.kind === 'tag') return `tag ${draft.key || '…'} ${draft.op} ${draft.value}`.trim();
-  return `${draft.event || '…'} ${draft.countOp} ${draft.count} times in ${draft.withinDays} days`;
+  if (draft.kind === 'tag') return `tag ${draft.key || '…'} ${opWords[draft.op]} ${draft.value}`.trim();
+  return `${draft.event || '…'} ${countOps[draft.countOp]} ${draft.count} times in ${draft.withinDays} days`;
 }
 
 /** A step in one line, as the list of journeys and each step of the flow say it; a template by its name. */

@@ -3,6 +3,7 @@ import type { TemplateView } from '../../../../src/schemas/template.ts';
 import type { Loaded } from '../../hooks.ts';
 import { Empty } from '../../ui.tsx';
 import { layoutFlow } from './flow-layout.ts';
+import { edgesOf } from './step-edges.ts';
 import { FlowView } from './flow-view.tsx';
 import type { StepError } from './journey-errors.ts';
 import { StepCard } from './step-card.tsx';
@@ -29,7 +30,10 @@ export function StepsFlow({
   templates: Loaded<TemplateView[]>;
 }) {
   if (steps.length === 0) return <Empty>No step yet: add the first one below.</Empty>;
-  const { flow, unreached } = layoutFlow(steps);
+  const { flow, unreached } = layoutFlow(
+    steps.map((step) => step.id),
+    (index) => edgesOf(steps, index),
+  );
   const templateName = templateNamer(templates.data);
   const drawStep = (index: number) => (
     <StepCard

@@ -1,6 +1,7 @@
 import { useId } from 'preact/hooks';
 import { describedBy, FieldNotes } from '../../fields.tsx';
-import { exitTarget, type StepDraft } from './step-draft.ts';
+import { exitTarget } from './flow-layout.ts';
+import type { StepDraft } from './step-draft.ts';
 import { stepTypeWords } from './step-words.ts';
 
 /** Where a traveller goes next: a step of the journey by its number and name, the exit, or (for `next`) the following step. */
