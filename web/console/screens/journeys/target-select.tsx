@@ -1,5 +1,4 @@
-import { useId } from 'preact/hooks';
-import { describedBy, FieldNotes } from '../../fields.tsx';
+import { Select } from '../../fields.tsx';
 import { exitTarget } from './flow-layout.ts';
 import type { StepDraft } from './step-draft.ts';
 import { stepTypeWords } from './step-words.ts';
@@ -23,33 +22,13 @@ export function TargetSelect({
   error?: string;
   withFollowing?: boolean;
 }) {
-  const id = useId();
-  const options: Array<[string, string]> = [
-    ...(withFollowing ? [['', 'The next step in the list'] as [string, string]] : []),
-    ...steps.flatMap(
-      (step, index): Array<[string, string]> =>
-        index === own ? [] : [[step.id, `Step ${index + 1}: ${step.id} (${stepTypeWords[step.type]})`]],
+  const options: Array<readonly [string, string]> = [
+    ...(withFollowing ? [['', 'The next step in the list'] as const] : []),
+    ...steps.flatMap((step, index) =>
+      index === own ? [] : [[step.id, `Step ${index + 1}: ${step.id} (${stepTypeWords[step.type]})`] as const],
     ),
     [exitTarget, 'Exit the journey'],
   ];
   if (!options.some(([target]) => target === value)) options.unshift([value, `${value} (no such step)`]);
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <select
-        id={id}
-        value={value}
-        aria-describedby={describedBy(id, undefined, error)}
-        aria-invalid={error ? true : undefined}
-        onChange={(event) => onChange((event.currentTarget as HTMLSelectElement).value)}
-      >
-        {options.map(([target, text]) => (
-          <option key={target} value={target}>
-            {text}
-          </option>
-        ))}
-      </select>
-      <FieldNotes id={id} error={error} />
-    </div>
-  );
+  return <Select label={label} value={value} options={options} onChange={onChange} error={error} />;
 }
