@@ -133,6 +133,105 @@ describe("the console's journey builder", { timeout: 180_000 }, () => {
     }
   });
 
+  it('opens a journey of every step type as saved, and saves the edits of its settings as its next version', async () => {
+    const base = `/v1/projects/${project.projectId}`;
+    const post = async (path: string, body: object) => {
+      const answer = await harness.ingress.request('POST', `${base}${path}`, { key: project.apiKey, body });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data as { id: string };
+    };
+    const segment = await post('/segments', {
+      name: 'Big spenders',
+      match: 'all',
+      conditions: [{ tag: 'group', op: 'eq', value: 'vip' }],
+    });
+    const steps = [
+      {
+        id: 'paid',
+        type: 'waitForEvent',
+        event: 'purchase',
+        sameAs: ['orderId'],
+        timeoutSeconds: 86_400,
+        onEvent: 'thank',
+        onTimeout: 'test',
+      },
+      {
+        id: 'test',
+        type: 'split',
+        paths: [
+          { name: 'Gentle', percent: 70, next: 'nudge' },
+          { name: 'Firm', percent: 30, next: 'tag' },
+        ],
+      },
+      {
+        id: 'nudge',
+        type: 'push',
+        title: 'Still thinking?',
+        body: 'Hi {{ entry_event.data.name }}',
+        ttl: 600,
+        next: 'exit',
+      },
+      { id: 'tag', type: 'setTags', tags: { stage: 'reminded', coupon: null } },
+      { id: 'thank', type: 'webhook' },
+    ];
+    const { id } = await post('/journeys', {
+      name: 'Order follow-up',
+      status: 'draft',
+      entry: { event: 'checkout' },
+      steps,
+    });
+    const { page, close } = await openConsole(1280);
+    try {
+      await signIn(page);
+      await page.goto(`${harness.ingress.baseUrl}/console#/journeys/${id}`);
+      await until(() => card(page, 'paid').locator('.step-summary').textContent()).toBe(
+        'wait up to 1 day for “purchase”',
+      );
+      // The event's two outcomes side by side: heard, it goes straight on to the webhook step, which the time-out's
+      // split reaches too, so it is drawn below both; the split's two paths side by side.
+      const side = (label: string) => page.locator('.side').filter({ has: page.getByText(label, { exact: true }) });
+      const heard = await side('If purchase happens').boundingBox();
+      const timedOut = await side('If not within 1 day').boundingBox();
+      expect(Math.abs(heard!.y - timedOut!.y)).toBeLessThan(2);
+      expect(await side('If purchase happens').locator('.flow-end').textContent()).toBe('Goes on below');
+      expect((await card(page, 'thank').boundingBox())!.y).toBeGreaterThan(timedOut!.y + timedOut!.height);
+      const gentle = await card(page, 'nudge').boundingBox();
+      const firm = await card(page, 'tag').boundingBox();
+      expect(Math.abs(gentle!.y - firm!.y)).toBeLessThan(2);
+      expect(firm!.x).toBeGreaterThan(gentle!.x + gentle!.width);
+      expect(await card(page, 'tag').locator('.step-summary').textContent()).toBe(
+        'set tags stage = reminded, remove coupon',
+      );
+
+      expect(await problems(page, 'journey-every-step', 1280)).toEqual([]);
+
+      await page.getByLabel('Only devices in the segment').selectOption(segment.id);
+      await page.getByLabel('Enter again', { exact: true }).selectOption('afterSeconds');
+      await page.getByLabel('Enter again after', { exact: true }).fill('2');
+      await page.getByLabel('Enter again after: unit').selectOption('hours');
+      await page.getByRole('button', { name: 'Add an exit rule' }).click();
+      await page.getByLabel('Exit rule 1: leaves on the event').fill('order_canceled');
+      await page.getByLabel('Exit rule 1: same values as the entry event').fill('orderId');
+      await card(page, 'paid').getByRole('button', { name: 'Edit step 1' }).click();
+      await page.getByLabel('Step name').fill('paid-in-time');
+      await page.getByRole('button', { name: 'Save journey' }).click();
+      await until(() => page.getByRole('status').filter({ hasText: 'Saved journey' }).textContent()).toBe(
+        'Saved journey Order follow-up (version 2).',
+      );
+      const saved = (await harness.ingress.request('GET', `${base}/journeys/${id}`, { key: project.apiKey })).body.data;
+      // What the builder did not touch is saved as it was; the renamed step keeps its place and its targets.
+      expect(saved).toMatchObject({
+        version: 2,
+        audience: { segmentId: segment.id },
+        reentry: { afterSeconds: 7200 },
+        exit: [{ event: 'order_canceled', sameAs: ['orderId'] }],
+        steps: [{ ...steps[0], id: 'paid-in-time' }, ...steps.slice(1)],
+      });
+    } finally {
+      await close();
+    }
+  });
+
   it('holds on a phone: the sides stacked, nothing overlapping, axe clean', async () => {
     expect(journeyPath).not.toBe('');
     const { page, close } = await openConsole(390);

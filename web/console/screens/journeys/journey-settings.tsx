@@ -117,9 +117,15 @@ export function JourneySettings({
           </button>
         </fieldset>
       ))}
-      <button type="button" class="secondary" onClick={() => set({ exit: [...draft.exit, { event: '', sameAs: '' }] })}>
-        Add an exit rule
-      </button>
+      <div class="exit-rules">
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => set({ exit: [...draft.exit, { event: '', sameAs: '' }] })}
+        >
+          Add an exit rule
+        </button>
+      </div>
     </fieldset>
   );
 }
