@@ -34,10 +34,9 @@ export function FlowView({ nodes, steps, drawStep }: { nodes: FlowNode[]; steps:
               {node.sides.map((side, at) => (
                 <li key={at} class="side">
                   <p class="side-label">{side.label}</p>
-                  {side.nodes.length === 0 ? (
+                  {side.nodes.length > 0 && <FlowView nodes={side.nodes} steps={steps} drawStep={drawStep} />}
+                  {(side.nodes.length === 0 || side.nodes.at(-1)!.kind === 'step') && (
                     <p class="flow-end">Goes on below</p>
-                  ) : (
-                    <FlowView nodes={side.nodes} steps={steps} drawStep={drawStep} />
                   )}
                 </li>
               ))}
