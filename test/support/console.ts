@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { beforeAll, expect } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { QueueName } from '../../src/infra/queue-names.ts';
 import { useBrowser } from './browser.ts';
 import { registerDevices, useDeliveryHarness } from './delivery-harness.ts';
 import { screenTitles, type ScreenName } from '../../web/console/screen-titles.ts';
@@ -38,17 +39,17 @@ export interface ConsolePage {
 }
 
 /**
- * For the test file: the engine with its send, deliver and event-ingest workers, a browser, and three projects: `project`
+ * For the test file: the engine with its send, deliver and event-ingest workers and those of `moreQueues`, a browser, and three projects: `project`
  * (team) holding the `vip` devices, a regular one and one tagged with `hostileTag`, and three events; `second`
  * (starter) for the ADMIN_TOKEN project switch; `lists` (team), empty.
  */
-export function useConsole() {
+export function useConsole(moreQueues: QueueName[] = []) {
   const {
     harness,
     projects: { project, second, lists },
   } = useDeliveryHarness({
     configOverrides: { adminToken },
-    queues: ['send', 'deliver', 'event-ingest'],
+    queues: ['send', 'deliver', 'event-ingest', ...moreQueues],
     projects: { project: 'team', second: 'starter', lists: 'team' },
   });
   const browser = useBrowser();

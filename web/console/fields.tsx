@@ -86,9 +86,10 @@ interface SelectProps<V extends string> {
   options: ReadonlyArray<readonly [NoInfer<V>, string]>;
   onChange(value: NoInfer<V>): void;
   name?: string;
+  error?: string;
 }
 
-export function Select<V extends string>({ label, value, options, onChange, name }: SelectProps<V>) {
+export function Select<V extends string>({ label, value, options, onChange, name, error }: SelectProps<V>) {
   const id = `select-${(name ?? label).replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <div class="field">
@@ -96,6 +97,8 @@ export function Select<V extends string>({ label, value, options, onChange, name
       <select
         id={id}
         value={value}
+        aria-describedby={describedBy(id, undefined, error)}
+        aria-invalid={error ? true : undefined}
         onChange={(event) => {
           const select = event.currentTarget as HTMLSelectElement;
           onChange(select.value as V);
@@ -109,6 +112,7 @@ export function Select<V extends string>({ label, value, options, onChange, name
           </option>
         ))}
       </select>
+      <FieldNotes id={id} error={error} />
     </div>
   );
 }

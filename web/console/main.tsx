@@ -4,5 +4,6 @@ import './console.css';
 import './layout.css';
 import './charts.css';
 import './previews.css';
+import './journeys.css';
 
 render(<App />, document.getElementById('app')!);

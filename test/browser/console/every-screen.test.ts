@@ -69,10 +69,11 @@ describe('every console screen', { timeout: 120_000 }, () => {
       await page.getByLabel('Body').fill('');
       await show(page, 'journeys');
       expect(dialogs).toHaveLength(4);
-      await page.getByLabel('Name').fill('Welcome series');
+      await page.getByRole('link', { name: 'New journey' }).click();
+      await page.getByLabel('Name', { exact: true }).fill('Welcome series');
       await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Events' }).click();
       await until(() => dialogs.length).toBe(5);
-      expect(await page.getByLabel('Name').inputValue()).toBe('Welcome series');
+      expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Welcome series');
     } finally {
       await close();
     }

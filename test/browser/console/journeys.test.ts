@@ -29,21 +29,25 @@ describe("the console's Journeys screen", { timeout: 120_000 }, () => {
     }
   });
 
-  it('creates a journey, pauses, resumes and deletes it', async () => {
+  it('creates a journey in the builder, then pauses, resumes and deletes it from the list', async () => {
     const { page, close } = await openConsole();
     try {
       await signIn(page);
       await show(page, 'journeys');
-      await page.getByLabel('Name').fill('Thank buyers');
-      await page.getByLabel('Trigger event type').fill('purchase');
+      await page.getByRole('link', { name: 'New journey' }).click();
+      await page.getByLabel('Name', { exact: true }).fill('Thank buyers');
+      await page.getByLabel('State').selectOption('active');
+      await page.getByLabel('Enters on the event').fill('purchase');
+      await page.getByLabel('New step').selectOption('push');
+      await page.getByRole('button', { name: 'Add the step' }).click();
       await page.getByLabel('Body').fill('Thanks for {{ entry_event.data.amount }}');
-      await page.getByRole('button', { name: 'Create journey' }).click();
-      await until(() => page.getByRole('status').filter({ hasText: 'Created journey' }).textContent()).toBe(
-        'Created journey Thank buyers.',
+      await page.getByRole('button', { name: 'Save journey' }).click();
+      await until(() => page.getByRole('status').filter({ hasText: 'Saved journey' }).textContent()).toBe(
+        'Saved journey Thank buyers (version 1).',
       );
-      // The form is cleared, so that Enter again does not create a second journey.
-      expect(await page.getByLabel('Name').inputValue()).toBe('');
-      expect(await page.getByLabel('Body').inputValue()).toBe('');
+      // The new journey has its own address, which opens it again.
+      await until(() => new URL(page.url()).hash).toMatch(/^#\/journeys\/[^/]+$/);
+      await page.getByRole('link', { name: 'Back to the journeys' }).click();
       const row = page.getByRole('row').filter({ hasText: 'Thank buyers' });
       await until(() => row.getByRole('cell').nth(3).textContent()).toBe('active');
       await row.getByRole('button', { name: 'Pause Thank buyers' }).click();

@@ -7,7 +7,7 @@ export const segmentEventTypes = 'segment-event-types';
 import { type DraftCondition, newComparison, newEventCondition, newTagCondition } from './draft.ts';
 
 /** Every count operator, by its label: the record's type makes the compiler notice an operator added to the API. */
-const countOps: Record<CountOp, string> = {
+export const countOps: Record<CountOp, string> = {
   eq: 'exactly',
   ne: 'not',
   gt: 'more than',
