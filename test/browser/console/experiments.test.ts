@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { readNotification, registerDevices } from '../../support/delivery-harness.ts';
+import { decideExperiment } from '../../../src/experiments/decide-experiment.ts';
+import {
+  readNotification,
+  registerDevices,
+  sendNotification,
+  waitUntilCompleted,
+} from '../../support/delivery-harness.ts';
 import { eventually } from '../../support/eventually.ts';
 import { patchSettings } from '../../support/timing.ts';
 import { show, until, useConsole } from '../../support/console.ts';
@@ -148,4 +154,62 @@ describe("the console's experiments (CONTRACTS §19)", { timeout: 180_000 }, () 
         await close();
       }
     });
+
+  it('shows an automatic decision: the winner, its p-value and who decided', async () => {
+    const { owner, ids } = await experimentProject();
+    const id = await sendNotification(harness.ingress, owner, {
+      targetType: 'device',
+      targetIds: ids,
+      variants: [
+        { name: 'plain', body: 'plain' },
+        { name: 'bold', body: 'bold' },
+      ],
+      experiment: { metric: 'clicked', decideAfterMinutes: 60, winner: 'auto' },
+    });
+    await eventually(async () => expect((await readNotification(harness.ingress, owner, id)).stats.sent).toBe(12));
+    // Every device that got "bold" clicks it, none of the others.
+    const bold = ids.filter((deviceId) =>
+      harness.sandbox
+        .deliveries(`tok-${owner.projectId}-${deviceId}`)
+        .some((delivery) => (delivery.payload as any).notification.body === 'bold'),
+    );
+    for (const deviceId of bold) {
+      const click = await harness.ingress.request(
+        'POST',
+        `/v1/sdk/projects/${owner.projectId}/devices/${deviceId}/events`,
+        { key: owner.clientKey, body: { type: '@clicked', data: { notificationId: id } } },
+      );
+      expect(click.status).toBe(200);
+    }
+    await eventually(async () =>
+      expect((await readNotification(harness.ingress, owner, id)).stats.clicked).toBe(bold.length),
+    );
+    // The decision job's own code, run now rather than in an hour.
+    expect(await decideExperiment(harness.workers.context, id)).toBe(true);
+    await waitUntilCompleted(harness.ingress, owner, id);
+    const { page, close } = await openConsole(390);
+    try {
+      await signIn(page, owner.apiKey);
+      await page.goto(`${harness.ingress.baseUrl}/console#/notifications/${id}`);
+      const experiment = page.getByTestId('experiment');
+      await until(() => experiment.getByTestId('experiment-decision').textContent()).toMatch(
+        /^Winner: bold, decided automatically on .+\. Measured by clicks per push sent\.$/,
+      );
+      expect(await experiment.getByTestId('experiment-status').textContent()).toBe('Completed.');
+      expect(await experiment.getByTestId('experiment-p-value').textContent()).toMatch(
+        /^p-value (below 0\.001|0\.0[0-4]\d) \(under the 0\.05 threshold\): the difference between the variants is unlikely to be chance\.$/,
+      );
+      expect(await experiment.locator('tr[data-variant="bold"] td[data-label="Variant"]').textContent()).toBe(
+        'bold winner',
+      );
+      expect(await experiment.locator('tr[data-variant="bold"] td[data-label="Click rate"]').textContent()).toMatch(
+        /^100% 95% sure between/,
+      );
+      expect(await experiment.locator('tr[data-variant="plain"] td[data-label="Conversions"]').textContent()).toBe('—');
+      expect(await experiment.getByRole('button', { name: /^Pick/ }).count()).toBe(0);
+      expect(await screenProblems(page, 'experiment-auto-390')).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
 });

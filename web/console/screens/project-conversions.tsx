@@ -3,10 +3,9 @@ import type { ProjectView } from '../../../src/schemas/project.ts';
 import type { Attribution, ConversionSettings } from '../../../src/schemas/conversions.ts';
 import { api } from '../api.ts';
 import { useAction } from '../hooks.ts';
-import { Field, Select } from '../fields.tsx';
+import { Field, FormError, Select } from '../fields.tsx';
 import { EventTypeSuggestions } from '../pickers.tsx';
 import { placeErrors, type FieldRule } from '../field-errors.ts';
-import { ErrorMessage } from '../ui.tsx';
 
 /** CONTRACTS §19: a project counts at most five conversion events. */
 const maxConversions = 5;
@@ -150,12 +149,7 @@ export function ProjectConversionsForm({
           </button>
         </div>
       </form>
-      {save.error && unplaced === undefined && (
-        <p class="error" role="alert">
-          Some conversions need a change: see the marked fields.
-        </p>
-      )}
-      <ErrorMessage error={unplaced} />
+      <FormError error={save.error} unplaced={unplaced} what="conversions" />
       {save.result && !save.running && <p role="status">Conversions saved.</p>}
     </section>
   );

@@ -5,8 +5,7 @@ import type { SegmentView } from '../../../src/schemas/segment.ts';
 import { api, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage } from '../ui.tsx';
-import { Field } from '../fields.tsx';
+import { Field, FormError } from '../fields.tsx';
 import { ActionBar, Advanced } from '../layout.tsx';
 import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 import { audienceCount, type TargetType } from './send/audience.ts';
@@ -189,8 +188,7 @@ export function SendScreen({ path }: ScreenProps) {
             onCancel={() => setConfirmingFor(null)}
           />
         )}
-        <ErrorMessage error={placed.unplaced} />
-        {send.error && !placed.unplaced && <p class="error">Some fields need a change: see the marked fields.</p>}
+        <FormError error={send.error} unplaced={placed.unplaced} what="fields" />
         {send.result && sentFor === draft && <SentNotice id={send.result.id} sendAt={send.result.sendAt} />}
       </ActionBar>
     </form>

@@ -59,8 +59,8 @@ function pValueText({ pValue }: Experiment): string {
   if (pValue === undefined) return 'The p-value is worked out when the experiment is decided automatically.';
   const shown = pValue < 0.001 ? 'below 0.001' : pValue.toFixed(3);
   return pValue < 0.05
-    ? `p-value ${shown}: below 0.05, the difference between the variants is unlikely to be chance.`
-    : `p-value ${shown}: 0.05 or above, the difference between the variants may be chance.`;
+    ? `p-value ${shown} (under the 0.05 threshold): the difference between the variants is unlikely to be chance.`
+    : `p-value ${shown} (0.05 or above): the difference between the variants may be chance.`;
 }
 
 /**
@@ -116,16 +116,19 @@ export function ExperimentComparison({
           },
           {
             label: 'Conversions',
-            cell: ({ stats }) => (
-              <ul class="plain">
-                {conversionEntries(stats.conversions).map(([event, counts]) => (
-                  <li key={event}>
-                    <code>{event}</code> {counts.count.toLocaleString()}
-                    {worth(counts) && ` (${worth(counts)})`}
-                  </li>
-                ))}
-              </ul>
-            ),
+            cell: ({ stats }) =>
+              conversionEntries(stats.conversions).length === 0 ? (
+                '—'
+              ) : (
+                <ul class="plain">
+                  {conversionEntries(stats.conversions).map(([event, counts]) => (
+                    <li key={event}>
+                      <code>{event}</code> {counts.count.toLocaleString()}
+                      {worth(counts) && ` (${worth(counts)})`}
+                    </li>
+                  ))}
+                </ul>
+              ),
           },
           {
             label: rateLabel(experiment.metric),
