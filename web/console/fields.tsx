@@ -1,4 +1,5 @@
 import type { Loaded } from './hooks.ts';
+import type { ApiFailure } from './api.ts';
 import { ErrorMessage, Loading } from './ui.tsx';
 
 interface FieldProps {
@@ -160,4 +161,18 @@ export function Checkbox({ label, checked, onChange, name, class: className }: C
       <span>{label}</span>
     </label>
   );
+}
+
+/**
+ * A form's error once its fields have theirs (placeErrors): a pointer to the marked fields when all were placed, else
+ * the API's own message for what no field holds.
+ */
+export function FormError({ error, unplaced, what }: { error?: ApiFailure; unplaced?: ApiFailure; what: string }) {
+  if (error !== undefined && unplaced === undefined)
+    return (
+      <p class="error" role="alert">
+        Some {what} need a change: see the marked fields.
+      </p>
+    );
+  return <ErrorMessage error={unplaced} />;
 }

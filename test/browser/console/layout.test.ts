@@ -1,10 +1,8 @@
-import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { sendNotification, waitUntilCompleted } from '../../support/delivery-harness.ts';
-import { screenshots, show, until, useConsole } from '../../support/console.ts';
-import { layoutProblems } from '../../support/layout-check.ts';
+import { show, until, useConsole } from '../../support/console.ts';
+import { screenProblems } from '../../support/console-checks.ts';
 import { screenTitles, type ScreenName } from '../../../web/console/screen-titles.ts';
 
 const { harness, project, openConsole, signIn } = useConsole();
@@ -58,17 +56,7 @@ beforeAll(async () => {
   await waitUntilCompleted(harness.ingress, project, notificationId);
 });
 
-async function check(page: Page, name: string, width: number): Promise<string[]> {
-  await until(() => page.locator('[role=status]').filter({ hasText: 'Loading' }).count()).toBe(0);
-  await page.screenshot({ path: resolve(screenshots, `layout-${name}-${width}.png`), fullPage: true });
-  const axe = await new AxeBuilder({ page }).analyze();
-  return [
-    ...(await layoutProblems(page)),
-    ...axe.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`),
-  ].map((problem) => `${name} at ${width} px: ${problem}`);
-}
+const check = (page: Page, name: string, width: number) => screenProblems(page, `layout-${name}-${width}`);
 
 describe('the console layout', { timeout: 240_000 }, () => {
   for (const width of [1280, 390]) {

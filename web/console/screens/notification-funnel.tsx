@@ -1,4 +1,5 @@
 import type { NotificationView } from '../../../src/schemas/notification.ts';
+import { ConversionsLine } from './notification/conversions.tsx';
 
 /** Targeted devices with no outcome yet: in flight, or waiting for their local time, quiet hours or a throttle. */
 const notYetSent = (stats: NotificationView['stats']) =>
@@ -31,6 +32,7 @@ export function Funnel({ stats }: { stats: NotificationView['stats'] }) {
           </>
         )}
       </p>
+      <ConversionsLine conversions={stats.conversions} />
     </div>
   );
 }

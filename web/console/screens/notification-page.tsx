@@ -11,6 +11,7 @@ import { FunnelChart } from './notification/funnel-chart.tsx';
 import { FailureReasons, Platforms } from './notification/breakdown.tsx';
 import { DeliveryLog } from './notification/delivery-log.tsx';
 import { useRenderedContent } from './notification/rendered-content.ts';
+import { ExperimentComparison } from './notification/experiment.tsx';
 
 /** How often the page reads its send again while the send is in progress. */
 const refreshMs = 2000;
@@ -46,7 +47,8 @@ export function NotificationPage({ id }: { id: string }) {
           const content = rendered.data ?? view;
           return (
             <>
-              <h2>{content.title ?? content.body}</h2>
+              {/* An experiment's content is its variants'. */}
+              <h2>{content.title ?? (content.body || `An experiment of ${view.variants?.length} variants`)}</h2>
               <p>
                 <span class={`status status-${view.status}`} data-testid="status">
                   {view.status}
@@ -61,8 +63,12 @@ export function NotificationPage({ id }: { id: string }) {
                     <dd>{content.title}</dd>
                   </>
                 )}
-                <dt>Message</dt>
-                <dd>{content.body}</dd>
+                {content.body !== '' && (
+                  <>
+                    <dt>Message</dt>
+                    <dd>{content.body}</dd>
+                  </>
+                )}
                 {content.url !== null && (
                   <>
                     <dt>Opens</dt>
@@ -73,6 +79,14 @@ export function NotificationPage({ id }: { id: string }) {
               <Section title="Funnel">
                 <FunnelChart stats={view.stats} />
               </Section>
+              {view.variants && view.experiment && (
+                <ExperimentComparison
+                  path={path}
+                  variants={view.variants}
+                  experiment={view.experiment}
+                  onPicked={notification.reload}
+                />
+              )}
             </>
           );
         }}

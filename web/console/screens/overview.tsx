@@ -6,6 +6,7 @@ import { useProject } from '../context.ts';
 import { LoadedView } from '../ui.tsx';
 import { ColumnChart } from './overview-chart.tsx';
 import { FirstSteps } from './first-steps.tsx';
+import type { ConversionCounts } from './notification/conversions.tsx';
 
 const periods = [7, 30, 90] as const;
 type Period = (typeof periods)[number];
@@ -13,7 +14,12 @@ type Period = (typeof periods)[number];
 const percent = (value: number) => `${value.toFixed(value === 0 || value >= 10 ? 0 : 1)}%`;
 const sum = (days: OverviewDay[], field: 'sent' | 'clicked') => days.reduce((total, day) => total + day[field], 0);
 
-function Headlines({ days, period }: { days: OverviewDay[]; period: Period }) {
+/** A day with the conversions credited that day by event, once the server counts them (CONTRACTS §19). */
+type Day = OverviewDay & { conversions?: ConversionCounts };
+const conversionsOf = (day: Day) => Object.values(day.conversions ?? {}).reduce((total, { count }) => total + count, 0);
+const countsConversions = (days: Day[]) => days.some((day) => day.conversions !== undefined);
+
+function Headlines({ days, period }: { days: Day[]; period: Period }) {
   const now = days.at(-1)?.subscribed ?? 0;
   const change = now - (days[0]?.subscribed ?? 0);
   const sent = sum(days, 'sent');
@@ -24,6 +30,12 @@ function Headlines({ days, period }: { days: OverviewDay[]; period: Period }) {
     ['Clicks', clicked.toLocaleString(), `in ${period} days`],
     ['Click-through rate', sent === 0 ? '—' : percent((100 * clicked) / sent), 'clicks per push sent'],
   ];
+  if (countsConversions(days))
+    figures.push([
+      'Conversions',
+      days.reduce((total, day) => total + conversionsOf(day), 0).toLocaleString(),
+      `in ${period} days`,
+    ]);
   return (
     <dl class="headlines" data-testid="headlines">
       {figures.map(([name, value, note]) => (
@@ -68,6 +80,12 @@ export function OverviewScreen() {
                 />
                 <ColumnChart title="Pushes sent" points={days.map((day) => ({ label: day.day, value: day.sent }))} />
                 <ColumnChart title="Clicks" points={days.map((day) => ({ label: day.day, value: day.clicked }))} />
+                {countsConversions(days) && (
+                  <ColumnChart
+                    title="Conversions"
+                    points={days.map((day) => ({ label: day.day, value: conversionsOf(day) }))}
+                  />
+                )}
                 <ColumnChart
                   title="Click-through rate"
                   format={percent}

@@ -3,10 +3,9 @@ import type { ProjectView } from '../../../src/schemas/project.ts';
 import type { UpdateProjectSettingsBody } from '../../../src/schemas/project-settings.ts';
 import { api } from '../api.ts';
 import { useAction } from '../hooks.ts';
-import { Field } from '../fields.tsx';
+import { Field, FormError } from '../fields.tsx';
 import { ZoneSelect } from '../pickers.tsx';
 import { placeErrors, type FieldRule } from '../field-errors.ts';
-import { ErrorMessage } from '../ui.tsx';
 
 interface Draft {
   defaultTimezone: string;
@@ -119,12 +118,7 @@ export function ProjectSettingsForm({
           Save delivery settings
         </button>
       </form>
-      {save.error && unplaced === undefined && (
-        <p class="error" role="alert">
-          Some settings need a change: see the marked fields.
-        </p>
-      )}
-      <ErrorMessage error={unplaced} />
+      <FormError error={save.error} unplaced={unplaced} what="settings" />
       {save.result && !save.running && <p role="status">Saved.</p>}
     </section>
   );

@@ -5,6 +5,7 @@ import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
 import { ProjectSettingsForm } from './project-settings.tsx';
+import { ProjectConversionsForm } from './project-conversions.tsx';
 import { Secret } from '../layout.tsx';
 
 function rateLimitText({ rateLimit }: ProjectView): string {
@@ -45,6 +46,9 @@ export function ProjectScreen() {
       </LoadedView>
       {loaded.data && (
         <ProjectSettingsForm key={loaded.data.id} base={base} project={loaded.data} onSaved={loaded.reload} />
+      )}
+      {loaded.data && (
+        <ProjectConversionsForm key={loaded.data.id} base={base} project={loaded.data} onSaved={loaded.reload} />
       )}
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">API keys</h2>

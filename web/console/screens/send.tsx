@@ -1,12 +1,11 @@
-import { useMemo, useState } from 'preact/hooks';
-import type { RenderedContent, SendNotificationBody } from '../../../src/schemas/notification.ts';
+import { useState } from 'preact/hooks';
+import type { RenderedContent } from '../../../src/schemas/notification.ts';
 import type { TemplateView } from '../../../src/schemas/template.ts';
 import type { SegmentView } from '../../../src/schemas/segment.ts';
 import { api, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage } from '../ui.tsx';
-import { Field } from '../fields.tsx';
+import { Field, FormError } from '../fields.tsx';
 import { ActionBar, Advanced } from '../layout.tsx';
 import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 import { audienceCount, type TargetType } from './send/audience.ts';
@@ -15,7 +14,12 @@ import { TimingFields, type Timing } from './send/timing-fields.tsx';
 import { SendConfirmation, SentNotice } from './send/send-confirmation.tsx';
 import { blankContent, ContentFields, type ContentMode } from './send/content-fields.tsx';
 import { blankDelivery, deliveryBody, DeliveryFields } from './send/delivery-fields.tsx';
-import { blankOptions, optionFields } from './send/options-draft.ts';
+import { blankOptions } from './send/options-draft.ts';
+import { messageOf, previewContent } from './send/message.ts';
+import { blankExperiment, experimentErrorRules } from './send/experiment-draft.ts';
+import { VariantFields } from './send/variant-fields.tsx';
+import { ExperimentSettings } from './send/experiment-settings.tsx';
+import { placeErrors } from '../field-errors.ts';
 import { OptionsFields } from './send/options-fields.tsx';
 import { useIdempotencyKeys } from './send/idempotency-keys.ts';
 import { useSendAgain } from './send/send-again.ts';
@@ -46,34 +50,17 @@ export function SendScreen({ path }: ScreenProps) {
 
   const chosenTemplate = templateId || templates.data?.[0]?.id || '';
   const chosenTarget = target.trim();
-  const message = useMemo(() => {
-    const chosen = optionFields(options);
-    // A silent push has no title or body, and carries data (here only the notification's id).
-    if (chosen.silent) return { ...chosen, data: {} };
-    const inline =
-      mode === 'template'
-        ? { templateId: chosenTemplate }
-        : (Object.fromEntries(
-            Object.entries(content).filter(([field, text]) => field === 'body' || text !== ''),
-          ) as Pick<SendNotificationBody, 'title' | 'body' | 'url' | 'imageUrl'>);
-    return { ...inline, ...chosen };
-  }, [mode, chosenTemplate, content, options]);
+  const [experiment, setExperiment] = useState(blankExperiment);
+  const message = messageOf(mode, chosenTemplate, content, options, experiment);
 
   // The count follows the audience once it has settled, and reads the settled values, not those of the render.
   const audience = useDebounced(JSON.stringify([targetType, chosenTarget]));
   const [countedType, counted] = JSON.parse(audience) as [TargetType, string];
   const count = useLoad(counted === '' ? null : () => audienceCount(base, countedType, counted), [audience]);
-  const { templateId: previewTemplate, title, body, url, imageUrl, localizations } = message as SendNotificationBody;
-  const previewInput = useDebounced(
-    JSON.stringify({
-      ...(previewTemplate === undefined ? { title, body, url, imageUrl } : { templateId: previewTemplate }),
-      localizations,
-      deviceId: previewDevice.trim() || undefined,
-    }),
-  );
-  const nothingToRender = options.silent || (mode === 'template' ? chosenTemplate === '' : content.body === '');
+  const shown = previewContent(message);
+  const previewInput = useDebounced(JSON.stringify(shown && { ...shown, deviceId: previewDevice.trim() || undefined }));
   const preview = useLoad(
-    nothingToRender
+    shown === null || previewInput === 'null'
       ? null
       : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }),
     [previewInput],
@@ -88,7 +75,11 @@ export function SendScreen({ path }: ScreenProps) {
   // The message last sent: sending it to another audience next loses nothing.
   const [sentContent, setSentContent] = useState<typeof content | null>(null);
   // A message typed and not sent as it stands is the marketer's work; a template chosen is one click away.
-  useUnsavedEdits(() => mode === 'inline' && !unchanged(content, blankContent) && !unchanged(content, sentContent));
+  useUnsavedEdits(() =>
+    mode === 'variants'
+      ? !unchanged(experiment, blankExperiment) && sentFor !== draft
+      : mode === 'inline' && !unchanged(content, blankContent) && !unchanged(content, sentContent),
+  );
   // The count stands for the audience on screen only once its settled value has caught up and its answer is in.
   const counting = audience !== JSON.stringify([targetType, chosenTarget]) || count.loading;
   // A scheduled send reads its audience again at its time: nobody now may be somebody then.
@@ -118,6 +109,7 @@ export function SendScreen({ path }: ScreenProps) {
     return { ...answer, sendAt };
   });
 
+  const placed = placeErrors(send.error, mode === 'variants' ? experimentErrorRules(experiment.variants.length) : []);
   return (
     <form
       class="columns"
@@ -134,11 +126,20 @@ export function SendScreen({ path }: ScreenProps) {
         setTemplateId={setTemplateId}
         content={content}
         setContent={setContent}
-      />
-      <LanguageFields
-        languages={options.languages}
-        setLanguages={(languages) => setOptions({ ...options, languages })}
-      />
+      >
+        <VariantFields
+          variants={experiment.variants}
+          setVariants={(variants) => setExperiment({ ...experiment, variants })}
+          errors={placed.fields}
+        />
+        <ExperimentSettings draft={experiment} setDraft={setExperiment} errors={placed.fields} />
+      </ContentFields>
+      {mode !== 'variants' && (
+        <LanguageFields
+          languages={options.languages}
+          setLanguages={(languages) => setOptions({ ...options, languages })}
+        />
+      )}
       <OptionsFields draft={options} setDraft={setOptions} />
       <AudienceFields
         segments={segments}
@@ -187,7 +188,7 @@ export function SendScreen({ path }: ScreenProps) {
             onCancel={() => setConfirmingFor(null)}
           />
         )}
-        <ErrorMessage error={send.error} />
+        <FormError error={send.error} unplaced={placed.unplaced} what="fields" />
         {send.result && sentFor === draft && <SentNotice id={send.result.id} sendAt={send.result.sendAt} />}
       </ActionBar>
     </form>

@@ -1,4 +1,5 @@
 import type { NotificationView } from '../../../../src/schemas/notification.ts';
+import { conversionEntries, worth } from './conversions.tsx';
 
 /** A share to one decimal, without a trailing ".0": 50%, 33.3%. */
 export const rate = (part: number, whole: number) =>
@@ -9,10 +10,18 @@ export const rate = (part: number, whole: number) =>
  * before it; the losses (failed, unsubscribed, over the cap, not sent yet) beside it.
  */
 export function FunnelChart({ stats }: { stats: NotificationView['stats'] }) {
-  const steps: Array<[string, number, string]> = [
-    ['Targeted', stats.targeted, 'devices in the audience'],
-    ['Sent', stats.sent, `${rate(stats.sent, stats.targeted)} of targeted`],
-    ['Clicked', stats.clicked, `${rate(stats.clicked, stats.sent)} of sent`],
+  // Each step: its name, count, share and the name tests read it by.
+  const steps: Array<[string, number, string, string]> = [
+    ['Targeted', stats.targeted, 'devices in the audience', 'targeted'],
+    ['Sent', stats.sent, `${rate(stats.sent, stats.targeted)} of targeted`, 'sent'],
+    ['Clicked', stats.clicked, `${rate(stats.clicked, stats.sent)} of sent`, 'clicked'],
+    // Beside the clicks, each conversion event: its rate per push sent, and its value.
+    ...conversionEntries(stats.conversions).map(([event, counts]): [string, number, string, string] => [
+      event,
+      counts.count,
+      [`${rate(counts.count, stats.sent)} of sent`, worth(counts)].filter(Boolean).join(', '),
+      `conversion-${event}`,
+    ]),
   ];
   const waiting = stats.targeted - stats.sent - stats.failed - stats.unsubscribed - stats.capped;
   const losses: Array<[string, number]> = [
@@ -25,9 +34,9 @@ export function FunnelChart({ stats }: { stats: NotificationView['stats'] }) {
   return (
     <div class="funnel-chart" data-testid="funnel">
       <ol aria-label="Funnel">
-        {steps.map(([name, value, share]) => (
-          <li key={name} data-stat={name.toLowerCase()}>
-            <span class="funnel-name">{name}</span>
+        {steps.map(([name, value, share, stat]) => (
+          <li key={stat} data-stat={stat}>
+            <span class={stat === name.toLowerCase() ? 'funnel-name' : 'funnel-name id'}>{name}</span>
             <span class="funnel-bar" aria-hidden="true">
               <span style={{ width: `${(100 * value) / widest}%` }} />
             </span>

@@ -1,12 +1,21 @@
+import type { ComponentChildren } from 'preact';
+import type { SendNotificationBody } from '../../../../src/schemas/notification.ts';
 import type { TemplateView } from '../../../../src/schemas/template.ts';
 import type { Loaded } from '../../hooks.ts';
 import { Field, NamedItemSelect, Select } from '../../fields.tsx';
 
-export type ContentMode = 'template' | 'inline';
+export type ContentMode = 'template' | 'inline' | 'variants';
 export const blankContent = { title: '', body: '', url: '', imageUrl: '' };
 export type InlineContent = typeof blankContent;
 
-/** The message's content: a template chosen, or a title, body, URL and image typed. */
+/** Content as typed, its blank fields left out but the body, which the API names when it is missing. */
+export const typedContent = (content: InlineContent) =>
+  Object.fromEntries(Object.entries(content).filter(([field, text]) => field === 'body' || text !== '')) as Pick<
+    SendNotificationBody,
+    'title' | 'body' | 'url' | 'imageUrl'
+  > & { body: string };
+
+/** The message's content: a template chosen, a title, body, URL and image typed, or variants (the children). */
 export function ContentFields({
   mode,
   setMode,
@@ -15,6 +24,7 @@ export function ContentFields({
   setTemplateId,
   content,
   setContent,
+  children,
 }: {
   mode: ContentMode;
   setMode(mode: ContentMode): void;
@@ -23,6 +33,7 @@ export function ContentFields({
   setTemplateId(id: string): void;
   content: InlineContent;
   setContent(content: InlineContent): void;
+  children: ComponentChildren;
 }) {
   return (
     <fieldset>
@@ -35,11 +46,14 @@ export function ContentFields({
           [
             ['inline', 'Inline content'],
             ['template', 'A template'],
+            ['variants', 'Variants to compare (an experiment)'],
           ] as const
         }
         onChange={setMode}
       />
-      {mode === 'template' ? (
+      {mode === 'variants' ? (
+        children
+      ) : mode === 'template' ? (
         <NamedItemSelect
           items={templates}
           loading="Loading templates"
