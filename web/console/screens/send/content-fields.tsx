@@ -8,6 +8,12 @@ export type ContentMode = 'template' | 'inline' | 'variants';
 export const blankContent = { title: '', body: '', url: '', imageUrl: '' };
 export type InlineContent = typeof blankContent;
 
+const sources = [
+  ['inline', 'Inline content'],
+  ['template', 'A template'],
+  ['variants', 'Variants to compare (an experiment)'],
+] as const;
+
 /** Content as typed, its blank fields left out but the body, which the API names when it is missing. */
 export const typedContent = (content: InlineContent) =>
   Object.fromEntries(Object.entries(content).filter(([field, text]) => field === 'body' || text !== '')) as Pick<
@@ -15,7 +21,10 @@ export const typedContent = (content: InlineContent) =>
     'title' | 'body' | 'url' | 'imageUrl'
   > & { body: string };
 
-/** The message's content: a template chosen, a title, body, URL and image typed, or variants (the children). */
+/**
+ * The message's content: a template chosen, a title, body, URL and image typed, or variants (the children, offered
+ * only where a screen gives them).
+ */
 export function ContentFields({
   mode,
   setMode,
@@ -33,7 +42,7 @@ export function ContentFields({
   setTemplateId(id: string): void;
   content: InlineContent;
   setContent(content: InlineContent): void;
-  children: ComponentChildren;
+  children?: ComponentChildren;
 }) {
   return (
     <fieldset>
@@ -42,13 +51,7 @@ export function ContentFields({
         label="Content from"
         name="content-mode"
         value={mode}
-        options={
-          [
-            ['inline', 'Inline content'],
-            ['template', 'A template'],
-            ['variants', 'Variants to compare (an experiment)'],
-          ] as const
-        }
+        options={children === undefined ? sources.slice(0, 2) : sources}
         onChange={setMode}
       />
       {mode === 'variants' ? (
