@@ -1,4 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Every Node.js process of the run (the test workers, and the workers, commands and `npm start` the tests start, which
+ * inherit it or get it from processEnv) keeps the code it compiled here, and the next process loading the same module
+ * reads it instead of compiling it again: a process start costs about a third less CPU.
+ */
+process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('.state/test/compile-cache', import.meta.url));
 
 /**
  * Files that start processes or servers of their own, or stop servers mid-send, and time what follows. Beside the rest

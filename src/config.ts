@@ -39,6 +39,11 @@ export interface WebhookSettings {
   retryBaseMs: number;
   /** How long an event is retried, and how long an endpoint may fail before it is disabled. */
   retryWindowMs: number;
+  /**
+   * How long a worker that died holds its slot of an endpoint's jobs in flight: longer than a job's calls can take
+   * (maxEventsPerWebhookJob events, callsPerJob at a time, each ended at the 10 s timeout).
+   */
+  slotLeaseMs: number;
 }
 
 /** How long finished jobs stay in Redis, where the dashboard shows them and can replay them. */
@@ -156,6 +161,7 @@ export function loadConfig(): Config {
       allowPrivate: process.env.WEBHOOKS_ALLOW_PRIVATE === 'true',
       retryBaseMs: parsePositive('WEBHOOK_RETRY_BASE_MS', 5000),
       retryWindowMs: parsePositive('WEBHOOK_RETRY_WINDOW_MS', 24 * 3600 * 1000),
+      slotLeaseMs: parsePositive('WEBHOOK_SLOT_LEASE_MS', 60_000),
     },
     renderTimeoutMs: parsePositive('RENDER_TIMEOUT_MS', 1000),
     renderThreads: parseCount('RENDER_THREADS', 2),

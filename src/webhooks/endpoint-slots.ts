@@ -8,12 +8,6 @@ import { redisKeys } from '../infra/redis-keys.ts';
  */
 export const jobsInFlightPerEndpoint = 2;
 
-/**
- * How long a slot is held for a holder that died: longer than a job's calls can take (maxEventsPerWebhookJob
- * events, callsPerJob at a time, each ended at the 10 s timeout).
- */
-const slotLeaseMs = 60_000;
-
 /** Frees the leases run out, then takes a slot when fewer than the limit are held; the clock is the server's. */
 const acquireScript = `
 local time = redis.call('TIME')
@@ -30,7 +24,8 @@ type SlotDeps = Pick<Deps, 'redis' | 'config'>;
 export async function takeEndpointSlot(deps: SlotDeps, endpointId: string): Promise<(() => Promise<void>) | null> {
   const key = redisKeys.webhookSlots(deps.config.queuePrefix, endpointId);
   const holder = randomUUID();
-  const taken = await deps.redis.eval(acquireScript, 1, key, jobsInFlightPerEndpoint, slotLeaseMs, holder);
+  const leaseMs = deps.config.webhooks.slotLeaseMs;
+  const taken = await deps.redis.eval(acquireScript, 1, key, jobsInFlightPerEndpoint, leaseMs, holder);
   if (taken !== 1) return null;
   return async () => {
     await deps.redis.zrem(key, holder);

@@ -12,7 +12,7 @@ import { connectToPublicAddressesOnly } from '../../src/net/public-address.ts';
  */
 const config = testConfig({
   pushGateway: 'live',
-  webhooks: { allowPrivate: false, retryBaseMs: 50, retryWindowMs: 3_600_000 },
+  webhooks: { allowPrivate: false, retryBaseMs: 50, retryWindowMs: 3_600_000, slotLeaseMs: 60_000 },
 });
 const {
   ingress,

@@ -9,7 +9,9 @@ import { messageFailed } from '../../src/webhooks/webhook-events.ts';
 import { seal } from '../../src/credentials/cipher.ts';
 import { newWebhookSecret } from '../../src/webhooks/webhook-secret.ts';
 
-const config = testConfig({ webhooks: { allowPrivate: false, retryBaseMs: 50, retryWindowMs: 3_600_000 } });
+const config = testConfig({
+  webhooks: { allowPrivate: false, retryBaseMs: 50, retryWindowMs: 3_600_000, slotLeaseMs: 60_000 },
+});
 const {
   ingress,
   projects: { project },

@@ -32,6 +32,8 @@ const startWorker = async () => {
       WEBHOOKS_ALLOW_PRIVATE: 'true',
       WEBHOOK_RETRY_BASE_MS: '100',
       WEBHOOK_CONCURRENCY: String(concurrency),
+      // The killed worker's slots of the endpoint are freed as soon as its jobs are found stalled.
+      WEBHOOK_SLOT_LEASE_MS: '5000',
       WORKER_LOCK_DURATION_MS: '5000',
       WORKER_STALLED_INTERVAL_MS: '1000',
     }),

@@ -17,6 +17,7 @@ export function processEnv(config: Config, extra: Record<string, string> = {}): 
     SANDBOX_PORT: String(config.sandboxPort),
     CREDENTIALS_KEY: config.credentialsKey.toString('hex'),
     LOG_LEVEL: 'warn',
+    ...(process.env.NODE_COMPILE_CACHE !== undefined && { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE }),
     ...(config.adminToken !== undefined && { ADMIN_TOKEN: config.adminToken }),
     ...extra,
   };

@@ -22,7 +22,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     tagUpdateTimeoutMs: 10_000,
     ingressShutdownGraceMs: 10_000,
     jobRetention: { completedHours: 24, failedDays: 14 },
-    webhooks: { allowPrivate: true, retryBaseMs: 50, retryWindowMs: 24 * 3600 * 1000 },
+    webhooks: { allowPrivate: true, retryBaseMs: 50, retryWindowMs: 24 * 3600 * 1000, slotLeaseMs: 60_000 },
     renderTimeoutMs: 1000,
     renderThreads: 2,
     ...overrides,
