@@ -397,7 +397,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's event catalog (spec §6) */
+        /** The project's event catalog (spec §6), each type with its events over 30 days and the last day seen */
         get: operations["listEventTypes"];
         put?: never;
         /** Add an event type to the catalog now, before any event of it arrives */
@@ -4492,6 +4492,9 @@ export interface operations {
                             source: "auto" | "manual";
                             /** Format: date-time */
                             createdAt: string;
+                            last30Days: number;
+                            /** Format: date */
+                            lastSeenOn: string | null;
                         }[];
                     };
                 };
@@ -4546,6 +4549,9 @@ export interface operations {
                             source: "auto" | "manual";
                             /** Format: date-time */
                             createdAt: string;
+                            last30Days: number;
+                            /** Format: date */
+                            lastSeenOn: string | null;
                         };
                     };
                 };
