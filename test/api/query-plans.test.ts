@@ -52,6 +52,7 @@ import { projectDevicesQuery } from '../../src/device-files/device-export.ts';
 import { recentImportsQuery } from '../../src/device-files/device-imports.ts';
 import { otherLogQuery, sentLogQuery } from '../../src/notifications/delivery-log-export.ts';
 import { catalogDaysQuery } from '../../src/events/event-type-counts.ts';
+import { recentTagsQuery } from '../../src/devices/tag-suggestions.ts';
 
 /**
  * The hot queries, built by the product's own functions, must be planned on an index on the server the tests use: a
@@ -762,6 +763,11 @@ const hotQueries: HotQuery[] = [
       ),
     index: 'projectId_1_createdAt_-1__id_-1',
     secantus: 'explainGap',
+  },
+  {
+    name: "the tags of the project's newest devices (the console's tag suggestions)",
+    explain: () => explainQuery(recentTagsQuery(models(), projectId)),
+    index: 'projectId_1_createdAt_-1__id_-1',
   },
   {
     name: "the project's daily counts of the last 30 days (the overview)",

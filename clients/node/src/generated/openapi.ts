@@ -522,6 +522,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{projectId}/tag-suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tag keys and values on the project's newest devices, to suggest in conditions
+         * @description Read from the 500 newest devices: at most 200 keys, each with how many of them carry it and its 20 most frequent values of at most 64 characters, keys carried by most first.
+         */
+        get: operations["listTagSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{projectId}/webhooks": {
         parameters: {
             query?: never;
@@ -5106,6 +5126,52 @@ export interface operations {
                                 message: string;
                             }[];
                         };
+                    };
+                };
+            };
+            /** @description Redis or MongoDB cannot be reached; nothing was accepted. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request was refused; `error.code` says why (CONTRACTS §1). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listTagSuggestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            key: string;
+                            devices: number;
+                            values: (string | number)[];
+                        }[];
                     };
                 };
             };
