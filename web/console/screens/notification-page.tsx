@@ -9,7 +9,9 @@ import { href } from '../route.ts';
 import { LoadedView, formatTime } from '../ui.tsx';
 import { FunnelChart } from './notification/funnel-chart.tsx';
 import { FailureReasons, Platforms } from './notification/breakdown.tsx';
-import { DeliveryLog } from './notification/delivery-log.tsx';
+import { DeliveryLog, type OutcomeFilter } from './notification/delivery-log.tsx';
+import { WaitingPushes } from './notification/waiting-pushes.tsx';
+import { TemplateName } from './notification/template-name.tsx';
 import { useRenderedContent } from './notification/rendered-content.ts';
 
 /** How often the page reads its send again while the send is in progress. */
@@ -27,6 +29,7 @@ export function NotificationPage({ id }: { id: string }) {
   const notification = useLoad(() => api<NotificationView>('GET', path), [path]);
   const summary = useLoad(() => api<DeliverySummary>('GET', `${path}/delivery-summary`), [path]);
   const [round, setRound] = useState(0);
+  const [outcome, setOutcome] = useState<OutcomeFilter>('all');
   const moving = inProgress(notification.data);
   useInterval(() => {
     if (!moving) return;
@@ -63,6 +66,14 @@ export function NotificationPage({ id }: { id: string }) {
                 )}
                 <dt>Message</dt>
                 <dd>{content.body}</dd>
+                {view.templateId !== undefined && (
+                  <>
+                    <dt>Template</dt>
+                    <dd data-testid="template-name">
+                      <TemplateName base={base} templateId={view.templateId} />
+                    </dd>
+                  </>
+                )}
                 {content.url !== null && (
                   <>
                     <dt>Opens</dt>
@@ -73,6 +84,13 @@ export function NotificationPage({ id }: { id: string }) {
               <Section title="Funnel">
                 <FunnelChart stats={view.stats} />
               </Section>
+              <WaitingPushes
+                view={view}
+                onShow={() => {
+                  setOutcome('waiting');
+                  document.getElementById('select-outcome')?.focus();
+                }}
+              />
             </>
           );
         }}
@@ -85,7 +103,13 @@ export function NotificationPage({ id }: { id: string }) {
           </div>
         )}
       </LoadedView>
-      <DeliveryLog path={`${path}/deliveries`} notificationId={id} round={round} />
+      <DeliveryLog
+        path={`${path}/deliveries`}
+        notificationId={id}
+        round={round}
+        outcome={outcome}
+        setOutcome={setOutcome}
+      />
     </article>
   );
 }

@@ -3347,6 +3347,7 @@ export interface operations {
                                 sent: number;
                             };
                             waitingUntil?: string;
+                            templateId?: string;
                             variants?: {
                                 name: string;
                                 stats: {
@@ -3656,6 +3657,7 @@ export interface operations {
                                 sent: number;
                             };
                             waitingUntil?: string;
+                            templateId?: string;
                             variants?: {
                                 name: string;
                                 stats: {
@@ -3805,6 +3807,7 @@ export interface operations {
                                 sent: number;
                             };
                             waitingUntil?: string;
+                            templateId?: string;
                             variants?: {
                                 name: string;
                                 stats: {
@@ -3978,6 +3981,7 @@ export interface operations {
                                 sent: number;
                             };
                             waitingUntil?: string;
+                            templateId?: string;
                             variants?: {
                                 name: string;
                                 stats: {
