@@ -1,11 +1,11 @@
 import type { Models } from '../models/index.ts';
 import type { EventTypeDocument } from '../models/event-type.ts';
-import type { EventTypeView } from '../schemas/events.ts';
+import type { EventTypeView, StoredEventType } from '../schemas/events.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 
 type Source = EventTypeView['source'];
 
-const toEventTypeView = (entry: EventTypeDocument): EventTypeView => ({
+const toEventTypeView = (entry: EventTypeDocument): StoredEventType => ({
   type: entry.type,
   source: entry.source,
   createdAt: entry.createdAt.toISOString(),
@@ -41,12 +41,12 @@ export class EventTypeCatalog {
     for (const type of fresh) this.known.add(`${projectId}\u0000${type}`);
   }
 
-  async list(projectId: string): Promise<EventTypeView[]> {
+  async list(projectId: string): Promise<StoredEventType[]> {
     const entries = await this.models.EventType.find({ projectId }).sort({ type: 1 }).lean();
     return entries.map(toEventTypeView);
   }
 
-  async find(projectId: string, type: string): Promise<EventTypeView | null> {
+  async find(projectId: string, type: string): Promise<StoredEventType | null> {
     const entry = await this.models.EventType.findOne({ projectId, type }).lean();
     return entry && toEventTypeView(entry);
   }

@@ -10,6 +10,8 @@ import { countField, eventCounts, recordedMarkerSeconds } from './pending-counts
 import { flushCountsUnlessRunning } from './flush-counts.ts';
 import { recordGatheredCounts } from '../infra/gathered-counts.ts';
 import { recordDisplays } from './in-app-displays.ts';
+import { eventTypeCounts, typeDayCounts } from './event-type-counts.ts';
+import { flushGatheredCountsUnlessRunning } from '../infra/flush-gathered-counts.ts';
 import { attributeConversions } from '../conversions/attribute-conversions.ts';
 import type { ProjectSettingsCache } from '../projects/project-settings-cache.ts';
 
@@ -86,7 +88,18 @@ export async function ingestEvents(
       once: { marker: jobId, seconds: recordedMarkerSeconds },
       oldestDay: day,
     });
+    const typesDue = await recordGatheredCounts(
+      deps,
+      eventTypeCounts,
+      job.projectId,
+      typeDayCounts(
+        events.map((event) => event.type),
+        day,
+      ),
+      { once: { marker: jobId, seconds: recordedMarkerSeconds }, oldestDay: day },
+    );
     await markCountsRecorded();
+    if (typesDue) await flushGatheredCountsUnlessRunning(deps, eventTypeCounts, job.projectId);
   }
   await deps.catalog.add(
     job.projectId,

@@ -3,12 +3,13 @@ import type { Deps } from '../deps.ts';
 import { flushCountsJobName } from '../queues/maintenance.ts';
 import { eventCounts } from '../events/pending-counts.ts';
 import { dailyCounts } from '../overview/daily-counts.ts';
+import { eventTypeCounts } from '../events/event-type-counts.ts';
 import { flushGatheredCountsUnlessRunning, projectsWithGatheredCounts } from '../infra/flush-gathered-counts.ts';
 
 type MaintenanceDeps = Pick<Deps, 'models' | 'log' | 'redis' | 'config'>;
 
 /** Every kind of counts gathered in Redis, which the sweep flushes for the projects that stopped recording. */
-const gatheredCountKinds = [eventCounts, dailyCounts];
+const gatheredCountKinds = [eventCounts, dailyCounts, eventTypeCounts];
 
 async function flushGatheredCounts(deps: MaintenanceDeps): Promise<{ projects: number }> {
   let projects = 0;

@@ -5,6 +5,7 @@ import { historyModel } from './history.ts';
 import { eventModel } from './event.ts';
 import { eventTypeModel } from './event-type.ts';
 import { eventCounterModel } from './event-counter.ts';
+import { eventTypeDayModel } from './event-type-day.ts';
 import { notificationModel } from './notification.ts';
 import { templateModel } from './template.ts';
 import { segmentModel } from './segment.ts';
@@ -26,6 +27,7 @@ export function createModels(connection: Connection) {
     Event: eventModel(connection),
     EventType: eventTypeModel(connection),
     EventCounter: eventCounterModel(connection),
+    EventTypeDay: eventTypeDayModel(connection),
     Notification: notificationModel(connection),
     Template: templateModel(connection),
     Segment: segmentModel(connection),

@@ -129,6 +129,7 @@ export function toNotificationView(
     url: notification.url ?? null,
     imageUrl: notification.imageUrl ?? null,
     stats: { targeted: notification.stats?.targeted ?? 0, ...stats },
+    ...(notification.templateId && { templateId: notification.templateId }),
     ...(zones && { zones }),
     ...(variants.length > 0 && { variants }),
     ...(experiment && { experiment }),

@@ -23,6 +23,7 @@ import { registerUpdateProjectSettings } from './projects/update-project-setting
 import { registerListNotifications } from './notifications/list-notifications.ts';
 import { registerPreviewNotification } from './notifications/preview-notification.ts';
 import { registerListDevices } from './devices/list-devices.ts';
+import { registerTagSuggestions } from './devices/tag-suggestions.ts';
 import { registerWebhookRoutes } from './webhooks/webhook-routes.ts';
 import { registerListDeliveries } from './notifications/list-deliveries.ts';
 import { registerGetOverview } from './overview/get-overview.ts';
@@ -58,6 +59,7 @@ export function serverApi(context: AppContext) {
     registerListNotifications(app, context);
     registerPreviewNotification(app, context);
     registerListDevices(app, context);
+    registerTagSuggestions(app, context);
     registerWebhookRoutes(app, context);
     registerListDeliveries(app, context);
     registerGetOverview(app, context);

@@ -142,8 +142,14 @@ export const EventTypeView = Type.Object({
   type: Type.String(),
   source: Type.Enum(eventTypeSources),
   createdAt: Type.String({ format: 'date-time' }),
+  /** Events of the type received today and the 29 UTC days before. */
+  last30Days: Type.Integer({ minimum: 0 }),
+  /** The last UTC day (YYYY-MM-DD) of those 30 with an event of the type, or null. */
+  lastSeenOn: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
 });
 export type EventTypeView = Static<typeof EventTypeView>;
+/** A catalog entry as stored, before its figures are added. */
+export type StoredEventType = Omit<EventTypeView, 'last30Days' | 'lastSeenOn'>;
 
 export const RecentEventsQuery = Type.Object(
   {

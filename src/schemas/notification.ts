@@ -134,6 +134,8 @@ export const NotificationView = Type.Object({
   zones: Type.Optional(NotificationZones),
   /** While pushes wait: the earliest time one of them is due. */
   waitingUntil: Type.Optional(Type.String()),
+  /** The template the send's content came from, when it came from one. */
+  templateId: Type.Optional(Type.String()),
   /** An experiment's variants and how it stands (CONTRACTS §19). */
   variants: Type.Optional(Type.Array(VariantView)),
   experiment: Type.Optional(ExperimentView),

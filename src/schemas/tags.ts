@@ -47,3 +47,13 @@ export type TagChanges = Static<typeof TagChanges>;
 
 export const Tags = KeyedBy(TagValue);
 export type Tags = Static<typeof Tags>;
+
+/** A tag key seen on the project's recent devices, with how many of them carry it and its most frequent values. */
+export const TagSuggestion = Type.Object({
+  key: Type.String(),
+  /** How many of the sampled devices carry the key. */
+  devices: Type.Integer({ minimum: 1 }),
+  /** Its most frequent values among them, most frequent first (short ones only). */
+  values: Type.Array(Type.Union([Type.String(), Type.Number()])),
+});
+export type TagSuggestion = Static<typeof TagSuggestion>;

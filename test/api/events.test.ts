@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useIngress } from '../support/ingress.ts';
 import { waitFor } from '../support/eventually.ts';
+import { flushAllGatheredCounts } from '../../src/infra/flush-gathered-counts.ts';
+import { eventTypeCounts } from '../../src/events/event-type-counts.ts';
 
 const {
   ingress,
@@ -292,7 +294,50 @@ describe('event catalog', () => {
       type: 'catalog_auto',
       source: 'auto',
       createdAt: expect.any(String),
+      last30Days: 1,
+      lastSeenOn: new Date().toISOString().slice(0, 10),
     });
+  });
+
+  it('counts each type over 30 days with the last day seen, the same before and after the counts are flushed', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const figures = async () => {
+      const entry = (await listTypes()).find((candidate) => candidate.type === 'catalog_counted');
+      return entry && { last30Days: entry.last30Days, lastSeenOn: entry.lastSeenOn };
+    };
+    const old = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    old.setUTCHours(0, 0, 0, 0);
+    const fiveDaysAgo = new Date(Date.now() - 5 * 24 * 3600 * 1000);
+    fiveDaysAgo.setUTCHours(0, 0, 0, 0);
+    // Days written by earlier flushes: one inside the window, one before it, which is not counted.
+    await ingress.context.models.EventTypeDay.create([
+      {
+        _id: JSON.stringify([project.projectId, 'catalog_counted', old.getTime()]),
+        projectId: project.projectId,
+        type: 'catalog_counted',
+        day: old,
+        count: 50,
+        flush: 1,
+      },
+      {
+        _id: JSON.stringify([project.projectId, 'catalog_counted', fiveDaysAgo.getTime()]),
+        projectId: project.projectId,
+        type: 'catalog_counted',
+        day: fiveDaysAgo,
+        count: 4,
+        flush: 1,
+      },
+    ]);
+    await report([userEvent('catalog_counted', 'counted-user'), userEvent('catalog_counted', 'counted-user')]);
+    await report([userEvent('catalog_counted', 'other-user'), userEvent('catalog_other', 'other-user')]);
+    expect(await waitFor(figures, (seen) => seen?.last30Days === 7)).toEqual({ last30Days: 7, lastSeenOn: today });
+    await flushAllGatheredCounts(ingress.context, eventTypeCounts, project.projectId);
+    expect(await figures()).toEqual({ last30Days: 7, lastSeenOn: today });
+    const stored = await ingress.context.models.EventTypeDay.find({
+      projectId: project.projectId,
+      type: 'catalog_counted',
+    }).lean();
+    expect(stored.map((entry) => entry.count).sort((a, b) => a - b)).toEqual([3, 4, 50]);
   });
 
   it('adds a type manually, usable at once, and keeps the first entry when it is added again', async () => {
@@ -301,7 +346,13 @@ describe('event catalog', () => {
       body: { type: 'catalog_manual' },
     });
     expect(added.status).toBe(200);
-    expect(added.body.data).toEqual({ type: 'catalog_manual', source: 'manual', createdAt: expect.any(String) });
+    expect(added.body.data).toEqual({
+      type: 'catalog_manual',
+      source: 'manual',
+      createdAt: expect.any(String),
+      last30Days: 0,
+      lastSeenOn: null,
+    });
     expect((await listTypes()).find((entry) => entry.type === 'catalog_manual')).toEqual(added.body.data);
     const again = await ingress.request('POST', serverPath('/event-types'), {
       key: project.apiKey,

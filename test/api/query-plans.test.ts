@@ -51,6 +51,8 @@ import { inAppStatsPipeline } from '../../src/in-app/in-app-stats.ts';
 import { projectDevicesQuery } from '../../src/device-files/device-export.ts';
 import { recentImportsQuery } from '../../src/device-files/device-imports.ts';
 import { otherLogQuery, sentLogQuery } from '../../src/notifications/delivery-log-export.ts';
+import { catalogDaysQuery } from '../../src/events/event-type-counts.ts';
+import { recentTagsQuery } from '../../src/devices/tag-suggestions.ts';
 
 /**
  * The hot queries, built by the product's own functions, must be planned on an index on the server the tests use: a
@@ -124,6 +126,13 @@ async function seed(models: Models): Promise<void> {
           data: { amount: index % 250 },
           receivedAt: new Date(now.getTime() - ((index % 40) * dayMs) / 4 - index * 1000),
         };
+      }),
+    );
+    await models.EventTypeDay.insertMany(
+      Array.from({ length: 120 }, (_, index) => {
+        const day = new Date(Math.floor(now.getTime() / dayMs) * dayMs - (index % 40) * dayMs);
+        const type = eventTypes[index % eventTypes.length]!;
+        return { _id: JSON.stringify([project, type, day.getTime()]), projectId: project, type, day, count: index };
       }),
     );
     await models.EventCounter.insertMany(
@@ -756,8 +765,18 @@ const hotQueries: HotQuery[] = [
     secantus: 'explainGap',
   },
   {
+    name: "the tags of the project's newest devices (the console's tag suggestions)",
+    explain: () => explainQuery(recentTagsQuery(models(), projectId)),
+    index: 'projectId_1_createdAt_-1__id_-1',
+  },
+  {
     name: "the project's daily counts of the last 30 days (the overview)",
     explain: () => explainQuery(daysSinceQuery(models(), projectId, new Date(now.getTime() - 30 * dayMs))),
+    index: 'projectId_1_day_-1',
+  },
+  {
+    name: "the project's events per type and day of the last 30 days (the event catalog's counts)",
+    explain: () => explainQuery(catalogDaysQuery(models(), projectId, new Date(now.getTime() - 30 * dayMs))),
     index: 'projectId_1_day_-1',
   },
   {

@@ -153,6 +153,9 @@ describe('the typed client against the app', () => {
     const tags = { userId: 'client-user', tags: { plan: 'free' } };
     expect(await push.updateUserTags({ body: tags })).toMatchObject({ devices: [{ id: deviceId }] });
     expect(await push.postUserTags({ body: tags })).toMatchObject({ devices: [{ id: deviceId }] });
+    expect(await push.listTagSuggestions()).toEqual(
+      expect.arrayContaining([expect.objectContaining({ key: 'plan', values: ['free'] })]),
+    );
     const purchase = { type: 'purchase', subjectType: 'device', subjectId: deviceId, data: { amount: 12 } };
     expect(await push.reportEvents({ body: { events: [purchase] } })).toEqual({ success: 1, error: [] });
     expect(await push.trackEvents({ body: { events: [purchase] } })).toEqual({ success: 1, error: [] });

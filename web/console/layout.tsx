@@ -22,8 +22,11 @@ export function Section({ title, children, testId }: { title: string; children: 
 export interface Column<T> {
   label: string;
   cell(row: T): ComponentChildren;
-  /** A number is aligned right and never wraps; an id wraps at any character, as it has no words. */
-  kind?: 'number' | 'id';
+  /**
+   * A number is aligned right and never wraps; a time never wraps; an id wraps at any character, as it has no words;
+   * a message is given room and wraps a long word rather than widen the table.
+   */
+  kind?: 'number' | 'id' | 'when' | 'message';
 }
 
 /**
@@ -64,7 +67,8 @@ export function DataTable<T>({
           <tr key={rowKey(row)} {...rowProps?.(row)}>
             {columns.map((column) => (
               <td key={column.label} data-label={column.label} class={column.kind}>
-                {column.cell(row)}
+                {/* One box beside the label on a phone, however many elements the cell holds. */}
+                <div class="cell">{column.cell(row)}</div>
               </td>
             ))}
           </tr>
@@ -91,6 +95,12 @@ export function Toast({ message, onDone }: { message: string | null; onDone(): v
       {message}
     </div>
   );
+}
+
+/** A screen's toast and the function that shows a message in it: `toast` goes once at the end of the screen. */
+export function useToast(): { toast: ComponentChildren; say(message: string): void } {
+  const [message, setMessage] = useState<string | null>(null);
+  return { toast: <Toast message={message} onDone={() => setMessage(null)} />, say: setMessage };
 }
 
 /** What only an engineer needs (keys, raw ids, retries), folded away under "Advanced". */

@@ -1,5 +1,6 @@
 import { useId } from 'preact/hooks';
 import type { EventTypeView } from '../../src/schemas/events.ts';
+import type { TagSuggestion } from '../../src/schemas/tags.ts';
 import { api } from './api.ts';
 import { useProject } from './context.ts';
 import { useLoad } from './hooks.ts';
@@ -57,5 +58,39 @@ export function EventTypeSuggestions({ id }: { id: string }) {
         <option key={item.type} value={item.type} />
       ))}
     </datalist>
+  );
+}
+
+/** The id of the list of tag keys that TagSuggestions renders. */
+export const tagKeysList = 'tag-suggestions-keys';
+
+/** The id of the list of a tag key's values that TagSuggestions renders (any key spelt as an id's characters). */
+export const tagValuesList = (key: string) =>
+  `tag-suggestions-values-${[...key].map((char) => (/\w/.test(char) ? char : `-${char.codePointAt(0)!.toString(16)}`)).join('')}`;
+
+/**
+ * The tag keys and values seen on the project's newest devices, as suggestions for the fields whose `list` is
+ * tagKeysList or tagValuesList(key): a key or value nobody has shows as one not suggested. Rendered once per screen.
+ */
+export function TagSuggestions() {
+  const { base } = useProject();
+  const tags = useLoad(() => api<TagSuggestion[]>('GET', `${base}/tag-suggestions`), [base]);
+  return (
+    <>
+      <datalist id={tagKeysList}>
+        {(tags.data ?? []).map((tag) => (
+          <option key={tag.key} value={tag.key}>
+            {`on ${tag.devices} recent devices`}
+          </option>
+        ))}
+      </datalist>
+      {(tags.data ?? []).map((tag) => (
+        <datalist key={tag.key} id={tagValuesList(tag.key)}>
+          {tag.values.map((value) => (
+            <option key={String(value)} value={String(value)} />
+          ))}
+        </datalist>
+      ))}
+    </>
   );
 }

@@ -69,6 +69,15 @@ export function formatTime(iso: string | null | undefined): string {
   return Number.isNaN(time.getTime()) ? iso : time.toLocaleString();
 }
 
+/** A UTC day (YYYY-MM-DD) as a marketer reads it: today, yesterday, or the date; "never" for none. */
+export function formatDay(day: string | null): string {
+  if (day === null) return 'Never';
+  const today = new Date().toISOString().slice(0, 10);
+  if (day === today) return 'Today';
+  if (day === new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)) return 'Yesterday';
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { timeZone: 'UTC', dateStyle: 'medium' });
+}
+
 /** Any value as text: objects as JSON, so hostile strings stay inert text wherever they are shown. */
 export function asText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);

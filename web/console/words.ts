@@ -2,6 +2,7 @@
 import type { DeliveryOutcome } from '../../src/schemas/delivery-log.ts';
 import type { WebhookEventType } from '../../src/schemas/webhook.ts';
 import type { Platform } from '../../src/schemas/platforms.ts';
+import type { WaitingReason } from '../../src/queues/waiting-pushes.ts';
 
 export const outcomeWords: Record<DeliveryOutcome, string> = {
   sent: 'Sent',
@@ -12,6 +13,14 @@ export const outcomeWords: Record<DeliveryOutcome, string> = {
 };
 
 export const deliveryOutcomes = Object.keys(outcomeWords) as DeliveryOutcome[];
+
+/** The delivery log's entries for pushes not yet handed to a gateway, and why each waits. */
+export const waitingWords = { waiting: 'Waiting' };
+export const waitingReasonWords: Record<WaitingReason, string> = {
+  local_time: 'Waiting for the local time chosen, in the device’s own zone',
+  quiet_hours: 'Held by the project’s quiet hours',
+  throttle: 'Held back to keep to the send’s pace (pushes a minute)',
+};
 
 export const webhookEventWords: Record<WebhookEventType, string> = {
   'notification.completed': 'A send finished',
@@ -49,6 +58,7 @@ const reasonWords: Array<[RegExp, string]> = [
 /** A gateway or engine reason in plain words, or the reason itself when it is one we do not know. */
 export function reasonInWords(reason: string | null | undefined): string {
   if (!reason) return '';
+  if (Object.hasOwn(waitingReasonWords, reason)) return waitingReasonWords[reason as WaitingReason];
   return reasonWords.find(([pattern]) => pattern.test(reason))?.[1] ?? reason;
 }
 

@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import type { ErrorDetail } from '../../errors.ts';
 import { fieldsOf } from '../../schemas/validation.ts';
 import { assertRequestPasses } from '../../http/invalid-request-details.ts';
+import { eventTypeFigures, withFigures } from '../../events/event-type-counts.ts';
 import { firstSessionEvent, isReservedEventType, sdkAutomaticEvents } from '../../schemas/automatic-events.ts';
 
 const automaticEvents = new Set([firstSessionEvent, ...sdkAutomaticEvents]);
@@ -24,13 +25,20 @@ export function registerEventTypes(app: App, context: AppContext): void {
     {
       schema: {
         operationId: 'listEventTypes',
-        summary: "The project's event catalog (spec §6)",
+        summary: "The project's event catalog (spec §6), each type with its events over 30 days and the last day seen",
         tags: ['events'],
         params: ProjectParams,
         response: { 200: dataResponse(Type.Array(EventTypeView)) },
       },
     },
-    async (request) => ({ data: await context.eventTypes.list(request.params.projectId) }),
+    async (request) => {
+      const { projectId } = request.params;
+      const [entries, figures] = await Promise.all([
+        context.eventTypes.list(projectId),
+        eventTypeFigures(context, projectId),
+      ]);
+      return { data: entries.map((entry) => withFigures(entry, figures)) };
+    },
   );
 
   app.post(
@@ -55,7 +63,11 @@ export function registerEventTypes(app: App, context: AppContext): void {
       const { projectId } = request.params;
       const { type } = request.body;
       await context.eventTypes.add(projectId, [type], 'manual');
-      return { data: (await context.eventTypes.find(projectId, type))! };
+      const [entry, figures] = await Promise.all([
+        context.eventTypes.find(projectId, type),
+        eventTypeFigures(context, projectId),
+      ]);
+      return { data: withFigures(entry!, figures) };
     },
   );
 }

@@ -66,7 +66,14 @@ describe("the console's Events screen", { timeout: 120_000 }, () => {
       await until(() => listed('/event-types')).toContain('late_arrival');
       await page.getByRole('button', { name: 'Filter' }).click();
       await until(() => page.getByTestId('events-table').locator('tbody tr').count()).toBe(1);
-      await until(() => page.getByTestId('event-catalog').textContent()).toContain('late_arrival seen in events');
+      // The catalog says how often and when the type was last seen, in a marketer's words.
+      const catalogRow = page.getByTestId('event-catalog').locator('tbody tr', { hasText: 'late_arrival' });
+      await until(() => catalogRow.locator('td').allTextContents()).toEqual([
+        'late_arrival',
+        '1',
+        'Today',
+        'From events',
+      ]);
     } finally {
       await close();
     }

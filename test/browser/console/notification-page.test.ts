@@ -98,4 +98,46 @@ describe("the console's page of a notification", { timeout: 120_000 }, () => {
       await close();
     }
   });
+
+  it('names its template, and says how many pushes wait, until when and why', async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [
+      { id: 'later-1', platform: 'android', token: 'tok-later-1' },
+      { id: 'later-2', platform: 'ios', token: 'tok-later-2' },
+    ]);
+    const template = await harness.ingress.request('POST', `/v1/projects/${owner.projectId}/templates`, {
+      key: owner.apiKey,
+      body: { name: 'Evening reminder', title: 'See you tonight', body: 'Doors open at eight' },
+    });
+    // A local time 90 minutes from now (devices without a zone are in UTC): both pushes wait for it.
+    const due = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 90 * 60_000);
+    const clock = due.toISOString().slice(11, 16);
+    const id = await sendNotification(harness.ingress, owner, {
+      targetType: 'device',
+      targetIds: ['later-1', 'later-2'],
+      templateId: template.body.data.id,
+      localTime: clock,
+    });
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await page.goto(`${harness.ingress.baseUrl}/console#/notifications/${id}`);
+      await until(() => page.getByTestId('template-name').textContent()).toBe('Evening reminder');
+      const waiting = page.getByTestId('waiting-pushes');
+      await until(() => waiting.locator('p').textContent(), { timeout: 30_000 }).toBe(
+        `2 pushes wait; the next is due ${await page.evaluate((iso) => new Date(iso).toLocaleString(), due.toISOString())}.`,
+      );
+      await waiting.getByRole('button', { name: 'Show the waiting pushes and why they wait' }).click();
+      const log = page.getByTestId('delivery-log').locator('tbody tr');
+      await until(() => log.locator('td[data-label="Why"]').allTextContents()).toEqual([
+        'Waiting for the local time chosen, in the device’s own zone',
+        'Waiting for the local time chosen, in the device’s own zone',
+      ]);
+      expect(await log.locator('td[data-label="Outcome"]').allTextContents()).toEqual(['Waiting', 'Waiting']);
+      // The CSV export takes every outcome but the waiting one.
+      expect(await page.getByRole('button', { name: 'Download the delivery log (CSV)' }).count()).toBe(0);
+    } finally {
+      await close();
+    }
+  });
 });

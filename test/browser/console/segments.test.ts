@@ -5,6 +5,33 @@ import { until, show, useConsole } from '../../support/console.ts';
 const { harness, lists, openConsole, signIn } = useConsole();
 
 describe("the console's Segments screen", { timeout: 120_000 }, () => {
+  it("suggests the tag keys of the project's devices, and the values seen for the key typed", async () => {
+    const owner = await harness.ingress.createProject('team');
+    await registerDevices(harness.ingress, owner, [
+      { id: 'gold-1', platform: 'android', token: 'console-gold-1', tags: { tier: 'gold', city: 'Lyon' } },
+      { id: 'gold-2', platform: 'ios', token: 'console-gold-2', tags: { tier: 'gold' } },
+      { id: 'silver', platform: 'web', token: 'console-silver', tags: { tier: 'silver' } },
+    ]);
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, owner.apiKey);
+      await show(page, 'segments');
+      const options = (list: string | null) =>
+        page
+          .locator(`datalist[id="${list}"] option`)
+          .evaluateAll((found) => found.map((option) => (option as unknown as { value: string }).value));
+      const tag = page.getByLabel('Tag', { exact: true });
+      await until(async () => options(await tag.getAttribute('list'))).toEqual(['tier', 'city']);
+      await tag.fill('tier');
+      const value = page.getByLabel('Value', { exact: true });
+      await until(async () => options(await value.getAttribute('list'))).toEqual(['gold', 'silver']);
+      await tag.fill('city');
+      await until(async () => options(await value.getAttribute('list'))).toEqual(['Lyon']);
+    } finally {
+      await close();
+    }
+  });
+
   it('refuses an event condition whose count is left blank, which was saved as "at least 0 times": every device', async () => {
     const owner = await harness.ingress.createProject('team');
     await registerDevices(harness.ingress, owner, [{ id: 'never-bought', platform: 'android', token: 'console-nb' }]);

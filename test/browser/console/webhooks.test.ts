@@ -10,6 +10,16 @@ describe("the console's Webhooks screen", { timeout: 120_000 }, () => {
     try {
       await signIn(page, owner.apiKey);
       await show(page, 'webhooks');
+      // A refusal is said on its field, in words.
+      await page.getByLabel('URL').fill('not an address');
+      await page.getByRole('button', { name: 'Create endpoint' }).click();
+      const url = page.getByLabel('URL');
+      const urlError = page.locator(`#${await url.getAttribute('id')}-error`);
+      await until(() => urlError.textContent()).toBe(
+        'This address cannot receive webhooks: give a full web address (https://…) this server may call.',
+      );
+      expect(await url.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByRole('alert').count()).toBe(0);
       await page.getByLabel('URL').fill('http://127.0.0.1:9/hooks');
       await page.getByRole('button', { name: 'Create endpoint' }).click();
       const secret = page.getByTestId('webhook-secret');
@@ -34,6 +44,7 @@ describe("the console's Webhooks screen", { timeout: 120_000 }, () => {
       await until(() => row.getByText('enabled', { exact: true }).count()).toBe(1);
       await row.getByRole('button', { name: 'Disable' }).click();
       await until(() => row.getByText(/by hand/).count()).toBe(1);
+      await until(() => page.locator('.toast').textContent()).toBe('Endpoint disabled: no event is posted to it.');
       const stored = await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/webhooks/${id}`, {
         key: owner.apiKey,
       });
@@ -42,6 +53,7 @@ describe("the console's Webhooks screen", { timeout: 120_000 }, () => {
       await row.getByRole('button', { name: 'Delete' }).click();
       await page.getByRole('button', { name: /^Yes/ }).click();
       await until(() => row.count()).toBe(0);
+      await until(() => page.locator('.toast').textContent()).toBe('Endpoint deleted.');
     } finally {
       await close();
     }

@@ -1,5 +1,6 @@
 import { href } from '../route.ts';
-import { reasonInWords } from '../words.ts';
+import { inWords, platformWords, reasonInWords } from '../words.ts';
+import { DataTable } from '../layout.tsx';
 import { useState } from 'preact/hooks';
 import type { DeviceListItem } from '../../../src/schemas/device-list.ts';
 import { api, query } from '../api.ts';
@@ -69,33 +70,27 @@ export function BrowseDevices() {
       </div>
       <LoadedView loaded={first} empty="No device matches.">
         {() => (
-          <table class="list" data-testid="newest-devices">
-            <caption class="visually-hidden">Devices, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Device</th>
-                <th scope="col">Platform</th>
-                <th scope="col">User</th>
-                <th scope="col">Subscribed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((device) => (
-                <tr key={device.id} data-device-row={device.id}>
-                  <td>
-                    <a class="id" href={href('devices', device.id)}>
-                      {device.id}
-                    </a>
-                  </td>
-                  <td>{device.platform}</td>
-                  <td>{device.userId ?? '—'}</td>
-                  <td>
-                    {device.subscription.isSubscribed ? 'yes' : `no: ${reasonInWords(device.subscription.reason)}`}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            caption="Devices, newest first"
+            testId="newest-devices"
+            rows={rows}
+            rowKey={(device) => device.id}
+            rowProps={(device) => ({ 'data-device-row': device.id })}
+            columns={[
+              {
+                label: 'Device',
+                kind: 'id',
+                cell: (device) => <a href={href('devices', device.id)}>{device.id}</a>,
+              },
+              { label: 'Platform', cell: (device) => inWords(platformWords, device.platform) },
+              { label: 'User', kind: 'id', cell: (device) => device.userId ?? '—' },
+              {
+                label: 'Subscribed',
+                cell: (device) =>
+                  device.subscription.isSubscribed ? 'Yes' : `No: ${reasonInWords(device.subscription.reason)}`,
+              },
+            ]}
+          />
         )}
       </LoadedView>
       <LoadMore list={list} />

@@ -3,13 +3,43 @@ import type { EventTypeView, EventView } from '../../../src/schemas/events.ts';
 import { api, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
+import { ErrorMessage, LoadedView, formatDay, formatTime } from '../ui.tsx';
+import { type Column, DataTable } from '../layout.tsx';
 import { href } from '../route.ts';
 import { EventData } from './event-data.tsx';
 import { EventTypeSuggestions } from '../pickers.tsx';
 import { Field } from '../fields.tsx';
 
 const emptyFilters = { userId: '', deviceId: '', type: '' };
+
+const eventColumns: Column<EventView>[] = [
+  { label: 'Received', cell: (event) => formatTime(event.receivedAt) },
+  { label: 'Type', cell: (event) => <code>{event.type}</code> },
+  {
+    label: 'Subject',
+    cell: (event) => (
+      <>
+        {event.subjectType}{' '}
+        <a
+          class="id"
+          href={
+            event.subjectType === 'user' ? href('devices', 'user', event.subjectId) : href('devices', event.subjectId)
+          }
+        >
+          {event.subjectId}
+        </a>
+      </>
+    ),
+  },
+  { label: 'Data', cell: (event) => <EventData data={event.data} /> },
+];
+
+const catalogColumns: Column<EventTypeView>[] = [
+  { label: 'Type', cell: (type) => <code>{type.type}</code> },
+  { label: 'Events in 30 days', kind: 'number', cell: (type) => type.last30Days.toLocaleString() },
+  { label: 'Last seen', cell: (type) => formatDay(type.lastSeenOn) },
+  { label: 'Added', cell: (type) => (type.source === 'manual' ? 'By hand' : 'From events') },
+];
 const pageSize = 50;
 
 export function EventsScreen() {
@@ -85,42 +115,13 @@ export function EventsScreen() {
             const lastPage = older.at(-1) ?? first;
             return (
               <>
-                <table class="list" data-testid="events-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Received</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Subject</th>
-                      <th scope="col">Data</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((event) => (
-                      <tr key={event.id}>
-                        <td>{formatTime(event.receivedAt)}</td>
-                        <td>
-                          <code>{event.type}</code>
-                        </td>
-                        <td>
-                          {event.subjectType}{' '}
-                          <a
-                            class="id"
-                            href={
-                              event.subjectType === 'user'
-                                ? href('devices', 'user', event.subjectId)
-                                : href('devices', event.subjectId)
-                            }
-                          >
-                            {event.subjectId}
-                          </a>
-                        </td>
-                        <td>
-                          <EventData data={event.data} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  caption="Recent events"
+                  testId="events-table"
+                  columns={eventColumns}
+                  rows={list}
+                  rowKey={(event) => event.id}
+                />
                 <ErrorMessage error={loadOlder.error} />
                 {lastPage.length === pageSize && (
                   <button
@@ -141,14 +142,13 @@ export function EventsScreen() {
         <h2 id="event-catalog">Event catalog</h2>
         <LoadedView loaded={catalog} empty="No event type yet.">
           {(types) => (
-            <ul data-testid="event-catalog">
-              {types.map((type) => (
-                <li key={type.type}>
-                  <code>{type.type}</code>{' '}
-                  <small class="muted">{type.source === 'manual' ? 'added by hand' : 'seen in events'}</small>
-                </li>
-              ))}
-            </ul>
+            <DataTable
+              caption="Event catalog"
+              testId="event-catalog"
+              columns={catalogColumns}
+              rows={types}
+              rowKey={(type) => type.type}
+            />
           )}
         </LoadedView>
         <form

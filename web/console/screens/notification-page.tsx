@@ -9,7 +9,9 @@ import { href } from '../route.ts';
 import { LoadedView, formatTime } from '../ui.tsx';
 import { FunnelChart } from './notification/funnel-chart.tsx';
 import { FailureReasons, Platforms } from './notification/breakdown.tsx';
-import { DeliveryLog } from './notification/delivery-log.tsx';
+import { DeliveryLog, type OutcomeFilter } from './notification/delivery-log.tsx';
+import { WaitingPushes } from './notification/waiting-pushes.tsx';
+import { TemplateName } from './notification/template-name.tsx';
 import { useRenderedContent } from './notification/rendered-content.ts';
 import { ExperimentComparison } from './notification/experiment.tsx';
 
@@ -28,6 +30,7 @@ export function NotificationPage({ id }: { id: string }) {
   const notification = useLoad(() => api<NotificationView>('GET', path), [path]);
   const summary = useLoad(() => api<DeliverySummary>('GET', `${path}/delivery-summary`), [path]);
   const [round, setRound] = useState(0);
+  const [outcome, setOutcome] = useState<OutcomeFilter>('all');
   const moving = inProgress(notification.data);
   useInterval(() => {
     if (!moving) return;
@@ -69,6 +72,14 @@ export function NotificationPage({ id }: { id: string }) {
                     <dd>{content.body}</dd>
                   </>
                 )}
+                {view.templateId !== undefined && (
+                  <>
+                    <dt>Template</dt>
+                    <dd data-testid="template-name">
+                      <TemplateName base={base} templateId={view.templateId} />
+                    </dd>
+                  </>
+                )}
                 {content.url !== null && (
                   <>
                     <dt>Opens</dt>
@@ -87,6 +98,13 @@ export function NotificationPage({ id }: { id: string }) {
                   onPicked={notification.reload}
                 />
               )}
+              <WaitingPushes
+                view={view}
+                onShow={() => {
+                  setOutcome('waiting');
+                  document.getElementById('select-outcome')?.focus();
+                }}
+              />
             </>
           );
         }}
@@ -99,7 +117,13 @@ export function NotificationPage({ id }: { id: string }) {
           </div>
         )}
       </LoadedView>
-      <DeliveryLog path={`${path}/deliveries`} notificationId={id} round={round} />
+      <DeliveryLog
+        path={`${path}/deliveries`}
+        notificationId={id}
+        round={round}
+        outcome={outcome}
+        setOutcome={setOutcome}
+      />
     </article>
   );
 }

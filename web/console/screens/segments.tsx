@@ -8,7 +8,7 @@ import { Field, Select } from '../fields.tsx';
 import { SaveControls } from '../save-controls.tsx';
 import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 import { ConditionEditor, segmentEventTypes } from './segments/condition-editor.tsx';
-import { EventTypeSuggestions } from '../pickers.tsx';
+import { EventTypeSuggestions, TagSuggestions } from '../pickers.tsx';
 import { type DraftCondition, editorState, newTagCondition, toCondition } from './segments/draft.ts';
 
 export function SegmentsScreen() {
@@ -115,6 +115,7 @@ export function SegmentsScreen() {
           onChange={setMatch}
         />
         <EventTypeSuggestions id={segmentEventTypes} />
+        <TagSuggestions />
         {conditions.map((condition, index) => (
           <ConditionEditor
             key={index}

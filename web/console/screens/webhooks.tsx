@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { WebhookAttemptView, WebhookView, WebhookEventType } from '../../../src/schemas/webhook.ts';
-import { webhookEventTypes, webhookEventWords } from '../words.ts';
-import { Secret } from '../layout.tsx';
+import { inWords, webhookEventTypes, webhookEventWords } from '../words.ts';
+import { type FieldRule, placeErrors } from '../field-errors.ts';
+import { DataTable, Secret, useToast } from '../layout.tsx';
 import { api, listAll, query } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
@@ -46,6 +47,15 @@ function Attempts({ path }: { path: string }) {
   );
 }
 
+const webhookErrorRules: FieldRule<'url' | 'events'>[] = [
+  {
+    path: '/url',
+    field: 'url',
+    sentence: 'This address cannot receive webhooks: give a full web address (https://…) this server may call.',
+  },
+  { path: '/events', field: 'events', sentence: 'Choose at least one event to post.' },
+];
+
 const defaultEvents: WebhookEventType[] = ['notification.completed', 'message.failed'];
 
 function CreateWebhook({ base, onCreated }: { base: string; onCreated(): void }) {
@@ -59,6 +69,7 @@ function CreateWebhook({ base, onCreated }: { base: string; onCreated(): void })
     onCreated();
     return created;
   });
+  const { fields, unplaced } = placeErrors(create.error, webhookErrorRules);
   const toggle = (type: WebhookEventType, on: boolean) =>
     setEvents((chosen) => (on ? [...chosen, type] : chosen.filter((item) => item !== type)));
   return (
@@ -76,10 +87,16 @@ function CreateWebhook({ base, onCreated }: { base: string; onCreated(): void })
           value={url}
           onInput={setUrl}
           required
+          error={fields.url}
           hint="Where each event is posted, signed with the secret shown once the endpoint is created."
         />
-        <fieldset>
+        <fieldset aria-describedby={fields.events && 'webhook-events-error'}>
           <legend>Events</legend>
+          {fields.events && (
+            <small id="webhook-events-error" class="field-error">
+              {fields.events}
+            </small>
+          )}
           {webhookEventTypes.map((type) => (
             <Checkbox
               key={type}
@@ -94,7 +111,7 @@ function CreateWebhook({ base, onCreated }: { base: string; onCreated(): void })
           Create endpoint
         </button>
       </form>
-      <ErrorMessage error={create.error} />
+      <ErrorMessage error={unplaced} />
       {create.result?.secret && (
         <div class="notice" role="status">
           <p>Signing secret, shown this once: copy it now.</p>
@@ -108,47 +125,47 @@ function CreateWebhook({ base, onCreated }: { base: string; onCreated(): void })
 export function WebhooksScreen() {
   const { base } = useProject();
   const loaded = useLoad(() => listAll<WebhookView>(`${base}/webhooks`), [base]);
+  const { toast, say } = useToast();
   const change = useAction(async (webhook: WebhookView, enabled: boolean) => {
     await api('PUT', `${base}/webhooks/${webhook.id}`, {
       body: { url: webhook.url, events: webhook.events, enabled },
     });
     loaded.reload();
+    say(enabled ? 'Endpoint enabled.' : 'Endpoint disabled: no event is posted to it.');
   });
   const remove = useAction(async (id: string) => {
     await api('DELETE', `${base}/webhooks/${id}`);
     loaded.reload();
+    say('Endpoint deleted.');
   });
   return (
     <>
       <ErrorMessage error={change.error ?? remove.error} />
       <LoadedView loaded={loaded} empty="No webhook endpoint yet.">
         {(webhooks) => (
-          <table class="list">
-            <caption class="visually-hidden">Webhook endpoints, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">State</th>
-                <th scope="col">Recent attempts</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {webhooks.map((webhook) => (
-                <tr key={webhook.id} data-webhook={webhook.id}>
-                  <td>
+          <DataTable
+            caption="Webhook endpoints, newest first"
+            rows={webhooks}
+            rowKey={(webhook) => webhook.id}
+            rowProps={(webhook) => ({ 'data-webhook': webhook.id })}
+            columns={[
+              {
+                label: 'Endpoint',
+                cell: (webhook) => (
+                  <>
                     <code>{webhook.url}</code>
                     <div>
-                      <small>{webhook.events.join(', ')}</small>
+                      <small>{webhook.events.map((type) => inWords(webhookEventWords, type)).join('; ')}</small>
                     </div>
-                  </td>
-                  <td>
-                    <State webhook={webhook} />
-                  </td>
-                  <td>
-                    <Attempts path={`${base}/webhooks/${webhook.id}`} />
-                  </td>
-                  <td>
+                  </>
+                ),
+              },
+              { label: 'State', cell: (webhook) => <State webhook={webhook} /> },
+              { label: 'Recent calls', cell: (webhook) => <Attempts path={`${base}/webhooks/${webhook.id}`} /> },
+              {
+                label: 'Actions',
+                cell: (webhook) => (
+                  <>
                     <button
                       type="button"
                       class="secondary"
@@ -163,14 +180,15 @@ export function WebhooksScreen() {
                       disabled={remove.running}
                       onConfirm={() => void remove.run(webhook.id)}
                     />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
       </LoadedView>
       <CreateWebhook base={base} onCreated={loaded.reload} />
+      {toast}
     </>
   );
 }

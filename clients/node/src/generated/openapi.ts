@@ -397,7 +397,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's event catalog (spec §6) */
+        /** The project's event catalog (spec §6), each type with its events over 30 days and the last day seen */
         get: operations["listEventTypes"];
         put?: never;
         /** Add an event type to the catalog now, before any event of it arrives */
@@ -514,6 +514,26 @@ export interface paths {
         };
         /** Whether the device is subscribed, and when and why a gateway unsubscribed it */
         get: operations["getDeviceSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{projectId}/tag-suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tag keys and values on the project's newest devices, to suggest in conditions
+         * @description Read from the 500 newest devices: at most 200 keys, each with how many of them carry it and its 20 most frequent values of at most 64 characters, keys carried by most first.
+         */
+        get: operations["listTagSuggestions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3327,6 +3347,7 @@ export interface operations {
                                 sent: number;
                             };
                             waitingUntil?: string;
+                            templateId?: string;
                             variants?: {
                                 name: string;
                                 stats: {
@@ -3636,6 +3657,7 @@ export interface operations {
                                 sent: number;
                             };
                             waitingUntil?: string;
+                            templateId?: string;
                             variants?: {
                                 name: string;
                                 stats: {
@@ -3785,6 +3807,7 @@ export interface operations {
                                 sent: number;
                             };
                             waitingUntil?: string;
+                            templateId?: string;
                             variants?: {
                                 name: string;
                                 stats: {
@@ -3958,6 +3981,7 @@ export interface operations {
                                 sent: number;
                             };
                             waitingUntil?: string;
+                            templateId?: string;
                             variants?: {
                                 name: string;
                                 stats: {
@@ -4492,6 +4516,9 @@ export interface operations {
                             source: "auto" | "manual";
                             /** Format: date-time */
                             createdAt: string;
+                            last30Days: number;
+                            /** Format: date */
+                            lastSeenOn: string | null;
                         }[];
                     };
                 };
@@ -4546,6 +4573,9 @@ export interface operations {
                             source: "auto" | "manual";
                             /** Format: date-time */
                             createdAt: string;
+                            last30Days: number;
+                            /** Format: date */
+                            lastSeenOn: string | null;
                         };
                     };
                 };
@@ -5100,6 +5130,52 @@ export interface operations {
                                 message: string;
                             }[];
                         };
+                    };
+                };
+            };
+            /** @description Redis or MongoDB cannot be reached; nothing was accepted. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request was refused; `error.code` says why (CONTRACTS §1). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listTagSuggestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            key: string;
+                            devices: number;
+                            values: (string | number)[];
+                        }[];
                     };
                 };
             };

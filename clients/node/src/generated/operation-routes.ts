@@ -40,6 +40,7 @@ export const operationRoutes = {
   previewNotification: { method: 'post', path: '/v1/projects/{projectId}/notifications/preview', idempotencyKey: false, fileBody: false, fileAnswer: false },
   listDevices: { method: 'get', path: '/v1/projects/{projectId}/devices', idempotencyKey: false, fileBody: false, fileAnswer: false },
   getDeviceSubscription: { method: 'get', path: '/v1/projects/{projectId}/devices/{deviceId}/subscription', idempotencyKey: false, fileBody: false, fileAnswer: false },
+  listTagSuggestions: { method: 'get', path: '/v1/projects/{projectId}/tag-suggestions', idempotencyKey: false, fileBody: false, fileAnswer: false },
   createWebhookEndpoint: { method: 'post', path: '/v1/projects/{projectId}/webhooks', idempotencyKey: false, fileBody: false, fileAnswer: false },
   listWebhookEndpoints: { method: 'get', path: '/v1/projects/{projectId}/webhooks', idempotencyKey: false, fileBody: false, fileAnswer: false },
   getWebhookEndpoint: { method: 'get', path: '/v1/projects/{projectId}/webhooks/{id}', idempotencyKey: false, fileBody: false, fileAnswer: false },

@@ -1,5 +1,6 @@
 import type { ConditionOp } from '../../../../src/schemas/event-conditions.ts';
 import { Field, Select } from '../../fields.tsx';
+import { tagKeysList, tagValuesList } from '../../pickers.tsx';
 import type { DraftComparison } from './draft.ts';
 
 /** Every operator, by its label: the record's type makes the compiler notice an operator added to the API. */
@@ -36,8 +37,11 @@ export function ComparisonFields({
   comparison,
   name,
   onChange,
+  suggestTags = false,
 }: {
   keyLabel: string;
+  /** Suggests the project's tag keys and the values seen for the key chosen (TagSuggestions on the screen). */
+  suggestTags?: boolean;
   timesAs: 'ms' | 'iso';
   comparison: DraftComparison;
   name: (field: string) => string;
@@ -52,6 +56,7 @@ export function ComparisonFields({
         name={name('key')}
         value={comparison.key}
         onInput={(key) => onChange({ ...comparison, key })}
+        list={suggestTags ? tagKeysList : undefined}
         required
       />
       <Select
@@ -69,6 +74,7 @@ export function ComparisonFields({
             value={comparison.value}
             hint={[isList && listHint, timesAs === 'iso' && isoTimeHint].filter(Boolean).join(' ') || undefined}
             onInput={(value) => onChange({ ...comparison, value })}
+            list={suggestTags ? tagValuesList(comparison.key) : undefined}
           />
           <Select
             label="Value type"

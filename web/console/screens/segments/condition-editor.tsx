@@ -46,6 +46,7 @@ export function ConditionEditor({
       {condition.kind === 'tag' ? (
         <ComparisonFields
           keyLabel="Tag"
+          suggestTags
           timesAs="ms"
           comparison={condition}
           name={name}
