@@ -6,8 +6,7 @@
  * project of their own; then the product: the rows uploaded as NDJSON (streamed) to POST /device-imports and applied
  * by the worker. Reports rows/s of each and their ratio, the worker's peak RSS and the ingress's peak RSS. With
  * --ceiling-rows the ceilings write only the first N rows (their rate, into an empty project, is the higher one, so
- * the ratio errs low): a million raw upserts on SecantusDB take most of an hour. Then the export of the imported
- * devices against a raw cursor over them (device-export-measure.ts).
+ * the ratio errs low): a million raw upserts on SecantusDB take most of an hour. The export is bench:export's.
  */
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -17,7 +16,6 @@ import { createProject } from '../../src/projects/create-project.ts';
 import { deviceKey } from '../../src/models/device.ts';
 import { openBenchEnvironment } from './bench-environment.ts';
 import { peakRssMiB, waitUntil } from './measure.ts';
-import { measureExport } from './device-export-measure.ts';
 
 const { values: options } = parseArgs({
   options: { devices: { type: 'string', default: '100000' }, 'ceiling-rows': { type: 'string' } },
@@ -101,12 +99,6 @@ try {
       `${ceilingSeconds.toFixed(1)} s = ${Math.round(ceilingRate)} rows/s; product/ceiling ${(productRate / ceilingRate).toFixed(2)}; ` +
       `raw inserts ${Math.round(ceilingRows / insertSeconds)} rows/s, product/inserts ${((productRate * insertSeconds) / ceilingRows).toFixed(2)}; ` +
       `worker peak RSS ${workerPeak} MiB; ingress peak RSS ${await peakRssMiB(ingress.pid)} MiB (upload ${uploadSeconds.toFixed(1)} s)`,
-  );
-  const exported = await measureExport(bench.baseUrl, models, project, ingress.pid);
-  console.log(
-    `export: ${exported.rows} rows in ${exported.seconds.toFixed(1)} s = ${Math.round(exported.rowsPerSecond)} rows/s; ` +
-      `raw cursor ${Math.round(exported.ceilingRowsPerSecond)} rows/s; product/ceiling ${exported.ratio.toFixed(2)}; ` +
-      `ingress peak RSS ${exported.ingressPeakBeforeMiB} MiB before the export, ${exported.ingressPeakAfterMiB} MiB after`,
   );
 } finally {
   await bench.close();
