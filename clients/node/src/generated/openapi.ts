@@ -3134,7 +3134,7 @@ export interface operations {
                             until?: string;
                             leftAt?: string;
                             /** @enum {unknown} */
-                            leftBecause?: "completed" | "exit_rule" | "journey_deleted";
+                            leftBecause?: "completed" | "exit_rule" | "journey_deleted" | "step_failed";
                         }[];
                     };
                 };
