@@ -35,6 +35,16 @@ function movedOn(batch: StepBatch, result: StepResult) {
 }
 
 /**
+ * The batch's travellers still claimed by it and running (on the {claim} index): all of them, or those of `ids`. The
+ * batch is every traveller of its claim at its step, on its version under its runId.
+ */
+export function stepBatchFilter(batch: StepBatch, ids: string[] | null) {
+  const first = batch.travellers[0]!;
+  const atStep = { claim: batch.claim, state: 'running' as const, at: batch.stepId, runId: first.runId };
+  return ids ? { ...atStep, _id: { $in: ids } } : { ...atStep, journeyId: first.journeyId, version: first.version };
+}
+
+/**
  * Records the step run of the batch's travellers and moves them on: one range update per distinct result, conditional
  * on the claim and the running state (a traveller that exited or was taken over meanwhile is left as it is, so a step
  * never counts twice). A batch whose travellers share one result is one update of the claim's travellers at the step;
@@ -59,17 +69,9 @@ export async function advanceTravellers(
     if (result.waitingIn) addCount(stats, `${result.waitingIn}.waiting`);
     if (result.next === exitTarget) addCount(stats, 'completed');
   }
-  const [first] = batch.travellers;
-  if (!first) return;
   const wholeBatch = byResult.size === 1 && [...byResult.values()][0]!.ids.length === batch.travellers.length;
-  const atStep = { claim: batch.claim, state: 'running' as const, at: batch.stepId, runId: first.runId };
   const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byResult.values()].map(({ result, ids }) => ({
-    updateMany: {
-      filter: wholeBatch
-        ? { ...atStep, journeyId: first.journeyId, version: first.version }
-        : { ...atStep, _id: { $in: ids } },
-      update: movedOn(batch, result),
-    },
+    updateMany: { filter: stepBatchFilter(batch, wholeBatch ? null : ids), update: movedOn(batch, result) },
   }));
   if (operations.length > 0) await models.JourneyTraveller.bulkWrite(operations, { ordered: false });
 }

@@ -28,12 +28,13 @@ export const claimedTravellersQuery = (models: Models, claim: string) =>
  * its _id. Two range updates on the index rather than one write per traveller: a storage server applies a range in one
  * pass, where 500 point updates cost it 500 round trips of its own.
  */
-function upTo(state: ClaimState, last: Bound, set: Record<string, unknown>) {
-  return [
-    { updateMany: { filter: { state, dueAt: { $lt: last.dueAt } }, update: { $set: set } } },
-    { updateMany: { filter: { state, dueAt: last.dueAt, _id: { $lte: last._id } }, update: { $set: set } } },
-  ];
-}
+export const claimRangeFilters = (state: ClaimState, last: Bound) => [
+  { state, dueAt: { $lt: last.dueAt } },
+  { state, dueAt: last.dueAt, _id: { $lte: last._id } },
+];
+
+const upTo = (state: ClaimState, last: Bound, set: Record<string, unknown>) =>
+  claimRangeFilters(state, last).map((filter) => ({ updateMany: { filter, update: { $set: set } } }));
 
 /**
  * Takes up to a batch of the travellers whose step is due, oldest first, for this worker: those due get a new runId,
