@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Models } from '../models/index.ts';
 import type { Traveller } from './steps/step-context.ts';
 
-/** How long a claim holds before another worker may take the travellers over (their step then runs again, keyed). */
-export const claimLeaseMs = 60_000;
 export const claimBatchSize = 500;
 
 type ClaimState = 'due' | 'running';
@@ -44,6 +42,7 @@ const upTo = (state: ClaimState, last: Bound, set: Record<string, unknown>) =>
  */
 export async function claimDueTravellers(
   models: Models,
+  leaseMs: number,
   limit = claimBatchSize,
 ): Promise<{ claim: string; travellers: Traveller[]; found: number }> {
   const now = new Date();
@@ -52,7 +51,7 @@ export async function claimDueTravellers(
   const due = lapsed.length < limit ? await dueTravellersQuery(models, 'due', now, limit - lapsed.length) : [];
   const found = lapsed.length + due.length;
   if (found === 0) return { claim, travellers: [], found };
-  const lease = new Date(now.getTime() + claimLeaseMs);
+  const lease = new Date(now.getTime() + leaseMs);
   const claimed = { state: 'running', claim, dueAt: lease };
   await models.JourneyTraveller.bulkWrite(
     [
