@@ -18,7 +18,7 @@ it('Redis restarted from its append-only file while travellers wait: every trave
   await harness.startWorker('send');
   await harness.startWorker('deliver');
   await harness.startWorker('journey-steps');
-  const seeded = await seedWaitingTravellers(harness, travellers, 2000);
+  const seeded = await seedWaitingTravellers(harness.ingress, travellers, 2000);
 
   await travellersDone(harness, seeded.journeyId, 200);
   await harness.redis!.stop();

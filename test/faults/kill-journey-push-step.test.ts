@@ -17,7 +17,7 @@ it('kill -9 of the journey-steps worker while a push step is being sent: every t
   await harness.startWorker('send');
   await harness.startWorker('deliver');
   const first = await harness.startWorker('journey-steps');
-  const seeded = await seedWaitingTravellers(harness, travellers, 1000);
+  const seeded = await seedWaitingTravellers(harness.ingress, travellers, 1000);
   const { Notification, JourneyTraveller } = harness.ingress.context.models;
 
   await eventually(

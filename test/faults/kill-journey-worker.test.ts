@@ -17,7 +17,7 @@ it('kill -9 of the journey-steps worker while 10,000 travellers wait: a new work
   await harness.startWorker('send');
   await harness.startWorker('deliver');
   const first = await harness.startWorker('journey-steps');
-  const seeded = await seedWaitingTravellers(harness, travellers, 2000);
+  const seeded = await seedWaitingTravellers(harness.ingress, travellers, 2000);
 
   await travellersDone(harness, seeded.journeyId, 500);
   first.child.kill('SIGKILL');

@@ -3,6 +3,7 @@ import type { CreatedProject } from '../../src/projects/create-project.ts';
 import { deviceKey } from '../../src/models/device.ts';
 import { travellerId } from '../../src/models/journey-traveller.ts';
 import type { FaultHarness } from './fault-harness.ts';
+import type { TestIngress } from './ingress.ts';
 import { eventually } from './eventually.ts';
 import { journeyClient, pushStep } from './journeys.ts';
 
@@ -17,20 +18,20 @@ export interface WaitingTravellers {
  * due `dueInMs` from now, each with a subscribed Android device of its own.
  */
 export async function seedWaitingTravellers(
-  harness: FaultHarness,
+  ingress: TestIngress,
   count: number,
   dueInMs: number,
-): Promise<WaitingTravellers> {
-  const project = await harness.ingress.createProject('team');
+): Promise<WaitingTravellers & { dueAt: Date }> {
+  const project = await ingress.createProject('team');
   const journeyId = await journeyClient(
-    () => harness.ingress,
+    () => ingress,
     () => project,
   ).create({
     name: 'Fault',
     entry: { event: 'fault-enter' },
     steps: [{ id: 'pause', type: 'wait', seconds: 60 }, pushStep('hello', 'Hello')],
   });
-  const { Device, JourneyTraveller } = harness.ingress.context.models;
+  const { Device, JourneyTraveller } = ingress.context.models;
   const { projectId } = project;
   const now = new Date();
   const dueAt = new Date(now.getTime() + dueInMs);
@@ -71,7 +72,7 @@ export async function seedWaitingTravellers(
       { lean: true },
     );
   }
-  return { project, journeyId, tokens };
+  return { project, journeyId, tokens, dueAt };
 }
 
 /** Resolves once at least `count` travellers of the journey have left (their push step ran). */
