@@ -14,7 +14,7 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('.state/test/compile-ca
  * after the other files, each in a fresh process and each group on servers of its own (every project runs the global
  * set-up; the servers a test stops are its own).
  *
- * One at a time: the fault tests that push a 10,000-device send through a fault, which need both cores, and the tests
+ * One at a time: the fault tests that push a 10,000-device send (or 10,000 journey travellers) through a fault, which need both cores, and the tests
  * that time a process's answer to a signal, a kill or a lapsed lock to within seconds; beside one another on a loaded
  * machine, both kinds missed their deadlines. The others spend most of their time waiting for a clock (a minute to
  * turn, a throttle, a TTL sweep, a process or a cluster to start), and two of them run side by side.
@@ -22,6 +22,9 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('.state/test/compile-ca
 const oneAtATime = [
   'test/faults/gateway-failures.test.ts',
   'test/faults/kill-deliver-worker.test.ts',
+  'test/faults/kill-journey-worker.test.ts',
+  'test/faults/journey-redis-restart.test.ts',
+  'test/faults/kill-journey-push-step.test.ts',
   'test/faults/mongo-outage.test.ts',
   'test/faults/redis-restart.test.ts',
   'test/processes/fan-out-resume.test.ts',

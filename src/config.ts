@@ -26,6 +26,11 @@ export interface Config {
   jobRetention: JobRetention;
   /** How long one field of one device may render before its render thread is terminated and the device failed. */
   renderTimeoutMs: number;
+  /**
+   * How long a journey step runner's claim of travellers holds: a runner killed holding them leaves them to the next
+   * claim after this. Longer than any batch's step run, or a slow run is taken over and its step runs twice at once.
+   */
+  journeyClaimLeaseMs: number;
   /** Render threads per process, started at its first render. */
   renderThreads: number;
   webhooks: WebhookSettings;
@@ -165,5 +170,6 @@ export function loadConfig(): Config {
     },
     renderTimeoutMs: parsePositive('RENDER_TIMEOUT_MS', 1000),
     renderThreads: parseCount('RENDER_THREADS', 2),
+    journeyClaimLeaseMs: parsePositive('JOURNEY_CLAIM_LEASE_MS', 60_000),
   };
 }

@@ -5,48 +5,73 @@ import type { StepResult, Traveller } from './steps/step-context.ts';
 import { exitTarget } from './journey-graph.ts';
 import { addCount, type StatsChanges } from './journey-stats.ts';
 
+export interface StepBatch {
+  claim: string;
+  stepId: string;
+  /** The claimed travellers at the step, all on one version and one runId. */
+  travellers: Traveller[];
+  now: Date;
+}
+
+/** What a traveller's record becomes after its step ran with `result`. */
+function movedOn(batch: StepBatch, result: StepResult) {
+  const done = result.next === exitTarget;
+  const passed = result.outcome && { stepId: batch.stepId, at: batch.now, outcome: result.outcome };
+  return {
+    $set: {
+      state: done ? ('done' as const) : ('due' as const),
+      at: done ? null : result.next,
+      dueAt: done ? null : (result.dueAt ?? batch.now),
+      listening: result.listening ?? null,
+      waitingIn: result.waitingIn ?? null,
+      claim: null,
+      runId: null,
+      failures: 0,
+      ...(done && { endReason: 'completed' as const, endedAt: batch.now }),
+    },
+    $inc: { seq: 1 },
+    ...(passed && { $push: { passed } }),
+  };
+}
+
 /**
- * Records each traveller's step run and moves it on, in one bulk write of updates conditional on the claim and the
- * step count read: a traveller that exited or was taken over meanwhile is left as it is, and a step never counts twice.
+ * The batch's travellers still claimed by it and running (on the {claim} index): all of them, or those of `ids`. The
+ * batch is every traveller of its claim at its step, on its version under its runId.
+ */
+export function stepBatchFilter(batch: StepBatch, ids: string[] | null) {
+  const first = batch.travellers[0]!;
+  const atStep = { claim: batch.claim, state: 'running' as const, at: batch.stepId, runId: first.runId };
+  return ids ? { ...atStep, _id: { $in: ids } } : { ...atStep, journeyId: first.journeyId, version: first.version };
+}
+
+/**
+ * Records the step run of the batch's travellers and moves them on: one range update per distinct result, conditional
+ * on the claim and the running state (a traveller that exited or was taken over meanwhile is left as it is, so a step
+ * never counts twice). A batch whose travellers share one result is one update of the claim's travellers at the step;
+ * others name their travellers.
  */
 export async function advanceTravellers(
   models: Models,
-  claim: string,
-  stepId: string,
-  travellers: Traveller[],
+  batch: StepBatch,
   results: Map<string, StepResult>,
   stats: StatsChanges,
-  now: Date,
 ): Promise<void> {
-  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [];
-  for (const traveller of travellers) {
+  const byResult = new Map<string, { result: StepResult; ids: string[] }>();
+  for (const traveller of batch.travellers) {
     const result = results.get(traveller._id);
     if (!result) continue;
-    const done = result.next === exitTarget;
-    const passed = result.outcome && { stepId, at: now, outcome: result.outcome };
-    operations.push({
-      updateOne: {
-        filter: { _id: traveller._id, claim, seq: traveller.seq },
-        update: {
-          $set: {
-            state: done ? ('done' as const) : ('due' as const),
-            at: done ? null : result.next,
-            dueAt: done ? null : (result.dueAt ?? now),
-            listening: result.listening ?? null,
-            waitingIn: result.waitingIn ?? null,
-            claim: null,
-            runId: null,
-            ...(done && { endReason: 'completed' as const, endedAt: now }),
-          },
-          $inc: { seq: 1 },
-          ...(passed && { $push: { passed } }),
-        },
-      },
-    });
+    const key = JSON.stringify(result);
+    const same = byResult.get(key) ?? { result, ids: [] };
+    same.ids.push(traveller._id);
+    byResult.set(key, same);
     if (traveller.waitingIn) addCount(stats, `${traveller.waitingIn}.waiting`, -1);
-    if (traveller.listening?.stepId !== stepId) addCount(stats, `${stepId}.entered`);
+    if (traveller.listening?.stepId !== batch.stepId) addCount(stats, `${batch.stepId}.entered`);
     if (result.waitingIn) addCount(stats, `${result.waitingIn}.waiting`);
-    if (done) addCount(stats, 'completed');
+    if (result.next === exitTarget) addCount(stats, 'completed');
   }
+  const wholeBatch = byResult.size === 1 && [...byResult.values()][0]!.ids.length === batch.travellers.length;
+  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byResult.values()].map(({ result, ids }) => ({
+    updateMany: { filter: stepBatchFilter(batch, wholeBatch ? null : ids), update: movedOn(batch, result) },
+  }));
   if (operations.length > 0) await models.JourneyTraveller.bulkWrite(operations, { ordered: false });
 }

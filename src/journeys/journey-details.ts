@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import type { Models } from '../models/index.ts';
 import type { JourneyView } from '../schemas/journey.ts';
 import type { TravellerView } from '../schemas/journey-traveller.ts';
 import type { SubjectType } from '../schemas/events.ts';
@@ -45,6 +46,16 @@ export async function journeyDetailView(deps: DetailDeps, journey: StoredJourney
   return { ...toJourneyView(journey), stats: await readStats(deps, journey._id, journey.steps, pushCounts) };
 }
 
+/** A subject's last 100 visits of a journey, newest first, on the {projectId, subjectType, subjectId, journeyId, visit} index. */
+export const subjectVisitsQuery = (
+  models: Models,
+  projectId: string,
+  journeyId: string,
+  subjectType: SubjectType,
+  subjectId: string,
+) =>
+  models.JourneyTraveller.find({ projectId, subjectType, subjectId, journeyId }).sort({ visit: -1 }).limit(100).lean();
+
 /** Every visit of the subject, newest first: entry, steps passed with outcomes, where it waits, how it left. */
 export async function travellerVisits(
   deps: DetailDeps,
@@ -55,10 +66,7 @@ export async function travellerVisits(
 ): Promise<TravellerView[]> {
   if (!(await deps.models.Journey.exists({ _id: journeyId, projectId })))
     throw notFound(`No journey "${journeyId}" in this project.`);
-  const visits = await deps.models.JourneyTraveller.find({ projectId, subjectType, subjectId, journeyId })
-    .sort({ visit: -1 })
-    .limit(100)
-    .lean();
+  const visits = await subjectVisitsQuery(deps.models, projectId, journeyId, subjectType, subjectId);
   return visits.map((visit) => ({
     visit: visit.visit,
     version: visit.version,

@@ -13,8 +13,10 @@ export async function runDueSteps(deps: StepDeps, state: RunnerState): Promise<{
   const started = Date.now();
   let ran = 0;
   while (Date.now() - started < runBudgetMs) {
-    const { claim, travellers } = await claimDueTravellers(deps.models);
-    if (travellers.length === 0) break;
+    const { claim, travellers, found } = await claimDueTravellers(deps.models, deps.config.journeyClaimLeaseMs);
+    if (found === 0) break;
+    // Another worker took these first: there may be more behind them.
+    if (travellers.length === 0) continue;
     ran += await runClaimedSteps(deps, state, claim, travellers);
   }
   return { ran };

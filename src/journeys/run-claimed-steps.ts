@@ -1,9 +1,10 @@
 import type { StepOf, StepType } from '../schemas/journey-steps.ts';
 import { journeyVersionId } from '../models/journey.ts';
 import type { JourneyVersion } from './active-journeys.ts';
-import type { StepDeps, Traveller } from './steps/step-context.ts';
+import type { StepContext, StepDeps, StepResult, Traveller } from './steps/step-context.ts';
 import { stepRuns } from './steps/step-runs.ts';
 import { advanceTravellers } from './advance-travellers.ts';
+import { failTravellers, failureReason } from './fail-travellers.ts';
 import { recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
 
 export interface RunnerState {
@@ -22,10 +23,39 @@ async function versionsOf(deps: StepDeps, state: RunnerState, travellers: Travel
   }
 }
 
+type Run = (context: StepContext, step: StepOf<StepType>, travellers: Traveller[]) => Promise<Map<string, StepResult>>;
+
+/**
+ * The step run for the group; when it throws, for each traveller alone, so that a failure for one keeps none of the
+ * others back (a push step's group is one notification: its failure is the whole group's). Answers the results, and
+ * the reason of each traveller it failed for.
+ */
+async function runIsolated(context: StepContext, step: StepOf<StepType>, group: Traveller[]) {
+  const run = stepRuns[step.type] as Run;
+  try {
+    return { results: await run(context, step, group), failed: new Map<string, string>() };
+  } catch (error) {
+    if (group.length === 1 || step.type === 'push')
+      return {
+        results: new Map<string, StepResult>(),
+        failed: new Map(group.map((t) => [t._id, failureReason(error)])),
+      };
+  }
+  const results = new Map<string, StepResult>();
+  const failed = new Map<string, string>();
+  for (const traveller of group)
+    try {
+      for (const [id, result] of await run(context, step, [traveller])) results.set(id, result);
+    } catch (error) {
+      failed.set(traveller._id, failureReason(error));
+    }
+  return { results, failed };
+}
+
 /**
  * Runs the claimed travellers' steps, those at the same step of the same version together: one step run per group,
- * then one write per group moving them on. Travellers of a paused journey are held where they are. A group whose
- * step fails is left claimed and runs again when the claim lapses; the others go on.
+ * then one write per distinct result moving them on. Travellers of a paused journey are held where they are. A step
+ * that fails for a traveller is retried for it alone, a bounded number of times; the others go on at once.
  */
 export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim: string, travellers: Traveller[]) {
   const journeyIds = [...new Set(travellers.map((traveller) => traveller.journeyId))];
@@ -61,18 +91,18 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
         runId: first.runId ?? claim,
         now,
       };
+      const batch = { claim, stepId: step.id, travellers: group, now };
+      const { results, failed } = await runIsolated(context, step, group);
+      const changes = statsFor(stats, first.journeyId);
+      if (failed.size > 0)
+        deps.log.warn({ journeyId: first.journeyId, stepId: step.id, travellers: failed.size }, 'journey step failed');
       try {
-        const run = stepRuns[step.type] as (
-          c: typeof context,
-          s: StepOf<StepType>,
-          t: Traveller[],
-        ) => ReturnType<(typeof stepRuns)['wait']>;
-        const results = await run(context, step as StepOf<StepType>, group);
-        await advanceTravellers(deps.models, claim, step.id, group, results, statsFor(stats, first.journeyId), now);
+        await advanceTravellers(deps.models, batch, results, changes);
+        await failTravellers(deps.models, batch, failed, changes);
       } catch (error) {
         deps.log.error(
           { err: error, journeyId: first.journeyId, stepId: step.id },
-          'journey step failed; it runs again',
+          'journey step not recorded; it runs again',
         );
       }
     }),

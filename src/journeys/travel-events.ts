@@ -1,4 +1,5 @@
 import type { TravelDeps, Visit } from './visit.ts';
+import type { Models } from '../models/index.ts';
 import type { EventIngestJob } from '../queues/event-ingest.ts';
 import type { IngestedEvent } from '../schemas/events.ts';
 import { travellerId } from '../models/journey-traveller.ts';
@@ -9,21 +10,33 @@ import { enterTravellers, mayEnter, type Entry } from './enter-travellers.ts';
 import { exitTraveller, hearEvent } from './traveller-events.ts';
 import { addCount, recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
 
-const subjectKey = (event: Pick<IngestedEvent, 'subjectType' | 'subjectId'>) =>
-  `${event.subjectType}\n${event.subjectId}`;
+const subjectKey = (event: Subject) => `${event.subjectType}\n${event.subjectId}`;
 
-/** The latest visit of each (journey, subject) the events name: one indexed read for the whole job. */
+type Subject = Pick<IngestedEvent, 'subjectType' | 'subjectId'>;
+
+/**
+ * Every visit of the subjects to any journey, newest first: the read of an ingest job's events that rules name, one
+ * query per subject type on the {projectId, subjectType, subjectId, journeyId, visit} index (an $in of subject ids
+ * after two equalities, a range every server plans on the index, where an $or of subjects may be scanned).
+ */
+export function subjectsVisitsQueries(models: Models, projectId: string, subjects: Subject[]) {
+  const idsByType = new Map<Subject['subjectType'], string[]>();
+  for (const { subjectType, subjectId } of subjects)
+    idsByType.set(subjectType, [...(idsByType.get(subjectType) ?? []), subjectId]);
+  return [...idsByType].map(([subjectType, ids]) =>
+    models.JourneyTraveller.find({ projectId, subjectType, subjectId: { $in: ids } }, { passed: 0 })
+      .sort({ visit: -1 })
+      .lean<Array<Visit & Subject>>(),
+  );
+}
+
+/** The latest visit of each (journey, subject) the events name: one indexed read per subject type for the job. */
 async function latestVisits(deps: TravelDeps, projectId: string, events: IngestedEvent[]): Promise<Map<string, Visit>> {
   const subjects = [...new Map(events.map((event) => [subjectKey(event), event])).values()];
-  const visits = await deps.models.JourneyTraveller.find(
-    { projectId, $or: subjects.map(({ subjectType, subjectId }) => ({ subjectType, subjectId })) },
-    { passed: 0 },
-  )
-    .sort({ visit: -1 })
-    .lean<Array<Visit & { subjectType: string; subjectId: string }>>();
+  const visits = (await Promise.all(subjectsVisitsQueries(deps.models, projectId, subjects))).flat();
   const latest = new Map<string, Visit>();
   for (const visit of visits) {
-    const key = `${visit.journeyId}\n${subjectKey(visit as never)}`;
+    const key = `${visit.journeyId}\n${subjectKey(visit)}`;
     if (!latest.has(key)) latest.set(key, visit);
   }
   return latest;
@@ -34,7 +47,7 @@ const travelling = (visit: Visit | undefined): boolean => !!visit && visit.state
 /**
  * Matches the job's events against every journey's rules in memory: exit rules and waitForEvent steps of the
  * subject's current visit (on the version it travels), then entry. An event of a type no rule names costs nothing; the
- * others share one read of their subjects' visits. A subject enters a journey once per event, whatever the replays.
+ * others share one read of their subjects' visits per subject type. A subject enters a journey once per event, whatever the replays.
  */
 export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIngestJob): Promise<number> {
   const project: ProjectJourneys = await deps.activeJourneys.forProject(job.projectId);

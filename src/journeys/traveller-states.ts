@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
-import type { EndReason } from '../models/journey-traveller.ts';
+import type { EndReason } from '../schemas/journey-traveller.ts';
 
 /**
  * Pausing holds the journey's travellers where they are (a running step finishes, and its traveller is held by the

@@ -1,16 +1,16 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import type { WithTypedPaths } from './typed-paths.ts';
 import type { EntryEvent, SubjectType } from '../schemas/events.ts';
+import type { EndReason } from '../schemas/journey-traveller.ts';
 
 /**
  * due: its step `at` runs at `dueAt` (a wait is the next step's dueAt; a waitForEvent waits at its own step with
  * `listening` set, and its dueAt is the timeout). running: a worker holds its step under `runId` until `dueAt`, the
- * lease, after which another takes it with the same runId. held: its journey is paused. done: it left (`endReason`).
+ * lease, after which another takes it with the same runId (a step that failed for it lapses its lease at the retry
+ * time). held: its journey is paused. done: it left (`endReason`).
  */
 export const travellerStates = ['due', 'running', 'held', 'done'] as const;
 export type TravellerState = (typeof travellerStates)[number];
-export const endReasons = ['completed', 'exit_rule', 'journey_deleted'] as const;
-export type EndReason = (typeof endReasons)[number];
 
 export interface PassedStep {
   stepId: string;
@@ -37,6 +37,8 @@ const travellerSchema = new Schema(
     at: { type: String, default: null },
     /** Steps run in this visit: a step's run is keyed by (traveller, visit, seq), so none runs twice. */
     seq: { type: Number, default: 0 },
+    /** Failed attempts of the step `at` so far: each retried after a delay, the last one ends the visit. */
+    failures: { type: Number, default: 0 },
     dueAt: { type: Date, default: null },
     /** The step run's key while running: kept when a lapsed claim is taken over. */
     runId: { type: String, default: null },
@@ -52,8 +54,8 @@ const travellerSchema = new Schema(
   },
   { versionKey: false, minimize: false },
 );
-// The steps due, oldest first: the only query of the step runner.
-travellerSchema.index({ state: 1, dueAt: 1 });
+// The steps due, oldest first, and a claim of them up to the last one read: the step runner's queries.
+travellerSchema.index({ state: 1, dueAt: 1, _id: 1 });
 // An event's subject: its visits of every journey (entry, exit rules, waitForEvent), and the traveller lookup.
 travellerSchema.index({ projectId: 1, subjectType: 1, subjectId: 1, journeyId: 1, visit: -1 });
 // Pause, resume and delete of one journey; a batch's claimed travellers.

@@ -2,6 +2,10 @@ import { Type, type Static } from 'typebox';
 import { ProjectParams } from './common.ts';
 import { subjectTypes } from './events.ts';
 
+/** How a visit left: its steps done, an exit rule, the journey deleted, or a step that kept failing for it. */
+export const endReasons = ['completed', 'exit_rule', 'journey_deleted', 'step_failed'] as const;
+export type EndReason = (typeof endReasons)[number];
+
 export const TravellerParams = Type.Object({
   projectId: ProjectParams.properties.projectId,
   id: Type.String({ minLength: 1, maxLength: 128 }),
@@ -27,6 +31,6 @@ export const TravellerView = Type.Object({
   at: Type.Optional(Type.String({ description: 'the step it waits in, or runs next' })),
   until: Type.Optional(Type.String({ description: 'when that step is due: the end of its wait' })),
   leftAt: Type.Optional(Type.String()),
-  leftBecause: Type.Optional(Type.Enum(['completed', 'exit_rule', 'journey_deleted'] as const)),
+  leftBecause: Type.Optional(Type.Enum(endReasons)),
 });
 export type TravellerView = Static<typeof TravellerView>;

@@ -53,6 +53,16 @@ import { recentImportsQuery } from '../../src/device-files/device-imports.ts';
 import { otherLogQuery, sentLogQuery } from '../../src/notifications/delivery-log-export.ts';
 import { catalogDaysQuery } from '../../src/events/event-type-counts.ts';
 import { recentTagsQuery } from '../../src/devices/tag-suggestions.ts';
+import {
+  claimRangeFilters,
+  claimedTravellersQuery,
+  dueTravellersQuery,
+} from '../../src/journeys/claim-due-travellers.ts';
+import { stepBatchFilter, type StepBatch } from '../../src/journeys/advance-travellers.ts';
+import { subjectVisitsQuery } from '../../src/journeys/journey-details.ts';
+import { subjectsVisitsQueries } from '../../src/journeys/travel-events.ts';
+import { travellerId } from '../../src/models/journey-traveller.ts';
+import type { Traveller } from '../../src/journeys/steps/step-context.ts';
 
 /**
  * The hot queries, built by the product's own functions, must be planned on an index on the server the tests use: a
@@ -191,6 +201,32 @@ async function seed(models: Models): Promise<void> {
         notificationId: `${project}-n${index % 100}`,
         sent: 1,
       })),
+    );
+    const travellerStates = ['due', 'running', 'held', 'done'] as const;
+    await models.JourneyTraveller.insertMany(
+      Array.from({ length: 300 }, (_, index) => {
+        const journeyId = `${project}-j${index % 5}`;
+        const subjectId = deviceIdOf(index % devicesPerProject);
+        const visit = 1 + Math.floor(index / 100);
+        const state = travellerStates[index % 4]!;
+        return {
+          _id: travellerId(journeyId, 'device', subjectId, visit),
+          projectId: project,
+          journeyId,
+          version: 1,
+          subjectType: 'device',
+          subjectId,
+          visit,
+          entryEvent: { type: 'purchase', data: {} },
+          entryEventId: `${project}-job0:${index}`,
+          enteredAt: now,
+          state,
+          at: state === 'done' ? null : `s${index % 3}`,
+          dueAt: state === 'done' ? null : new Date(now.getTime() + (index - 150) * 60_000),
+          claim: state === 'running' ? `${project}-claim${index % 3}` : null,
+          runId: state === 'running' ? `${project}-claim${index % 3}` : null,
+        };
+      }),
     );
     // 90 days of counts, and the baseline.
     await models.DailyCount.insertMany(
@@ -706,6 +742,67 @@ const hotQueries: HotQuery[] = [
     name: 'the pending sends of a journey',
     explain: () => explainQuery(pendingJourneySendsQuery(models(), `${projectId}-j2`)),
     index: 'journeyId_1_status_1',
+  },
+  // Journey travellers: the step runner's claims and moves, an event's matching read, the traveller lookup
+  {
+    name: 'the oldest due journey steps (a claim of the step runner)',
+    explain: () => explainQuery(dueTravellersQuery(models(), 'due', now, 500)),
+    index: 'state_1_dueAt_1__id_1',
+  },
+  {
+    name: 'the oldest journey steps whose claim lapsed',
+    explain: () => explainQuery(dueTravellersQuery(models(), 'running', now, 500)),
+    index: 'state_1_dueAt_1__id_1',
+  },
+  {
+    name: 'a claim of the due journey steps up to the last one read (its two range updates)',
+    explain: () =>
+      Promise.all(
+        claimRangeFilters('due', { dueAt: now, _id: travellerId(`${projectId}-j1`, 'device', 'd100', 1) }).map(
+          (filter) => explainQuery(models().JourneyTraveller.find(filter)),
+        ),
+      ),
+    index: 'state_1_dueAt_1__id_1',
+  },
+  {
+    name: "a claim's travellers, read back",
+    explain: () => explainQuery(claimedTravellersQuery(models(), `${projectId}-claim1`)),
+    index: 'claim_1',
+  },
+  {
+    name: "a step's batch moved on: all of the claim's travellers at the step, or those of one result",
+    explain: () => {
+      const batch: StepBatch = {
+        claim: `${projectId}-claim1`,
+        stepId: 's1',
+        travellers: [{ journeyId: `${projectId}-j1`, version: 1, runId: `${projectId}-claim1` } as Traveller],
+        now,
+      };
+      return Promise.all(
+        [stepBatchFilter(batch, null), stepBatchFilter(batch, ['a', 'b'])].map((filter) =>
+          explainQuery(models().JourneyTraveller.find(filter)),
+        ),
+      );
+    },
+    index: ['claim_1', '_id_'],
+    secantus: 'explainGap',
+  },
+  {
+    name: "the journey visits of an ingest job's subjects (the one read of events that journey rules name)",
+    explain: () =>
+      Promise.all(
+        subjectsVisitsQueries(models(), projectId, [
+          { subjectType: 'device', subjectId: deviceIdOf(7) },
+          { subjectType: 'user', subjectId: 'u7' },
+          { subjectType: 'device', subjectId: deviceIdOf(8) },
+        ]).map(explainQuery),
+      ),
+    index: 'projectId_1_subjectType_1_subjectId_1_journeyId_1_visit_-1',
+  },
+  {
+    name: "a subject's visits of a journey (the traveller lookup)",
+    explain: () => explainQuery(subjectVisitsQuery(models(), projectId, `${projectId}-j2`, 'device', deviceIdOf(7))),
+    index: 'projectId_1_subjectType_1_subjectId_1_journeyId_1_visit_-1',
   },
   // Webhooks and the delivery log
   {

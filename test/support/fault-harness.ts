@@ -65,7 +65,7 @@ export interface FaultHarness {
   ingress: TestIngress;
   redis: RestartableService | null;
   mongo: RestartableService | null;
-  startWorker(queue: 'send' | 'deliver'): Promise<NodeProcess>;
+  startWorker(queue: 'send' | 'deliver' | 'journey-steps'): Promise<NodeProcess>;
   /** The end of what each worker process started so far has printed, for a failure message. */
   workerOutput(): string;
   close(): Promise<void>;

@@ -25,6 +25,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     webhooks: { allowPrivate: true, retryBaseMs: 50, retryWindowMs: 24 * 3600 * 1000, slotLeaseMs: 60_000 },
     renderTimeoutMs: 1000,
     renderThreads: 2,
+    journeyClaimLeaseMs: 60_000,
     ...overrides,
   };
 }

@@ -3154,7 +3154,7 @@ export interface operations {
                             until?: string;
                             leftAt?: string;
                             /** @enum {unknown} */
-                            leftBecause?: "completed" | "exit_rule" | "journey_deleted";
+                            leftBecause?: "completed" | "exit_rule" | "journey_deleted" | "step_failed";
                         }[];
                     };
                 };

@@ -1,0 +1,58 @@
+import type { AnyBulkWriteOperation } from 'mongoose';
+import type { Models } from '../models/index.ts';
+import type { TravellerDocument } from '../models/journey-traveller.ts';
+import type { StepBatch } from './advance-travellers.ts';
+import { addCount, type StatsChanges } from './journey-stats.ts';
+
+/** A step that fails for a traveller runs again for it after each of these delays, then the traveller leaves. */
+export const stepRetryDelaysMs = [1000, 10_000];
+
+/** The reason recorded for the traveller lookup: the error's message, bounded. */
+export const failureReason = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).slice(0, 200) || 'the step failed';
+
+/**
+ * Records a failed attempt of the step on each traveller, alone: it stays running under its runId (so that the retry
+ * writes what the attempt would have) with its lease lapsing at the retry time, when the claim takes it again; after
+ * the last retry it leaves with `step_failed`. Each attempt is in its passed steps with the reason.
+ */
+export async function failTravellers(
+  models: Models,
+  batch: StepBatch,
+  failed: Map<string, string>,
+  stats: StatsChanges,
+): Promise<void> {
+  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [];
+  for (const traveller of batch.travellers) {
+    const reason = failed.get(traveller._id);
+    if (reason === undefined) continue;
+    const attempt = (traveller.failures ?? 0) + 1;
+    const delay = stepRetryDelaysMs[attempt - 1];
+    const retryAt = delay === undefined ? null : new Date(batch.now.getTime() + delay);
+    const outcome = { failed: reason, attempt, ...(retryAt && { retryAt: retryAt.toISOString() }) };
+    const update = retryAt
+      ? { $set: { claim: null, dueAt: retryAt }, $inc: { failures: 1 } }
+      : {
+          $set: {
+            state: 'done' as const,
+            endReason: 'step_failed' as const,
+            endedAt: batch.now,
+            claim: null,
+            dueAt: null,
+            runId: null,
+            listening: null,
+            waitingIn: null,
+          },
+        };
+    operations.push({
+      updateOne: {
+        filter: { _id: traveller._id, claim: batch.claim, state: 'running' },
+        update: { ...update, $push: { passed: { stepId: batch.stepId, at: batch.now, outcome } } },
+      },
+    });
+    if (retryAt) continue;
+    addCount(stats, 'exited');
+    if (traveller.waitingIn) addCount(stats, `${traveller.waitingIn}.waiting`, -1);
+  }
+  if (operations.length > 0) await models.JourneyTraveller.bulkWrite(operations, { ordered: false });
+}
