@@ -91,6 +91,31 @@ describe('journey steps on real services (CONTRACTS §18)', () => {
     expect(bodies('s-tok-timeout')).toEqual(['Your cart waits']);
   });
 
+  it('waitForEvent going to exit at the event completes the traveller in stats', async () => {
+    const id = await journeys.create({
+      name: 'Paid',
+      entry: { event: 'p-added' },
+      steps: [
+        { id: 'gate', type: 'waitForEvent', event: 'p-paid', timeoutSeconds: 600, onEvent: 'exit', onTimeout: 'exit' },
+      ],
+    });
+    await journeys.report([device('s-paid', 'p-added')]);
+    await waitFor(
+      () =>
+        models().JourneyTraveller.findOne({ journeyId: id, subjectId: 's-paid', 'listening.stepId': 'gate' }).lean(),
+      (traveller) => traveller !== null,
+    );
+    await journeys.report([device('s-paid', 'p-paid')]);
+    const { stats } = await eventually(async () => {
+      const read = await journeys.read(id);
+      expect(read.stats.steps.gate.waiting).toBe(0);
+      return read;
+    });
+    expect(stats).toMatchObject({ entered: 1, active: 0, completed: 1, exited: 0 });
+    const [visit] = await journeys.visits(id, 'device', 's-paid');
+    expect(visit).toMatchObject({ state: 'left', leftBecause: 'completed' });
+  });
+
   it('branches on tags and splits by percent, each traveller once', { timeout: 120_000 }, async () => {
     await journeys.create({
       name: 'Tiers',
