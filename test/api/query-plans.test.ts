@@ -32,6 +32,7 @@ import { deviceHistoryQuery, sameTimeHistoryQuery } from '../../src/history/devi
 import { deliveredHistoryQuery } from '../../src/history/record-history.ts';
 import { deliveryResultsQuery, projectNotificationQuery } from '../../src/notifications/notification-view.ts';
 import { pendingJourneySendsQuery } from '../../src/journeys/cancel-journey-sends.ts';
+import { subjectVisitsQueries } from '../../src/journeys/travel-events.ts';
 import { listNotificationsQuery, sameTimeNotificationsQuery } from '../../src/notifications/list-notifications.ts';
 import { clickCountsPipeline } from '../../src/notifications/notification-clicks.ts';
 import { deviceClicksQuery } from '../../src/devices/erase-device.ts';
@@ -697,6 +698,17 @@ const hotQueries: HotQuery[] = [
     name: 'the pending sends of a journey',
     explain: () => explainQuery(pendingJourneySendsQuery(models(), `${projectId}-j2`)),
     index: 'journeyId_1_status_1',
+  },
+  {
+    name: "an event job's subjects' journey visits (entry, exit rules, waitForEvent), one read per subject type",
+    explain: () =>
+      Promise.all(
+        subjectVisitsQueries(models(), projectId, [
+          { type: 'paid', subjectType: 'device', subjectId: deviceIdOf(3), data: {} },
+          { type: 'paid', subjectType: 'user', subjectId: 'u-3', data: {} },
+        ] as never).map(explainQuery),
+      ),
+    index: 'projectId_1_subjectType_1_subjectId_1_journeyId_1_visit_-1',
   },
   // Webhooks and the delivery log
   {

@@ -46,7 +46,7 @@ async function insertTravellers(
       };
     });
     await collection.insertMany(documents as never[], { ordered: false });
-    if ((start / insertChunk) % 20 === 0) context.log(`seeded ${start + documents.length}/${count} waiting travellers`);
+    if ((start / insertChunk) % 4 === 0) context.log(`seeded ${start + documents.length}/${count} waiting travellers`);
   }
 }
 
