@@ -21,7 +21,8 @@ export async function exitTraveller(models: Models, visit: Visit): Promise<boole
 
 /**
  * An event a waitForEvent step waits for: the traveller goes on to onEvent now, in one write conditional on it still
- * waiting at that step (not timed out and taken by the step runner meanwhile, nor moved on by another event).
+ * waiting at that step (not timed out and taken by the step runner meanwhile, nor moved on by another event). Answers
+ * the target it went to, or null when the event did not move it.
  */
 export async function hearEvent(
   models: Models,
@@ -29,10 +30,10 @@ export async function hearEvent(
   visit: Visit,
   event: IngestedEvent,
   at: Date,
-): Promise<boolean> {
+): Promise<string | null> {
   const listening = visit.listening!;
   const step = version.steps.find((candidate) => candidate.id === listening.stepId) as StepOf<'waitForEvent'>;
-  if (!step || !matchesRule(step, event, visit.entryEvent)) return false;
+  if (!step || !matchesRule(step, event, visit.entryEvent)) return null;
   const result = await models.JourneyTraveller.updateOne(
     { _id: visit._id, state: { $in: ['due', 'held'] }, seq: visit.seq, 'listening.stepId': step.id },
     {
@@ -47,5 +48,5 @@ export async function hearEvent(
       $push: { passed: { stepId: step.id, at, outcome: { heard: event.type } } },
     },
   );
-  return result.modifiedCount === 1;
+  return result.modifiedCount === 1 ? step.onEvent : null;
 }

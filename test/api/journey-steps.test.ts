@@ -7,6 +7,12 @@ const { harness, project, journeys, bodies } = useJourneyHarness();
 const models = () => harness.ingress.context.models;
 const push = pushStep;
 const device = deviceEvent;
+/** Until the subject's traveller listens at the waitForEvent step: only events from then on count. */
+const listening = (journeyId: string, subjectId: string, stepId: string) =>
+  waitFor(
+    () => models().JourneyTraveller.findOne({ journeyId, subjectId, 'listening.stepId': stepId }).lean(),
+    (traveller) => traveller !== null,
+  );
 
 beforeAll(async () => {
   await registerDevices(harness.ingress, project, [
@@ -77,11 +83,7 @@ describe('journey steps on real services (CONTRACTS §18)', () => {
     // c-paid before the traveller reached the step: it does not count, so s-timeout times out.
     await journeys.report([device('s-timeout', 'c-paid'), device('s-timeout', 'c-added')]);
     await journeys.report([device('s-listen', 'c-added')]);
-    await waitFor(
-      () =>
-        models().JourneyTraveller.findOne({ journeyId: id, subjectId: 's-listen', 'listening.stepId': 'gate' }).lean(),
-      (traveller) => traveller !== null,
-    );
+    await listening(id, 's-listen', 'gate');
     await journeys.report([device('s-listen', 'c-paid')]);
     await waitFor(
       async () => [...bodies('s-tok-listen'), ...bodies('s-tok-timeout')],
@@ -89,6 +91,27 @@ describe('journey steps on real services (CONTRACTS §18)', () => {
     );
     expect(bodies('s-tok-listen')).toEqual(['Thanks']);
     expect(bodies('s-tok-timeout')).toEqual(['Your cart waits']);
+  });
+
+  it('waitForEvent going to exit at the event completes the traveller in stats', async () => {
+    const id = await journeys.create({
+      name: 'Paid',
+      entry: { event: 'p-added' },
+      steps: [
+        { id: 'gate', type: 'waitForEvent', event: 'p-paid', timeoutSeconds: 600, onEvent: 'exit', onTimeout: 'exit' },
+      ],
+    });
+    await journeys.report([device('s-paid', 'p-added')]);
+    await listening(id, 's-paid', 'gate');
+    await journeys.report([device('s-paid', 'p-paid')]);
+    const { stats } = await eventually(async () => {
+      const read = await journeys.read(id);
+      expect(read.stats.steps.gate.waiting).toBe(0);
+      return read;
+    });
+    expect(stats).toMatchObject({ entered: 1, active: 0, completed: 1, exited: 0 });
+    const [visit] = await journeys.visits(id, 'device', 's-paid');
+    expect(visit).toMatchObject({ state: 'left', leftBecause: 'completed' });
   });
 
   it('branches on tags and splits by percent, each traveller once', { timeout: 120_000 }, async () => {

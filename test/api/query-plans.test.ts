@@ -32,6 +32,7 @@ import { deviceHistoryQuery, sameTimeHistoryQuery } from '../../src/history/devi
 import { deliveredHistoryQuery } from '../../src/history/record-history.ts';
 import { deliveryResultsQuery, projectNotificationQuery } from '../../src/notifications/notification-view.ts';
 import { pendingJourneySendsQuery } from '../../src/journeys/cancel-journey-sends.ts';
+
 import { listNotificationsQuery, sameTimeNotificationsQuery } from '../../src/notifications/list-notifications.ts';
 import { clickCountsPipeline } from '../../src/notifications/notification-clicks.ts';
 import { deviceClicksQuery } from '../../src/devices/erase-device.ts';

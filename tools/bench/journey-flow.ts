@@ -1,0 +1,214 @@
+import type { RedisClient } from '../../src/infra/redis.ts';
+import { redisKeys } from '../../src/infra/redis-keys.ts';
+import type { BenchEnvironment, projectApi } from './bench-environment.ts';
+import { queueDepth, waitUntil } from './measure.ts';
+import { seededToken } from './seed-devices.ts';
+import { checkTarget } from './database-ceilings.ts';
+import { distribution, inRequests, travellerStorage, travellerTimes, usedMemory } from './journey-measures.ts';
+
+export interface BenchContext {
+  bench: BenchEnvironment;
+  redis: RedisClient;
+  api: ReturnType<typeof projectApi>;
+  project: { projectId: string };
+  subjects: number;
+  deadline: number;
+  log(line: string): void;
+}
+
+const inFlight = 16;
+const perRequest = 100;
+const subjectIds = (count: number) => Array.from({ length: count }, (_, index) => `device-${index}`);
+const remaining = (context: BenchContext) => Math.max(1000, context.deadline - Date.now());
+
+/** The ceiling: a plain send to the same devices, from the first POST to the last receipt. */
+export async function plainSend(context: BenchContext) {
+  const { api, bench, subjects, log } = context;
+  const started = Date.now();
+  await inRequests(subjectIds(subjects), perRequest, inFlight, async (targetIds) => {
+    await api('/notifications', { targetType: 'device', targetIds, title: 'Hello', body: 'A plain send' });
+  });
+  const sandbox = bench.sandbox!;
+  await deliveredOrSettled(context, () => sandbox.deliveries().length >= subjects);
+  const deliveries = sandbox.deliveries().length;
+  const seconds = (Date.parse(sandbox.deliveries().at(-1)!.receivedAt) - started) / 1000;
+  log(`plain send: ${deliveries} deliveries in ${seconds.toFixed(1)} s`);
+  return { deliveries, failed: subjects - deliveries, seconds, deliveriesPerSecond: Math.round(deliveries / seconds) };
+}
+
+/**
+ * Until every push expected is received, or the send and deliver queues are empty twice a second apart: a push that
+ * failed (a render past its time-out on a loaded machine) is never received, and is counted by its step instead.
+ */
+async function deliveredOrSettled(context: BenchContext, allReceived: () => boolean) {
+  const queues = (['send', 'deliver'] as const).map((name) => context.bench.queue(name));
+  let emptyChecks = 0;
+  await waitUntil(
+    'the pushes to be delivered or the queues to settle',
+    async () => {
+      if (allReceived()) return true;
+      const depths = await Promise.all(queues.map(queueDepth));
+      emptyChecks = depths.every((depth) => depth === 0) ? emptyChecks + 1 : 0;
+      return emptyChecks >= 2;
+    },
+    remaining(context),
+    1000,
+  );
+}
+
+/** Entry latencies: the k-th accepted event against the first sample whose `entered` count reached k (in order). */
+function entryLatencies(accepted: number[], samples: Array<[number, number]>): number[] {
+  const sorted = [...accepted].sort((a, b) => a - b);
+  const latencies: number[] = [];
+  let sample = 0;
+  for (let k = 0; k < sorted.length; k++) {
+    while (sample < samples.length && samples[sample]![1] < k + 1) sample++;
+    if (sample === samples.length) break;
+    latencies.push(Math.max(0, samples[sample]![0] - sorted[k]!));
+  }
+  return latencies;
+}
+
+export async function runJourney(
+  context: BenchContext,
+  journeyId: string,
+  options: { waitSeconds: number; awaitSeconds: number; reportPercent: number },
+) {
+  const { api, bench, redis, subjects, log } = context;
+  const statsKey = redisKeys.journeyStats(bench.env.QUEUE_PREFIX!, journeyId);
+  const count = async (field: string) => Number((await redis.hget(statsKey, field)) ?? 0);
+  const delivered = bench.sandbox!.deliveries().length;
+  const redisBefore = await usedMemory(redis);
+  const storageBefore = await travellerStorage(bench.models.JourneyTraveller.db.db!);
+  const acceptedAt = new Map<string, number>();
+  const samples: Array<[number, number]> = [];
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      samples.push([Date.now(), await count('entered')]);
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  })();
+  const entryStarted = Date.now();
+  await inRequests(subjectIds(subjects), perRequest, inFlight, async (ids) => {
+    await api('/events', {
+      events: ids.map((subjectId) => ({ type: 'bench_enter', subjectType: 'device', subjectId })),
+    });
+    const now = Date.now();
+    for (const id of ids) acceptedAt.set(id, now);
+  });
+  const entrySeconds = (Date.now() - entryStarted) / 1000;
+  log(`${subjects} entry events accepted in ${entrySeconds.toFixed(1)} s`);
+  await waitUntil('every subject to enter', async () => (await count('entered')) >= subjects, remaining(context), 200);
+  sampling = false;
+  await sampler;
+  samples.push([Date.now(), await count('entered')]);
+
+  // Memory while every traveller waits in the first step, the entry events' finished jobs removed (their retention is
+  // the queue's, not the travellers').
+  await waitUntil(
+    'every traveller to wait',
+    async () => (await count('wait.waiting')) >= subjects,
+    remaining(context),
+    200,
+  );
+  const ingest = context.bench.queue('event-ingest');
+  await waitUntil('the event-ingest queue to drain', async () => (await queueDepth(ingest)) === 0, remaining(context));
+  await ingest.clean(0, 1_000_000, 'completed');
+  const redisBytes = (await usedMemory(redis)) - redisBefore;
+  const storage = await travellerStorage(bench.models.JourneyTraveller.db.db!);
+  const waiting = await count('wait.waiting');
+  const perTraveller = (field: keyof typeof storage) => Math.round((storage[field] - storageBefore[field]) / waiting);
+  const memory = {
+    waiting,
+    redisBytesPerTraveller: Math.round(redisBytes / waiting),
+    mongoDataBytesPerTraveller: perTraveller('dataBytes'),
+    mongoStorageBytesPerTraveller: perTraveller('storageBytes'),
+    mongoIndexBytesPerTraveller: perTraveller('indexBytes'),
+  };
+  log(`memory while waiting: ${JSON.stringify(memory)}`);
+
+  // The reporters: each reports once it listens at the await step, so that its event counts (CONTRACTS §18).
+  const every = Math.max(1, Math.round(100 / options.reportPercent));
+  const pending = new Set(subjectIds(subjects).filter((_, index) => index % every === 0));
+  const reporters = pending.size;
+  while (pending.size > 0 && (await count('completed')) + (await count('exited')) < subjects) {
+    const listening = await bench.models.JourneyTraveller.find(
+      { journeyId, state: 'due', at: 'await', 'listening.stepId': 'await', subjectId: { $in: [...pending] } },
+      { subjectId: 1 },
+    ).lean();
+    const ids = listening.map((traveller) => traveller.subjectId);
+    for (const id of ids) pending.delete(id);
+    await inRequests(ids, perRequest, inFlight, async (chunk) => {
+      await api('/events', {
+        events: chunk.map((subjectId) => ({ type: 'bench_report', subjectType: 'device', subjectId })),
+      });
+    });
+    if (ids.length === 0) await new Promise((done) => setTimeout(done, 500));
+  }
+  log(`${reporters - pending.size} of ${reporters} reporters reported; waiting for every traveller to finish`);
+  await waitUntil(
+    'every traveller to finish',
+    async () => (await count('completed')) >= subjects,
+    remaining(context),
+    500,
+  );
+
+  const times = await travellerTimes(bench.models, { journeyId }, options.awaitSeconds, (id) => acceptedAt.get(id));
+  const expected = [...times.pushesOf.values()].reduce((sum, pushes) => sum + pushes, 0);
+  await deliveredOrSettled(context, () => bench.sandbox!.deliveries().length - delivered >= expected);
+  const { stats } = await api<{ stats: { steps: Record<string, { failed?: number }> } }>(`/journeys/${journeyId}`);
+  const failed = (stats.steps.first?.failed ?? 0) + (stats.steps.reminder?.failed ?? 0);
+  // A token's first delivery is the first push step's, its second the reminder's; any more is a duplicate.
+  const received = new Map<string, number>();
+  const receipts: [number[], number[]] = [[], []];
+  for (const delivery of bench.sandbox!.deliveries().slice(delivered)) {
+    const nth = received.get(delivery.token) ?? 0;
+    received.set(delivery.token, nth + 1);
+    if (nth < 2) receipts[nth]!.push(Date.parse(delivery.receivedAt));
+  }
+  let duplicates = 0;
+  let missing = 0;
+  for (const [subjectId, pushes] of times.pushesOf) {
+    const got = received.get(seededToken(Number(subjectId.slice('device-'.length)))) ?? 0;
+    duplicates += Math.max(0, got - pushes);
+    missing += Math.max(0, pushes - got);
+  }
+  const rate = (wave: number[], from: number) =>
+    wave.length === 0 ? 0 : Math.round(wave.length / ((Math.max(...wave) - from) / 1000));
+  const pushRates = {
+    first: rate(receipts[0], times.dueFrom.first),
+    reminder: rate(receipts[1], times.dueFrom.reminder),
+  };
+  const entry = distribution(entryLatencies([...acceptedAt.values()], samples));
+  const lateness = distribution(Object.values(times.lateness).flat());
+  const latenessByStep = Object.fromEntries(
+    Object.entries(times.lateness).map(([step, all]) => [step, distribution(all)]),
+  );
+  return {
+    entrySeconds: Number(entrySeconds.toFixed(1)),
+    entryAfterAccepted: entry,
+    firstStepAfterAccepted: distribution(times.firstStep),
+    lateness,
+    latenessByStep,
+    reporters,
+    heard: times.heard,
+    completed: times.completed,
+    pushesSent: expected,
+    pushRates,
+    duplicates,
+    failed,
+    lost: missing - failed,
+    memory,
+    targets: [
+      checkTarget('entry p99 ≤ 5 s after the event is accepted', entry.p99, entry.p99 <= 5),
+      checkTarget('step lateness p99 ≤ 10 s', lateness.p99, lateness.p99 <= 10),
+      checkTarget('0 duplicates and none lost', duplicates + missing - failed, duplicates + missing === failed),
+      checkTarget(
+        '≤ 300 bytes of Redis per waiting traveller',
+        memory.redisBytesPerTraveller,
+        memory.redisBytesPerTraveller <= 300,
+      ),
+    ],
+  };
+}
