@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StoredExperiment, Variant } from '../schemas/experiment.ts';
+import type { StoredExperiment, StoredVariant } from '../schemas/experiment.ts';
 import type { TargetDevice } from '../targets/target-device.ts';
 
 /** The two fan-outs of an experiment: the tested share with its variants, then the rest with the winner. */
@@ -24,7 +24,7 @@ export function testedVariant(notificationId: string, deviceId: string, testPerc
 export interface ExperimentSend {
   _id: string;
   experiment?: StoredExperiment | null;
-  variants?: Variant[] | null;
+  variants?: StoredVariant[] | null;
 }
 
 /**

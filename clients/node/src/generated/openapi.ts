@@ -2321,13 +2321,27 @@ export interface operations {
                         androidChannelId?: string;
                         silent?: boolean;
                         platforms?: ("android" | "ios" | "web")[];
-                        variants?: {
+                        variants?: ({
                             name: string;
+                            templateId?: string;
                             title?: string;
-                            body: string;
+                            body?: string;
                             url?: string;
                             imageUrl?: string;
-                        }[];
+                            buttons?: {
+                                id: string;
+                                text: string;
+                                url?: string;
+                            }[];
+                            localizations?: {
+                                [key: string]: {
+                                    title?: string;
+                                    body?: string;
+                                    url?: string;
+                                    imageUrl?: string;
+                                };
+                            };
+                        } & unknown)[];
                         experiment?: {
                             testPercent?: number;
                             metric: string;
@@ -2765,13 +2779,27 @@ export interface operations {
                         androidChannelId?: string;
                         silent?: boolean;
                         platforms?: ("android" | "ios" | "web")[];
-                        variants?: {
+                        variants?: ({
                             name: string;
+                            templateId?: string;
                             title?: string;
-                            body: string;
+                            body?: string;
                             url?: string;
                             imageUrl?: string;
-                        }[];
+                            buttons?: {
+                                id: string;
+                                text: string;
+                                url?: string;
+                            }[];
+                            localizations?: {
+                                [key: string]: {
+                                    title?: string;
+                                    body?: string;
+                                    url?: string;
+                                    imageUrl?: string;
+                                };
+                            };
+                        } & unknown)[];
                         experiment?: {
                             testPercent?: number;
                             metric: string;
@@ -3474,13 +3502,27 @@ export interface operations {
                     androidChannelId?: string;
                     silent?: boolean;
                     platforms?: ("android" | "ios" | "web")[];
-                    variants?: {
+                    variants?: ({
                         name: string;
+                        templateId?: string;
                         title?: string;
-                        body: string;
+                        body?: string;
                         url?: string;
                         imageUrl?: string;
-                    }[];
+                        buttons?: {
+                            id: string;
+                            text: string;
+                            url?: string;
+                        }[];
+                        localizations?: {
+                            [key: string]: {
+                                title?: string;
+                                body?: string;
+                                url?: string;
+                                imageUrl?: string;
+                            };
+                        };
+                    } & unknown)[];
                     experiment?: {
                         testPercent?: number;
                         metric: string;
