@@ -45,3 +45,12 @@ export async function* experimentAudience(
       yield { ...device, variant: experiment.winner };
   }
 }
+
+/**
+ * An experiment's device group as job ids and progress keys name it (a variant's name may hold any character): the
+ * variant's place among the send's, marked apart for the winner's fan-out, whose parts must not take a test part's id.
+ */
+export function experimentGroup(send: ExperimentSend, phase: ExperimentPhase, variant: string): string {
+  const index = send.variants?.findIndex((candidate) => candidate.name === variant) ?? -1;
+  return `${phase === 'winner' ? 'w' : 'v'}${index}`;
+}

@@ -11,7 +11,6 @@ import { optionContentErrors } from '../rendering/option-content-errors.ts';
 /** The send's own fields a variant's content takes the place of, and those an experiment cannot be combined with. */
 const replacedByVariants = ['templateId', 'title', 'body', 'url', 'imageUrl', 'buttons', 'localizations'];
 const notWithVariants: Record<string, string> = {
-  localTime: 'cannot be combined with variants yet',
   silent: 'cannot be combined with variants, which are content',
 };
 

@@ -237,7 +237,7 @@ describe('experiments (CONTRACTS §19)', () => {
         { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, metric: 'conversion:signup' } },
         '/experiment/metric',
       ],
-      [{ ...base, variants: variantsNamed('a', 'b'), experiment, localTime: '09:00' }, '/localTime'],
+      [{ ...base, variants: variantsNamed('a', 'b'), experiment, silent: true }, '/silent'],
     ];
     for (const [body, field] of cases) {
       const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
