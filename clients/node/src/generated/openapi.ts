@@ -5830,6 +5830,8 @@ export interface operations {
                                 subscribed: number;
                                 sent: number;
                                 clicked: number;
+                                /** @description conversions credited to a push that day, of every one of the project's conversion events (CONTRACTS §19) */
+                                conversions: number;
                             }[];
                         };
                     };
