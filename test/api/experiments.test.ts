@@ -154,6 +154,39 @@ describe('experiments (CONTRACTS §19)', () => {
     expect(bodiesOf(tokens).every((received) => received.length === 1)).toBe(true);
   });
 
+  it('decide by the delayed decision job itself once it is due, and send the winner with no one acting', async () => {
+    const { project, tokens } = await projectWithDevices(100);
+    const id = await sendExperiment(project, variantsNamed('plain', 'bold'), {
+      testPercent: 50,
+      metric: 'clicked',
+      decideAfterMinutes: 1,
+      winner: 'auto',
+    });
+    await testDelivered(project, id);
+    for (const [index, token] of tokens.entries()) {
+      const [body] = bodiesOf([token])[0]!;
+      if (body !== 'b-bold') continue;
+      const click = await harness.ingress.request(
+        'POST',
+        `/v1/sdk/projects/${project.projectId}/devices/d${index}/events`,
+        { key: project.clientKey, body: { type: '@clicked', data: { notificationId: id } } },
+      );
+      expect(click.status).toBe(200);
+    }
+    // The job the send queued, due a minute after the send: its minute made to pass by promoting it, as BullMQ
+    // does when its delay runs out; the send worker then runs it as it would.
+    const decision = (await harness.workers.context.queues.send.getJob(`${id}-decide`))!;
+    expect(await decision.getState()).toBe('delayed');
+    expect(decision.opts.delay).toBeGreaterThan(50_000);
+    await decision.promote();
+    const done = await waitUntilCompleted(harness.ingress, project, id);
+    expect(done.experiment).toMatchObject({ status: 'completed', winner: 'bold', decidedBy: 'auto' });
+    expect(done.stats).toMatchObject({ targeted: 100, sent: 100 });
+    const all = bodiesOf(tokens);
+    expect(all.every((received) => received.length === 1)).toBe(true);
+    expect(all.filter(([body]) => body === 'b-bold').length).toBeGreaterThan(50);
+  });
+
   it.each([
     ['sendBest', 1],
     ['sendNone', 0],
