@@ -14,6 +14,7 @@ import { defineConfig } from 'vitest/config';
 const oneAtATime = [
   'test/faults/gateway-failures.test.ts',
   'test/faults/kill-deliver-worker.test.ts',
+  'test/faults/kill-experiment-workers.test.ts',
   'test/faults/mongo-outage.test.ts',
   'test/faults/redis-restart.test.ts',
   'test/processes/fan-out-resume.test.ts',
