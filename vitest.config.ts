@@ -25,6 +25,7 @@ const oneAtATime = [
   'test/faults/kill-journey-worker.test.ts',
   'test/faults/journey-redis-restart.test.ts',
   'test/faults/kill-journey-push-step.test.ts',
+  'test/faults/kill-experiment-workers.test.ts',
   'test/faults/mongo-outage.test.ts',
   'test/faults/redis-restart.test.ts',
   'test/processes/fan-out-resume.test.ts',

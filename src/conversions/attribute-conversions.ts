@@ -4,6 +4,9 @@ import type { Conversion } from '../schemas/conversions.ts';
 import type { SubjectType } from '../schemas/events.ts';
 import { publishWebhookEvents } from '../webhooks/publish-events.ts';
 import { messageConverted } from '../webhooks/webhook-events.ts';
+import { dailyCounts, dayCountField, dayKey } from '../overview/daily-counts.ts';
+import { addGatheredCounts } from '../infra/flush-gathered-counts.ts';
+import { startOfUtcDay } from '../infra/utc-day.ts';
 
 /** An ingested event, under the id it is stored with: a retried job presents the same ids. */
 export interface IngestedConversion {
@@ -12,7 +15,7 @@ export interface IngestedConversion {
   subjectType: SubjectType;
   subjectId: string;
   data: Record<string, unknown>;
-  /** When it was received, in milliseconds: the end of the window looked back over. */
+  /** When it was received, in milliseconds: the end of the window looked back over; the same for a batch's events. */
   at: number;
 }
 
@@ -50,16 +53,21 @@ function conversionValue(conversion: Conversion, event: IngestedConversion): num
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/** How long a batch's mark that its credits were added to its day lasts: past any retry of its job. */
+const dayCountMarkerSeconds = 3600;
+
 /**
  * Credits each event of a conversion type to its subject's last push sent (or clicked) within the conversion's window
  * (CONTRACTS §19): one Redis script per such event, nothing for events of other types; then queues message.converted
- * for the credited ones.
+ * for the credited ones, and adds them to the overview's day (gathered, once per `batch`: a retried batch finds its own
+ * credits again, counted once).
  */
 export async function attributeConversions(
-  deps: Pick<Deps, 'redis' | 'config' | 'models' | 'queues'>,
+  deps: Pick<Deps, 'redis' | 'config' | 'models' | 'queues' | 'log'>,
   projectId: string,
   conversions: Conversion[],
   events: IngestedConversion[],
+  batch: string,
 ): Promise<void> {
   if (conversions.length === 0) return;
   const byEvent = new Map(conversions.map((conversion) => [conversion.event, conversion]));
@@ -89,5 +97,11 @@ export async function attributeConversions(
       return [messageConverted({ notificationId, ...event, ...(value !== undefined && { value }) })];
     }),
   );
-  await publishWebhookEvents(deps, projectId, credits.flat());
+  const credited = credits.flat();
+  await publishWebhookEvents(deps, projectId, credited);
+  if (credited.length === 0) return;
+  const field = dayCountField(dayKey(startOfUtcDay(new Date(events[0]!.at))), 'conversions');
+  await addGatheredCounts(deps, dailyCounts, projectId, new Map([[field, credited.length]]), {
+    once: { marker: `conversions:${batch}`, seconds: dayCountMarkerSeconds },
+  });
 }

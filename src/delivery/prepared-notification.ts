@@ -3,10 +3,9 @@ import type { NotificationData } from '../schemas/notification.ts';
 import { contentOf, type MessageContent } from '../rendering/message-content.ts';
 import type { EntryEvent } from '../schemas/events.ts';
 import type { SendTiming } from '../schemas/send-timing.ts';
-import type { MessageOptions } from '../schemas/message-options.ts';
+import { optionsOf, type MessageOptions } from '../schemas/message-options.ts';
 import type { PushOptions } from '../gateways/gateway.ts';
 import { localizationKeys, type LocalizationKeys } from '../rendering/localized-content.ts';
-import { variantContent } from '../experiments/experiment-rules.ts';
 
 /** A notification ready to render (in the render pool, which parses its templates), its data in push-payload form. */
 export interface PreparedNotification {
@@ -105,12 +104,16 @@ export class PreparedNotifications {
     if (!notification) return null;
     const chosen = notification.variants?.find((candidate) => candidate.name === variant);
     const data = notification.data ?? {};
-    const options = notification.options ?? {};
+    // A variant's buttons and languages take the place of the send's, which has none of its own (CONTRACTS §19).
+    const options = {
+      ...notification.options,
+      ...(chosen && optionsOf({ buttons: chosen.buttons, localizations: chosen.localizations })),
+    };
     return {
       id: notificationId,
       createdAt: notification.createdAt,
       sendFrom: notification.sendAt ?? notification.createdAt,
-      content: chosen ? variantContent(chosen) : contentOf(notification),
+      content: contentOf(chosen ?? notification),
       data,
       entryEvent: notification.entryEvent ?? null,
       pushData: toPushData(notificationId, data),

@@ -80,6 +80,7 @@ export async function ingestEvents(
     job.projectId,
     conversions,
     job.events.map((event, index) => ({ ...event, id: events[index]!._id, at: receivedAt.getTime() })),
+    jobId,
   );
   const day = startOfUtcDay(receivedAt).getTime();
   let flushDue = false;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StoredExperiment, Variant } from '../schemas/experiment.ts';
+import type { StoredExperiment, StoredVariant } from '../schemas/experiment.ts';
 import type { TargetDevice } from '../targets/target-device.ts';
 
 /** The two fan-outs of an experiment: the tested share with its variants, then the rest with the winner. */
@@ -24,7 +24,7 @@ export function testedVariant(notificationId: string, deviceId: string, testPerc
 export interface ExperimentSend {
   _id: string;
   experiment?: StoredExperiment | null;
-  variants?: Variant[] | null;
+  variants?: StoredVariant[] | null;
 }
 
 /**
@@ -44,4 +44,13 @@ export async function* experimentAudience(
     else if (phase === 'winner' && tested === null && experiment.winner)
       yield { ...device, variant: experiment.winner };
   }
+}
+
+/**
+ * An experiment's device group as job ids and progress keys name it (a variant's name may hold any character): the
+ * variant's place among the send's, marked apart for the winner's fan-out, whose parts must not take a test part's id.
+ */
+export function experimentGroup(send: ExperimentSend, phase: ExperimentPhase, variant: string): string {
+  const index = send.variants?.findIndex((candidate) => candidate.name === variant) ?? -1;
+  return `${phase === 'winner' ? 'w' : 'v'}${index}`;
 }

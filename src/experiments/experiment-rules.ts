@@ -5,12 +5,12 @@ import type { SendNotificationBody } from '../schemas/notification.ts';
 import { contentSyntaxErrors } from '../rendering/message-content.ts';
 import { fieldsOf } from '../schemas/validation.ts';
 import type { Conversion } from '../schemas/conversions.ts';
-import type { Experiment, StoredExperiment, Variant } from '../schemas/experiment.ts';
+import type { Experiment, StoredExperiment, StoredVariant } from '../schemas/experiment.ts';
+import { optionContentErrors } from '../rendering/option-content-errors.ts';
 
 /** The send's own fields a variant's content takes the place of, and those an experiment cannot be combined with. */
 const replacedByVariants = ['templateId', 'title', 'body', 'url', 'imageUrl', 'buttons', 'localizations'];
 const notWithVariants: Record<string, string> = {
-  localTime: 'cannot be combined with variants yet',
   silent: 'cannot be combined with variants, which are content',
 };
 
@@ -36,7 +36,10 @@ export function experimentRequestErrors(fields: Record<string, unknown>): ErrorD
     const { name } = fieldsOf(variant);
     if (names.has(name)) details.push({ path: `/variants/${index}/name`, message: 'is already the name of a variant' });
     names.add(name);
-    details.push(...contentSyntaxErrors(fieldsOf(variant), `/variants/${index}`));
+    const own = fieldsOf(variant);
+    const prefix = `/variants/${index}`;
+    if (own.templateId === undefined) details.push(...contentSyntaxErrors(own, prefix));
+    details.push(...optionContentErrors(own).map((detail) => ({ ...detail, path: prefix + detail.path })));
   }
   return details;
 }
@@ -61,16 +64,6 @@ export function storedExperiment(experiment: Experiment): StoredExperiment {
   };
 }
 
-/** A variant's content, as a notification's own is stored. */
-export function variantContent(variant: Variant) {
-  return {
-    title: variant.title ?? null,
-    body: variant.body,
-    url: variant.url ?? null,
-    imageUrl: variant.imageUrl ?? null,
-  };
-}
-
 /**
  * The send's variants and experiment as its notification stores them, none without; a metric naming no conversion
  * of the project is a 400.
@@ -78,11 +71,12 @@ export function variantContent(variant: Variant) {
 export async function experimentFields(
   models: Models,
   projectId: string,
-  body: Pick<SendNotificationBody, 'variants' | 'experiment'>,
-): Promise<{ variants?: Variant[]; experiment?: StoredExperiment }> {
-  if (body.variants === undefined || body.experiment === undefined) return {};
+  body: Pick<SendNotificationBody, 'experiment'>,
+  variants: StoredVariant[] | undefined,
+): Promise<{ variants?: StoredVariant[]; experiment?: StoredExperiment }> {
+  if (variants === undefined || body.experiment === undefined) return {};
   const conversions = (await readProjectSettings(models, projectId))?.conversions ?? [];
   const errors = experimentMetricErrors(body.experiment, conversions);
   if (errors.length > 0) throw invalidRequest('The experiment is not valid; see details for each field.', errors);
-  return { variants: body.variants, experiment: storedExperiment(body.experiment) };
+  return { variants, experiment: storedExperiment(body.experiment) };
 }

@@ -1,11 +1,11 @@
 import type { Deps } from '../deps.ts';
-import type { Variant } from '../schemas/experiment.ts';
+import type { StoredVariant } from '../schemas/experiment.ts';
 import { readConversions } from '../conversions/conversion-counts.ts';
 
 export interface ExperimentNotification {
   _id: string;
   projectId: string;
-  variants?: Variant[] | null;
+  variants?: StoredVariant[] | null;
   variantTargeted?: Record<string, number> | null;
 }
 

@@ -1,17 +1,28 @@
 import { contentOf, parseContent, type MessageContent } from '../rendering/message-content.ts';
 import { referencedDeviceTags } from '../rendering/referenced-tags.ts';
 import type { MessageOptions } from '../schemas/message-options.ts';
+import type { StoredVariant } from '../schemas/experiment.ts';
 import type { Platform } from '../schemas/platforms.ts';
 import { targetProjection, type TargetProjection } from '../targets/target-device.ts';
 import { localizedContent } from '../rendering/localized-content.ts';
 
-type StoredMessage = Parameters<typeof contentOf>[0] & { options?: MessageOptions | null };
+type StoredMessage = Parameters<typeof contentOf>[0] & {
+  options?: MessageOptions | null;
+  variants?: StoredVariant[] | null;
+};
 
-/** Every content a message may render: its own, each localization's and each button's (as a body and a url). */
+/**
+ * Every content a message may render: its own, each localization's and each button's (as a body and a url), and each
+ * of its experiment's variants' with their own.
+ */
 function renderedContents(message: StoredMessage): MessageContent[] {
   const content = contentOf(message);
   const options = message.options ?? {};
+  const variants = (message.variants ?? []).flatMap(({ buttons, localizations, ...variant }) =>
+    renderedContents({ ...variant, options: { buttons, localizations } }),
+  );
   return [
+    ...variants,
     content,
     ...Object.values(options.localizations ?? {}).map((localization) => localizedContent(content, localization)),
     ...(options.buttons ?? []).map((button) => contentOf({ body: button.text, url: button.url })),
@@ -32,7 +43,9 @@ export function fanOutProjection(message: StoredMessage): TargetProjection {
   return targetProjection([...tags], { language: hasLocalizations(message) });
 }
 
-const hasLocalizations = (message: StoredMessage) => Object.keys(message.options?.localizations ?? {}).length > 0;
+const hasLocalizations = (message: StoredMessage): boolean =>
+  Object.keys(message.options?.localizations ?? {}).length > 0 ||
+  (message.variants ?? []).some((variant) => Object.keys(variant.localizations ?? {}).length > 0);
 
 const silentPlatforms: Platform[] = ['android', 'ios'];
 

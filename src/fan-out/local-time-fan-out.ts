@@ -8,6 +8,7 @@ import { readProjectSettings } from '../projects/project-settings.ts';
 import { deviceZone, nextLocalTime } from '../targets/local-clock.ts';
 import { fanOutCursor, type FanOutTargets } from './batch-fan-out.ts';
 import { claimSending, type SendDeps } from './send-claim.ts';
+import { experimentGroup } from '../experiments/experiment-groups.ts';
 
 /**
  * Devices gathered for one part of a local-time send before it is queued. A few thousand, so that 100,000 devices over
@@ -17,16 +18,19 @@ export const zonePartSize = 2500;
 
 type LocalTimeTargets = FanOutTargets & { localTime: string; sendAt?: Date | null; createdAt: Date };
 
-/** The devices waiting for one instant, of one gateway, not yet queued. */
+/** The devices waiting for one instant, of one gateway (and in an experiment one variant), not yet queued. */
 interface Bucket {
   instant: number;
   gateway: GatewayName;
+  variant?: string;
+  group?: string;
   /** The device streamed before its first: while it holds devices, a resumed fan-out starts there. */
   startAfter: string | null;
   devices: TargetDevice[];
 }
 
-const bucketKey = (instant: number, gateway: GatewayName) => `${instant}-${gateway}`;
+const bucketKey = (instant: number, gateway: GatewayName, group?: string) =>
+  `${instant}-${gateway}${group === undefined ? '' : `-${group}`}`;
 
 /** The send's zones so far, as its notification shows them: each instant and the devices queued for it. */
 function zoneSizes(buckets: Record<string, QueuedZoneParts>): { at: number; devices: number }[] {
@@ -53,7 +57,9 @@ export async function fanOutByLocalTime(
   start: FanOutProgress,
 ): Promise<void> {
   const settings = await readProjectSettings(deps.models, targets.projectId);
-  const sendFrom = (targets.sendAt ?? targets.createdAt).getTime();
+  // The winner goes to the devices that waited at their local time's next occurrence after the decision (CONTRACTS §19).
+  const decidedAt = targets.phase === 'winner' ? (targets.experiment?.decidedAt?.getTime() ?? 0) : 0;
+  const sendFrom = Math.max((targets.sendAt ?? targets.createdAt).getTime(), decidedAt);
   const instants = new Map<string, number>();
   const instantOf = (device: TargetDevice) => {
     const zone = deviceZone(device, settings);
@@ -101,11 +107,14 @@ class ZoneParts {
     const planned = this.saved.queuing;
     if (planned && device._id > planned.untilId) await this.queue(planned);
     const gateway = gatewayForDevice(device);
-    const key = bucketKey(instant, gateway);
+    const { variant } = device;
+    const group =
+      variant === undefined ? undefined : experimentGroup(this.targets, this.targets.phase ?? 'test', variant);
+    const key = bucketKey(instant, gateway, group);
     const queued = this.saved.buckets[key];
     let full: Bucket | undefined;
     if (!queued || device._id > queued.untilId) {
-      const bucket = this.held.get(key) ?? { instant, gateway, startAfter: this.lastId, devices: [] };
+      const bucket = this.held.get(key) ?? { instant, gateway, variant, group, startAfter: this.lastId, devices: [] };
       bucket.devices.push(device);
       this.held.set(key, bucket);
       if (bucket.devices.length >= zonePartSize) full = bucket;
@@ -122,19 +131,19 @@ class ZoneParts {
     await this.job.updateData({ ...this.job.data, progress: { ...this.progress, finished: true } });
   }
 
-  private plan(bucket: Bucket): ZonePartPlan {
-    return { instant: bucket.instant, gateway: bucket.gateway, untilId: bucket.devices.at(-1)!._id };
+  private plan({ instant, gateway, variant, group, devices }: Bucket): ZonePartPlan {
+    return { instant, gateway, ...(group !== undefined && { variant, group }), untilId: devices.at(-1)!._id };
   }
 
   private async queue(plan: ZonePartPlan): Promise<void> {
-    const { instant, gateway, untilId } = plan;
-    const key = bucketKey(instant, gateway);
+    const { instant, gateway, variant, group, untilId } = plan;
+    const key = bucketKey(instant, gateway, group);
     const devices = (this.held.get(key)?.devices ?? []).map(({ _id, ...device }) => device);
     const replanned = this.saved.queuing !== undefined;
     if (!replanned) await this.save({ ...this.progress, localTime: { ...this.saved, queuing: plan } });
     const { _id: notificationId, projectId } = this.targets;
     const before = this.saved.buckets[key];
-    const jobId = zonePartJobId(notificationId, instant, gateway, before?.parts ?? 0);
+    const jobId = zonePartJobId(notificationId, instant, gateway, before?.parts ?? 0, group);
     // A part an interrupted run queued keeps the devices it was queued with: counted as it stands.
     const queuedBefore = replanned ? await this.deps.queues.deliver.getJob(jobId) : undefined;
     const size = queuedBefore?.data.devices.length ?? devices.length;
@@ -144,12 +153,17 @@ class ZoneParts {
       [key]: { parts: (before?.parts ?? 0) + 1, untilId, devices: (before?.devices ?? 0) + size },
     };
     // Counted before the part goes, as it will stand queued: a part due now can deliver before the next write.
+    const variantTargeted = { ...this.progress.variantTargeted };
+    if (variant !== undefined) variantTargeted[variant] = (variantTargeted[variant] ?? 0) + size;
+    const variantFields = variant !== undefined && { variantTargeted };
     await claimSending(this.deps.models, notificationId, {
       'stats.targeted': targeted,
       localTimeZones: zoneSizes(buckets),
+      ...variantFields,
     });
     if (devices.length > 0) {
-      const data = { notificationId, projectId, gateway, batch: this.progress.batches, devices };
+      const batch = this.progress.batches;
+      const data = { notificationId, projectId, gateway, batch, devices, ...(variant !== undefined && { variant }) };
       const part = {
         ...data,
         heldUntil: instant,
@@ -164,6 +178,7 @@ class ZoneParts {
       afterId: this.resumePoint(),
       batches: this.progress.batches + 1,
       targeted,
+      ...variantFields,
       finished: false,
       localTime: { buckets },
     });

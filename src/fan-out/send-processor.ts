@@ -27,6 +27,13 @@ const winnerStart = (notification: {
   ...(notification.variantTargeted && { variantTargeted: notification.variantTargeted as Record<string, number> }),
 });
 
+const decisionFrom = (notification: { sendAt?: Date | null; createdAt: Date }) =>
+  (notification.sendAt ?? notification.createdAt).getTime();
+
+/** The instants a local-time fan-out queued parts for. */
+const zoneInstants = (progress: FanOutProgress) =>
+  Object.keys(progress.localTime?.buckets ?? {}).map((key) => Number(key.slice(0, key.indexOf('-'))));
+
 /** A send whose job failed for good: failed, unless canceled, or completed before the job could record it. */
 export async function markSendFailed(models: SendDeps['models'], notificationId: string): Promise<void> {
   await models.Notification.updateOne(
@@ -77,18 +84,20 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
       )
         return;
       const { experiment } = notification;
+      const localTime = notification.timing?.localTime;
       const progress = job.data.progress ?? (phase === 'winner' ? winnerStart(notification) : startProgress);
       if (!progress.finished && (phase !== 'winner' || experiment?.winner)) {
-        if (phase === undefined && experiment?.mode === 'auto') {
-          const from = (notification.sendAt ?? notification.createdAt).getTime();
-          await enqueueDecision(deps, notification, from + experiment.decideAfterMinutes * 60_000);
-        }
+        if (phase === undefined && experiment?.mode === 'auto' && localTime === undefined)
+          await enqueueDecision(
+            deps,
+            notification,
+            decisionFrom(notification) + experiment.decideAfterMinutes * 60_000,
+          );
         try {
           const projection = fanOutProjection(notification);
-          const localTime = notification.timing?.localTime;
           const targets = { ...notification, ...(phase && { phase }) };
           if (localTime === undefined) await fanOutBatches(deps, segments, job, targets, projection, progress);
-          else await fanOutByLocalTime(deps, segments, job, { ...notification, localTime }, projection, progress);
+          else await fanOutByLocalTime(deps, segments, job, { ...targets, localTime }, projection, progress);
         } catch (error) {
           if (error instanceof SendCanceledError) return;
           if (!(error instanceof MissingSegmentsError)) throw error;
@@ -97,6 +106,14 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
           return;
         }
       }
+      // A local-time test is decided that long after its last zone's time, so that every tested device had as long.
+      if (phase === undefined && experiment?.mode === 'auto' && localTime !== undefined && job.data.progress?.finished)
+        await enqueueDecision(
+          deps,
+          notification,
+          Math.max(decisionFrom(notification), ...zoneInstants(job.data.progress)) +
+            experiment.decideAfterMinutes * 60_000,
+        );
       if (token !== undefined && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
       // An experiment's test leaves the send to its winner's fan-out when devices wait, which ends once the test has.
       if (phase === undefined && experiment && experiment.testPercent < 100) return;

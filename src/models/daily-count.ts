@@ -16,6 +16,8 @@ const dailyCountSchema = new Schema(
     sent: { type: Number, default: 0 },
     clicked: { type: Number, default: 0 },
     subscribed: { type: Number, default: 0 },
+    /** Conversions credited to a push that day (CONTRACTS §19). */
+    conversions: { type: Number, default: 0 },
     /** The number of the last flush of gathered counts written into it (dailyCounts): none wrote it twice. */
     flush: { type: Number },
     /** The last step of each writer that adds once per step (addToDayOnce), by writer. */

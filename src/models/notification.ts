@@ -4,7 +4,7 @@ import type { EntryEvent } from '../schemas/events.ts';
 import type { SendTiming } from '../schemas/send-timing.ts';
 import type { MessageOptions } from '../schemas/message-options.ts';
 import type { WithTypedPaths } from './typed-paths.ts';
-import type { StoredExperiment, Variant } from '../schemas/experiment.ts';
+import type { StoredExperiment, StoredVariant } from '../schemas/experiment.ts';
 
 const notificationSchema = new Schema(
   {
@@ -59,7 +59,7 @@ export type NotificationDocument = WithTypedPaths<
     entryEvent: EntryEvent | null;
     timing: SendTiming | null;
     options?: MessageOptions;
-    variants?: Variant[];
+    variants?: StoredVariant[];
     experiment?: StoredExperiment;
     variantTargeted?: Record<string, number>;
   }

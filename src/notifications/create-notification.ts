@@ -4,11 +4,9 @@ import type { TemplateStore } from '../templates/template-store.ts';
 import type { KeyOwner } from '../keys/key-cache.ts';
 import { invalidRequest, type ErrorDetail } from '../errors.ts';
 import { maxSegmentTargets, planLimits } from '../plans/plans.ts';
-import { contentSyntaxErrors, templateSyntaxErrors } from '../rendering/message-content.ts';
-import { optionsWithTemplate, resolveContent } from './send-content.ts';
-import { payloadFloorErrors } from '../rendering/payload-floor.ts';
-import { optionContentErrors, optionTrials } from '../rendering/option-content-errors.ts';
-import { contentTrial, trialsErrors } from '../rendering/trial-render.ts';
+import { contentSyntaxErrors } from '../rendering/message-content.ts';
+import { checkedContent } from './send-content.ts';
+import { optionContentErrors } from '../rendering/option-content-errors.ts';
 import { boundNotificationId, claimIdempotencyKey } from './idempotency.ts';
 import { requestBodyDigest } from '../infra/idempotency-binding.ts';
 import { enqueueSend } from '../queues/send.ts';
@@ -77,26 +75,9 @@ export async function createNotification(
   const targetIds = [...new Set(body.targetIds)];
   const details = sendRequestErrors(owner.plan, body, now);
   if (details.length > 0) throw invalidRequest('The notification is not valid; see details for each field.', details);
-  const { content, template } = await resolveContent(deps, owner.projectId, body);
-  const templateErrors = body.templateId === undefined ? [] : templateSyntaxErrors(content);
-  if (templateErrors.length > 0)
-    throw invalidRequest('The template is not valid Liquid; see details for each field.', templateErrors);
-  const options = optionsWithTemplate(body, template);
-  const tooLarge = payloadFloorErrors(
-    { content, data: body.data ?? {}, ...options },
-    { content: body.templateId !== undefined, buttons: !!template?.buttons, localizations: !!template?.localizations },
-  );
-  if (tooLarge.length > 0)
-    throw invalidRequest(
-      'The notification cannot fit in a push (about 4 KB) even before rendering; see details for each field.',
-      tooLarge,
-    );
-  const [fromTemplate, scope] = [body.templateId !== undefined, { data: body.data }];
-  const trials = [contentTrial(content, fromTemplate), ...optionTrials(content, body)];
-  const unrenderable = body.silent ? [] : await trialsErrors(deps.renderer, owner.projectId, trials, scope);
-  if (unrenderable.length > 0) throw invalidRequest('The content could not be rendered in time.', unrenderable);
+  const { content, options, variants } = await checkedContent(deps, owner.projectId, body);
   await assertTargetsExist(deps, owner.projectId, body, targetIds);
-  const experiment = await experimentFields(deps.models, owner.projectId, body);
+  const experiment = await experimentFields(deps.models, owner.projectId, body, variants);
   const candidateId = randomUUID();
   const id =
     idempotencyKey === undefined

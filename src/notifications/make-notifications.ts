@@ -7,7 +7,7 @@ import type { SendTiming } from '../schemas/send-timing.ts';
 import { refusedRepeats } from '../infra/ignore-duplicate-keys.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { enqueueSends } from '../queues/send.ts';
-import type { StoredExperiment, Variant } from '../schemas/experiment.ts';
+import type { StoredExperiment, StoredVariant } from '../schemas/experiment.ts';
 
 /** A notification as every way of sending makes it: a send request, a journey's push step. */
 export interface NotificationDraft {
@@ -30,7 +30,7 @@ export interface NotificationDraft {
    */
   journey?: { journeyId: string; journeyStepId?: string; entryEvent: EntryEvent | null };
   /** An experiment's variants and settings (CONTRACTS §19). */
-  variants?: Variant[];
+  variants?: StoredVariant[];
   experiment?: StoredExperiment;
 }
 

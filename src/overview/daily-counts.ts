@@ -11,6 +11,8 @@ export interface DayCounts {
   clicked?: number;
   /** Devices subscribed less devices unsubscribed (or erased while subscribed). */
   subscribed?: number;
+  /** Conversions credited to a push that day (CONTRACTS §19), of every conversion event. */
+  conversions?: number;
 }
 
 export type DailyCountDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log'>;
@@ -104,7 +106,7 @@ export async function startDailyCounts(models: Pick<Models, 'DailyCount'>, proje
 export const daysSinceQuery = (models: Models, projectId: string, start: Date) =>
   models.DailyCount.find(
     { projectId, day: { $gte: start } },
-    { day: 1, sent: 1, clicked: 1, subscribed: 1, flush: 1 },
+    { day: 1, sent: 1, clicked: 1, subscribed: 1, conversions: 1, flush: 1 },
   ).lean();
 
 /** The subscribed changes of the project's days before `start`, the baseline's included, by the same index. */

@@ -26,8 +26,8 @@ async function writeBaseline(models: Models, projectId: string, changesCounted: 
 }
 
 /**
- * A project's last `days` UTC days from its daily counts: pushes sent and devices that clicked each day, and the
- * devices subscribed at each day's end (the changes of every day up to it, summed). Reads at most one document a day
+ * A project's last `days` UTC days from its daily counts: pushes sent, devices that clicked and conversions credited
+ * each day, and the devices subscribed at each day's end (the changes of every day up to it, summed). Reads at most one document a day
  * of the window, sums one a day before it, and adds the counts still gathered in Redis: never the devices, history
  * or clicks.
  */
@@ -54,7 +54,9 @@ export async function projectOverview(
     const [stored, added] = [byDay.get(day), unstored.get(day)];
     subscribed += (stored?.subscribed ?? 0) + (added?.subscribed ?? 0);
     const sent = (stored?.sent ?? 0) + (added?.sent ?? 0);
-    result.push({ day, subscribed, sent, clicked: (stored?.clicked ?? 0) + (added?.clicked ?? 0) });
+    const clicked = (stored?.clicked ?? 0) + (added?.clicked ?? 0);
+    const conversions = (stored?.conversions ?? 0) + (added?.conversions ?? 0);
+    result.push({ day, subscribed, sent, clicked, conversions });
   }
   if (baseline === null) {
     const fromBaseline = await writeBaseline(models, projectId, subscribed);

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { notYetStored, pendingFields, readAllPendingCounts } from '../infra/gathered-counts.ts';
 import { dailyCounts, dayKey, parseDayCountField } from './daily-counts.ts';
 
-export type DayTotals = { sent: number; clicked: number; subscribed: number };
+export type DayTotals = { sent: number; clicked: number; subscribed: number; conversions: number };
 
 /**
  * Per day (YYYY-MM-DD), the project's daily counts still in Redis that its day documents do not hold yet. Call it
@@ -25,7 +25,7 @@ export async function unstoredDays(
   }
   const byDay = new Map<string, DayTotals>();
   for (const { field, day, name } of fields) {
-    const totals = byDay.get(day) ?? { sent: 0, clicked: 0, subscribed: 0 };
+    const totals = byDay.get(day) ?? { sent: 0, clicked: 0, subscribed: 0, conversions: 0 };
     totals[name] += notYetStored(pending, field, pending.flushId !== null && flushOf.get(day) === pending.flushId);
     byDay.set(day, totals);
   }

@@ -110,8 +110,8 @@ export interface HeldPart {
 export const heldPartJobId = (batchJobId: string, releaseAt: number) => `${batchJobId}-h${releaseAt}`;
 
 /** A local-time send's part: the nth of those for one instant and gateway, deterministic like a batch's. */
-export const zonePartJobId = (notificationId: string, instant: number, gateway: GatewayName, part: number) =>
-  `${notificationId}-t${instant}-${gateway}-${part}`;
+export const zonePartJobId = (id: string, instant: number, gateway: GatewayName, part: number, group?: string) =>
+  `${id}-t${instant}-${gateway}-${group === undefined ? '' : `${group}-`}${part}`;
 
 export const emptyTally = (): DeliveryTally => ({ sent: 0, failed: 0, unsubscribed: 0, capped: 0 });
 

@@ -26,10 +26,16 @@ export interface QueuedZoneParts {
 export interface ZonePartPlan {
   instant: number;
   gateway: GatewayName;
+  /** In an experiment, the variant its devices get, and its group in job ids and bucket keys (experimentGroup). */
+  variant?: string;
+  group?: string;
   untilId: string;
 }
 
-/** A local-time send's fan-out: the parts queued by bucket (`${instant}-${gateway}`), and the one being queued. */
+/**
+ * A local-time send's fan-out: the parts queued by bucket (`${instant}-${gateway}`, and `-${group}` in an experiment),
+ * and the one being queued.
+ */
 export interface LocalTimeProgress {
   buckets: Record<string, QueuedZoneParts>;
   /**

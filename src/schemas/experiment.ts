@@ -1,5 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { Text } from './text.ts';
+import { Id, Text } from './text.ts';
+import { contentOptionFields, type MessageButton, type Localization } from './message-options.ts';
+import { notBlank } from './common.ts';
 
 export const minVariants = 2;
 export const maxVariants = 10;
@@ -7,18 +9,48 @@ export const maxDecideAfterMinutes = 4320;
 export const experimentStatuses = ['testing', 'sending_winner', 'completed'] as const;
 export type ExperimentStatus = (typeof experimentStatuses)[number];
 
-/** One wording of a send under test (CONTRACTS §19): a name unique in the send, and its content. */
+/**
+ * One wording of a send under test (CONTRACTS §19): a name unique in the send, and its content as a send's (a template,
+ * or a body with the rest, and buttons and languages).
+ */
 export const Variant = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 32, errorMessage: 'must be a name of 1 to 32 characters' }),
+    templateId: Type.Optional(Id(128)),
     title: Type.Optional(Text(1024)),
-    body: Text(4096),
+    body: Type.Optional(Text(4096)),
     url: Type.Optional(Text(2048)),
     imageUrl: Type.Optional(Text(2048)),
+    ...contentOptionFields,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    allOf: [
+      {
+        if: { not: { required: ['templateId'] } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
+        then: {
+          required: ['body'],
+          properties: { body: notBlank },
+          errorMessage: 'is required unless templateId is given',
+        },
+      },
+    ],
+  },
 );
 export type Variant = Static<typeof Variant>;
+
+/** A variant as the notification keeps it: a template's content, buttons and languages copied in, as a send's are. */
+export interface StoredVariant {
+  name: string;
+  templateId?: string;
+  title: string | null;
+  body: string;
+  url: string | null;
+  imageUrl: string | null;
+  buttons?: MessageButton[];
+  localizations?: Record<string, Localization>;
+}
 
 export const Variants = Type.Array(Variant, {
   minItems: minVariants,

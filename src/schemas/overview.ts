@@ -16,6 +16,10 @@ export const OverviewDay = Type.Object({
   /** Pushes sent that day, and devices that clicked a push that day. */
   sent: Type.Integer(),
   clicked: Type.Integer(),
+  conversions: Type.Integer({
+    description:
+      "conversions credited to a push that day, of every one of the project's conversion events (CONTRACTS §19)",
+  }),
 });
 export type OverviewDay = Static<typeof OverviewDay>;
 

@@ -12,6 +12,8 @@ import {
 } from '../support/delivery-harness.ts';
 import { eventually, waitFor } from '../support/eventually.ts';
 import { patchSettings } from '../support/timing.ts';
+import { flushAllGatheredCounts } from '../../src/infra/flush-gathered-counts.ts';
+import { dailyCounts } from '../../src/overview/daily-counts.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const { harness } = useDeliveryHarness({ queues: ['send', 'deliver', 'event-ingest', 'webhook'] });
@@ -143,5 +145,45 @@ describe('conversions (CONTRACTS §19)', () => {
       return found[0]!;
     });
     expect(call.event.data).toEqual({ notificationId: sent, userId: 'shopper', event: 'purchase', value: 12.5 });
+  });
+
+  it("count on the overview's day the conversions credited, the same before and after a flush", async () => {
+    const project = await projectConverting([{ event: 'purchase' }, { event: 'signup', attribution: 'click' }]);
+    const buyers = ['o1', 'o2', 'o3'];
+    await registerDevices(
+      harness.ingress,
+      project,
+      buyers.map((id) => ({ id, platform: 'android', token: `tok-${project.projectId}-${id}` })),
+    );
+    const id = await sendNotification(harness.ingress, project, {
+      targetType: 'device',
+      targetIds: buyers,
+      body: 'hi',
+    });
+    await waitUntilCompleted(harness.ingress, project, id);
+    const today = async () =>
+      (
+        await harness.ingress.request('GET', `/v1/projects/${project.projectId}/overview?days=1`, {
+          key: project.apiKey,
+        })
+      ).body.data.days[0];
+    const purchase = (subjectId: string) => ({ type: 'purchase', subjectType: 'device', subjectId });
+    // Two buyers convert, one twice (counted once); a signup without a click credits nothing.
+    await report(project, [
+      purchase('o1'),
+      purchase('o2'),
+      purchase('o1'),
+      { type: 'signup', subjectType: 'device', subjectId: 'o3' },
+    ]);
+    const credited = async () => (await conversionsOf(project, id))?.purchase?.count ?? 0;
+    await eventually(async () => expect(await credited()).toBe(2));
+    expect((await today()).conversions).toBe(2);
+    await flushAllGatheredCounts(harness.ingress.context, dailyCounts, project.projectId);
+    const { DailyCount } = harness.ingress.context.models;
+    expect((await DailyCount.findById(`${project.projectId}:${(await today()).day}`).lean())?.conversions).toBe(2);
+    expect((await today()).conversions).toBe(2);
+    await report(project, [purchase('o3')]);
+    await eventually(async () => expect(await credited()).toBe(3));
+    expect((await today()).conversions).toBe(3);
   });
 });

@@ -58,6 +58,22 @@ const pick = (project: CreatedProject, id: string, variant: string) =>
     body: { variant },
   });
 
+/** Each device that got `body` reports a click on the push. */
+async function clickEvery(project: CreatedProject, tokens: string[], id: string, body: string) {
+  for (const [index, received] of bodiesOf(tokens).entries()) {
+    if (received[0] !== body) continue;
+    const click = await harness.ingress.request(
+      'POST',
+      `/v1/sdk/projects/${project.projectId}/devices/d${index}/events`,
+      {
+        key: project.clientKey,
+        body: { type: '@clicked', data: { notificationId: id } },
+      },
+    );
+    expect(click.status).toBe(200);
+  }
+}
+
 /** Waits until the test phase has delivered (all tested devices have an outcome). */
 async function testDelivered(project: CreatedProject, id: string) {
   return eventually(async () => {
@@ -135,16 +151,7 @@ describe('experiments (CONTRACTS §19)', () => {
     const decision = await harness.workers.context.queues.send.getJob(`${id}-decide`);
     expect(decision?.opts.delay).toBeGreaterThan(29 * 60_000);
     // Every device that got "bold" clicks; none of "plain".
-    for (const [index, token] of tokens.entries()) {
-      const [body] = harness.sandbox.deliveries(token).map((delivery) => (delivery.payload as any).notification.body);
-      if (body !== 'b-bold') continue;
-      const click = await harness.ingress.request(
-        'POST',
-        `/v1/sdk/projects/${project.projectId}/devices/d${index}/events`,
-        { key: project.clientKey, body: { type: '@clicked', data: { notificationId: id } } },
-      );
-      expect(click.status).toBe(200);
-    }
+    await clickEvery(project, tokens, id, 'b-bold');
     // The decision job's own code, run now rather than in 30 minutes.
     expect(await decideExperiment(harness.workers.context, id)).toBe(true);
     expect(await decideExperiment(harness.workers.context, id)).toBe(false);
@@ -152,6 +159,30 @@ describe('experiments (CONTRACTS §19)', () => {
     expect(done.experiment).toMatchObject({ status: 'completed', winner: 'bold', decidedBy: 'auto' });
     expect(done.experiment.pValue).toBeLessThan(0.05);
     expect(bodiesOf(tokens).every((received) => received.length === 1)).toBe(true);
+  });
+
+  it('decide by the delayed decision job itself once it is due, and send the winner with no one acting', async () => {
+    const { project, tokens } = await projectWithDevices(100);
+    const id = await sendExperiment(project, variantsNamed('plain', 'bold'), {
+      testPercent: 50,
+      metric: 'clicked',
+      decideAfterMinutes: 1,
+      winner: 'auto',
+    });
+    await testDelivered(project, id);
+    await clickEvery(project, tokens, id, 'b-bold');
+    // The job the send queued, due a minute after the send: its minute made to pass by promoting it, as BullMQ
+    // does when its delay runs out; the send worker then runs it as it would.
+    const decision = (await harness.workers.context.queues.send.getJob(`${id}-decide`))!;
+    expect(await decision.getState()).toBe('delayed');
+    expect(decision.opts.delay).toBeGreaterThan(50_000);
+    await decision.promote();
+    const done = await waitUntilCompleted(harness.ingress, project, id);
+    expect(done.experiment).toMatchObject({ status: 'completed', winner: 'bold', decidedBy: 'auto' });
+    expect(done.stats).toMatchObject({ targeted: 100, sent: 100 });
+    const all = bodiesOf(tokens);
+    expect(all.every((received) => received.length === 1)).toBe(true);
+    expect(all.filter(([body]) => body === 'b-bold').length).toBeGreaterThan(50);
   });
 
   it.each([
@@ -237,7 +268,7 @@ describe('experiments (CONTRACTS §19)', () => {
         { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, metric: 'conversion:signup' } },
         '/experiment/metric',
       ],
-      [{ ...base, variants: variantsNamed('a', 'b'), experiment, localTime: '09:00' }, '/localTime'],
+      [{ ...base, variants: variantsNamed('a', 'b'), experiment, silent: true }, '/silent'],
     ];
     for (const [body, field] of cases) {
       const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {

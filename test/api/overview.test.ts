@@ -75,8 +75,8 @@ describe('GET /overview', () => {
       const days = await overview(project);
       expect(days).toHaveLength(30);
       expect(days[0]!.day).toBe(day(29));
-      expect(days.at(-1)).toEqual({ day: day(0), subscribed: 2, sent: 3, clicked: 2 });
-      expect(on(days, 3)).toEqual({ day: day(3), subscribed: 0, sent: 5, clicked: 1 });
+      expect(days.at(-1)).toEqual({ day: day(0), subscribed: 2, sent: 3, clicked: 2, conversions: 0 });
+      expect(on(days, 3)).toEqual({ day: day(3), subscribed: 0, sent: 5, clicked: 1, conversions: 0 });
       expect(days.reduce((sum, entry) => sum + entry.sent, 0)).toBe(8);
     });
     expect((await server('GET', '/overview?days=0')).status).toBe(400);
@@ -161,7 +161,7 @@ describe("the overview's daily counts, gathered in Redis", () => {
       expect(click.status).toBe(200);
     }
     // Five registered, one unsubscribed by the gateway at the send; four sent; three devices clicked.
-    const known = { day: day(0), subscribed: 4, sent: 4, clicked: 3 };
+    const known = { day: day(0), subscribed: 4, sent: 4, clicked: 3, conversions: 0 };
     const { redis } = harness.ingress.context;
     const names = countKeys(harness.ingress.context, dailyCounts, projectId);
     // The clicks are counted by the event-ingest worker.

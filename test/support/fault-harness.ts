@@ -119,7 +119,7 @@ export function useFaultHarness(options: FaultHarnessOptions = {}): FaultHarness
 }
 
 /** A team project with `count` subscribed devices over the three platforms (bulk-inserted) and a segment of all of them. */
-async function seedSegmentAudience(
+export async function seedSegmentAudience(
   harness: FaultHarness,
   count: number,
 ): Promise<{ project: CreatedProject; tokens: string[] }> {

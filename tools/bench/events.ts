@@ -10,6 +10,8 @@
  * Then the ceiling, on the same server: raw insertMany of event documents in batches of 100 (one request's events)
  * into a scratch collection with the events collection's indexes, at the workers' total concurrency, for the same
  * seconds. Target: events stored/s ≥ 70% of it.
+ * --conversions configures `purchase` (a fifth of the events) as the project's one conversion event (CONTRACTS §19),
+ * so that each of those events is attributed: compare with a run without it (issue 49: ≥ 0.8 of it).
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -42,6 +44,7 @@ const { values: options } = parseArgs({
     /** Devices seeded, two per user; events name users and devices among them. */
     devices: { type: 'string', default: '2000' },
     json: { type: 'boolean', default: false },
+    conversions: { type: 'boolean', default: false },
   },
 });
 const seconds = Number(options.seconds);
@@ -92,6 +95,14 @@ try {
   // The ingress built the indexes; devices are written directly, as their creation is not what is measured.
   const project = await createProject(models, { name: 'bench', plan: 'business' });
   await seedDevices(models, project.projectId, users * 2, () => ({}), { devicesPerUser: 2, label: 'events' });
+  if (options.conversions) {
+    const settings = await fetch(`${baseUrl}/v1/projects/${project.projectId}/settings`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ conversions: [{ event: 'purchase', valueField: 'amount' }] }),
+    });
+    if (!settings.ok) throw new Error(`PATCH settings answered ${settings.status}: ${await settings.text()}`);
+  }
   for (let index = 0; index < Number(options['worker-processes']); index++) {
     children.push(
       await startManagedProcess({
@@ -161,6 +172,7 @@ try {
   const counterDocuments = await models.EventCounter.countDocuments({ projectId: project.projectId });
   const depths = samples.filter((sample) => sample.second <= seconds).map((sample) => sample.depth);
   const result = {
+    conversions: options.conversions,
     seconds: Number(loadSeconds.toFixed(1)),
     acceptedEvents,
     failedRequests,

@@ -15,6 +15,11 @@ export interface SendVariant {
   unregisteredEvery?: number;
   /** A webhook endpoint subscribed to every event type, on a receiver in this process (CONTRACTS §17). */
   webhookEndpoint?: boolean;
+  /**
+   * The message's content split into two variants (CONTRACTS §19) tested on this share of the audience, the winner
+   * picked by hand as soon as the test is out: test plus winner against the plain send to the same audience.
+   */
+  experimentTestPercent?: number;
   /** The variant whose rate this one is held to, run before it; the plain send when absent. */
   baseline?: SendVariantName;
 }
@@ -36,8 +41,10 @@ export const sendVariants = {
   unsubscribes: { unregisteredEvery: 20 },
   /** The same with an endpoint subscribed to every event: what the webhooks cost the send. */
   webhooks: { webhookEndpoint: true, unregisteredEvery: 20, baseline: 'unsubscribes' },
+  /** A two-variant experiment on 20% of the audience, its winner picked as soon as the test is out. */
+  experiment: { experimentTestPercent: 20 },
 } satisfies Record<string, SendVariant>;
-export type SendVariantName = 'options' | 'timing-controls' | 'unsubscribes' | 'webhooks';
+export type SendVariantName = 'options' | 'timing-controls' | 'unsubscribes' | 'webhooks' | 'experiment';
 
 export const isSendVariantName = (name: string): name is SendVariantName => Object.hasOwn(sendVariants, name);
 

@@ -6,20 +6,18 @@ import { useProject } from '../context.ts';
 import { LoadedView } from '../ui.tsx';
 import { ColumnChart } from './overview-chart.tsx';
 import { FirstSteps } from './first-steps.tsx';
-import type { ConversionCounts } from './notification/conversions.tsx';
 
 const periods = [7, 30, 90] as const;
 type Period = (typeof periods)[number];
 
 const percent = (value: number) => `${value.toFixed(value === 0 || value >= 10 ? 0 : 1)}%`;
-const sum = (days: OverviewDay[], field: 'sent' | 'clicked') => days.reduce((total, day) => total + day[field], 0);
+const sum = (days: OverviewDay[], field: 'sent' | 'clicked' | 'conversions') =>
+  days.reduce((total, day) => total + day[field], 0);
 
-/** A day with the conversions credited that day by event, once the server counts them (CONTRACTS §19). */
-type Day = OverviewDay & { conversions?: ConversionCounts };
-const conversionsOf = (day: Day) => Object.values(day.conversions ?? {}).reduce((total, { count }) => total + count, 0);
-const countsConversions = (days: Day[]) => days.some((day) => day.conversions !== undefined);
+/** Conversions are shown once the period has any (CONTRACTS §19): a project without conversion events has none. */
+const countsConversions = (days: OverviewDay[]) => days.some((day) => day.conversions > 0);
 
-function Headlines({ days, period }: { days: Day[]; period: Period }) {
+function Headlines({ days, period }: { days: OverviewDay[]; period: Period }) {
   const now = days.at(-1)?.subscribed ?? 0;
   const change = now - (days[0]?.subscribed ?? 0);
   const sent = sum(days, 'sent');
@@ -31,11 +29,7 @@ function Headlines({ days, period }: { days: Day[]; period: Period }) {
     ['Click-through rate', sent === 0 ? '—' : percent((100 * clicked) / sent), 'clicks per push sent'],
   ];
   if (countsConversions(days))
-    figures.push([
-      'Conversions',
-      days.reduce((total, day) => total + conversionsOf(day), 0).toLocaleString(),
-      `in ${period} days`,
-    ]);
+    figures.push(['Conversions', sum(days, 'conversions').toLocaleString(), `in ${period} days`]);
   return (
     <dl class="headlines" data-testid="headlines">
       {figures.map(([name, value, note]) => (
@@ -83,7 +77,7 @@ export function OverviewScreen() {
                 {countsConversions(days) && (
                   <ColumnChart
                     title="Conversions"
-                    points={days.map((day) => ({ label: day.day, value: conversionsOf(day) }))}
+                    points={days.map((day) => ({ label: day.day, value: day.conversions }))}
                   />
                 )}
                 <ColumnChart

@@ -2341,13 +2341,27 @@ export interface operations {
                         androidChannelId?: string;
                         silent?: boolean;
                         platforms?: ("android" | "ios" | "web")[];
-                        variants?: {
+                        variants?: ({
                             name: string;
+                            templateId?: string;
                             title?: string;
-                            body: string;
+                            body?: string;
                             url?: string;
                             imageUrl?: string;
-                        }[];
+                            buttons?: {
+                                id: string;
+                                text: string;
+                                url?: string;
+                            }[];
+                            localizations?: {
+                                [key: string]: {
+                                    title?: string;
+                                    body?: string;
+                                    url?: string;
+                                    imageUrl?: string;
+                                };
+                            };
+                        } & unknown)[];
                         experiment?: {
                             testPercent?: number;
                             metric: string;
@@ -2785,13 +2799,27 @@ export interface operations {
                         androidChannelId?: string;
                         silent?: boolean;
                         platforms?: ("android" | "ios" | "web")[];
-                        variants?: {
+                        variants?: ({
                             name: string;
+                            templateId?: string;
                             title?: string;
-                            body: string;
+                            body?: string;
                             url?: string;
                             imageUrl?: string;
-                        }[];
+                            buttons?: {
+                                id: string;
+                                text: string;
+                                url?: string;
+                            }[];
+                            localizations?: {
+                                [key: string]: {
+                                    title?: string;
+                                    body?: string;
+                                    url?: string;
+                                    imageUrl?: string;
+                                };
+                            };
+                        } & unknown)[];
                         experiment?: {
                             testPercent?: number;
                             metric: string;
@@ -3495,13 +3523,27 @@ export interface operations {
                     androidChannelId?: string;
                     silent?: boolean;
                     platforms?: ("android" | "ios" | "web")[];
-                    variants?: {
+                    variants?: ({
                         name: string;
+                        templateId?: string;
                         title?: string;
-                        body: string;
+                        body?: string;
                         url?: string;
                         imageUrl?: string;
-                    }[];
+                        buttons?: {
+                            id: string;
+                            text: string;
+                            url?: string;
+                        }[];
+                        localizations?: {
+                            [key: string]: {
+                                title?: string;
+                                body?: string;
+                                url?: string;
+                                imageUrl?: string;
+                            };
+                        };
+                    } & unknown)[];
                     experiment?: {
                         testPercent?: number;
                         metric: string;
@@ -5864,6 +5906,8 @@ export interface operations {
                                 subscribed: number;
                                 sent: number;
                                 clicked: number;
+                                /** @description conversions credited to a push that day, of every one of the project's conversion events (CONTRACTS §19) */
+                                conversions: number;
                             }[];
                         };
                     };

@@ -13,6 +13,7 @@ const leftWords: Record<NonNullable<TravellerView['leftBecause']>, string> = {
   completed: 'it reached the end',
   exit_rule: 'an exit rule took it out',
   journey_deleted: 'the journey was deleted',
+  step_failed: 'a step failed three times',
 };
 
 /** What a step did for this traveller, in words: the path taken, the branch's answer, the push sent. */
