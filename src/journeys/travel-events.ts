@@ -6,6 +6,7 @@ import { travellerId } from '../models/journey-traveller.ts';
 import { journeyVersionId } from '../models/journey.ts';
 import type { JourneyVersion, ProjectJourneys } from './active-journeys.ts';
 import { matchesRule } from './event-rules.ts';
+import { exitTarget } from './journey-graph.ts';
 import { enterTravellers, mayEnter, type Entry } from './enter-travellers.ts';
 import { exitTraveller, hearEvent } from './traveller-events.ts';
 import { addCount, recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
@@ -79,8 +80,9 @@ export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIn
           continue;
         }
         if (version && visit.listening && visit.listening.since < receivedAt) {
-          const heard = await hearEvent(deps.models, version, visit, event, receivedAt);
-          if (heard) addCount(statsFor(stats, journey._id), `${visit.listening.stepId}.waiting`, -1);
+          const movedTo = await hearEvent(deps.models, version, visit, event, receivedAt);
+          if (movedTo !== null) addCount(statsFor(stats, journey._id), `${visit.listening.stepId}.waiting`, -1);
+          if (movedTo === exitTarget) addCount(statsFor(stats, journey._id), 'completed');
         }
         continue;
       }
