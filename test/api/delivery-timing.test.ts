@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   readNotification,
   sendNotification,
@@ -38,6 +38,17 @@ const heldParts = async (notificationId: string) =>
     (job) => job.data.notificationId === notificationId && job.data.heldUntil !== undefined,
   );
 
+/**
+ * The ingress, the workers and the sandbox of this harness run in this process, so a faked Date is their clock: it
+ * moves on with real time from a few seconds before a minute turns, so that a test about a minute's turn waits seconds.
+ * A test whose set-up outlasts those seconds sees the clock past the turn and waits for the next minute: slower, never
+ * wrong.
+ */
+function nearTheMinute(leadMs = 5_000) {
+  const turn = Math.ceil((Date.now() + leadMs + 1_000) / minuteMs) * minuteMs;
+  vi.useFakeTimers({ toFake: ['Date'], now: turn - leadMs, shouldAdvanceTime: true });
+}
+
 /** The clock of this instant in a zone, as HH:MM. */
 const clockIn = (at: number, timeZone: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
@@ -64,73 +75,78 @@ describe('quiet hours and local-time sends (CONTRACTS §15)', () => {
     expect(part!.timestamp + part!.delay).toBeGreaterThan(now + 119 * minuteMs);
   });
 
-  // The two tests about the clock wait for a minute to turn, together.
-  it.concurrent('deliver a held push once when they end', async () => {
-    const now = Date.now();
-    const end = Math.floor(now / minuteMs) * minuteMs + minuteMs;
-    await patchSettings(harness.ingress, ending, {
-      quietHours: { start: utcClock(now - 60 * minuteMs), end: utcClock(end) },
-    });
-    await insertUserDevices(harness.ingress, ending, 'ending-', 1);
-    const id = await sendNotification(harness.ingress, ending, toDevice('ending-0'));
-    const completed = await waitUntilCompleted(harness.ingress, ending, id, 2 * minuteMs);
-    expect(completed.stats).toMatchObject({ targeted: 1, sent: 1, failed: 0 });
-    const deliveries = harness.sandbox.deliveries('ending-0');
-    expect(deliveries).toHaveLength(1);
-    expect(Date.parse(deliveries[0]!.receivedAt)).toBeGreaterThanOrEqual(end);
-  }, 150_000);
+  // The two tests about the clock wait for a minute to turn, together, seconds after they begin.
+  describe('when the minute turns', () => {
+    beforeAll(() => nearTheMinute());
+    afterAll(() => vi.useRealTimers());
 
-  it.concurrent("send each device at its own zone's time, keep the notification sending, and stop the waiting parts on cancel", async () => {
-    await patchSettings(harness.ingress, local, { defaultTimezone: 'Asia/Seoul' });
-    for (const [prefix, timezone] of [
-      ['seoul-', 'Asia/Seoul'],
-      ['berlin-', 'Europe/Berlin'],
-      ['newyork-', 'America/New_York'],
-      ['nozone-', null],
-    ] as const)
-      await insertUserDevices(harness.ingress, local, prefix, 1, { userId: 'lee', timezone });
-    const soon = Math.floor(Date.now() / minuteMs) * minuteMs + minuteMs;
-    const id = await sendNotification(harness.ingress, local, {
-      targetType: 'userId',
-      targetIds: ['lee'],
-      body: 'morning',
-      localTime: clockIn(soon, 'Asia/Seoul'),
-    });
-    await eventually(() => expect(harness.sandbox.deliveries('seoul-0')).toHaveLength(1), 2 * minuteMs);
-    await eventually(() => expect(harness.sandbox.deliveries('nozone-0')).toHaveLength(1));
-    for (const token of ['seoul-0', 'nozone-0'])
-      expect(Date.parse(harness.sandbox.deliveries(token)[0]!.receivedAt)).toBeGreaterThanOrEqual(soon);
-    expect(Date.parse(harness.sandbox.deliveries('seoul-0')[0]!.receivedAt)).toBeLessThan(soon + 10_000);
-    // The sandbox has a push before its batch writes its counts.
-    await eventually(async () =>
+    it.concurrent('deliver a held push once when they end', async () => {
+      const now = Date.now();
+      const end = Math.floor(now / minuteMs) * minuteMs + minuteMs;
+      await patchSettings(harness.ingress, ending, {
+        quietHours: { start: utcClock(now - 60 * minuteMs), end: utcClock(end) },
+      });
+      await insertUserDevices(harness.ingress, ending, 'ending-', 1);
+      const id = await sendNotification(harness.ingress, ending, toDevice('ending-0'));
+      const completed = await waitUntilCompleted(harness.ingress, ending, id, 2 * minuteMs);
+      expect(completed.stats).toMatchObject({ targeted: 1, sent: 1, failed: 0 });
+      const deliveries = harness.sandbox.deliveries('ending-0');
+      expect(deliveries).toHaveLength(1);
+      expect(Date.parse(deliveries[0]!.receivedAt)).toBeGreaterThanOrEqual(end);
+    }, 150_000);
+
+    it.concurrent("send each device at its own zone's time, keep the notification sending, and stop the waiting parts on cancel", async () => {
+      await patchSettings(harness.ingress, local, { defaultTimezone: 'Asia/Seoul' });
+      for (const [prefix, timezone] of [
+        ['seoul-', 'Asia/Seoul'],
+        ['berlin-', 'Europe/Berlin'],
+        ['newyork-', 'America/New_York'],
+        ['nozone-', null],
+      ] as const)
+        await insertUserDevices(harness.ingress, local, prefix, 1, { userId: 'lee', timezone });
+      const soon = Math.floor(Date.now() / minuteMs) * minuteMs + minuteMs;
+      const id = await sendNotification(harness.ingress, local, {
+        targetType: 'userId',
+        targetIds: ['lee'],
+        body: 'morning',
+        localTime: clockIn(soon, 'Asia/Seoul'),
+      });
+      await eventually(() => expect(harness.sandbox.deliveries('seoul-0')).toHaveLength(1), 2 * minuteMs);
+      await eventually(() => expect(harness.sandbox.deliveries('nozone-0')).toHaveLength(1));
+      for (const token of ['seoul-0', 'nozone-0'])
+        expect(Date.parse(harness.sandbox.deliveries(token)[0]!.receivedAt)).toBeGreaterThanOrEqual(soon);
+      expect(Date.parse(harness.sandbox.deliveries('seoul-0')[0]!.receivedAt)).toBeLessThan(soon + 10_000);
+      // The sandbox has a push before its batch writes its counts.
+      await eventually(async () =>
+        expect(await readNotification(harness.ingress, local, id)).toMatchObject({
+          status: 'sending',
+          stats: { targeted: 4, sent: 2 },
+        }),
+      );
+      const waiting = await heldParts(id);
+      expect(
+        waiting.flatMap((job) => job.data.devices.map((device: { deviceId: string }) => device.deviceId)).sort(),
+      ).toEqual(['berlin-0', 'newyork-0']);
+
+      const canceled = await harness.ingress.request(
+        'POST',
+        `/v1/projects/${local.projectId}/notifications/${id}/cancel`,
+        {
+          key: local.apiKey,
+        },
+      );
+      expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+      expect(canceled.body.data).toMatchObject({ status: 'canceled', stats: { sent: 2 } });
+      // The parts are removed with the send job; one a worker held meanwhile finds the send canceled when it runs.
+      for (const job of waiting) expect(['unknown', 'completed']).toContain(await job.getState());
+      expect(harness.sandbox.deliveries('berlin-0')).toEqual([]);
+      expect(harness.sandbox.deliveries('newyork-0')).toEqual([]);
       expect(await readNotification(harness.ingress, local, id)).toMatchObject({
-        status: 'sending',
-        stats: { targeted: 4, sent: 2 },
-      }),
-    );
-    const waiting = await heldParts(id);
-    expect(
-      waiting.flatMap((job) => job.data.devices.map((device: { deviceId: string }) => device.deviceId)).sort(),
-    ).toEqual(['berlin-0', 'newyork-0']);
-
-    const canceled = await harness.ingress.request(
-      'POST',
-      `/v1/projects/${local.projectId}/notifications/${id}/cancel`,
-      {
-        key: local.apiKey,
-      },
-    );
-    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
-    expect(canceled.body.data).toMatchObject({ status: 'canceled', stats: { sent: 2 } });
-    // The parts are removed with the send job; one a worker held meanwhile finds the send canceled when it runs.
-    for (const job of waiting) expect(['unknown', 'completed']).toContain(await job.getState());
-    expect(harness.sandbox.deliveries('berlin-0')).toEqual([]);
-    expect(harness.sandbox.deliveries('newyork-0')).toEqual([]);
-    expect(await readNotification(harness.ingress, local, id)).toMatchObject({
-      status: 'canceled',
-      stats: { sent: 2 },
-    });
-  }, 150_000);
+        status: 'canceled',
+        stats: { sent: 2 },
+      });
+    }, 150_000);
+  });
 });
 
 describe('a local-time send to thousands of devices over several zones', () => {
