@@ -33,8 +33,9 @@ beforeAll(async () => {
   await registerDevices(harness.ingress, unthrottled, [{ id: 'u1', platform: 'ios', token: 'fast-u1' }]);
 });
 
+// Each test paces a project of its own, and a project's rate holds up no other: they wait for their rates together.
 describe('per-project delivery rate', () => {
-  it("delays a throttled project's batches without holding up another project", async () => {
+  it.concurrent("delays a throttled project's batches without holding up another project", async () => {
     await sendToUser(throttled, 'tess', 'four messages');
     const delivered = (tokens: string[]) => tokens.flatMap((token) => harness.sandbox.deliveries(token));
     const burstTokens = ['slow-t1', 'slow-t2', 'slow-t3', 'slow-t4'];
@@ -68,7 +69,7 @@ describe('per-project delivery rate', () => {
       expect(times[index]! - times[index - 1]!).toBeGreaterThanOrEqual(1800);
   });
 
-  it('spreads a batch over the rate, one second of it at most at once, rather than letting the whole batch out', async () => {
+  it.concurrent('spreads a batch over the rate, one second of it at most at once, rather than letting the whole batch out', async () => {
     await setRate(paced, 10);
     const devices = androidDevices(
       Array.from({ length: 40 }, (_, index) => `p${index}`),
@@ -85,7 +86,7 @@ describe('per-project delivery rate', () => {
     expect(times.filter((time) => time < times[0]! + 500).length).toBeLessThanOrEqual(10);
   });
 
-  it('retries a refused push of a paced batch as often as an unpaced one: waiting for the rate spends no retry round', async () => {
+  it.concurrent('retries a refused push of a paced batch as often as an unpaced one: waiting for the rate spends no retry round', async () => {
     await setRate(retrying, 10);
     // One push in ten refused once (the sandbox answers a flaky- token 503, then takes it): at ten a second, one call
     // per run, a first refusal in each of 15 runs, more than a device has retry rounds.
