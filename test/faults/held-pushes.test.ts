@@ -1,27 +1,31 @@
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { expectDeliveredExactlyOnce, useFaultHarness } from '../support/fault-harness.ts';
 import { sendNotification } from '../support/delivery-harness.ts';
 import { allHeld, expectReceivedFrom, releaseMinute, segmentAudience } from '../support/held-pushes.ts';
 import { patchSettings, utcClock } from '../support/timing.ts';
+import { aheadForATurnIn, clockAheadEnv, moveClockAhead } from '../support/clock-ahead.ts';
 
 const minuteMs = 60_000;
 // Short locks, so that a killed worker's jobs are found stalled and handed on within seconds.
-const harness = useFaultHarness({
-  ownRedis: true,
-  workerEnv: { WORKER_LOCK_DURATION_MS: '5000', WORKER_STALLED_INTERVAL_MS: '1000' },
-});
+const workerEnv: Record<string, string> = { WORKER_LOCK_DURATION_MS: '5000', WORKER_STALLED_INTERVAL_MS: '1000' };
+const harness = useFaultHarness({ ownRedis: true, workerEnv });
 
 /*
  * Pushes held for a time wait in Redis, not in a worker: neither a deliver worker killed nor Redis restarted while
  * they wait loses or doubles one. Both sends are released at the same minute, so the test waits for one minute to
- * turn, not two.
+ * turn, not two; and every clock of the installation is moved ahead together (the ingress and the sandbox in this process,
+ * the workers started with the same move), so that the minute turns seconds after the set-up rather than up to a minute.
  */
 it('kill -9 of a deliver worker and a Redis restart while pushes wait for quiet hours or their local time: each device gets its push once, at its time', async () => {
+  const quiet = await segmentAudience(harness, 600);
+  const local = await segmentAudience(harness, 600);
+  // The workers start in seconds; the release minute is the next one at least 20 s after that, so this one as a rule.
+  const ahead = aheadForATurnIn(30_000);
+  Object.assign(workerEnv, clockAheadEnv(ahead));
+  onTestFinished(moveClockAhead(ahead));
   await harness.startWorker('send');
   const killed = await harness.startWorker('deliver');
   await harness.startWorker('deliver');
-  const quiet = await segmentAudience(harness, 600);
-  const local = await segmentAudience(harness, 600);
   const release = releaseMinute();
   await patchSettings(harness.ingress, quiet.project, {
     quietHours: { start: utcClock(release - 120 * minuteMs), end: utcClock(release) },
