@@ -127,6 +127,12 @@ describe('quiet hours and local-time sends (CONTRACTS §15)', () => {
       expect(
         waiting.flatMap((job) => job.data.devices.map((device: { deviceId: string }) => device.deviceId)).sort(),
       ).toEqual(['berlin-0', 'newyork-0']);
+      // BullMQ removes no job while one of its children is locked: the cancel comes once the sent part's run has ended.
+      await eventually(async () =>
+        expect(
+          (await harness.workers.context.queues.deliver.getActive()).map((job) => job.data.notificationId),
+        ).not.toContain(id),
+      );
 
       const canceled = await harness.ingress.request(
         'POST',
