@@ -9,6 +9,7 @@ import {
   waitUntilCompleted,
 } from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
+import { enqueueDecision } from '../../src/queues/send.ts';
 import { patchSettings } from '../support/timing.ts';
 
 const { harness } = useDeliveryHarness({ queues: ['send', 'deliver'] });
@@ -183,6 +184,62 @@ describe('experiments (CONTRACTS §19)', () => {
     const all = bodiesOf(tokens);
     expect(all.every((received) => received.length === 1)).toBe(true);
     expect(all.filter(([body]) => body === 'b-bold').length).toBeGreaterThan(50);
+  });
+
+  it('decide once however often and however concurrently the decision runs, its finished jobs cleared: one winner fan-out, one push a device', async () => {
+    const { project, tokens } = await projectWithDevices(100);
+    const id = await sendExperiment(project, variantsNamed('plain', 'bold'), {
+      testPercent: 50,
+      metric: 'clicked',
+      decideAfterMinutes: 30,
+      winner: 'auto',
+    });
+    await testDelivered(project, id);
+    await clickEvery(project, tokens, id, 'b-bold');
+    const { context } = harness.workers;
+    // Two workers' decision jobs and a marketer's pick, at once: one of them decides.
+    const decided = await Promise.all([
+      decideExperiment(context, id),
+      decideExperiment(context, id, 'plain'),
+      decideExperiment(context, id),
+    ]);
+    expect(decided.filter(Boolean)).toHaveLength(1);
+    const done = await waitUntilCompleted(harness.ingress, project, id);
+    expect(done.stats).toMatchObject({ targeted: 100, sent: 100 });
+    // Its finished jobs cleared, as the queue does a day after they end (removeOnComplete), the decision runs again:
+    // twice at once in this process, and once as the job a restarted fan-out queues, run by the send worker.
+    const winner = (await context.queues.send.getJob(`${id}-winner`))!;
+    expect(await winner.getState()).toBe('completed');
+    await winner.remove();
+    await (await context.queues.send.getJob(`${id}-decide`))?.remove();
+    expect(await Promise.all([decideExperiment(context, id), decideExperiment(context, id)])).toEqual([false, false]);
+    await enqueueDecision(context, { _id: id, projectId: project.projectId }, Date.now());
+    await eventually(async () => expect(await context.queues.send.getJobState(`${id}-decide`)).toBe('completed'));
+    expect(await context.queues.send.getJob(`${id}-winner`)).toBeUndefined();
+    const after = await readNotification(harness.ingress, project, id);
+    expect(after.experiment).toMatchObject({ status: 'completed', decidedAt: done.experiment.decidedAt });
+    expect(after.stats).toMatchObject({ targeted: 100, sent: 100 });
+    expect(bodiesOf(tokens).every((received) => received.length === 1)).toBe(true);
+  });
+
+  it("send a winner picked after the test's finished send job was cleared", async () => {
+    const { project, tokens } = await projectWithDevices(60);
+    const id = await sendExperiment(project, variantsNamed('a', 'b'), {
+      testPercent: 40,
+      metric: 'clicked',
+      decideAfterMinutes: 4320,
+      winner: 'manual',
+    });
+    await testDelivered(project, id);
+    const { send } = harness.workers.context.queues;
+    // The queue keeps a finished job a day; a decision may come three days after the send.
+    await eventually(async () => expect(await send.getJobState(id)).toBe('completed'));
+    await (await send.getJob(id))!.remove();
+    expect((await pick(project, id, 'b')).status).toBe(200);
+    const done = await waitUntilCompleted(harness.ingress, project, id);
+    expect(done.experiment).toMatchObject({ status: 'completed', winner: 'b' });
+    expect(done.stats).toMatchObject({ targeted: 60, sent: 60 });
+    expect(bodiesOf(tokens).every((received) => received.length === 1)).toBe(true);
   });
 
   it.each([
