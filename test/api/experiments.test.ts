@@ -186,6 +186,26 @@ describe('experiments (CONTRACTS §19)', () => {
     expect(all.filter(([body]) => body === 'b-bold').length).toBeGreaterThan(50);
   });
 
+  it("send the winner to the waiting devices with the send's options, as the test's variants went", async () => {
+    const { project, tokens } = await projectWithDevices(60);
+    const id = await sendNotification(harness.ingress, project, {
+      targetType: 'segment',
+      targetIds: [(project as CreatedProject & { segmentId: string }).segmentId],
+      variants: variantsNamed('a', 'b'),
+      experiment: { testPercent: 50, metric: 'clicked', decideAfterMinutes: 60, winner: 'manual' },
+      ttl: 600,
+      priority: 'normal',
+      collapseId: 'exp-1',
+    });
+    await testDelivered(project, id);
+    expect((await pick(project, id, 'a')).status).toBe(200);
+    await waitUntilCompleted(harness.ingress, project, id);
+    const pushes = tokens.map((token) => harness.sandbox.deliveries(token));
+    expect(pushes.every((received) => received.length === 1)).toBe(true);
+    for (const [push] of pushes)
+      expect((push!.payload as any).android).toMatchObject({ ttl: '600s', priority: 'normal', collapse_key: 'exp-1' });
+  });
+
   it('decide once however often and however concurrently the decision runs, its finished jobs cleared: one winner fan-out, one push a device', async () => {
     const { project, tokens } = await projectWithDevices(100);
     const id = await sendExperiment(project, variantsNamed('plain', 'bold'), {
@@ -326,6 +346,33 @@ describe('experiments (CONTRACTS §19)', () => {
         '/experiment/metric',
       ],
       [{ ...base, variants: variantsNamed('a', 'b'), experiment, silent: true }, '/silent'],
+      [{ ...base, variants: { name: 'a' }, experiment }, '/variants'],
+      [{ ...base, variants: [{ name: 'a' }, { name: 'b', body: 'ok' }], experiment }, '/variants/0/body'],
+      [
+        { ...base, variants: [{ name: 'x'.repeat(33), body: 'x' }, ...variantsNamed('b')], experiment },
+        '/variants/0/name',
+      ],
+      [
+        { ...base, variants: [{ name: 'a', body: 'x', colour: 1 }, ...variantsNamed('b')], experiment },
+        '/variants/0/colour',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, testPercent: 101 } },
+        '/experiment/testPercent',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, decideAfterMinutes: 0 } },
+        '/experiment/decideAfterMinutes',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, decideAfterMinutes: 1.5 } },
+        '/experiment/decideAfterMinutes',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { winner: 'manual', decideAfterMinutes: 5 } },
+        '/experiment/metric',
+      ],
+      [{ ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, seed: 1 } }, '/experiment/seed'],
     ];
     for (const [body, field] of cases) {
       const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
@@ -345,5 +392,32 @@ describe('experiments (CONTRACTS §19)', () => {
       metric: 'conversion:purchase',
     });
     expect((await pick(project, fine, 'c')).status).toBe(400);
+    const plain = await sendNotification(harness.ingress, project, { ...base, body: 'plain' });
+    const badPicks: Array<[string, object, number, string | null]> = [
+      [plain, { variant: 'a' }, 400, '/variant'],
+      [fine, {}, 400, '/variant'],
+      [fine, { variant: 'a', extra: 1 }, 400, '/extra'],
+      ['no-such-notification', { variant: 'a' }, 404, null],
+    ];
+    for (const [notificationId, body, status, field] of badPicks) {
+      const answer = await harness.ingress.request(
+        'POST',
+        `/v1/projects/${project.projectId}/notifications/${notificationId}/winner`,
+        { key: project.apiKey, body },
+      );
+      expect(answer.status, `${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`).toBe(status);
+      if (field) expect(answer.body.error.details.map((detail: { path: string }) => detail.path)).toContain(field);
+    }
+    const other = await harness.ingress.createProject('team');
+    const foreign = await harness.ingress.request(
+      'POST',
+      `/v1/projects/${other.projectId}/notifications/${fine}/winner`,
+      {
+        key: other.apiKey,
+        body: { variant: 'a' },
+      },
+    );
+    expect(foreign.status).toBe(404);
+    expect((await readNotification(harness.ingress, project, fine)).experiment.status).toBe('testing');
   });
 });
