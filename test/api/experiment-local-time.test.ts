@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readNotification, sendNotification, useDeliveryHarness } from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
+import { pickWinner } from '../support/experiments.ts';
 import { insertUserDevices, utcClock } from '../support/timing.ts';
 import { testedVariant, winnerBatchOffset } from '../../src/experiments/experiment-groups.ts';
 import { nextLocalTime } from '../../src/targets/local-clock.ts';
@@ -74,14 +75,7 @@ describe('an experiment sent at local time (CONTRACTS §15, §19)', () => {
       expect(held.heldUntil).toBe(instantOf(held.deviceId));
     }
 
-    const picked = await harness.ingress.request(
-      'POST',
-      `/v1/projects/${project.projectId}/notifications/${id}/winner`,
-      {
-        key: project.apiKey,
-        body: { variant: 'b' },
-      },
-    );
+    const picked = await pickWinner(harness.ingress, project, id, 'b');
     expect(picked.status, JSON.stringify(picked.body)).toBe(200);
     const decidedAt = Date.parse(picked.body.data.experiment.decidedAt);
     const waiting = devices.filter((device) => group(device) === null);
@@ -140,14 +134,7 @@ describe('an experiment sent at local time (CONTRACTS §15, §19)', () => {
       { projectId: project.projectId, deviceId: { $in: waiting } },
       { $set: { timezone: 'America/New_York' } },
     );
-    const picked = await harness.ingress.request(
-      'POST',
-      `/v1/projects/${project.projectId}/notifications/${id}/winner`,
-      {
-        key: project.apiKey,
-        body: { variant: 'b' },
-      },
-    );
+    const picked = await pickWinner(harness.ingress, project, id, 'b');
     expect(picked.status, JSON.stringify(picked.body)).toBe(200);
     const newYork = nextLocalTime(Date.parse(picked.body.data.experiment.decidedAt), 'America/New_York', clock);
     const testHeldUntil = Math.min(

@@ -9,6 +9,7 @@ import {
   waitUntilCompleted,
 } from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
+import { pickWinner } from '../support/experiments.ts';
 import { enqueueDecision } from '../../src/queues/send.ts';
 import { patchSettings } from '../support/timing.ts';
 
@@ -54,10 +55,11 @@ async function sendExperiment(project: CreatedProject, variants: object[], exper
 }
 
 const pick = (project: CreatedProject, id: string, variant: string) =>
-  harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications/${id}/winner`, {
-    key: project.apiKey,
-    body: { variant },
-  });
+  pickWinner(harness.ingress, project, id, variant);
+
+/** Every device got one push, in the test or from the winner. */
+const expectOnePushEach = (tokens: string[]) =>
+  expect(bodiesOf(tokens).every((received) => received.length === 1)).toBe(true);
 
 /** Each device that got `body` reports a click on the push. */
 async function clickEvery(project: CreatedProject, tokens: string[], id: string, body: string) {
@@ -83,6 +85,23 @@ async function testDelivered(project: CreatedProject, id: string) {
     expect(view.stats.sent).toBe(view.stats.targeted);
     return view;
   });
+}
+
+/**
+ * An automatic experiment of "plain" and "bold" on half of `count` devices, tested: every device that got "bold"
+ * clicked, none of "plain".
+ */
+async function boldClickedInTest(count: number, decideAfterMinutes: number) {
+  const { project, tokens } = await projectWithDevices(count);
+  const id = await sendExperiment(project, variantsNamed('plain', 'bold'), {
+    testPercent: 50,
+    metric: 'clicked',
+    decideAfterMinutes,
+    winner: 'auto',
+  });
+  await testDelivered(project, id);
+  await clickEvery(project, tokens, id, 'b-bold');
+  return { project, tokens, id };
 }
 
 describe('experiments (CONTRACTS §19)', () => {
@@ -141,37 +160,20 @@ describe('experiments (CONTRACTS §19)', () => {
   });
 
   it('decide automatically for the variant with a clearly better rate, by the chi-squared test', async () => {
-    const { project, tokens } = await projectWithDevices(120);
-    const id = await sendExperiment(project, variantsNamed('plain', 'bold'), {
-      testPercent: 50,
-      metric: 'clicked',
-      decideAfterMinutes: 30,
-      winner: 'auto',
-    });
-    await testDelivered(project, id);
+    const { project, tokens, id } = await boldClickedInTest(120, 30);
     const decision = await harness.workers.context.queues.send.getJob(`${id}-decide`);
     expect(decision?.opts.delay).toBeGreaterThan(29 * 60_000);
-    // Every device that got "bold" clicks; none of "plain".
-    await clickEvery(project, tokens, id, 'b-bold');
     // The decision job's own code, run now rather than in 30 minutes.
     expect(await decideExperiment(harness.workers.context, id)).toBe(true);
     expect(await decideExperiment(harness.workers.context, id)).toBe(false);
     const done = await waitUntilCompleted(harness.ingress, project, id);
     expect(done.experiment).toMatchObject({ status: 'completed', winner: 'bold', decidedBy: 'auto' });
     expect(done.experiment.pValue).toBeLessThan(0.05);
-    expect(bodiesOf(tokens).every((received) => received.length === 1)).toBe(true);
+    expectOnePushEach(tokens);
   });
 
   it('decide by the delayed decision job itself once it is due, and send the winner with no one acting', async () => {
-    const { project, tokens } = await projectWithDevices(100);
-    const id = await sendExperiment(project, variantsNamed('plain', 'bold'), {
-      testPercent: 50,
-      metric: 'clicked',
-      decideAfterMinutes: 1,
-      winner: 'auto',
-    });
-    await testDelivered(project, id);
-    await clickEvery(project, tokens, id, 'b-bold');
+    const { project, tokens, id } = await boldClickedInTest(100, 1);
     // The job the send queued, due a minute after the send: its minute made to pass by promoting it, as BullMQ
     // does when its delay runs out; the send worker then runs it as it would.
     const decision = (await harness.workers.context.queues.send.getJob(`${id}-decide`))!;
@@ -207,15 +209,7 @@ describe('experiments (CONTRACTS §19)', () => {
   });
 
   it('decide once however often and however concurrently the decision runs, its finished jobs cleared: one winner fan-out, one push a device', async () => {
-    const { project, tokens } = await projectWithDevices(100);
-    const id = await sendExperiment(project, variantsNamed('plain', 'bold'), {
-      testPercent: 50,
-      metric: 'clicked',
-      decideAfterMinutes: 30,
-      winner: 'auto',
-    });
-    await testDelivered(project, id);
-    await clickEvery(project, tokens, id, 'b-bold');
+    const { project, tokens, id } = await boldClickedInTest(100, 30);
     const { context } = harness.workers;
     // Two workers' decision jobs and a marketer's pick, at once: one of them decides.
     const decided = await Promise.all([
@@ -239,7 +233,7 @@ describe('experiments (CONTRACTS §19)', () => {
     const after = await readNotification(harness.ingress, project, id);
     expect(after.experiment).toMatchObject({ status: 'completed', decidedAt: done.experiment.decidedAt });
     expect(after.stats).toMatchObject({ targeted: 100, sent: 100 });
-    expect(bodiesOf(tokens).every((received) => received.length === 1)).toBe(true);
+    expectOnePushEach(tokens);
   });
 
   it("send a winner picked after the test's finished send job was cleared", async () => {
@@ -259,7 +253,7 @@ describe('experiments (CONTRACTS §19)', () => {
     const done = await waitUntilCompleted(harness.ingress, project, id);
     expect(done.experiment).toMatchObject({ status: 'completed', winner: 'b' });
     expect(done.stats).toMatchObject({ targeted: 60, sent: 60 });
-    expect(bodiesOf(tokens).every((received) => received.length === 1)).toBe(true);
+    expectOnePushEach(tokens);
   });
 
   it.each([

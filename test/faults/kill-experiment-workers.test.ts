@@ -7,6 +7,7 @@ import {
 } from '../support/fault-harness.ts';
 import { readNotification, sendNotification } from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
+import { pickWinner } from '../support/experiments.ts';
 import { gatewayCallSize } from '../../src/delivery/delivery-run.ts';
 
 const devices = 4000;
@@ -84,14 +85,7 @@ it(
     expect(tested).toBeGreaterThan(devices / 3);
     expect(tested).toBeLessThan((devices * 2) / 3);
 
-    const picked = await harness.ingress.request(
-      'POST',
-      `/v1/projects/${project.projectId}/notifications/${id}/winner`,
-      {
-        key: project.apiKey,
-        body: { variant: 'b' },
-      },
-    );
+    const picked = await pickWinner(harness.ingress, project, id, 'b');
     expect(picked.status, JSON.stringify(picked.body)).toBe(200);
     await deliveriesReached(harness, tested + 200);
     send.child.kill('SIGKILL');
