@@ -39,8 +39,9 @@ function decide(experiment: StoredExperiment, figures: VariantFigures[], manual:
 /**
  * Decides the experiment, by its test (auto) or by the variant given (manual), once: the decision is written only
  * while the experiment is still testing, in one conditional update, so that of any number of workers, retries and
- * requests exactly one decides. Then, when devices wait, the winner's fan-out is queued (under one job id, so a rerun
- * after a kill queues it again harmlessly). Answers false when the experiment was not testing.
+ * requests exactly one decides. Then, when devices wait, the winner's fan-out is queued under one job id: a rerun after
+ * a kill between the two writes queues it then, one while it runs adds nothing, and one after it ended (its job since
+ * removed) finds the send completed and queues nothing. Answers false when the experiment was not testing.
  */
 export async function decideExperiment(deps: DecideDeps, notificationId: string, manual?: string): Promise<boolean> {
   const fields = { projectId: 1, variants: 1, experiment: 1, variantTargeted: 1, status: 1 };
@@ -65,6 +66,7 @@ export async function decideExperiment(deps: DecideDeps, notificationId: string,
     decided = updated.modifiedCount === 1;
   }
   // The waiting devices' fan-out ends the send, with the winner or, when none, with nothing sent to them.
-  if (experiment.testPercent < 100) await enqueueWinnerFanOut(deps, notification);
+  if (experiment.testPercent < 100 && notification.status !== 'completed')
+    await enqueueWinnerFanOut(deps, notification);
   return decided;
 }

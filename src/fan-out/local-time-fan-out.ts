@@ -156,9 +156,10 @@ class ZoneParts {
     const variantTargeted = { ...this.progress.variantTargeted };
     if (variant !== undefined) variantTargeted[variant] = (variantTargeted[variant] ?? 0) + size;
     const variantFields = variant !== undefined && { variantTargeted };
+    // The winner's zones are kept apart from the test's, whose devices due at the same instant are still counted there.
     await claimSending(this.deps.models, notificationId, {
       'stats.targeted': targeted,
-      localTimeZones: zoneSizes(buckets),
+      [this.targets.phase === 'winner' ? 'winnerZones' : 'localTimeZones']: zoneSizes(buckets),
       ...variantFields,
     });
     if (devices.length > 0) {

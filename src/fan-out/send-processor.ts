@@ -34,6 +34,15 @@ const decisionFrom = (notification: { sendAt?: Date | null; createdAt: Date }) =
 const zoneInstants = (progress: FanOutProgress) =>
   Object.keys(progress.localTime?.buckets ?? {}).map((key) => Number(key.slice(0, key.indexOf('-'))));
 
+/**
+ * The test's send job is still fanning out or waiting for its deliveries. Once it has ended it may be removed (the
+ * queue keeps finished jobs a day, and a decision may come three days after the send): gone, it is over too.
+ */
+async function testStillRuns(deps: SendDeps, notificationId: string): Promise<boolean> {
+  const state = await deps.queues.send.getJobState(notificationId);
+  return state !== 'completed' && state !== 'failed' && state !== 'unknown';
+}
+
 /** A send whose job failed for good: failed, unless canceled, or completed before the job could record it. */
 export async function markSendFailed(models: SendDeps['models'], notificationId: string): Promise<void> {
   await models.Notification.updateOne(
@@ -117,8 +126,7 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
       if (token !== undefined && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
       // An experiment's test leaves the send to its winner's fan-out when devices wait, which ends once the test has.
       if (phase === undefined && experiment && experiment.testPercent < 100) return;
-      if (phase === 'winner' && (await deps.queues.send.getJobState(notificationId)) !== 'completed')
-        await delayRun(job, token, 1000);
+      if (phase === 'winner' && (await testStillRuns(deps, notificationId))) await delayRun(job, token, 1000);
       if (phase === 'winner')
         await Notification.updateOne(
           { _id: notificationId, 'experiment.status': 'sending_winner' },

@@ -34,6 +34,8 @@ const notificationSchema = new Schema(
      * the devices queued for it. Whether a zone is sent is read from its parts' delivery results.
      */
     localTimeZones: { type: [{ _id: false, at: Number, devices: Number }], default: undefined },
+    /** An experiment's winner sent at local time (CONTRACTS §19): its zones, which the view shows in the test's place. */
+    winnerZones: { type: [{ _id: false, at: Number, devices: Number }], default: undefined },
     completedAt: { type: Date, default: null },
     /** Set for a journey's send: the journey, and the event that triggered it (Liquid entry_event). */
     journeyId: { type: String, default: null },

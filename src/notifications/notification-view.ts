@@ -118,7 +118,7 @@ export function toNotificationView(
 ): NotificationView {
   const experiment = experimentView(notification);
   const { zoneOutcomes, conversions, ...counts } = sums;
-  const zones = zoneProgress(notification.localTimeZones, zoneOutcomes);
+  const zones = zoneProgress(notification.localTimeZones, zoneOutcomes, notification.winnerZones);
   const stats = Object.keys(conversions.total).length === 0 ? counts : { ...counts, conversions: conversions.total };
   return {
     id: notification._id,

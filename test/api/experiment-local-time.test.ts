@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readNotification, sendNotification, useDeliveryHarness } from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
+import { pickWinner } from '../support/experiments.ts';
 import { insertUserDevices, utcClock } from '../support/timing.ts';
 import { testedVariant, winnerBatchOffset } from '../../src/experiments/experiment-groups.ts';
 import { nextLocalTime } from '../../src/targets/local-clock.ts';
@@ -74,14 +75,7 @@ describe('an experiment sent at local time (CONTRACTS §15, §19)', () => {
       expect(held.heldUntil).toBe(instantOf(held.deviceId));
     }
 
-    const picked = await harness.ingress.request(
-      'POST',
-      `/v1/projects/${project.projectId}/notifications/${id}/winner`,
-      {
-        key: project.apiKey,
-        body: { variant: 'b' },
-      },
-    );
+    const picked = await pickWinner(harness.ingress, project, id, 'b');
     expect(picked.status, JSON.stringify(picked.body)).toBe(200);
     const decidedAt = Date.parse(picked.body.data.experiment.decidedAt);
     const waiting = devices.filter((device) => group(device) === null);
@@ -102,6 +96,66 @@ describe('an experiment sent at local time (CONTRACTS §15, §19)', () => {
     expect(after.stats.targeted).toBe(devices.length);
     expect(after.experiment.status).toBe('sending_winner');
     for (const device of tested) expect(bodiesOf(device).length).toBeLessThanOrEqual(1);
+  });
+
+  it("shows the winner's zones in place of the test's, and every push still held, test's and winner's", async () => {
+    const devices = await insertUserDevices(harness.ingress, project, 'lz-', 40, {
+      userId: 'lz',
+      timezones: ['UTC', 'Asia/Tokyo'],
+    });
+    const clock = utcClock(Date.now());
+    const id = await sendNotification(harness.ingress, project, {
+      targetType: 'userId',
+      targetIds: ['lz'],
+      localTime: clock,
+      variants,
+      experiment: { testPercent: 50, metric: 'clicked', decideAfterMinutes: 60, winner: 'manual' },
+    });
+    const createdAt = Date.parse((await readNotification(harness.ingress, project, id)).createdAt);
+    const tested = devices.filter((device) => testedVariant(id, device, 50, 2) !== null);
+    const waiting = devices.filter((device) => !tested.includes(device));
+    const testInstants = new Set(
+      tested.map((device) => nextLocalTime(createdAt, zoneOf(devices.indexOf(device)), clock)),
+    );
+    const testDueNow = tested.filter(
+      (device) => nextLocalTime(createdAt, zoneOf(devices.indexOf(device)), clock) <= Date.now(),
+    );
+    const testHeld = tested.length - testDueNow.length;
+    await eventually(async () => {
+      const view = await readNotification(harness.ingress, project, id);
+      expect(view.stats).toMatchObject({ targeted: tested.length, sent: testDueNow.length, waiting: testHeld });
+      expect(view.zones).toEqual({
+        total: testInstants.size,
+        sent: [...testInstants].filter((at) => at <= Date.now()).length,
+      });
+    });
+    // The devices that wait for the winner have moved to New York since: the winner's zones are none of the test's.
+    await harness.ingress.context.models.Device.updateMany(
+      { projectId: project.projectId, deviceId: { $in: waiting } },
+      { $set: { timezone: 'America/New_York' } },
+    );
+    const picked = await pickWinner(harness.ingress, project, id, 'b');
+    expect(picked.status, JSON.stringify(picked.body)).toBe(200);
+    const newYork = nextLocalTime(Date.parse(picked.body.data.experiment.decidedAt), 'America/New_York', clock);
+    const testHeldUntil = Math.min(
+      ...tested
+        .map((device) => nextLocalTime(createdAt, zoneOf(devices.indexOf(device)), clock))
+        .filter((at) => at > Date.now()),
+    );
+    const view = await eventually(async () => {
+      const current = await readNotification(harness.ingress, project, id);
+      expect(current.stats).toMatchObject({ targeted: devices.length, waiting: testHeld + waiting.length });
+      return current;
+    });
+    expect(view.zones).toEqual({ total: 1, sent: 0 });
+    expect(view.waitingUntil).toBe(new Date(Math.min(newYork, testHeldUntil)).toISOString());
+    const listed = await harness.ingress.request('GET', `/v1/projects/${project.projectId}/notifications`, {
+      key: project.apiKey,
+    });
+    expect(listed.body.data.find((notification: { id: string }) => notification.id === id).zones).toEqual({
+      total: 1,
+      sent: 0,
+    });
   });
 
   it('decides automatically that long after the last zone its test waits for', async () => {

@@ -9,6 +9,8 @@ import {
   waitUntilCompleted,
 } from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
+import { pickWinner } from '../support/experiments.ts';
+import { enqueueDecision } from '../../src/queues/send.ts';
 import { patchSettings } from '../support/timing.ts';
 
 const { harness } = useDeliveryHarness({ queues: ['send', 'deliver'] });
@@ -53,10 +55,11 @@ async function sendExperiment(project: CreatedProject, variants: object[], exper
 }
 
 const pick = (project: CreatedProject, id: string, variant: string) =>
-  harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications/${id}/winner`, {
-    key: project.apiKey,
-    body: { variant },
-  });
+  pickWinner(harness.ingress, project, id, variant);
+
+/** Every device got one push, in the test or from the winner. */
+const expectOnePushEach = (tokens: string[]) =>
+  expect(bodiesOf(tokens).every((received) => received.length === 1)).toBe(true);
 
 /** Each device that got `body` reports a click on the push. */
 async function clickEvery(project: CreatedProject, tokens: string[], id: string, body: string) {
@@ -82,6 +85,23 @@ async function testDelivered(project: CreatedProject, id: string) {
     expect(view.stats.sent).toBe(view.stats.targeted);
     return view;
   });
+}
+
+/**
+ * An automatic experiment of "plain" and "bold" on half of `count` devices, tested: every device that got "bold"
+ * clicked, none of "plain".
+ */
+async function boldClickedInTest(count: number, decideAfterMinutes: number) {
+  const { project, tokens } = await projectWithDevices(count);
+  const id = await sendExperiment(project, variantsNamed('plain', 'bold'), {
+    testPercent: 50,
+    metric: 'clicked',
+    decideAfterMinutes,
+    winner: 'auto',
+  });
+  await testDelivered(project, id);
+  await clickEvery(project, tokens, id, 'b-bold');
+  return { project, tokens, id };
 }
 
 describe('experiments (CONTRACTS §19)', () => {
@@ -140,37 +160,20 @@ describe('experiments (CONTRACTS §19)', () => {
   });
 
   it('decide automatically for the variant with a clearly better rate, by the chi-squared test', async () => {
-    const { project, tokens } = await projectWithDevices(120);
-    const id = await sendExperiment(project, variantsNamed('plain', 'bold'), {
-      testPercent: 50,
-      metric: 'clicked',
-      decideAfterMinutes: 30,
-      winner: 'auto',
-    });
-    await testDelivered(project, id);
+    const { project, tokens, id } = await boldClickedInTest(120, 30);
     const decision = await harness.workers.context.queues.send.getJob(`${id}-decide`);
     expect(decision?.opts.delay).toBeGreaterThan(29 * 60_000);
-    // Every device that got "bold" clicks; none of "plain".
-    await clickEvery(project, tokens, id, 'b-bold');
     // The decision job's own code, run now rather than in 30 minutes.
     expect(await decideExperiment(harness.workers.context, id)).toBe(true);
     expect(await decideExperiment(harness.workers.context, id)).toBe(false);
     const done = await waitUntilCompleted(harness.ingress, project, id);
     expect(done.experiment).toMatchObject({ status: 'completed', winner: 'bold', decidedBy: 'auto' });
     expect(done.experiment.pValue).toBeLessThan(0.05);
-    expect(bodiesOf(tokens).every((received) => received.length === 1)).toBe(true);
+    expectOnePushEach(tokens);
   });
 
   it('decide by the delayed decision job itself once it is due, and send the winner with no one acting', async () => {
-    const { project, tokens } = await projectWithDevices(100);
-    const id = await sendExperiment(project, variantsNamed('plain', 'bold'), {
-      testPercent: 50,
-      metric: 'clicked',
-      decideAfterMinutes: 1,
-      winner: 'auto',
-    });
-    await testDelivered(project, id);
-    await clickEvery(project, tokens, id, 'b-bold');
+    const { project, tokens, id } = await boldClickedInTest(100, 1);
     // The job the send queued, due a minute after the send: its minute made to pass by promoting it, as BullMQ
     // does when its delay runs out; the send worker then runs it as it would.
     const decision = (await harness.workers.context.queues.send.getJob(`${id}-decide`))!;
@@ -183,6 +186,74 @@ describe('experiments (CONTRACTS §19)', () => {
     const all = bodiesOf(tokens);
     expect(all.every((received) => received.length === 1)).toBe(true);
     expect(all.filter(([body]) => body === 'b-bold').length).toBeGreaterThan(50);
+  });
+
+  it("send the winner to the waiting devices with the send's options, as the test's variants went", async () => {
+    const { project, tokens } = await projectWithDevices(60);
+    const id = await sendNotification(harness.ingress, project, {
+      targetType: 'segment',
+      targetIds: [(project as CreatedProject & { segmentId: string }).segmentId],
+      variants: variantsNamed('a', 'b'),
+      experiment: { testPercent: 50, metric: 'clicked', decideAfterMinutes: 60, winner: 'manual' },
+      ttl: 600,
+      priority: 'normal',
+      collapseId: 'exp-1',
+    });
+    await testDelivered(project, id);
+    expect((await pick(project, id, 'a')).status).toBe(200);
+    await waitUntilCompleted(harness.ingress, project, id);
+    const pushes = tokens.map((token) => harness.sandbox.deliveries(token));
+    expect(pushes.every((received) => received.length === 1)).toBe(true);
+    for (const [push] of pushes)
+      expect((push!.payload as any).android).toMatchObject({ ttl: '600s', priority: 'normal', collapse_key: 'exp-1' });
+  });
+
+  it('decide once however often and however concurrently the decision runs, its finished jobs cleared: one winner fan-out, one push a device', async () => {
+    const { project, tokens, id } = await boldClickedInTest(100, 30);
+    const { context } = harness.workers;
+    // Two workers' decision jobs and a marketer's pick, at once: one of them decides.
+    const decided = await Promise.all([
+      decideExperiment(context, id),
+      decideExperiment(context, id, 'plain'),
+      decideExperiment(context, id),
+    ]);
+    expect(decided.filter(Boolean)).toHaveLength(1);
+    const done = await waitUntilCompleted(harness.ingress, project, id);
+    expect(done.stats).toMatchObject({ targeted: 100, sent: 100 });
+    // Its finished jobs cleared, as the queue does a day after they end (removeOnComplete), the decision runs again:
+    // twice at once in this process, and once as the job a restarted fan-out queues, run by the send worker.
+    const winner = (await context.queues.send.getJob(`${id}-winner`))!;
+    expect(await winner.getState()).toBe('completed');
+    await winner.remove();
+    await (await context.queues.send.getJob(`${id}-decide`))?.remove();
+    expect(await Promise.all([decideExperiment(context, id), decideExperiment(context, id)])).toEqual([false, false]);
+    await enqueueDecision(context, { _id: id, projectId: project.projectId }, Date.now());
+    await eventually(async () => expect(await context.queues.send.getJobState(`${id}-decide`)).toBe('completed'));
+    expect(await context.queues.send.getJob(`${id}-winner`)).toBeUndefined();
+    const after = await readNotification(harness.ingress, project, id);
+    expect(after.experiment).toMatchObject({ status: 'completed', decidedAt: done.experiment.decidedAt });
+    expect(after.stats).toMatchObject({ targeted: 100, sent: 100 });
+    expectOnePushEach(tokens);
+  });
+
+  it("send a winner picked after the test's finished send job was cleared", async () => {
+    const { project, tokens } = await projectWithDevices(60);
+    const id = await sendExperiment(project, variantsNamed('a', 'b'), {
+      testPercent: 40,
+      metric: 'clicked',
+      decideAfterMinutes: 4320,
+      winner: 'manual',
+    });
+    await testDelivered(project, id);
+    const { send } = harness.workers.context.queues;
+    // The queue keeps a finished job a day; a decision may come three days after the send.
+    await eventually(async () => expect(await send.getJobState(id)).toBe('completed'));
+    await (await send.getJob(id))!.remove();
+    expect((await pick(project, id, 'b')).status).toBe(200);
+    const done = await waitUntilCompleted(harness.ingress, project, id);
+    expect(done.experiment).toMatchObject({ status: 'completed', winner: 'b' });
+    expect(done.stats).toMatchObject({ targeted: 60, sent: 60 });
+    expectOnePushEach(tokens);
   });
 
   it.each([
@@ -269,6 +340,33 @@ describe('experiments (CONTRACTS §19)', () => {
         '/experiment/metric',
       ],
       [{ ...base, variants: variantsNamed('a', 'b'), experiment, silent: true }, '/silent'],
+      [{ ...base, variants: { name: 'a' }, experiment }, '/variants'],
+      [{ ...base, variants: [{ name: 'a' }, { name: 'b', body: 'ok' }], experiment }, '/variants/0/body'],
+      [
+        { ...base, variants: [{ name: 'x'.repeat(33), body: 'x' }, ...variantsNamed('b')], experiment },
+        '/variants/0/name',
+      ],
+      [
+        { ...base, variants: [{ name: 'a', body: 'x', colour: 1 }, ...variantsNamed('b')], experiment },
+        '/variants/0/colour',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, testPercent: 101 } },
+        '/experiment/testPercent',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, decideAfterMinutes: 0 } },
+        '/experiment/decideAfterMinutes',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, decideAfterMinutes: 1.5 } },
+        '/experiment/decideAfterMinutes',
+      ],
+      [
+        { ...base, variants: variantsNamed('a', 'b'), experiment: { winner: 'manual', decideAfterMinutes: 5 } },
+        '/experiment/metric',
+      ],
+      [{ ...base, variants: variantsNamed('a', 'b'), experiment: { ...experiment, seed: 1 } }, '/experiment/seed'],
     ];
     for (const [body, field] of cases) {
       const answer = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
@@ -288,5 +386,32 @@ describe('experiments (CONTRACTS §19)', () => {
       metric: 'conversion:purchase',
     });
     expect((await pick(project, fine, 'c')).status).toBe(400);
+    const plain = await sendNotification(harness.ingress, project, { ...base, body: 'plain' });
+    const badPicks: Array<[string, object, number, string | null]> = [
+      [plain, { variant: 'a' }, 400, '/variant'],
+      [fine, {}, 400, '/variant'],
+      [fine, { variant: 'a', extra: 1 }, 400, '/extra'],
+      ['no-such-notification', { variant: 'a' }, 404, null],
+    ];
+    for (const [notificationId, body, status, field] of badPicks) {
+      const answer = await harness.ingress.request(
+        'POST',
+        `/v1/projects/${project.projectId}/notifications/${notificationId}/winner`,
+        { key: project.apiKey, body },
+      );
+      expect(answer.status, `${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`).toBe(status);
+      if (field) expect(answer.body.error.details.map((detail: { path: string }) => detail.path)).toContain(field);
+    }
+    const other = await harness.ingress.createProject('team');
+    const foreign = await harness.ingress.request(
+      'POST',
+      `/v1/projects/${other.projectId}/notifications/${fine}/winner`,
+      {
+        key: other.apiKey,
+        body: { variant: 'a' },
+      },
+    );
+    expect(foreign.status).toBe(404);
+    expect((await readNotification(harness.ingress, project, fine)).experiment.status).toBe('testing');
   });
 });
