@@ -1,27 +1,12 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { screenshots, until, useConsole } from '../../support/console.ts';
-import { layoutProblems } from '../../support/layout-check.ts';
+import { card, count, problems } from '../../support/journey-builder.ts';
 
 const { harness, project, openConsole, signIn } = useConsole(['journey-steps']);
 const base = () => `/v1/projects/${project.projectId}`;
-
-const card = (page: Page, stepId: string) => page.locator(`[data-step="${stepId}"]`);
-const count = (page: Page, stepId: string, field: string) =>
-  card(page, stepId).locator(`[data-count="${field}"] dd`).textContent();
 const group = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
-
-/** What a reader at that width would find broken, and what axe finds serious; the page's picture kept for a look. */
-async function problems(page: Page, name: string, width: number): Promise<string[]> {
-  await page.screenshot({ path: resolve(screenshots, `${name}-${width}.png`), fullPage: true });
-  const axe = await new AxeBuilder({ page }).analyze();
-  return [
-    ...(await layoutProblems(page)),
-    ...axe.violations.map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`),
-  ];
-}
 
 /** Every step type, a branch on a tag or an event with a data condition, a split, a wait for an event with its time-out. */
 const steps = [
