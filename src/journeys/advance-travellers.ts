@@ -3,7 +3,8 @@ import type { Models } from '../models/index.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
 import type { StepResult, Traveller } from './steps/step-context.ts';
 import { exitTarget } from './journey-graph.ts';
-import { addCount, type StatsChanges } from './journey-stats.ts';
+import type { StatsChanges } from './journey-stats.ts';
+import { moveCounted, type TravellerCounts } from './counted-moves.ts';
 
 export interface StepBatch {
   claim: string;
@@ -25,6 +26,7 @@ function movedOn(batch: StepBatch, result: StepResult) {
       listening: result.listening ?? null,
       waitingIn: result.waitingIn ?? null,
       claim: null,
+      movedBy: batch.claim,
       runId: null,
       failures: 0,
       ...(done && { endReason: 'completed' as const, endedAt: batch.now }),
@@ -44,10 +46,20 @@ export function stepBatchFilter(batch: StepBatch, ids: string[] | null) {
   return ids ? { ...atStep, _id: { $in: ids } } : { ...atStep, journeyId: first.journeyId, version: first.version };
 }
 
+/** What a traveller's move from the batch's step with `result` adds to the counts. */
+function countsOf(batch: StepBatch, traveller: Traveller, result: StepResult): Array<[string, number]> {
+  const counts: Array<[string, number]> = [];
+  if (traveller.waitingIn) counts.push([`${traveller.waitingIn}.waiting`, -1]);
+  if (traveller.listening?.stepId !== batch.stepId) counts.push([`${batch.stepId}.entered`, 1]);
+  if (result.waitingIn) counts.push([`${result.waitingIn}.waiting`, 1]);
+  if (result.next === exitTarget) counts.push(['completed', 1]);
+  return counts;
+}
+
 /**
  * Records the step run of the batch's travellers and moves them on: one range update per distinct result, conditional
- * on the claim and the running state (a traveller that exited or was taken over meanwhile is left as it is, so a step
- * never counts twice). A batch whose travellers share one result is one update of the claim's travellers at the step;
+ * on the claim and the running state (a traveller that exited or was taken over meanwhile is left as it is), counting
+ * only those it moved. A batch whose travellers share one result is one update of the claim's travellers at the step;
  * others name their travellers.
  */
 export async function advanceTravellers(
@@ -57,6 +69,7 @@ export async function advanceTravellers(
   stats: StatsChanges,
 ): Promise<void> {
   const byResult = new Map<string, { result: StepResult; ids: string[] }>();
+  const counts: TravellerCounts = new Map();
   for (const traveller of batch.travellers) {
     const result = results.get(traveller._id);
     if (!result) continue;
@@ -64,14 +77,11 @@ export async function advanceTravellers(
     const same = byResult.get(key) ?? { result, ids: [] };
     same.ids.push(traveller._id);
     byResult.set(key, same);
-    if (traveller.waitingIn) addCount(stats, `${traveller.waitingIn}.waiting`, -1);
-    if (traveller.listening?.stepId !== batch.stepId) addCount(stats, `${batch.stepId}.entered`);
-    if (result.waitingIn) addCount(stats, `${result.waitingIn}.waiting`);
-    if (result.next === exitTarget) addCount(stats, 'completed');
+    counts.set(traveller._id, countsOf(batch, traveller, result));
   }
   const wholeBatch = byResult.size === 1 && [...byResult.values()][0]!.ids.length === batch.travellers.length;
   const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byResult.values()].map(({ result, ids }) => ({
     updateMany: { filter: stepBatchFilter(batch, wholeBatch ? null : ids), update: movedOn(batch, result) },
   }));
-  if (operations.length > 0) await models.JourneyTraveller.bulkWrite(operations, { ordered: false });
+  await moveCounted(models, batch.claim, operations, counts.size, counts, stats);
 }

@@ -2,7 +2,8 @@ import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
 import type { StepBatch } from './advance-travellers.ts';
-import { addCount, type StatsChanges } from './journey-stats.ts';
+import type { StatsChanges } from './journey-stats.ts';
+import { moveCounted, type TravellerCounts } from './counted-moves.ts';
 
 /** A step that fails for a traveller runs again for it after each of these delays, then the traveller leaves. */
 export const stepRetryDelaysMs = [1000, 10_000];
@@ -23,6 +24,7 @@ export async function failTravellers(
   stats: StatsChanges,
 ): Promise<void> {
   const operations: AnyBulkWriteOperation<TravellerDocument>[] = [];
+  const counts: TravellerCounts = new Map();
   for (const traveller of batch.travellers) {
     const reason = failed.get(traveller._id);
     if (reason === undefined) continue;
@@ -38,6 +40,7 @@ export async function failTravellers(
             endReason: 'step_failed' as const,
             endedAt: batch.now,
             claim: null,
+            movedBy: batch.claim,
             dueAt: null,
             runId: null,
             listening: null,
@@ -51,8 +54,9 @@ export async function failTravellers(
       },
     });
     if (retryAt) continue;
-    addCount(stats, 'exited');
-    if (traveller.waitingIn) addCount(stats, `${traveller.waitingIn}.waiting`, -1);
+    const left: Array<[string, number]> = [['exited', 1]];
+    if (traveller.waitingIn) left.push([`${traveller.waitingIn}.waiting`, -1]);
+    counts.set(traveller._id, left);
   }
-  if (operations.length > 0) await models.JourneyTraveller.bulkWrite(operations, { ordered: false });
+  await moveCounted(models, batch.claim, operations, operations.length, counts, stats);
 }

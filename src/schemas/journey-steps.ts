@@ -58,8 +58,11 @@ export const WaitStep = step(
   },
 );
 
-const { targetType, targetIds, sendAt, ...sendFields } = SendNotificationBody.properties;
-/** The content and options of a send (CONTRACTS §6, §14, §15), under the send's own rules. */
+const { targetType, targetIds, sendAt, variants, experiment, ...sendFields } = SendNotificationBody.properties;
+/**
+ * The content and options of a send (CONTRACTS §6, §14, §15), under the send's own rules. Not an experiment's variants
+ * (§19): a journey tests content with a `split` step, whose paths report as variants do.
+ */
 const { allOf: sendRules } = SendNotificationBody as unknown as { allOf: object[] };
 export const PushStep = step('push', sendFields, { allOf: sendRules });
 

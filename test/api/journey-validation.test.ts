@@ -55,6 +55,21 @@ describe('journey definitions refused at save (CONTRACTS §18)', () => {
     await refusedAt({ ...base, steps: Array.from({ length: 51 }, (_, index) => push(`p${index}`)) }, '/steps');
     await refusedAt({ ...base, steps: [{ id: 'bad id!', type: 'push', body: 'x' }] }, '/steps/0/id');
     await refusedAt({ ...base, steps: [push('p', { body: '   ' })] }, '/steps/0/body');
+    // A journey tests content with a split step (CONTRACTS §19), not with a push step's variants.
+    await refusedAt(
+      {
+        ...base,
+        steps: [
+          push('p', {
+            variants: [
+              { name: 'a', body: 'A' },
+              { name: 'b', body: 'B' },
+            ],
+          }),
+        ],
+      },
+      '/steps/0/variants',
+    );
     await refusedAt({ ...base, reentry: { afterSeconds: 10 }, steps: [push('p')] }, '/reentry');
     await refusedAt({ ...base, audience: { segmentId: 'no-such-segment' }, steps: [push('p')] }, '/audience/segmentId');
     await refusedAt({ ...base, trigger: { event: 'x' }, steps: [push('p')] }, '/steps');

@@ -1,25 +1,10 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { screenshots, show, until, useConsole } from '../../support/console.ts';
-import { layoutProblems } from '../../support/layout-check.ts';
+import { card, count, problems } from '../../support/journey-builder.ts';
 
 const { harness, project, openConsole, signIn } = useConsole(['journey-steps']);
-
-const card = (page: Page, stepId: string) => page.locator(`[data-step="${stepId}"]`);
-const count = (page: Page, stepId: string, field: string) =>
-  card(page, stepId).locator(`[data-count="${field}"] dd`).textContent();
-
-/** What a reader at that width would find broken, and what axe finds serious; the page's picture kept for a look. */
-async function problems(page: Page, name: string, width: number): Promise<string[]> {
-  await page.screenshot({ path: resolve(screenshots, `${name}-${width}.png`), fullPage: true });
-  const axe = await new AxeBuilder({ page }).analyze();
-  return [
-    ...(await layoutProblems(page)),
-    ...axe.violations.map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`),
-  ];
-}
 
 /** Appends a step of that type; its editor opens, and the one open before closes. */
 async function addStep(page: Page, type: string) {

@@ -2341,36 +2341,6 @@ export interface operations {
                         androidChannelId?: string;
                         silent?: boolean;
                         platforms?: ("android" | "ios" | "web")[];
-                        variants?: ({
-                            name: string;
-                            templateId?: string;
-                            title?: string;
-                            body?: string;
-                            url?: string;
-                            imageUrl?: string;
-                            buttons?: {
-                                id: string;
-                                text: string;
-                                url?: string;
-                            }[];
-                            localizations?: {
-                                [key: string]: {
-                                    title?: string;
-                                    body?: string;
-                                    url?: string;
-                                    imageUrl?: string;
-                                };
-                            };
-                        } & unknown)[];
-                        experiment?: {
-                            testPercent?: number;
-                            metric: string;
-                            decideAfterMinutes: number;
-                            /** @enum {unknown} */
-                            winner: "auto" | "manual";
-                            /** @enum {unknown} */
-                            ifNoWinner?: "sendBest" | "sendNone";
-                        };
                     } & (unknown & unknown & unknown)) | {
                         id: string;
                         /** @enum {string} */
@@ -2799,36 +2769,6 @@ export interface operations {
                         androidChannelId?: string;
                         silent?: boolean;
                         platforms?: ("android" | "ios" | "web")[];
-                        variants?: ({
-                            name: string;
-                            templateId?: string;
-                            title?: string;
-                            body?: string;
-                            url?: string;
-                            imageUrl?: string;
-                            buttons?: {
-                                id: string;
-                                text: string;
-                                url?: string;
-                            }[];
-                            localizations?: {
-                                [key: string]: {
-                                    title?: string;
-                                    body?: string;
-                                    url?: string;
-                                    imageUrl?: string;
-                                };
-                            };
-                        } & unknown)[];
-                        experiment?: {
-                            testPercent?: number;
-                            metric: string;
-                            decideAfterMinutes: number;
-                            /** @enum {unknown} */
-                            winner: "auto" | "manual";
-                            /** @enum {unknown} */
-                            ifNoWinner?: "sendBest" | "sendNone";
-                        };
                     } & (unknown & unknown & unknown)) | {
                         id: string;
                         /** @enum {string} */

@@ -1,11 +1,12 @@
 import type { JourneyStatus, JourneyView } from '../../../../src/schemas/journey.ts';
 import { type Duration, durationOf, secondsOf } from './duration.ts';
-import { draftOf, listOf, type StepDraft, stepOf } from './step-draft.ts';
+import { draftOf, listOf, type StepDraft, stepOf, wherePart } from './step-draft.ts';
+import { type DraftComparison, whereDraftOf } from '../segments/draft.ts';
 
 export interface ExitRuleDraft {
   event: string;
   sameAs: string;
-  where?: unknown;
+  where: DraftComparison[];
 }
 
 /** A journey as the builder edits it (CONTRACTS §18). */
@@ -13,7 +14,7 @@ export interface JourneyDraft {
   name: string;
   status: JourneyStatus;
   entryEvent: string;
-  entryWhere?: unknown;
+  entryWhere: DraftComparison[];
   segmentId: string;
   reentry: 'afterExit' | 'never' | 'afterSeconds';
   reentryAfter: Duration;
@@ -25,6 +26,7 @@ export const newJourneyDraft = (): JourneyDraft => ({
   name: '',
   status: 'draft',
   entryEvent: '',
+  entryWhere: [],
   segmentId: '',
   reentry: 'afterExit',
   reentryAfter: { amount: '1', unit: 'days' },
@@ -38,14 +40,14 @@ export function journeyDraftOf(journey: JourneyView): JourneyDraft {
     name: journey.name,
     status: journey.status,
     entryEvent: journey.entry.event,
-    entryWhere: journey.entry.where,
+    entryWhere: whereDraftOf(journey.entry.where),
     segmentId: journey.audience?.segmentId ?? '',
     reentry: typeof reentry === 'string' ? reentry : 'afterSeconds',
     reentryAfter: typeof reentry === 'string' ? { amount: '1', unit: 'days' } : durationOf(reentry.afterSeconds),
     exit: journey.exit.map((rule) => ({
       event: rule.event,
       sameAs: (rule.sameAs ?? []).join(', '),
-      where: rule.where,
+      where: whereDraftOf(rule.where),
     })),
     steps: journey.steps.map(draftOf),
   };
@@ -56,14 +58,14 @@ export function journeyBodyOf(draft: JourneyDraft): Record<string, unknown> {
   return {
     name: draft.name,
     status: draft.status,
-    entry: { event: draft.entryEvent, ...(draft.entryWhere !== undefined && { where: draft.entryWhere }) },
+    entry: { event: draft.entryEvent, ...wherePart(draft.entryWhere) },
     ...(draft.segmentId !== '' && { audience: { segmentId: draft.segmentId } }),
     reentry: draft.reentry === 'afterSeconds' ? { afterSeconds: secondsOf(draft.reentryAfter) } : draft.reentry,
     exit: draft.exit.map((rule) => {
       const sameAs = listOf(rule.sameAs);
       return {
         event: rule.event,
-        ...(rule.where !== undefined && { where: rule.where }),
+        ...wherePart(rule.where),
         ...(sameAs.length > 0 && { sameAs }),
       };
     }),

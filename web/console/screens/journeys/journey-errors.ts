@@ -8,7 +8,10 @@ const fieldWords: Record<string, string> = {
   seconds: 'Wait for',
   untilLocalTime: 'Wait until',
   event: 'Event',
-  where: 'Event data conditions',
+  where: 'Data condition',
+  field: 'Data field',
+  op: 'Operator',
+  value: 'Value',
   sameAs: 'Same values as the entry event',
   timeoutSeconds: 'Wait at most',
   onEvent: 'If the event happens, go to',
@@ -40,11 +43,13 @@ const fieldWords: Record<string, string> = {
 /** One error placed on a step: the field it is about (its first part of the path), and the sentence to show. */
 export interface StepError {
   field: string;
+  /** The path's parts past the field: `['0', 'value']` for `/where/0/value`. */
+  within: string[];
   sentence: string;
 }
 
 /** "/paths/1/next" → "Path 2, Then go to"; numbers are counted from one, as the builder shows them. */
-function fieldSentence(parts: string[], message: string): StepError {
+function fieldSentence(parts: string[], message: string, whole = 'This step'): StepError {
   const words = parts.map((part, at) =>
     /^\d+$/.test(part)
       ? String(Number(part) + 1)
@@ -54,15 +59,18 @@ function fieldSentence(parts: string[], message: string): StepError {
   );
   return {
     field: parts[0] ?? '',
-    sentence: words.length === 0 ? `This step ${message}` : `${words.join(' ')}: ${message}`,
+    within: parts.slice(1),
+    sentence: words.length === 0 ? `${whole} ${message}` : `${words.join(' ')}: ${message}`,
   };
 }
 
-export type JourneyField = 'name' | 'status' | 'entry' | 'audience' | 'reentry';
+export type JourneyField = 'name' | 'status' | 'audience' | 'reentry';
 
 export interface PlacedErrors {
   steps: Map<number, StepError[]>;
-  exit: Map<number, string>;
+  /** On the entry's event, or its data conditions. */
+  entry: StepError[];
+  exit: Map<number, StepError[]>;
   fields: Partial<Record<JourneyField, string>>;
   /** What no step or field holds (the list of steps as a whole, a failure that names no field). */
   rest: ApiFailure | undefined;
@@ -70,7 +78,7 @@ export interface PlacedErrors {
 
 /** The API's 400 placed on the steps and fields it names (`/steps/3/onTimeout` on the fourth step). */
 export function placeJourneyErrors(error: ApiFailure | undefined): PlacedErrors {
-  const placed: PlacedErrors = { steps: new Map(), exit: new Map(), fields: {}, rest: undefined };
+  const placed: PlacedErrors = { steps: new Map(), entry: [], exit: new Map(), fields: {}, rest: undefined };
   if (error === undefined) return placed;
   let unplaced = error.details.length === 0;
   for (const detail of error.details) {
@@ -78,8 +86,18 @@ export function placeJourneyErrors(error: ApiFailure | undefined): PlacedErrors 
     if (top === 'steps' && index !== undefined) {
       const list = placed.steps.get(Number(index)) ?? [];
       placed.steps.set(Number(index), [...list, fieldSentence(rest, detail.message)]);
-    } else if (top === 'exit' && index !== undefined) placed.exit.set(Number(index), detail.message);
-    else if (['name', 'status', 'entry', 'audience', 'reentry'].includes(top))
+    } else if (top === 'exit' && index !== undefined) {
+      const list = placed.exit.get(Number(index)) ?? [];
+      placed.exit.set(Number(index), [...list, fieldSentence(rest, detail.message, 'The rule')]);
+    } else if (top === 'entry')
+      placed.entry.push(
+        fieldSentence(
+          [index, ...rest].filter((part) => part !== undefined),
+          detail.message,
+          'The entry',
+        ),
+      );
+    else if (['name', 'status', 'audience', 'reentry'].includes(top))
       placed.fields[top as JourneyField] = detail.message;
     else unplaced = true;
   }

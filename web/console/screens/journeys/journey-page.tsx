@@ -8,7 +8,7 @@ import { useProject } from '../../context.ts';
 import { Select } from '../../fields.tsx';
 import { useAction, useInterval, useLoad } from '../../hooks.ts';
 import { ActionBar, Section } from '../../layout.tsx';
-import { EventTypeSuggestions } from '../../pickers.tsx';
+import { EventTypeSuggestions, TagSuggestions } from '../../pickers.tsx';
 import { href } from '../../route.ts';
 import { ErrorMessage, LoadedView } from '../../ui.tsx';
 import { unchanged, useUnsavedEdits } from '../../unsaved-edits.ts';
@@ -37,6 +37,7 @@ export function JourneyPage({ id, onSaved }: { id: string | null; onSaved(messag
   const [editing, setEditing] = useState<number | null>(null);
   const [shownOnce, setShownOnce] = useState(id === null);
   const [addType, setAddType] = useState<StepType>('push');
+  const [submitted, setSubmitted] = useState<string[]>([]);
   const show = (view: JourneyView) => {
     const shown = journeyDraftOf(view);
     setDraft(shown);
@@ -55,6 +56,7 @@ export function JourneyPage({ id, onSaved }: { id: string | null; onSaved(messag
 
   const save = useAction(async () => {
     const body = journeyBodyOf(draft);
+    setSubmitted(draft.steps.map((step) => step.id));
     const answer = await api<JourneyView>(path === null ? 'POST' : 'PUT', path ?? `${base}/journeys`, { body });
     show(answer);
     onSaved(`Saved journey ${answer.name} (version ${answer.version}).`);
@@ -64,6 +66,7 @@ export function JourneyPage({ id, onSaved }: { id: string | null; onSaved(messag
   });
   const errors = placeJourneyErrors(save.error);
   const stepsWithErrors = errors.steps.size;
+  const stepErrors = new Map([...errors.steps].map(([index, list]) => [submitted[index] ?? '', list]));
   const placed = save.error !== undefined && errors.rest === undefined;
 
   return (
@@ -76,6 +79,7 @@ export function JourneyPage({ id, onSaved }: { id: string | null; onSaved(messag
         <LoadedView loaded={journey}>{(view) => view.stats && <JourneyCounts stats={view.stats} />}</LoadedView>
       )}
       <EventTypeSuggestions id={segmentEventTypes} />
+      <TagSuggestions />
       <form
         class="journey-builder"
         aria-label="Journey builder"
@@ -90,7 +94,7 @@ export function JourneyPage({ id, onSaved }: { id: string | null; onSaved(messag
             steps={draft.steps}
             setSteps={(steps) => set({ steps })}
             stats={journey.data?.stats}
-            errors={errors.steps}
+            errors={stepErrors}
             editing={editing}
             setEditing={setEditing}
             templates={templates}

@@ -3,8 +3,11 @@ import type { Loaded } from '../../hooks.ts';
 import { Field, NamedItemSelect, Select } from '../../fields.tsx';
 import { segmentEventTypes } from '../segments/condition-editor.tsx';
 import { DurationField } from './duration-field.tsx';
-import type { ExitRuleDraft, JourneyDraft } from './journey-draft.ts';
+import type { JourneyDraft } from './journey-draft.ts';
+import { ExitRules } from './exit-rules.tsx';
+import { DataConditions } from '../data-conditions.tsx';
 import type { PlacedErrors } from './journey-errors.ts';
+import { errorOn } from './editor-props.ts';
 
 /** Who enters the journey, how often, and what takes a traveller out of it. */
 export function JourneySettings({
@@ -18,8 +21,6 @@ export function JourneySettings({
   segments: Loaded<SegmentView[]>;
   errors: PlacedErrors;
 }) {
-  const setRule = (at: number, changes: Partial<ExitRuleDraft>) =>
-    set({ exit: draft.exit.map((rule, other) => (other === at ? { ...rule, ...changes } : rule)) });
   return (
     <fieldset class="journey-settings">
       <legend>Journey</legend>
@@ -51,9 +52,19 @@ export function JourneySettings({
         required
         value={draft.entryEvent}
         onInput={(entryEvent) => set({ entryEvent })}
-        error={errors.fields.entry}
+        error={errorOn(errors.entry, 'event') ?? errorOn(errors.entry, '')}
         hint="The event's device or user travels; {{ entry_event.data.x }} in a push reads its data."
       />
+      <div class="entry-where">
+        <DataConditions
+          where={draft.entryWhere}
+          onChange={(entryWhere) => set({ entryWhere })}
+          name={(field) => `journey-entry-${field}`}
+          legend={(at) => `Entry data condition ${at + 1}`}
+          addLabel="Enter only on events whose data meets a condition"
+          errors={errors.entry.filter((error) => error.field === 'where')}
+        />
+      </div>
       <NamedItemSelect
         items={segments}
         loading="Loading segments"
@@ -88,44 +99,7 @@ export function JourneySettings({
           hint="From 10 minutes to 365 days after the last entry."
         />
       )}
-      {draft.exit.map((rule, at) => (
-        <fieldset key={at}>
-          <legend>Exit rule {at + 1}</legend>
-          <Field
-            label={`Exit rule ${at + 1}: leaves on the event`}
-            name={`journey-exit-${at}-event`}
-            list={segmentEventTypes}
-            required
-            value={rule.event}
-            onInput={(event) => setRule(at, { event })}
-            error={errors.exit.get(at)}
-            hint="At once, wherever the traveller is, waits included."
-          />
-          <Field
-            label={`Exit rule ${at + 1}: same values as the entry event`}
-            name={`journey-exit-${at}-same-as`}
-            value={rule.sameAs}
-            onInput={(sameAs) => setRule(at, { sameAs })}
-            hint="Data fields, comma-separated: orderId leaves only on the event about the same order."
-          />
-          <button
-            type="button"
-            class="secondary"
-            onClick={() => set({ exit: draft.exit.filter((_, other) => other !== at) })}
-          >
-            Remove exit rule {at + 1}
-          </button>
-        </fieldset>
-      ))}
-      <div class="exit-rules">
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => set({ exit: [...draft.exit, { event: '', sameAs: '' }] })}
-        >
-          Add an exit rule
-        </button>
-      </div>
+      <ExitRules rules={draft.exit} onChange={(exit) => set({ exit })} errors={errors.exit} />
     </fieldset>
   );
 }

@@ -3,7 +3,7 @@ import { blankContent, type ContentMode, type InlineContent } from '../send/cont
 import { blankDelivery, type DeliveryDraft, deliveryBody } from '../send/delivery-fields.tsx';
 import { blankOptions, type OptionsDraft, optionFields, platformNames } from '../send/options-draft.ts';
 
-/** A push step as the send screen's sections edit it; `kept` holds what they do not show (data, variants). */
+/** A push step as the send screen's sections edit it; `kept` holds what they do not show (data). */
 export interface PushDraft {
   mode: ContentMode;
   templateId: string;

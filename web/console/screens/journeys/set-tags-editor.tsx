@@ -1,4 +1,5 @@
 import { Checkbox, Field } from '../../fields.tsx';
+import { tagKeysList, tagValuesList } from '../../pickers.tsx';
 import { type EditorProps, errorOn } from './editor-props.ts';
 import type { TagRow } from './step-draft.ts';
 
@@ -16,6 +17,7 @@ export function SetTagsEditor({ step, onChange, errors }: EditorProps<'setTags'>
             label={`Tag ${at + 1} name`}
             name={`step-tag-${at}-key`}
             required
+            list={tagKeysList}
             value={row.key}
             onInput={(key) => setRow(at, { key })}
           />
@@ -23,6 +25,7 @@ export function SetTagsEditor({ step, onChange, errors }: EditorProps<'setTags'>
             <Field
               label={`Tag ${at + 1} value`}
               name={`step-tag-${at}-value`}
+              list={tagValuesList(row.key)}
               value={row.value}
               onInput={(value) => setRow(at, { value })}
               hint="A number if it looks like one; quote it to keep it text: “30”."

@@ -48,6 +48,7 @@ export interface StepCardProps {
   onDone(): void;
   onChange(next: StepDraft): void;
   onRemove(): void;
+  onMove(by: -1 | 1): void;
 }
 
 /** One step in the flow: what it does in words, its counts, the API's errors on it, and its editor when opened. */
@@ -80,6 +81,26 @@ export function StepCard(props: StepCardProps) {
           <button type="button" class="secondary" onClick={props.onEdit}>
             Edit step {index + 1}
           </button>
+          {index > 0 && (
+            <button
+              type="button"
+              class="secondary"
+              aria-label={`Move step ${index + 1} up`}
+              onClick={() => props.onMove(-1)}
+            >
+              Up
+            </button>
+          )}
+          {index < props.steps.length - 1 && (
+            <button
+              type="button"
+              class="secondary"
+              aria-label={`Move step ${index + 1} down`}
+              onClick={() => props.onMove(1)}
+            >
+              Down
+            </button>
+          )}
           <ConfirmButton
             label={`Remove step ${index + 1}`}
             question="Remove it? The steps that led to it will lead where it led."

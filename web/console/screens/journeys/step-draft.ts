@@ -4,6 +4,8 @@ import { formatConditionValue, parseConditionValue } from '../condition-values.t
 import { type BranchConditionDraft, branchConditionOf, draftOfBranchCondition } from './branch-draft.ts';
 import { type Duration, durationOf, secondsOf } from './duration.ts';
 import { type PushDraft, pushDraftOf, pushFieldsOf } from './push-draft.ts';
+import { type DraftComparison, whereDraftOf, whereOf } from '../segments/draft.ts';
+import type { EventDataCondition } from '../../../../src/schemas/event-conditions.ts';
 
 export type StoredStep = JourneyView['steps'][number];
 /** Where a traveller goes is a step's id, or "exit"; '' in `next` is the step after it in the list. */
@@ -32,7 +34,7 @@ export type StepDraft = Common &
         event: string;
         timeout: Duration;
         sameAs: string;
-        where?: unknown;
+        where: DraftComparison[];
         onEvent: string;
         onTimeout: string;
       }
@@ -56,6 +58,12 @@ export const listOf = (value: string) =>
     .map((item) => item.trim())
     .filter((item) => item !== '');
 
+/** An event rule's data conditions, left out when there are none. */
+export function wherePart(where: DraftComparison[]) {
+  const conditions = whereOf(where);
+  return conditions.length > 0 ? { where: conditions } : {};
+}
+
 export function draftOf(step: StoredStep): StepDraft {
   const fields = step as Record<string, unknown>;
   const common = { id: step.id, next: text(fields.next) };
@@ -71,7 +79,7 @@ export function draftOf(step: StoredStep): StepDraft {
         event: text(fields.event),
         timeout: durationOf(fields.timeoutSeconds),
         sameAs: listText(fields.sameAs),
-        where: fields.where,
+        where: whereDraftOf(fields.where as EventDataCondition[] | undefined),
         onEvent: text(fields.onEvent),
         onTimeout: text(fields.onTimeout),
       };
@@ -129,7 +137,7 @@ export function stepOf(draft: StepDraft): Record<string, unknown> {
       return {
         ...common,
         event: draft.event,
-        ...(draft.where !== undefined && { where: draft.where }),
+        ...wherePart(draft.where),
         ...(sameAs.length > 0 && { sameAs }),
         timeoutSeconds: secondsOf(draft.timeout),
         onEvent: draft.onEvent,

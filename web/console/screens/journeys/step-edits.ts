@@ -29,6 +29,7 @@ export function newStep(type: StepType, steps: StepDraft[]): StepDraft {
         event: '',
         timeout: { amount: '1', unit: 'days' },
         sameAs: '',
+        where: [],
         onEvent: exitTarget,
         onTimeout: exitTarget,
       };
@@ -83,4 +84,16 @@ export function removeStep(steps: StepDraft[], index: number): StepDraft[] {
   const removed = steps[index]!;
   const onward = routesItself(removed) ? exitTarget : removed.next || (steps[index + 1]?.id ?? exitTarget);
   return steps.filter((_, at) => at !== index).map((step) => retarget(step, removed.id, onward));
+}
+
+/**
+ * The step at `index` swapped with the one before (-1) or after (1). Targets name steps by id, so each still leads to
+ * the step it named; a step without a `next` of its own goes on to whichever step now follows it in the list.
+ */
+export function moveStep(steps: StepDraft[], index: number, by: -1 | 1): StepDraft[] {
+  const other = index + by;
+  if (other < 0 || other >= steps.length) return steps;
+  const moved = [...steps];
+  [moved[index], moved[other]] = [moved[other]!, moved[index]!];
+  return moved;
 }

@@ -2,6 +2,7 @@ import type { ConditionOp } from '../../../../src/schemas/event-conditions.ts';
 import type { StepType } from '../../../../src/schemas/journey-steps.ts';
 import { countOps } from '../segments/condition-editor.tsx';
 import type { BranchConditionDraft } from './branch-draft.ts';
+import type { DraftComparison } from '../segments/draft.ts';
 import { durationWords, secondsOf } from './duration.ts';
 import type { StepDraft } from './step-draft.ts';
 
@@ -33,12 +34,21 @@ const opWords: Record<ConditionOp, string> = {
   notExists: 'is not set',
 };
 
+/** An event's data conditions as the end of a sentence: " whose amount is at least 50". */
+const whereWords = (where: DraftComparison[]) =>
+  where
+    .filter((comparison) => comparison.key !== '')
+    .map((comparison, at) =>
+      `${at === 0 ? ' whose' : ' and'} ${comparison.key} ${opWords[comparison.op]} ${comparison.value}`.trimEnd(),
+    )
+    .join('');
+
 function conditionWords(condition: BranchConditionDraft): string {
   if (condition.kind === 'clicked') return `clicked the push of ${condition.step || '…'}`;
   if (condition.kind === 'converted') return `converted on ${condition.event || '…'}`;
   const draft = condition.condition;
   if (draft.kind === 'tag') return `tag ${draft.key || '…'} ${opWords[draft.op]} ${draft.value}`.trim();
-  return `${draft.event || '…'} ${countOps[draft.countOp]} ${draft.count} times in ${draft.withinDays} days`;
+  return `${draft.event || '…'} ${countOps[draft.countOp]} ${draft.count} times in ${draft.withinDays} days${whereWords(draft.where)}`;
 }
 
 /** A step in one line, as the list of journeys and each step of the flow say it; a template by its name. */
@@ -54,7 +64,7 @@ export function stepSummary(step: StepDraft, templateName: (id: string) => strin
         ? 'silent push'
         : `push ${quoted(step.push.content.title || step.push.content.body)}`;
     case 'waitForEvent':
-      return `wait up to ${seconds(secondsOf(step.timeout))} for ${quoted(step.event)}`;
+      return `wait up to ${seconds(secondsOf(step.timeout))} for ${quoted(step.event)}${whereWords(step.where)}`;
     case 'branch':
       return step.conditions.length === 0
         ? 'branch with no condition yet'

@@ -8,7 +8,7 @@ import { FlowView } from './flow-view.tsx';
 import type { StepError } from './journey-errors.ts';
 import { StepCard } from './step-card.tsx';
 import type { StepDraft } from './step-draft.ts';
-import { removeStep, replaceStep } from './step-edits.ts';
+import { moveStep, removeStep, replaceStep } from './step-edits.ts';
 import { templateNamer } from './step-words.ts';
 
 /** The journey's steps as a flow, each drawn as its card: one step's editor open at a time. */
@@ -24,7 +24,8 @@ export function StepsFlow({
   steps: StepDraft[];
   setSteps(steps: StepDraft[]): void;
   stats: JourneyStats | undefined;
-  errors: Map<number, StepError[]>;
+  /** By step id, as the steps were when saved: a step moved since keeps its own. */
+  errors: Map<string, StepError[]>;
   editing: number | null;
   setEditing(index: number | null): void;
   templates: Loaded<TemplateView[]>;
@@ -41,7 +42,7 @@ export function StepsFlow({
       index={index}
       steps={steps}
       stats={stats?.steps[steps[index]!.id]}
-      errors={errors.get(index) ?? []}
+      errors={errors.get(steps[index]!.id) ?? []}
       editing={editing === index}
       templates={templates}
       templateName={templateName}
@@ -51,6 +52,11 @@ export function StepsFlow({
       onRemove={() => {
         setSteps(removeStep(steps, index));
         setEditing(null);
+      }}
+      onMove={(by) => {
+        setSteps(moveStep(steps, index, by));
+        if (editing === index) setEditing(index + by);
+        else if (editing === index + by) setEditing(index);
       }}
     />
   );

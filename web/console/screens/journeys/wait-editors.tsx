@@ -1,4 +1,5 @@
 import { segmentEventTypes } from '../segments/condition-editor.tsx';
+import { DataConditions } from '../data-conditions.tsx';
 import { Field, Select } from '../../fields.tsx';
 import { DurationField } from './duration-field.tsx';
 import { type EditorProps, errorOn } from './editor-props.ts';
@@ -55,6 +56,14 @@ export function WaitForEventEditor({ step, index, steps, onChange, errors }: Edi
         onInput={(event) => onChange({ ...step, event })}
         error={errorOn(errors, 'event')}
         hint="Only an event that comes after the traveller reaches this step counts."
+      />
+      <DataConditions
+        where={step.where}
+        onChange={(where) => onChange({ ...step, where })}
+        name={(field) => `step-${field}`}
+        legend={(at) => `Event data condition ${at + 1}`}
+        addLabel="Count only events whose data meets a condition"
+        errors={errors.filter((error) => error.field === 'where')}
       />
       <DurationField
         label="Wait at most"

@@ -1,10 +1,11 @@
 import type { CountOp } from '../../../../src/schemas/segment.ts';
 import { Field, Select } from '../../fields.tsx';
 import { ComparisonFields } from './comparison-fields.tsx';
+import { DataConditions } from '../data-conditions.tsx';
 
 /** The id of the segment screen's one list of the project's event types, suggested in each event condition. */
 export const segmentEventTypes = 'segment-event-types';
-import { type DraftCondition, newComparison, newEventCondition, newTagCondition } from './draft.ts';
+import { type DraftCondition, newEventCondition, newTagCondition } from './draft.ts';
 
 /** Every count operator, by its label: the record's type makes the compiler notice an operator added to the API. */
 export const countOps: Record<CountOp, string> = {
@@ -85,36 +86,13 @@ export function ConditionEditor({
             onInput={(withinDays) => onChange({ ...condition, withinDays })}
             required
           />
-          {condition.where.map((comparison, at) => (
-            <fieldset key={at} class="condition">
-              <legend>
-                Data condition {at + 1} of condition {index + 1}
-              </legend>
-              <ComparisonFields
-                keyLabel="Data field"
-                timesAs="iso"
-                comparison={comparison}
-                name={(field) => name(`where-${at}-${field}`)}
-                onChange={(next) =>
-                  onChange({ ...condition, where: condition.where.map((old, other) => (other === at ? next : old)) })
-                }
-              />
-              <button
-                type="button"
-                class="secondary"
-                onClick={() => onChange({ ...condition, where: condition.where.filter((_, other) => other !== at) })}
-              >
-                Remove data condition {at + 1}
-              </button>
-            </fieldset>
-          ))}
-          <button
-            type="button"
-            class="secondary"
-            onClick={() => onChange({ ...condition, where: [...condition.where, newComparison()] })}
-          >
-            Add a condition on the event's data
-          </button>
+          <DataConditions
+            where={condition.where}
+            onChange={(where) => onChange({ ...condition, where })}
+            name={name}
+            legend={(at) => `Data condition ${at + 1} of condition ${index + 1}`}
+            addLabel="Add a condition on the event's data"
+          />
         </>
       )}
       <button type="button" class="secondary" onClick={onRemove}>

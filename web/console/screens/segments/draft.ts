@@ -1,5 +1,5 @@
 import type { CountOp, SegmentView, TagCondition, EventCondition } from '../../../../src/schemas/segment.ts';
-import type { ConditionOp } from '../../../../src/schemas/event-conditions.ts';
+import type { ConditionOp, EventDataCondition } from '../../../../src/schemas/event-conditions.ts';
 import { formatConditionValue, parseConditionValue, type ValueType } from '../condition-values.ts';
 
 /** A tag's or an event data field's comparison, as typed: the value stays text until it is sent. */
@@ -40,11 +40,15 @@ function comparisonOf(draft: DraftComparison): { op: ConditionOp; value?: unknow
  */
 const wholeNumber = (text: string): number => (text.trim() === '' ? (text as unknown as number) : Number(text));
 
-export function toCondition(draft: DraftCondition): TagCondition | EventCondition {
-  if (draft.kind === 'tag') return { tag: draft.key, ...comparisonOf(draft) };
-  const where = draft.where
+/** An event's data conditions as the API takes them; a row with no data field yet is left out. */
+export const whereOf = (drafts: DraftComparison[]): EventDataCondition[] =>
+  drafts
     .filter((comparison) => comparison.key !== '')
     .map((comparison) => ({ field: comparison.key, ...comparisonOf(comparison) }));
+
+export function toCondition(draft: DraftCondition): TagCondition | EventCondition {
+  if (draft.kind === 'tag') return { tag: draft.key, ...comparisonOf(draft) };
+  const where = whereOf(draft.where);
   return {
     event: draft.event,
     withinDays: wholeNumber(draft.withinDays),
@@ -58,11 +62,13 @@ function toComparison(key: string, op: ConditionOp, value: unknown): DraftCompar
   return { key, op, value: text, valueType };
 }
 
+/** Saved data conditions as the builder shows them. */
+export const whereDraftOf = (where: EventDataCondition[] | undefined): DraftComparison[] =>
+  (where ?? []).map((comparison) => toComparison(comparison.field, comparison.op, comparison.value));
+
 export function toDraft(condition: TagCondition | EventCondition): DraftCondition {
   if ('tag' in condition) return { kind: 'tag', ...toComparison(condition.tag, condition.op, condition.value) };
-  const where = (condition.where ?? []).map((comparison) =>
-    toComparison(comparison.field, comparison.op, comparison.value),
-  );
+  const where = whereDraftOf(condition.where);
   return {
     kind: 'event',
     event: condition.event,

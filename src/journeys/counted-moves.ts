@@ -1,0 +1,43 @@
+import type { AnyBulkWriteOperation } from 'mongoose';
+import type { Models } from '../models/index.ts';
+import type { TravellerDocument } from '../models/journey-traveller.ts';
+import { addCount, type StatsChanges } from './journey-stats.ts';
+
+/** What one traveller's move adds to its journey's counts, by field. */
+export type TravellerCounts = Map<string, Array<[field: string, by: number]>>;
+
+/** Those of `ids` whose last move was the write of `claim` (the field each move sets). */
+async function movedByClaim(models: Models, claim: string, ids: string[]): Promise<Set<string>> {
+  const moved = await models.JourneyTraveller.find({ _id: { $in: ids }, movedBy: claim }, { _id: 1 }).lean();
+  return new Set(moved.map((traveller) => String(traveller._id)));
+}
+
+/**
+ * Writes a batch's moves (each conditional on the batch's claim), then adds the counts of the travellers it moved, and
+ * only theirs: a traveller it did not move (it left meanwhile, or the write failed and the step runs again for it) is
+ * counted by the write that does, so that each (traveller, visit, step) counts once. When every traveller matched,
+ * all moved; otherwise (fewer matched, or the write failed, maybe after the server applied it) the travellers are read
+ * back by the claim that last moved them.
+ */
+export async function moveCounted(
+  models: Models,
+  claim: string,
+  operations: AnyBulkWriteOperation<TravellerDocument>[],
+  moving: number,
+  counts: TravellerCounts,
+  stats: StatsChanges,
+): Promise<void> {
+  if (operations.length === 0) return;
+  let failure: unknown;
+  let moved: Set<string> | 'all' = 'all';
+  try {
+    const answer = await models.JourneyTraveller.bulkWrite(operations, { ordered: false });
+    if (answer.matchedCount !== moving) moved = await movedByClaim(models, claim, [...counts.keys()]);
+  } catch (error) {
+    failure = error;
+    moved = await movedByClaim(models, claim, [...counts.keys()]);
+  }
+  for (const [id, changes] of counts)
+    if (moved === 'all' || moved.has(id)) for (const [field, by] of changes) addCount(stats, field, by);
+  if (failure !== undefined) throw failure;
+}

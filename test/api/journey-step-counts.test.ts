@@ -1,0 +1,90 @@
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import { claimDueTravellers } from '../../src/journeys/claim-due-travellers.ts';
+import { runClaimedSteps, type RunnerState } from '../../src/journeys/run-claimed-steps.ts';
+import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
+import { waitFor } from '../support/eventually.ts';
+import { deviceEvent, journeyClient } from '../support/journeys.ts';
+
+// No journey-steps worker: the test runs the step runner's batches itself, to fail the write that moves one.
+const {
+  harness,
+  projects: { project },
+} = useDeliveryHarness({ queues: ['send', 'deliver', 'event-ingest'], projects: { project: 'team' } });
+const journeys = journeyClient(
+  () => harness.ingress,
+  () => project,
+);
+const context = () => harness.ingress.context;
+const devices = ['c-1', 'c-2', 'c-3'];
+const state: RunnerState = { defaultZone: async () => 'UTC', versions: new Map() };
+let restore: (() => void) | undefined;
+
+beforeAll(async () => {
+  await registerDevices(
+    harness.ingress,
+    project,
+    devices.map((id) => ({ id, platform: 'android' as const, token: `tok-${id}` })),
+  );
+});
+afterEach(() => restore?.());
+
+/**
+ * The next write of travellers fails once: before it reaches the storage server (`before`), or after the server
+ * applied it, its answer lost (`after`), as a connection dropped at either moment.
+ */
+function failNextTravellerWrite(when: 'before' | 'after') {
+  const model = context().models.JourneyTraveller;
+  const real = model.bulkWrite;
+  restore = () => {
+    model.bulkWrite = real;
+  };
+  model.bulkWrite = (async (...args: Parameters<typeof real>) => {
+    restore!();
+    if (when === 'after') await real.apply(model, args);
+    throw new Error('connection closed');
+  }) as typeof real;
+}
+
+/** One batch of the step runner: claims what is due, with a lease that lapses at once, and runs it. */
+async function runBatch(failMove?: 'before' | 'after') {
+  const { claim, travellers } = await claimDueTravellers(context().models, 0);
+  if (failMove) failNextTravellerWrite(failMove);
+  await runClaimedSteps(context(), state, claim, travellers);
+}
+
+/** A journey whose three travellers are due at its first step, which the runner has not run yet. */
+async function travellersAtFirstStep(name: string): Promise<string> {
+  const id = await journeys.create({
+    name,
+    entry: { event: `${name}-enter` },
+    steps: [
+      { id: 'tag', type: 'setTags', tags: { seen: 1 } },
+      { id: 'pause', type: 'wait', seconds: 3600 },
+      { id: 'later', type: 'setTags', tags: { seen: 2 } },
+    ],
+  });
+  await journeys.report(devices.map((device) => deviceEvent(device, `${name}-enter`)));
+  await waitFor(
+    () => context().models.JourneyTraveller.countDocuments({ journeyId: id, at: 'tag', state: 'due' }),
+    (count) => count === devices.length,
+  );
+  return id;
+}
+
+it.each(['before', 'after'] as const)(
+  'a step whose move of the batch fails (%s the server applies it) counts each traveller once',
+  async (when) => {
+    const id = await travellersAtFirstStep(`counts-${when}`);
+    await runBatch(when);
+    expect(context().models.JourneyTraveller.bulkWrite.name).toBe('bulkWrite');
+    // The batch not moved runs its step again once its lease lapses; the one moved goes on to its wait.
+    await runBatch();
+    await runBatch();
+    const travellers = await context().models.JourneyTraveller.find({ journeyId: id }).lean();
+    expect(travellers.map((traveller) => traveller.at)).toEqual(devices.map(() => 'later'));
+    const { stats } = await journeys.read(id);
+    expect(stats.steps.tag).toMatchObject({ entered: 3, waiting: 0 });
+    expect(stats.steps.pause).toMatchObject({ entered: 3, waiting: 3 });
+    expect(stats).toMatchObject({ entered: 3, active: 3, completed: 0, exited: 0 });
+  },
+);
