@@ -13,7 +13,7 @@ export function ButtonFields({
   button: ButtonDraft;
   onChange(button: ButtonDraft): void;
   onRemove(): void;
-  errors: Record<string, string>;
+  errors: Partial<Record<string, string>>;
 }) {
   const path = `/buttons/${index}`;
   return (
