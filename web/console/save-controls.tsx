@@ -3,7 +3,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApiFailure } from './api.ts';
 import { ErrorMessage } from './ui.tsx';
 import { FormError } from './fields.tsx';
-import { Advanced } from './layout.tsx';
+import { ApiIds } from './layout.tsx';
 
 /** A button for what cannot be undone: a first click asks, with what will happen, and only "Yes" does it. */
 export function ConfirmButton({
@@ -112,13 +112,7 @@ export function SaveControls({
       </div>
       <FormError error={save.error} unplaced={unplaced} what="fields" />
       <ErrorMessage error={remove.error} />
-      {editing !== null && (
-        <Advanced>
-          <p>
-            Id for the API: <code data-testid="item-id">{editing}</code>
-          </p>
-        </Advanced>
-      )}
+      {editing !== null && <ApiIds ids={[['Id for the API', editing]]} />}
     </>
   );
 }

@@ -58,13 +58,6 @@ export function OptionsFields({
         <fieldset key={index}>
           <legend>Button {index + 1}</legend>
           <Field
-            label={`Button ${index + 1} id`}
-            name={`button-${index}-id`}
-            error={errors[`/buttons/${index}/id`]}
-            value={button.id}
-            onInput={(id) => setButton(index, { id })}
-          />
-          <Field
             label={`Button ${index + 1} text`}
             name={`button-${index}-text`}
             error={errors[`/buttons/${index}/text`]}
@@ -78,6 +71,16 @@ export function OptionsFields({
             value={button.url}
             onInput={(url) => setButton(index, { url })}
           />
+          {/* The id names the button in the app's callbacks: set for it, there for an engineer. */}
+          <Advanced open={errors[`/buttons/${index}/id`] !== undefined || undefined}>
+            <Field
+              label={`Button ${index + 1} id`}
+              name={`button-${index}-id`}
+              error={errors[`/buttons/${index}/id`]}
+              value={button.id}
+              onInput={(id) => setButton(index, { id })}
+            />
+          </Advanced>
           <button
             type="button"
             class="secondary"
@@ -91,7 +94,9 @@ export function OptionsFields({
         <button
           type="button"
           class="secondary"
-          onClick={() => set({ buttons: [...draft.buttons, { id: '', text: '', url: '' }] })}
+          onClick={() =>
+            set({ buttons: [...draft.buttons, { id: `button-${draft.buttons.length + 1}`, text: '', url: '' }] })
+          }
         >
           Add a button
         </button>
