@@ -44,7 +44,7 @@ describe('console: in-app messages screen (CONTRACTS §12, §16)', { timeout: 60
       await page.getByLabel('Button URL').fill('javascript:alert(1)');
       await page.getByLabel('Event type').fill('opened_menu');
       await page.getByRole('button', { name: 'Save in-app message' }).click();
-      await page.getByText('must be an http:// or https:// URL').first().waitFor();
+      await page.getByText('Give the web address (http:// or https://) this button opens.').waitFor();
 
       const preview = page.getByTestId('in-app-preview').getByRole('dialog', { name: '<b>Spring</b> sale' });
       await preview.waitFor();
@@ -52,7 +52,7 @@ describe('console: in-app messages screen (CONTRACTS §12, §16)', { timeout: 60
 
       await page.getByLabel('Button URL').fill('https://shop.example/sale');
       await page.getByRole('button', { name: 'Save in-app message' }).click();
-      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Created "spring sale"' }).waitFor();
       const row = page.getByRole('row').filter({ hasText: 'spring sale' });
       await eventually(async () => expect(await row.textContent()).toContain('active'));
       expect(await row.getByRole('cell').allTextContents()).toEqual(['spring sale', 'active', 'once', '0', '0', '0']);

@@ -165,7 +165,7 @@ export function Checkbox({ label, checked, onChange, name, class: className }: C
 
 /**
  * A form's error once its fields have theirs (placeErrors): a pointer to the marked fields when all were placed, else
- * the API's own message for what no field holds.
+ * what no field on screen holds, in words (placeErrors worded it), or the API's own message when it names no field.
  */
 export function FormError({ error, unplaced, what }: { error?: ApiFailure; unplaced?: ApiFailure; what: string }) {
   if (error !== undefined && unplaced === undefined)
@@ -174,5 +174,15 @@ export function FormError({ error, unplaced, what }: { error?: ApiFailure; unpla
         Some {what} need a change: see the marked fields.
       </p>
     );
-  return <ErrorMessage error={unplaced} />;
+  if (unplaced === undefined || unplaced.details.length === 0) return <ErrorMessage error={unplaced} />;
+  return (
+    <div class="error" role="alert">
+      <p>Some {what} need a change:</p>
+      <ul>
+        {unplaced.details.map((detail) => (
+          <li key={detail.message}>{detail.message}</li>
+        ))}
+      </ul>
+    </div>
+  );
 }

@@ -3,7 +3,7 @@
  * table that becomes labelled cards on a phone, a bar of actions that stays in reach, a toast, an "Advanced" fold for
  * what only an engineer needs, and a copy button for secrets.
  */
-import type { ComponentChildren } from 'preact';
+import { type ComponentChildren, Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
 const headingId = (title: string) => `section-${title.replace(/\W+/g, '-').toLowerCase()}`;
@@ -104,12 +104,31 @@ export function useToast(): { toast: ComponentChildren; say(message: string): vo
 }
 
 /** What only an engineer needs (keys, raw ids, retries), folded away under "Advanced". */
-export function Advanced({ children }: { children: ComponentChildren }) {
+export function Advanced({ children, open }: { children: ComponentChildren; open?: boolean }) {
   return (
-    <details class="advanced">
+    // Opened when what it holds has an error to show.
+    <details class="advanced" open={open}>
       <summary>Advanced</summary>
       {children}
     </details>
+  );
+}
+
+/** The ids an engineer gives the API for what is on screen, each named, folded under "Advanced". */
+export function ApiIds({ ids }: { ids: ReadonlyArray<readonly [label: string, id: string]> }) {
+  return (
+    <Advanced>
+      <dl class="facts">
+        {ids.map(([label, id]) => (
+          <Fragment key={label}>
+            <dt>{label}</dt>
+            <dd>
+              <code data-testid="api-id">{id}</code>
+            </dd>
+          </Fragment>
+        ))}
+      </dl>
+    </Advanced>
   );
 }
 

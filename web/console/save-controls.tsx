@@ -2,6 +2,8 @@ import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApiFailure } from './api.ts';
 import { ErrorMessage } from './ui.tsx';
+import { FormError } from './fields.tsx';
+import { ApiIds } from './layout.tsx';
 
 /** A button for what cannot be undone: a first click asks, with what will happen, and only "Yes" does it. */
 export function ConfirmButton({
@@ -68,11 +70,12 @@ interface ActionState<T> {
 
 /**
  * The end of an editor's form: the screen's own buttons, then Save (submits the form), Delete while an existing item
- * is open, the error of either, and which id was saved.
+ * is open, the error of either in words (the save's as placeErrors left it), and the open item's id under Advanced.
  */
 export function SaveControls({
   saveLabel,
   save,
+  unplaced,
   remove,
   editing,
   onRemove,
@@ -80,9 +83,10 @@ export function SaveControls({
   children,
 }: {
   saveLabel: string;
-  save: ActionState<{ id: string }>;
-  /** Answers the id it deleted. */
-  remove: ActionState<string>;
+  save: ActionState<unknown>;
+  /** What of the save's error no field holds (placeErrors). */
+  unplaced: ApiFailure | undefined;
+  remove: ActionState<unknown>;
   editing: string | null;
   onRemove: (id: string) => void;
   /** What else deleting it changes, for the question before it. */
@@ -106,17 +110,9 @@ export function SaveControls({
           />
         )}
       </div>
-      <ErrorMessage error={save.error ?? remove.error} />
-      {editing !== null && save.result?.id === editing && !save.running && (
-        <p role="status" class="notice">
-          Saved <code>{save.result.id}</code>.
-        </p>
-      )}
-      {editing === null && remove.result !== undefined && (
-        <p role="status" class="notice">
-          Deleted <code>{remove.result}</code>.
-        </p>
-      )}
+      <FormError error={save.error} unplaced={unplaced} what="fields" />
+      <ErrorMessage error={remove.error} />
+      {editing !== null && <ApiIds ids={[['Id for the API', editing]]} />}
     </>
   );
 }

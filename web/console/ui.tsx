@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import type { ApiFailure } from './api.ts';
 import type { Loaded } from './hooks.ts';
+import { detailInWords } from './field-errors.ts';
 
-/** The API's own message (CONTRACTS §1) and each offending field, announced to screen readers. */
+/** The API's own message (CONTRACTS §1) and each offending field in words, announced to screen readers. */
 export function ErrorMessage({ error }: { error: ApiFailure | undefined }) {
   if (error === undefined) return null;
   return (
@@ -11,9 +12,7 @@ export function ErrorMessage({ error }: { error: ApiFailure | undefined }) {
       {error.details.length > 0 && (
         <ul>
           {error.details.map((detail) => (
-            <li key={detail.path + detail.message}>
-              <code>{detail.path || '(request)'}</code> {detail.message}
-            </li>
+            <li key={detail.path + detail.message}>{detail.path ? detailInWords(detail) : detail.message}</li>
           ))}
         </ul>
       )}

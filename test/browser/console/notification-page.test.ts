@@ -28,6 +28,11 @@ describe("the console's page of a notification", { timeout: 120_000 }, () => {
       expect(new URL(page.url()).hash).toBe(`#/notifications/${id}`);
       // The title as the device read it, not its Liquid.
       await page.getByRole('heading', { level: 2, name: 'Spring sale for Ada' }).waitFor();
+      // Its id is for engineers, folded under Advanced.
+      const apiId = page.getByTestId('api-id');
+      expect(await apiId.isVisible()).toBe(false);
+      await page.getByText('Advanced', { exact: true }).click();
+      expect(await apiId.textContent()).toBe(id);
       const funnel = page.getByTestId('funnel');
       await until(() => funnel.locator('[data-stat="sent"]').textContent()).toBe('Sent2 50% of targeted');
       expect(await funnel.getByRole('list', { name: 'Not delivered' }).textContent()).toBe(

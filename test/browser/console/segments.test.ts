@@ -45,10 +45,13 @@ describe("the console's Segments screen", { timeout: 120_000 }, () => {
       await page.getByLabel('Times').fill('3');
       await until(() => page.getByTestId('segment-count').textContent()).toBe('0 subscribed devices');
       await page.getByLabel('Times').fill('');
-      // The live count says why it cannot count, where it counted every device.
-      await until(() => page.getByRole('alert').textContent()).toContain(
-        '/conditions/0/count/value must be a whole number, 0 or more',
+      // The live count says why it cannot count, where it counted every device, on the condition.
+      await until(() => page.getByRole('alert').textContent()).toBe(
+        'Some conditions need a change: see the marked fields.',
       );
+      expect(
+        await page.getByRole('group', { name: 'Condition 1' }).getByText('The number of times must be').count(),
+      ).toBe(1);
       expect(await page.getByTestId('segment-count').count()).toBe(0);
       await page.getByRole('button', { name: 'Save segment' }).click();
       expect(

@@ -31,6 +31,11 @@ describe("the console's Send screen: options and languages (CONTRACTS §14)", { 
       await page.getByLabel('Priority').selectOption('normal');
       await page.getByLabel('TTL (seconds)').fill('600');
       await page.getByRole('button', { name: 'Add a button' }).click();
+      // The button's id is set for it, and changed under the button's Advanced.
+      const button = page.getByRole('group', { name: 'Button 1' });
+      expect(await button.getByLabel('Button 1 id').isVisible()).toBe(false);
+      await button.getByText('Advanced').click();
+      expect(await page.getByLabel('Button 1 id').inputValue()).toBe('button-1');
       await page.getByLabel('Button 1 id').fill('track');
       await page.getByLabel('Button 1 text').fill('Track it');
 

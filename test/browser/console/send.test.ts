@@ -13,15 +13,15 @@ describe("the console's Send screen", { timeout: 120_000 }, () => {
       await page.getByLabel('Name').fill('Welcome');
       await page.getByLabel('Title').fill('Hi {{ device.tags.name');
       await page.getByLabel('Body').fill('Hello {{ device.tags.name | default: "friend" }}');
-      // A Liquid syntax error is shown beside its field.
+      // A Liquid syntax error is shown beside its field, in words.
       await until(() => page.locator('#field-template-title-error').textContent()).toContain(
-        'is not a valid Liquid template',
+        'A {{ }} or {% %} here is incomplete or misspelt',
       );
       await page.getByLabel('Title').fill('Hi {{ device.tags.name }}');
       await page.getByLabel('Preview for device id').fill('vip-2');
       await until(() => page.getByTestId('template-preview').textContent()).toBe('Hi GraceHello Grace');
       await page.getByRole('button', { name: 'Save template' }).click();
-      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Created "Welcome"' }).waitFor();
 
       await show(page, 'segments');
       await page.getByLabel('Name').fill('VIPs');
@@ -33,7 +33,7 @@ describe("the console's Send screen", { timeout: 120_000 }, () => {
       await page.getByLabel('Value', { exact: true }).fill('vip');
       await until(() => page.getByTestId('segment-count').textContent()).toBe(`${vip.length} subscribed devices`);
       await page.getByRole('button', { name: 'Save segment' }).click();
-      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Created "VIPs"' }).waitFor();
 
       // An event condition with a condition on the event's data: vip-1 bought for 12, vip-2 for 5.
       await page.getByRole('button', { name: 'New segment' }).click();
@@ -60,7 +60,7 @@ describe("the console's Send screen", { timeout: 120_000 }, () => {
       // Saved, so that leaving the screen has nothing to ask.
       await page.getByLabel('Name').fill('Coupon abc');
       await page.getByRole('button', { name: 'Save segment' }).click();
-      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Created "Coupon abc"' }).waitFor();
 
       await show(page, 'send');
       // The live count for each kind of audience: a user's subscribed devices, one device, then the segment.

@@ -37,7 +37,7 @@ describe("the console's Templates screen", { timeout: 120_000 }, () => {
     }
   });
 
-  it('deletes a template only once asked, then says it was deleted rather than saved', async () => {
+  it('deletes a template only once asked, then says it was deleted', async () => {
     const owner = await harness.ingress.createProject('team');
     const { page, close } = await openConsole();
     try {
@@ -46,8 +46,7 @@ describe("the console's Templates screen", { timeout: 120_000 }, () => {
       await page.getByLabel('Name').fill('Short-lived');
       await page.getByLabel('Body').fill('Soon gone');
       await page.getByRole('button', { name: 'Save template' }).click();
-      const saved = page.getByRole('status').filter({ hasText: 'Saved' });
-      const id = (await saved.locator('code').textContent())!;
+      await page.getByRole('button', { name: 'Short-lived' }).click();
       const stored = async () =>
         (await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/templates`, { key: owner.apiKey })).body
           .data.length;
@@ -66,8 +65,7 @@ describe("the console's Templates screen", { timeout: 120_000 }, () => {
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
       expect(await stored()).toBe(1);
       await page.getByRole('button', { name: 'Yes, delete' }).click();
-      await until(() => page.getByRole('status').filter({ hasText: 'Deleted' }).textContent()).toBe(`Deleted ${id}.`);
-      expect(await saved.count()).toBe(0);
+      await until(() => page.locator('.toast').textContent()).toBe('Deleted "Short-lived".');
       expect(await stored()).toBe(0);
     } finally {
       await close();
@@ -83,7 +81,8 @@ describe("the console's Templates screen", { timeout: 120_000 }, () => {
       await page.getByLabel('Name').fill('Kept');
       await page.getByLabel('Body').fill('Saved body');
       await page.getByRole('button', { name: 'Save template' }).click();
-      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      // A created template leaves a blank form; it opens from the list.
+      await page.getByRole('button', { name: 'Kept' }).click();
       await page.getByLabel('Title').fill('Not saved yet');
       // The question is dismissed here: the edit stays.
       await page.getByRole('button', { name: 'New template' }).click();
@@ -116,7 +115,9 @@ describe("the console's Templates screen", { timeout: 120_000 }, () => {
       await page.getByLabel('Operator').selectOption('gte');
       await page.getByLabel('Value', { exact: true }).fill('10');
       await page.getByRole('button', { name: 'Save segment' }).click();
-      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Created' }).waitFor();
+      await page.getByRole('button', { name: 'Scores' }).click();
+      await until(() => page.getByLabel('Value', { exact: true }).inputValue()).toBe('10');
       // Saved as the number 10, shown again as it was typed: nothing to lose, nothing asked.
       await page.getByRole('button', { name: 'New segment' }).click();
       await until(() => page.getByLabel('Name').inputValue()).toBe('');
@@ -137,14 +138,16 @@ describe("the console's Templates screen", { timeout: 120_000 }, () => {
       await until(() => deviceField.getAttribute('aria-invalid')).toBe('true');
       expect(await page.getByText('No preview; see the fields marked.').count()).toBe(0);
       expect(await page.getByLabel('Body').getAttribute('aria-invalid')).toBeNull();
-      expect(await page.getByText('must be 1 to 128 characters of A-Z a-z 0-9 . _ : -').count()).toBe(1);
+      expect(
+        await page
+          .getByText('Give a device id as your app registered it: up to 128 letters, digits and . _ : -')
+          .count(),
+      ).toBe(1);
       // A body that renders blank is no syntax error: the field says so, as its delivery would.
       await page.getByLabel('Preview for device id').fill('');
       await page.getByLabel('Body').fill('{{ data.nothing }}');
       await until(() => page.getByLabel('Body').getAttribute('aria-invalid')).toBe('true');
-      expect(
-        await page.getByText("the body renders blank with this device's variables; give it a default").count(),
-      ).toBe(1);
+      expect(await page.getByText('This comes out blank for this device: give its {{ }} a default').count()).toBe(1);
       expect(await page.getByRole('alert').filter({ hasText: 'No preview; see the fields marked.' }).count()).toBe(1);
     } finally {
       await close();

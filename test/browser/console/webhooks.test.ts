@@ -24,6 +24,9 @@ describe("the console's Webhooks screen", { timeout: 120_000 }, () => {
       await page.getByRole('button', { name: 'Create endpoint' }).click();
       const secret = page.getByTestId('webhook-secret');
       await until(() => secret.textContent()).toMatch(/^whsec_/);
+      await until(() => page.locator('.toast').textContent()).toBe(
+        'Endpoint created: copy its signing secret now, as it is shown once.',
+      );
       // The form is blank for the next endpoint, and the secret has its copy button.
       expect(await page.getByLabel('URL').inputValue()).toBe('');
       await page.getByRole('button', { name: 'Copy signing secret' }).waitFor();

@@ -1,4 +1,5 @@
 import { Field, Select } from '../fields.tsx';
+import { Advanced } from '../layout.tsx';
 import type { ButtonDraft } from './in-app-messages-draft.ts';
 
 /** One button of an in-app message: its label and what a tap does. */
@@ -13,20 +14,12 @@ export function ButtonFields({
   button: ButtonDraft;
   onChange(button: ButtonDraft): void;
   onRemove(): void;
-  errors: Record<string, string>;
+  errors: Partial<Record<string, string>>;
 }) {
   const path = `/buttons/${index}`;
   return (
     <fieldset>
       <legend>Button {index + 1}</legend>
-      <Field
-        label="Button id"
-        name={`iam-button-${index}-id`}
-        required
-        value={button.id}
-        error={errors[`${path}/id`]}
-        onInput={(id) => onChange({ ...button, id })}
-      />
       <Field
         label="Button text"
         name={`iam-button-${index}-text`}
@@ -56,6 +49,17 @@ export function ButtonFields({
           onInput={(url) => onChange({ ...button, url })}
         />
       )}
+      {/* The id names the button in click stats and the SDK's callbacks: set for it, there for an engineer. */}
+      <Advanced open={errors[`${path}/id`] !== undefined || undefined}>
+        <Field
+          label="Button id"
+          name={`iam-button-${index}-id`}
+          required
+          value={button.id}
+          error={errors[`${path}/id`]}
+          onInput={(id) => onChange({ ...button, id })}
+        />
+      </Advanced>
       <button type="button" class="secondary" onClick={onRemove}>
         Remove button {index + 1}
       </button>

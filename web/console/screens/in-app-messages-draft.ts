@@ -1,4 +1,5 @@
 import type { InAppMessageBody, InAppMessageView } from '../../../src/schemas/in-app-message.ts';
+import { contentRules, type FieldRule, nameRule } from '../field-errors.ts';
 
 export interface ButtonDraft {
   id: string;
@@ -92,3 +93,33 @@ export function bodyOf(draft: InAppDraft): InAppMessageBody {
     priority: Number(draft.priority),
   };
 }
+
+/** Where the API's errors go on the editor, keyed by the path each field shows (e.g. /buttons/0/url), in words. */
+export const inAppErrorRules = (buttonCount: number): FieldRule<string>[] => [
+  nameRule('/name'),
+  ...contentRules((field) => `/${field}`),
+  ...Array.from({ length: buttonCount }, (_, index) => [
+    {
+      path: `/buttons/${index}/id`,
+      field: `/buttons/${index}/id`,
+      sentence: "Give each button its own id: up to 64 letters, digits and . _ : -, unlike the other button's.",
+    },
+    {
+      path: `/buttons/${index}/text`,
+      field: `/buttons/${index}/text`,
+      sentence: 'Write what the button says, up to 64 characters.',
+    },
+    {
+      path: `/buttons/${index}/url`,
+      field: `/buttons/${index}/url`,
+      sentence: 'Give the web address (http:// or https://) this button opens.',
+    },
+  ]).flat(),
+  { path: '/buttons', sentence: 'A message has at most 2 buttons.' },
+  { path: '/trigger', field: '/trigger', sentence: 'Name the event type that shows the message.' },
+  { path: '/segmentId', sentence: 'The segment chosen no longer exists: choose another, or every device.' },
+  { path: '/startAt', field: '/startAt', sentence: 'Pick the day and time it starts, or leave it blank.' },
+  { path: '/endAt', field: '/endAt', sentence: 'Pick an end after its start, or leave it blank.' },
+  { path: '/frequency', field: '/frequency', sentence: 'Give a whole number of days from 1 to 365.' },
+  { path: '/priority', field: '/priority', sentence: 'Give a whole number from -1000 to 1000.' },
+];

@@ -12,7 +12,7 @@ interface EditorProps {
   onChange(draft: InAppDraft): void;
   segments: Loaded<SegmentView[]>;
   /** By the API's path of each field, e.g. /buttons/0/url. */
-  errors: Record<string, string>;
+  errors: Partial<Record<string, string>>;
 }
 
 /** Layout, content, buttons, trigger, segment, schedule and frequency of an in-app message (CONTRACTS §16). */

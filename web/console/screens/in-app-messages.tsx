@@ -1,21 +1,17 @@
 import { useState } from 'preact/hooks';
 import type { InAppMessageView } from '../../../src/schemas/in-app-message.ts';
 import type { SegmentView } from '../../../src/schemas/segment.ts';
-import { api, listAll, type ApiFailure } from '../api.ts';
+import { api, listAll } from '../api.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { LoadedView } from '../ui.tsx';
 import { SaveControls } from '../save-controls.tsx';
 import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
-import { blankDraft, bodyOf, draftOf, type InAppDraft } from './in-app-messages-draft.ts';
-import { DataTable, Section } from '../layout.tsx';
+import { blankDraft, bodyOf, draftOf, inAppErrorRules, type InAppDraft } from './in-app-messages-draft.ts';
+import { DataTable, Section, useToast } from '../layout.tsx';
+import { placeErrors } from '../field-errors.ts';
 import { InAppEditor } from './in-app-messages-editor.tsx';
 import { InAppPreview } from './in-app-messages-preview.tsx';
-
-/** The API names each error by its field (/buttons/0/url, /endAt); shown beside it. */
-function fieldErrors(error: ApiFailure | undefined): Record<string, string> {
-  return Object.fromEntries((error?.details ?? []).map((detail) => [detail.path, detail.message]));
-}
 
 const frequencyText = (frequency: InAppMessageView['frequency']) =>
   typeof frequency === 'string' ? frequency : `every ${frequency.everyDays} days`;
@@ -32,20 +28,24 @@ export function InAppMessagesScreen() {
   const segments = useLoad(() => listAll<SegmentView>(`${base}/segments`), [base]);
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState<InAppDraft>(blankDraft);
+  const { toast, say } = useToast();
 
   const save = useAction(async () => {
     const path = editing === null ? `${base}/in-app-messages` : `${base}/in-app-messages/${editing}`;
     const saved = await api<InAppMessageView>(editing === null ? 'POST' : 'PUT', path, { body: bodyOf(draft) });
-    setEditing(saved.id);
+    // A new message goes to the list and leaves a blank editor for the next one; an edited one stays open.
+    if (editing === null) setDraft(blankDraft);
+    say(editing === null ? `Created "${saved.name}": open it from the list.` : `Saved "${saved.name}".`);
     list.reload();
     return saved;
   });
+  const placed = placeErrors(save.error, inAppErrorRules(draft.buttons.length));
   const remove = useAction(async (id: string) => {
     await api('DELETE', `${base}/in-app-messages/${id}`);
+    say(`Deleted "${draft.name}".`);
     setEditing(null);
     setDraft(blankDraft);
     list.reload();
-    return id;
   });
   const edited = save.result?.id === editing ? save.result : list.data?.find((message) => message.id === editing);
   const mayLeave = useUnsavedEdits(() => !unchanged(draft, edited ? draftOf(edited) : blankDraft));
@@ -103,10 +103,11 @@ export function InAppMessagesScreen() {
           }}
         >
           <h2 id="in-app-editor">{editing === null ? 'New in-app message' : 'Edit in-app message'}</h2>
-          <InAppEditor draft={draft} onChange={setDraft} segments={segments} errors={fieldErrors(save.error)} />
+          <InAppEditor draft={draft} onChange={setDraft} segments={segments} errors={placed.fields} />
           <SaveControls
             saveLabel="Save in-app message"
             save={save}
+            unplaced={placed.unplaced}
             remove={remove}
             editing={editing}
             onRemove={(id) => void remove.run(id)}
@@ -131,6 +132,7 @@ export function InAppMessagesScreen() {
           />
         </section>
       </div>
+      {toast}
     </>
   );
 }

@@ -4,7 +4,7 @@ import type { DeliverySummary } from '../../../src/schemas/delivery-log.ts';
 import { api } from '../api.ts';
 import { useInterval, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { Section } from '../layout.tsx';
+import { ApiIds, Section } from '../layout.tsx';
 import { href } from '../route.ts';
 import { LoadedView, formatTime } from '../ui.tsx';
 import { FunnelChart } from './notification/funnel-chart.tsx';
@@ -98,6 +98,12 @@ export function NotificationPage({ id }: { id: string }) {
                   onPicked={notification.reload}
                 />
               )}
+              <ApiIds
+                ids={[
+                  ['Notification id', view.id],
+                  ...(view.templateId ? [['Template id', view.templateId] as const] : []),
+                ]}
+              />
               <WaitingPushes
                 view={view}
                 onShow={() => {

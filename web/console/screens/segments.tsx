@@ -3,8 +3,11 @@ import type { SegmentPreview, SegmentView } from '../../../src/schemas/segment.t
 import { api, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
-import { ErrorMessage, LoadedView } from '../ui.tsx';
-import { Field, Select } from '../fields.tsx';
+import { LoadedView } from '../ui.tsx';
+import { Field, FormError, Select } from '../fields.tsx';
+import { placeErrors } from '../field-errors.ts';
+import { errorRules } from './segments/segment-errors.ts';
+import { useToast } from '../layout.tsx';
 import { SaveControls } from '../save-controls.tsx';
 import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 import { ConditionEditor, segmentEventTypes } from './segments/condition-editor.tsx';
@@ -15,6 +18,7 @@ export function SegmentsScreen() {
   const { base } = useProject();
   const list = useLoad(() => listAll<SegmentView>(`${base}/segments`), [base]);
   const [editing, setEditing] = useState<string | null>(null);
+  const { toast, say } = useToast();
   const [name, setName] = useState('');
   const [match, setMatch] = useState<SegmentView['match']>('all');
   const [conditions, setConditions] = useState<DraftCondition[]>([newTagCondition()]);
@@ -34,16 +38,21 @@ export function SegmentsScreen() {
       editing === null
         ? await api<SegmentView>('POST', `${base}/segments`, { body })
         : await api<SegmentView>('PUT', `${base}/segments/${editing}`, { body });
-    setEditing(saved.id);
+    // A new segment goes to the list and leaves a blank builder for the next one; an edited one stays open.
+    if (editing === null) show(null);
+    say(editing === null ? `Created "${saved.name}": open it from the list.` : `Saved "${saved.name}".`);
     list.reload();
     return saved;
   });
   const remove = useAction(async (id: string) => {
     await api('DELETE', `${base}/segments/${id}`);
+    say(`Deleted "${name}".`);
     show(null);
     list.reload();
-    return id;
   });
+  const rules = errorRules(conditions.length);
+  const saveErrors = placeErrors(save.error, rules);
+  const previewErrors = placeErrors(preview.error, rules);
   // As last saved: the save's own answer until the list read again after it catches up.
   const editedSegment =
     (save.result?.id === editing ? save.result : list.data?.find((segment) => segment.id === editing)) ?? null;
@@ -101,7 +110,14 @@ export function SegmentsScreen() {
         }}
       >
         <h2 id="segment-builder">{editing === null ? 'New segment' : 'Edit segment'}</h2>
-        <Field label="Name" name="segment-name" required value={name} onInput={setName} />
+        <Field
+          label="Name"
+          name="segment-name"
+          required
+          value={name}
+          onInput={setName}
+          error={saveErrors.fields.name}
+        />
         <Select
           label="Devices must match"
           name="segment-match"
@@ -121,6 +137,7 @@ export function SegmentsScreen() {
             key={index}
             index={index}
             condition={condition}
+            error={saveErrors.fields[`condition-${index}`] ?? previewErrors.fields[`condition-${index}`]}
             onChange={(next) => setConditions(conditions.map((old, at) => (at === index ? next : old)))}
             onRemove={() => setConditions(conditions.filter((_, at) => at !== index))}
           />
@@ -128,6 +145,7 @@ export function SegmentsScreen() {
         <SaveControls
           saveLabel="Save segment"
           save={save}
+          unplaced={saveErrors.unplaced}
           remove={remove}
           editing={editing}
           onRemove={(id) => void remove.run(id)}
@@ -140,7 +158,7 @@ export function SegmentsScreen() {
       </form>
       <section aria-labelledby="segment-count">
         <h2 id="segment-count">Live count</h2>
-        <ErrorMessage error={preview.error} />
+        <FormError error={preview.error} unplaced={previewErrors.unplaced} what="conditions" />
         {preview.data && !preview.error && (
           <>
             <p class="count" aria-live="polite" data-testid="segment-count">
@@ -162,6 +180,7 @@ export function SegmentsScreen() {
         )}
         {preview.loading && <p class="muted">Counting…</p>}
       </section>
+      {toast}
     </div>
   );
 }

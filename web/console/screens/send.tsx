@@ -16,7 +16,8 @@ import { blankContent, ContentFields, type ContentMode } from './send/content-fi
 import { blankDelivery, deliveryBody, DeliveryFields } from './send/delivery-fields.tsx';
 import { blankOptions } from './send/options-draft.ts';
 import { messageOf, previewContent } from './send/message.ts';
-import { blankExperiment, experimentErrorRules } from './send/experiment-draft.ts';
+import { blankExperiment } from './send/experiment-draft.ts';
+import { sendErrorRules } from './send/send-errors.ts';
 import { VariantFields } from './send/variant-fields.tsx';
 import { ExperimentSettings } from './send/experiment-settings.tsx';
 import { placeErrors } from '../field-errors.ts';
@@ -109,7 +110,7 @@ export function SendScreen({ path }: ScreenProps) {
     return { ...answer, sendAt };
   });
 
-  const placed = placeErrors(send.error, mode === 'variants' ? experimentErrorRules(experiment.variants.length) : []);
+  const placed = placeErrors(send.error, sendErrorRules(mode, experiment.variants.length, options.buttons.length));
   return (
     <form
       class="columns"
@@ -126,6 +127,7 @@ export function SendScreen({ path }: ScreenProps) {
         setTemplateId={setTemplateId}
         content={content}
         setContent={setContent}
+        errors={placed.fields}
       >
         <VariantFields
           variants={experiment.variants}
@@ -140,7 +142,7 @@ export function SendScreen({ path }: ScreenProps) {
           setLanguages={(languages) => setOptions({ ...options, languages })}
         />
       )}
-      <OptionsFields draft={options} setDraft={setOptions} />
+      <OptionsFields draft={options} setDraft={setOptions} errors={placed.fields} />
       <AudienceFields
         segments={segments}
         targetType={targetType}
@@ -148,6 +150,7 @@ export function SendScreen({ path }: ScreenProps) {
         target={target}
         setTarget={setTarget}
         count={count}
+        error={placed.fields['/targetIds']}
       />
       <PreviewFields
         previewDevice={previewDevice}

@@ -1,47 +1,16 @@
 import { useState } from 'preact/hooks';
-import type { TemplateBody, TemplateView } from '../../../src/schemas/template.ts';
+import type { TemplateView } from '../../../src/schemas/template.ts';
 import type { RenderedContent } from '../../../src/schemas/notification.ts';
-import { api, type ApiFailure, listAll } from '../api.ts';
+import { api, listAll } from '../api.ts';
 import { useAction, useDebounced, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, LoadedView } from '../ui.tsx';
 import { Field } from '../fields.tsx';
 import { SaveControls } from '../save-controls.tsx';
 import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
-
-type Draft = { name: string; title: string; body: string; url: string; imageUrl: string };
-const blank: Draft = { name: '', title: '', body: '', url: '', imageUrl: '' };
-const liquidFields = [
-  ['title', 'Title'],
-  ['body', 'Body'],
-  ['url', 'URL'],
-  ['imageUrl', 'Image URL'],
-] as const;
-
-function draftOf(template: TemplateView): Draft {
-  return {
-    name: template.name,
-    title: template.title ?? '',
-    body: template.body,
-    url: template.url ?? '',
-    imageUrl: template.imageUrl ?? '',
-  };
-}
-
-function bodyOf(draft: Draft): TemplateBody {
-  return {
-    name: draft.name,
-    body: draft.body,
-    title: draft.title || null,
-    url: draft.url || null,
-    imageUrl: draft.imageUrl || null,
-  };
-}
-
-/** The API names each error by its field (/title for Liquid, /deviceId for the preview's device); shown beside it. */
-function fieldErrors(error: ApiFailure | undefined): Record<string, string> {
-  return Object.fromEntries((error?.details ?? []).map((detail) => [detail.path.replace(/^\//, ''), detail.message]));
-}
+import { placeErrors } from '../field-errors.ts';
+import { blank, bodyOf, type Draft, draftOf, errorRules, liquidFields } from './template-draft.ts';
+import { useToast } from '../layout.tsx';
 
 export function TemplatesScreen() {
   const { base } = useProject();
@@ -66,24 +35,28 @@ export function TemplatesScreen() {
       : () => api<RenderedContent>('POST', `${base}/notifications/preview`, { body: JSON.parse(previewInput) }),
     [previewInput],
   );
-  const previewErrors = fieldErrors(preview.error);
+  const previewErrors = placeErrors(preview.error, errorRules).fields;
   const liquidFailed = liquidFields.some(([field]) => field in previewErrors);
+  const { toast, say } = useToast();
 
   const save = useAction(async () => {
     const saved =
       editing === null
         ? await api<TemplateView>('POST', `${base}/templates`, { body: bodyOf(draft) })
         : await api<TemplateView>('PUT', `${base}/templates/${editing}`, { body: bodyOf(draft) });
-    setEditing(saved.id);
+    // A new template goes to the list and leaves a blank form for the next one; an edited one stays open.
+    if (editing === null) setDraft(blank);
+    say(editing === null ? `Created "${saved.name}": open it from the list.` : `Saved "${saved.name}".`);
     list.reload();
     return saved;
   });
+  const saveErrors = placeErrors(save.error, errorRules);
   const remove = useAction(async (id: string) => {
     await api('DELETE', `${base}/templates/${id}`);
+    say(`Deleted "${draft.name}".`);
     setEditing(null);
     setDraft(blank);
     list.reload();
-    return id;
   });
   // As last saved: the save's own answer until the list read again after it catches up.
   const editedTemplate =
@@ -145,6 +118,7 @@ export function TemplatesScreen() {
           name="template-name"
           required
           value={draft.name}
+          error={saveErrors.fields.name}
           onInput={(name) => setDraft({ ...draft, name })}
         />
         {liquidFields.map(([field, label]) => (
@@ -156,12 +130,13 @@ export function TemplatesScreen() {
             required={field === 'body'}
             value={draft[field]}
             onInput={(text) => setDraft({ ...draft, [field]: text })}
-            error={previewErrors[field]}
+            error={saveErrors.fields[field] ?? previewErrors[field]}
           />
         ))}
         <SaveControls
           saveLabel="Save template"
           save={save}
+          unplaced={saveErrors.unplaced}
           remove={remove}
           editing={editing}
           onRemove={(id) => void remove.run(id)}
@@ -189,6 +164,7 @@ export function TemplatesScreen() {
           </div>
         )}
       </section>
+      {toast}
     </div>
   );
 }

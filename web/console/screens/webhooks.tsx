@@ -187,7 +187,13 @@ export function WebhooksScreen() {
           />
         )}
       </LoadedView>
-      <CreateWebhook base={base} onCreated={loaded.reload} />
+      <CreateWebhook
+        base={base}
+        onCreated={() => {
+          loaded.reload();
+          say('Endpoint created: copy its signing secret now, as it is shown once.');
+        }}
+      />
       {toast}
     </>
   );

@@ -22,16 +22,24 @@ export function ConditionEditor({
   index,
   onChange,
   onRemove,
+  error,
 }: {
   condition: DraftCondition;
   index: number;
+  /** What the API refused in it, in words. */
+  error?: string;
   onChange(next: DraftCondition): void;
   onRemove(): void;
 }) {
   const name = (field: string) => `condition-${index}-${field}`;
   return (
-    <fieldset class="condition">
+    <fieldset class="condition" aria-describedby={error && name('error')} aria-invalid={error ? true : undefined}>
       <legend>Condition {index + 1}</legend>
+      {error && (
+        <small id={name('error')} class="field-error">
+          {error}
+        </small>
+      )}
       <Select
         label="Kind"
         name={name('kind')}

@@ -12,6 +12,7 @@ export function AudienceFields({
   target,
   setTarget,
   count,
+  error,
 }: {
   segments: Loaded<SegmentView[]>;
   targetType: TargetType;
@@ -19,6 +20,8 @@ export function AudienceFields({
   target: string;
   setTarget(target: string): void;
   count: Loaded<number>;
+  /** What the API refused in the audience, in words. */
+  error?: string;
 }) {
   return (
     <fieldset>
@@ -42,6 +45,7 @@ export function AudienceFields({
           name="send-segment"
           placeholder="Choose a segment"
           value={target.trim()}
+          error={error}
           onChange={setTarget}
         />
       ) : (
@@ -50,6 +54,7 @@ export function AudienceFields({
           name="send-target"
           value={target}
           onInput={setTarget}
+          error={error}
           required
         />
       )}

@@ -3,6 +3,7 @@ import type { SendNotificationBody } from '../../../../src/schemas/notification.
 import type { TemplateView } from '../../../../src/schemas/template.ts';
 import type { Loaded } from '../../hooks.ts';
 import { Field, NamedItemSelect, Select } from '../../fields.tsx';
+import type { PlacedFields } from '../../field-errors.ts';
 
 export type ContentMode = 'template' | 'inline' | 'variants';
 export const blankContent = { title: '', body: '', url: '', imageUrl: '' };
@@ -34,6 +35,7 @@ export function ContentFields({
   content,
   setContent,
   children,
+  errors = {},
 }: {
   mode: ContentMode;
   setMode(mode: ContentMode): void;
@@ -43,6 +45,8 @@ export function ContentFields({
   content: InlineContent;
   setContent(content: InlineContent): void;
   children?: ComponentChildren;
+  /** By the API's path of each field (/title, /buttons/0/url), in words. */
+  errors?: PlacedFields;
 }) {
   return (
     <fieldset>
@@ -71,22 +75,31 @@ export function ContentFields({
           <Field
             label="Title"
             name="send-title"
+            error={errors['/title']}
             value={content.title}
             onInput={(title) => setContent({ ...content, title })}
           />
           <Field
             label="Body"
             name="send-body"
+            error={errors['/body']}
             multiline
             required
             value={content.body}
             onInput={(body) => setContent({ ...content, body })}
             hint="Liquid: {{ device.tags.name }}, {{ device.userId }}, {{ data.x | default: 'y' }}"
           />
-          <Field label="URL" name="send-url" value={content.url} onInput={(url) => setContent({ ...content, url })} />
+          <Field
+            label="URL"
+            name="send-url"
+            error={errors['/url']}
+            value={content.url}
+            onInput={(url) => setContent({ ...content, url })}
+          />
           <Field
             label="Image URL"
             name="send-image"
+            error={errors['/imageUrl']}
             value={content.imageUrl}
             onInput={(imageUrl) => setContent({ ...content, imageUrl })}
           />

@@ -1,5 +1,6 @@
 import { Checkbox, Field, Select } from '../../fields.tsx';
 import { Advanced } from '../../layout.tsx';
+import type { PlacedFields } from '../../field-errors.ts';
 import { type OptionsDraft, platformNames } from './options-draft.ts';
 
 const maxButtons = 2;
@@ -8,7 +9,16 @@ const maxButtons = 2;
  * How the push is delivered (CONTRACTS §14): buttons, badge and sound, platforms, silent; priority, TTL and collapse id
  * under Advanced.
  */
-export function OptionsFields({ draft, setDraft }: { draft: OptionsDraft; setDraft(draft: OptionsDraft): void }) {
+export function OptionsFields({
+  draft,
+  setDraft,
+  errors = {},
+}: {
+  draft: OptionsDraft;
+  setDraft(draft: OptionsDraft): void;
+  /** By the API's path of each field (/title, /buttons/0/url), in words. */
+  errors?: PlacedFields;
+}) {
   const set = (changes: Partial<OptionsDraft>) => setDraft({ ...draft, ...changes });
   const setButton = (index: number, changes: Partial<OptionsDraft['buttons'][number]>) =>
     set({ buttons: draft.buttons.map((button, at) => (at === index ? { ...button, ...changes } : button)) });
@@ -48,23 +58,29 @@ export function OptionsFields({ draft, setDraft }: { draft: OptionsDraft; setDra
         <fieldset key={index}>
           <legend>Button {index + 1}</legend>
           <Field
-            label={`Button ${index + 1} id`}
-            name={`button-${index}-id`}
-            value={button.id}
-            onInput={(id) => setButton(index, { id })}
-          />
-          <Field
             label={`Button ${index + 1} text`}
             name={`button-${index}-text`}
+            error={errors[`/buttons/${index}/text`]}
             value={button.text}
             onInput={(text) => setButton(index, { text })}
           />
           <Field
             label="URL"
             name={`button-${index}-url`}
+            error={errors[`/buttons/${index}/url`]}
             value={button.url}
             onInput={(url) => setButton(index, { url })}
           />
+          {/* The id names the button in the app's callbacks: set for it, there for an engineer. */}
+          <Advanced open={errors[`/buttons/${index}/id`] !== undefined || undefined}>
+            <Field
+              label={`Button ${index + 1} id`}
+              name={`button-${index}-id`}
+              error={errors[`/buttons/${index}/id`]}
+              value={button.id}
+              onInput={(id) => setButton(index, { id })}
+            />
+          </Advanced>
           <button
             type="button"
             class="secondary"
@@ -78,7 +94,9 @@ export function OptionsFields({ draft, setDraft }: { draft: OptionsDraft; setDra
         <button
           type="button"
           class="secondary"
-          onClick={() => set({ buttons: [...draft.buttons, { id: '', text: '', url: '' }] })}
+          onClick={() =>
+            set({ buttons: [...draft.buttons, { id: `button-${draft.buttons.length + 1}`, text: '', url: '' }] })
+          }
         >
           Add a button
         </button>
