@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { registerDevices } from '../../support/delivery-harness.ts';
 import { until, show, useConsole } from '../../support/console.ts';
 
-const { harness, lists, openConsole, signIn } = useConsole();
+const { harness, project, lists, openConsole, signIn } = useConsole();
 
 describe("the console's Segments screen", { timeout: 120_000 }, () => {
   it("suggests the tag keys of the project's devices, and the values seen for the key typed", async () => {
@@ -27,6 +27,33 @@ describe("the console's Segments screen", { timeout: 120_000 }, () => {
       await until(async () => options(await value.getAttribute('list'))).toEqual(['gold', 'silver']);
       await tag.fill('city');
       await until(async () => options(await value.getAttribute('list'))).toEqual(['Lyon']);
+    } finally {
+      await close();
+    }
+  });
+
+  it("suggests the project's event types wherever one is typed: segments, a journey's entry, an in-app trigger", async () => {
+    // The project's events (useConsole): purchases, a view, and each device's first session.
+    const seen = ['@first_session', 'purchase', 'view'];
+    const { page, close } = await openConsole();
+    try {
+      await signIn(page, project.apiKey);
+      const suggested = async (label: string) => {
+        const field = page.getByLabel(label, { exact: true });
+        const list = await field.getAttribute('list');
+        return page
+          .locator(`datalist[id="${list}"] option`)
+          .evaluateAll((found) => found.map((option) => (option as unknown as { value: string }).value).sort());
+      };
+      await page.goto(`${harness.ingress.baseUrl}/console#/journeys/new`);
+      await until(() => suggested('Enters on the event')).toEqual(seen);
+      // A new in-app message is shown on an event, and a segment's condition asked for one: the last edit, as the
+      // console asks before leaving a screen with edits.
+      await show(page, 'in-app-messages');
+      await until(() => suggested('Event type')).toEqual(seen);
+      await show(page, 'segments');
+      await page.getByLabel('Kind').selectOption('event');
+      await until(() => suggested('Event type')).toEqual(seen);
     } finally {
       await close();
     }
