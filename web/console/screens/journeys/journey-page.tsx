@@ -8,7 +8,7 @@ import { useProject } from '../../context.ts';
 import { Select } from '../../fields.tsx';
 import { useAction, useInterval, useLoad } from '../../hooks.ts';
 import { ActionBar, Section } from '../../layout.tsx';
-import { EventTypeSuggestions } from '../../pickers.tsx';
+import { EventTypeSuggestions, TagSuggestions } from '../../pickers.tsx';
 import { href } from '../../route.ts';
 import { ErrorMessage, LoadedView } from '../../ui.tsx';
 import { unchanged, useUnsavedEdits } from '../../unsaved-edits.ts';
@@ -76,6 +76,7 @@ export function JourneyPage({ id, onSaved }: { id: string | null; onSaved(messag
         <LoadedView loaded={journey}>{(view) => view.stats && <JourneyCounts stats={view.stats} />}</LoadedView>
       )}
       <EventTypeSuggestions id={segmentEventTypes} />
+      <TagSuggestions />
       <form
         class="journey-builder"
         aria-label="Journey builder"
