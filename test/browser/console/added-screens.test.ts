@@ -25,26 +25,19 @@ beforeAll(async () => {
   journeyId = await journeys.create({
     name: 'Order follow-up',
     entry: { event: 'checkout' },
+    // A device outside the regulars waits a day, then gets a reminder.
     steps: [
       {
-        id: 'paid',
-        type: 'waitForEvent',
-        event: 'purchase',
-        timeoutSeconds: 86_400,
-        onEvent: 'thank',
-        onTimeout: 'test',
+        id: 'regular',
+        type: 'branch',
+        match: 'all',
+        conditions: [{ tag: 'group', op: 'eq', value: 'regular' }],
+        onTrue: 'thanks',
+        onFalse: 'later',
       },
-      {
-        id: 'test',
-        type: 'split',
-        paths: [
-          { name: 'Gentle', percent: 70, next: 'nudge' },
-          { name: 'Firm', percent: 30, next: 'tag' },
-        ],
-      },
-      { id: 'nudge', type: 'push', title: 'Still thinking?', body: 'Your order is waiting', next: 'exit' },
-      { id: 'tag', type: 'setTags', tags: { stage: 'reminded' } },
-      { id: 'thank', type: 'webhook' },
+      { id: 'thanks', type: 'push', title: 'Thank you', body: 'Your order is on its way', next: 'exit' },
+      { id: 'later', type: 'wait', seconds: 86_400, next: 'nudge' },
+      { id: 'nudge', type: 'push', title: 'Still thinking?', body: 'Your order is waiting' },
     ],
   });
   await journeys.report([{ type: 'checkout', subjectType: 'device', subjectId: 'vip-1', data: { orderId: 'o-1' } }]);
