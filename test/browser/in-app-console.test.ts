@@ -55,7 +55,14 @@ describe('console: in-app messages screen (CONTRACTS §12, §16)', { timeout: 60
       await page.getByRole('status').filter({ hasText: 'Created "spring sale"' }).waitFor();
       const row = page.getByRole('row').filter({ hasText: 'spring sale' });
       await eventually(async () => expect(await row.textContent()).toContain('active'));
-      expect(await row.getByRole('cell').allTextContents()).toEqual(['spring sale', 'active', 'once', '0', '0', '0']);
+      expect(await row.getByRole('cell').allTextContents()).toEqual([
+        'spring sale',
+        'active',
+        'Once per device',
+        '0',
+        '0',
+        '0',
+      ]);
       expect(await blockingViolations(page)).toEqual([]);
       expect(alerts).toEqual([]);
 

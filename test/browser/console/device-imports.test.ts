@@ -47,8 +47,8 @@ describe("the console's device import and exports", { timeout: 180_000 }, () => 
         expect(await page.getByTestId('import-failed').textContent()).toBe('2');
         const errors = page.getByTestId('import-errors').locator('tbody tr');
         expect(await errors.allTextContents()).toEqual([
-          expect.stringMatching(/^Line 2002id must be 1 to 128 characters/),
-          expect.stringMatching(/^Line 2003pushToken is required for android and ios devices/),
+          expect.stringMatching(/^2002id must be 1 to 128 characters/),
+          expect.stringMatching(/^2003pushToken is required for android and ios devices/),
         ]);
         expect(
           await progress

@@ -82,6 +82,18 @@ describe('the console layout', { timeout: 240_000 }, () => {
     });
   }
 
+  it("names each in-app message's frequency in the editor's words, not the API's", async () => {
+    const { page, close } = await openConsole(390);
+    try {
+      await signIn(page);
+      await show(page, 'in-app-messages');
+      const row = page.locator('tbody tr', { hasText: 'Winter sale popup' });
+      await until(() => row.locator('td[data-label="Frequency"]').textContent()).toBe('Each time the trigger fires');
+    } finally {
+      await close();
+    }
+  });
+
   it('shows a one-row menu on a phone, and headings take the focus without a ring', async () => {
     const { page, close } = await openConsole(390);
     try {

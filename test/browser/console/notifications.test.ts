@@ -47,14 +47,14 @@ describe("the console's Notifications screen", { timeout: 120_000 }, () => {
       await show(page, 'notifications');
       const row = page.locator(`tr[data-notification="${id}"]`);
       await until(() => row.getByTestId('status').textContent()).toBe('completed');
-      // How many lines a cell's text takes.
+      // How many lines an element's text takes (its text only: the box of a block inside starts above its text).
       const lines = (locator: Locator) =>
         locator.evaluate((cell) => {
           const range = cell.ownerDocument.createRange();
           range.selectNodeContents(cell);
           return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
         });
-      expect(await lines(row.locator('td.when'))).toBe(1);
+      expect(await lines(row.locator('td.when .cell'))).toBe(1);
       expect(await lines(row.getByTestId('status'))).toBe(1);
       const funnelTops = await row
         .locator('[data-stat]')

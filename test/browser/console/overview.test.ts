@@ -37,8 +37,14 @@ describe("the console's Overview screen", { timeout: 120_000 }, () => {
       expect(await figure('Subscribed now').textContent()).toBe('4');
       expect(await figure('Pushes sent').textContent()).toBe('4');
       expect(await figure('Click-through rate').textContent()).toBe('25%');
-      // Round numbers on the axis, at the page's type size.
-      expect(await chart('Pushes sent').locator('.chart-y span').allTextContents()).toEqual(['5', '2.5', '0']);
+      // Round numbers on the axis, at the page's type size; a count's axis has no half push or half click on it.
+      expect(await chart('Pushes sent').locator('.chart-y span').allTextContents()).toEqual(['6', '3', '0']);
+      expect(await chart('Clicks').locator('.chart-y span').allTextContents()).toEqual(['2', '1', '0']);
+      expect(await chart('Click-through rate').locator('.chart-y span').allTextContents()).toEqual([
+        '50%',
+        '25%',
+        '0%',
+      ]);
       const axisSize = await chart('Pushes sent')
         .locator('.chart-y span')
         .first()

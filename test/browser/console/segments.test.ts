@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { registerDevices } from '../../support/delivery-harness.ts';
 import { until, show, useConsole } from '../../support/console.ts';
 
-const { harness, lists, openConsole, signIn } = useConsole();
+const { harness, project, lists, openConsole, signIn } = useConsole();
 
 describe("the console's Segments screen", { timeout: 120_000 }, () => {
   it("suggests the tag keys of the project's devices, and the values seen for the key typed", async () => {
@@ -30,6 +31,46 @@ describe("the console's Segments screen", { timeout: 120_000 }, () => {
     } finally {
       await close();
     }
+  });
+
+  it("suggests the project's event types and tag keys wherever one is typed: segments, a journey's entry and branch, an in-app trigger", async () => {
+    // The project's events (useConsole): purchases, a view, and each device's first session.
+    const seen = ['@first_session', 'purchase', 'view'];
+    const suggested = async (page: Page, label: string) => {
+      const field = page.getByLabel(label, { exact: true });
+      const list = await field.getAttribute('list');
+      return page
+        .locator(`datalist[id="${list}"] option`)
+        .evaluateAll((found) => found.map((option) => (option as unknown as { value: string }).value).sort());
+    };
+    // Each screen with edits asks before it is left (the test dismisses the question): one page a screen.
+    const onScreen = async (hash: string, read: (page: Page) => Promise<void>) => {
+      const { page, close } = await openConsole();
+      try {
+        await signIn(page, project.apiKey);
+        await page.goto(`${harness.ingress.baseUrl}/console${hash}`);
+        await read(page);
+      } finally {
+        await close();
+      }
+    };
+    await onScreen('#/in-app-messages', async (page) => {
+      await until(() => suggested(page, 'Event type')).toEqual(seen);
+    });
+    await onScreen('#/segments', async (page) => {
+      await page.getByLabel('Kind').selectOption('event');
+      await until(() => suggested(page, 'Event type')).toEqual(seen);
+    });
+    await onScreen('#/journeys/new', async (page) => {
+      await until(() => suggested(page, 'Enters on the event')).toEqual(seen);
+      // A branch's condition offers the tag keys of the project's devices, and the values seen for the key typed.
+      await page.getByLabel('New step').selectOption('branch');
+      await page.getByRole('button', { name: 'Add the step' }).click();
+      await page.getByRole('button', { name: 'Add a condition' }).click();
+      await until(() => suggested(page, 'Tag')).toEqual(['bio', 'group', 'name']);
+      await page.getByLabel('Tag', { exact: true }).fill('group');
+      await until(() => suggested(page, 'Value')).toEqual(['regular', 'vip']);
+    });
   });
 
   it('refuses an event condition whose count is left blank, which was saved as "at least 0 times": every device', async () => {

@@ -42,12 +42,26 @@
       if (a.rects.some((rect) => b.rects.some((other) => overlap(rect, other))))
         problems.push(`${describe(a.element)} overlaps ${describe(b.element)}`);
     }
+  // A table whose headers are hidden (a phone's cards) names each cell by its column's label, or the reader cannot
+  // tell one number from another.
+  for (const table of document.querySelectorAll('main table')) {
+    const head = table.tHead;
+    if (hidden(table) || !head || head.getBoundingClientRect().height > 2) continue;
+    const labels = [...(head.rows[0]?.cells ?? [])].map((cell) => cell.textContent.trim());
+    for (const row of table.tBodies[0]?.rows ?? [])
+      [...row.cells].forEach((cell, index) => {
+        if (labels[index] && getComputedStyle(cell, '::before').content === 'none')
+          problems.push(`a cell of "${labels[index]}" in ${describe(table)} shows no label`);
+      });
+  }
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    if (!parent || hidden(parent) || parent.closest('code, .id, .url, script, style, svg')) continue;
+    if (!parent || hidden(parent) || parent.closest('code:not(.name), .id, .url, script, style, svg')) continue;
     const text = node.textContent ?? '';
-    for (const match of text.matchAll(/[\p{L}\p{N}]{2,}/gu)) {
+    // A name in code (an event type such as @first_session) is one word, its punctuation included.
+    const words = parent.closest('code.name') ? /\S{2,}/gu : /[\p{L}\p{N}]{2,}/gu;
+    for (const match of text.matchAll(words)) {
       const range = document.createRange();
       range.setStart(node, match.index);
       range.setEnd(node, match.index + match[0].length);

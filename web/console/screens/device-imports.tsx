@@ -4,6 +4,8 @@ import { api } from '../api.ts';
 import { useAction, useInterval, useLoad } from '../hooks.ts';
 import { useProject } from '../context.ts';
 import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
+import { type Column, DataTable } from '../layout.tsx';
+import { href, type ScreenProps } from '../route.ts';
 
 /** A .csv file is sent as CSV; any other (.ndjson, .jsonl) as NDJSON, one device per line. */
 const mediaTypeOf = (file: File) => (/\.csv$/i.test(file.name) ? 'text/csv' : 'application/x-ndjson');
@@ -17,29 +19,34 @@ const statusLabels: Record<DeviceImportView['status'], string> = {
   failed: 'failed',
 };
 
+type LineError = DeviceImportView['errors'][number];
+
+const lineErrorColumns: Column<LineError>[] = [
+  { label: 'Line', kind: 'number', cell: (error) => error.line },
+  { label: 'Problem', kind: 'message', cell: (error) => error.message },
+];
+
+const recentColumns: Column<DeviceImportView>[] = [
+  { label: 'Started', kind: 'when', cell: (view) => formatTime(view.createdAt) },
+  { label: 'Status', cell: (view) => statusLabels[view.status] },
+  { label: 'Rows', kind: 'number', cell: (view) => view.rows },
+  { label: 'Problems', kind: 'number', cell: (view) => view.failed },
+];
+
 function LineErrors({ view }: { view: DeviceImportView }) {
   if (view.errors.length === 0) return null;
   return (
     <>
-      <h3 id="import-errors-heading">
+      <h3>
         Rows not imported{view.failed > view.errors.length && ` (the first ${view.errors.length} of ${view.failed})`}
       </h3>
-      <table class="list" data-testid="import-errors" aria-labelledby="import-errors-heading">
-        <thead>
-          <tr>
-            <th scope="col">Line</th>
-            <th scope="col">Problem</th>
-          </tr>
-        </thead>
-        <tbody>
-          {view.errors.map((error) => (
-            <tr key={error.line}>
-              <td>Line {error.line}</td>
-              <td>{error.message}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption="Rows not imported"
+        testId="import-errors"
+        columns={lineErrorColumns}
+        rows={view.errors}
+        rowKey={(error) => String(error.line)}
+      />
     </>
   );
 }
@@ -81,54 +88,42 @@ function ImportProgress({ id }: { id: string }) {
   );
 }
 
-function RecentImports({ imports, onShow }: { imports: DeviceImportView[]; onShow(id: string): void }) {
+function RecentImports({ imports }: { imports: DeviceImportView[] }) {
   return (
     <>
-      <h2 id="recent-imports-heading">Recent imports</h2>
-      <table class="list" data-testid="recent-imports" aria-labelledby="recent-imports-heading">
-        <thead>
-          <tr>
-            <th scope="col">Started</th>
-            <th scope="col">Status</th>
-            <th scope="col">Rows</th>
-            <th scope="col">Problems</th>
-            <th scope="col">
-              <span class="visually-hidden">Details</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {imports.map((view) => (
-            <tr key={view.id}>
-              <td data-label="Started">{formatTime(view.createdAt)}</td>
-              <td data-label="Status">{statusLabels[view.status]}</td>
-              <td data-label="Rows">{view.rows}</td>
-              <td data-label="Problems">{view.failed}</td>
-              <td>
-                <button type="button" class="secondary" onClick={() => onShow(view.id)}>
-                  Show
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <h2>Recent imports</h2>
+      <DataTable
+        caption="Recent imports"
+        testId="recent-imports"
+        columns={[
+          ...recentColumns,
+          {
+            label: 'Details',
+            cell: (view) => <a href={href('device-imports', view.id)}>Show</a>,
+          },
+        ]}
+        rows={imports}
+        rowKey={(view) => view.id}
+      />
     </>
   );
 }
 
-/** Moving in: upload a file of devices (ours, or a OneSignal export), then watch it being applied. */
-export function DeviceImportsScreen() {
+/**
+ * Moving in: upload a file of devices (ours, or a OneSignal export), then watch it being applied; an import shown has
+ * its own address (`#/device-imports/{id}`).
+ */
+export function DeviceImportsScreen({ path }: ScreenProps) {
+  const [shown] = path;
   const { base } = useProject();
   const [file, setFile] = useState<File | null>(null);
-  const [shown, setShown] = useState<string | null>(null);
   const recent = useLoad(() => api<DeviceImportView[]>('GET', `${base}/device-imports`), [base]);
   useInterval(() => recent.data?.some(running) && recent.reload(), 2000);
   const upload = useAction(async (chosen: File) => {
     const started = await api<{ id: string }>('POST', `${base}/device-imports`, {
       file: { body: chosen, type: mediaTypeOf(chosen) },
     });
-    setShown(started.id);
+    location.hash = href('device-imports', started.id);
     recent.reload();
   });
   return (
@@ -159,7 +154,7 @@ export function DeviceImportsScreen() {
       </form>
       {shown && <ImportProgress key={shown} id={shown} />}
       <LoadedView loaded={recent} empty="No import yet." isEmpty={(imports) => imports.length === 0}>
-        {(imports) => <RecentImports imports={imports} onShow={setShown} />}
+        {(imports) => <RecentImports imports={imports} />}
       </LoadedView>
     </>
   );

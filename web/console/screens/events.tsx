@@ -14,7 +14,7 @@ const emptyFilters = { userId: '', deviceId: '', type: '' };
 
 const eventColumns: Column<EventView>[] = [
   { label: 'Received', cell: (event) => formatTime(event.receivedAt) },
-  { label: 'Type', cell: (event) => <code>{event.type}</code> },
+  { label: 'Type', cell: (event) => <code class="name">{event.type}</code> },
   {
     label: 'Subject',
     cell: (event) => (
@@ -31,11 +31,11 @@ const eventColumns: Column<EventView>[] = [
       </>
     ),
   },
-  { label: 'Data', cell: (event) => <EventData data={event.data} /> },
+  { label: 'Data', kind: 'message', cell: (event) => <EventData data={event.data} /> },
 ];
 
 const catalogColumns: Column<EventTypeView>[] = [
-  { label: 'Type', cell: (type) => <code>{type.type}</code> },
+  { label: 'Type', cell: (type) => <code class="name">{type.type}</code> },
   { label: 'Events in 30 days', kind: 'number', cell: (type) => type.last30Days.toLocaleString() },
   { label: 'Last seen', cell: (type) => formatDay(type.lastSeenOn) },
   { label: 'Added', cell: (type) => (type.source === 'manual' ? 'By hand' : 'From events') },

@@ -13,8 +13,12 @@ import { placeErrors } from '../field-errors.ts';
 import { InAppEditor } from './in-app-messages-editor.tsx';
 import { InAppPreview } from './in-app-messages-preview.tsx';
 
-const frequencyText = (frequency: InAppMessageView['frequency']) =>
-  typeof frequency === 'string' ? frequency : `every ${frequency.everyDays} days`;
+/** A message's frequency in the editor's words. */
+const frequencyText = (frequency: InAppMessageView['frequency']) => {
+  if (frequency === 'once') return 'Once per device';
+  if (frequency === 'always') return 'Each time the trigger fires';
+  return `At most every ${frequency.everyDays} ${frequency.everyDays === 1 ? 'day' : 'days'}`;
+};
 
 /** Each message with its stats, which only the read of one carries. */
 async function withStats(base: string): Promise<InAppMessageView[]> {

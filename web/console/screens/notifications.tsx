@@ -8,6 +8,7 @@ import { ErrorMessage, LoadedView, formatTime } from '../ui.tsx';
 import { href, type ScreenProps } from '../route.ts';
 import { NotificationPage } from './notification-page.tsx';
 import { Funnel, ZoneProgress } from './notification-funnel.tsx';
+import { type Column, DataTable } from '../layout.tsx';
 
 const pageSize = 20;
 const catchUpPageSize = 100;
@@ -46,6 +47,58 @@ async function readSince(base: string, held: NotificationView[]): Promise<Notifi
     // Catching up takes bigger pages: fewer requests against the plan's rate limit.
     limit = catchUpPageSize;
   }
+}
+
+/** The list's columns; a queued or sending row offers to cancel its send through `cancel`. */
+function columns(cancel: { running: boolean; run(id: string): Promise<unknown> }): Column<NotificationView>[] {
+  return [
+    { label: 'Created', kind: 'when', cell: (notification) => formatTime(notification.createdAt) },
+    {
+      label: 'Message',
+      kind: 'message',
+      cell: (notification) => (
+        <>
+          <strong>{notification.title ?? ''}</strong>
+          <div>{notification.body}</div>
+          <small class="muted">
+            <code>{notification.id}</code>
+          </small>{' '}
+          <a href={href('notifications', notification.id)}>Details</a>
+        </>
+      ),
+    },
+    {
+      label: 'Status',
+      cell: (notification) => (
+        <>
+          <span class={`status status-${notification.status}`} data-testid="status">
+            {notification.status}
+          </span>
+          {(notification.status === 'queued' || notification.status === 'sending') && (
+            <ConfirmButton
+              label="Cancel send"
+              question={
+                notification.status === 'queued'
+                  ? 'Cancel it? Nothing of it will be sent.'
+                  : 'Cancel it? What is still waiting (local time, quiet hours, throttle) will not be sent.'
+              }
+              disabled={cancel.running}
+              onConfirm={() => void cancel.run(notification.id)}
+            />
+          )}
+        </>
+      ),
+    },
+    {
+      label: 'Delivery',
+      cell: (notification) => (
+        <>
+          <Funnel stats={notification.stats} />
+          {notification.zones && <ZoneProgress zones={notification.zones} />}
+        </>
+      ),
+    },
+  ];
 }
 
 /** The list, or the page of the notification its address names (`#/notifications/{id}`). */
@@ -102,53 +155,13 @@ function NotificationList() {
         <>
           {/* Above the list: a long list would leave it out of sight below. */}
           <ErrorMessage error={cancel.error} />
-          <table class="list">
-            <caption class="visually-hidden">Notifications, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Message</th>
-                <th scope="col">Status</th>
-                <th scope="col">Delivery</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((notification) => (
-                <tr key={notification.id} data-notification={notification.id}>
-                  <td class="when">{formatTime(notification.createdAt)}</td>
-                  <td class="message">
-                    <strong>{notification.title ?? ''}</strong>
-                    <div>{notification.body}</div>
-                    <small class="muted">
-                      <code>{notification.id}</code>
-                    </small>{' '}
-                    <a href={href('notifications', notification.id)}>Details</a>
-                  </td>
-                  <td>
-                    <span class={`status status-${notification.status}`} data-testid="status">
-                      {notification.status}
-                    </span>
-                    {(notification.status === 'queued' || notification.status === 'sending') && (
-                      <ConfirmButton
-                        label="Cancel send"
-                        question={
-                          notification.status === 'queued'
-                            ? 'Cancel it? Nothing of it will be sent.'
-                            : 'Cancel it? What is still waiting (local time, quiet hours, throttle) will not be sent.'
-                        }
-                        disabled={cancel.running}
-                        onConfirm={() => void cancel.run(notification.id)}
-                      />
-                    )}
-                  </td>
-                  <td>
-                    <Funnel stats={notification.stats} />
-                    {notification.zones && <ZoneProgress zones={notification.zones} />}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            caption="Notifications, newest first"
+            columns={columns(cancel)}
+            rows={shown}
+            rowKey={(notification) => notification.id}
+            rowProps={(notification) => ({ 'data-notification': notification.id })}
+          />
           <ErrorMessage error={loadOlder.error} />
           {!olderEnd && shown.length >= pageSize && (
             <button

@@ -10,6 +10,12 @@ export function niceMax(value: number): number {
   return [1, 2, 5, 10].map((step) => step * power).find((candidate) => candidate >= value)!;
 }
 
+/** A count's axis maximum: round, with a whole middle too (2 rather than 1, 6 rather than 5), as no one sends half a push. */
+export function countMax(value: number): number {
+  const top = niceMax(value);
+  return Number.isInteger(top / 2) ? top : top + 1;
+}
+
 const shortDay = (day: string) =>
   new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
@@ -21,13 +27,16 @@ const shortDay = (day: string) =>
 export function ColumnChart({
   title,
   points,
-  format = (value: number) => value.toLocaleString(),
+  format,
 }: {
   title: string;
   points: ChartPoint[];
+  /** How a value reads (a rate's percentage); without it the values are counts. */
   format?: (value: number) => string;
 }) {
-  const top = niceMax(Math.max(0, ...points.map((point) => point.value)));
+  const highest = Math.max(0, ...points.map((point) => point.value));
+  const top = format === undefined ? countMax(highest) : niceMax(highest);
+  const label = format ?? ((value: number) => value.toLocaleString());
   const id = `chart-${title.replace(/\W+/g, '-').toLowerCase()}`;
   const ticks = [points[0], points[Math.floor(points.length / 2)], points.at(-1)];
   return (
@@ -35,16 +44,16 @@ export function ColumnChart({
       <figcaption id={`${id}-title`}>{title}</figcaption>
       <div class="chart-plot" aria-hidden="true">
         <div class="chart-y">
-          <span>{format(top)}</span>
-          <span>{format(top / 2)}</span>
-          <span>{format(0)}</span>
+          <span>{label(top)}</span>
+          <span>{label(top / 2)}</span>
+          <span>{label(0)}</span>
         </div>
         <div class="chart-columns">
           {points.map((point) => (
             <span
               key={point.label}
               class="chart-column"
-              title={`${shortDay(point.label)}: ${format(point.value)}`}
+              title={`${shortDay(point.label)}: ${label(point.value)}`}
               style={{ height: `${(100 * point.value) / top}%` }}
             />
           ))}
@@ -69,7 +78,7 @@ export function ColumnChart({
             {points.map((point) => (
               <tr key={point.label}>
                 <th scope="row">{point.label}</th>
-                <td>{format(point.value)}</td>
+                <td>{label(point.value)}</td>
               </tr>
             ))}
           </tbody>

@@ -48,7 +48,7 @@ export function JourneyList() {
             rowKey={(journey) => journey.id}
             columns={[
               { label: 'Name', cell: (journey) => <a href={href('journeys', journey.id)}>{journey.name}</a> },
-              { label: 'Enters on', cell: (journey) => <code>{journey.entry.event}</code> },
+              { label: 'Enters on', cell: (journey) => <code class="name">{journey.entry.event}</code> },
               {
                 label: 'Steps',
                 cell: (journey) => journey.steps.map((step) => stepSummary(draftOf(step), templateName)).join(' → '),

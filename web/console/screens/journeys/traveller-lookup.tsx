@@ -39,7 +39,7 @@ function Visit({ visit }: { visit: TravellerView }) {
         Visit {visit.visit} <span class="muted">(version {visit.version})</span>
       </h3>
       <p>
-        Entered {formatTime(visit.enteredAt)} on <code>{visit.entryEvent.type}</code>.
+        Entered {formatTime(visit.enteredAt)} on <code class="name">{visit.entryEvent.type}</code>.
       </p>
       <ol class="visit-steps">
         {visit.passed.map((passed, at) => (

@@ -20,7 +20,7 @@ export function ConversionsLine({ conversions }: { conversions: ConversionCounts
       {entries.map(([event, counts], index) => (
         <span key={event} data-conversion={event}>
           {index > 0 && ' · '}
-          <code>{event}</code> {counts.count.toLocaleString()}
+          <code class="name">{event}</code> {counts.count.toLocaleString()}
           {worth(counts) && ` (${worth(counts)})`}
         </span>
       ))}

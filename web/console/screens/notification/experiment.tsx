@@ -123,7 +123,7 @@ export function ExperimentComparison({
                 <ul class="plain">
                   {conversionEntries(stats.conversions).map(([event, counts]) => (
                     <li key={event}>
-                      <code>{event}</code> {counts.count.toLocaleString()}
+                      <code class="name">{event}</code> {counts.count.toLocaleString()}
                       {worth(counts) && ` (${worth(counts)})`}
                     </li>
                   ))}
