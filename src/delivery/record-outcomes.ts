@@ -3,7 +3,7 @@ import { markUnsubscribed } from '../devices/mark-unsubscribed.ts';
 import type { DeliverJobData, DeviceFailure, Rejection, UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import { renderPushes } from './rendered-push.ts';
-import { reportOutcomes } from './report-outcomes.ts';
+import { logUnsent, publishOutcomeEvents } from './report-outcomes.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import { recordTouches } from '../conversions/touches.ts';
 
@@ -31,7 +31,10 @@ async function recordSentTouches(
 
 /**
  * A gateway call's outcomes in MongoDB: history for the sent pushes (the delivery log's sent entries), the rejected
- * tokens' devices unsubscribed; then the delivery log of the others and the webhook events (reportOutcomes). Every write is idempotent, so a rerun may repeat them all.
+ * tokens' devices unsubscribed, the delivery log of the others; then the webhook events, once the devices they name
+ * are written (publishOutcomeEvents). The writes go to different collections and every one is idempotent, so they go
+ * together, each joining the process's other calls' (micro-batched): a call with a dead token then waits for one
+ * round of writes, as a call without one does, not for three in turn. A rerun may repeat them all.
  */
 export async function recordOutcomes(
   worker: DeliveryWorker,
@@ -40,10 +43,13 @@ export async function recordOutcomes(
   outcomes: { sent: DeliveredPush[]; rejected: Rejection[]; failed: DeviceFailure[]; at: Date },
 ): Promise<void> {
   const { deps } = worker;
-  await recordSentTouches(worker, batch, outcomes.sent, outcomes.at);
-  await recordHistory(deps.models, batch.projectId, notification, outcomes.sent, outcomes.at);
-  await markUnsubscribed(deps, batch.projectId, outcomes.rejected, outcomes.at);
-  await reportOutcomes(deps, batch, outcomes);
+  await Promise.all([
+    recordSentTouches(worker, batch, outcomes.sent, outcomes.at),
+    recordHistory(deps.models, batch.projectId, notification, outcomes.sent, outcomes.at),
+    markUnsubscribed(deps, batch.projectId, outcomes.rejected, outcomes.at),
+    logUnsent(deps, batch, outcomes),
+  ]);
+  await publishOutcomeEvents(deps, batch, outcomes);
 }
 
 /**

@@ -19,25 +19,41 @@ const logEntry = (
   reason?: string,
 ): DeliveryLogEntry => ({ deviceId, platform, outcome, ...(reason !== undefined && { reason }) });
 
+const platformsOf = (batch: ReportedBatch) => {
+  const devices = new Map(batch.devices.map((device) => [device.deviceId, device]));
+  return { devices, platform: (deviceId: string) => devices.get(deviceId)?.platform ?? 'unknown' };
+};
+
 /**
- * What a gateway call's outcomes tell the customer: one delivery-log entry per device not sent (one insertMany; a sent
- * push's entry is its history document), and message.failed and device.unsubscribed for the endpoints subscribed to
- * them (one addBulk, none without such an endpoint). Only queued here: the webhook worker makes the calls, so no
- * receiver slows a send.
+ * A gateway call's devices not sent, in the delivery log: one entry per device (one insertMany; a sent push's entry
+ * is its history document).
  */
-export async function reportOutcomes(
+export async function logUnsent(
+  deps: Pick<Deps, 'models'>,
+  batch: ReportedBatch,
+  outcomes: ReportedOutcomes,
+): Promise<void> {
+  if (outcomes.failed.length + outcomes.rejected.length === 0) return;
+  const { platform } = platformsOf(batch);
+  await writeDeliveryLog(deps.models, batch.notificationId, outcomes.at, [
+    ...outcomes.failed.map(({ deviceId, reason }) => logEntry(deviceId, platform(deviceId), 'failed', reason)),
+    ...outcomes.rejected.map(({ deviceId, reason }) => logEntry(deviceId, platform(deviceId), 'unsubscribed', reason)),
+  ]);
+}
+
+/**
+ * message.failed and device.unsubscribed of a gateway call, for the endpoints subscribed to them (one addBulk, none
+ * without such an endpoint). Only queued here: the webhook worker makes the calls, so no receiver slows a send.
+ */
+export async function publishOutcomeEvents(
   deps: Pick<Deps, 'models' | 'queues'>,
   batch: ReportedBatch,
   outcomes: ReportedOutcomes,
 ): Promise<void> {
+  if (outcomes.failed.length + outcomes.rejected.length === 0) return;
   const { notificationId } = batch;
   const { at } = outcomes;
-  const devices = new Map(batch.devices.map((device) => [device.deviceId, device]));
-  const platform = (deviceId: string) => devices.get(deviceId)?.platform ?? 'unknown';
-  await writeDeliveryLog(deps.models, notificationId, at, [
-    ...outcomes.failed.map(({ deviceId, reason }) => logEntry(deviceId, platform(deviceId), 'failed', reason)),
-    ...outcomes.rejected.map(({ deviceId, reason }) => logEntry(deviceId, platform(deviceId), 'unsubscribed', reason)),
-  ]);
+  const { devices, platform } = platformsOf(batch);
   await publishWebhookEvents(deps, batch.projectId, [
     ...outcomes.failed.map(({ deviceId, reason }) => messageFailed(notificationId, deviceId, reason, at)),
     ...outcomes.rejected.map(({ deviceId, reason }) =>
@@ -70,8 +86,7 @@ export interface UnsentDevice {
 
 /**
  * Devices failed without a gateway call (a push held past its ttl, a render that failed): each logged with its own
- * outcome and reason, and with message.failed, as reportOutcomes does
- * for a call's.
+ * outcome and reason, and with message.failed, as a call's are (logUnsent, publishOutcomeEvents).
  */
 export async function reportUnsent(
   deps: Pick<Deps, 'models' | 'queues'>,

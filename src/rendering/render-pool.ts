@@ -24,6 +24,11 @@ export interface RenderPoolOptions {
 
 /** A render thread's heap: a render that outgrows it ends its thread, never the process. */
 const threadHeapMb = 64;
+/**
+ * A render thread's young generation: its tasks' garbage is short-lived strings, and V8's default young generation
+ * (tens of MB a thread) is resident memory the worker pays for each thread beside its own.
+ */
+const threadYoungHeapMb = 8;
 
 type RenderBounds = { projectId: string; maxStops?: number; totalMs?: number };
 
@@ -143,7 +148,7 @@ export class RenderPool {
       minThreads: this.options.threads,
       maxThreads: this.options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
-      resourceLimits: { maxOldGenerationSizeMb: threadHeapMb },
+      resourceLimits: { maxOldGenerationSizeMb: threadHeapMb, maxYoungGenerationSizeMb: threadYoungHeapMb },
     });
     // A thread that dies between tasks is replaced; no render was lost with it.
     this.pool.on('error', () => undefined);

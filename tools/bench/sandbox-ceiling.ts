@@ -1,39 +1,29 @@
-import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
-import type { OutgoingPush } from '../../src/gateways/gateway.ts';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export interface SandboxCeiling {
+  /** Pushes per second through the gateway adapters alone. */
+  perSecond: number;
+  /** The minimal client's CPU per push (user + system), in ms: what delivering costs with nothing around it. */
+  cpuMsPerPush: number;
+}
+
+const client = fileURLToPath(new URL('./sandbox-ceiling-client.ts', import.meta.url));
 
 /**
- * Pushes per second through the gateway adapters alone (no queue, no database), in batches of 500 with as many in
- * flight as a deliver worker runs, against the sandbox the product run used.
+ * The gateway adapters alone (no queue, no database) against the sandbox the product run used, in a process of their
+ * own (sandbox-ceiling-client.ts) so that their CPU can be read as the deliver worker's is.
  */
-export async function measureSandboxCeiling(sandboxPort: number, pushes: number): Promise<number> {
-  const gateways = createSandboxGateways(sandboxPort);
-  const batchSize = 500;
-  const inFlight = 16;
-  let next = 0;
-  const startedAt = performance.now();
-  async function lane(): Promise<void> {
-    while (next < pushes) {
-      const first = next;
-      next += batchSize;
-      const platform = (first / batchSize) % 2 === 0 ? 'android' : 'ios';
-      const batch: OutgoingPush[] = Array.from({ length: Math.min(batchSize, pushes - first) }, (_, offset) => ({
-        token: `ceiling-${first + offset}`,
-        platform,
-        title: 'Hello',
-        body: 'Ceiling',
-        url: null,
-        imageUrl: null,
-        data: {},
-        collapseId: 'ceiling',
-      }));
-      await gateways[platform === 'ios' ? 'apns' : 'fcm'].send(batch);
-    }
-  }
-  await Promise.all(Array.from({ length: inFlight }, lane));
-  const seconds = (performance.now() - startedAt) / 1000;
-  await Promise.all([gateways.fcm.close(), gateways.apns.close()]);
+export async function measureSandboxCeiling(sandboxPort: number, pushes: number): Promise<SandboxCeiling> {
+  const args = [client, '--port', String(sandboxPort), '--pushes', String(pushes)];
+  const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 1024 * 1024 });
+  const measured = JSON.parse(stdout.trim().split('\n').at(-1)!) as SandboxCeiling & {
+    inFlight: number;
+    batchSize: number;
+  };
   process.stderr.write(
-    `[ceiling] sandbox gateways alone: ${Math.round(pushes / seconds)} pushes/s (${pushes} pushes, ${inFlight} batches of ${batchSize} in flight)\n`,
+    `[ceiling] sandbox gateways alone: ${measured.perSecond} pushes/s, ${measured.cpuMsPerPush.toFixed(3)} ms CPU a push (${pushes} pushes, ${measured.inFlight} batches of ${measured.batchSize} in flight)\n`,
   );
-  return Math.round(pushes / seconds);
+  return { perSecond: measured.perSecond, cpuMsPerPush: Number(measured.cpuMsPerPush.toFixed(3)) };
 }

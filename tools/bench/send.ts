@@ -135,7 +135,7 @@ try {
     seconds: ceilingSeconds,
     operations: Math.max(posted, 1),
   });
-  const sandboxCeiling = await measureSandboxCeiling(sandbox.port, Math.min(deviceCount, 50_000));
+  const sandboxCeiling = (await measureSandboxCeiling(sandbox.port, Math.min(deviceCount, 50_000))).perSecond;
   const result = {
     devices: deviceCount,
     sends,
