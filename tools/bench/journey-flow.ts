@@ -104,11 +104,11 @@ export async function runJourney(
   await sampler;
   samples.push([Date.now(), await count('entered')]);
 
-  // Memory while every traveller waits in the first step, the entry events' finished jobs removed (their retention is
-  // the queue's, not the travellers').
+  // Memory once every traveller has reached the first step (the earliest may have gone past it when entry outlasts the
+  // wait), the entry events' finished jobs removed (their retention is the queue's, not the travellers').
   await waitUntil(
-    'every traveller to wait',
-    async () => (await count('wait.waiting')) >= subjects,
+    'every traveller to reach the wait',
+    async () => (await count('wait.entered')) >= subjects,
     remaining(context),
     200,
   );
@@ -118,10 +118,10 @@ export async function runJourney(
   const redisBytes = (await usedMemory(redis)) - redisBefore;
   const storage = await travellerStorage(bench.models.JourneyTraveller.db.db!);
   const waiting = await count('wait.waiting');
-  const perTraveller = (field: keyof typeof storage) => Math.round((storage[field] - storageBefore[field]) / waiting);
+  const perTraveller = (field: keyof typeof storage) => Math.round((storage[field] - storageBefore[field]) / subjects);
   const memory = {
     waiting,
-    redisBytesPerTraveller: Math.round(redisBytes / waiting),
+    redisBytesPerTraveller: Math.round(redisBytes / subjects),
     mongoDataBytesPerTraveller: perTraveller('dataBytes'),
     mongoStorageBytesPerTraveller: perTraveller('storageBytes'),
     mongoIndexBytesPerTraveller: perTraveller('indexBytes'),

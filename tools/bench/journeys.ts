@@ -10,7 +10,7 @@
  * sampled every 100 ms against the acceptance times, in order) and the time to each subject's first step; every step's
  * lateness against its due time; each push step's deliveries/s from its first due time to its last receipt, against the
  * plain send; duplicates (pushes received beyond those the travellers' records sent, or missing ones); the Redis and
- * MongoDB bytes per waiting traveller (while all wait in the first step, the event-ingest queue's finished jobs removed);
+ * MongoDB bytes per traveller (once all have reached the first step, the event-ingest queue's finished jobs removed);
  * every worker's peak RSS; the load average.
  * With --seed-waiting: that many travellers written directly, waiting in the journey's wait step a day long, then
  * `probes` more due 10 s later: the Redis and MongoDB memory the waiting ones cost, and how late the probes' push ran.
