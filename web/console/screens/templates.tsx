@@ -11,6 +11,7 @@ import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 import { placeErrors } from '../field-errors.ts';
 import { blank, bodyOf, type Draft, draftOf, errorRules, liquidFields } from './template-draft.ts';
 import { useToast } from '../layout.tsx';
+import { DevicePicker } from '../device-picker.tsx';
 
 export function TemplatesScreen() {
   const { base } = useProject();
@@ -145,12 +146,13 @@ export function TemplatesScreen() {
       </form>
       <section aria-labelledby="template-preview">
         <h2 id="template-preview">Preview</h2>
+        <DevicePicker name="template-preview" picked={previewDevice.trim()} onPick={setPreviewDevice} />
         <Field
           label="Preview for device id"
           name="template-preview-device"
           value={previewDevice}
           onInput={setPreviewDevice}
-          hint="Optional: renders with this device's tags."
+          hint="Optional: renders with this device's tags; picked above or typed."
           error={previewErrors.deviceId}
         />
         {preview.error && Object.keys(previewErrors).length === 0 && <ErrorMessage error={preview.error} />}
