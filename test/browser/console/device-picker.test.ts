@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { show, until, useConsole } from '../../support/console.ts';
 import { screenProblems } from '../../support/console-checks.ts';
 
-const { openConsole, signIn } = useConsole();
+const { harness, openConsole, signIn } = useConsole();
 
 describe("the console's device picker", { timeout: 180_000 }, () => {
   it.each([1280, 390])(
@@ -49,19 +49,26 @@ describe("the console's device picker", { timeout: 180_000 }, () => {
     },
   );
 
-  it('previews a send for the device picked', async () => {
+  it('previews a send for the device picked, in its language', async () => {
+    const owner = await harness.ingress.createProject('team');
+    const register = await harness.ingress.request('PUT', `/v1/sdk/projects/${owner.projectId}/devices/seoul-1`, {
+      key: owner.clientKey,
+      body: { platform: 'ios', pushToken: 'picker-seoul', language: 'ko', tags: { name: 'Minji' } },
+    });
+    expect(register.status).toBe(200);
     const { page, close } = await openConsole(390);
     try {
-      await signIn(page);
+      await signIn(page, owner.apiKey);
       await show(page, 'send');
       await page.getByLabel('Title').fill('Hi {{ device.tags.name }}');
       await page.getByLabel('Body').fill('The winter sale starts now');
       const choices = page.getByTestId('preview-choices');
-      await page.getByLabel('Id starts with').fill('vip-1');
-      await until(() => choices.getByRole('button').allTextContents()).toEqual(['vip-1']);
-      await choices.getByRole('button', { name: 'vip-1' }).click();
+      await page.getByLabel('Id starts with').fill('seoul');
+      await until(() => choices.getByRole('button').allTextContents()).toEqual(['seoul-1']);
+      expect(await choices.getByRole('listitem').textContent()).toContain('iOS · language ko · no user id');
+      await choices.getByRole('button', { name: 'seoul-1' }).click();
       const ios = page.getByTestId('send-preview').locator('[data-platform="ios"]');
-      await until(() => ios.locator('.push-text strong').textContent()).toBe('Hi Ada');
+      await until(() => ios.locator('.push-text strong').textContent()).toBe('Hi Minji');
       expect(await screenProblems(page, 'device-picker-send-390')).toEqual([]);
     } finally {
       await close();
