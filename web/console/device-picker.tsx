@@ -77,6 +77,18 @@ export function DevicePicker({
         />
       </div>
       {by === 'tag' && <TagSuggestions />}
+      <p data-testid={`${name}-picked`}>
+        {picked === '' ? (
+          'No device chosen: device variables render empty.'
+        ) : (
+          <>
+            Previewing for <code>{picked}</code>{' '}
+            <button type="button" class="link" onClick={() => onPick('')}>
+              Clear
+            </button>
+          </>
+        )}
+      </p>
       <ErrorMessage error={found.error} />
       {found.data && !found.error && (
         <>

@@ -24,6 +24,9 @@ describe("the console's device picker", { timeout: 180_000 }, () => {
         await choices.getByRole('button', { name: 'vip-2' }).click();
         const preview = page.getByTestId('template-preview');
         await until(() => preview.locator('strong').textContent()).toBe('Hi Grace');
+        expect(await page.getByTestId('template-preview-picked').textContent()).toBe('Previewing for vip-2 Clear');
+        // The raw id, for an engineer, is folded away under Advanced.
+        expect(await page.getByLabel('Preview for device id').isVisible()).toBe(false);
         expect(await page.getByLabel('Preview for device id').inputValue()).toBe('vip-2');
         expect(await choices.getByRole('button', { name: 'vip-2' }).getAttribute('aria-pressed')).toBe('true');
 
