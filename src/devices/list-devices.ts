@@ -1,7 +1,7 @@
 import type { Models } from '../models/index.ts';
 import { deviceKey, type DeviceDocument } from '../models/device.ts';
 import type { DeviceListItem, DeviceSubscription, ListDevicesQuery } from '../schemas/device-list.ts';
-import { toDeviceView } from './device-view.ts';
+import { toServerDeviceView } from './device-view.ts';
 import { newestDevicesListing } from './newest-devices.ts';
 import type { PageBoundary } from '../infra/newest-first-page.ts';
 
@@ -22,8 +22,23 @@ function tagValueFilter(value: string | undefined): object {
   return value.trim() !== '' && Number.isFinite(number) ? { $in: [value, number] } : { $eq: value };
 }
 
+/** Resuming after a device id and/or within the ids starting with a prefix: one range of the _id index. */
+function idRange(projectId: string, { after, idPrefix }: ListDevicesQuery): object {
+  const range: { $gt?: string; $gte?: string; $lt?: string } = {};
+  if (idPrefix !== undefined) {
+    range.$gte = deviceKey(projectId, idPrefix);
+    // Past every id character (all ASCII) that can follow the prefix.
+    range.$lt = deviceKey(projectId, `${idPrefix}\u007f`);
+  }
+  if (after !== undefined && (range.$gte === undefined || deviceKey(projectId, after) >= range.$gte)) {
+    delete range.$gte;
+    range.$gt = deviceKey(projectId, after);
+  }
+  return Object.keys(range).length === 0 ? {} : { _id: range };
+}
+
 /**
- * In _id order (the project's devices are contiguous there), resuming after the last device id seen; a userId is
+ * In _id order (the project's devices are contiguous there), resuming after the last device id seen, within an id prefix; a userId is
  * served by {projectId, userId}, a tag by the wildcard tag index.
  */
 export function listDevicesQuery(models: Models, projectId: string, query: ListDevicesQuery) {
@@ -31,7 +46,7 @@ export function listDevicesQuery(models: Models, projectId: string, query: ListD
     projectId,
     ...(query.userId !== undefined && { userId: query.userId }),
     ...(query.tag !== undefined && { [`tags.${query.tag}`]: tagValueFilter(query.value) }),
-    ...(query.after !== undefined && { _id: { $gt: deviceKey(projectId, query.after) } }),
+    ...idRange(projectId, query),
   })
     .sort({ _id: 1 })
     .limit(query.limit)
@@ -49,7 +64,7 @@ export async function listDevices(
       ? await newestDevicesListing(models, query).list(projectId, query.limit, before)
       : await listDevicesQuery(models, projectId, query);
   return devices.map((device) => ({
-    ...toDeviceView(device),
+    ...toServerDeviceView(device),
     platform: device.platform,
     subscription: toDeviceSubscription(device),
   }));

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DeviceId, PageLimit } from './common.ts';
-import { DeviceView, UserId } from './device.ts';
+import { ServerDeviceView, UserId } from './device.ts';
 import { TagKey, maxTagValueLength } from './tags.ts';
 import { platforms } from './platforms.ts';
 
@@ -12,6 +12,13 @@ export const ListDevicesQuery = Type.Object(
     tag: Type.Optional(TagKey),
     /** Matches the tag's value as text or, when it reads as one, as a number; without it, any device that has the tag. */
     value: Type.Optional(Type.String({ maxLength: maxTagValueLength })),
+    /** The devices whose id starts with it (a range of the _id index), as a picker searches while one types. */
+    idPrefix: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9._:-]{1,128}$',
+        errorMessage: 'must be 1 to 128 characters of A-Z a-z 0-9 . _ : -',
+      }),
+    ),
     limit: PageLimit(maxDevicesPerPage, 50),
     after: Type.Optional(DeviceId),
     /** `newest`: newest first, paged with before (a device id), filtered by platform and subscribed. */
@@ -39,7 +46,7 @@ export const DeviceSubscription = Type.Object({
 export type DeviceSubscription = Static<typeof DeviceSubscription>;
 
 export const DeviceListItem = Type.Object({
-  ...DeviceView.properties,
+  ...ServerDeviceView.properties,
   platform: Type.Enum(platforms),
   subscription: DeviceSubscription,
 });

@@ -234,6 +234,15 @@ describe('GET /v1/projects/{id}/devices', () => {
     expect(ids(await get(path('/devices?userId=alice&tag=plan&value=free')))).toEqual(['alice-tablet']);
   });
 
+  it('lists the devices whose id starts with a prefix, paged with after', async () => {
+    expect(ids(await get(path('/devices?idPrefix=alice')))).toEqual(['alice-phone', 'alice-tablet']);
+    expect(ids(await get(path('/devices?idPrefix=alice-t')))).toEqual(['alice-tablet']);
+    expect(ids(await get(path('/devices?idPrefix=alice-phone')))).toEqual(['alice-phone']);
+    expect(ids(await get(path('/devices?idPrefix=alice&limit=1&after=alice-phone')))).toEqual(['alice-tablet']);
+    expect(ids(await get(path('/devices?idPrefix=alice&after=bob')))).toEqual([]);
+    expect(ids(await get(path('/devices?idPrefix=carol')))).toEqual([]);
+  });
+
   it('pages with after and shows the subscription state with its reason and time', async () => {
     const first = await get(path('/devices?limit=2'));
     expect(ids(first)).toEqual(['alice-phone', 'alice-tablet']);
@@ -273,6 +282,7 @@ describe('GET /v1/projects/{id}/devices', () => {
       ['tag=%24set', '/query/tag'],
       ['limit=501', '/query/limit'],
       ['after=a%20b', '/query/after'],
+      ['idPrefix=a%20b', '/query/idPrefix'],
     ]) {
       const response = await get(path(`/devices?${query}`));
       expectError(response, 400, 'invalid_request');

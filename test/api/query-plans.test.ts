@@ -558,6 +558,12 @@ const hotQueries: HotQuery[] = [
     secantus: 'explainGap',
   },
   {
+    name: 'the devices whose id starts with a prefix (GET /devices?idPrefix=, the console picker)',
+    explain: () => explainQuery(listDevicesQuery(models(), projectId, { idPrefix: 'd01', limit: 10 })),
+    index: '_id_',
+    secantus: 'explainGap',
+  },
+  {
     name: 'the devices with a tag value (GET /devices?tag=&value=)',
     explain: () => explainQuery(listDevicesQuery(models(), projectId, { tag: 'plan', value: 'pro', limit: 50 })),
     index: deviceTags,

@@ -29,9 +29,9 @@ describe("the console's previews", { timeout: 120_000 }, () => {
       await page.getByLabel('Image URL').fill(imageUrl);
       for (const [index, text] of ['Shop now', 'Later'].entries()) {
         await page.getByRole('button', { name: 'Add a button' }).click();
-        await page.getByLabel(`Button ${index + 1} id`).fill(`b${index}`);
         await page.getByLabel(`Button ${index + 1} text`).fill(text);
       }
+      await page.getByRole('group', { name: 'Preview', exact: true }).getByText('Advanced').click();
       await page.getByLabel('Preview for device id').fill('vip-1');
       for (const platform of ['ios', 'android', 'chrome']) {
         const card = page.getByTestId('send-preview').locator(`[data-platform="${platform}"]`);

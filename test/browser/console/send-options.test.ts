@@ -39,6 +39,7 @@ describe("the console's Send screen: options and languages (CONTRACTS §14)", { 
       await page.getByLabel('Button 1 id').fill('track');
       await page.getByLabel('Button 1 text').fill('Track it');
 
+      await page.getByRole('group', { name: 'Preview', exact: true }).getByText('Advanced').click();
       await page.getByLabel('Preview for device id').fill('seoul');
       await until(() => page.getByTestId('send-preview').textContent()).toContain('주문이 발송되었습니다');
       expect(await page.getByTestId('preview-language').textContent()).toBe("In ko, for this device's language");

@@ -18,6 +18,7 @@ describe("the console's Send screen", { timeout: 120_000 }, () => {
         'A {{ }} or {% %} here is incomplete or misspelt',
       );
       await page.getByLabel('Title').fill('Hi {{ device.tags.name }}');
+      await page.getByRole('region', { name: 'Preview', exact: true }).getByText('Advanced').click();
       await page.getByLabel('Preview for device id').fill('vip-2');
       await until(() => page.getByTestId('template-preview').textContent()).toBe('Hi GraceHello Grace');
       await page.getByRole('button', { name: 'Save template' }).click();
@@ -79,6 +80,7 @@ describe("the console's Send screen", { timeout: 120_000 }, () => {
       await page.getByLabel('Content from').selectOption('template');
       await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Welcome' });
       await until(() => page.getByTestId('audience-count').textContent()).toBe(`${vip.length} subscribed devices`);
+      await page.getByRole('group', { name: 'Preview', exact: true }).getByText('Advanced').click();
       await page.getByLabel('Preview for device id').fill('vip-1');
       await until(() =>
         page.getByTestId('send-preview').locator('[data-platform="ios"] .push-text').textContent(),

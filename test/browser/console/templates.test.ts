@@ -133,6 +133,7 @@ describe("the console's Templates screen", { timeout: 120_000 }, () => {
       await signIn(page);
       await show(page, 'templates');
       await page.getByLabel('Body').fill('Hello {{ device.tags.name }}');
+      await page.getByRole('region', { name: 'Preview', exact: true }).getByText('Advanced').click();
       await page.getByLabel('Preview for device id').fill('user@example.com');
       const deviceField = page.getByLabel('Preview for device id');
       await until(() => deviceField.getAttribute('aria-invalid')).toBe('true');

@@ -10,7 +10,8 @@ import { SaveControls } from '../save-controls.tsx';
 import { unchanged, useUnsavedEdits } from '../unsaved-edits.ts';
 import { placeErrors } from '../field-errors.ts';
 import { blank, bodyOf, type Draft, draftOf, errorRules, liquidFields } from './template-draft.ts';
-import { useToast } from '../layout.tsx';
+import { Advanced, useToast } from '../layout.tsx';
+import { DevicePicker } from '../device-picker.tsx';
 
 export function TemplatesScreen() {
   const { base } = useProject();
@@ -145,14 +146,17 @@ export function TemplatesScreen() {
       </form>
       <section aria-labelledby="template-preview">
         <h2 id="template-preview">Preview</h2>
-        <Field
-          label="Preview for device id"
-          name="template-preview-device"
-          value={previewDevice}
-          onInput={setPreviewDevice}
-          hint="Optional: renders with this device's tags."
-          error={previewErrors.deviceId}
-        />
+        <DevicePicker name="template-preview" picked={previewDevice.trim()} onPick={setPreviewDevice} />
+        <Advanced open={previewErrors.deviceId !== undefined || undefined}>
+          <Field
+            label="Preview for device id"
+            name="template-preview-device"
+            value={previewDevice}
+            onInput={setPreviewDevice}
+            hint="Optional: renders with this device's tags; picked above or typed."
+            error={previewErrors.deviceId}
+          />
+        </Advanced>
         {preview.error && Object.keys(previewErrors).length === 0 && <ErrorMessage error={preview.error} />}
         {/* Liquid that does not parse, or a body that renders blank for these variables: the field says which. */}
         {preview.error && liquidFailed && <p role="alert">No preview; see the fields marked.</p>}

@@ -4992,6 +4992,7 @@ export interface operations {
                 userId?: string;
                 tag?: string;
                 value?: string;
+                idPrefix?: string;
                 limit?: number;
                 after?: string;
                 order?: "newest";
@@ -5021,6 +5022,8 @@ export interface operations {
                                 [key: string]: string | number;
                             };
                             isSubscribed: boolean;
+                            language?: string;
+                            timezone?: string;
                             /** @enum {unknown} */
                             platform: "android" | "ios" | "web";
                             subscription: {

@@ -2,6 +2,8 @@ import type { RenderedContent } from '../../../../src/schemas/notification.ts';
 import type { Loaded } from '../../hooks.ts';
 import { Field } from '../../fields.tsx';
 import { ErrorMessage } from '../../ui.tsx';
+import { Advanced } from '../../layout.tsx';
+import { DevicePicker } from '../../device-picker.tsx';
 import { PushPreviews, type PreviewButton } from './push-previews.tsx';
 
 /** The message as each platform shows it, rendered for the device chosen (or for none: device variables empty). */
@@ -21,13 +23,16 @@ export function PreviewFields({
   return (
     <fieldset>
       <legend>Preview</legend>
-      <Field
-        label="Preview for device id"
-        name="preview-device"
-        value={previewDevice}
-        onInput={setPreviewDevice}
-        hint="Renders the message with this device's tags and user id; without one, device variables are empty."
-      />
+      <DevicePicker name="preview" picked={previewDevice.trim()} onPick={setPreviewDevice} />
+      <Advanced>
+        <Field
+          label="Preview for device id"
+          name="preview-device"
+          value={previewDevice}
+          onInput={setPreviewDevice}
+          hint="Picked above or typed: renders the message with this device's tags and user id; without one, device variables are empty."
+        />
+      </Advanced>
       <ErrorMessage error={preview.error} />
       {preview.data && !preview.error && (
         <div data-testid="send-preview">
