@@ -1,5 +1,6 @@
 import { threadId } from 'node:worker_threads';
 import { contentFields, type ContentField } from './message-content.ts';
+import { threadCpuMicros } from './thread-cpu.ts';
 
 const slots = { version: 0, device: 1, field: 2, since: 3, cpuMicros: 4, cpuAt: 5, thread: 6 } as const;
 
@@ -17,12 +18,6 @@ export interface RenderPlace {
   cpuAt: number;
   /** The worker thread's `threadId`, for the pool to ask its processor time. */
   thread: number;
-}
-
-/** The thread's processor time, in µs. */
-export function threadCpuMicros(): number {
-  const { user, system } = process.threadCpuUsage();
-  return user + system;
 }
 
 /**

@@ -21,7 +21,8 @@ import {
   type RenderTask,
   type TaskAnswer,
 } from './render-task.ts';
-import { RenderProgress, threadCpuMicros } from './render-progress.ts';
+import { RenderProgress } from './render-progress.ts';
+import { threadCpuMicros } from './thread-cpu.ts';
 import { renderKeyOf } from './render-key.ts';
 
 const parsedCapacity = 100;
