@@ -1,6 +1,8 @@
-import { CaptureTag, Liquid, TokenKind, type Context, type Template } from 'liquidjs';
+import { CaptureTag, Context, Liquid, TokenKind, type Template } from 'liquidjs';
+import { threadCpuMicros } from './thread-cpu.ts';
 
 const maxRenderedLength = 1024 * 1024;
+const renderLimitMs = 50;
 
 /**
  * One engine for every message. The limits bound what a hostile template can cost a worker: the size parsed, the
@@ -12,7 +14,7 @@ export const liquid = new Liquid({
   strictFilters: true,
   ownPropertyOnly: true,
   parseLimit: 64 * 1024,
-  renderLimit: 50,
+  renderLimit: renderLimitMs,
   memoryLimit: maxRenderedLength,
 });
 
@@ -79,8 +81,8 @@ const engineLimitExceeded = /(template render|memory alloc) limit exceeded/;
 export class RenderLimitError extends Error {}
 
 /**
- * The render-time limit measures wall time, so a garbage collection or a busy core can push an innocent render past
- * it. One second try tells the two apart: a hostile template exceeds the limit every time.
+ * A garbage collection counts in the render-time limit, so it can push an innocent render past it. One second try
+ * tells the two apart: a hostile template exceeds the limit every time.
  */
 export function renderTemplate(template: ParsedTemplate, scope: object): string {
   const literal = literalText(template);
@@ -108,13 +110,38 @@ function literalText(template: ParsedTemplate): string | null {
   return literal;
 }
 
+/**
+ * liquidjs's render-time limit, counted in processor time: liquidjs reads the clock before each step, and once the clock
+ * is past the limit the thread's own processor time is read, and the render stopped when it has used the limit again
+ * from then on. A render that waited for a core (a loaded machine) is not stopped for the wait; a hostile one is
+ * stopped after twice the limit on a quiet machine.
+ */
+class ProcessorTimeLimit {
+  private readonly clockLimit = performance.now() + renderLimitMs;
+  private cpuLimit = Number.POSITIVE_INFINITY;
+
+  check(now: number): void {
+    if (now <= this.clockLimit) return;
+    const cpu = threadCpuMicros();
+    if (this.cpuLimit === Number.POSITIVE_INFINITY) this.cpuLimit = cpu + renderLimitMs * 1000;
+    else if (cpu > this.cpuLimit) throw new Error('template render limit exceeded');
+  }
+}
+
+type RenderLimit = NonNullable<ConstructorParameters<typeof Context>[3]>['renderLimit'];
+
+function renderOnce(template: ParsedTemplate, scope: object): string {
+  const renderLimit = new ProcessorTimeLimit() as unknown as RenderLimit;
+  return liquid.renderSync(template, new Context(scope, liquid.options, { sync: true }, { liquid, renderLimit }));
+}
+
 function renderWithinTime(template: ParsedTemplate, scope: object): string {
   try {
-    return liquid.renderSync(template, scope) as string;
+    return renderOnce(template, scope);
   } catch (error) {
     if (!(error instanceof Error && renderTimeExceeded.test(error.message))) throw asLimitError(error);
     try {
-      return liquid.renderSync(template, scope) as string;
+      return renderOnce(template, scope);
     } catch (again) {
       throw asLimitError(again);
     }

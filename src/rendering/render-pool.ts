@@ -4,6 +4,7 @@ import type { ContentField } from './message-content.ts';
 import type { ScopeDevice } from './personalization-scope.ts';
 import { OneAtATime } from './one-at-a-time.ts';
 import { RenderProgress } from './render-progress.ts';
+import { watchRender } from './render-watchdog.ts';
 import {
   decodeAnswer,
   encodeRenderTask,
@@ -18,8 +19,10 @@ import {
 
 export interface RenderPoolOptions {
   threads: number;
-  /** How long one device's field may render before its thread is terminated. */
+  /** How much of its thread's processor time one device's field may use before the thread is terminated. */
   timeoutMs: number;
+  /** The module a thread runs: render-thread.ts, or a test's stand-in that wraps it. */
+  threadModule?: URL;
 }
 
 /** A render thread's heap: a render that outgrows it ends its thread, never the process. */
@@ -37,9 +40,10 @@ type TaskOutcome =
   | { stopped: 'timeout' | 'crash'; device: number; field: ContentField; error?: unknown };
 
 /**
- * Liquid renders off the event loop, in a few threads, each render bounded in wall-clock time whatever liquidjs checks
- * or fails to check: a watchdog reads where a thread is (RenderProgress) and terminates a thread that has spent the
- * bound on one field of one device; Piscina starts another in its place. All the devices of a call go to a thread as
+ * Liquid renders off the event loop, in a few threads, each render bounded in its thread's processor time whatever
+ * liquidjs checks or fails to check (and by the clock at `wallLimitFactor` times that): a watchdog (watchRender) reads
+ * where a thread is and terminates a thread that has spent the bound on one field of one device; Piscina starts another
+ * in its place. All the devices of a call go to a thread as
  * one task, so a batch pays one round trip; the devices a stopped task had not finished go again as a new task, so only
  * the device past the bound fails. A thread that dies otherwise (out of its heap, terminated) has its devices rendered
  * again; a device it died on twice fails. Time a task waits for a thread is not counted: a render waiting behind a
@@ -144,7 +148,7 @@ export class RenderPool {
   private threadPool(): Piscina<RenderTask, TaskAnswer> {
     if (this.pool) return this.pool;
     this.pool = new Piscina<RenderTask, TaskAnswer>({
-      filename: new URL('./render-thread.ts', import.meta.url).href,
+      filename: (this.options.threadModule ?? new URL('./render-thread.ts', import.meta.url)).href,
       minThreads: this.options.threads,
       maxThreads: this.options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
@@ -162,17 +166,16 @@ export class RenderPool {
   ): Promise<TaskOutcome> {
     const progress = new RenderProgress();
     const abort = new AbortController();
-    const { timeoutMs } = this.options;
     let timedOut: { device: number; field: ContentField } | null = null;
-    const watch = () => {
-      const at = progress.read();
-      const now = Date.now();
-      if (at !== null && now - at.since >= timeoutMs) {
-        timedOut = at;
+    const endWatch = watchRender(
+      progress,
+      () => this.threads,
+      this.options.timeoutMs,
+      ({ device, field }) => {
+        timedOut = { device, field };
         abort.abort();
-      } else timer = setTimeout(watch, at === null ? timeoutMs : at.since + timeoutMs - now);
-    };
-    let timer = setTimeout(watch, timeoutMs);
+      },
+    );
     this.inFlight.add(progress);
     try {
       const task = encodeRenderTask(requests, jobs, progress.buffer, bounds);
@@ -184,7 +187,7 @@ export class RenderPool {
       if (at === null) throw error;
       return { stopped: 'crash', device: at.device, field: at.field, error };
     } finally {
-      clearTimeout(timer);
+      endWatch();
       this.inFlight.delete(progress);
     }
   }

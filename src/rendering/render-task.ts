@@ -40,7 +40,7 @@ export interface RenderTask {
   progress: SharedArrayBuffer;
   /** Renders stopped (an engine limit) past which the task's other jobs fail without a render. */
   maxStops: number;
-  /** How long the whole task may render: the jobs not begun by then fail without a render. */
+  /** How much of its thread's processor time the whole task may use: the jobs not begun by then fail without a render. */
   totalMs: number;
 }
 

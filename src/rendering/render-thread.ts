@@ -22,6 +22,7 @@ import {
   type TaskAnswer,
 } from './render-task.ts';
 import { RenderProgress } from './render-progress.ts';
+import { threadCpuMicros } from './thread-cpu.ts';
 import { renderKeyOf } from './render-key.ts';
 
 const parsedCapacity = 100;
@@ -54,7 +55,7 @@ function parsedOrFailure(content: MessageContent): ParsedContent | { field: Cont
  * Runs in a render thread: each job's content, in order, saying before each job and field where it is. A job whose
  * message was rendered in this task for a device of the same render key (renderKeyOf) takes that rendering. A render
  * past one of the engine's limits is stopped, as the pool stops one past its time bound; past the task's `maxStops`
- * of them, or once the task has rendered for `totalMs`, the jobs left fail without a render.
+ * of them, or once the task has used `totalMs` of the thread's processor time, the jobs left fail without a render.
  */
 export default function renderTask(task: RenderTask): TaskAnswer {
   const progress = new RenderProgress(task.progress);
@@ -73,14 +74,15 @@ export default function renderTask(task: RenderTask): TaskAnswer {
   const keyers = contents.map((content) => ('reason' in content ? null : renderKeyOf(content)));
   const renderedAs = new Map<string, number>();
   const renderings: DeviceRendering[] = new Array(task.jobs.length / 2);
-  const began = Date.now();
+  // Processor time, as the pool's bound: a thread waiting for a core on a loaded machine has not rendered meanwhile.
+  const began = Number.isFinite(task.totalMs) ? threadCpuMicros() : 0;
   let stops = 0;
   for (let index = 0; index < renderings.length; index++) {
     if (stops >= task.maxStops) {
       renderings[index] = { field: 'body', reason: notRenderedReason, stopped: true };
       continue;
     }
-    if (Date.now() - began >= task.totalMs) {
+    if (Number.isFinite(task.totalMs) && (threadCpuMicros() - began) / 1000 >= task.totalMs) {
       const reason = `${renderTimeoutReason}: the content took longer than ${task.totalMs} ms to render in all`;
       renderings[index] = { field: 'body', reason, stopped: true };
       stops = task.maxStops;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { RenderPool } from '../../src/rendering/render-pool.ts';
+import { wallLimitFactor } from '../../src/rendering/render-watchdog.ts';
 import {
   registerDevices,
   sendNotification,
@@ -22,6 +23,11 @@ const servedWithinMs = 5_000;
  * machine serves it, only on whether it does.
  */
 const boundMs = 2 * servedWithinMs;
+/**
+ * The bound is the render thread's processor time, so a hostile render runs at least the bound by the clock (the other
+ * project is served meanwhile however loaded the machine), and at most `wallLimitFactor` times it on a starved one.
+ */
+const answeredWithinMs = wallLimitFactor * boundMs + 2_000;
 const {
   harness,
   projects: { hostile, other },
@@ -99,7 +105,7 @@ function expectRefused(response: { status: number; body: any }, path: string, me
   expect(response.body.error.details).toContainEqual({ path, message: expect.stringMatching(message) });
 }
 
-describe('rendering bounded by construction', { timeout: 4 * boundMs }, () => {
+describe('rendering bounded by construction', { timeout: 2 * answeredWithinMs + 2 * boundMs }, () => {
   it('refuses the reproduction as written with a 400 naming the field before anything renders: send, template, journey, preview', async () => {
     const limits = /range of 4000 numbers.*|property path of 2000 segments/;
     const started = Date.now();
@@ -123,7 +129,7 @@ describe('rendering bounded by construction', { timeout: 4 * boundMs }, () => {
       post(hostile, '/notifications/preview', fromData),
     );
     expectRefused(result, '/body', new RegExp(`^render_timeout: the body took longer than ${boundMs} ms`));
-    expect(elapsedMs).toBeLessThan(boundMs + 2_000);
+    expect(elapsedMs).toBeLessThan(answeredWithinMs);
   });
 
   it('refuses a send whose render runs for minutes with its data, at the bound, serving other projects meanwhile', async () => {
@@ -131,7 +137,7 @@ describe('rendering bounded by construction', { timeout: 4 * boundMs }, () => {
       post(hostile, '/notifications', { targetType: 'device', targetIds: ['a-modest'], ...fromData }),
     );
     expectRefused(result, '/body', /render_timeout/);
-    expect(elapsedMs).toBeLessThan(boundMs + 2_000);
+    expect(elapsedMs).toBeLessThan(answeredWithinMs);
     expect(await harness.ingress.context.models.Notification.countDocuments({ projectId: hostile.projectId })).toBe(0);
   });
 
@@ -157,13 +163,13 @@ describe('rendering bounded by construction', { timeout: 4 * boundMs }, () => {
       post(hostile, '/templates', { name: 'costly', body: fromJoined }),
     );
     expectRefused(template.result, '/body', /render_timeout/);
-    expect(template.elapsedMs).toBeLessThan(boundMs + 2_000);
+    expect(template.elapsedMs).toBeLessThan(answeredWithinMs);
 
     const journey = await whileItRenders(harness.ingress.context.renderer, () =>
       post(hostile, '/journeys', { name: 'costly', trigger: { event: 'probe' }, body: 'ok', title: fromJoined }),
     );
     expectRefused(journey.result, '/title', /render_timeout/);
-    expect(journey.elapsedMs).toBeLessThan(boundMs + 2_000);
+    expect(journey.elapsedMs).toBeLessThan(answeredWithinMs);
     expect(await harness.ingress.context.models.Template.countDocuments({ projectId: hostile.projectId })).toBe(0);
     expect(await harness.ingress.context.models.Journey.countDocuments({ projectId: hostile.projectId })).toBe(0);
   });
@@ -177,10 +183,10 @@ describe('rendering bounded by construction', { timeout: 4 * boundMs }, () => {
         targetIds: ['a-modest', 'b-costly'],
         body: fromTags,
       });
-      await waitUntilCompleted(harness.ingress, hostile, id, 2 * boundMs);
+      await waitUntilCompleted(harness.ingress, hostile, id, answeredWithinMs + 1_000);
       return id;
     });
-    expect(elapsedMs).toBeLessThan(boundMs + 3_000);
+    expect(elapsedMs).toBeLessThan(answeredWithinMs + 1_000);
     const notification = await waitUntilCompleted(harness.ingress, hostile, id);
     expect(notification.stats).toMatchObject({ targeted: 2, sent: 1, failed: 1 });
     expect(bodiesTo('modest-token')).toEqual(['false for you']);
@@ -225,7 +231,7 @@ describe('rendering bounded by construction', { timeout: 4 * boundMs }, () => {
     const { result, elapsedMs } = await whileItRenders(harness.ingress.context.renderer, () => fetchFor('b-costly'));
     expect(result.status).toBe(200);
     expect(result.body.data.map((shown: { body: string }) => shown.body)).toEqual(['You have 1000000 items']);
-    expect(elapsedMs).toBeLessThan(boundMs + 2_000);
+    expect(elapsedMs).toBeLessThan(answeredWithinMs);
     const modest = await fetchFor('a-modest');
     expect(modest.body.data.map((shown: { body: string }) => shown.body)).toEqual([
       'false for you',

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { RenderPool } from '../../src/rendering/render-pool.ts';
+import { wallLimitFactor } from '../../src/rendering/render-watchdog.ts';
 import type { ScopeDevice } from '../../src/rendering/personalization-scope.ts';
 
 const boundMs = 500;
@@ -35,7 +36,9 @@ describe('the render pool', () => {
       'Hi cfalse',
       `render_timeout: the body took longer than ${boundMs} ms to render`,
     ]);
-    expect(Date.now() - started).toBeLessThan(2 * boundMs + 1_000);
+    // The bound is processor time: each costly render ran for it at least, and by the clock for 10 times it at most.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2 * boundMs);
+    expect(Date.now() - started).toBeLessThan(2 * wallLimitFactor * boundMs + 1_000);
     expect(pool.threads).toHaveLength(2);
   });
 
@@ -46,11 +49,12 @@ describe('the render pool', () => {
       `render_timeout: the body took longer than ${boundMs} ms to render`,
       'render_timeout: not rendered, as the message ran past the bound for other devices',
     ]);
-    expect(Date.now() - started).toBeLessThan(boundMs + 1_000);
+    expect(Date.now() - started).toBeLessThan(wallLimitFactor * boundMs + 1_000);
   });
 
   it('stops a render past an engine limit, and fails the jobs left once the task has rendered for totalMs', async () => {
-    // A million steps: liquidjs stops it at its 50 ms limit, tried twice, so the task has spent more than 50 ms after it.
+    // A million steps: liquidjs stops it at its 50 ms limit, tried twice, so the task has used more than 5 ms of its
+    // thread's processor time after it, unless the thread had under a twentieth of a core.
     const nested = {
       ...request,
       content: {
@@ -63,11 +67,11 @@ describe('the render pool', () => {
       { deviceId: 'b', tags: { n: 1 } },
       { deviceId: 'c', tags: { n: 2 } },
     ];
-    const renderings = await pool.render(nested, devices, { projectId: 'p1', totalMs: 50 });
+    const renderings = await pool.render(nested, devices, { projectId: 'p1', totalMs: 5 });
     expect(renderings.map((rendering) => 'stopped' in rendering && rendering.stopped)).toEqual([true, true, true]);
     expect(bodies(renderings)).toEqual([
       expect.stringMatching(/^(template render|memory alloc) limit exceeded/),
-      'render_timeout: the content took longer than 50 ms to render in all',
+      'render_timeout: the content took longer than 5 ms to render in all',
       'render_timeout: not rendered, as the message ran past the bound for other devices',
     ]);
     expect(bodies(await pool.render(nested, devices.slice(1), { projectId: 'p1', totalMs: 50 }))).toEqual([
@@ -95,6 +99,36 @@ describe('the render pool', () => {
       `render_timeout: the body took longer than ${boundMs} ms to render`,
       `render_timeout: the body took longer than ${boundMs} ms to render`,
     ]);
+  });
+});
+
+describe('a starved render thread', () => {
+  // A bound short enough that waiting several times it for a core stays quick.
+  const shortMs = 100;
+  const starved = new RenderPool({
+    threads: 1,
+    timeoutMs: shortMs,
+    threadModule: new URL('../support/starved-render-thread.ts', import.meta.url),
+  });
+  afterAll(() => starved.close());
+  const title = { ...request, content: { ...request.content, body: 'A {{ device.tags.name }}' } };
+  const waitingFor = (starvedMs: number): ScopeDevice => ({ deviceId: 'a', tags: { name: 'title', starvedMs } });
+
+  it('renders an ordinary title whose thread waited for a core past the bound: the bound counts the processor time it used', async () => {
+    const renderings = await starved.render(title, [waitingFor(5 * shortMs), modest('b')], { projectId: 'p1' });
+    expect(bodies(renderings)).toEqual(['A title', 'A ']);
+    // A trial render's total is processor time as well.
+    const trial = await starved.render(title, [waitingFor(3 * shortMs)], { projectId: 'p1', totalMs: shortMs });
+    expect(bodies(trial)).toEqual(['A title']);
+  });
+
+  it('stops a render that has not finished by the clock at 10 times the bound, however little of the processor it had', async () => {
+    expect(wallLimitFactor).toBe(10);
+    const started = Date.now();
+    const renderings = await starved.render(title, [waitingFor(60_000), modest('b')], { projectId: 'p1' });
+    expect(bodies(renderings)).toEqual([`render_timeout: the body took longer than ${shortMs} ms to render`, 'A ']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(10 * shortMs);
+    expect(Date.now() - started).toBeLessThan(10 * shortMs + 2_000);
   });
 });
 

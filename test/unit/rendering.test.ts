@@ -44,6 +44,19 @@ describe('Liquid rendering limits', () => {
     );
   });
 
+  it('does not fail a message whose render waits for a core past the time limit every time: the limit is processor time', () => {
+    const data = {
+      get name() {
+        // A loaded machine: the thread waits for a core, using none of the processor meanwhile.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 80);
+        return 'Ada';
+      },
+    };
+    expect(renderContent(content('Hello {{ data.name }}, welcome {{ data.name }}!'), { data }).body).toBe(
+      'Hello Ada, welcome Ada!',
+    );
+  });
+
   it.each(['where_exp', 'reject_exp', 'group_by_exp', 'has_exp', 'find_exp', 'find_index_exp'])(
     'refuses %s when a message is parsed: its expression, a string read only as it renders, escaped the time limit',
     (name) => {
