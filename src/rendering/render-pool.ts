@@ -43,11 +43,10 @@ type TaskOutcome =
  * Liquid renders off the event loop, in a few threads, each render bounded in its thread's processor time whatever
  * liquidjs checks or fails to check (and by the clock at `wallLimitFactor` times that): a watchdog (watchRender) reads
  * where a thread is and terminates a thread that has spent the bound on one field of one device; Piscina starts another
- * in its place. All the devices of a call go to a thread as
- * one task, so a batch pays one round trip; the devices a stopped task had not finished go again as a new task, so only
- * the device past the bound fails. A thread that dies otherwise (out of its heap, terminated) has its devices rendered
- * again; a device it died on twice fails. Time a task waits for a thread is not counted: a render waiting behind a
- * hostile one is not blamed for it.
+ * in its place. All the devices of a call go to a thread as one task, so a batch pays one round trip; the devices a
+ * stopped task had not finished go again as a new task, so only the device past the bound fails. A thread that dies
+ * otherwise (out of its heap, terminated) has its devices rendered again; a device it died on twice fails. Time a task
+ * waits for a thread is not counted: a render waiting behind a hostile one is not blamed for it.
  */
 export class RenderPool {
   private readonly options: RenderPoolOptions;
