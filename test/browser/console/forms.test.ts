@@ -64,7 +64,8 @@ describe.each([1280, 390])("the console's editors at %i px say the API's errors 
       await page.getByRole('button', { name: 'Spring sale' }).click();
       // The id is for engineers: folded under Advanced.
       expect(await page.getByTestId('api-id').isVisible()).toBe(false);
-      await page.getByText('Advanced', { exact: true }).click();
+      // The preview's device picker has an Advanced fold of its own.
+      await page.getByRole('form', { name: 'Edit template' }).getByText('Advanced', { exact: true }).click();
       await page.getByTestId('api-id').waitFor();
       await deleteAfterKeeping(page, stored, /Journeys that use it will send nothing/);
       await until(() => page.locator('.toast').textContent()).toBe('Deleted "Spring sale".');
