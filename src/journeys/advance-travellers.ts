@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
@@ -12,27 +13,56 @@ export interface StepBatch {
   /** The claimed travellers at the step, all on one version and one runId. */
   travellers: Traveller[];
   now: Date;
+  /** Until when the travellers going on at once stay claimed for their next step. */
+  lease: Date;
+  /** This step run's writes, as `movedBy` of the travellers they move. */
+  move: string;
 }
 
-/** What a traveller's record becomes after its step ran with `result`. */
-function movedOn(batch: StepBatch, result: StepResult) {
+/**
+ * Whether the traveller's next step is due now: then it stays claimed, under a new runId, and runs in this run, rather
+ * than waiting for a claim to read it again. A loop holds a wait (CONTRACTS §18), so such a chain ends.
+ */
+const goesOnNow = (result: StepResult) =>
+  result.next !== exitTarget && result.dueAt === undefined && result.listening === undefined;
+
+/** What a traveller's record becomes after its step ran with `result`; `runId` is its next step's when it goes on now. */
+function movedOn(batch: StepBatch, result: StepResult, runId: string | null) {
   const done = result.next === exitTarget;
   const passed = result.outcome && { stepId: batch.stepId, at: batch.now, outcome: result.outcome };
   return {
     $set: {
-      state: done ? ('done' as const) : ('due' as const),
+      state: done ? ('done' as const) : runId ? ('running' as const) : ('due' as const),
       at: done ? null : result.next,
-      dueAt: done ? null : (result.dueAt ?? batch.now),
+      dueAt: done ? null : runId ? batch.lease : (result.dueAt ?? batch.now),
       listening: result.listening ?? null,
       waitingIn: result.waitingIn ?? null,
-      claim: null,
-      movedBy: batch.claim,
-      runId: null,
+      claim: runId ? batch.claim : null,
+      movedBy: batch.move,
+      runId,
       failures: 0,
       ...(done && { endReason: 'completed' as const, endedAt: batch.now }),
     },
     $inc: { seq: 1 },
     ...(passed && { $push: { passed } }),
+  };
+}
+
+/** The in-memory record of a traveller that goes on at once, as movedOn writes it. */
+function onward(batch: StepBatch, traveller: Traveller, result: StepResult, runId: string): Traveller {
+  const passed = result.outcome && { stepId: batch.stepId, at: batch.now, outcome: result.outcome };
+  return {
+    ...traveller,
+    state: 'running',
+    at: result.next,
+    dueAt: batch.lease,
+    listening: null,
+    waitingIn: null,
+    runId,
+    movedBy: batch.move,
+    failures: 0,
+    seq: traveller.seq + 1,
+    passed: passed ? [...traveller.passed, passed] : traveller.passed,
   };
 }
 
@@ -60,28 +90,33 @@ function countsOf(batch: StepBatch, traveller: Traveller, result: StepResult): A
  * Records the step run of the batch's travellers and moves them on: one range update per distinct result, conditional
  * on the claim and the running state (a traveller that exited or was taken over meanwhile is left as it is), counting
  * only those it moved. A batch whose travellers share one result is one update of the claim's travellers at the step;
- * others name their travellers.
+ * others name their travellers. Answers the travellers it moved whose next step is due now, still claimed.
  */
 export async function advanceTravellers(
   models: Models,
   batch: StepBatch,
   results: Map<string, StepResult>,
   stats: StatsChanges,
-): Promise<void> {
-  const byResult = new Map<string, { result: StepResult; ids: string[] }>();
+): Promise<Traveller[]> {
+  const byResult = new Map<string, { result: StepResult; ids: string[]; runId: string | null }>();
   const counts: TravellerCounts = new Map();
+  const goingOn: Traveller[] = [];
   for (const traveller of batch.travellers) {
     const result = results.get(traveller._id);
     if (!result) continue;
     const key = JSON.stringify(result);
-    const same = byResult.get(key) ?? { result, ids: [] };
+    const same = byResult.get(key) ?? { result, ids: [], runId: goesOnNow(result) ? randomUUID() : null };
     same.ids.push(traveller._id);
     byResult.set(key, same);
     counts.set(traveller._id, countsOf(batch, traveller, result));
+    if (same.runId) goingOn.push(onward(batch, traveller, result, same.runId));
   }
   const wholeBatch = byResult.size === 1 && [...byResult.values()][0]!.ids.length === batch.travellers.length;
-  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byResult.values()].map(({ result, ids }) => ({
-    updateMany: { filter: stepBatchFilter(batch, wholeBatch ? null : ids), update: movedOn(batch, result) },
-  }));
-  await moveCounted(models, batch.claim, operations, counts.size, counts, stats);
+  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byResult.values()].map(
+    ({ result, ids, runId }) => ({
+      updateMany: { filter: stepBatchFilter(batch, wholeBatch ? null : ids), update: movedOn(batch, result, runId) },
+    }),
+  );
+  const moved = await moveCounted(models, batch.move, operations, counts.size, counts, stats);
+  return moved === 'all' ? goingOn : goingOn.filter((traveller) => moved.has(traveller._id));
 }

@@ -6,38 +6,40 @@ import { addCount, type StatsChanges } from './journey-stats.ts';
 /** What one traveller's move adds to its journey's counts, by field. */
 export type TravellerCounts = Map<string, Array<[field: string, by: number]>>;
 
-/** Those of `ids` whose last move was the write of `claim` (the field each move sets). */
-async function movedByClaim(models: Models, claim: string, ids: string[]): Promise<Set<string>> {
-  const moved = await models.JourneyTraveller.find({ _id: { $in: ids }, movedBy: claim }, { _id: 1 }).lean();
+/** Those of `ids` whose last move was the write `move` (the field each move sets). */
+async function movedByWrite(models: Models, move: string, ids: string[]): Promise<Set<string>> {
+  const moved = await models.JourneyTraveller.find({ _id: { $in: ids }, movedBy: move }, { _id: 1 }).lean();
   return new Set(moved.map((traveller) => String(traveller._id)));
 }
 
 /**
- * Writes a batch's moves (each conditional on the batch's claim), then adds the counts of the travellers it moved, and
- * only theirs: a traveller it did not move (it left meanwhile, or the write failed and the step runs again for it) is
- * counted by the write that does, so that each (traveller, visit, step) counts once. When every traveller matched,
- * all moved; otherwise (fewer matched, or the write failed, maybe after the server applied it) the travellers are read
- * back by the claim that last moved them.
+ * Writes a batch's moves (each conditional on the batch's claim, each setting `movedBy` to `move`, an id of this write
+ * alone), then adds the counts of the travellers it moved, and only theirs: a traveller it did not move (it left
+ * meanwhile, or the write failed and the step runs again for it) is counted by the write that does, so that each
+ * (traveller, visit, step) counts once. When every traveller matched, all moved; otherwise (fewer matched, or the write
+ * failed, maybe after the server applied it) the travellers are read back by the write that last moved them: not by
+ * the claim, as one claim moves a traveller through several steps due at once. Answers those it moved.
  */
 export async function moveCounted(
   models: Models,
-  claim: string,
+  move: string,
   operations: AnyBulkWriteOperation<TravellerDocument>[],
   moving: number,
   counts: TravellerCounts,
   stats: StatsChanges,
-): Promise<void> {
-  if (operations.length === 0) return;
+): Promise<Set<string> | 'all'> {
+  if (operations.length === 0) return 'all';
   let failure: unknown;
   let moved: Set<string> | 'all' = 'all';
   try {
     const answer = await models.JourneyTraveller.bulkWrite(operations, { ordered: false });
-    if (answer.matchedCount !== moving) moved = await movedByClaim(models, claim, [...counts.keys()]);
+    if (answer.matchedCount !== moving) moved = await movedByWrite(models, move, [...counts.keys()]);
   } catch (error) {
     failure = error;
-    moved = await movedByClaim(models, claim, [...counts.keys()]);
+    moved = await movedByWrite(models, move, [...counts.keys()]);
   }
   for (const [id, changes] of counts)
     if (moved === 'all' || moved.has(id)) for (const [field, by] of changes) addCount(stats, field, by);
   if (failure !== undefined) throw failure;
+  return moved;
 }

@@ -40,7 +40,7 @@ export async function failTravellers(
             endReason: 'step_failed' as const,
             endedAt: batch.now,
             claim: null,
-            movedBy: batch.claim,
+            movedBy: batch.move,
             dueAt: null,
             runId: null,
             listening: null,
@@ -58,5 +58,5 @@ export async function failTravellers(
     if (traveller.waitingIn) left.push([`${traveller.waitingIn}.waiting`, -1]);
     counts.set(traveller._id, left);
   }
-  await moveCounted(models, batch.claim, operations, operations.length, counts, stats);
+  await moveCounted(models, batch.move, operations, operations.length, counts, stats);
 }

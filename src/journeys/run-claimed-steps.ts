@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { StepOf, StepType } from '../schemas/journey-steps.ts';
 import { journeyVersionId } from '../models/journey.ts';
 import type { JourneyVersion } from './active-journeys.ts';
@@ -55,7 +56,8 @@ async function runIsolated(context: StepContext, step: StepOf<StepType>, group: 
 /**
  * Runs the claimed travellers' steps, those at the same step of the same version together: one step run per group,
  * then one write per distinct result moving them on. Travellers of a paused journey are held where they are. A step
- * that fails for a traveller is retried for it alone, a bounded number of times; the others go on at once.
+ * that fails for a traveller is retried for it alone, a bounded number of times; the others go on at once. Those whose
+ * next step is due now run it in this run, still claimed, and so on until each waits or leaves.
  */
 export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim: string, travellers: Traveller[]) {
   const journeyIds = [...new Set(travellers.map((traveller) => traveller.journeyId))];
@@ -72,10 +74,14 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
   for (const traveller of travellers) {
     if (status.get(traveller.journeyId) !== 'active') continue;
     const key = `${journeyVersionId(traveller.journeyId, traveller.version)}\n${traveller.at}\n${traveller.runId}`;
-    groups.set(key, [...(groups.get(key) ?? []), traveller]);
+    const group = groups.get(key);
+    if (group) group.push(traveller);
+    else groups.set(key, [traveller]);
   }
   const stats = new Map<string, StatsChanges>();
   const now = new Date();
+  const lease = new Date(now.getTime() + deps.config.journeyClaimLeaseMs);
+  const goingOn: Traveller[] = [];
   await Promise.all(
     [...groups.values()].map(async (group) => {
       const [first] = group as [Traveller];
@@ -91,13 +97,13 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
         runId: first.runId ?? claim,
         now,
       };
-      const batch = { claim, stepId: step.id, travellers: group, now };
+      const batch = { claim, stepId: step.id, travellers: group, now, lease, move: randomUUID() };
       const { results, failed } = await runIsolated(context, step, group);
       const changes = statsFor(stats, first.journeyId);
       if (failed.size > 0)
         deps.log.warn({ journeyId: first.journeyId, stepId: step.id, travellers: failed.size }, 'journey step failed');
       try {
-        await advanceTravellers(deps.models, batch, results, changes);
+        goingOn.push(...(await advanceTravellers(deps.models, batch, results, changes)));
         await failTravellers(deps.models, batch, failed, changes);
       } catch (error) {
         deps.log.error(
@@ -108,5 +114,6 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
     }),
   );
   await recordStats(deps, stats);
+  if (goingOn.length > 0) await runClaimedSteps(deps, state, claim, goingOn);
   return travellers.length;
 }

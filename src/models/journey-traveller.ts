@@ -44,7 +44,7 @@ const travellerSchema = new Schema(
     runId: { type: String, default: null },
     /** The worker batch holding it now. */
     claim: { type: String, default: null },
-    /** The claim whose write last moved it on: a batch whose write failed reads back which travellers it moved. */
+    /** The step run's write that last moved it on: a batch whose write failed reads back which travellers it moved. */
     movedBy: { type: String, default: null },
     /** While a waitForEvent step waits: its id, the event it waits for, and since when events count. */
     listening: { type: Schema.Types.Mixed, default: null },

@@ -28,28 +28,37 @@ beforeAll(async () => {
 });
 afterEach(() => restore?.());
 
+type Failure = 'before' | 'after';
+
 /**
- * The next write of travellers fails once: before it reaches the storage server (`before`), or after the server
- * applied it, its answer lost (`after`), as a connection dropped at either moment.
+ * The write of travellers after `skip` others fails once: before it reaches the storage server (`before`), or after
+ * the server applied it, its answer lost (`after`), as a connection dropped at either moment.
  */
-function failNextTravellerWrite(when: 'before' | 'after') {
+function failTravellerWrite(when: Failure, skip: number) {
   const model = context().models.JourneyTraveller;
   const real = model.bulkWrite;
+  let left = skip;
   restore = () => {
     model.bulkWrite = real;
   };
   model.bulkWrite = (async (...args: Parameters<typeof real>) => {
+    if (left-- > 0) return real.apply(model, args);
     restore!();
     if (when === 'after') await real.apply(model, args);
     throw new Error('connection closed');
   }) as typeof real;
 }
 
-/** One batch of the step runner: claims what is due, with a lease that lapses at once, and runs it. */
-async function runBatch(failMove?: 'before' | 'after') {
+/**
+ * One batch of the step runner: claims what is due, with a lease that lapses at once (the claim's, and that of the
+ * travellers going on at once), and runs it; `failMove` fails the first step's move, or with `chained` the move of the
+ * step its travellers go on to at once in the same run.
+ */
+async function runBatch(failMove?: Failure, chained = false) {
   const { claim, travellers } = await claimDueTravellers(context().models, 0);
-  if (failMove) failNextTravellerWrite(failMove);
-  await runClaimedSteps(context(), state, claim, travellers);
+  if (failMove) failTravellerWrite(failMove, chained ? 1 : 0);
+  const deps = { ...context(), config: { ...context().config, journeyClaimLeaseMs: 0 } };
+  await runClaimedSteps(deps, state, claim, travellers);
 }
 
 /** A journey whose three travellers are due at its first step, which the runner has not run yet. */
@@ -71,11 +80,16 @@ async function travellersAtFirstStep(name: string): Promise<string> {
   return id;
 }
 
-it.each(['before', 'after'] as const)(
-  'a step whose move of the batch fails (%s the server applies it) counts each traveller once',
-  async (when) => {
-    const id = await travellersAtFirstStep(`counts-${when}`);
-    await runBatch(when);
+it.each([
+  ['before', false],
+  ['after', false],
+  ['before', true],
+  ['after', true],
+] as const)(
+  'a step whose move of the batch fails (%s the server applies it; chained: %s) counts each traveller once',
+  async (when, chained) => {
+    const id = await travellersAtFirstStep(`counts-${when}-${chained}`);
+    await runBatch(when, chained);
     expect(context().models.JourneyTraveller.bulkWrite.name).toBe('bulkWrite');
     // The batch not moved runs its step again once its lease lapses; the one moved goes on to its wait.
     await runBatch();

@@ -784,6 +784,8 @@ const hotQueries: HotQuery[] = [
         stepId: 's1',
         travellers: [{ journeyId: `${projectId}-j1`, version: 1, runId: `${projectId}-claim1` } as Traveller],
         now,
+        lease: now,
+        move: `${projectId}-move1`,
       };
       return Promise.all(
         [stepBatchFilter(batch, null), stepBatchFilter(batch, ['a', 'b'])].map((filter) =>

@@ -13,6 +13,26 @@ export interface WaitingTravellers {
   tokens: string[];
 }
 
+/** A device's first visit of version 1 of a journey, due at step `at`, as its entry event and earlier steps left it. */
+export const seededTraveller = (
+  traveller: { projectId: string; journeyId: string; subjectId: string; event: string; at: string; dueAt: Date },
+  now: Date,
+) => ({
+  _id: travellerId(traveller.journeyId, 'device', traveller.subjectId, 1),
+  projectId: traveller.projectId,
+  journeyId: traveller.journeyId,
+  version: 1,
+  subjectType: 'device',
+  subjectId: traveller.subjectId,
+  visit: 1,
+  entryEvent: { type: traveller.event, data: {} },
+  entryEventId: `seeded:${traveller.subjectId}`,
+  enteredAt: now,
+  state: 'due',
+  at: traveller.at,
+  dueAt: traveller.dueAt,
+});
+
 /**
  * `count` device travellers of a wait → push journey, seeded as the wait's step run leaves them: at the push step,
  * due `dueInMs` from now, each with a subscribed Android device of its own.
@@ -54,19 +74,7 @@ export async function seedWaitingTravellers(
     );
     await JourneyTraveller.insertMany(
       slice.map((id) => ({
-        _id: travellerId(journeyId, 'device', id, 1),
-        projectId,
-        journeyId,
-        version: 1,
-        subjectType: 'device',
-        subjectId: id,
-        visit: 1,
-        entryEvent: { type: 'fault-enter', data: {} },
-        entryEventId: `seeded:${id}`,
-        enteredAt: now,
-        state: 'due',
-        at: 'hello',
-        dueAt,
+        ...seededTraveller({ projectId, journeyId, subjectId: id, event: 'fault-enter', at: 'hello', dueAt }, now),
         waitingIn: 'pause',
       })),
       { lean: true },

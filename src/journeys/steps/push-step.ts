@@ -18,7 +18,9 @@ function groupsOf(step: StepOf<'push'>, travellers: Traveller[]): Map<string, Tr
   for (const traveller of travellers) {
     const event = personal ? JSON.stringify(traveller.entryEvent) : '';
     const key = `${traveller.subjectType}\n${event}`;
-    groups.set(key, [...(groups.get(key) ?? []), traveller]);
+    const group = groups.get(key);
+    if (group) group.push(traveller);
+    else groups.set(key, [traveller]);
   }
   return groups;
 }
@@ -36,9 +38,10 @@ async function stepMessage(context: StepContext, step: StepOf<'push'>) {
 }
 
 /**
- * The travellers at the step in this batch go out as one notification per group (at most the batch's 500 subjects),
- * through the send path: its fan-out into delivery batches, options, quiet hours, cap, history and collapse id. Its id
- * is the batch's claim and the group, so a rerun of the batch stores and queues nothing twice.
+ * The travellers at the step in this batch go out as one notification per group (at most a claim's subjects), through
+ * the send path: its fan-out into delivery batches of 500, options, quiet hours, cap, history and collapse id. Its id
+ * is the batch's runId and the group, so a rerun of the batch stores and queues nothing twice. One notification, one
+ * outcome: the batch moves on in one range update of its claim.
  */
 export const runPush: StepRun<'push'> = async (context, step, travellers) => {
   const message = await stepMessage(context, step);

@@ -1,0 +1,79 @@
+import { expect, it } from 'vitest';
+import { travellerId } from '../../src/models/journey-traveller.ts';
+import { claimDueTravellers } from '../../src/journeys/claim-due-travellers.ts';
+import { runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
+import { exitTraveller } from '../../src/journeys/traveller-events.ts';
+import { useDeliveryHarness, registerDevices } from '../support/delivery-harness.ts';
+import { eventually } from '../support/eventually.ts';
+import { seededTraveller } from '../support/journey-faults.ts';
+import { bodiesTo, journeyClient, pushStep } from '../support/journeys.ts';
+
+// No journey-steps worker: the test claims and runs the steps itself, so that it can act between the two.
+const {
+  harness,
+  projects: { project },
+} = useDeliveryHarness({ queues: ['send', 'deliver'], projects: { project: 'team' } });
+
+/**
+ * CONTRACTS §18: a step due at once after another runs in the same run, and an exit rule applies at once: a traveller
+ * that exits while its step runs takes no later step, the chained ones included.
+ */
+it('runs the steps due at once after one in the same run, and none for a traveller that exited meanwhile', async () => {
+  const context = harness.ingress.context;
+  const journeyId = await journeyClient(
+    () => harness.ingress,
+    () => project,
+  ).create({
+    name: 'Chain',
+    entry: { event: 'chain-enter' },
+    steps: [
+      { id: 'tag', type: 'setTags', tags: { stage: 'tagged' } },
+      pushStep('hello', 'Hello'),
+      { id: 'later', type: 'wait', seconds: 3600 },
+      pushStep('bye', 'Bye'),
+    ],
+  });
+  const ids = ['c0', 'c1', 'c2'];
+  await registerDevices(
+    harness.ingress,
+    project,
+    ids.map((id) => ({ id, platform: 'android' as const, token: `${project.projectId}-${id}` })),
+  );
+  const now = new Date();
+  await context.models.JourneyTraveller.insertMany(
+    ids.map((id) =>
+      seededTraveller(
+        { projectId: project.projectId, journeyId, subjectId: id, event: 'chain-enter', at: 'tag', dueAt: now },
+        now,
+      ),
+    ),
+  );
+  const { claim, travellers } = await claimDueTravellers(context.models, context.config.journeyClaimLeaseMs);
+  expect(travellers).toHaveLength(3);
+  const exited = await context.models.JourneyTraveller.findById(travellerId(journeyId, 'device', 'c2', 1)).lean();
+  expect(await exitTraveller(context.models, { ...exited!, _id: exited!._id } as never)).toBe(true);
+  const state = { defaultZone: async () => 'UTC', versions: new Map() };
+  await runClaimedSteps(context, state, claim, travellers);
+
+  const after = await context.models.JourneyTraveller.find({ journeyId }).sort({ _id: 1 }).lean();
+  const byId = new Map(after.map((traveller) => [traveller.subjectId, traveller]));
+  for (const id of ['c0', 'c1']) {
+    const traveller = byId.get(id)!;
+    expect(traveller.passed.map((passed) => passed.stepId)).toEqual(['tag', 'hello', 'later']);
+    expect({ state: traveller.state, at: traveller.at, claim: traveller.claim }).toEqual({
+      state: 'due',
+      at: 'bye',
+      claim: null,
+    });
+  }
+  const gone = byId.get('c2')!;
+  expect({ state: gone.state, endReason: gone.endReason, passed: gone.passed }).toEqual({
+    state: 'done',
+    endReason: 'exit_rule',
+    passed: [],
+  });
+  await eventually(() => {
+    for (const id of ['c0', 'c1']) expect(bodiesTo(harness.sandbox, `${project.projectId}-${id}`)).toEqual(['Hello']);
+  });
+  expect(bodiesTo(harness.sandbox, `${project.projectId}-c2`)).toEqual([]);
+}, 60_000);
