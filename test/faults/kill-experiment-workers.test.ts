@@ -12,15 +12,12 @@ import { gatewayCallSize } from '../../src/delivery/delivery-run.ts';
 
 const devices = 4000;
 const deliverConcurrency = 16;
-// A short lock, so that the killed workers' jobs are found stalled and handed on within seconds. The render bound is a
-// wall-clock one: on two cores at a load of 30, a restarted worker's first renders of this one-tag title once took
-// over its default second, and the device failed as render_timeout (bounded-rendering.test.ts tests the bound).
+// A short lock, so that the killed workers' jobs are found stalled and handed on within seconds.
 const harness = useFaultHarness({
   workerEnv: {
     WORKER_LOCK_DURATION_MS: '5000',
     WORKER_STALLED_INTERVAL_MS: '1000',
     DELIVER_CONCURRENCY: String(deliverConcurrency),
-    RENDER_TIMEOUT_MS: '30000',
   },
 });
 

@@ -47,9 +47,6 @@ const [waitSeconds, awaitSeconds] = [Number(values['wait-seconds']), Number(valu
 const log = (line: string) => process.stderr.write(`[journeys] ${line}\n`);
 const load = () => loadavg().map((average) => Number(average.toFixed(2)));
 
-// Renders get 10 s unless told otherwise: on the shared, loaded machine the 1 s default timed out on a literal title,
-// and what is measured here is the journeys, not the render pool.
-process.env.RENDER_TIMEOUT_MS ??= '10000';
 const bench = await openBenchEnvironment('journeys', { sandbox: true });
 const redis = createBlockingRedis(bench.env.REDIS_URL!);
 try {
