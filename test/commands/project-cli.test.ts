@@ -42,7 +42,9 @@ async function createWithCli(plan: string) {
   return JSON.parse(stdout.trim()) as { projectId: string; apiKey: string; clientKey: string; plan: string };
 }
 
-describe('project CLI (CONTRACTS §2)', () => {
+// Each test but one works on a project of its own, and each CLI run is a process start: they run together, so each
+// is given the time they take together on a loaded machine.
+describe.concurrent('project CLI (CONTRACTS §2)', { timeout: 90_000 }, () => {
   it('creates a project and prints one JSON object whose keys work', async () => {
     const created = await createWithCli('team');
     expect(Object.keys(created).sort()).toEqual(['apiKey', 'clientKey', 'plan', 'projectId']);
@@ -57,7 +59,8 @@ describe('project CLI (CONTRACTS §2)', () => {
     ).toBe(200);
   });
 
-  it('warns when its credentials key cannot open the secrets already stored, as the services would not open its own', async () => {
+  // Alone: which project the warning names depends on the projects created before it.
+  it.sequential('warns when its credentials key cannot open the secrets already stored, as the services would not open its own', async () => {
     const stored = await createWithCli('team');
     const mismatched = await cli('create.ts', ['--name', 'Other key', '--json'], randomBytes(32));
     expect(mismatched.stderr).toContain(
@@ -130,9 +133,10 @@ describe('project CLI (CONTRACTS §2)', () => {
 
   it('refuses keys no gateway would take, stores nothing, and says which credentials a project holds', async () => {
     const created = await createWithCli('team');
-    const dir = await mkdtemp(join(tmpdir(), 'credentials-'));
     const apnsOptions = ['--apns-key-id', 'KEY123', '--apns-team-id', 'TEAM42', '--apns-topic', 'com.example.app'];
+    // A directory each, so that the refused keys are tried at once.
     const setApns = async (key: string) => {
+      const dir = await mkdtemp(join(tmpdir(), 'credentials-'));
       await writeFile(join(dir, 'AuthKey.p8'), key);
       return cli('credentials.ts', [
         '--project',
@@ -144,6 +148,7 @@ describe('project CLI (CONTRACTS §2)', () => {
       ]);
     };
     const setFcm = async (privateKey: string) => {
+      const dir = await mkdtemp(join(tmpdir(), 'credentials-'));
       await writeFile(
         join(dir, 'sa.json'),
         JSON.stringify({ project_id: 'p', client_email: 'e@p.example', private_key: privateKey }),
@@ -157,14 +162,16 @@ describe('project CLI (CONTRACTS §2)', () => {
       ]);
     };
 
-    const garbage = await setApns('not a key');
+    const [garbage, rsaForApns, ecForFcm] = await Promise.all([
+      setApns('not a key'),
+      setApns(signingKeyPem('rsa')),
+      setFcm(signingKeyPem('ec')),
+    ]);
     expect(garbage).toMatchObject({ failed: true, code: 1 });
     expect(garbage.stderr).toMatch(
       /^error: the APNs key .*AuthKey\.p8 is not usable: it is not a private key in PEM form/,
     );
-    const rsaForApns = await setApns(signingKeyPem('rsa'));
     expect(rsaForApns.stderr).toMatch(/is not usable: it is an rsa key, not the P-256 EC key/);
-    const ecForFcm = await setFcm(signingKeyPem('ec'));
     expect(ecForFcm.stderr).toMatch(
       /^error: the private_key of the service account file .*sa\.json is not usable: it is an ec key, not RSA/,
     );
@@ -210,19 +217,23 @@ describe('project CLI (CONTRACTS §2)', () => {
   });
 
   it('answers a mistake in the options with one line and the usage, and --help with the usage alone', async () => {
-    for (const [script, args] of [
-      ['rotate-keys.ts', ['--projct', 'x']],
-      ['create.ts', ['--name', 'x', '--plan']],
-      ['delivery-rate.ts', ['--project']],
-    ] as const) {
-      const result = await cli(script, [...args]);
+    const [help, ...mistakes] = await Promise.all([
+      cli('origins.ts', ['--help']),
+      ...(
+        [
+          ['rotate-keys.ts', ['--projct', 'x']],
+          ['create.ts', ['--name', 'x', '--plan']],
+          ['delivery-rate.ts', ['--project']],
+        ] as const
+      ).map(([script, args]) => cli(script, [...args])),
+    ]);
+    for (const result of mistakes) {
       expect(result).toMatchObject({ failed: true, code: 1 });
       const [error, usage, ...rest] = result.stderr.trimEnd().split('\n');
       expect(error).toMatch(/^error: /);
       expect(usage).toMatch(/^usage: npm run project:/);
       expect(rest).toEqual([]);
     }
-    const help = await cli('origins.ts', ['--help']);
     expect(help.stdout).toBe(
       'usage: npm run project:origins -- --project <id> (--allow <origin,origin,...> | --any) [--json]\n',
     );
@@ -237,16 +248,19 @@ describe('project CLI (CONTRACTS §2)', () => {
     expect(await rateOf()).toBe(250);
     await cli('delivery-rate.ts', ['--project', created.projectId, '--per-second', 'unlimited']);
     expect(await rateOf()).toBeNull();
-    for (const rate of ['-3', '1e-320'])
-      expect(await cli('delivery-rate.ts', ['--project', created.projectId, `--per-second=${rate}`])).toMatchObject({
+    const [missing, ...refused] = await Promise.all([
+      cli('delivery-rate.ts', ['--project', 'missing', '--per-second', '5']),
+      ...['-3', '1e-320'].map((rate) =>
+        cli('delivery-rate.ts', ['--project', created.projectId, `--per-second=${rate}`]),
+      ),
+    ]);
+    for (const result of refused)
+      expect(result).toMatchObject({
         failed: true,
         code: 1,
         stderr: 'error: --per-second must be a number of messages of at least 0.001, or "unlimited"\n',
       });
     expect(await rateOf()).toBeNull();
-    expect(await cli('delivery-rate.ts', ['--project', 'missing', '--per-second', '5'])).toMatchObject({
-      failed: true,
-      code: 1,
-    });
+    expect(missing).toMatchObject({ failed: true, code: 1 });
   });
 });
