@@ -3,7 +3,6 @@ import type { CreatedProject } from '../../src/projects/create-project.ts';
 import { decideExperiment } from '../../src/experiments/decide-experiment.ts';
 import {
   readNotification,
-  registerDevices,
   sendNotification,
   useDeliveryHarness,
   waitUntilCompleted,
@@ -11,27 +10,17 @@ import {
 import { eventually } from '../support/eventually.ts';
 import { pickWinner } from '../support/experiments.ts';
 import { enqueueDecision } from '../../src/queues/send.ts';
-import { patchSettings } from '../support/timing.ts';
+import { insertUserDevices, patchSettings } from '../support/timing.ts';
 
 const { harness } = useDeliveryHarness({ queues: ['send', 'deliver'] });
 
 const variantsNamed = (...names: string[]) => names.map((name) => ({ name, title: `t-${name}`, body: `b-${name}` }));
 
-/** A fresh project with `count` Android devices, their tokens `${prefix}-<n>`. */
+/** A fresh project with `count` Android devices of 50 users, each device's id its token, `${projectId}-<n>`. */
 async function projectWithDevices(count: number): Promise<{ project: CreatedProject; tokens: string[] }> {
   const project = await harness.ingress.createProject('team');
-  const tokens = Array.from({ length: count }, (_, index) => `${project.projectId}-${index}`);
-  const devices = tokens.map((token, index) => ({
-    id: `d${index}`,
-    platform: 'android' as const,
-    token,
-    userId: `u${index % 50}`,
-  }));
-  // Twenty at a time: a large audience registers in a few seconds even on a loaded machine.
-  for (let start = 0; start < devices.length; start += 20)
-    await Promise.all(
-      devices.slice(start, start + 20).map((device) => registerDevices(harness.ingress, project, [device])),
-    );
+  const userIds = Array.from({ length: 50 }, (_, index) => `u${index}`);
+  const tokens = await insertUserDevices(harness.ingress, project, `${project.projectId}-`, count, { userIds });
   const segment = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/segments`, {
     key: project.apiKey,
     body: { name: 'everyone', match: 'all', conditions: [] },
@@ -67,7 +56,7 @@ async function clickEvery(project: CreatedProject, tokens: string[], id: string,
     if (received[0] !== body) continue;
     const click = await harness.ingress.request(
       'POST',
-      `/v1/sdk/projects/${project.projectId}/devices/d${index}/events`,
+      `/v1/sdk/projects/${project.projectId}/devices/${tokens[index]}/events`,
       {
         key: project.clientKey,
         body: { type: '@clicked', data: { notificationId: id } },

@@ -12,7 +12,14 @@ export async function insertUserDevices(
   project: CreatedProject,
   prefix: string,
   count: number,
-  fields: { userId?: string; tags?: Record<string, string>; timezone?: string | null; timezones?: string[] } = {},
+  fields: {
+    userId?: string;
+    /** Each device the next of these, in turn, in place of one userId. */
+    userIds?: string[];
+    tags?: Record<string, string>;
+    timezone?: string | null;
+    timezones?: string[];
+  } = {},
 ): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, index) => `${prefix}${index}`);
   await ingress.context.models.Device.insertMany(
@@ -22,7 +29,7 @@ export async function insertUserDevices(
       deviceId,
       platform: 'android',
       pushToken: deviceId,
-      userId: fields.userId ?? null,
+      userId: fields.userIds?.[index % fields.userIds.length] ?? fields.userId ?? null,
       tags: fields.tags ?? {},
       timezone: fields.timezones?.[index % fields.timezones.length] ?? fields.timezone ?? null,
     })),
