@@ -15,19 +15,22 @@ import { eventually } from '../support/eventually.ts';
  * it before anything renders; computed as it renders, it runs in a render thread that is stopped at the bound, while
  * the process goes on serving every other project at once.
  */
-/** How long the other project's push may take to arrive while the hostile render runs. */
-const servedWithinMs = 5_000;
 /**
- * Twice what the other project's push is allowed, leaving as much again for its health check and its send request:
- * the check that the hostile render still runs once the other project was served must not depend on how fast a loaded
- * machine serves it, only on whether it does.
+ * The bound is the render thread's processor time, and the other project's push must arrive before the hostile
+ * request is answered: an order, not a time. Serving it (a health check, a send accepted, rendered and pushed) costs
+ * the threads and servers on its path a small part of the bound in processor time, and a loaded machine shares its
+ * cores among those threads as it does with the render thread, so the hostile render still runs when the push arrives
+ * however loaded the machine: the margin is a ratio of processor times, not the machine's speed. A render thread the
+ * machine starves is still stopped by the clock, at `wallLimitFactor` times the bound.
  */
-const boundMs = 2 * servedWithinMs;
+const boundMs = 2_000;
+/** The most a hostile render may take by the clock on a starved machine, and the answer's way back on one. */
+const answeredWithinMs = wallLimitFactor * boundMs + 5_000;
 /**
- * The bound is the render thread's processor time, so a hostile render runs at least the bound by the clock (the other
- * project is served meanwhile however loaded the machine), and at most `wallLimitFactor` times it on a starved one.
+ * A render on the event loop would hold a health check for at least the bound by the clock (a thread cannot use more
+ * processor time than passes): a free loop answers in a small part of it, even on a machine loaded many times over.
  */
-const answeredWithinMs = wallLimitFactor * boundMs + 2_000;
+const freeLoopWithinMs = boundMs / 4;
 const {
   harness,
   projects: { hostile, other },
@@ -76,8 +79,8 @@ beforeAll(async () => {
 
 /**
  * Starts the hostile request and, once a thread of `renderer` renders it, serves another project: its /healthz answers
- * in under 200 ms (the event loop is free), and a send to its device is accepted, rendered and pushed while the hostile
- * render still runs (it waits behind nothing). Answers the hostile request's outcome and how long it took.
+ * within `freeLoopWithinMs` (the event loop is free), and a send to its device is accepted, rendered and pushed before
+ * the hostile request is answered (it waits behind nothing). Answers the hostile request's outcome and how long it took.
  */
 async function whileItRenders<T>(renderer: RenderPool, hostileRequest: () => Promise<T>) {
   const started = Date.now();
@@ -85,15 +88,16 @@ async function whileItRenders<T>(renderer: RenderPool, hostileRequest: () => Pro
   const outcome = hostileRequest().finally(() => {
     settled = true;
   });
-  await eventually(() => expect(renderer.rendering).toBeGreaterThan(0), 10_000, 5);
+  await eventually(() => expect(renderer.rendering).toBeGreaterThan(0), answeredWithinMs, 5);
 
   const healthStarted = Date.now();
   expect((await harness.ingress.request('GET', '/healthz')).status).toBe(200);
-  expect(Date.now() - healthStarted).toBeLessThan(200);
+  expect(Date.now() - healthStarted).toBeLessThan(freeLoopWithinMs);
   const body = `bystander ${Date.now()}`;
   await sendNotification(harness.ingress, other, { targetType: 'device', targetIds: ['bystander'], body });
-  await eventually(() => expect(bodiesTo('bystander-token')).toContain(body), servedWithinMs, 5);
+  await eventually(() => expect(settled || bodiesTo('bystander-token').includes(body)).toBe(true), answeredWithinMs, 5);
   expect(settled, 'the hostile render still runs once the other project was served').toBe(false);
+  expect(bodiesTo('bystander-token')).toContain(body);
 
   const result = await outcome;
   return { result, elapsedMs: Date.now() - started };
@@ -105,10 +109,11 @@ function expectRefused(response: { status: number; body: any }, path: string, me
   expect(response.body.error.details).toContainEqual({ path, message: expect.stringMatching(message) });
 }
 
-describe('rendering bounded by construction', { timeout: 2 * answeredWithinMs + 2 * boundMs }, () => {
+describe('rendering bounded by construction', { timeout: 3 * answeredWithinMs }, () => {
   it('refuses the reproduction as written with a 400 naming the field before anything renders: send, template, journey, preview', async () => {
     const limits = /range of 4000 numbers.*|property path of 2000 segments/;
-    const started = Date.now();
+    const renders = vi.spyOn(harness.ingress.context.renderer, 'renderEach');
+    onTestFinished(() => renders.mockRestore());
     expectRefused(
       await post(hostile, '/notifications', { targetType: 'device', targetIds: ['a-modest'], body: writtenOut }),
       '/body',
@@ -121,7 +126,7 @@ describe('rendering bounded by construction', { timeout: 2 * answeredWithinMs + 
       limits,
     );
     expectRefused(await post(hostile, '/notifications/preview', { body: writtenOut }), '/body', limits);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(renders).not.toHaveBeenCalled();
   });
 
   it('answers a preview whose render runs for minutes with a 400 at the bound, serving other projects meanwhile', async () => {
