@@ -11,6 +11,7 @@ import {
   maxPathParamLength,
 } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { reusedSerializers } from './http/response-serializers.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
 import { installNoSniff } from './http/no-sniff.ts';
 import { registerOpenApi, registerOpenApiRoute } from './http/openapi.ts';
@@ -41,6 +42,7 @@ export async function buildApp(context: AppContext, log: Logger): Promise<App> {
     frameworkErrors: answerFrameworkError,
     // Response schemas reuse request ones, whose formats the serializer's own Ajv must know to pick a union branch.
     serializerOpts: { ajv: { formats: requestFormats } },
+    schemaController: { compilersFactory: { buildSerializer: reusedSerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   installNoSniff(app);
   app.setValidatorCompiler(validatorCompiler);

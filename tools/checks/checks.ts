@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+export interface Check {
+  name: string;
+  args: string[];
+}
+
+export interface CheckResult {
+  name: string;
+  passed: boolean;
+  output: string;
+}
+
+const require = createRequire(import.meta.url);
+const tsc = require.resolve('typescript/bin/tsc');
+const biome = require.resolve('@biomejs/biome/bin/biome');
+
+/** Biome (unless `withBiome` is false) and the four TypeScript projects: the server, the console, the SDK and its service worker. */
+export function checks({ withBiome = true } = {}): Check[] {
+  return [
+    ...(withBiome ? [{ name: 'biome check .', args: [biome, 'check', '.'] }] : []),
+    ...['.', 'web/console', 'web/sdk', 'web/sdk/service-worker'].map((project) => ({
+      name: `tsc -p ${project}`,
+      args: [tsc, '-p', project],
+    })),
+  ];
+}
+
+/**
+ * Runs one check to its end, its output gathered whole. `nice` runs it at the lowest priority (its children too, Biome's
+ * native binary): it then takes only the processor time nothing else wants.
+ */
+export function runCheck(check: Check, { nice = false } = {}): Promise<CheckResult> {
+  const [command, args] = nice
+    ? ['nice', ['-n', '19', process.execPath, ...check.args]]
+    : [process.execPath, check.args];
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    child.on('error', (error) => resolve({ name: check.name, passed: false, output: String(error) }));
+    child.on('close', (code) =>
+      resolve({ name: check.name, passed: code === 0, output: Buffer.concat(output).toString() }),
+    );
+  });
+}
+
+export function printResult(result: CheckResult): void {
+  process.stdout.write(`${result.passed ? 'passed' : 'FAILED'}: ${result.name}\n${result.output}`);
+}
