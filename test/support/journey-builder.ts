@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeViolations } from './axe.ts';
 import { screenshots } from './console.ts';
 import { layoutProblems } from './layout-check.ts';
 
@@ -12,9 +12,5 @@ export const count = (page: Page, stepId: string, field: string) =>
 /** What a reader at that width would find broken, and what axe finds serious; the page's picture kept for a look. */
 export async function problems(page: Page, name: string, width: number): Promise<string[]> {
   await page.screenshot({ path: resolve(screenshots, `${name}-${width}.png`), fullPage: true });
-  const axe = await new AxeBuilder({ page }).analyze();
-  return [
-    ...(await layoutProblems(page)),
-    ...axe.violations.map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`),
-  ];
+  return [...(await layoutProblems(page)), ...(await axeViolations(page, { everyImpact: true }))];
 }
