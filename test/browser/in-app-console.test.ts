@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { useIngress } from '../support/ingress.ts';
+import { axeViolations } from '../support/axe.ts';
 import { useBrowser } from '../support/browser.ts';
 import { eventually } from '../support/eventually.ts';
 
@@ -10,13 +9,6 @@ const {
   projects: { project },
 } = useIngress({ projects: { project: 'team' } });
 const browser = useBrowser();
-
-async function blockingViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`);
-}
 
 describe('console: in-app messages screen (CONTRACTS §12, §16)', { timeout: 60_000 }, () => {
   it('creates a message with the editor, previews it with the SDK renderer and lists it with its status and stats', async () => {
@@ -63,7 +55,7 @@ describe('console: in-app messages screen (CONTRACTS §12, §16)', { timeout: 60
         '0',
         '0',
       ]);
-      expect(await blockingViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       expect(alerts).toEqual([]);
 
       const stored = await ingress.request('GET', `/v1/projects/${project.projectId}/in-app-messages`, {

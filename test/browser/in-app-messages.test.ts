@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { useIngress } from '../support/ingress.ts';
+import { axeViolations } from '../support/axe.ts';
 import { useBrowser } from '../support/browser.ts';
 import { createServer } from 'node:http';
 import { useResource } from '../support/use-resource.ts';
@@ -105,13 +105,6 @@ async function openShop(tags: Record<string, string> = {}) {
 const track = (tab: Page, type: string) =>
   tab.evaluate((type) => (globalThis as any).PushEngine.trackEvent(type), type);
 
-async function blockingViolations(tab: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page: tab }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`);
-}
-
 /** The element focused inside the message's shadow root, by its text. */
 const focusedInMessage = (tab: Page) =>
   tab.evaluate(
@@ -138,7 +131,7 @@ describe('in-app messages in the web SDK, on a site of another origin with a str
       await dialog.waitFor();
       expect(await dialog.getAttribute('aria-modal')).toBe('true');
       await eventually(async () => expect(await focusedInMessage(shop.tab)).toBe('Open cart'));
-      expect(await blockingViolations(shop.tab)).toEqual([]);
+      expect(await axeViolations(shop.tab)).toEqual([]);
       await reported(shop.deviceId, '@iam_displayed', id, 1);
 
       await dialog.getByRole('button', { name: 'Open cart' }).click();
@@ -170,7 +163,7 @@ describe('in-app messages in the web SDK, on a site of another origin with a str
         const banner = shop.tab.getByRole('dialog', { name: 'Free shipping today' });
         await banner.waitFor();
         await eventually(async () => expect(await focusedInMessage(shop.tab)).toBe('×'));
-        if (showing === 1) expect(await blockingViolations(shop.tab)).toEqual([]);
+        if (showing === 1) expect(await axeViolations(shop.tab)).toEqual([]);
         await shop.tab.keyboard.press('Escape');
         await banner.waitFor({ state: 'detached' });
         expect(await shop.tab.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('menu');

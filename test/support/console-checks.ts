@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeViolations } from './axe.ts';
 import { screenshots, until } from './console.ts';
 import { layoutProblems } from './layout-check.ts';
 
@@ -11,11 +11,5 @@ import { layoutProblems } from './layout-check.ts';
 export async function screenProblems(page: Page, name: string): Promise<string[]> {
   await until(() => page.locator('[role=status]').filter({ hasText: 'Loading' }).count()).toBe(0);
   await page.screenshot({ path: resolve(screenshots, `${name}.png`), fullPage: true });
-  const axe = await new AxeBuilder({ page }).analyze();
-  return [
-    ...(await layoutProblems(page)),
-    ...axe.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target).join(' ')}`),
-  ].map((problem) => `${name}: ${problem}`);
+  return [...(await layoutProblems(page)), ...(await axeViolations(page))].map((problem) => `${name}: ${problem}`);
 }

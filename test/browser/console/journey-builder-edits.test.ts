@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshots, until, useConsole } from '../../support/console.ts';
-import { card, count, problems } from '../../support/journey-builder.ts';
+import { card, count, countAfterRefresh, problems } from '../../support/journey-builder.ts';
 
 const { harness, project, openConsole, signIn } = useConsole(['journey-steps']);
 const base = () => `/v1/projects/${project.projectId}`;
@@ -69,11 +69,12 @@ describe("the journey builder's conditions, order and drawing", { timeout: 180_0
     expect(report.body.data.error).toEqual([]);
     for (const width of [1280, 390]) {
       const { page, close } = await openConsole(width);
+      await page.clock.install();
       try {
         await signIn(page);
         await page.goto(`${harness.ingress.baseUrl}/console#/journeys/${id}`);
-        await until(() => count(page, 'hello', 'sent'), { timeout: 30_000 }).toBe('2');
-        await until(() => count(page, 'paid', 'waiting'), { timeout: 30_000 }).toBe('2');
+        await until(() => countAfterRefresh(page, 'hello', 'sent'), { timeout: 30_000 }).toBe('2');
+        await until(() => countAfterRefresh(page, 'paid', 'waiting'), { timeout: 30_000 }).toBe('2');
         expect(await count(page, 'welcome', 'entered')).toBe('2');
         expect(await card(page, 'paid').locator('.step-summary').textContent()).toBe(
           'wait up to 2 days for “purchase” whose amount is at least 50',

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshots, show, until, useConsole } from '../../support/console.ts';
-import { card, count, problems } from '../../support/journey-builder.ts';
+import { card, count, countAfterRefresh, problems } from '../../support/journey-builder.ts';
 
 const { harness, project, openConsole, signIn } = useConsole(['journey-steps']);
 
@@ -17,6 +17,7 @@ describe("the console's journey builder", { timeout: 180_000 }, () => {
 
   it('builds a journey with a branch and a wait, shows the API’s errors on their steps, then its counts and travellers', async () => {
     const { page, close } = await openConsole(1280);
+    await page.clock.install();
     try {
       await signIn(page);
       await show(page, 'journeys');
@@ -98,9 +99,9 @@ describe("the console's journey builder", { timeout: 180_000 }, () => {
         },
       });
       expect(report.body.data.error).toEqual([]);
-      await until(() => count(page, 'branch-1', 'entered'), { timeout: 30_000 }).toBe('2');
-      await until(() => count(page, 'wait-1', 'waiting'), { timeout: 30_000 }).toBe('1');
-      await until(() => count(page, 'push-2', 'sent'), { timeout: 30_000 }).toBe('1');
+      await until(() => countAfterRefresh(page, 'branch-1', 'entered'), { timeout: 30_000 }).toBe('2');
+      await until(() => countAfterRefresh(page, 'wait-1', 'waiting'), { timeout: 30_000 }).toBe('1');
+      await until(() => countAfterRefresh(page, 'push-2', 'sent'), { timeout: 30_000 }).toBe('1');
       expect(await page.getByTestId('journey-counts').locator('[data-count="entered"] dd').textContent()).toBe('2');
 
       await page.getByLabel('Id', { exact: true }).fill('vip-1');
