@@ -1,7 +1,7 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { PushGateway } from '../gateways/gateway.ts';
 import { recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
-import type { BatchDevice, DeliverJobData, UnrecordedOutcomes } from '../queues/deliver.ts';
+import type { BatchDevice, DeliverJobData } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import { isLastAttempt } from '../infra/interrupted-runs.ts';
@@ -19,6 +19,7 @@ import { reportUnsent, type UnsentDevice } from './report-outcomes.ts';
 import { giveUpBatch } from './give-up-batch.ts';
 import { TimingGate } from './timing-gate.ts';
 import { pacedCallSize, reserveCall, waitForThrottle } from './send-throttle.ts';
+import { UnwrittenRefusals } from './unwritten-refusals.ts';
 
 /**
  * Pushes handed to the gateway in one call. The outcomes of each call are saved in the job (Redis) before anything
@@ -44,6 +45,7 @@ export class DeliveryRun {
   private readonly timing: TimingGate;
   /** Devices still refused in the last retry round of this attempt: pending, for the next attempt. */
   private exhausted = 0;
+  private readonly unwritten = new UnwrittenRefusals();
 
   constructor(worker: DeliveryWorker, job: Job<DeliverJobData>, token: string | undefined) {
     this.worker = worker;
@@ -96,6 +98,7 @@ export class DeliveryRun {
     // The round stays: devices refused in this run wait as long as their round says, but only a run that reaches the
     // end of the batch moves the round on, so pacing does not spend the rounds a refused device has left.
     const retry = this.round.next();
+    await this.unwritten.write(this.worker, this.job.data, notification);
     await this.progress.save(this.job.data.retryRound);
     await waitForThrottle(this.worker.deps, this.job, this.token, this.progress, Math.max(waitMs, retry?.delayMs ?? 0));
   }
@@ -141,6 +144,7 @@ export class DeliveryRun {
           'pushes held past their ttl',
         );
     }
+    await this.unwritten.write(this.worker, this.job.data, notification);
   }
 
   private async sendCall(gateway: PushGateway, notification: PreparedNotification, call: Rendered[]): Promise<void> {
@@ -152,12 +156,7 @@ export class DeliveryRun {
     const refusals = this.round.refused(outcomes.retry, outcomes.retryAfterMs);
     this.exhausted += refusals.exhausted.length;
     this.progress.countCall(call, outcomes);
-    const unrecorded: UnrecordedOutcomes = {
-      sent: outcomes.sent.map((push) => push.deviceId),
-      rejected: outcomes.rejected,
-      failed: outcomes.failures,
-      at: Date.now(),
-    };
+    const unrecorded = this.unwritten.withCall(outcomes, Date.now());
     // Reported before they are saved, so that every outcome a rerun finds saved was reported: a rerun that records
     // them (the run stopped at MongoDB) reports nothing, where reporting after the writes would lose them from the
     // metrics.
@@ -168,9 +167,9 @@ export class DeliveryRun {
     await this.progress.saveUnrecorded(unrecorded);
 
     logRefusals(this.worker.deps.log, this.job.data, outcomes);
-    const { sent, rejected, failures: failed } = outcomes;
-    const at = new Date(unrecorded.at);
-    await recordOutcomes(this.worker, this.job.data, notification, { sent, rejected, failed, at });
+    // The refused devices are written once for the run (UnwrittenRefusals).
+    const sentOnly = { sent: outcomes.sent, rejected: [], failed: [], at: new Date(unrecorded.at) };
+    await recordOutcomes(this.worker, this.job.data, notification, sentOnly);
   }
 
   /**

@@ -30,11 +30,11 @@ async function recordSentTouches(
 }
 
 /**
- * A gateway call's outcomes in MongoDB: history for the sent pushes (the delivery log's sent entries), the rejected
- * tokens' devices unsubscribed, the delivery log of the others; then the webhook events, once the devices they name
- * are written (publishOutcomeEvents). The writes go to different collections and every one is idempotent, so they go
- * together, each joining the process's other calls' (micro-batched): a call with a dead token then waits for one
- * round of writes, as a call without one does, not for three in turn. A rerun may repeat them all.
+ * Outcomes in MongoDB: history for the sent pushes (the delivery log's sent entries), the rejected tokens' devices
+ * unsubscribed, the delivery log of the others; then the webhook events, once the devices they name are written
+ * (publishOutcomeEvents). The writes go to different collections and every one is idempotent, so they go together,
+ * each joining the process's other calls' (micro-batched), not three in turn. A run writes each call's sent pushes
+ * and its refused devices once for all its calls (UnwrittenRefusals). A rerun may repeat them all.
  */
 export async function recordOutcomes(
   worker: DeliveryWorker,

@@ -11,7 +11,11 @@ export type DeliveryCounts = Record<DeliveryResult, number>;
 export const gatewayLatencyBuckets = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export const deliveryCountField = (gateway: GatewayName, result: DeliveryResult) => `${gateway}|${result}`;
-export const latencyBucketField = (gateway: GatewayName, bound: number | '+Inf') => `${gateway}|le|${bound}`;
+/**
+ * The calls whose latency falls in one bucket (above the bound before it, up to `bound`): the reader adds them up into
+ * Prometheus's cumulative buckets, so a call increments one field, not every bucket above its latency.
+ */
+export const latencyBucketField = (gateway: GatewayName, bound: number | '+Inf') => `${gateway}|in|${bound}`;
 export const latencySumField = (gateway: GatewayName) => `${gateway}|sum`;
 
 export function emptyDeliveryCounts(): DeliveryCounts {
@@ -37,10 +41,8 @@ export async function recordDeliveryMetrics(
   }
   if (gatewaySeconds !== null) {
     const key = redisKeys.gatewayLatency(prefix);
-    for (const bound of gatewayLatencyBuckets) {
-      if (gatewaySeconds <= bound) pipeline.hincrby(key, latencyBucketField(gateway, bound), 1);
-    }
-    pipeline.hincrby(key, latencyBucketField(gateway, '+Inf'), 1);
+    const bound = gatewayLatencyBuckets.find((upper) => gatewaySeconds <= upper) ?? '+Inf';
+    pipeline.hincrby(key, latencyBucketField(gateway, bound), 1);
     pipeline.hincrbyfloat(key, latencySumField(gateway), gatewaySeconds);
   }
   await pipeline.exec();

@@ -98,15 +98,18 @@ function gatewayLatencyHistogram(deps: Pick<Deps, 'redis' | 'config'>) {
     async get() {
       const stored = await deps.redis.hgetall(redisKeys.gatewayLatency(deps.config.queuePrefix));
       const read = (field: string) => Number(stored[field] ?? 0);
-      const values = gatewayNames.flatMap((gateway): MetricValueWithName<string>[] => [
-        ...[...gatewayLatencyBuckets, '+Inf' as const].map((bound) => ({
-          metricName: `${name}_bucket`,
-          labels: { gateway, le: bound },
-          value: read(latencyBucketField(gateway, bound)),
-        })),
-        { metricName: `${name}_sum`, labels: { gateway }, value: read(latencySumField(gateway)) },
-        { metricName: `${name}_count`, labels: { gateway }, value: read(latencyBucketField(gateway, '+Inf')) },
-      ]);
+      const values = gatewayNames.flatMap((gateway): MetricValueWithName<string>[] => {
+        let calls = 0;
+        const buckets = [...gatewayLatencyBuckets, '+Inf' as const].map((bound) => {
+          calls += read(latencyBucketField(gateway, bound));
+          return { metricName: `${name}_bucket`, labels: { gateway, le: bound }, value: calls };
+        });
+        return [
+          ...buckets,
+          { metricName: `${name}_sum`, labels: { gateway }, value: read(latencySumField(gateway)) },
+          { metricName: `${name}_count`, labels: { gateway }, value: calls },
+        ];
+      });
       return { name, help, type: 'histogram', values, aggregator: 'sum' };
     },
   };

@@ -64,6 +64,8 @@ describe('/metrics', () => {
     // APNs: the first call and the retry round of the flaky device; FCM: one call.
     expect(after.get('push_gateway_send_duration_seconds_count{gateway="apns"}')).toBe(2);
     expect(after.get('push_gateway_send_duration_seconds_bucket{gateway="apns",le="+Inf"}')).toBe(2);
+    // Cumulative, as Prometheus reads buckets: every call of under 30 s is in the 30 s bucket too.
+    expect(after.get('push_gateway_send_duration_seconds_bucket{gateway="apns",le="30"}')).toBe(2);
     expect(after.get('push_gateway_send_duration_seconds_count{gateway="fcm"}')).toBe(1);
     expect(after.get('push_gateway_send_duration_seconds_sum{gateway="fcm"}')).toBeGreaterThan(0);
     expect(after.get('push_queue_jobs{queue="deliver",state="completed"}')).toBe(2);
