@@ -63,7 +63,7 @@ export const distribution = (values: number[]) => ({
  */
 export async function travellerTimes(
   models: Models,
-  filter: { journeyId: string; subjectId?: { $in: string[] } },
+  filter: { journeyId: string } | { _id: { $in: string[] } },
   awaitSeconds: number,
   acceptedAt: (subjectId: string) => number | undefined,
 ) {

@@ -1,12 +1,14 @@
 import { travellerId } from '../../src/models/journey-traveller.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
+import { dueTravellersQuery } from '../../src/journeys/claim-due-travellers.ts';
 import { checkTarget } from './database-ceilings.ts';
 import { waitUntil } from './measure.ts';
 import type { BenchContext } from './journey-flow.ts';
 import { distribution, travellerStorage, travellerTimes, usedMemory } from './journey-measures.ts';
 
-const insertChunk = 5000;
+const insertChunk = 10_000;
 const probeDelayMs = 10_000;
+const seconds = (since: number) => Number(((Date.now() - since) / 1000).toFixed(1));
 
 /** Travellers at the journey's first push step, waiting in its wait step until dueAt, written as entry writes them. */
 async function insertTravellers(
@@ -46,27 +48,86 @@ async function insertTravellers(
       };
     });
     await collection.insertMany(documents as never[], { ordered: false });
-    if ((start / insertChunk) % 4 === 0) context.log(`seeded ${start + documents.length}/${count} waiting travellers`);
+    if ((start / insertChunk) % 10 === 0) context.log(`seeded ${start + documents.length}/${count} waiting travellers`);
   }
 }
 
+export interface Seeded {
+  journey: { _id: string; version: number };
+  count: number;
+  redisBefore: number;
+  storageBefore: Awaited<ReturnType<typeof travellerStorage>>;
+  insertSeconds: number;
+}
+
 /**
- * `count` travellers seeded waiting a day in the journey's wait step: the Redis and MongoDB memory they cost; then the
- * probes (the bench's devices) due 10 s later at the push step, and how late their step ran beside the waiting ones.
+ * `count` travellers waiting a day in the journey's wait step, written before the workers start, in unordered
+ * inserts of 10,000. The local server's insert is its limit: it maintains the collection's five indexes per document
+ * and reads its index catalog again for each one (a third of its time), about 800–2,600 documents/s here, against
+ * 5,000–19,000/s into the bare collection. Building the indexes afterwards is no way round it: the server builds an
+ * index in one transaction, which stalled at 100,000 travellers.
  */
-export async function measureWaiting(context: BenchContext, journeyId: string, count: number) {
-  const { bench, redis, subjects: probes } = context;
+export async function seedWaiting(context: BenchContext, journeyId: string, count: number): Promise<Seeded> {
+  const { bench, redis } = context;
+  const model = bench.models.JourneyTraveller;
   const journey = (await bench.models.Journey.findById(journeyId, { version: 1 }).lean())!;
-  const db = bench.models.JourneyTraveller.db.db!;
-  const [redisBefore, storageBefore] = [await usedMemory(redis), await travellerStorage(db)];
+  const [redisBefore, storageBefore] = [await usedMemory(redis), await travellerStorage(model.db.db!)];
   const started = Date.now();
   await insertTravellers(context, journey, (index) => `waiting-${index}`, count, new Date(Date.now() + 86_400_000));
-  const seedSeconds = (Date.now() - started) / 1000;
-  const [redisAfter, storage] = [await usedMemory(redis), await travellerStorage(db)];
+  const insertSeconds = seconds(started);
+  context.log(`seeded ${count} in ${insertSeconds} s`);
+  return { journey, count, redisBefore, storageBefore, insertSeconds };
+}
+
+/** The step runner's claim beside the waiting travellers: its plan, the keys and documents it read, its time. */
+async function claimPlan(context: BenchContext) {
+  const explained = (await dueTravellersQuery(context.bench.models, 'due', new Date(), 500).explain(
+    'executionStats',
+  )) as unknown as {
+    queryPlanner: { winningPlan: Record<string, unknown> };
+    executionStats: { executionTimeMillis: number; totalKeysExamined: number; totalDocsExamined: number };
+  };
+  const stages: string[] = [];
+  for (let stage = explained.queryPlanner.winningPlan; stage; stage = stage.inputStage as Record<string, unknown>)
+    stages.push(String(stage.stage));
+  const { executionTimeMillis, totalKeysExamined, totalDocsExamined } = explained.executionStats;
+  return { stages: stages.join(' ← '), executionTimeMillis, totalKeysExamined, totalDocsExamined };
+}
+
+/**
+ * With the workers running beside the seeded travellers: the claim's plan, then the probes (the bench's devices) due
+ * 10 s later at the push step and how late their step ran; the Redis and MongoDB memory the waiting travellers cost,
+ * Redis measured after the probes ran, so that it holds the workers' own bookkeeping too.
+ */
+export async function measureProbes(context: BenchContext, journeyId: string, seeded: Seeded) {
+  const { bench, redis, subjects: probes } = context;
+  const plan = await claimPlan(context);
+  context.log(`the claim at ${seeded.count} waiting: ${JSON.stringify(plan)}`);
+  const probeIds = Array.from({ length: probes }, (_, index) => `device-${index}`);
+  await insertTravellers(
+    context,
+    seeded.journey,
+    (index) => probeIds[index]!,
+    probes,
+    new Date(Date.now() + probeDelayMs),
+  );
+  const statsKey = redisKeys.journeyStats(bench.env.QUEUE_PREFIX!, journeyId);
+  await waitUntil(
+    'every probe to run its push step',
+    async () => Number((await redis.hget(statsKey, 'first.entered')) ?? 0) >= probes,
+    Math.max(1000, context.deadline - Date.now()),
+    200,
+  );
+  // By _id: the journey's other travellers are the seeded ones, which a read by journey or subject would go through.
+  const ids = probeIds.map((id) => travellerId(journeyId, 'device', id, 1));
+  const times = await travellerTimes(bench.models, { _id: { $in: ids } }, 0, () => undefined);
+  const lateness = distribution(times.lateness.first);
+  const [redisAfter, storage] = [await usedMemory(redis), await travellerStorage(bench.models.JourneyTraveller.db.db!)];
+  const { count, redisBefore, storageBefore } = seeded;
   const per = (bytes: number) => Math.round(bytes / count);
   const mb = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(1));
   const memory = {
-    seedSeconds: Number(seedSeconds.toFixed(1)),
+    seedSeconds: seeded.insertSeconds,
     redisMb: mb(redisAfter - redisBefore),
     redisBytesPerTraveller: per(redisAfter - redisBefore),
     mongoDataMb: mb(storage.dataBytes - storageBefore.dataBytes),
@@ -76,22 +137,10 @@ export async function measureWaiting(context: BenchContext, journeyId: string, c
     mongoStorageBytesPerTraveller: per(storage.storageBytes - storageBefore.storageBytes),
     mongoIndexBytesPerTraveller: per(storage.indexBytes - storageBefore.indexBytes),
   };
-  context.log(`memory of ${count} waiting travellers: ${JSON.stringify(memory)}`);
-
-  const probeIds = Array.from({ length: probes }, (_, index) => `device-${index}`);
-  await insertTravellers(context, journey, (index) => probeIds[index]!, probes, new Date(Date.now() + probeDelayMs));
-  const statsKey = redisKeys.journeyStats(bench.env.QUEUE_PREFIX!, journeyId);
-  await waitUntil(
-    'every probe to run its push step',
-    async () => Number((await redis.hget(statsKey, 'first.entered')) ?? 0) >= probes,
-    Math.max(1000, context.deadline - Date.now()),
-    200,
-  );
-  const times = await travellerTimes(bench.models, { journeyId, subjectId: { $in: probeIds } }, 0, () => undefined);
-  const lateness = distribution(times.lateness.first);
   const redisMbAtOneMillion = (memory.redisBytesPerTraveller * 1_000_000) / 1024 / 1024;
   return {
     memory,
+    claimPlan: plan,
     probeLateness: lateness,
     targets: [
       checkTarget(

@@ -12,8 +12,9 @@
  * plain send; duplicates (pushes received beyond those the travellers' records sent, or missing ones); the Redis and
  * MongoDB bytes per traveller (once all have reached the first step, the event-ingest queue's finished jobs removed);
  * every worker's peak RSS; the load average.
- * With --seed-waiting: that many travellers written directly, waiting in the journey's wait step a day long, then
- * `probes` more due 10 s later: the Redis and MongoDB memory the waiting ones cost, and how late the probes' push ran.
+ * With --seed-waiting: that many travellers written directly before the workers start, waiting in the journey's wait
+ * step a day long, then `probes` more due 10 s later: the Redis and MongoDB memory the waiting ones cost, the step
+ * runner's claim plan beside them, and how late the probes' push ran.
  * Targets (CONTRACTS §18, issue 47): entry p99 ≤ 5 s, lateness p99 ≤ 10 s, push steps ≥ 0.8 of the plain send,
  * 0 duplicates, ≤ 300 bytes of Redis per waiting traveller, every worker ≤ 300 MB.
  */
@@ -27,7 +28,7 @@ import { seedDevices } from './seed-devices.ts';
 import { checkTarget, ratio } from './database-ceilings.ts';
 import { benchJourney } from './journey-measures.ts';
 import { plainSend, runJourney } from './journey-flow.ts';
-import { measureWaiting } from './journey-waiting.ts';
+import { measureProbes, seedWaiting } from './journey-waiting.ts';
 
 const { values } = parseArgs({
   options: {
@@ -52,29 +53,39 @@ const redis = createBlockingRedis(bench.env.REDIS_URL!);
 try {
   const loadAtStart = load();
   await bench.startIngress();
-  const workers = Object.fromEntries(
-    ['worker-event-ingest', 'worker-journey-steps', 'worker-send', 'worker-deliver'].map((name) => [
-      name,
-      bench.spawnProcess(name),
-    ]),
-  );
+  const startWorkers = () =>
+    Object.fromEntries(
+      ['worker-event-ingest', 'worker-journey-steps', 'worker-send', 'worker-deliver'].map((name) => [
+        name,
+        bench.spawnProcess(name),
+      ]),
+    );
+  // Seeded travellers are written before the workers start; a flow run's workers start with the devices' seeding.
+  let workers = seeded > 0 ? {} : startWorkers();
   const project = await createProject(bench.models, { name: 'bench', plan: 'business' });
   await seedDevices(bench.models, project.projectId, subjects, () => ({}), { label: 'journeys' });
   const api = projectApi(bench.baseUrl, project);
   const deadline = Date.now() + Number(values['timeout-seconds']) * 1000;
   const context = { bench, redis, api, project, subjects, deadline, log };
-  await new Promise((done) => setTimeout(done, 2000));
+  const journeyOf = async () => (await api('/journeys', benchJourney(waitSeconds, awaitSeconds))).id as string;
 
-  const plain = seeded > 0 ? null : await plainSend(context);
-  const { id: journeyId } = await api('/journeys', benchJourney(waitSeconds, awaitSeconds));
-  const measured =
-    seeded > 0
-      ? await measureWaiting(context, journeyId, seeded)
-      : await runJourney(context, journeyId, {
-          waitSeconds,
-          awaitSeconds,
-          reportPercent: Number(values['report-percent']),
-        });
+  let plain: Awaited<ReturnType<typeof plainSend>> | null = null;
+  let measured: Awaited<ReturnType<typeof measureProbes>> | Awaited<ReturnType<typeof runJourney>>;
+  if (seeded > 0) {
+    const journeyId = await journeyOf();
+    const waiting = await seedWaiting(context, journeyId, seeded);
+    workers = startWorkers();
+    await new Promise((done) => setTimeout(done, 2000));
+    measured = await measureProbes(context, journeyId, waiting);
+  } else {
+    await new Promise((done) => setTimeout(done, 2000));
+    plain = await plainSend(context);
+    measured = await runJourney(context, await journeyOf(), {
+      waitSeconds,
+      awaitSeconds,
+      reportPercent: Number(values['report-percent']),
+    });
+  }
   await waitUntil(
     'the send and deliver queues to drain',
     async () => {
