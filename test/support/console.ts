@@ -32,6 +32,17 @@ export const vip = [
 export const until = <T>(read: () => Promise<T> | T, options: { timeout?: number } = {}) =>
   expect.poll(read, { timeout: 15_000, ...options });
 
+/**
+ * `read` after the page's next read of its data: a page that reads it again every `everyMs` (the notification page, the
+ * journey page) has its clock, installed before it opened (page.clock.install()), moved on to that read, not waited for.
+ */
+export const afterRefresh =
+  <T>(page: Page, everyMs: number, read: () => Promise<T>) =>
+  async (): Promise<T> => {
+    await page.clock.fastForward(everyMs);
+    return read();
+  };
+
 export interface ConsolePage {
   page: Page;
   dialogs: string[];

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { axeViolations } from './axe.ts';
-import { screenshots } from './console.ts';
+import { afterRefresh, screenshots } from './console.ts';
 import { layoutProblems } from './layout-check.ts';
 
 /** A step's card in the journey builder, and one of its live counts as shown. */
@@ -9,15 +9,9 @@ export const card = (page: Page, stepId: string) => page.locator(`[data-step="${
 export const count = (page: Page, stepId: string, field: string) =>
   card(page, stepId).locator(`[data-count="${field}"] dd`).textContent();
 
-/**
- * A step's count as the journey page shows it after its next read: the page reads the journey again every 5 s
- * (journey-page.tsx), and a test that installed the page's clock before opening the journey moves it on to that read
- * rather than waiting for it.
- */
-export async function countAfterRefresh(page: Page, stepId: string, field: string): Promise<string | null> {
-  await page.clock.fastForward(5000);
-  return count(page, stepId, field);
-}
+/** A step's count as the journey page shows it after its next read of the journey, every 5 s (journey-page.tsx). */
+export const countAfterRefresh = (page: Page, stepId: string, field: string) =>
+  afterRefresh(page, 5000, () => count(page, stepId, field));
 
 /** What a reader at that width would find broken, and what axe finds serious; the page's picture kept for a look. */
 export async function problems(page: Page, name: string, width: number): Promise<string[]> {

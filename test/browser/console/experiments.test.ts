@@ -9,10 +9,12 @@ import {
 } from '../../support/delivery-harness.ts';
 import { eventually } from '../../support/eventually.ts';
 import { patchSettings } from '../../support/timing.ts';
-import { show, until, useConsole } from '../../support/console.ts';
+import { afterRefresh, show, until, useConsole } from '../../support/console.ts';
 import { screenProblems } from '../../support/console-checks.ts';
 
 const { harness, openConsole, signIn } = useConsole();
+/** The notification page reads a send in progress again every 2 s (notification-page.tsx). */
+const notificationRefreshMs = 2000;
 
 /** A project counting purchases (worth their amount), with twelve devices in a segment "Everyone". */
 async function experimentProject() {
@@ -42,6 +44,8 @@ describe("the console's experiments (CONTRACTS §19)", { timeout: 180_000 }, () 
     it(`sends variants, compares them with their conversions and picks a winner by hand, at ${width} px`, async () => {
       const { owner, ids } = await experimentProject();
       const { page, close } = await openConsole(width);
+      await page.clock.install();
+      const refreshed = <T>(read: () => Promise<T>) => afterRefresh(page, notificationRefreshMs, read);
       try {
         await signIn(page, owner.apiKey);
         await show(page, 'send');
@@ -108,7 +112,7 @@ describe("the console's experiments (CONTRACTS §19)", { timeout: 180_000 }, () 
           'Testing on 50% of the audience; the rest waits for the winner.',
         );
         const funnel = page.getByTestId('funnel');
-        await until(() => funnel.locator('[data-stat="conversion-purchase"] strong').textContent()).toBe(
+        await until(refreshed(() => funnel.locator('[data-stat="conversion-purchase"] strong').textContent())).toBe(
           String(tested),
         );
         expect(await funnel.locator('[data-stat="conversion-purchase"] .muted').textContent()).toBe(
@@ -145,9 +149,12 @@ describe("the console's experiments (CONTRACTS §19)", { timeout: 180_000 }, () 
             `^Winner: ${picked}, picked by hand on .+\\. Measured by conversions \\(purchase\\) per push sent\\.$`,
           ),
         );
-        await until(() => page.getByTestId('status').textContent(), { timeout: 30_000 }).toBe('completed');
+        await until(
+          refreshed(() => page.getByTestId('status').textContent()),
+          { timeout: 30_000 },
+        ).toBe('completed');
         expect(await experiment.getByRole('button', { name: /^Pick / }).count()).toBe(0);
-        await until(() => funnel.locator('[data-stat="sent"] strong').textContent()).toBe('12');
+        await until(refreshed(() => funnel.locator('[data-stat="sent"] strong').textContent())).toBe('12');
         expect(await screenProblems(page, `experiment-decided-${width}`)).toEqual([]);
 
         // The list shows the conversions beside the clicks.

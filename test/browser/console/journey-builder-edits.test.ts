@@ -73,8 +73,8 @@ describe("the journey builder's conditions, order and drawing", { timeout: 180_0
       try {
         await signIn(page);
         await page.goto(`${harness.ingress.baseUrl}/console#/journeys/${id}`);
-        await until(() => countAfterRefresh(page, 'hello', 'sent'), { timeout: 30_000 }).toBe('2');
-        await until(() => countAfterRefresh(page, 'paid', 'waiting'), { timeout: 30_000 }).toBe('2');
+        await until(countAfterRefresh(page, 'hello', 'sent'), { timeout: 30_000 }).toBe('2');
+        await until(countAfterRefresh(page, 'paid', 'waiting'), { timeout: 30_000 }).toBe('2');
         expect(await count(page, 'welcome', 'entered')).toBe('2');
         expect(await card(page, 'paid').locator('.step-summary').textContent()).toBe(
           'wait up to 2 days for “purchase” whose amount is at least 50',

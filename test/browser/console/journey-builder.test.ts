@@ -99,9 +99,9 @@ describe("the console's journey builder", { timeout: 180_000 }, () => {
         },
       });
       expect(report.body.data.error).toEqual([]);
-      await until(() => countAfterRefresh(page, 'branch-1', 'entered'), { timeout: 30_000 }).toBe('2');
-      await until(() => countAfterRefresh(page, 'wait-1', 'waiting'), { timeout: 30_000 }).toBe('1');
-      await until(() => countAfterRefresh(page, 'push-2', 'sent'), { timeout: 30_000 }).toBe('1');
+      await until(countAfterRefresh(page, 'branch-1', 'entered'), { timeout: 30_000 }).toBe('2');
+      await until(countAfterRefresh(page, 'wait-1', 'waiting'), { timeout: 30_000 }).toBe('1');
+      await until(countAfterRefresh(page, 'push-2', 'sent'), { timeout: 30_000 }).toBe('1');
       expect(await page.getByTestId('journey-counts').locator('[data-count="entered"] dd').textContent()).toBe('2');
 
       await page.getByLabel('Id', { exact: true }).fill('vip-1');
