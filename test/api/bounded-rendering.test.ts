@@ -80,15 +80,17 @@ beforeAll(async () => {
 /**
  * Starts the hostile request and, once a thread of `renderer` renders it, serves another project: its /healthz answers
  * within `freeLoopWithinMs` (the event loop is free), and a send to its device is accepted, rendered and pushed before
- * the hostile request is answered (it waits behind nothing). Answers the hostile request's outcome and how long it took.
+ * the hostile request is answered (it waits behind nothing). Answers the hostile request's outcome and how long it took
+ * from its render's start.
  */
 async function whileItRenders<T>(renderer: RenderPool, hostileRequest: () => Promise<T>) {
-  const started = Date.now();
   let settled = false;
   const outcome = hostileRequest().finally(() => {
     settled = true;
   });
   await eventually(() => expect(renderer.rendering).toBeGreaterThan(0), answeredWithinMs, 5);
+  // From the render's start: what comes before it (a send's fan-out and queues) is not the render's to bound.
+  const started = Date.now();
 
   const healthStarted = Date.now();
   expect((await harness.ingress.request('GET', '/healthz')).status).toBe(200);
@@ -188,7 +190,7 @@ describe('rendering bounded by construction', { timeout: 3 * answeredWithinMs },
         targetIds: ['a-modest', 'b-costly'],
         body: fromTags,
       });
-      await waitUntilCompleted(harness.ingress, hostile, id, answeredWithinMs + 1_000);
+      await waitUntilCompleted(harness.ingress, hostile, id, 2 * answeredWithinMs);
       return id;
     });
     expect(elapsedMs).toBeLessThan(answeredWithinMs + 1_000);

@@ -44,7 +44,7 @@ async function createWithCli(plan: string) {
 
 // Each test but one works on a project of its own, and each CLI run is a process start: they run together, so each
 // is given the time they take together on a loaded machine.
-describe.concurrent('project CLI (CONTRACTS §2)', { timeout: 90_000 }, () => {
+describe.concurrent('project CLI (CONTRACTS §2)', { timeout: 120_000 }, () => {
   it('creates a project and prints one JSON object whose keys work', async () => {
     const created = await createWithCli('team');
     expect(Object.keys(created).sort()).toEqual(['apiKey', 'clientKey', 'plan', 'projectId']);
