@@ -35,3 +35,14 @@ export function makeSelfSignedCertificate(): Certificate {
   if (key === undefined || cert === undefined) throw new Error('openssl did not print a key and a certificate');
   return { key, cert };
 }
+
+let shared: Certificate | undefined;
+
+/**
+ * One certificate for every sandbox a process starts: making one runs openssl and blocks the event loop, and a test
+ * process starts a sandbox for each of many test files.
+ */
+export function sandboxCertificate(): Certificate {
+  shared ??= makeSelfSignedCertificate();
+  return shared;
+}

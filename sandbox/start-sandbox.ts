@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import { createServer as createNetServer, type Socket } from 'node:net';
-import { makeSelfSignedCertificate } from './certificate.ts';
+import { sandboxCertificate } from './certificate.ts';
 import { createDeliveryLog, type Delivery, type Attempt } from './delivery-log.ts';
 import { createTokenRules, type TokenRuleOptions } from './token-rules.ts';
 import { answerFcm, fcmSendPath } from './fake-fcm.ts';
@@ -94,7 +94,7 @@ export async function startSandbox(
     handle(request, response).catch((error: Error) => reply(response, { status: 500, body: { error: error.message } }));
   };
   const tlsServer = createSecureServer(
-    { ...makeSelfSignedCertificate(), allowHTTP1: true, settings: { maxConcurrentStreams: 1000 } },
+    { ...sandboxCertificate(), allowHTTP1: true, settings: { maxConcurrentStreams: 1000 } },
     onRequest,
   );
   const plainServer = createHttpServer({ keepAliveTimeout: 60_000 }, onRequest);

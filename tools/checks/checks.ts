@@ -28,12 +28,13 @@ export function checks({ withBiome = true } = {}): Check[] {
 }
 
 /**
- * Runs one check to its end, its output gathered whole. `nice` runs it at the lowest priority (its children too, Biome's
- * native binary): it then takes only the processor time nothing else wants.
+ * Runs one check to its end, its output gathered whole. `nice` runs it (and its children, Biome's native binary) at a low
+ * priority: it takes mostly the processor time nothing else wants, yet, unlike at the lowest, still advances on a
+ * machine that other work keeps busy.
  */
 export function runCheck(check: Check, { nice = false } = {}): Promise<CheckResult> {
   const [command, args] = nice
-    ? ['nice', ['-n', '19', process.execPath, ...check.args]]
+    ? ['nice', ['-n', '10', process.execPath, ...check.args]]
     : [process.execPath, check.args];
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { checks, printResult, runCheck } from './checks.ts';
 
 /**
- * `npm test`: the suite and the checks at once. The checks run at the lowest priority, so they take the processor time
- * the suite leaves (it waits on servers, timers and its one-at-a-time files for much of its run) instead of half a
+ * `npm test`: the suite and the checks at once. The checks run at a low priority, so they take the processor time the
+ * suite leaves (it waits on servers, timers and its one-at-a-time files for much of its run) instead of half a
  * minute before its first test. Their outputs are printed after the suite's, and the run fails when the suite or any
  * check failed, naming the checks that did. Arguments go to `vitest run`.
  */
