@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { deviceImportProcessor } from '../../src/device-files/import-processor.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
+import { addToDayOnce } from '../../src/overview/daily-counts.ts';
 import { LostLockError } from '../../src/queues/lost-lock.ts';
 import type { DeviceImportJobData } from '../../src/queues/device-import.ts';
 import { useDeliveryHarness } from '../support/delivery-harness.ts';
@@ -44,5 +45,18 @@ describe('a device import run twice at once', () => {
     await context.redis.set(redisKeys.jobLock(job.queueQualifiedName, job.id!), 'the-other-run');
     await expect(deviceImportProcessor(context)(job, 'this-run')).rejects.toBeInstanceOf(LostLockError);
     expect(await read()).toMatchObject({ rows: 0, created: 0, failed: 0 });
+  });
+
+  it("adds a batch to the day once, also when a lagging run reaches it after the other run's later batch", async () => {
+    const owner = await harness.ingress.createProject('team');
+    const { models } = harness.workers.context;
+    const at = new Date();
+    const add = (step: number) =>
+      addToDayOnce(models, owner.projectId, { subscribed: 500 }, at, { writer: 'imp', step });
+    for (const step of [0, 500, 0, 500]) await add(step);
+    const overview = await harness.ingress.request('GET', `/v1/projects/${owner.projectId}/overview`, {
+      key: owner.apiKey,
+    });
+    expect(overview.body.data.days.at(-1).subscribed).toBe(1_000);
   });
 });
