@@ -7,7 +7,7 @@ import type { DeliveryWorker } from './delivery-worker.ts';
 import { isLastAttempt } from '../infra/interrupted-runs.ts';
 import { waitOutStorageOutage } from '../infra/storage-outages.ts';
 import { delayRun } from '../infra/delay-run.ts';
-import { assertLockHeld, LostLockError } from './lost-lock.ts';
+import { assertLockHeld, LostLockError } from '../queues/lost-lock.ts';
 import { RetriesExhaustedError, RetryRound } from './retry-rounds.ts';
 import type { OutcomeTally } from './outcome-tally.ts';
 import { BatchProgress } from './batch-progress.ts';

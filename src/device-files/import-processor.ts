@@ -5,7 +5,8 @@ import type { DeviceImportDocument, ImportBatch } from '../models/device-import.
 import { deleteImportFile, readImportFile } from './import-files.ts';
 import { importRecords, type ImportRecord } from './read-records.ts';
 import { csvDialect, unknownHeaderMessage, type CsvDialect } from './validate-row.ts';
-import { applyRecords } from './import-run.ts';
+import { applyRecords, ImportOvertaken } from './import-run.ts';
+import { assertLockHeld } from '../queues/lost-lock.ts';
 
 /** Rows per bulk write: a few hundred keep each write short and the checkpoint close behind the reading. */
 export const importBatchSize = 500;
@@ -24,11 +25,13 @@ async function finish(deps: Pick<Deps, 'models' | 'mongo'>, doc: DeviceImportDoc
 
 /**
  * Reads the import's file from its checkpoint (or from the batch it left pending) and applies it a batch at a time,
- * each batch advancing the checkpoint (applyRecords), so a run that dies resumes where the last one stopped.
+ * each batch advancing the checkpoint (applyRecords), so a run that dies resumes where the last one stopped. A run
+ * whose lock lapsed stops before its next batch, and one another run overtook stops where it was: that run goes on.
  */
-async function runImport(deps: Deps, doc: DeviceImportDocument): Promise<void> {
+async function runImport(deps: Deps, doc: DeviceImportDocument, lockHeld: () => Promise<void>): Promise<void> {
   const { models } = deps;
-  await models.DeviceImport.updateOne({ _id: doc._id }, { $set: { status: 'running' } });
+  const unfinished = { $in: ['queued', 'running'] as const };
+  await models.DeviceImport.updateOne({ _id: doc._id, status: unfinished }, { $set: { status: 'running' } });
   let dialect: CsvDialect | null = doc.columns ? csvDialect(doc.columns) : null;
   let pending: ImportBatch | null = doc.pending;
   let from = pending?.from ?? doc.checkpoint;
@@ -42,6 +45,7 @@ async function runImport(deps: Deps, doc: DeviceImportDocument): Promise<void> {
   let batch: ImportRecord[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
+    await lockHeld();
     from = (await applyRecords(deps, state, batch, dialect, from, pending)).to;
     pending = null;
     batch = [];
@@ -53,6 +57,7 @@ async function runImport(deps: Deps, doc: DeviceImportDocument): Promise<void> {
     }
     await flush();
   } catch (error) {
+    if (error instanceof ImportOvertaken) return;
     if (error instanceof UnreadableFile) return finish(deps, doc, error.message);
     if (isCsvError(error)) return finish(deps, doc, `The file is not valid CSV: ${(error as Error).message}`);
     throw error;
@@ -63,9 +68,9 @@ async function runImport(deps: Deps, doc: DeviceImportDocument): Promise<void> {
 }
 
 export function deviceImportProcessor(deps: Deps) {
-  return async (job: Job<DeviceImportJobData>): Promise<void> => {
+  return async (job: Job<DeviceImportJobData>, token?: string): Promise<void> => {
     const doc = await deps.models.DeviceImport.findById(job.data.importId).lean<DeviceImportDocument>();
     if (!doc || doc.status === 'completed' || doc.status === 'failed') return;
-    await runImport(deps, doc);
+    await runImport(deps, doc, () => assertLockHeld(deps.redis, job, token));
   };
 }

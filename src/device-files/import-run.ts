@@ -9,6 +9,14 @@ import type { LinedRow } from './plan-batch.ts';
 
 type ImportState = Pick<DeviceImportDocument, 'projectId' | 'errors'> & { _id: string };
 
+/** Another run of the same import moved its checkpoint past the batch this run was applying: that run goes on. */
+export class ImportOvertaken extends Error {
+  constructor(importId: string) {
+    super(`import ${importId} was moved past this run's batch by another run`);
+    this.name = 'ImportOvertaken';
+  }
+}
+
 /** A batch's rows as devices, and the lines that are not one (unreadable, or breaking a rule of §3 and §4). */
 function readRows(deps: Pick<Deps, 'config'>, records: ImportRecord[], dialect: CsvDialect | null) {
   const rows: LinedRow[] = [];
@@ -28,6 +36,11 @@ function readRows(deps: Pick<Deps, 'config'>, records: ImportRecord[], dialect: 
  * added to the counts with the checkpoint after: a run killed in between finds it pending, writes the batch again
  * (its applied rows now change nothing) and adds what the first run found, so every row counts once. `replay` is
  * that pending batch. Answers the batch as applied.
+ *
+ * Two runs of one import may overlap (a run whose lock lapsed goes on beside the one stalled-job recovery started):
+ * a batch becomes pending only where the checkpoint is still its `from` and nothing is pending, and the checkpoint
+ * moves (with the counts) only from the batch's `from`, so of two runs applying one batch one adds it and the other
+ * throws ImportOvertaken. The day's subscribed count takes each step of the import at most once, in either order.
  */
 export async function applyRecords(
   deps: Pick<Deps, 'config' | 'models'>,
@@ -55,13 +68,17 @@ export async function applyRecords(
       errors: lineErrors.slice(0, Math.max(0, maxReportedLineErrors - state.errors.length)),
       at,
     };
-    await models.DeviceImport.updateOne({ _id: state._id }, { $set: { pending: batch } });
+    const claimed = await models.DeviceImport.updateOne(
+      { _id: state._id, 'checkpoint.bytes': from.bytes, pending: null },
+      { $set: { pending: batch } },
+    );
+    if (claimed.matchedCount === 0) throw new ImportOvertaken(state._id);
   });
   const applied = batch!;
   const once = { writer: state._id, step: applied.from.bytes };
   await addToDayOnce(models, state.projectId, { subscribed: applied.subscribed }, applied.at, once);
-  await models.DeviceImport.updateOne(
-    { _id: state._id },
+  const advanced = await models.DeviceImport.updateOne(
+    { _id: state._id, 'checkpoint.bytes': applied.from.bytes, 'pending.to.bytes': applied.to.bytes },
     {
       $set: { checkpoint: applied.to, pending: null },
       $inc: {
@@ -73,6 +90,7 @@ export async function applyRecords(
       ...(applied.errors.length > 0 && { $push: { errors: { $each: applied.errors } } }),
     },
   );
+  if (advanced.matchedCount === 0) throw new ImportOvertaken(state._id);
   state.errors.push(...applied.errors);
   return applied;
 }

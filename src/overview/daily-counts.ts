@@ -74,8 +74,9 @@ export async function addToDay(deps: DailyCountDeps, projectId: string, counts: 
 
 /**
  * addToDay for a writer that may repeat its last write after a crash (a device import's batch): the counts of each
- * `step` of a `writer` (an id without dots) are added once. The day keeps each writer's last step, so a repeat matches
- * no document, and its upsert then meets the day's _id and is refused as a duplicate, adding nothing.
+ * `step` of a `writer` (an id without dots) are added once. A writer's steps only grow; the day keeps each writer's last
+ * step and adds only a later one, so a repeat, or a step a lagging run of the same writer reaches late, matches no
+ * document, and its upsert then meets the day's _id and is refused as a duplicate, adding nothing.
  */
 export async function addToDayOnce(
   models: Pick<Models, 'DailyCount'>,
@@ -89,7 +90,7 @@ export async function addToDayOnce(
   const day = startOfUtcDay(at);
   const path = `addedBy.${writer}`;
   await models.DailyCount.updateOne(
-    { _id: dailyCountKey(projectId, day), [path]: { $ne: step } },
+    { _id: dailyCountKey(projectId, day), [path]: { $not: { $gte: step } } },
     { $inc: changes, $setOnInsert: { projectId, day }, $set: { [path]: step } },
     { upsert: true },
   ).catch((error: unknown) => {
