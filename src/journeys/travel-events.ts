@@ -8,6 +8,7 @@ import type { JourneyVersion, ProjectJourneys } from './active-journeys.ts';
 import { matchesRule } from './event-rules.ts';
 import { exitTarget } from './journey-graph.ts';
 import { enterTravellers, mayEnter, type Entry } from './enter-travellers.ts';
+import { entryPosition } from './entry-position.ts';
 import { exitTraveller, hearEvent } from './traveller-events.ts';
 import { addCount, recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
 
@@ -88,7 +89,8 @@ export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIn
       }
       if (journey.status !== 'active' || !matchesRule(journey.entry, event)) continue;
       if (!mayEnter(journey, visit, eventId, receivedAt)) continue;
-      const entry: Entry = { journey, event, eventId, visit: (visit?.visit ?? 0) + 1 };
+      const start = entryPosition(journey, receivedAt);
+      const entry: Entry = { journey, event, eventId, visit: (visit?.visit ?? 0) + 1, start };
       entries.push(entry);
       const _id = travellerId(journey._id, event.subjectType, event.subjectId, entry.visit);
       visits.set(key, {
@@ -101,13 +103,17 @@ export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIn
         entryEventId: eventId,
         endedAt: null,
         listening: null,
-        seq: 0,
-        waitingIn: null,
+        seq: start.seq,
+        waitingIn: start.waitingIn,
       });
     }
   }
   const entered = await enterTravellers(deps, job.projectId, entries, receivedAt);
-  for (const entry of entered) addCount(statsFor(stats, entry.journey._id), 'entered');
+  for (const entry of entered) {
+    const changes = statsFor(stats, entry.journey._id);
+    addCount(changes, 'entered');
+    for (const [field, by] of entry.start.counts) addCount(changes, field, by);
+  }
   await recordStats(deps, stats);
   return entered.length;
 }
