@@ -5,15 +5,12 @@ import { deviceInSegment } from '../segments/device-in-segment.ts';
 import type { StoredJourney } from './active-journeys.ts';
 import type { TravelDeps, Visit } from './visit.ts';
 import { subjectDevices } from './subject-devices.ts';
-import type { EntryPosition } from './entry-position.ts';
 
 export interface Entry {
   journey: StoredJourney;
   event: IngestedEvent;
   eventId: string;
   visit: number;
-  /** Where its record starts (entryPosition). */
-  start: EntryPosition;
 }
 
 /** CONTRACTS §18 `reentry`, for a subject not travelling the journey now; an event enters a subject once. */
@@ -38,7 +35,7 @@ async function inAudience(deps: TravelDeps, projectId: string, entry: Entry, now
 }
 
 /**
- * Writes one traveller record per entry, where its entry position starts it, in one unordered insert under ids made of
+ * Writes one traveller record per entry, due at its first step at once, in one unordered insert under ids made of
  * (journey, subject, visit): two workers entering the same subject at once, or a replayed job, store it once.
  */
 export async function enterTravellers(
@@ -50,7 +47,7 @@ export async function enterTravellers(
   const admitted: Entry[] = [];
   for (const entry of entries) if (await inAudience(deps, projectId, entry, now)) admitted.push(entry);
   if (admitted.length === 0) return [];
-  const documents = admitted.map(({ journey, event, eventId, visit, start }) => ({
+  const documents = admitted.map(({ journey, event, eventId, visit }) => ({
     _id: travellerId(journey._id, event.subjectType, event.subjectId, visit),
     projectId,
     journeyId: journey._id,
@@ -62,13 +59,13 @@ export async function enterTravellers(
     entryEventId: eventId,
     enteredAt: now,
     state: 'due',
-    at: start.at,
-    seq: start.seq,
-    dueAt: start.dueAt,
+    at: journey.steps[0]!.id,
+    seq: 0,
+    dueAt: now,
     runId: null,
     listening: null,
-    waitingIn: start.waitingIn,
-    passed: start.passed,
+    waitingIn: null,
+    passed: [],
     endedAt: null,
     endReason: null,
   }));

@@ -8,7 +8,6 @@ import type { JourneyVersion, ProjectJourneys } from './active-journeys.ts';
 import { matchesRule } from './event-rules.ts';
 import { exitTarget } from './journey-graph.ts';
 import { enterTravellers, mayEnter, type Entry } from './enter-travellers.ts';
-import { entryPosition } from './entry-position.ts';
 import { exitTraveller, hearEvent } from './traveller-events.ts';
 import { addCount, recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
 
@@ -89,8 +88,7 @@ export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIn
       }
       if (journey.status !== 'active' || !matchesRule(journey.entry, event)) continue;
       if (!mayEnter(journey, visit, eventId, receivedAt)) continue;
-      const start = entryPosition(journey, receivedAt);
-      const entry: Entry = { journey, event, eventId, visit: (visit?.visit ?? 0) + 1, start };
+      const entry: Entry = { journey, event, eventId, visit: (visit?.visit ?? 0) + 1 };
       entries.push(entry);
       const _id = travellerId(journey._id, event.subjectType, event.subjectId, entry.visit);
       visits.set(key, {
@@ -103,17 +101,13 @@ export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIn
         entryEventId: eventId,
         endedAt: null,
         listening: null,
-        seq: start.seq,
-        waitingIn: start.waitingIn,
+        seq: 0,
+        waitingIn: null,
       });
     }
   }
   const entered = await enterTravellers(deps, job.projectId, entries, receivedAt);
-  for (const entry of entered) {
-    const changes = statsFor(stats, entry.journey._id);
-    addCount(changes, 'entered');
-    for (const [field, by] of entry.start.counts) addCount(changes, field, by);
-  }
+  for (const entry of entered) addCount(statsFor(stats, entry.journey._id), 'entered');
   await recordStats(deps, stats);
   return entered.length;
 }

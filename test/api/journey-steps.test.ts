@@ -27,7 +27,6 @@ beforeAll(async () => {
     { id: 's-tags-a', platform: 'android', token: 's-tok-tags-a', userId: 'tagged-user' },
     { id: 's-tags-b', platform: 'ios', token: 's-tok-tags-b', userId: 'tagged-user' },
     { id: 's-version', platform: 'android', token: 's-tok-version' },
-    { id: 's-entry', platform: 'android', token: 's-tok-entry' },
   ]);
 });
 
@@ -69,32 +68,6 @@ describe('journey steps on real services (CONTRACTS §18)', () => {
     });
     expect(stats).toMatchObject({ entered: 1, active: 0, completed: 1, exited: 0 });
     expect(stats.steps.pause).toMatchObject({ entered: 1, waiting: 0 });
-  });
-
-  it('writes a traveller of a journey opening with a wait of seconds already waiting in it, counted there once', async () => {
-    const id = await journeys.create({
-      name: 'Later',
-      entry: { event: 'e-signup' },
-      steps: [{ id: 'pause', type: 'wait', seconds: 3600 }, push('later', 'Later')],
-    });
-    await journeys.report([device('s-entry', 'e-signup')]);
-    const traveller = await waitFor(
-      () => models().JourneyTraveller.findOne({ journeyId: id, subjectId: 's-entry' }).lean(),
-      (found) => found !== null,
-    );
-    // Its entry write alone: no step run moved it (movedBy), and its next step is due at the wait's end.
-    expect(traveller).toMatchObject({ state: 'due', at: 'later', waitingIn: 'pause', seq: 1 });
-    expect(traveller!.movedBy ?? null).toBeNull();
-    expect(traveller!.dueAt!.getTime() - traveller!.enteredAt.getTime()).toBe(3_600_000);
-    const [visit] = await journeys.visits(id, 'device', 's-entry');
-    expect(visit.passed.map((step: { stepId: string }) => step.stepId)).toEqual(['pause']);
-    const { stats } = await eventually(async () => {
-      const read = await journeys.read(id);
-      expect(read.stats.entered).toBe(1);
-      return read;
-    });
-    expect(stats.steps.pause).toMatchObject({ entered: 1, waiting: 1 });
-    expect(stats.steps.later).toMatchObject({ entered: 0, waiting: 0 });
   });
 
   it('waitForEvent: goes on at a later event, not at one from before the step, and to onTimeout without one', async () => {

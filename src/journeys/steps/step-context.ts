@@ -41,7 +41,7 @@ export type StepRun<Type extends StepType> = (
 ) => Promise<Map<string, StepResult>>;
 
 /** The step's `next`, else the one after it in the list, else exit. */
-export function nextOf(version: Pick<JourneyVersion, 'steps'>, step: { id: string; next?: string }): string {
+export function nextOf(version: JourneyVersion, step: { id: string; next?: string }): string {
   return (
     step.next ??
     defaultNext(
