@@ -45,6 +45,7 @@ const { values } = parseArgs({
 const seeded = Number(values['seed-waiting']);
 const subjects = seeded > 0 ? Number(values.probes) : Number(values.subjects);
 const [waitSeconds, awaitSeconds] = [Number(values['wait-seconds']), Number(values['await-seconds'])];
+const workerQueues = ['event-ingest', 'journey-steps', 'send', 'deliver'] as const;
 const log = (line: string) => process.stderr.write(`[journeys] ${line}\n`);
 const load = () => loadavg().map((average) => Number(average.toFixed(2)));
 
@@ -54,12 +55,7 @@ try {
   const loadAtStart = load();
   await bench.startIngress();
   const startWorkers = () =>
-    Object.fromEntries(
-      ['worker-event-ingest', 'worker-journey-steps', 'worker-send', 'worker-deliver'].map((name) => [
-        name,
-        bench.spawnProcess(name),
-      ]),
-    );
+    Object.fromEntries(workerQueues.map((name) => [`worker-${name}`, bench.spawnProcess(`worker-${name}`)]));
   // Seeded travellers are written before the workers start; a flow run's workers start with the devices' seeding.
   let workers = seeded > 0 ? {} : startWorkers();
   const project = await createProject(bench.models, { name: 'bench', plan: 'business' });
@@ -75,7 +71,13 @@ try {
     const journeyId = await journeyOf();
     const waiting = await seedWaiting(context, journeyId, seeded);
     workers = startWorkers();
-    await new Promise((done) => setTimeout(done, 2000));
+    await waitUntil(
+      'every worker to take jobs',
+      async () => (await Promise.all(workerQueues.map((name) => bench.queue(name).getWorkersCount()))).every(Boolean),
+      180_000,
+      200,
+    );
+    log('the workers take jobs');
     measured = await measureProbes(context, journeyId, waiting);
   } else {
     await new Promise((done) => setTimeout(done, 2000));
