@@ -169,19 +169,14 @@ describe('GET /notifications/{id}/deliveries: the delivery log', () => {
     ).lean();
     expect(stillSubscribed.map((device) => device.deviceId).filter((deviceId) => dead.includes(deviceId))).toEqual([]);
     expect(stillSubscribed).toHaveLength(count - dead.length);
+    const heard = (type: string) =>
+      receiver
+        .ofType(type)
+        .map((call) => call.event.data.deviceId)
+        .sort();
     await eventually(() => {
-      expect(
-        receiver
-          .ofType('device.unsubscribed')
-          .map((call) => call.event.data.deviceId)
-          .sort(),
-      ).toEqual([...dead].sort());
-      expect(
-        receiver
-          .ofType('message.failed')
-          .map((call) => call.event.data.deviceId)
-          .sort(),
-      ).toEqual([...failing].sort());
+      expect(heard('device.unsubscribed')).toEqual([...dead].sort());
+      expect(heard('message.failed')).toEqual([...failing].sort());
     });
   }, 90_000);
 
