@@ -8,6 +8,7 @@ import {
   waitUntilCompleted,
 } from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
+import { gatewayCallSize } from '../../src/delivery/delivery-run.ts';
 import { patchSettings } from '../support/timing.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -123,6 +124,61 @@ describe('GET /notifications/{id}/deliveries: the delivery log', () => {
       'unsubscribed',
     ]);
   });
+
+  it('logs and unsubscribes the refused devices of every gateway call of a batch once each, with their events', async () => {
+    const { project: fresh, receiver } = await projectWithEndpoint(harness, ['device.unsubscribed', 'message.failed']);
+    // Three gateway calls of one batch, each with dead tokens and refused payloads among the pushes it sends.
+    const count = 2 * gatewayCallSize + 10;
+    const prefixes: Record<number, string> = { 0: 'unregistered-', 5: 'badpayload-' };
+    const ids = Array.from({ length: count }, (_, index) => `multi-${index}`);
+    await registerDevices(
+      harness.ingress,
+      fresh,
+      ids.map((id, index) => ({
+        id,
+        platform: 'android' as const,
+        token: `${prefixes[index % 10] ?? 'tok-'}${id}`,
+        tags: { multi: 1 },
+      })),
+    );
+    const segment = await harness.ingress.request('POST', `/v1/projects/${fresh.projectId}/segments`, {
+      key: fresh.apiKey,
+      body: { name: 'all of them', match: 'all', conditions: [{ tag: 'multi', op: 'exists' }] },
+    });
+    expect(segment.status, JSON.stringify(segment.body)).toBe(200);
+    const dead = ids.filter((_, index) => index % 10 === 0);
+    const failing = ids.filter((_, index) => index % 10 === 5);
+    const id = await sendNotification(harness.ingress, fresh, {
+      targetType: 'segment',
+      targetIds: [segment.body.data.id],
+      body: 'Hello',
+    });
+    const { stats } = await waitUntilCompleted(harness.ingress, fresh, id, 30_000);
+    expect(stats).toMatchObject({ sent: count - dead.length - failing.length, unsubscribed: dead.length });
+    expect(stats.failed).toBe(failing.length);
+
+    const logged = async (outcome: string) =>
+      ((await deliveries(fresh, id, `?outcome=${outcome}&limit=1000`)).body.data as { deviceId: string }[])
+        .map((entry) => entry.deviceId)
+        .sort();
+    expect(await logged('unsubscribed')).toEqual([...dead].sort());
+    expect(await logged('failed')).toEqual([...failing].sort());
+    const stillSubscribed = await harness.ingress.context.models.Device.find(
+      { projectId: fresh.projectId, isSubscribed: true },
+      { deviceId: 1 },
+    ).lean();
+    expect(stillSubscribed.map((device) => device.deviceId).filter((deviceId) => dead.includes(deviceId))).toEqual([]);
+    expect(stillSubscribed).toHaveLength(count - dead.length);
+    const heard = (type: string) =>
+      receiver
+        .ofType(type)
+        .map((call) => call.event.data.deviceId)
+        .sort();
+    await eventually(() => {
+      expect(heard('device.unsubscribed')).toEqual([...dead].sort());
+      expect(heard('message.failed')).toEqual([...failing].sort());
+    });
+  }, 90_000);
 
   it("answers 404 for another project's notification and 400 for an unknown outcome", async () => {
     await registerDevices(harness.ingress, project, [{ id: 'x', platform: 'android', token: 'tok-x' }]);
