@@ -15,7 +15,9 @@ const harness = useFaultHarness({
  * the restart all reach the end, each push sent once.
  */
 it('Redis restarted from its append-only file while travellers wait: every traveller reaches the end, each push once', async () => {
-  await harness.startWorkers('send', 'deliver', 'journey-steps');
+  await harness.startWorker('send');
+  await harness.startWorker('deliver');
+  await harness.startWorker('journey-steps');
   const seeded = await seedWaitingTravellers(harness.ingress, travellers, 2000);
 
   await travellersDone(harness, seeded.journeyId, 200);

@@ -41,11 +41,9 @@ async function unfinishedBatches(id: string): Promise<string> {
 it(
   'kill -9 of the deliver worker mid-test and of the send and deliver workers mid-winner fan-out: every device one push, repeats bounded',
   async () => {
-    const [[send, firstDeliver], { project, tokens }] = await Promise.all([
-      harness.startWorkers('send', 'deliver'),
-      seedSegmentAudience(harness, devices),
-    ]);
-    let deliver = firstDeliver;
+    const send = await harness.startWorker('send');
+    let deliver = await harness.startWorker('deliver');
+    const { project, tokens } = await seedSegmentAudience(harness, devices);
     const id = await sendNotification(harness.ingress, project, {
       targetType: 'segment',
       targetIds: ['everyone'],
@@ -90,7 +88,8 @@ it(
     send.child.kill('SIGKILL');
     deliver.child.kill('SIGKILL');
     expect([(await send.exited).signal, (await deliver.exited).signal]).toEqual(['SIGKILL', 'SIGKILL']);
-    await harness.startWorkers('send', 'deliver');
+    await harness.startWorker('send');
+    await harness.startWorker('deliver');
 
     await expectEveryDeviceDelivered(harness, project, id, tokens, {
       maxDoubled: 2 * deliverConcurrency * gatewayCallSize,

@@ -14,7 +14,9 @@ const harness = useFaultHarness({
  * queues nothing again.
  */
 it('kill -9 of the journey-steps worker while a push step is being sent: every traveller reaches the end, each push once', async () => {
-  const [, , first] = await harness.startWorkers('send', 'deliver', 'journey-steps');
+  await harness.startWorker('send');
+  await harness.startWorker('deliver');
+  const first = await harness.startWorker('journey-steps');
   const seeded = await seedWaitingTravellers(harness.ingress, travellers, 1000);
   const { Notification, JourneyTraveller } = harness.ingress.context.models;
 

@@ -14,7 +14,9 @@ const harness = useFaultHarness({
  * notification id is made of it, so the rerun stores and queues nothing twice: no traveller lost, no push doubled.
  */
 it('kill -9 of the journey-steps worker while 10,000 travellers wait: a new worker takes every one to the end, each push once', async () => {
-  const [, , first] = await harness.startWorkers('send', 'deliver', 'journey-steps');
+  await harness.startWorker('send');
+  await harness.startWorker('deliver');
+  const first = await harness.startWorker('journey-steps');
   const seeded = await seedWaitingTravellers(harness.ingress, travellers, 2000);
 
   await travellersDone(harness, seeded.journeyId, 500);

@@ -43,7 +43,8 @@ it('the MongoDB-wire server killed and away for 10 s during a segment send: deli
 }, 150_000);
 
 it('a scheduled send that comes due while the MongoDB-wire server is away goes out once it is back, its attempts unspent', async () => {
-  await harness.startWorkers('send', 'deliver');
+  await harness.startWorker('send');
+  await harness.startWorker('deliver');
   const project = await harness.ingress.createProject('team');
   const devices = [
     { id: 'due-a', platform: 'android' as const, token: 'due-tok-a' },

@@ -9,7 +9,8 @@ const harness = useFaultHarness({
 });
 
 it('kill -9 of the deliver worker during a throttled send: no device lost, repeats bounded by the call in flight', async () => {
-  const [, first] = await harness.startWorkers('send', 'deliver');
+  await harness.startWorker('send');
+  const first = await harness.startWorker('deliver');
   const { project, tokens, segmentId } = await segmentAudience(harness, 300);
   const id = await sendNotification(harness.ingress, project, {
     targetType: 'segment',

@@ -41,10 +41,10 @@ async function insertDevices(project: CreatedProject, count: number, users: numb
 
 describe('horizontal deliver workers', () => {
   it('two worker processes share one large send and every device gets exactly one push', async () => {
-    const workers = await Promise.all([
-      deliverWorker({ DELIVER_CONCURRENCY: '2' }),
-      deliverWorker({ DELIVER_CONCURRENCY: '2' }),
-    ]);
+    const workers = [
+      await deliverWorker({ DELIVER_CONCURRENCY: '2' }),
+      await deliverWorker({ DELIVER_CONCURRENCY: '2' }),
+    ];
     const project = await harness.ingress.createProject('team');
     const devices = 2400;
     await insertDevices(project, devices, 100);

@@ -59,18 +59,13 @@ export interface FaultHarnessOptions {
   workerEnv?: Record<string, string>;
 }
 
-type WorkerQueue = 'send' | 'deliver' | 'journey-steps';
-type WorkersOf<Queues extends WorkerQueue[]> = { [Index in keyof Queues]: NodeProcess };
-
 export interface FaultHarness {
   config: Config;
   sandbox: Sandbox;
   ingress: TestIngress;
   redis: RestartableService | null;
   mongo: RestartableService | null;
-  startWorker(queue: WorkerQueue): Promise<NodeProcess>;
-  /** The workers started at once (a start is mostly waiting on the servers), in the order named. */
-  startWorkers<Queues extends WorkerQueue[]>(...queues: Queues): Promise<WorkersOf<Queues>>;
+  startWorker(queue: 'send' | 'deliver' | 'journey-steps'): Promise<NodeProcess>;
   /** The end of what each worker process started so far has printed, for a failure message. */
   workerOutput(): string;
   close(): Promise<void>;
@@ -94,20 +89,17 @@ async function startFaultHarness(options: FaultHarnessOptions): Promise<FaultHar
   };
   const ingress = await startIngress(config);
   const workers: NodeProcess[] = [];
-  const startWorker = async (queue: WorkerQueue) => {
-    const worker = await startWorkerProcess(queue, processEnv(config, options.workerEnv));
-    workers.push(worker);
-    return worker;
-  };
   return {
     config,
     sandbox,
     ingress,
     redis,
     mongo,
-    startWorker,
-    startWorkers: <Queues extends WorkerQueue[]>(...queues: Queues) =>
-      Promise.all(queues.map(startWorker)) as Promise<WorkersOf<Queues>>,
+    async startWorker(queue) {
+      const worker = await startWorkerProcess(queue, processEnv(config, options.workerEnv));
+      workers.push(worker);
+      return worker;
+    },
     workerOutput: () =>
       workers.map((worker) => `--- worker ${worker.pid}, last lines:\n${worker.output().slice(-4000)}`).join('\n'),
     async close() {
@@ -179,10 +171,9 @@ export interface SegmentSend {
 
 /** A send and a deliver worker started, `count` devices seeded and a notification to all of them under way. */
 export async function startSegmentSend(harness: FaultHarness, count: number): Promise<SegmentSend> {
-  const [[, deliverWorker], { project, tokens }] = await Promise.all([
-    harness.startWorkers('send', 'deliver'),
-    seedSegmentAudience(harness, count),
-  ]);
+  await harness.startWorker('send');
+  const deliverWorker = await harness.startWorker('deliver');
+  const { project, tokens } = await seedSegmentAudience(harness, count);
   const id = await sendToSegment(harness, project);
   return { project, tokens, id, deliverWorker };
 }
