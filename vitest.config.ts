@@ -15,12 +15,12 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('.state/test/compile-ca
  * after the other files, each in a fresh process, on servers of their own (every project runs the global set-up; the
  * servers a test stops are its own).
  *
- * One at a time: the fault tests that push a 10,000-device send, 10,000 journey travellers or a 100,000-row import
- * through a fault (a core or more of processor time each), and the tests that time a process's answer to a signal, a
- * kill or a lapsed lock to within seconds; beside one another on a loaded machine, both kinds missed their deadlines.
- * Side by side: the others, which spend most of their time waiting for a clock (a minute to turn, a throttle, a TTL
- * sweep, a process or a cluster to start). The two share a pool of two: a file of the first holds a lock while it runs
- * (test/support/one-at-a-time.ts), so that it runs beside a waiting file, never beside another of its own kind.
+ * One at a time: the fault tests that push a 10,000-device send (or 10,000 journey travellers) through a fault, which
+ * need both cores, and the tests that time a process's answer to a signal, a kill or a lapsed lock to within seconds;
+ * beside one another on a loaded machine, both kinds missed their deadlines. Side by side: the others, which spend most
+ * of their time waiting for a clock (a minute to turn, a throttle, a TTL sweep, a process or a cluster to start). The
+ * two share a pool of three: a file of the first holds a lock while it runs (test/support/one-at-a-time.ts), so one of
+ * them at most runs at a time, with the waiting files beside it on the core it leaves idle.
  */
 const oneAtATime = [
   'test/faults/gateway-failures.test.ts',
@@ -29,7 +29,6 @@ const oneAtATime = [
   'test/faults/journey-redis-restart.test.ts',
   'test/faults/kill-journey-push-step.test.ts',
   'test/faults/kill-experiment-workers.test.ts',
-  'test/faults/kill-import-worker.test.ts',
   'test/faults/mongo-outage.test.ts',
   'test/faults/redis-restart.test.ts',
   'test/processes/fan-out-resume.test.ts',
@@ -39,7 +38,7 @@ const oneAtATime = [
 const processAndFaultTests = ['test/processes/**/*.test.ts', 'test/faults/**/*.test.ts'];
 const oneAtATimeProject = 'one at a time';
 const sideBySideProject = 'side by side';
-const processAndFaultWorkers = 2;
+const processAndFaultWorkers = 3;
 
 export default defineConfig({
   test: {
