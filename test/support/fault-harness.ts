@@ -17,6 +17,7 @@ import { testConfig } from './test-config.ts';
 import { processEnv, startWorkerProcess, type NodeProcess } from './child-processes.ts';
 import { readNotification, sendNotification } from './delivery-harness.ts';
 import { eventually } from './eventually.ts';
+import { describeSendState } from './send-state.ts';
 import { useResource } from './use-resource.ts';
 
 /** A Redis or MongoDB-wire server of the test's own, with its data on disk so that it can be stopped and started again. */
@@ -215,7 +216,10 @@ export async function expectEveryDeviceDelivered(
     },
     timeoutMs,
     200,
-  );
+  ).catch(async (error: Error) => {
+    const state = await describeSendState(harness.ingress.context.queues, id);
+    throw new Error(`${error.message}\n${state}\n${harness.workerOutput()}`);
+  });
   // Only this send's devices: a test may send to other projects beside it.
   const perToken = new Map(tokens.map((token) => [token, 0]));
   for (const { token } of harness.sandbox.deliveries()) {
