@@ -56,6 +56,15 @@ try {
   await bench.startIngress();
   const startWorkers = () =>
     Object.fromEntries(workerQueues.map((name) => [`worker-${name}`, bench.spawnProcess(`worker-${name}`)]));
+  const workersTakingJobs = async () => {
+    await waitUntil(
+      'every worker to take jobs',
+      async () => (await Promise.all(workerQueues.map((name) => bench.queue(name).getWorkersCount()))).every(Boolean),
+      180_000,
+      200,
+    );
+    log('the workers take jobs');
+  };
   // Seeded travellers are written before the workers start; a flow run's workers start with the devices' seeding.
   let workers = seeded > 0 ? {} : startWorkers();
   const project = await createProject(bench.models, { name: 'bench', plan: 'business' });
@@ -71,16 +80,10 @@ try {
     const journeyId = await journeyOf();
     const waiting = await seedWaiting(context, journeyId, seeded);
     workers = startWorkers();
-    await waitUntil(
-      'every worker to take jobs',
-      async () => (await Promise.all(workerQueues.map((name) => bench.queue(name).getWorkersCount()))).every(Boolean),
-      180_000,
-      200,
-    );
-    log('the workers take jobs');
+    await workersTakingJobs();
     measured = await measureProbes(context, journeyId, waiting);
   } else {
-    await new Promise((done) => setTimeout(done, 2000));
+    await workersTakingJobs();
     plain = await plainSend(context);
     measured = await runJourney(context, await journeyOf(), {
       waitSeconds,
