@@ -164,9 +164,10 @@ describe('journey paths on real services (CONTRACTS §18)', () => {
       steps: [push('again', 'Again')],
     });
     await journeys.create({ name: 'Marker', entry: { event: 'p-again' }, steps: [push('mark', 'Marker')] });
-    const left = () => models().JourneyTraveller.countDocuments({ journeyId: id, state: 'done' });
+    // Both visits must have ended: a subject still travelling the marker journey would not enter it again.
+    const left = () => models().JourneyTraveller.countDocuments({ subjectId: 'p-back', state: 'done' });
     await journeys.report([device('p-back', 'p-again')]);
-    await waitFor(left, (count) => count === 1);
+    await waitFor(left, (count) => count === 2);
     await journeys.report([device('p-back', 'p-again')]);
     await waitFor(
       async () => bodies('p-tok-back').filter((body) => body === 'Marker'),
