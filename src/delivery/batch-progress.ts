@@ -6,8 +6,10 @@ import { mayFollowAnInterruptedRun } from '../infra/interrupted-runs.ts';
 import type { CallOutcomes } from './call-outcomes.ts';
 import type { Rendered } from './rendered-push.ts';
 import { addToDay, type DailyCountDeps } from '../overview/daily-counts.ts';
-import type { CallProgress } from '../queues/deliver-call-progress.ts';
+import { saveCallProgress, type CallProgress } from '../queues/deliver-call-progress.ts';
+import type { Deps } from '../deps.ts';
 
+type ProgressDeps = DailyCountDeps & Pick<Deps, 'queues'>;
 type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEndedClean' | 'holding'>;
 
 /**
@@ -16,7 +18,7 @@ type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEnde
  * counts to the day's, before the job's progress is saved.
  */
 export class BatchProgress {
-  private readonly deps: DailyCountDeps;
+  private readonly deps: ProgressDeps;
   private readonly job: Job<DeliverJobData>;
   private readonly done: Set<string>;
   /**
@@ -28,7 +30,7 @@ export class BatchProgress {
   private settledSinceSave: string[] = [];
   readonly tally: OutcomeTally;
 
-  constructor(deps: DailyCountDeps, job: Job<DeliverJobData>) {
+  constructor(deps: ProgressDeps, job: Job<DeliverJobData>) {
     this.deps = deps;
     this.job = job;
     this.done = new Set(job.data.done ?? []);
@@ -85,7 +87,7 @@ export class BatchProgress {
   async saveUnrecorded(unrecorded: UnrecordedOutcomes): Promise<void> {
     const afterSave = this.job.data.saves ?? 0;
     const progress: CallProgress = { afterSave, done: this.settledSinceSave, tally: this.tally.saved(), unrecorded };
-    await this.job.updateProgress(progress);
+    await saveCallProgress(this.deps, this.job, progress);
   }
 
   /** The devices about to be split off into held parts, saved before the parts are queued (splitOffHeld). */

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import type { Deps } from '../deps.ts';
 import type { DeliverJobData, DeliveryTally, UnrecordedOutcomes } from './deliver.ts';
 
 /**
@@ -27,4 +28,22 @@ export function latestBatchData(job: Pick<Job<DeliverJobData>, 'data' | 'progres
   const { holding: _queued, ...saved } = data;
   const done = [...new Set([...(data.done ?? []), ...progress.done])];
   return { ...saved, done, tally: progress.tally, unrecorded: progress.unrecorded };
+}
+
+/**
+ * BullMQ's progress field of the job's own hash, set as updateProgress sets it but without the progress event it also
+ * streams, which would copy each call's progress into the queue's events stream. A job already removed is left removed.
+ */
+const saveProgressScript = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'progress', ARGV[1])
+return 1`;
+
+export async function saveCallProgress(
+  deps: Pick<Deps, 'redis' | 'queues'>,
+  job: Job<DeliverJobData>,
+  progress: CallProgress,
+): Promise<void> {
+  await deps.redis.eval(saveProgressScript, 1, deps.queues.deliver.toKey(job.id!), JSON.stringify(progress));
+  job.progress = progress;
 }
