@@ -6,7 +6,10 @@ import { mayFollowAnInterruptedRun } from '../infra/interrupted-runs.ts';
 import type { CallOutcomes } from './call-outcomes.ts';
 import type { Rendered } from './rendered-push.ts';
 import { addToDay, type DailyCountDeps } from '../overview/daily-counts.ts';
+import { saveCallProgress, type CallProgress } from '../queues/deliver-call-progress.ts';
+import type { Deps } from '../deps.ts';
 
+type ProgressDeps = DailyCountDeps & Pick<Deps, 'queues'>;
 type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEndedClean' | 'holding'>;
 
 /**
@@ -15,7 +18,7 @@ type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEnde
  * counts to the day's, before the job's progress is saved.
  */
 export class BatchProgress {
-  private readonly deps: DailyCountDeps;
+  private readonly deps: ProgressDeps;
   private readonly job: Job<DeliverJobData>;
   private readonly done: Set<string>;
   /**
@@ -23,9 +26,11 @@ export class BatchProgress {
    * stats add up while the replay runs, until each has its outcome.
    */
   private readonly givenUp: Set<string>;
+  /** Devices settled since the job data was last saved: what a call's progress adds to it. */
+  private settledSinceSave: string[] = [];
   readonly tally: OutcomeTally;
 
-  constructor(deps: DailyCountDeps, job: Job<DeliverJobData>) {
+  constructor(deps: ProgressDeps, job: Job<DeliverJobData>) {
     this.deps = deps;
     this.job = job;
     this.done = new Set(job.data.done ?? []);
@@ -45,6 +50,7 @@ export class BatchProgress {
   /** The device has its outcome, counted; one given up is no longer counted failed for that. */
   settle(deviceId: string): void {
     this.done.add(deviceId);
+    this.settledSinceSave.push(deviceId);
     if (this.givenUp.delete(deviceId)) this.tally.reopenFailed(1);
   }
 
@@ -74,15 +80,19 @@ export class BatchProgress {
     for (const { device } of call) if (!pending.has(device.deviceId)) this.settle(device.deviceId);
   }
 
-  /** A gateway call's outcomes, saved before they are written to MongoDB: a rerun writes them instead of sending. */
+  /**
+   * A gateway call's outcomes, saved before they are written to MongoDB: a rerun writes them instead of sending. They go
+   * in the job's progress (CallProgress), with the devices settled since the data's last save, not the batch's devices.
+   */
   async saveUnrecorded(unrecorded: UnrecordedOutcomes): Promise<void> {
-    const { holding: _settled, ...data } = this.job.data;
-    await this.job.updateData({ ...data, done: [...this.done], tally: this.tally.saved(), unrecorded });
+    const afterSave = this.job.data.saves ?? 0;
+    const progress: CallProgress = { afterSave, done: this.settledSinceSave, tally: this.tally.saved(), unrecorded };
+    await saveCallProgress(this.deps, this.job, progress);
   }
 
   /** The devices about to be split off into held parts, saved before the parts are queued (splitOffHeld). */
   async saveHolding(holding: HeldPart[]): Promise<void> {
-    await this.job.updateData({ ...this.job.data, done: [...this.done], tally: this.tally.saved(), holding });
+    await this.saveData({ ...this.job.data, done: [...this.done], tally: this.tally.saved(), holding });
   }
 
   /** Saves the batch's counts and its progress; outcomes left unrecorded go, unless kept. */
@@ -126,7 +136,7 @@ export class BatchProgress {
       { upsert: true },
     );
     await addToDay(this.deps, this.job.data.projectId, { sent: saved.sent - (this.job.data.sentCounted ?? 0) });
-    await this.job.updateData({
+    await this.saveData({
       ...this.job.data,
       done,
       tally: saved,
@@ -137,5 +147,11 @@ export class BatchProgress {
       gaveUp: this.givenUp.size > 0 ? [...this.givenUp] : undefined,
       ...kept,
     });
+  }
+
+  /** Every save of the data counts, so that a call's progress saved before it is read as stale. */
+  private async saveData(data: DeliverJobData): Promise<void> {
+    await this.job.updateData({ ...data, saves: (data.saves ?? 0) + 1 });
+    this.settledSinceSave = [];
   }
 }

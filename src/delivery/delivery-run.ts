@@ -25,7 +25,7 @@ import { UnwrittenRefusals } from './unwritten-refusals.ts';
  * Pushes handed to the gateway in one call. The outcomes of each call are saved in the job (Redis) before anything
  * else happens, so a run that dies (kill -9) or loses MongoDB repeats at most the one call that was in flight: with
  * neither FCM nor APNs taking an idempotency key, that is the limit of "exactly once" (docs/operations.md, Shutdown and crashes).
- * Smaller calls narrow that window; each call costs one job-data write.
+ * Smaller calls narrow that window; each call costs one write of its progress (BatchProgress.saveUnrecorded).
  */
 export const gatewayCallSize = 100;
 

@@ -4,6 +4,7 @@ import type { DeliverJobData, UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import { BatchProgress } from './batch-progress.ts';
 import { recordUnrecorded } from './record-outcomes.ts';
+import { latestBatchData } from '../queues/deliver-call-progress.ts';
 
 /**
  * The last attempt failed, or BullMQ failed the batch unrun: the devices still pending by the progress saved in the job count as failed, so that the
@@ -11,6 +12,7 @@ import { recordUnrecorded } from './record-outcomes.ts';
  * write to MongoDB are written now if they can be, and else kept for the replay to write.
  */
 export async function giveUpBatch(worker: DeliveryWorker, job: Job<DeliverJobData>): Promise<void> {
+  job.data = latestBatchData(job);
   const unrecorded = await writeLeftUnrecorded(worker, job.data);
   const tally = await new BatchProgress(worker.deps, job).giveUp(unrecorded);
   await recordDeliveryMetrics(worker.deps, job.data.gateway, tally.takeUnreported(), null);

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import type { DeliveryLogQuery, DeliveryView } from '../schemas/delivery-log.ts';
 import type { NotificationView } from '../schemas/notification.ts';
 import { waitingParts, waitingSummary } from '../queues/waiting-pushes.ts';
+import { latestBatchData } from '../queues/deliver-call-progress.ts';
 import { assertProjectNotification, findNotificationView } from './notification-view.ts';
 
 type ViewDeps = Pick<Deps, 'models' | 'redis' | 'config'>;
@@ -36,8 +37,9 @@ export async function waitingEntries(
   const parts = await waitingParts(deps, projectId, notificationId);
   const jobs = await Promise.all(parts.map((part) => deps.queues.deliver.getJob(part.jobId)));
   const entries = parts.flatMap((part, index) => {
-    const data = jobs[index]?.data;
-    if (!data) return [];
+    const job = jobs[index];
+    if (!job) return [];
+    const data = latestBatchData(job);
     const done = new Set<string>(data.done ?? []);
     const at = new Date(part.at).toISOString();
     return (data.devices as Array<{ deviceId: string; platform: string }>)

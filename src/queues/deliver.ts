@@ -87,6 +87,8 @@ export interface DeliverJobData {
   /** Attempts that ended with their progress saved (RetriesExhaustedError): they leave nothing to look up in history. */
   attemptsEndedClean?: number;
   unrecorded?: UnrecordedOutcomes;
+  /** How many times a run saved the data: a call's progress saved before the last of them is stale (CallProgress). */
+  saves?: number;
   /**
    * Devices being split off to wait (quiet hours, local time, CONTRACTS §15), saved before their parts are queued: a
    * rerun queues the same parts again (their ids are deterministic) rather than deciding anew.

@@ -80,7 +80,7 @@ async function expectDeliveredOnce(prefix: string, id: string, rejectedTokenAtte
 interface ManualDeliverWorker {
   /**
    * Takes the next batch and runs it as a lost worker's run ends: the gateway took its pushes and their history is
-   * written, but its job data never learnt what was done. The job stays active, with this worker's lock on it.
+   * written, but neither its job data nor its progress learnt what was done. The job stays active, with this worker's lock on it.
    */
   runLosingProgress(token: string): Promise<Job<DeliverJobData>>;
   manual: Worker;
@@ -100,6 +100,7 @@ async function withManualDeliverWorker(
     const asQueued = job.data;
     await deliverProcessor({ ...harness.workers.context, gateways })(job, token);
     await job.updateData(asQueued);
+    await job.updateProgress(0);
     return job;
   };
   try {

@@ -1,3 +1,4 @@
+import { latestBatchData } from '../../src/queues/deliver-call-progress.ts';
 import type { Queues } from '../../src/infra/queue-names.ts';
 
 const unfinished = ['active', 'waiting', 'delayed', 'prioritized', 'waiting-children', 'failed'] as const;
@@ -21,7 +22,7 @@ export async function describeSendState(queues: Queues, notificationId: string):
   for (const job of batches)
     lines.push(
       `batch ${job.id}: ${await job.getState()}, ${job.attemptsMade} attempts, ${job.stalledCounter} stalls, ` +
-        `${job.data.done?.length ?? 0} of ${job.data.devices.length} done, failed with ${job.failedReason}`,
+        `${latestBatchData(job).done?.length ?? 0} of ${job.data.devices.length} done, failed with ${job.failedReason}`,
     );
   if (batches.length === 0) lines.push('no batch unfinished');
   return lines.join('\n');
