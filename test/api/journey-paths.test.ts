@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerDevices } from '../support/delivery-harness.ts';
 import { eventually, waitFor } from '../support/eventually.ts';
-import { deviceEvent, pushStep, useJourneyHarness } from '../support/journeys.ts';
+import { deviceEvent, listening, pushStep, useJourneyHarness } from '../support/journeys.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const { harness, project, journeys, bodies } = useJourneyHarness(['webhook']);
@@ -75,6 +75,11 @@ describe('journey paths on real services (CONTRACTS §18)', () => {
       expect(visits[0].passed[0]?.outcome.notificationId).toEqual(expect.any(String));
       return visits;
     });
+    // A click counts once the push's delivery is recorded (CONTRACTS §6), which the step's sent count reads.
+    await waitFor(
+      async () => (await journeys.read(id)).stats.steps.ask.sent,
+      (sent) => sent === 2,
+    );
     const click = await harness.ingress.request(
       'POST',
       `/v1/sdk/projects/${project.projectId}/devices/p-buyer/events`,
@@ -84,6 +89,7 @@ describe('journey paths on real services (CONTRACTS §18)', () => {
       },
     );
     expect(click.status).toBe(200);
+    await listening(models(), id, 'back', ['p-buyer', 'p-idle']);
     await journeys.report([device('p-buyer', 'p-bought'), device('p-buyer', 'p-back'), device('p-idle', 'p-back')]);
     await waitFor(
       async () => [...bodies('p-tok-buyer'), ...bodies('p-tok-idle')],
