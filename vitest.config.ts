@@ -37,7 +37,8 @@ const processAndFaultTests = ['test/processes/**/*.test.ts', 'test/faults/**/*.t
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 30_000,
+    // Twice eventually's default wait: a test waits for a few effects in turn, on a machine that may be loaded.
+    testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',
     projects: [

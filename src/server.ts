@@ -2,6 +2,7 @@ import { loadConfig } from './config.ts';
 import { createAppContext } from './app-context.ts';
 import { closeDeps } from './open-deps.ts';
 import { buildApp } from './app.ts';
+import { listenBacklog } from './http/listen-backlog.ts';
 import { createLogger } from './infra/logger.ts';
 import { listenError, startProcess } from './infra/start-up-error.ts';
 import { onStopSignals } from './infra/stop-signals.ts';
@@ -12,7 +13,7 @@ await startProcess('ingress', async () => {
   const context = await createAppContext(config, log);
   const app = await buildApp(context, log);
 
-  await app.listen({ host: config.host, port: config.port }).catch((error: unknown) => {
+  await app.listen({ host: config.host, port: config.port, backlog: listenBacklog }).catch((error: unknown) => {
     throw listenError(error, 'PORT', config.port);
   });
 

@@ -101,7 +101,8 @@ describe('per-project delivery rate', () => {
     });
     await registerDevices(harness.ingress, retrying, devices);
     const id = await sendToUser(retrying, 'rory', 'b');
-    expect((await waitUntilCompleted(harness.ingress, retrying, id, 50_000)).stats).toEqual({
+    // 15 s at the rate, however fast the machine; the rest is the machine's (over 60 s in all at load average 25).
+    expect((await waitUntilCompleted(harness.ingress, retrying, id, 150_000)).stats).toEqual({
       targeted: 150,
       sent: 150,
       failed: 0,
@@ -109,5 +110,5 @@ describe('per-project delivery rate', () => {
       capped: 0,
       clicked: 0,
     });
-  }, 60_000);
+  }, 180_000);
 });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerDevices } from '../support/delivery-harness.ts';
 import { eventually, waitFor } from '../support/eventually.ts';
-import { deviceEvent, useJourneyHarness } from '../support/journeys.ts';
+import { deviceEvent, listening, useJourneyHarness } from '../support/journeys.ts';
 import { patchSettings } from '../support/timing.ts';
 
 const { harness, project, journeys, bodies } = useJourneyHarness();
@@ -53,6 +53,7 @@ describe('conversions in journeys (CONTRACTS §18, §19)', () => {
       async () => (await journeys.read(id)).stats.steps.offer.conversions,
       (conversions) => conversions === 1,
     );
+    await listening(harness.ingress.context.models, id, 'back', ['cv-buyer', 'cv-browser']);
     await journeys.report([device('cv-buyer', 'cv-back'), device('cv-browser', 'cv-back')]);
     await waitFor(
       async () => [...bodies('cv-tok-buyer'), ...bodies('cv-tok-browser')],

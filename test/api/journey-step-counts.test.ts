@@ -2,7 +2,7 @@ import { afterEach, beforeAll, expect, it } from 'vitest';
 import { claimDueTravellers } from '../../src/journeys/claim-due-travellers.ts';
 import { runClaimedSteps, type RunnerState } from '../../src/journeys/run-claimed-steps.ts';
 import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
-import { waitFor } from '../support/eventually.ts';
+import { eventually, waitFor } from '../support/eventually.ts';
 import { deviceEvent, journeyClient } from '../support/journeys.ts';
 
 // No journey-steps worker: the test runs the step runner's batches itself, to fail the write that moves one.
@@ -96,9 +96,12 @@ it.each([
     await runBatch();
     const travellers = await context().models.JourneyTraveller.find({ journeyId: id }).lean();
     expect(travellers.map((traveller) => traveller.at)).toEqual(devices.map(() => 'later'));
-    const { stats } = await journeys.read(id);
-    expect(stats.steps.tag).toMatchObject({ entered: 3, waiting: 0 });
-    expect(stats.steps.pause).toMatchObject({ entered: 3, waiting: 3 });
-    expect(stats).toMatchObject({ entered: 3, active: 3, completed: 0, exited: 0 });
+    // `entered` is the ingest worker's, written after the travellers it entered.
+    await eventually(async () => {
+      const { stats } = await journeys.read(id);
+      expect(stats.steps.tag).toMatchObject({ entered: 3, waiting: 0 });
+      expect(stats.steps.pause).toMatchObject({ entered: 3, waiting: 3 });
+      expect(stats).toMatchObject({ entered: 3, active: 3, completed: 0, exited: 0 });
+    });
   },
 );

@@ -41,8 +41,11 @@ it('a step that throws for one traveller retries it alone, then it leaves with t
       return visits;
     });
     expect(visit).toMatchObject({ state: 'travelling', at: 'morning' });
-    // Well before the claim's lease of a minute: the broken traveller held nobody back.
-    expect(Date.parse(visit.passed[0].at) - entered).toBeLessThan(10_000);
+    // Well before the claim's lease (a minute) lapses, as it would if the broken traveller held the others back; a
+    // bound of half the lease leaves the ingest and the first run a loaded machine's time.
+    expect(Date.parse(visit.passed[0].at) - entered).toBeLessThan(
+      harness.ingress.context.config.journeyClaimLeaseMs / 2,
+    );
   }
 
   const [retrying] = await eventually(async () => {
@@ -84,6 +87,8 @@ it('a step that throws for one traveller retries it alone, then it leaves with t
   const attempts = left.passed.map((step: { at: string }) => Date.parse(step.at));
   expect(attempts[1] - attempts[0]).toBeGreaterThanOrEqual(stepRetryDelaysMs[0]!);
   expect(attempts[2] - attempts[1]).toBeGreaterThanOrEqual(stepRetryDelaysMs[1]!);
-  const { stats } = await journeys.read(id);
-  expect(stats).toMatchObject({ entered: 3, active: 2, exited: 1 });
+  // The counts are written after the move that ends the visit.
+  await eventually(async () =>
+    expect((await journeys.read(id)).stats).toMatchObject({ entered: 3, active: 2, exited: 1 }),
+  );
 }, 60_000);

@@ -11,6 +11,7 @@ import {
 import { startTestWorkers } from '../support/workers.ts';
 import { eventually, waitFor } from '../support/eventually.ts';
 import { useResource } from '../support/use-resource.ts';
+import { waitsOver } from '../support/journeys.ts';
 
 const {
   harness,
@@ -297,27 +298,35 @@ describe('journeys firing on events', () => {
     const deactivated = await createJourney({
       name: 'Later',
       trigger: { event: 'browse' },
-      delaySeconds: 2,
+      delaySeconds: 600,
       body: 'Deactivated journey',
     });
     const deleted = await createJourney({
       name: 'Gone',
       trigger: { event: 'browse' },
-      delaySeconds: 2,
+      delaySeconds: 600,
       body: 'Deleted journey',
     });
-    await createJourney({ name: 'Control', trigger: { event: 'browse' }, delaySeconds: 3, body: 'Control journey' });
+    // Its wait ends with the others': the step runner's pass that sends it passed the paused one over.
+    const control = await createJourney({
+      name: 'Control',
+      trigger: { event: 'browse' },
+      delaySeconds: 600,
+      body: 'Control journey',
+    });
     await report([{ type: 'browse', subjectType: 'device', subjectId: 'j-other' }]);
-    const waiting = (journeyId: string) => models().JourneyTraveller.countDocuments({ journeyId, at: 'message' });
+    const waiting = (journeyIds: string[]) =>
+      models().JourneyTraveller.countDocuments({ journeyId: { $in: journeyIds }, at: 'message' });
     await waitFor(
-      async () => (await waiting(deactivated)) + (await waiting(deleted)),
-      (count) => count === 2,
+      () => waiting([deactivated, deleted, control]),
+      (count) => count === 3,
     );
 
     await deactivateJourney(harness.ingress, project, deactivated);
     expect((await harness.ingress.request('DELETE', journeysPath(`/${deleted}`), { key: project.apiKey })).status).toBe(
       200,
     );
+    await waitsOver(models(), [deactivated, deleted, control]);
 
     await waitFor(
       async () => bodies('j-tok-other'),
@@ -329,6 +338,8 @@ describe('journeys firing on events', () => {
     expect(await journeySends(deactivated)).toEqual([]);
     const [gone] = await models().JourneyTraveller.find({ journeyId: deleted }).lean();
     expect(gone).toMatchObject({ state: 'done', endReason: 'journey_deleted' });
+    const [held] = await models().JourneyTraveller.find({ journeyId: deactivated }).lean();
+    expect(held).toMatchObject({ state: 'held', at: 'message' });
   });
 
   it('sends nothing twice when an ingest job is replayed', async () => {

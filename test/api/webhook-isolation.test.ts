@@ -5,6 +5,7 @@ import { useIngress } from '../support/ingress.ts';
 import { eventually } from '../support/eventually.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
+import { webhookTimeoutMs } from '../../src/webhooks/post-webhook.ts';
 
 const {
   ingress,
@@ -48,7 +49,7 @@ async function reportDisplayed(project: CreatedProject, inAppMessageId: string) 
 }
 
 describe('one hung webhook endpoint', () => {
-  it("holds a small share of the webhook worker: another project's webhooks still arrive within a second", async () => {
+  it("holds a small share of the webhook worker: another project's webhooks still arrive well before a hung call times out", async () => {
     const port = (hangingServer.address() as AddressInfo).port;
     await subscribe(hung, `http://127.0.0.1:${port}/hooks`);
     await subscribe(other, receiver.url);
@@ -72,7 +73,9 @@ describe('one hung webhook endpoint', () => {
       );
       latencies.push(call.receivedAt - reportedAt);
     }
-    expect(Math.max(...latencies), `latencies ${latencies.join(', ')} ms`).toBeLessThan(1000);
+    // A call held back behind the hung endpoint's would wait for one of them to time out: the first is reported as they
+    // start. Half that timeout leaves the pipeline a loaded machine's time (1-4 s measured at load average 22).
+    expect(Math.max(...latencies), `latencies ${latencies.join(', ')} ms`).toBeLessThan(webhookTimeoutMs / 2);
     // The hung endpoint's own calls are bounded too: never more than its share at once.
     expect(hanging.length).toBeLessThanOrEqual(16);
   });

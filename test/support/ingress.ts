@@ -10,6 +10,7 @@ import type { QueueName } from '../../src/infra/queue-names.ts';
 import { testConfig } from './test-config.ts';
 import { startTestWorkers, type TestWorkers } from './workers.ts';
 import { useResource } from './use-resource.ts';
+import { listenBacklog } from '../../src/http/listen-backlog.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -39,7 +40,7 @@ export async function startIngress(config: Config = testConfig()): Promise<TestI
   const log = pino({ level: config.logLevel });
   const context = await createAppContext(config, log);
   const app = await buildApp(context, log);
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port: 0, backlog: listenBacklog });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('the ingress is not listening on TCP');
   const baseUrl = `http://127.0.0.1:${address.port}`;

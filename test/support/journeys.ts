@@ -2,7 +2,9 @@ import { expect } from 'vitest';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
 import type { TestIngress } from './ingress.ts';
 import type { Sandbox } from '../../sandbox/start-sandbox.ts';
+import type { Models } from '../../src/models/index.ts';
 import { useDeliveryHarness, type DeliveryHarnessOptions } from './delivery-harness.ts';
+import { waitFor } from './eventually.ts';
 
 /** The journeys API and the events that drive it, for one project. */
 export function journeyClient(ingress: () => TestIngress, project: () => CreatedProject) {
@@ -35,6 +37,27 @@ export function journeyClient(ingress: () => TestIngress, project: () => Created
     },
   };
 }
+
+/**
+ * Until each subject's traveller listens at the waitForEvent step: only an event ingested from then on counts
+ * (CONTRACTS §18), and a push step before it can be delivered before its traveller gets there.
+ */
+export const listening = (models: Models, journeyId: string, stepId: string, subjectIds: string[]) =>
+  waitFor(
+    () =>
+      models.JourneyTraveller.countDocuments({ journeyId, subjectId: { $in: subjectIds }, 'listening.stepId': stepId }),
+    (count) => count === subjectIds.length,
+  );
+
+/**
+ * A wait's time made to pass, as its stored due time says: the journeys' waiting or held travellers are due now. A
+ * test then waits long enough (minutes) to act on a waiting traveller however slow the machine, and no longer.
+ */
+export const waitsOver = (models: Models, journeyIds: string[]) =>
+  models.JourneyTraveller.updateMany(
+    { journeyId: { $in: journeyIds }, state: { $in: ['due', 'held'] } },
+    { $set: { dueAt: new Date() } },
+  );
 
 /** The bodies of the pushes an Android or iOS token was sent. */
 export const bodiesTo = (sandbox: Sandbox, token: string): string[] =>
