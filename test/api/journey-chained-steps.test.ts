@@ -77,3 +77,83 @@ it('runs the steps due at once after one in the same run, and none for a travell
   });
   expect(bodiesTo(harness.sandbox, `${project.projectId}-c2`)).toEqual([]);
 }, 60_000);
+
+/**
+ * A step's move records the steps that only change the traveller's record after it at once (a split, the start of a
+ * waitForEvent): one write for them all, with each step passed and counted once.
+ */
+it('records a push and the record-only steps after it at once in one write, each counted once', async () => {
+  const context = harness.ingress.context;
+  const journeys = journeyClient(
+    () => harness.ingress,
+    () => project,
+  );
+  const journeyId = await journeys.create({
+    name: 'Folded',
+    entry: { event: 'fold-enter' },
+    steps: [
+      pushStep('hello', 'Hi'),
+      {
+        id: 'pick',
+        type: 'split',
+        paths: [
+          { name: 'a', percent: 50, next: 'listen' },
+          { name: 'b', percent: 50, next: 'listen' },
+        ],
+      },
+      {
+        id: 'listen',
+        type: 'waitForEvent',
+        event: 'fold-done',
+        timeoutSeconds: 3600,
+        onEvent: 'exit',
+        onTimeout: 'exit',
+      },
+    ],
+  });
+  const ids = ['f0', 'f1'];
+  await registerDevices(
+    harness.ingress,
+    project,
+    ids.map((id) => ({ id, platform: 'android' as const, token: `${project.projectId}-${id}` })),
+  );
+  const now = new Date();
+  await context.models.JourneyTraveller.insertMany(
+    ids.map((id) =>
+      seededTraveller(
+        { projectId: project.projectId, journeyId, subjectId: id, event: 'fold-enter', at: 'hello', dueAt: now },
+        now,
+      ),
+    ),
+  );
+  const { claim, travellers } = await claimDueTravellers(context.models, context.config.journeyClaimLeaseMs);
+  const model = context.models.JourneyTraveller;
+  const real = model.bulkWrite;
+  let writes = 0;
+  model.bulkWrite = ((...args: Parameters<typeof real>) => {
+    writes += 1;
+    return real.apply(model, args);
+  }) as typeof real;
+  try {
+    await runClaimedSteps(context, { defaultZone: async () => 'UTC', versions: new Map() }, claim, travellers);
+  } finally {
+    model.bulkWrite = real;
+  }
+  expect(writes).toBe(1);
+  const after = await model.find({ journeyId }).lean();
+  for (const traveller of after) {
+    expect(traveller.passed.map((passed) => passed.stepId)).toEqual(['hello', 'pick']);
+    expect({ state: traveller.state, at: traveller.at, listening: traveller.listening?.stepId }).toEqual({
+      state: 'due',
+      at: 'listen',
+      listening: 'listen',
+    });
+  }
+  const { stats } = await journeys.read(journeyId);
+  expect(stats.steps.hello).toMatchObject({ entered: 2, waiting: 0 });
+  expect(stats.steps.pick).toMatchObject({ entered: 2, waiting: 0 });
+  expect(stats.steps.listen).toMatchObject({ entered: 2, waiting: 2 });
+  await eventually(() => {
+    for (const id of ids) expect(bodiesTo(harness.sandbox, `${project.projectId}-${id}`)).toEqual(['Hi']);
+  });
+}, 60_000);
