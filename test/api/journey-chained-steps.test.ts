@@ -14,39 +14,47 @@ const {
   projects: { project },
 } = useDeliveryHarness({ queues: ['send', 'deliver'], projects: { project: 'team' } });
 
-/**
- * CONTRACTS §18: a step due at once after another runs in the same run, and an exit rule applies at once: a traveller
- * that exits while its step runs takes no later step, the chained ones included.
- */
-it('runs the steps due at once after one in the same run, and none for a traveller that exited meanwhile', async () => {
+const journeys = journeyClient(
+  () => harness.ingress,
+  () => project,
+);
+
+/** A journey with `steps`, and a traveller for each of `ids` (a device of its own) due at its first step now. */
+async function travellersDueAtFirstStep(name: string, steps: object[], ids: string[]): Promise<string> {
   const context = harness.ingress.context;
-  const journeyId = await journeyClient(
-    () => harness.ingress,
-    () => project,
-  ).create({
-    name: 'Chain',
-    entry: { event: 'chain-enter' },
-    steps: [
-      { id: 'tag', type: 'setTags', tags: { stage: 'tagged' } },
-      pushStep('hello', 'Hello'),
-      { id: 'later', type: 'wait', seconds: 3600 },
-      pushStep('bye', 'Bye'),
-    ],
-  });
-  const ids = ['c0', 'c1', 'c2'];
+  const entry = `${name}-enter`;
+  const journeyId = await journeys.create({ name, entry: { event: entry }, steps });
   await registerDevices(
     harness.ingress,
     project,
     ids.map((id) => ({ id, platform: 'android' as const, token: `${project.projectId}-${id}` })),
   );
   const now = new Date();
+  const at = (steps[0] as { id: string }).id;
   await context.models.JourneyTraveller.insertMany(
     ids.map((id) =>
-      seededTraveller(
-        { projectId: project.projectId, journeyId, subjectId: id, event: 'chain-enter', at: 'tag', dueAt: now },
-        now,
-      ),
+      seededTraveller({ projectId: project.projectId, journeyId, subjectId: id, event: entry, at, dueAt: now }, now),
     ),
+  );
+  return journeyId;
+}
+
+/**
+ * CONTRACTS §18: a step due at once after another runs in the same run, and an exit rule applies at once: a traveller
+ * that exits while its step runs takes no later step, the chained ones included.
+ */
+it('runs the steps due at once after one in the same run, and none for a traveller that exited meanwhile', async () => {
+  const context = harness.ingress.context;
+  const ids = ['c0', 'c1', 'c2'];
+  const journeyId = await travellersDueAtFirstStep(
+    'chain',
+    [
+      { id: 'tag', type: 'setTags', tags: { stage: 'tagged' } },
+      pushStep('hello', 'Hello'),
+      { id: 'later', type: 'wait', seconds: 3600 },
+      pushStep('bye', 'Bye'),
+    ],
+    ids,
   );
   const { claim, travellers } = await claimDueTravellers(context.models, context.config.journeyClaimLeaseMs);
   expect(travellers).toHaveLength(3);
@@ -84,23 +92,12 @@ it('runs the steps due at once after one in the same run, and none for a travell
  */
 it('records a push and the record-only steps after it at once in one write, each counted once', async () => {
   const context = harness.ingress.context;
-  const journeys = journeyClient(
-    () => harness.ingress,
-    () => project,
-  );
-  const journeyId = await journeys.create({
-    name: 'Folded',
-    entry: { event: 'fold-enter' },
-    steps: [
+  const ids = ['f0', 'f1'];
+  const journeyId = await travellersDueAtFirstStep(
+    'fold',
+    [
       pushStep('hello', 'Hi'),
-      {
-        id: 'pick',
-        type: 'split',
-        paths: [
-          { name: 'a', percent: 50, next: 'listen' },
-          { name: 'b', percent: 50, next: 'listen' },
-        ],
-      },
+      { id: 'pick', type: 'split', paths: ['a', 'b'].map((name) => ({ name, percent: 50, next: 'listen' })) },
       {
         id: 'listen',
         type: 'waitForEvent',
@@ -110,21 +107,7 @@ it('records a push and the record-only steps after it at once in one write, each
         onTimeout: 'exit',
       },
     ],
-  });
-  const ids = ['f0', 'f1'];
-  await registerDevices(
-    harness.ingress,
-    project,
-    ids.map((id) => ({ id, platform: 'android' as const, token: `${project.projectId}-${id}` })),
-  );
-  const now = new Date();
-  await context.models.JourneyTraveller.insertMany(
-    ids.map((id) =>
-      seededTraveller(
-        { projectId: project.projectId, journeyId, subjectId: id, event: 'fold-enter', at: 'hello', dueAt: now },
-        now,
-      ),
-    ),
+    ids,
   );
   const { claim, travellers } = await claimDueTravellers(context.models, context.config.journeyClaimLeaseMs);
   const model = context.models.JourneyTraveller;
