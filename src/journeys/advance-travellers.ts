@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
-import type { StepResult, Traveller } from './steps/step-context.ts';
+import type { Traveller } from './steps/step-context.ts';
+import { goesOnNow, type Move } from './fold-record-only.ts';
 import { exitTarget } from './journey-graph.ts';
 import type { StatsChanges } from './journey-stats.ts';
 import { moveCounted, type TravellerCounts } from './counted-moves.ts';
@@ -19,17 +20,14 @@ export interface StepBatch {
   move: string;
 }
 
-/**
- * Whether the traveller's next step is due now: then it stays claimed, under a new runId, and runs in this run, rather
- * than waiting for a claim to read it again. A loop holds a wait (CONTRACTS §18), so such a chain ends.
- */
-const goesOnNow = (result: StepResult) =>
-  result.next !== exitTarget && result.dueAt === undefined && result.listening === undefined;
+/** The passed steps a move records: those of its steps with an outcome. */
+const passedOf = (batch: StepBatch, move: Move) =>
+  move.steps.flatMap(({ stepId, outcome }) => (outcome ? [{ stepId, at: batch.now, outcome }] : []));
 
-/** What a traveller's record becomes after its step ran with `result`; `runId` is its next step's when it goes on now. */
-function movedOn(batch: StepBatch, result: StepResult, runId: string | null) {
+/** What a traveller's record becomes after its move; `runId` is its next step's when it goes on now. */
+function movedOn(batch: StepBatch, { steps, result }: Move, runId: string | null) {
   const done = result.next === exitTarget;
-  const passed = result.outcome && { stepId: batch.stepId, at: batch.now, outcome: result.outcome };
+  const passed = passedOf(batch, { steps, result });
   return {
     $set: {
       state: done ? ('done' as const) : runId ? ('running' as const) : ('due' as const),
@@ -43,26 +41,25 @@ function movedOn(batch: StepBatch, result: StepResult, runId: string | null) {
       failures: 0,
       ...(done && { endReason: 'completed' as const, endedAt: batch.now }),
     },
-    $inc: { seq: 1 },
-    ...(passed && { $push: { passed } }),
+    $inc: { seq: steps.length },
+    ...(passed.length > 0 && { $push: { passed: { $each: passed } } }),
   };
 }
 
 /** The in-memory record of a traveller that goes on at once, as movedOn writes it. */
-function onward(batch: StepBatch, traveller: Traveller, result: StepResult, runId: string): Traveller {
-  const passed = result.outcome && { stepId: batch.stepId, at: batch.now, outcome: result.outcome };
+function onward(batch: StepBatch, traveller: Traveller, move: Move, runId: string): Traveller {
   return {
     ...traveller,
     state: 'running',
-    at: result.next,
+    at: move.result.next,
     dueAt: batch.lease,
     listening: null,
     waitingIn: null,
     runId,
     movedBy: batch.move,
     failures: 0,
-    seq: traveller.seq + 1,
-    passed: passed ? [...traveller.passed, passed] : traveller.passed,
+    seq: traveller.seq + move.steps.length,
+    passed: [...traveller.passed, ...passedOf(batch, move)],
   };
 }
 
@@ -76,47 +73,46 @@ export function stepBatchFilter(batch: StepBatch, ids: string[] | null) {
   return ids ? { ...atStep, _id: { $in: ids } } : { ...atStep, journeyId: first.journeyId, version: first.version };
 }
 
-/** What a traveller's move from the batch's step with `result` adds to the counts. */
-function countsOf(batch: StepBatch, traveller: Traveller, result: StepResult): Array<[string, number]> {
+/** What a traveller's move adds to the counts: each step it entered (a waitForEvent it listened at it had). */
+function countsOf(batch: StepBatch, traveller: Traveller, { steps, result }: Move): Array<[string, number]> {
   const counts: Array<[string, number]> = [];
   if (traveller.waitingIn) counts.push([`${traveller.waitingIn}.waiting`, -1]);
   if (traveller.listening?.stepId !== batch.stepId) counts.push([`${batch.stepId}.entered`, 1]);
+  for (const { stepId } of steps.slice(1)) counts.push([`${stepId}.entered`, 1]);
   if (result.waitingIn) counts.push([`${result.waitingIn}.waiting`, 1]);
   if (result.next === exitTarget) counts.push(['completed', 1]);
   return counts;
 }
 
 /**
- * Records the step run of the batch's travellers and moves them on: one range update per distinct result, conditional
+ * Records the moves of the batch's travellers and moves them on: one range update per distinct move, conditional
  * on the claim and the running state (a traveller that exited or was taken over meanwhile is left as it is), counting
- * only those it moved. A batch whose travellers share one result is one update of the claim's travellers at the step;
+ * only those it moved. A batch whose travellers share one move is one update of the claim's travellers at the step;
  * others name their travellers. Answers the travellers it moved whose next step is due now, still claimed.
  */
 export async function advanceTravellers(
   models: Models,
   batch: StepBatch,
-  results: Map<string, StepResult>,
+  moves: Map<string, Move>,
   stats: StatsChanges,
 ): Promise<Traveller[]> {
-  const byResult = new Map<string, { result: StepResult; ids: string[]; runId: string | null }>();
+  const byMove = new Map<string, { move: Move; ids: string[]; runId: string | null }>();
   const counts: TravellerCounts = new Map();
   const goingOn: Traveller[] = [];
   for (const traveller of batch.travellers) {
-    const result = results.get(traveller._id);
-    if (!result) continue;
-    const key = JSON.stringify(result);
-    const same = byResult.get(key) ?? { result, ids: [], runId: goesOnNow(result) ? randomUUID() : null };
+    const move = moves.get(traveller._id);
+    if (!move) continue;
+    const key = JSON.stringify(move);
+    const same = byMove.get(key) ?? { move, ids: [], runId: goesOnNow(move.result) ? randomUUID() : null };
     same.ids.push(traveller._id);
-    byResult.set(key, same);
-    counts.set(traveller._id, countsOf(batch, traveller, result));
-    if (same.runId) goingOn.push(onward(batch, traveller, result, same.runId));
+    byMove.set(key, same);
+    counts.set(traveller._id, countsOf(batch, traveller, move));
+    if (same.runId) goingOn.push(onward(batch, traveller, move, same.runId));
   }
-  const wholeBatch = byResult.size === 1 && [...byResult.values()][0]!.ids.length === batch.travellers.length;
-  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byResult.values()].map(
-    ({ result, ids, runId }) => ({
-      updateMany: { filter: stepBatchFilter(batch, wholeBatch ? null : ids), update: movedOn(batch, result, runId) },
-    }),
-  );
+  const wholeBatch = byMove.size === 1 && [...byMove.values()][0]!.ids.length === batch.travellers.length;
+  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byMove.values()].map(({ move, ids, runId }) => ({
+    updateMany: { filter: stepBatchFilter(batch, wholeBatch ? null : ids), update: movedOn(batch, move, runId) },
+  }));
   const moved = await moveCounted(models, batch.move, operations, counts.size, counts, stats);
   return moved === 'all' ? goingOn : goingOn.filter((traveller) => moved.has(traveller._id));
 }

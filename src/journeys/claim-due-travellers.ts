@@ -35,30 +35,56 @@ const upTo = (state: ClaimState, last: Bound, set: Record<string, unknown>) =>
   claimRangeFilters(state, last).map((filter) => ({ updateMany: { filter, update: { $set: set } } }));
 
 /**
- * Takes up to a batch of the travellers whose step is due, oldest first, for this worker: those due get a new runId,
- * those whose worker died holding them (lease passed) keep theirs, so their step's writes come out the same. Each
- * write is conditional on the state read, so two workers claiming at once split the travellers, never share one.
- * `found` is how many were due: more than were claimed when another worker took some first.
+ * How many due travellers one read finds, for that many claims of a batch each: the local server reads every due key
+ * for a read of the oldest, whatever its limit (10,000 due: 1.5 s), so one read serves five batches rather than one.
  */
+export const dueScanSize = 2500;
+
+/** A due traveller found, in claim order: those whose lease passed, then those due, each oldest first. */
+export type Found = { state: ClaimState } & Bound;
+
+/** The oldest due steps: those whose worker died holding them (lease passed) first, then those due. */
+export async function findDue(models: Models, now: Date, limit = dueScanSize): Promise<Found[]> {
+  const lapsed = await dueTravellersQuery(models, 'running', now, limit);
+  const due = lapsed.length < limit ? await dueTravellersQuery(models, 'due', now, limit - lapsed.length) : [];
+  return [
+    ...lapsed.map((bound) => ({ state: 'running' as const, ...bound })),
+    ...due.map((bound) => ({ state: 'due' as const, ...bound })),
+  ];
+}
+
+/**
+ * Takes the travellers found in `batch` (and any due before its last ones meanwhile) for this worker: those due get a
+ * new runId, those whose worker died holding them (lease passed) keep theirs, so their step's writes come out the
+ * same. Each write is conditional on the state read, so two workers claiming at once split the travellers, never
+ * share one: fewer than found are claimed when another worker took some first.
+ */
+export async function claimFound(
+  models: Models,
+  leaseMs: number,
+  batch: Found[],
+): Promise<{ claim: string; travellers: Traveller[] }> {
+  const claim = randomUUID();
+  const lastOf = (state: ClaimState) => batch.findLast((found) => found.state === state);
+  const [lapsed, due] = [lastOf('running'), lastOf('due')];
+  if (!lapsed && !due) return { claim, travellers: [] };
+  const claimed = { state: 'running', claim, dueAt: new Date(Date.now() + leaseMs) };
+  await models.JourneyTraveller.bulkWrite(
+    [
+      ...(lapsed ? upTo('running', lapsed, claimed) : []),
+      ...(due ? upTo('due', due, { ...claimed, runId: claim }) : []),
+    ],
+    { ordered: true },
+  );
+  return { claim, travellers: await claimedTravellersQuery(models, claim) };
+}
+
+/** Takes up to a batch of the oldest due travellers for this worker (claimFound); `found` is how many were due. */
 export async function claimDueTravellers(
   models: Models,
   leaseMs: number,
   limit = claimBatchSize,
 ): Promise<{ claim: string; travellers: Traveller[]; found: number }> {
-  const now = new Date();
-  const claim = randomUUID();
-  const lapsed = await dueTravellersQuery(models, 'running', now, limit);
-  const due = lapsed.length < limit ? await dueTravellersQuery(models, 'due', now, limit - lapsed.length) : [];
-  const found = lapsed.length + due.length;
-  if (found === 0) return { claim, travellers: [], found };
-  const lease = new Date(now.getTime() + leaseMs);
-  const claimed = { state: 'running', claim, dueAt: lease };
-  await models.JourneyTraveller.bulkWrite(
-    [
-      ...(lapsed.length > 0 ? upTo('running', lapsed.at(-1)!, claimed) : []),
-      ...(due.length > 0 ? upTo('due', due.at(-1)!, { ...claimed, runId: claim }) : []),
-    ],
-    { ordered: true },
-  );
-  return { claim, travellers: await claimedTravellersQuery(models, claim), found };
+  const found = await findDue(models, new Date(), limit);
+  return { ...(await claimFound(models, leaseMs, found)), found: found.length };
 }

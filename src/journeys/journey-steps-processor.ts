@@ -3,7 +3,8 @@ import { journeyStepsJobName } from '../queues/journey-steps.ts';
 import { ShortLivedCache } from '../infra/short-lived-cache.ts';
 import { readProjectSettings } from '../projects/project-settings.ts';
 import type { StepDeps } from './steps/step-context.ts';
-import { claimDueTravellers } from './claim-due-travellers.ts';
+import { inChunks } from '../infra/chunks.ts';
+import { claimBatchSize, claimFound, findDue } from './claim-due-travellers.ts';
 import { runClaimedSteps, type RunnerState } from './run-claimed-steps.ts';
 
 /** A run stops claiming after this long, so that a backlog spreads over the next runs and their workers. */
@@ -13,11 +14,14 @@ export async function runDueSteps(deps: StepDeps, state: RunnerState): Promise<{
   const started = Date.now();
   let ran = 0;
   while (Date.now() - started < runBudgetMs) {
-    const { claim, travellers, found } = await claimDueTravellers(deps.models, deps.config.journeyClaimLeaseMs);
-    if (found === 0) break;
-    // Another worker took these first: there may be more behind them.
-    if (travellers.length === 0) continue;
-    ran += await runClaimedSteps(deps, state, claim, travellers);
+    const found = await findDue(deps.models, new Date());
+    if (found.length === 0) break;
+    for (const batch of inChunks(found, claimBatchSize)) {
+      // Another worker may have taken these first: then there may be more behind them.
+      const { claim, travellers } = await claimFound(deps.models, deps.config.journeyClaimLeaseMs, batch);
+      if (travellers.length > 0) ran += await runClaimedSteps(deps, state, claim, travellers);
+      if (Date.now() - started >= runBudgetMs) break;
+    }
   }
   return { ran };
 }

@@ -5,6 +5,7 @@ import type { JourneyVersion } from './active-journeys.ts';
 import type { StepContext, StepDeps, StepResult, Traveller } from './steps/step-context.ts';
 import { stepRuns } from './steps/step-runs.ts';
 import { advanceTravellers } from './advance-travellers.ts';
+import { foldRecordOnly } from './fold-record-only.ts';
 import { failTravellers, failureReason } from './fail-travellers.ts';
 import { recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
 
@@ -55,7 +56,7 @@ async function runIsolated(context: StepContext, step: StepOf<StepType>, group: 
 
 /**
  * Runs the claimed travellers' steps, those at the same step of the same version together: one step run per group,
- * then one write per distinct result moving them on. Travellers of a paused journey are held where they are. A step
+ * then one write per distinct move (the step and the record-only ones after it at once) moving them on. Travellers of a paused journey are held where they are. A step
  * that fails for a traveller is retried for it alone, a bounded number of times; the others go on at once. Those whose
  * next step is due now run it in this run, still claimed, and so on until each waits or leaves.
  */
@@ -102,8 +103,9 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
       const changes = statsFor(stats, first.journeyId);
       if (failed.size > 0)
         deps.log.warn({ journeyId: first.journeyId, stepId: step.id, travellers: failed.size }, 'journey step failed');
+      const moves = await foldRecordOnly(context, group, results, step.id);
       try {
-        goingOn.push(...(await advanceTravellers(deps.models, batch, results, changes)));
+        goingOn.push(...(await advanceTravellers(deps.models, batch, moves, changes)));
         await failTravellers(deps.models, batch, failed, changes);
       } catch (error) {
         deps.log.error(

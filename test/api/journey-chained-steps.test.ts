@@ -14,39 +14,47 @@ const {
   projects: { project },
 } = useDeliveryHarness({ queues: ['send', 'deliver'], projects: { project: 'team' } });
 
-/**
- * CONTRACTS §18: a step due at once after another runs in the same run, and an exit rule applies at once: a traveller
- * that exits while its step runs takes no later step, the chained ones included.
- */
-it('runs the steps due at once after one in the same run, and none for a traveller that exited meanwhile', async () => {
+const journeys = journeyClient(
+  () => harness.ingress,
+  () => project,
+);
+
+/** A journey with `steps`, and a traveller for each of `ids` (a device of its own) due at its first step now. */
+async function travellersDueAtFirstStep(name: string, steps: object[], ids: string[]): Promise<string> {
   const context = harness.ingress.context;
-  const journeyId = await journeyClient(
-    () => harness.ingress,
-    () => project,
-  ).create({
-    name: 'Chain',
-    entry: { event: 'chain-enter' },
-    steps: [
-      { id: 'tag', type: 'setTags', tags: { stage: 'tagged' } },
-      pushStep('hello', 'Hello'),
-      { id: 'later', type: 'wait', seconds: 3600 },
-      pushStep('bye', 'Bye'),
-    ],
-  });
-  const ids = ['c0', 'c1', 'c2'];
+  const entry = `${name}-enter`;
+  const journeyId = await journeys.create({ name, entry: { event: entry }, steps });
   await registerDevices(
     harness.ingress,
     project,
     ids.map((id) => ({ id, platform: 'android' as const, token: `${project.projectId}-${id}` })),
   );
   const now = new Date();
+  const at = (steps[0] as { id: string }).id;
   await context.models.JourneyTraveller.insertMany(
     ids.map((id) =>
-      seededTraveller(
-        { projectId: project.projectId, journeyId, subjectId: id, event: 'chain-enter', at: 'tag', dueAt: now },
-        now,
-      ),
+      seededTraveller({ projectId: project.projectId, journeyId, subjectId: id, event: entry, at, dueAt: now }, now),
     ),
+  );
+  return journeyId;
+}
+
+/**
+ * CONTRACTS §18: a step due at once after another runs in the same run, and an exit rule applies at once: a traveller
+ * that exits while its step runs takes no later step, the chained ones included.
+ */
+it('runs the steps due at once after one in the same run, and none for a traveller that exited meanwhile', async () => {
+  const context = harness.ingress.context;
+  const ids = ['c0', 'c1', 'c2'];
+  const journeyId = await travellersDueAtFirstStep(
+    'chain',
+    [
+      { id: 'tag', type: 'setTags', tags: { stage: 'tagged' } },
+      pushStep('hello', 'Hello'),
+      { id: 'later', type: 'wait', seconds: 3600 },
+      pushStep('bye', 'Bye'),
+    ],
+    ids,
   );
   const { claim, travellers } = await claimDueTravellers(context.models, context.config.journeyClaimLeaseMs);
   expect(travellers).toHaveLength(3);
@@ -76,4 +84,59 @@ it('runs the steps due at once after one in the same run, and none for a travell
     for (const id of ['c0', 'c1']) expect(bodiesTo(harness.sandbox, `${project.projectId}-${id}`)).toEqual(['Hello']);
   });
   expect(bodiesTo(harness.sandbox, `${project.projectId}-c2`)).toEqual([]);
+}, 60_000);
+
+/**
+ * A step's move records the steps that only change the traveller's record after it at once (a split, the start of a
+ * waitForEvent): one write for them all, with each step passed and counted once.
+ */
+it('records a push and the record-only steps after it at once in one write, each counted once', async () => {
+  const context = harness.ingress.context;
+  const ids = ['f0', 'f1'];
+  const journeyId = await travellersDueAtFirstStep(
+    'fold',
+    [
+      pushStep('hello', 'Hi'),
+      { id: 'pick', type: 'split', paths: ['a', 'b'].map((name) => ({ name, percent: 50, next: 'listen' })) },
+      {
+        id: 'listen',
+        type: 'waitForEvent',
+        event: 'fold-done',
+        timeoutSeconds: 3600,
+        onEvent: 'exit',
+        onTimeout: 'exit',
+      },
+    ],
+    ids,
+  );
+  const { claim, travellers } = await claimDueTravellers(context.models, context.config.journeyClaimLeaseMs);
+  const model = context.models.JourneyTraveller;
+  const real = model.bulkWrite;
+  let writes = 0;
+  model.bulkWrite = ((...args: Parameters<typeof real>) => {
+    writes += 1;
+    return real.apply(model, args);
+  }) as typeof real;
+  try {
+    await runClaimedSteps(context, { defaultZone: async () => 'UTC', versions: new Map() }, claim, travellers);
+  } finally {
+    model.bulkWrite = real;
+  }
+  expect(writes).toBe(1);
+  const after = await model.find({ journeyId }).lean();
+  for (const traveller of after) {
+    expect(traveller.passed.map((passed) => passed.stepId)).toEqual(['hello', 'pick']);
+    expect({ state: traveller.state, at: traveller.at, listening: traveller.listening?.stepId }).toEqual({
+      state: 'due',
+      at: 'listen',
+      listening: 'listen',
+    });
+  }
+  const { stats } = await journeys.read(journeyId);
+  expect(stats.steps.hello).toMatchObject({ entered: 2, waiting: 0 });
+  expect(stats.steps.pick).toMatchObject({ entered: 2, waiting: 0 });
+  expect(stats.steps.listen).toMatchObject({ entered: 2, waiting: 2 });
+  await eventually(() => {
+    for (const id of ids) expect(bodiesTo(harness.sandbox, `${project.projectId}-${id}`)).toEqual(['Hi']);
+  });
 }, 60_000);

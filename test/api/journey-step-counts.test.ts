@@ -52,7 +52,7 @@ function failTravellerWrite(when: Failure, skip: number) {
 /**
  * One batch of the step runner: claims what is due, with a lease that lapses at once (the claim's, and that of the
  * travellers going on at once), and runs it; `failMove` fails the first step's move, or with `chained` the move of the
- * step its travellers go on to at once in the same run.
+ * step its travellers go on to at once in the same run (a setTags step: the wait after it is recorded in its move).
  */
 async function runBatch(failMove?: Failure, chained = false) {
   const { claim, travellers } = await claimDueTravellers(context().models, 0);
@@ -68,8 +68,9 @@ async function travellersAtFirstStep(name: string): Promise<string> {
     entry: { event: `${name}-enter` },
     steps: [
       { id: 'tag', type: 'setTags', tags: { seen: 1 } },
+      { id: 'retag', type: 'setTags', tags: { seen: 2 } },
       { id: 'pause', type: 'wait', seconds: 3600 },
-      { id: 'later', type: 'setTags', tags: { seen: 2 } },
+      { id: 'later', type: 'setTags', tags: { seen: 3 } },
     ],
   });
   await journeys.report(devices.map((device) => deviceEvent(device, `${name}-enter`)));
@@ -100,6 +101,7 @@ it.each([
     await eventually(async () => {
       const { stats } = await journeys.read(id);
       expect(stats.steps.tag).toMatchObject({ entered: 3, waiting: 0 });
+      expect(stats.steps.retag).toMatchObject({ entered: 3, waiting: 0 });
       expect(stats.steps.pause).toMatchObject({ entered: 3, waiting: 3 });
       expect(stats).toMatchObject({ entered: 3, active: 3, completed: 0, exited: 0 });
     });

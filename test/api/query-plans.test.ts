@@ -399,6 +399,16 @@ const hotQueries: HotQuery[] = [
     explain: () => listedTargetsPlans({ targetType: 'device', targetIds: ['d007', 'd008'] }),
     index: '_id_',
   },
+  {
+    name: "a journey push step's send to 250 devices: three $ins of at most 100 ids",
+    explain: async () => {
+      const targetIds = Array.from({ length: 250 }, (_, index) => `d${String(index).padStart(3, '0')}`);
+      const plans = await listedTargetsPlans({ targetType: 'device', targetIds });
+      expect(plans).toHaveLength(3);
+      return plans;
+    },
+    index: '_id_',
+  },
   // CONTRACTS §14: platforms (and silent, which leaves out web) narrow every target query itself.
   {
     name: 'a send to users for some platforms: a query per user',

@@ -1,0 +1,73 @@
+import type { StepOf, StepType } from '../schemas/journey-steps.ts';
+import { exitTarget } from './journey-graph.ts';
+import type { StepContext, StepResult, StepRun, Traveller } from './steps/step-context.ts';
+import { stepRuns } from './steps/step-runs.ts';
+
+/** A traveller's run of one step, and of the steps it went through at once after it, written as one move. */
+export interface Move {
+  /** The steps it ran, in order, with what each recorded (none while a waitForEvent step starts to wait). */
+  steps: Array<{ stepId: string; outcome: StepResult['outcome'] }>;
+  /** Where the last of them sends it. */
+  result: StepResult;
+}
+
+/**
+ * Steps that change nothing but the traveller's own record: run again after a lost write, they come out the same (a
+ * split draws from the traveller's seq), so they need no write of their own before they run. A push, setTags or
+ * webhook step is keyed by the runId its traveller was stored under, and so runs only from a stored record.
+ */
+const recordOnly = new Set<StepType>(['wait', 'waitForEvent', 'branch', 'split']);
+
+/** Whether the traveller's next step is due now: it then runs in the same run (a loop holds a wait, CONTRACTS §18). */
+export const goesOnNow = (result: StepResult) =>
+  result.next !== exitTarget && result.dueAt === undefined && result.listening === undefined;
+
+/** The traveller as the move so far would store it, at its next step. */
+const movedSoFar = (traveller: Traveller, move: Move, now: Date): Traveller => ({
+  ...traveller,
+  at: move.result.next,
+  listening: null,
+  waitingIn: null,
+  seq: traveller.seq + move.steps.length,
+  passed: [
+    ...traveller.passed,
+    ...move.steps.flatMap(({ stepId, outcome }) => (outcome ? [{ stepId, at: now, outcome }] : [])),
+  ],
+});
+
+/**
+ * The batch's results as moves, each taken on through the record-only steps that follow at once, run in memory for
+ * the travellers at each together: one write then records them all, where each used to cost its own. Those a
+ * following step fails for stop before it, and run it from their stored record.
+ */
+export async function foldRecordOnly(
+  context: StepContext,
+  travellers: Traveller[],
+  results: Map<string, StepResult>,
+  stepId: string,
+): Promise<Map<string, Move>> {
+  const moves = new Map<string, Move>();
+  for (const [id, result] of results) moves.set(id, { steps: [{ stepId, outcome: result.outcome }], result });
+  let going = travellers.filter((traveller) => moves.has(traveller._id));
+  for (let depth = 0; depth < context.version.steps.length && going.length > 0; depth++) {
+    const atNext = new Map<string, Traveller[]>();
+    for (const traveller of going) {
+      const move = moves.get(traveller._id)!;
+      const next = context.version.steps.find((step) => step.id === move.result.next);
+      if (!goesOnNow(move.result) || !next || !recordOnly.has(next.type)) continue;
+      atNext.set(next.id, [...(atNext.get(next.id) ?? []), movedSoFar(traveller, move, context.now)]);
+    }
+    going = [];
+    for (const [nextId, group] of atNext) {
+      const step = context.version.steps.find((candidate) => candidate.id === nextId)!;
+      const run = stepRuns[step.type] as StepRun<StepType>;
+      const ran = await run(context, step as StepOf<StepType>, group).catch(() => new Map<string, StepResult>());
+      for (const [id, result] of ran) {
+        const move = moves.get(id)!;
+        moves.set(id, { steps: [...move.steps, { stepId: nextId, outcome: result.outcome }], result });
+      }
+      going.push(...travellers.filter((traveller) => ran.has(traveller._id)));
+    }
+  }
+  return moves;
+}
