@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { interleavedSequencer } from './test/support/interleaved-sequencer.ts';
 
 /**
  * Every Node.js process of the run (the test workers, and the workers, commands and `npm start` the tests start, which
@@ -11,13 +12,15 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('.state/test/compile-ca
 /**
  * Files that start processes or servers of their own, or stop servers mid-send, and time what follows. Beside the rest
  * of the suite, two of them once left a worker silent for 30 s and a send without a push for a minute, so they run
- * after the other files, each in a fresh process and each group on servers of its own (every project runs the global
- * set-up; the servers a test stops are its own).
+ * after the other files, each in a fresh process, on servers of their own (every project runs the global set-up; the
+ * servers a test stops are its own).
  *
- * One at a time: the fault tests that push a 10,000-device send (or 10,000 journey travellers) through a fault, which need both cores, and the tests
- * that time a process's answer to a signal, a kill or a lapsed lock to within seconds; beside one another on a loaded
- * machine, both kinds missed their deadlines. The others spend most of their time waiting for a clock (a minute to
- * turn, a throttle, a TTL sweep, a process or a cluster to start), and two of them run side by side.
+ * One at a time: the fault tests that push a 10,000-device send, 10,000 journey travellers or a 100,000-row import
+ * through a fault (a core or more of processor time each), and the tests that time a process's answer to a signal, a
+ * kill or a lapsed lock to within seconds; beside one another on a loaded machine, both kinds missed their deadlines.
+ * Side by side: the others, which spend most of their time waiting for a clock (a minute to turn, a throttle, a TTL
+ * sweep, a process or a cluster to start). The two share a pool of two: a file of the first holds a lock while it runs
+ * (test/support/one-at-a-time.ts), so that it runs beside a waiting file, never beside another of its own kind.
  */
 const oneAtATime = [
   'test/faults/gateway-failures.test.ts',
@@ -26,6 +29,7 @@ const oneAtATime = [
   'test/faults/journey-redis-restart.test.ts',
   'test/faults/kill-journey-push-step.test.ts',
   'test/faults/kill-experiment-workers.test.ts',
+  'test/faults/kill-import-worker.test.ts',
   'test/faults/mongo-outage.test.ts',
   'test/faults/redis-restart.test.ts',
   'test/processes/fan-out-resume.test.ts',
@@ -33,6 +37,9 @@ const oneAtATime = [
   'test/processes/worker-processes.test.ts',
 ];
 const processAndFaultTests = ['test/processes/**/*.test.ts', 'test/faults/**/*.test.ts'];
+const oneAtATimeProject = 'one at a time';
+const sideBySideProject = 'side by side';
+const processAndFaultWorkers = 2;
 
 export default defineConfig({
   test: {
@@ -41,6 +48,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    sequence: { sequencer: interleavedSequencer(oneAtATimeProject, sideBySideProject) },
     projects: [
       {
         extends: true,
@@ -59,16 +67,22 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'one at a time', include: oneAtATime, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: {
+          name: oneAtATimeProject,
+          include: oneAtATime,
+          setupFiles: ['test/support/one-at-a-time.ts'],
+          maxWorkers: processAndFaultWorkers,
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         extends: true,
         test: {
-          name: 'side by side',
+          name: sideBySideProject,
           include: processAndFaultTests,
           exclude: oneAtATime,
-          maxWorkers: 2,
-          sequence: { groupOrder: 2 },
+          maxWorkers: processAndFaultWorkers,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -21,7 +21,7 @@ export function databaseOf(url: string): string | undefined {
 }
 
 /** True when the URL sets the option itself (case-insensitively, as the driver reads options). */
-function urlSetsOption(url: string, option: string): boolean {
+export function urlSetsOption(url: string, option: string): boolean {
   const wanted = option.toLowerCase();
   return [...new ConnectionString(url).searchParams.keys()].some((key) => key.toLowerCase() === wanted);
 }

@@ -1,5 +1,18 @@
 import mongoose, { type Connection } from 'mongoose';
 import { StartUpError } from './start-up-error.ts';
+import { urlSetsOption } from './mongo-url.ts';
+
+/**
+ * The longest a command may wait for the server's answer (the driver's `socketTimeoutMS`, which bounds each round
+ * trip, a cursor's every batch on its own, and not an idle pooled connection). A server that took a command and never
+ * answers it, while it still answers the driver's heartbeat on another connection, would otherwise hold a worker's
+ * job active for good, its lock renewed by the live process: the command fails instead as unreachable, and the job runs
+ * again a second later (storage-outages.ts). Four times the longest legitimate round trip, SecantusDB gathering a
+ * 1,000,000-device segment's matches before its first batch (about 16 s on a quiet machine: docs/performance.md,
+ * Segments), so that a loaded machine does not reach it; MongoDB serves such a scan from an index, far within it.
+ * A URL that sets `socketTimeoutMS` keeps its own.
+ */
+export const commandAnswerBoundMs = 60_000;
 
 /**
  * Commands fail at once while the server is away instead of queueing in memory: the ingress must answer 503
@@ -12,6 +25,7 @@ import { StartUpError } from './start-up-error.ts';
  */
 export async function connectMongo(url: string): Promise<Connection> {
   const connection = mongoose.createConnection(url, {
+    ...(!urlSetsOption(url, 'socketTimeoutMS') && { socketTimeoutMS: commandAnswerBoundMs }),
     bufferCommands: false,
     autoIndex: false,
     autoCreate: false,

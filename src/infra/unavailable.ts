@@ -7,7 +7,49 @@ const mongoUnavailableNames = new Set([
   'MongoClientClosedError',
   'MongoPoolClosedError',
   'MongoExpiredSessionError',
+  'MongoServerClosedError',
+  // A command past its time limit (timeoutMS), which a URL may set.
+  'MongoOperationTimeoutError',
 ]);
+
+/**
+ * What a server answers while it shuts down, starts, steps down or cannot reach its peers: the codes the driver's
+ * retryable reads and writes take as "try again on a server that answers" (the MongoDB specifications' list). A
+ * restarted server answers them for a while, a command in flight at a shutdown gets one.
+ */
+const mongoUnavailableCodes = new Set([
+  6, // HostUnreachable
+  7, // HostNotFound
+  89, // NetworkTimeout
+  91, // ShutdownInProgress
+  134, // ReadConcernMajorityNotAvailableYet
+  189, // PrimarySteppedDown
+  262, // ExceededTimeLimit
+  9001, // SocketException
+  10058, // LegacyNotPrimary
+  10107, // NotWritablePrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
+]);
+
+/** The same answers from a server too old to give a code. */
+const mongoUnavailableMessages = [/not master|not primary/i, /node is recovering/i];
+
+/** The code of a server's answer, or of its write concern's failure (a write applied but not yet durable). */
+function mongoCodeOf(error: Error): number | undefined {
+  const { code, result } = error as { code?: unknown; result?: { writeConcernError?: { code?: unknown } } };
+  const raw = typeof code === 'number' ? code : result?.writeConcernError?.code;
+  return typeof raw === 'number' ? raw : undefined;
+}
+
+function isMongoServerUnavailable(error: Error): boolean {
+  if (!error.name.startsWith('Mongo')) return false;
+  const code = mongoCodeOf(error);
+  if (code !== undefined) return mongoUnavailableCodes.has(code);
+  return mongoUnavailableMessages.some((pattern) => pattern.test(error.message));
+}
 
 /**
  * A MongoNetworkError or one of its subclasses (a connection lost mid-operation, a pool cleared after one), all of which
@@ -42,8 +84,9 @@ export function isUnavailableError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (mongoUnavailableNames.has(error.name)) return true;
   if (error.name === 'MaxRetriesPerRequestError') return true;
-  if (isMongoNetworkError(error)) return true;
-  const cause = bulkWriteCause(error);
-  if (cause) return isUnavailableError(cause);
+  if (isMongoNetworkError(error) || isMongoServerUnavailable(error)) return true;
+  // What the driver's wrapper (a bulk write, an error of its own) says it met.
+  if (isUnavailableError(bulkWriteCause(error) ?? (error.name.startsWith('Mongo') ? error.cause : undefined)))
+    return true;
   return redisUnavailablePatterns.some((pattern) => pattern.test(error.message));
 }

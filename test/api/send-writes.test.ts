@@ -4,6 +4,7 @@ import { useIngress } from '../support/ingress.ts';
 import { registerDevices } from '../support/delivery-harness.ts';
 import { createModels } from '../../src/models/index.ts';
 import { sendProcessor } from '../../src/fan-out/send-processor.ts';
+import { claimSending, SendCanceledError } from '../../src/fan-out/send-claim.ts';
 
 // No workers: the test runs the send job itself, over a connection whose commands it sees.
 const {
@@ -43,5 +44,23 @@ describe('what a send costs the database (each write is journaled)', () => {
       key: project.apiKey,
     });
     expect(read.body.data).toMatchObject({ status: 'completed', stats: { targeted: 1 } });
+  });
+
+  it('a fan-out run that another run overtook and completed ends without moving the send back to sending', async () => {
+    await registerDevices(ingress, project, [{ id: 'o-phone', platform: 'android', token: 'tok-o', userId: 'olga' }]);
+    const created = await ingress.request('POST', `/v1/projects/${project.projectId}/notifications`, {
+      key: project.apiKey,
+      body: { targetType: 'userId', targetIds: ['olga'], body: 'Hello' },
+    });
+    const notificationId: string = created.body.data.id;
+    await sendProcessor(ingress.context)((await ingress.context.queues.send.getJob(notificationId))!);
+    // The overtaken run's claim of its page, after the other run completed the send.
+    await expect(claimSending(ingress.context.models, notificationId, { 'stats.targeted': 1 })).rejects.toThrow(
+      SendCanceledError,
+    );
+    const read = await ingress.request('GET', `/v1/projects/${project.projectId}/notifications/${notificationId}`, {
+      key: project.apiKey,
+    });
+    expect(read.body.data.status).toBe('completed');
   });
 });

@@ -16,9 +16,13 @@ import {
   MongoBulkWriteError,
   MongoNetworkError,
   MongoNetworkTimeoutError,
+  MongoOperationTimeoutError,
   MongoServerError,
   MongoServerSelectionError,
+  MongoWriteConcernError,
 } from 'mongodb';
+import { connectMongo } from '../../src/infra/mongo.ts';
+import { restartable } from '../support/fault-harness.ts';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -153,6 +157,59 @@ describe('which errors mean a backing store is unreachable', () => {
       expect(isUnavailableError(error), error.message).toBe(true);
       expect(isUnavailableError(new MongoBulkWriteError(error, {} as never)), error.message).toBe(true);
     }
+  });
+
+  it('a server that shuts down, starts or steps down, by code (of the answer or of its write concern) or by an old message', () => {
+    const answers = [
+      new MongoServerError({ message: 'The server is in quiesce mode and will shut down', code: 91 }),
+      new MongoServerError({ message: 'interrupted at shutdown', code: 11600 }),
+      new MongoServerError({ message: 'not primary', code: 10107 }),
+      new MongoWriteConcernError({ writeConcernError: { code: 91, errmsg: 'shutdown in progress' } } as never),
+      new MongoServerError({ message: 'node is recovering' }),
+      new MongoOperationTimeoutError('Timed out during socket read (60000ms)'),
+    ];
+    for (const error of answers) expect(isUnavailableError(error), error.message).toBe(true);
+  });
+
+  it('every error a client meets while its server is killed, away and started again', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'unavailable-'));
+    const server = await restartable(startLocalSecantusDb, stateDir);
+    cleanups.push(() => server.stop());
+    const connection = await connectMongo(withDatabase(server.url, 'restart_test'));
+    cleanups.push(() => connection.close());
+    const things = connection.collection<{ _id: string; n: number }>('things');
+    await things.insertMany(Array.from({ length: 500 }, (_, n) => ({ _id: `t${n}`, n })));
+    const met: Error[] = [];
+    const answered = new Set<string>();
+    let restarted = false;
+    let stop = false;
+    const commands: Record<string, () => Promise<unknown>> = {
+      find: () => things.find({}, { batchSize: 100 }).toArray(),
+      count: () => things.countDocuments({ n: { $gte: 0 } }),
+      aggregate: () => things.aggregate([{ $match: { n: { $gte: 5 } } }, { $count: 'n' }]).toArray(),
+      update: () => things.updateOne({ _id: 't1' }, { $inc: { n: 1 } }),
+      findAndModify: () => things.findOneAndUpdate({ _id: 't2' }, { $inc: { n: 1 } }),
+      insertMany: () => things.insertMany([{ _id: `r${Math.random()}`, n: 0 }], { ordered: false }),
+      bulkWrite: () => things.bulkWrite([{ updateOne: { filter: { _id: 't3' }, update: { $inc: { n: 1 } } } }]),
+    };
+    const running = Object.entries(commands).map(async ([name, command]) => {
+      while (!stop)
+        await command().then(
+          () => restarted && answered.add(name),
+          (error: Error) => met.push(error),
+        );
+    });
+    await server.kill();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await server.start();
+    restarted = true;
+    await eventually(() => expect(answered.size).toBe(Object.keys(commands).length), 30_000);
+    stop = true;
+    await Promise.all(running);
+    expect(met.length).toBeGreaterThan(0);
+    expect(met.filter((error) => !isUnavailableError(error)).map((error) => `${error.name}: ${error.message}`)).toEqual(
+      [],
+    );
   });
 
   it("not a bulk write's own failure, nor any other server error", () => {

@@ -14,6 +14,8 @@ import { eventually } from '../support/eventually.ts';
 import { pastSameInterrupt } from '../support/interrupts.ts';
 import { useWorkerProcesses } from '../support/gated-worker-processes.ts';
 import type { NodeProcess } from '../support/child-processes.ts';
+import { ConnectionString } from 'mongodb-connection-string-url';
+import { commandAnswerBoundMs } from '../../src/infra/mongo.ts';
 
 // Fan-out runs in this process; every delivery runs in worker processes started by the tests.
 const { harness } = useDeliveryHarness({ queues: ['send'] });
@@ -256,5 +258,21 @@ describe('worker shutdown and crashes', () => {
     const third = await deliverWorker();
     await held.expectDeliveredOnce();
     await expectLastRunBy(held.batch, third);
+  });
+});
+
+describe('a MongoDB-wire server that stops answering', () => {
+  it('a command it took and never answers ends the run at the answer bound; the batch runs again, its attempt unspent, and delivers once', async () => {
+    // Every connection waits at most this long for an answer, unless its URL sets its own; the worker's here sets 2 s,
+    // so that the test need not wait a minute.
+    expect(harness.ingress.context.models.Device.db.getClient().options.socketTimeoutMS).toBe(commandAnswerBoundMs);
+    const url = new ConnectionString(processes.gate().url);
+    url.searchParams.set('socketTimeoutMS', '2000');
+    await deliverWorker({ MONGODB_URL: url.toString() });
+    const held = await batchHeldAfterSending('silent');
+    // Its lock still renewed by a live process, the batch would stay active for good.
+    processes.gate().forget();
+    await held.expectDeliveredOnce();
+    expect((await deliverQueue().getJob(held.batch))!.attemptsMade).toBe(1);
   });
 });

@@ -17,6 +17,8 @@ export interface MongoGate {
   held(): number;
   /** Sends the held commands on and holds no more; those of a connection that closed meanwhile are dropped. */
   release(): void;
+  /** Holds no more, and never sends the held commands on: a server that took them and will not answer. */
+  forget(): void;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,11 @@ export async function startMongoGate(mongoUrl: string): Promise<MongoGate> {
       pattern = null;
       for (const { upstream, messages } of holding.values()) for (const message of messages) upstream.write(message);
       holding.clear();
+    },
+    forget() {
+      pattern = null;
+      // Their connections stay open and silent; the later messages of each are dropped with them.
+      for (const held of holding.values()) held.messages = [];
     },
     async close() {
       for (const socket of sockets) socket.destroy();
