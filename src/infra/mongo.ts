@@ -1,4 +1,4 @@
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type ConnectOptions, type Connection } from 'mongoose';
 import { StartUpError } from './start-up-error.ts';
 import { urlSetsOption } from './mongo-url.ts';
 
@@ -24,7 +24,20 @@ export const commandAnswerBoundMs = 60_000;
  * sets `journal` itself keeps its own choice.
  */
 export async function connectMongo(url: string): Promise<Connection> {
-  const connection = mongoose.createConnection(url, {
+  let connection: Connection | undefined;
+  try {
+    // Inside the try: reading the URL's own options is where a URL that is not a connection string fails.
+    connection = mongoose.createConnection(url, connectionOptions(url));
+    await connection.asPromise();
+  } catch (error) {
+    await connection?.close().catch(() => undefined);
+    throw startUpErrorOf(error);
+  }
+  return connection;
+}
+
+function connectionOptions(url: string): ConnectOptions {
+  return {
     ...(!urlSetsOption(url, 'socketTimeoutMS') && { socketTimeoutMS: commandAnswerBoundMs }),
     bufferCommands: false,
     autoIndex: false,
@@ -36,14 +49,7 @@ export async function connectMongo(url: string): Promise<Connection> {
     connectTimeoutMS: 10_000,
     maxPoolSize: 50,
     writeConcern: { journal: true },
-  });
-  try {
-    await connection.asPromise();
-  } catch (error) {
-    await connection.close().catch(() => undefined);
-    throw startUpErrorOf(error);
-  }
-  return connection;
+  };
 }
 
 /** What an operator fixes, in one line: a MONGODB_URL that is not a connection string, or no server answering it. */
