@@ -3,7 +3,7 @@ import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
 import type { Traveller } from './steps/step-context.ts';
-import { goesOnNow, type Move } from './fold-record-only.ts';
+import { goesOnNow, passedOf, type Move } from './fold-record-only.ts';
 import { exitTarget } from './journey-graph.ts';
 import type { StatsChanges } from './journey-stats.ts';
 import { moveCounted, type TravellerCounts } from './counted-moves.ts';
@@ -20,14 +20,10 @@ export interface StepBatch {
   move: string;
 }
 
-/** The passed steps a move records: those of its steps with an outcome. */
-const passedOf = (batch: StepBatch, move: Move) =>
-  move.steps.flatMap(({ stepId, outcome }) => (outcome ? [{ stepId, at: batch.now, outcome }] : []));
-
 /** What a traveller's record becomes after its move; `runId` is its next step's when it goes on now. */
 function movedOn(batch: StepBatch, { steps, result }: Move, runId: string | null) {
   const done = result.next === exitTarget;
-  const passed = passedOf(batch, { steps, result });
+  const passed = passedOf({ steps, result }, batch.now);
   return {
     $set: {
       state: done ? ('done' as const) : runId ? ('running' as const) : ('due' as const),
@@ -59,7 +55,7 @@ function onward(batch: StepBatch, traveller: Traveller, move: Move, runId: strin
     movedBy: batch.move,
     failures: 0,
     seq: traveller.seq + move.steps.length,
-    passed: [...traveller.passed, ...passedOf(batch, move)],
+    passed: [...traveller.passed, ...passedOf(move, batch.now)],
   };
 }
 

@@ -22,6 +22,10 @@ const recordOnly = new Set<StepType>(['wait', 'waitForEvent', 'branch', 'split']
 export const goesOnNow = (result: StepResult) =>
   result.next !== exitTarget && result.dueAt === undefined && result.listening === undefined;
 
+/** The passed steps a move records: those of its steps with an outcome. */
+export const passedOf = (move: Move, now: Date) =>
+  move.steps.flatMap(({ stepId, outcome }) => (outcome ? [{ stepId, at: now, outcome }] : []));
+
 /** The traveller as the move so far would store it, at its next step. */
 const movedSoFar = (traveller: Traveller, move: Move, now: Date): Traveller => ({
   ...traveller,
@@ -29,10 +33,7 @@ const movedSoFar = (traveller: Traveller, move: Move, now: Date): Traveller => (
   listening: null,
   waitingIn: null,
   seq: traveller.seq + move.steps.length,
-  passed: [
-    ...traveller.passed,
-    ...move.steps.flatMap(({ stepId, outcome }) => (outcome ? [{ stepId, at: now, outcome }] : [])),
-  ],
+  passed: [...traveller.passed, ...passedOf(move, now)],
 });
 
 /**
