@@ -73,8 +73,9 @@ describe("the journey builder's conditions, order and drawing", { timeout: 180_0
       try {
         await signIn(page);
         await page.goto(`${harness.ingress.baseUrl}/console#/journeys/${id}`);
-        await until(countAfterRefresh(page, 'hello', 'sent'), { timeout: 30_000 }).toBe('2');
-        await until(countAfterRefresh(page, 'paid', 'waiting'), { timeout: 30_000 }).toBe('2');
+        // A minute each: on a loaded machine the page and the journey's pushes may take half of one.
+        await until(countAfterRefresh(page, 'hello', 'sent'), { timeout: 60_000 }).toBe('2');
+        await until(countAfterRefresh(page, 'paid', 'waiting'), { timeout: 60_000 }).toBe('2');
         expect(await count(page, 'welcome', 'entered')).toBe('2');
         expect(await card(page, 'paid').locator('.step-summary').textContent()).toBe(
           'wait up to 2 days for “purchase” whose amount is at least 50',
@@ -87,7 +88,7 @@ describe("the journey builder's conditions, order and drawing", { timeout: 180_0
         await close();
       }
     }
-  });
+  }, 300_000);
 
   it('edits the data conditions of entry, exit rules, a wait for an event and a branch, and moves steps', async () => {
     expect(id).not.toBe('');
