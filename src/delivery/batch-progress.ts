@@ -8,6 +8,7 @@ import type { Rendered } from './rendered-push.ts';
 import { addToDay, type DailyCountDeps } from '../overview/daily-counts.ts';
 import { saveCallProgress, type CallProgress } from '../queues/deliver-call-progress.ts';
 import type { Deps } from '../deps.ts';
+import type { HashIncrement } from '../infra/hash-increments.ts';
 
 type ProgressDeps = DailyCountDeps & Pick<Deps, 'queues'>;
 type KeptProgress = Pick<DeliverJobData, 'gaveUp' | 'unrecorded' | 'attemptsEndedClean' | 'holding'>;
@@ -82,12 +83,13 @@ export class BatchProgress {
 
   /**
    * A gateway call's outcomes, saved before they are written to MongoDB: a rerun writes them instead of sending. They go
-   * in the job's progress (CallProgress), with the devices settled since the data's last save, not the batch's devices.
+   * in the job's progress (CallProgress), with the devices settled since the data's last save, not the batch's devices,
+   * and the call's metrics with them.
    */
-  async saveUnrecorded(unrecorded: UnrecordedOutcomes): Promise<void> {
+  async saveUnrecorded(unrecorded: UnrecordedOutcomes, metrics: HashIncrement[]): Promise<void> {
     const afterSave = this.job.data.saves ?? 0;
     const progress: CallProgress = { afterSave, done: this.settledSinceSave, tally: this.tally.saved(), unrecorded };
-    await saveCallProgress(this.deps, this.job, progress);
+    await saveCallProgress(this.deps, this.job, progress, metrics);
   }
 
   /** The devices about to be split off into held parts, saved before the parts are queued (splitOffHeld). */

@@ -1,6 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { PushGateway } from '../gateways/gateway.ts';
-import { recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
+import { deliveryMetricIncrements, recordDeliveryMetrics } from '../metrics/delivery-metrics.ts';
 import type { BatchDevice, DeliverJobData } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
@@ -9,7 +9,6 @@ import { waitOutStorageOutage } from '../infra/storage-outages.ts';
 import { delayRun } from '../infra/delay-run.ts';
 import { assertLockHeld, LostLockError } from '../queues/lost-lock.ts';
 import { RetriesExhaustedError, RetryRound } from './retry-rounds.ts';
-import type { OutcomeTally } from './outcome-tally.ts';
 import { BatchProgress } from './batch-progress.ts';
 import { renderPushes, toOutgoing, type Rendered } from './rendered-push.ts';
 import { expiredReason, expiresAt } from './push-expiry.ts';
@@ -84,7 +83,7 @@ export class DeliveryRun {
     const rendered = await this.timing.admit(notification, await this.render(notification, due));
     // Capped or expired devices, which no gateway call reports, reach the metrics here.
     if (rendered.length > 0) await this.send(notification, rendered);
-    else await this.reportMetrics(this.progress.tally, null);
+    else await this.reportMetrics();
     await this.finish();
   }
 
@@ -126,7 +125,7 @@ export class DeliveryRun {
       { notificationId, batch, failed: unsent.length, devices: considered, reason },
       logMessage,
     );
-    await this.reportMetrics(this.progress.tally, null);
+    await this.reportMetrics();
   }
 
   private async send(notification: PreparedNotification, rendered: Rendered[]): Promise<void> {
@@ -157,14 +156,16 @@ export class DeliveryRun {
     this.exhausted += refusals.exhausted.length;
     this.progress.countCall(call, outcomes);
     const unrecorded = this.unwritten.withCall(outcomes, Date.now());
-    // Reported before they are saved, so that every outcome a rerun finds saved was reported: a rerun that records
-    // them (the run stopped at MongoDB) reports nothing, where reporting after the writes would lose them from the
-    // metrics.
-    await this.reportMetrics(this.progress.tally, gatewaySeconds).catch((error: unknown) =>
-      this.worker.deps.log.warn({ err: error }, 'the delivery metrics could not be counted'),
+    // Redis first: from here on a rerun writes these outcomes instead of sending the pushes again. The call's metrics
+    // are counted in the same script, so that every outcome a rerun finds saved was reported: a rerun that records them
+    // (the run stopped at MongoDB) reports nothing, where reporting after the writes would lose them from the metrics.
+    const metrics = deliveryMetricIncrements(
+      this.worker.deps.config.queuePrefix,
+      this.job.data.gateway,
+      this.progress.tally.takeUnreported(),
+      gatewaySeconds,
     );
-    // Redis first: from here on a rerun writes these outcomes instead of sending the pushes again.
-    await this.progress.saveUnrecorded(unrecorded);
+    await this.progress.saveUnrecorded(unrecorded, metrics);
 
     logRefusals(this.worker.deps.log, this.job.data, outcomes);
     // The refused devices are written once for the run (UnwrittenRefusals).
@@ -189,8 +190,8 @@ export class DeliveryRun {
     throw new RetriesExhaustedError(this.job.data.gateway, this.exhausted);
   }
 
-  private async reportMetrics(tally: OutcomeTally, gatewaySeconds: number | null): Promise<void> {
-    await recordDeliveryMetrics(this.worker.deps, this.job.data.gateway, tally.takeUnreported(), gatewaySeconds);
+  private async reportMetrics(): Promise<void> {
+    await recordDeliveryMetrics(this.worker.deps, this.job.data.gateway, this.progress.tally.takeUnreported());
   }
 
   private delay(delayMs: number): Promise<never> {

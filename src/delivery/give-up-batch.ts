@@ -15,7 +15,7 @@ export async function giveUpBatch(worker: DeliveryWorker, job: Job<DeliverJobDat
   job.data = latestBatchData(job);
   const unrecorded = await writeLeftUnrecorded(worker, job.data);
   const tally = await new BatchProgress(worker.deps, job).giveUp(unrecorded);
-  await recordDeliveryMetrics(worker.deps, job.data.gateway, tally.takeUnreported(), null);
+  await recordDeliveryMetrics(worker.deps, job.data.gateway, tally.takeUnreported());
 }
 
 /** The outcomes still unwritten after trying to write those a run left: none, or all of them. */

@@ -4,7 +4,7 @@ import type { QueueName } from './queue-names.ts';
  * Every Redis key of the product, BullMQ's queues included, built from the configured prefix in this one place.
  *
  * Each key carries a Redis Cluster hash tag (the part in braces decides the slot). Keys that one command, script or
- * transaction touches together share a tag: a queue's keys, a project's event counts, the two metrics hashes. Keys
+ * transaction touches together share a tag: a queue's keys, a project's event counts, a deliver job and the delivery metrics. Keys
  * that are never used together get tags of their own (per project, per queue, per job), so a cluster spreads them
  * over its masters instead of piling everything into one slot. On a single Redis the braces are just characters.
  */
@@ -50,8 +50,11 @@ export const redisKeys = {
   journeysVersion: (prefix: string, projectId: string) => `${prefix}:journeys-version:{${projectId}}`,
   /** A journey's counts (CONTRACTS §18), one hash of HINCRBY fields, so that no document is their meeting point. */
   journeyStats: (prefix: string, journeyId: string) => `${prefix}:journey-stats:{${journeyId}}`,
-  /** Written in one MULTI per delivery batch. */
-  deliveryCounts: (prefix: string) => `${prefix}:metrics:{metrics}:deliveries`,
+  /**
+   * The delivery metrics: written with a gateway call's progress in one script on its job's hash, so they share the
+   * deliver queue's tag.
+   */
+  deliveryCounts: (prefix: string) => `${prefix}:metrics:{${queueTags.deliver}}:deliveries`,
   webhookCalls: (prefix: string) => `${prefix}:metrics:{metrics}:webhook-calls`,
   /** An endpoint's most recent call attempts, newest first. */
   webhookAttempts: (prefix: string, endpointId: string) => `${prefix}:webhook-attempts:{${endpointId}}`,
@@ -62,7 +65,7 @@ export const redisKeys = {
   quietHeld: (prefix: string, projectId: string) => `${prefix}:quiet-held:{${projectId}}`,
   /** The webhook jobs running for an endpoint, by holder, each scored by when its lease ends. */
   webhookSlots: (prefix: string, endpointId: string) => `${prefix}:webhook-slots:{${endpointId}}`,
-  gatewayLatency: (prefix: string) => `${prefix}:metrics:{metrics}:gateway-latency`,
+  gatewayLatency: (prefix: string) => `${prefix}:metrics:{${queueTags.deliver}}:gateway-latency`,
   /**
    * A project's counts of one kind gathered in Redis (gathered-counts.ts): recorded with a caller's marker in one
    * script, then renamed and flushed together, so they share the project's tag. `kind` names the counts

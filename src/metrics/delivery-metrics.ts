@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
 import type { GatewayName } from '../gateways/gateway.ts';
+import { queueIncrements, type HashIncrement } from '../infra/hash-increments.ts';
 
 export const gatewayNames: GatewayName[] = ['fcm', 'apns', 'webpush'];
 export const deliveryResults = ['sent', 'failed', 'unsubscribed', 'capped', 'retried'] as const;
@@ -23,27 +24,38 @@ export function emptyDeliveryCounts(): DeliveryCounts {
 }
 
 /**
- * One round trip per batch run: the outcome counts and, when the gateway was called, how long the call took.
+ * The outcome counts and, when the gateway was called, how long the call took, as increments of the metrics hashes.
  * Deliveries happen in worker processes but are scraped from the ingress, so the counters live in Redis: one hash
  * per metric, incremented by whichever process ran the batch.
  */
+export function deliveryMetricIncrements(
+  prefix: string,
+  gateway: GatewayName,
+  counts: DeliveryCounts,
+  gatewaySeconds: number | null,
+): HashIncrement[] {
+  const key = redisKeys.deliveryCounts(prefix);
+  const increments: HashIncrement[] = deliveryResults
+    .filter((result) => counts[result] > 0)
+    .map((result) => ({ key, field: deliveryCountField(gateway, result), by: counts[result] }));
+  if (gatewaySeconds !== null) {
+    const latency = redisKeys.gatewayLatency(prefix);
+    const bound = gatewayLatencyBuckets.find((upper) => gatewaySeconds <= upper) ?? '+Inf';
+    increments.push({ key: latency, field: latencyBucketField(gateway, bound), by: 1 });
+    increments.push({ key: latency, field: latencySumField(gateway), by: gatewaySeconds, float: true });
+  }
+  return increments;
+}
+
+/** Outcomes no gateway call reported (capped, expired, given up): a gateway call's go with its progress. */
 export async function recordDeliveryMetrics(
   deps: Pick<Deps, 'redis' | 'config'>,
   gateway: GatewayName,
   counts: DeliveryCounts,
-  gatewaySeconds: number | null,
 ): Promise<void> {
-  const prefix = deps.config.queuePrefix;
+  const increments = deliveryMetricIncrements(deps.config.queuePrefix, gateway, counts, null);
+  if (increments.length === 0) return;
   const pipeline = deps.redis.multi();
-  for (const result of deliveryResults) {
-    if (counts[result] > 0)
-      pipeline.hincrby(redisKeys.deliveryCounts(prefix), deliveryCountField(gateway, result), counts[result]);
-  }
-  if (gatewaySeconds !== null) {
-    const key = redisKeys.gatewayLatency(prefix);
-    const bound = gatewayLatencyBuckets.find((upper) => gatewaySeconds <= upper) ?? '+Inf';
-    pipeline.hincrby(key, latencyBucketField(gateway, bound), 1);
-    pipeline.hincrbyfloat(key, latencySumField(gateway), gatewaySeconds);
-  }
+  queueIncrements(pipeline, increments);
   await pipeline.exec();
 }

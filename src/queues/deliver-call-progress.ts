@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Deps } from '../deps.ts';
 import type { DeliverJobData, DeliveryTally, UnrecordedOutcomes } from './deliver.ts';
+import { incrementArguments, incrementsScript, type HashIncrement } from '../infra/hash-increments.ts';
 
 /**
  * What a delivery run saves after each gateway call, in the job's progress field and not its data: the devices settled
@@ -33,8 +34,9 @@ export function latestBatchData(job: Pick<Job<DeliverJobData>, 'data' | 'progres
 /**
  * BullMQ's progress field of the job's own hash, set as updateProgress sets it but without the progress event it also
  * streams, which would copy each call's progress into the queue's events stream. A job already removed is left removed.
+ * The call's metrics are counted in the same round trip, before its progress (incrementsScript).
  */
-const saveProgressScript = `
+const saveProgressScript = `${incrementsScript}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'progress', ARGV[1])
 return 1`;
@@ -43,7 +45,10 @@ export async function saveCallProgress(
   deps: Pick<Deps, 'redis' | 'queues'>,
   job: Job<DeliverJobData>,
   progress: CallProgress,
+  metrics: HashIncrement[],
 ): Promise<void> {
-  await deps.redis.eval(saveProgressScript, 1, deps.queues.deliver.toKey(job.id!), JSON.stringify(progress));
+  const { keys, args } = incrementArguments(metrics);
+  const jobKey = deps.queues.deliver.toKey(job.id!);
+  await deps.redis.eval(saveProgressScript, 1 + keys.length, jobKey, ...keys, JSON.stringify(progress), ...args);
   job.progress = progress;
 }
