@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
-import type { StepBatch } from './advance-travellers.ts';
+import { stepBatchFilter, type StepBatch } from './advance-travellers.ts';
 import type { StatsChanges } from './journey-stats.ts';
 import { moveCounted, type TravellerCounts } from './counted-moves.ts';
 
@@ -13,9 +13,9 @@ export const failureReason = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).slice(0, 200) || 'the step failed';
 
 /**
- * Records a failed attempt of the step on each traveller, alone: it stays running under its runId (so that the retry
- * writes what the attempt would have) with its lease lapsing at the retry time, when the claim takes it again; after
- * the last retry it leaves with `step_failed`. Each attempt is in its passed steps with the reason.
+ * Records a failed attempt of the step on each traveller, alone: it stays at the step, due at the retry time, with its
+ * runId stored (so that the retry writes what the attempt would have); after the last retry it leaves with
+ * `step_failed`. Each attempt is in its passed steps with the reason.
  */
 export async function failTravellers(
   models: Models,
@@ -33,13 +33,12 @@ export async function failTravellers(
     const retryAt = delay === undefined ? null : new Date(batch.now.getTime() + delay);
     const outcome = { failed: reason, attempt, ...(retryAt && { retryAt: retryAt.toISOString() }) };
     const update = retryAt
-      ? { $set: { claim: null, dueAt: retryAt }, $inc: { failures: 1 } }
+      ? { $set: { dueAt: retryAt, runId: traveller.runId }, $inc: { failures: 1 } }
       : {
           $set: {
             state: 'done' as const,
             endReason: 'step_failed' as const,
             endedAt: batch.now,
-            claim: null,
             movedBy: batch.move,
             dueAt: null,
             runId: null,
@@ -49,7 +48,7 @@ export async function failTravellers(
         };
     operations.push({
       updateOne: {
-        filter: { _id: traveller._id, claim: batch.claim, state: 'running' },
+        filter: stepBatchFilter(batch, [traveller._id], traveller.seq),
         update: { ...update, $push: { passed: { stepId: batch.stepId, at: batch.now, outcome } } },
       },
     });
