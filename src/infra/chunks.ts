@@ -4,12 +4,6 @@
  */
 export const maxUpdatesPerCommand = 50;
 
-/**
- * The ids one query's `$in` names at most: the local server's `$in` costs more than in proportion to its values (500
- * _ids: three times five `$in`s of 100; docs/architecture.md#local-server-quirks).
- */
-export const maxIdsPerIn = 100;
-
 export function* inChunks<T>(items: T[], size = maxUpdatesPerCommand): Generator<T[]> {
   for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Models } from '../models/index.ts';
-import { inChunks, maxIdsPerIn } from '../infra/chunks.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
 import type { Traveller } from './steps/step-context.ts';
 import { goesOnNow, passedOf, type Move } from './fold-record-only.ts';
@@ -83,7 +82,7 @@ function countsOf(batch: StepBatch, traveller: Traveller, { steps, result }: Mov
 
 /**
  * Records the moves of the batch's travellers and moves them on: one update per distinct move (and seq, the same for
- * travellers that came the same way) and `$in` of at most maxIdsPerIn, conditional on the step run claimed (a traveller that exited or was moved on
+ * travellers that came the same way), conditional on the step run claimed (a traveller that exited or was moved on
  * meanwhile is left as it is), counting only those it moved. Answers the travellers it moved whose next step is due
  * now, for this run to go on with.
  */
@@ -111,11 +110,10 @@ export async function advanceTravellers(
     counts.set(traveller._id, countsOf(batch, traveller, move));
     if (same.runId) goingOn.push(onward(batch, traveller, move, same.runId));
   }
-  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byMove.values()].flatMap(
-    ({ move, seq, ids, runId }) =>
-      [...inChunks(ids.sort(), maxIdsPerIn)].map((chunk) => ({
-        updateMany: { filter: stepBatchFilter(batch, chunk, seq), update: movedOn(batch, move, runId) },
-      })),
+  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byMove.values()].map(
+    ({ move, seq, ids, runId }) => ({
+      updateMany: { filter: stepBatchFilter(batch, ids, seq), update: movedOn(batch, move, runId) },
+    }),
   );
   const moved = await moveCounted(models, batch.move, operations, counts.size, counts, stats);
   return moved === 'all' ? goingOn : goingOn.filter((traveller) => moved.has(traveller._id));

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Models } from '../models/index.ts';
-import { inChunks, maxIdsPerIn } from '../infra/chunks.ts';
 import type { Traveller } from './steps/step-context.ts';
 import { claimStepRuns, releaseStepRuns, type StepRunKey } from './traveller-claims.ts';
 import type { StepDeps } from './steps/step-context.ts';
@@ -26,12 +25,9 @@ export const dueTravellersQuery = (models: Models, now: Date, limit = dueScanSiz
     .limit(limit)
     .lean<Found[]>();
 
-/** Travellers read back whole by id, once claimed: one query of an `$in` of at most maxIdsPerIn. */
+/** Travellers read back whole by id, once claimed. */
 export const travellersByIdQuery = (models: Models, ids: string[]) =>
   models.JourneyTraveller.find({ _id: { $in: ids } }).lean<Traveller[]>();
-
-const travellersById = async (models: Models, ids: string[]) =>
-  (await Promise.all([...inChunks(ids.sort(), maxIdsPerIn)].map((chunk) => travellersByIdQuery(models, chunk)))).flat();
 
 /**
  * Takes the step runs of the travellers found in `batch` that no live claim holds, for this worker, and reads them
@@ -49,7 +45,7 @@ export async function claimFound(
   if (runIds.size === 0) return { claim, travellers: [] };
   const seqs = new Map(batch.map(({ _id, seq }) => [_id, seq]));
   const now = Date.now();
-  const read = await travellersById(deps.models, [...runIds.keys()]);
+  const read = await travellersByIdQuery(deps.models, [...runIds.keys()]);
   const travellers = read
     .filter((t) => t.state === 'due' && t.seq === seqs.get(t._id) && t.dueAt && t.dueAt.getTime() <= now)
     .map((traveller) => ({ ...traveller, runId: traveller.runId ?? runIds.get(traveller._id)! }));

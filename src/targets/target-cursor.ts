@@ -5,7 +5,10 @@ import type { SegmentResolver, TargetQuery } from './segment-resolver.ts';
 import type { TargetDevice } from './target-device.ts';
 import { platformClause } from './platform-clause.ts';
 import { mergedById } from './merged-by-id.ts';
-import { inChunks, maxIdsPerIn } from '../infra/chunks.ts';
+import { inChunks } from '../infra/chunks.ts';
+
+/** The ids one query's `$in` names: a send request's most. */
+const maxIdsPerIn = 100;
 
 export interface Targets {
   projectId: string;
