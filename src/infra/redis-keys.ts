@@ -50,12 +50,6 @@ export const redisKeys = {
   journeysVersion: (prefix: string, projectId: string) => `${prefix}:journeys-version:{${projectId}}`,
   /** A journey's counts (CONTRACTS §18), one hash of HINCRBY fields, so that no document is their meeting point. */
   journeyStats: (prefix: string, journeyId: string) => `${prefix}:journey-stats:{${journeyId}}`,
-  /**
-   * A journey traveller's step run `seq` held by a step runner's claim (journeys/traveller-claims.ts). One script takes
-   * a batch of them, of any projects and journeys, so they share one tag.
-   */
-  journeyStepRun: (prefix: string, travellerId: string, seq: number) =>
-    `${prefix}:journey-step-run:{journey-step-runs}:${travellerId}:${seq}`,
   /** Written in one MULTI per delivery batch. */
   deliveryCounts: (prefix: string) => `${prefix}:metrics:{metrics}:deliveries`,
   webhookCalls: (prefix: string) => `${prefix}:metrics:{metrics}:webhook-calls`,

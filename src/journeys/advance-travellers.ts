@@ -9,28 +9,29 @@ import type { StatsChanges } from './journey-stats.ts';
 import { moveCounted, type TravellerCounts } from './counted-moves.ts';
 
 export interface StepBatch {
+  claim: string;
   stepId: string;
   /** The claimed travellers at the step, all on one version and one runId. */
   travellers: Traveller[];
   now: Date;
+  /** Until when the travellers going on at once stay claimed for their next step. */
+  lease: Date;
   /** This step run's writes, as `movedBy` of the travellers they move. */
   move: string;
 }
 
-/**
- * What a traveller's record becomes after its move; `runId` is its next step's when it goes on now (due now, and run
- * in this run, its claim held in Redis): stored, so that a run taken over sends nothing twice.
- */
+/** What a traveller's record becomes after its move; `runId` is its next step's when it goes on now. */
 function movedOn(batch: StepBatch, { steps, result }: Move, runId: string | null) {
   const done = result.next === exitTarget;
   const passed = passedOf({ steps, result }, batch.now);
   return {
     $set: {
-      state: done ? ('done' as const) : ('due' as const),
+      state: done ? ('done' as const) : runId ? ('running' as const) : ('due' as const),
       at: done ? null : result.next,
-      dueAt: done ? null : (result.dueAt ?? batch.now),
+      dueAt: done ? null : runId ? batch.lease : (result.dueAt ?? batch.now),
       listening: result.listening ?? null,
       waitingIn: result.waitingIn ?? null,
+      claim: runId ? batch.claim : null,
       movedBy: batch.move,
       runId,
       failures: 0,
@@ -45,9 +46,9 @@ function movedOn(batch: StepBatch, { steps, result }: Move, runId: string | null
 function onward(batch: StepBatch, traveller: Traveller, move: Move, runId: string): Traveller {
   return {
     ...traveller,
-    state: 'due',
+    state: 'running',
     at: move.result.next,
-    dueAt: batch.now,
+    dueAt: batch.lease,
     listening: null,
     waitingIn: null,
     runId,
@@ -59,15 +60,14 @@ function onward(batch: StepBatch, traveller: Traveller, move: Move, runId: strin
 }
 
 /**
- * Those of `ids` still at the batch's step as claimed (by _id): not left meanwhile, nor moved on by an event or a run
- * that took the claim over. A pause meanwhile holds them, and the move takes them on; the runner holds them again.
+ * The batch's travellers still claimed by it and running (on the {claim} index): all of them, or those of `ids`. The
+ * batch is every traveller of its claim at its step, on its version under its runId.
  */
-export const stepBatchFilter = (batch: StepBatch, ids: string[], seq: number) => ({
-  _id: { $in: ids },
-  state: { $in: ['due' as const, 'held' as const] },
-  at: batch.stepId,
-  seq,
-});
+export function stepBatchFilter(batch: StepBatch, ids: string[] | null) {
+  const first = batch.travellers[0]!;
+  const atStep = { claim: batch.claim, state: 'running' as const, at: batch.stepId, runId: first.runId };
+  return ids ? { ...atStep, _id: { $in: ids } } : { ...atStep, journeyId: first.journeyId, version: first.version };
+}
 
 /** What a traveller's move adds to the counts: each step it entered (a waitForEvent it listened at it had). */
 function countsOf(batch: StepBatch, traveller: Traveller, { steps, result }: Move): Array<[string, number]> {
@@ -81,10 +81,10 @@ function countsOf(batch: StepBatch, traveller: Traveller, { steps, result }: Mov
 }
 
 /**
- * Records the moves of the batch's travellers and moves them on: one update per distinct move (and seq, the same for
- * travellers that came the same way), conditional on the step run claimed (a traveller that exited or was moved on
- * meanwhile is left as it is), counting only those it moved. Answers the travellers it moved whose next step is due
- * now, for this run to go on with.
+ * Records the moves of the batch's travellers and moves them on: one range update per distinct move, conditional
+ * on the claim and the running state (a traveller that exited or was taken over meanwhile is left as it is), counting
+ * only those it moved. A batch whose travellers share one move is one update of the claim's travellers at the step;
+ * others name their travellers. Answers the travellers it moved whose next step is due now, still claimed.
  */
 export async function advanceTravellers(
   models: Models,
@@ -92,29 +92,23 @@ export async function advanceTravellers(
   moves: Map<string, Move>,
   stats: StatsChanges,
 ): Promise<Traveller[]> {
-  const byMove = new Map<string, { move: Move; seq: number; ids: string[]; runId: string | null }>();
+  const byMove = new Map<string, { move: Move; ids: string[]; runId: string | null }>();
   const counts: TravellerCounts = new Map();
   const goingOn: Traveller[] = [];
   for (const traveller of batch.travellers) {
     const move = moves.get(traveller._id);
     if (!move) continue;
-    const key = `${traveller.seq}\n${JSON.stringify(move)}`;
-    const same = byMove.get(key) ?? {
-      move,
-      seq: traveller.seq,
-      ids: [],
-      runId: goesOnNow(move.result) ? randomUUID() : null,
-    };
+    const key = JSON.stringify(move);
+    const same = byMove.get(key) ?? { move, ids: [], runId: goesOnNow(move.result) ? randomUUID() : null };
     same.ids.push(traveller._id);
     byMove.set(key, same);
     counts.set(traveller._id, countsOf(batch, traveller, move));
     if (same.runId) goingOn.push(onward(batch, traveller, move, same.runId));
   }
-  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byMove.values()].map(
-    ({ move, seq, ids, runId }) => ({
-      updateMany: { filter: stepBatchFilter(batch, ids, seq), update: movedOn(batch, move, runId) },
-    }),
-  );
+  const wholeBatch = byMove.size === 1 && [...byMove.values()][0]!.ids.length === batch.travellers.length;
+  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byMove.values()].map(({ move, ids, runId }) => ({
+    updateMany: { filter: stepBatchFilter(batch, wholeBatch ? null : ids), update: movedOn(batch, move, runId) },
+  }));
   const moved = await moveCounted(models, batch.move, operations, counts.size, counts, stats);
   return moved === 'all' ? goingOn : goingOn.filter((traveller) => moved.has(traveller._id));
 }

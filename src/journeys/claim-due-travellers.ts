@@ -1,10 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import type { Models } from '../models/index.ts';
 import type { Traveller } from './steps/step-context.ts';
-import { claimStepRuns, releaseStepRuns, type StepRunKey } from './traveller-claims.ts';
-import type { StepDeps } from './steps/step-context.ts';
 
 export const claimBatchSize = 500;
+
+type ClaimState = 'due' | 'running';
+interface Bound {
+  dueAt: Date;
+  _id: string;
+}
+
+/** The oldest due steps, in the order of the {state, dueAt, _id} index: due ones, and those whose lease passed. */
+export const dueTravellersQuery = (models: Models, state: ClaimState, now: Date, limit: number) =>
+  models.JourneyTraveller.find({ state, dueAt: { $lte: now } }, { _id: 1, dueAt: 1 })
+    .sort({ dueAt: 1, _id: 1 })
+    .limit(limit)
+    .lean<Bound[]>();
+
+/** A batch's claimed travellers, read back whole. */
+export const claimedTravellersQuery = (models: Models, claim: string) =>
+  models.JourneyTraveller.find({ claim }).lean<Traveller[]>();
+
+/**
+ * Those of `state` up to the last one read, in index order: all due before its time, and those due at its time up to
+ * its _id. Two range updates on the index rather than one write per traveller: a storage server applies a range in one
+ * pass, where 500 point updates cost it 500 round trips of its own.
+ */
+export const claimRangeFilters = (state: ClaimState, last: Bound) => [
+  { state, dueAt: { $lt: last.dueAt } },
+  { state, dueAt: last.dueAt, _id: { $lte: last._id } },
+];
+
+const upTo = (state: ClaimState, last: Bound, set: Record<string, unknown>) =>
+  claimRangeFilters(state, last).map((filter) => ({ updateMany: { filter, update: { $set: set } } }));
 
 /**
  * How many due travellers one read finds, for that many claims of a batch each: the local server reads every due key
@@ -12,58 +40,51 @@ export const claimBatchSize = 500;
  */
 export const dueScanSize = 2500;
 
-/** A due traveller found: its step run's key, and when it fell due. */
-export type Found = StepRunKey & { dueAt: Date };
+/** A due traveller found, in claim order: those whose lease passed, then those due, each oldest first. */
+export type Found = { state: ClaimState } & Bound;
+
+/** The oldest due steps: those whose worker died holding them (lease passed) first, then those due. */
+export async function findDue(models: Models, now: Date, limit = dueScanSize): Promise<Found[]> {
+  const lapsed = await dueTravellersQuery(models, 'running', now, limit);
+  const due = lapsed.length < limit ? await dueTravellersQuery(models, 'due', now, limit - lapsed.length) : [];
+  return [
+    ...lapsed.map((bound) => ({ state: 'running' as const, ...bound })),
+    ...due.map((bound) => ({ state: 'due' as const, ...bound })),
+  ];
+}
 
 /**
- * The oldest due steps, in the order of the {state, dueAt, _id} index: those due, and those of a claim that lapsed
- * (a claim leaves its travellers due; traveller-claims.ts).
- */
-export const dueTravellersQuery = (models: Models, now: Date, limit = dueScanSize) =>
-  models.JourneyTraveller.find({ state: 'due', dueAt: { $lte: now } }, { _id: 1, dueAt: 1, seq: 1 })
-    .sort({ dueAt: 1, _id: 1 })
-    .limit(limit)
-    .lean<Found[]>();
-
-/** Travellers read back whole by id, once claimed. */
-export const travellersByIdQuery = (models: Models, ids: string[]) =>
-  models.JourneyTraveller.find({ _id: { $in: ids } }).lean<Traveller[]>();
-
-/**
- * Takes the step runs of the travellers found in `batch` that no live claim holds, for this worker, and reads them
- * back: each with the runId its step runs under (the one stored when its step was chained or retried, else the
- * claim's, or that of the claim that lapsed holding it, so that its step's writes come out the same). Those moved on
- * since they were found (another worker ran their step meanwhile, an event or an exit rule moved them) are let go.
+ * Takes the travellers found in `batch` (and any due before its last ones meanwhile) for this worker: those due get a
+ * new runId, those whose worker died holding them (lease passed) keep theirs, so their step's writes come out the
+ * same. Each write is conditional on the state read, so two workers claiming at once split the travellers, never
+ * share one: fewer than found are claimed when another worker took some first.
  */
 export async function claimFound(
-  deps: StepDeps,
+  models: Models,
   leaseMs: number,
   batch: Found[],
 ): Promise<{ claim: string; travellers: Traveller[] }> {
   const claim = randomUUID();
-  const runIds = await claimStepRuns(deps, claim, leaseMs, batch);
-  if (runIds.size === 0) return { claim, travellers: [] };
-  const seqs = new Map(batch.map(({ _id, seq }) => [_id, seq]));
-  const now = Date.now();
-  const read = await travellersByIdQuery(deps.models, [...runIds.keys()]);
-  const travellers = read
-    .filter((t) => t.state === 'due' && t.seq === seqs.get(t._id) && t.dueAt && t.dueAt.getTime() <= now)
-    .map((traveller) => ({ ...traveller, runId: traveller.runId ?? runIds.get(traveller._id)! }));
-  const taken = new Set(travellers.map((traveller) => traveller._id));
-  await releaseStepRuns(
-    deps,
-    claim,
-    batch.filter(({ _id }) => runIds.has(_id) && !taken.has(_id)),
+  const lastOf = (state: ClaimState) => batch.findLast((found) => found.state === state);
+  const [lapsed, due] = [lastOf('running'), lastOf('due')];
+  if (!lapsed && !due) return { claim, travellers: [] };
+  const claimed = { state: 'running', claim, dueAt: new Date(Date.now() + leaseMs) };
+  await models.JourneyTraveller.bulkWrite(
+    [
+      ...(lapsed ? upTo('running', lapsed, claimed) : []),
+      ...(due ? upTo('due', due, { ...claimed, runId: claim }) : []),
+    ],
+    { ordered: true },
   );
-  return { claim, travellers };
+  return { claim, travellers: await claimedTravellersQuery(models, claim) };
 }
 
 /** Takes up to a batch of the oldest due travellers for this worker (claimFound); `found` is how many were due. */
 export async function claimDueTravellers(
-  deps: StepDeps,
+  models: Models,
   leaseMs: number,
   limit = claimBatchSize,
 ): Promise<{ claim: string; travellers: Traveller[]; found: number }> {
-  const found = await dueTravellersQuery(deps.models, new Date(), limit);
-  return { ...(await claimFound(deps, leaseMs, found)), found: found.length };
+  const found = await findDue(models, new Date(), limit);
+  return { ...(await claimFound(models, leaseMs, found)), found: found.length };
 }

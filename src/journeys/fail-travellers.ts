@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
-import { stepBatchFilter, type StepBatch } from './advance-travellers.ts';
+import type { StepBatch } from './advance-travellers.ts';
 import type { StatsChanges } from './journey-stats.ts';
 import { moveCounted, type TravellerCounts } from './counted-moves.ts';
 
@@ -13,9 +13,9 @@ export const failureReason = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).slice(0, 200) || 'the step failed';
 
 /**
- * Records a failed attempt of the step on each traveller, alone: it stays at the step, due at the retry time, with its
- * runId stored (so that the retry writes what the attempt would have); after the last retry it leaves with
- * `step_failed`. Each attempt is in its passed steps with the reason.
+ * Records a failed attempt of the step on each traveller, alone: it stays running under its runId (so that the retry
+ * writes what the attempt would have) with its lease lapsing at the retry time, when the claim takes it again; after
+ * the last retry it leaves with `step_failed`. Each attempt is in its passed steps with the reason.
  */
 export async function failTravellers(
   models: Models,
@@ -33,12 +33,13 @@ export async function failTravellers(
     const retryAt = delay === undefined ? null : new Date(batch.now.getTime() + delay);
     const outcome = { failed: reason, attempt, ...(retryAt && { retryAt: retryAt.toISOString() }) };
     const update = retryAt
-      ? { $set: { dueAt: retryAt, runId: traveller.runId }, $inc: { failures: 1 } }
+      ? { $set: { claim: null, dueAt: retryAt }, $inc: { failures: 1 } }
       : {
           $set: {
             state: 'done' as const,
             endReason: 'step_failed' as const,
             endedAt: batch.now,
+            claim: null,
             movedBy: batch.move,
             dueAt: null,
             runId: null,
@@ -48,7 +49,7 @@ export async function failTravellers(
         };
     operations.push({
       updateOne: {
-        filter: stepBatchFilter(batch, [traveller._id], traveller.seq),
+        filter: { _id: traveller._id, claim: batch.claim, state: 'running' },
         update: { ...update, $push: { passed: { stepId: batch.stepId, at: batch.now, outcome } } },
       },
     });

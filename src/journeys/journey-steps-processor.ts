@@ -4,7 +4,7 @@ import { ShortLivedCache } from '../infra/short-lived-cache.ts';
 import { readProjectSettings } from '../projects/project-settings.ts';
 import type { StepDeps } from './steps/step-context.ts';
 import { inChunks } from '../infra/chunks.ts';
-import { claimBatchSize, claimFound, dueTravellersQuery } from './claim-due-travellers.ts';
+import { claimBatchSize, claimFound, findDue } from './claim-due-travellers.ts';
 import { runClaimedSteps, type RunnerState } from './run-claimed-steps.ts';
 
 /** A run stops claiming after this long, so that a backlog spreads over the next runs and their workers. */
@@ -14,17 +14,14 @@ export async function runDueSteps(deps: StepDeps, state: RunnerState): Promise<{
   const started = Date.now();
   let ran = 0;
   while (Date.now() - started < runBudgetMs) {
-    const found = await dueTravellersQuery(deps.models, new Date());
-    let claimed = 0;
+    const found = await findDue(deps.models, new Date());
+    if (found.length === 0) break;
     for (const batch of inChunks(found, claimBatchSize)) {
-      // Another worker may hold some: then there may be more behind them.
-      const { claim, travellers } = await claimFound(deps, deps.config.journeyClaimLeaseMs, batch);
-      claimed += travellers.length;
+      // Another worker may have taken these first: then there may be more behind them.
+      const { claim, travellers } = await claimFound(deps.models, deps.config.journeyClaimLeaseMs, batch);
       if (travellers.length > 0) ran += await runClaimedSteps(deps, state, claim, travellers);
       if (Date.now() - started >= runBudgetMs) break;
     }
-    // Nothing due, or all of it held by other runs: those finish it.
-    if (claimed === 0) break;
   }
   return { ran };
 }

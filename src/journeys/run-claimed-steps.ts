@@ -8,7 +8,6 @@ import { advanceTravellers } from './advance-travellers.ts';
 import { foldRecordOnly } from './fold-record-only.ts';
 import { failTravellers, failureReason } from './fail-travellers.ts';
 import { recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
-import { claimStepRuns, releaseStepRuns } from './traveller-claims.ts';
 
 export interface RunnerState {
   defaultZone(projectId: string): Promise<string>;
@@ -24,17 +23,6 @@ async function versionsOf(deps: StepDeps, state: RunnerState, travellers: Travel
     for (const version of read) state.versions.set(version._id, version);
     if (state.versions.size > 10_000) state.versions.delete(state.versions.keys().next().value!);
   }
-}
-
-/** Travellers of a paused journey stop where they are, due at their step when it is active again. */
-async function holdPaused(deps: StepDeps, claim: string, travellers: Traveller[]) {
-  await deps.models.JourneyTraveller.bulkWrite(
-    travellers.map(({ _id, seq }) => ({
-      updateOne: { filter: { _id, seq, state: 'due' as const }, update: { $set: { state: 'held' as const } } },
-    })),
-    { ordered: false },
-  );
-  await releaseStepRuns(deps, claim, travellers);
 }
 
 type Run = (context: StepContext, step: StepOf<StepType>, travellers: Traveller[]) => Promise<Map<string, StepResult>>;
@@ -76,8 +64,12 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
   const journeyIds = [...new Set(travellers.map((traveller) => traveller.journeyId))];
   const journeys = await deps.models.Journey.find({ _id: { $in: journeyIds } }, { status: 1 }).lean();
   const status = new Map(journeys.map((journey) => [journey._id, journey.status]));
-  const held = travellers.filter(({ journeyId }) => status.get(journeyId) !== 'active' && status.has(journeyId));
-  if (held.length > 0) await holdPaused(deps, claim, held);
+  const paused = journeyIds.filter((id) => status.get(id) !== 'active' && status.has(id));
+  if (paused.length > 0)
+    await deps.models.JourneyTraveller.updateMany(
+      { claim, journeyId: { $in: paused } },
+      { $set: { state: 'held', claim: null } },
+    );
   await versionsOf(deps, state, travellers);
   const groups = new Map<string, Traveller[]>();
   for (const traveller of travellers) {
@@ -89,6 +81,7 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
   }
   const stats = new Map<string, StatsChanges>();
   const now = new Date();
+  const lease = new Date(now.getTime() + deps.config.journeyClaimLeaseMs);
   const goingOn: Traveller[] = [];
   await Promise.all(
     [...groups.values()].map(async (group) => {
@@ -102,22 +95,18 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
         projectId: first.projectId,
         journeyId: first.journeyId,
         version,
-        runId: first.runId!,
+        runId: first.runId ?? claim,
         now,
       };
-      const batch = { stepId: step.id, travellers: group, now, move: randomUUID() };
+      const batch = { claim, stepId: step.id, travellers: group, now, lease, move: randomUUID() };
       const { results, failed } = await runIsolated(context, step, group);
       const changes = statsFor(stats, first.journeyId);
       if (failed.size > 0)
         deps.log.warn({ journeyId: first.journeyId, stepId: step.id, travellers: failed.size }, 'journey step failed');
       const moves = await foldRecordOnly(context, group, results, step.id);
       try {
-        const moved = await advanceTravellers(deps.models, batch, moves, changes);
+        goingOn.push(...(await advanceTravellers(deps.models, batch, moves, changes)));
         await failTravellers(deps.models, batch, failed, changes);
-        // Their next step runs now, under this claim: unless another run took it first, found due meanwhile.
-        const held = await claimStepRuns(deps, claim, deps.config.journeyClaimLeaseMs, moved);
-        goingOn.push(...moved.filter((traveller) => held.has(traveller._id)));
-        await releaseStepRuns(deps, claim, group);
       } catch (error) {
         deps.log.error(
           { err: error, journeyId: first.journeyId, stepId: step.id },

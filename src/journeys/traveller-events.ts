@@ -6,7 +6,7 @@ import { matchesRule } from './event-rules.ts';
 import { exitTarget } from './journey-graph.ts';
 import type { Visit } from './visit.ts';
 
-const travelling = { $in: ['due' as const, 'held' as const] };
+const travelling = { $in: ['due' as const, 'running' as const, 'held' as const] };
 
 /** An exit rule matched: the traveller leaves at once, wherever it is; a step running for it records nothing. */
 export async function exitTraveller(models: Models, visit: Visit): Promise<boolean> {

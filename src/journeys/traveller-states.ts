@@ -18,7 +18,7 @@ export async function endTravellers(
   endReason: EndReason,
 ): Promise<void> {
   await deps.models.JourneyTraveller.updateMany(
-    { journeyId, state: { $in: ['due' as const, 'held' as const] } },
+    { journeyId, state: { $in: ['due' as const, 'running' as const, 'held' as const] } },
     { $set: { state: 'done', endReason, endedAt: new Date(), dueAt: null, runId: null, listening: null } },
   );
 }

@@ -5,14 +5,14 @@ import type { Models } from './index.ts';
 /**
  * Indexes an earlier version declared that one declared now serves in their place: dropped at start-up, since every
  * index costs each write. {projectId, userId} became {projectId, userId, platform}; a journey's active flag became its
- * status; the notification list leaves out journey steps' batches; the travellers' due times end in _id, and a claim of
- * travellers is held in Redis, not on their records.
+ * status; the notification list leaves out journey steps' batches; the travellers' due times end in _id, so a claim
+ * takes a range up to the last one read.
  */
 const replacedIndexes: Partial<Record<keyof Models, string[]>> = {
   Device: ['projectId_1_userId_1'],
   Journey: ['projectId_1_active_1'],
   Notification: ['projectId_1_createdAt_-1__id_-1'],
-  JourneyTraveller: ['state_1_dueAt_1', 'claim_1'],
+  JourneyTraveller: ['state_1_dueAt_1'],
 };
 
 /** MongoDB's IndexNotFound: the index is already gone (dropped by another process starting, or never built). */

@@ -5,10 +5,11 @@ import type { EndReason } from '../schemas/journey-traveller.ts';
 
 /**
  * due: its step `at` runs at `dueAt` (a wait is the next step's dueAt; a waitForEvent waits at its own step with
- * `listening` set, and its dueAt is the timeout); a step runner running it holds it in Redis meanwhile
- * (journeys/traveller-claims.ts), not here. held: its journey is paused. done: it left (`endReason`).
+ * `listening` set, and its dueAt is the timeout). running: a worker holds its step under `runId` until `dueAt`, the
+ * lease, after which another takes it with the same runId (a step that failed for it lapses its lease at the retry
+ * time). held: its journey is paused. done: it left (`endReason`).
  */
-export const travellerStates = ['due', 'held', 'done'] as const;
+export const travellerStates = ['due', 'running', 'held', 'done'] as const;
 export type TravellerState = (typeof travellerStates)[number];
 
 export interface PassedStep {
@@ -39,11 +40,10 @@ const travellerSchema = new Schema(
     /** Failed attempts of the step `at` so far: each retried after a delay, the last one ends the visit. */
     failures: { type: Number, default: 0 },
     dueAt: { type: Date, default: null },
-    /**
-     * The key of its step's run when that was chained after another step or failed once: a run taken over writes
-     * the same. Otherwise the step runner's claim in Redis holds it.
-     */
+    /** The step run's key while running: kept when a lapsed claim is taken over. */
     runId: { type: String, default: null },
+    /** The worker batch holding it now. */
+    claim: { type: String, default: null },
     /** The step run's write that last moved it on: a batch whose write failed reads back which travellers it moved. */
     movedBy: { type: String, default: null },
     /** While a waitForEvent step waits: its id, the event it waits for, and since when events count. */
@@ -60,8 +60,9 @@ const travellerSchema = new Schema(
 travellerSchema.index({ state: 1, dueAt: 1, _id: 1 });
 // An event's subject: its visits of every journey (entry, exit rules, waitForEvent), and the traveller lookup.
 travellerSchema.index({ projectId: 1, subjectType: 1, subjectId: 1, journeyId: 1, visit: -1 });
-// Pause, resume and delete of one journey.
+// Pause, resume and delete of one journey; a batch's claimed travellers.
 travellerSchema.index({ journeyId: 1, state: 1 });
+travellerSchema.index({ claim: 1 });
 
 export interface Listening {
   stepId: string;

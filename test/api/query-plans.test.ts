@@ -54,11 +54,16 @@ import { recentImportsQuery } from '../../src/device-files/device-imports.ts';
 import { otherLogQuery, sentLogQuery } from '../../src/notifications/delivery-log-export.ts';
 import { catalogDaysQuery } from '../../src/events/event-type-counts.ts';
 import { recentTagsQuery } from '../../src/devices/tag-suggestions.ts';
-import { dueTravellersQuery, travellersByIdQuery } from '../../src/journeys/claim-due-travellers.ts';
+import {
+  claimRangeFilters,
+  claimedTravellersQuery,
+  dueTravellersQuery,
+} from '../../src/journeys/claim-due-travellers.ts';
 import { stepBatchFilter, type StepBatch } from '../../src/journeys/advance-travellers.ts';
 import { subjectVisitsQuery } from '../../src/journeys/journey-details.ts';
 import { subjectsVisitsQueries } from '../../src/journeys/travel-events.ts';
 import { travellerId } from '../../src/models/journey-traveller.ts';
+import type { Traveller } from '../../src/journeys/steps/step-context.ts';
 
 /**
  * The hot queries, built by the product's own functions, must be planned on an index on the server the tests use: a
@@ -198,13 +203,13 @@ async function seed(models: Models): Promise<void> {
         sent: 1,
       })),
     );
-    const travellerStates = ['due', 'held', 'done'] as const;
+    const travellerStates = ['due', 'running', 'held', 'done'] as const;
     await models.JourneyTraveller.insertMany(
       Array.from({ length: 300 }, (_, index) => {
         const journeyId = `${project}-j${index % 5}`;
         const subjectId = deviceIdOf(index % devicesPerProject);
         const visit = 1 + Math.floor(index / 100);
-        const state = travellerStates[index % 3]!;
+        const state = travellerStates[index % 4]!;
         return {
           _id: travellerId(journeyId, 'device', subjectId, visit),
           projectId: project,
@@ -219,7 +224,8 @@ async function seed(models: Models): Promise<void> {
           state,
           at: state === 'done' ? null : `s${index % 3}`,
           dueAt: state === 'done' ? null : new Date(now.getTime() + (index - 150) * 60_000),
-          runId: index % 7 === 0 ? `${project}-run${index % 3}` : null,
+          claim: state === 'running' ? `${project}-claim${index % 3}` : null,
+          runId: state === 'running' ? `${project}-claim${index % 3}` : null,
         };
       }),
     );
@@ -756,28 +762,48 @@ const hotQueries: HotQuery[] = [
   },
   // Journey travellers: the step runner's claims and moves, an event's matching read, the traveller lookup
   {
-    name: 'the oldest due journey steps, those of a lapsed claim among them (found for a claim of the step runner)',
-    explain: () => explainQuery(dueTravellersQuery(models(), now, 500)),
+    name: 'the oldest due journey steps (a claim of the step runner)',
+    explain: () => explainQuery(dueTravellersQuery(models(), 'due', now, 500)),
+    index: 'state_1_dueAt_1__id_1',
+  },
+  {
+    name: 'the oldest journey steps whose claim lapsed',
+    explain: () => explainQuery(dueTravellersQuery(models(), 'running', now, 500)),
+    index: 'state_1_dueAt_1__id_1',
+  },
+  {
+    name: 'a claim of the due journey steps up to the last one read (its two range updates)',
+    explain: () =>
+      Promise.all(
+        claimRangeFilters('due', { dueAt: now, _id: travellerId(`${projectId}-j1`, 'device', 'd100', 1) }).map(
+          (filter) => explainQuery(models().JourneyTraveller.find(filter)),
+        ),
+      ),
     index: 'state_1_dueAt_1__id_1',
   },
   {
     name: "a claim's travellers, read back",
-    explain: () =>
-      explainQuery(
-        travellersByIdQuery(
-          models(),
-          [1, 2].map((n) => travellerId(`${projectId}-j1`, 'device', `d${n}`, 1)),
-        ),
-      ),
-    index: '_id_',
+    explain: () => explainQuery(claimedTravellersQuery(models(), `${projectId}-claim1`)),
+    index: 'claim_1',
   },
   {
-    name: "a step's batch moved on: its travellers of one result, still at the step",
+    name: "a step's batch moved on: all of the claim's travellers at the step, or those of one result",
     explain: () => {
-      const batch: StepBatch = { stepId: 's1', travellers: [], now, move: `${projectId}-move1` };
-      return explainQuery(models().JourneyTraveller.find(stepBatchFilter(batch, ['a', 'b'], 2)));
+      const batch: StepBatch = {
+        claim: `${projectId}-claim1`,
+        stepId: 's1',
+        travellers: [{ journeyId: `${projectId}-j1`, version: 1, runId: `${projectId}-claim1` } as Traveller],
+        now,
+        lease: now,
+        move: `${projectId}-move1`,
+      };
+      return Promise.all(
+        [stepBatchFilter(batch, null), stepBatchFilter(batch, ['a', 'b'])].map((filter) =>
+          explainQuery(models().JourneyTraveller.find(filter)),
+        ),
+      );
     },
-    index: '_id_',
+    index: ['claim_1', '_id_'],
     secantus: 'explainGap',
   },
   {

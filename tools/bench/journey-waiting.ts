@@ -81,7 +81,7 @@ export async function seedWaiting(context: BenchContext, journeyId: string, coun
 
 /** The step runner's claim beside the waiting travellers: its plan, the keys and documents it read, its time. */
 async function claimPlan(context: BenchContext) {
-  const explained = (await dueTravellersQuery(context.bench.models, new Date(), 500).explain(
+  const explained = (await dueTravellersQuery(context.bench.models, 'due', new Date(), 500).explain(
     'executionStats',
   )) as unknown as {
     queryPlanner: { winningPlan: Record<string, unknown> };
