@@ -4,9 +4,10 @@ import type { QueueName } from './queue-names.ts';
  * Every Redis key of the product, BullMQ's queues included, built from the configured prefix in this one place.
  *
  * Each key carries a Redis Cluster hash tag (the part in braces decides the slot). Keys that one command, script or
- * transaction touches together share a tag: a queue's keys, a project's event counts, a deliver job and the delivery metrics. Keys
- * that are never used together get tags of their own (per project, per queue, per job), so a cluster spreads them
- * over its masters instead of piling everything into one slot. On a single Redis the braces are just characters.
+ * transaction touches together share a tag: a queue's keys, a project's event counts, a deliver job and the delivery
+ * metrics. Keys that are never used together get tags of their own (per project, per queue, per job), so a cluster
+ * spreads them over its masters instead of piling everything into one slot. On a single Redis the braces are just
+ * characters.
  */
 /**
  * The hash tag of each queue's keys. BullMQ's scripts touch many keys of a queue at once, and a send job is the
