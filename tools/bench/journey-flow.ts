@@ -69,6 +69,31 @@ function entryLatencies(accepted: number[], samples: Array<[number, number]>): n
   return latencies;
 }
 
+/**
+ * Those of `subjectIds` listening at the await step, read on the subject index in `$in`s of 100 and matched here: the
+ * local server compares each document it reads with every value of an `$in`, and plans a filter that also names the
+ * journey on the {journeyId, state} index (every traveller of the journey), so a read naming every pending reporter,
+ * or the journey, held it for seconds at a time beside the steps this bench measures.
+ */
+async function listeningAmong(context: BenchContext, journeyId: string, subjectIds: string[]) {
+  const { bench, project } = context;
+  const listening: string[] = [];
+  for (let start = 0; start < subjectIds.length; start += perRequest) {
+    const travellers = await bench.models.JourneyTraveller.find(
+      {
+        projectId: project.projectId,
+        subjectType: 'device',
+        subjectId: { $in: subjectIds.slice(start, start + perRequest) },
+      },
+      { subjectId: 1, journeyId: 1, state: 1, listening: 1 },
+    ).lean();
+    for (const traveller of travellers)
+      if (traveller.journeyId === journeyId && traveller.state === 'due' && traveller.listening?.stepId === 'await')
+        listening.push(traveller.subjectId);
+  }
+  return listening;
+}
+
 export async function runJourney(
   context: BenchContext,
   journeyId: string,
@@ -133,18 +158,14 @@ export async function runJourney(
   const pending = new Set(subjectIds(subjects).filter((_, index) => index % every === 0));
   const reporters = pending.size;
   while (pending.size > 0 && (await count('completed')) + (await count('exited')) < subjects) {
-    const listening = await bench.models.JourneyTraveller.find(
-      { journeyId, state: 'due', at: 'await', 'listening.stepId': 'await', subjectId: { $in: [...pending] } },
-      { subjectId: 1 },
-    ).lean();
-    const ids = listening.map((traveller) => traveller.subjectId);
+    const ids = await listeningAmong(context, journeyId, [...pending]);
     for (const id of ids) pending.delete(id);
     await inRequests(ids, perRequest, inFlight, async (chunk) => {
       await api('/events', {
         events: chunk.map((subjectId) => ({ type: 'bench_report', subjectType: 'device', subjectId })),
       });
     });
-    if (ids.length === 0) await new Promise((done) => setTimeout(done, 500));
+    await new Promise((done) => setTimeout(done, 500));
   }
   log(`${reporters - pending.size} of ${reporters} reporters reported; waiting for every traveller to finish`);
   await waitUntil(
