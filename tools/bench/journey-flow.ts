@@ -97,7 +97,7 @@ async function listeningAmong(context: BenchContext, journeyId: string, subjectI
 export async function runJourney(
   context: BenchContext,
   journeyId: string,
-  options: { waitSeconds: number; awaitSeconds: number; reportPercent: number },
+  options: { waitSeconds: number; awaitSeconds: number; reportPercent: number; entryRate: number },
 ) {
   const { api, bench, redis, subjects, log } = context;
   const statsKey = redisKeys.journeyStats(bench.env.QUEUE_PREFIX!, journeyId);
@@ -115,13 +115,19 @@ export async function runJourney(
     }
   })();
   const entryStarted = Date.now();
-  await inRequests(subjectIds(subjects), perRequest, inFlight, async (ids) => {
-    await api('/events', {
-      events: ids.map((subjectId) => ({ type: 'bench_enter', subjectType: 'device', subjectId })),
-    });
-    const now = Date.now();
-    for (const id of ids) acceptedAt.set(id, now);
-  });
+  await inRequests(
+    subjectIds(subjects),
+    perRequest,
+    inFlight,
+    async (ids) => {
+      await api('/events', {
+        events: ids.map((subjectId) => ({ type: 'bench_enter', subjectType: 'device', subjectId })),
+      });
+      const now = Date.now();
+      for (const id of ids) acceptedAt.set(id, now);
+    },
+    options.entryRate,
+  );
   const entrySeconds = (Date.now() - entryStarted) / 1000;
   log(`${subjects} entry events accepted in ${entrySeconds.toFixed(1)} s`);
   await waitUntil('every subject to enter', async () => (await count('entered')) >= subjects, remaining(context), 200);

@@ -99,19 +99,26 @@ export async function travellerTimes(
   return { lateness, firstStep, pushesOf, heard, completed, dueFrom };
 }
 
-/** Requests of `size` items, `inFlight` at once, each answered before the next of its lane; failures are counted. */
+/**
+ * Requests of `size` items, `inFlight` at once, each answered before the next of its lane; failures are counted. With
+ * `perSecond`, the request holding item k starts no earlier than k / perSecond seconds after the first.
+ */
 export async function inRequests<T>(
   items: T[],
   size: number,
   inFlight: number,
   post: (chunk: T[]) => Promise<void>,
+  perSecond = 0,
 ): Promise<void> {
   let next = 0;
+  const started = Date.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (next < items.length) {
         const start = next;
         next += size;
+        const due = perSecond > 0 ? started + (start / perSecond) * 1000 : 0;
+        if (due > Date.now()) await new Promise((done) => setTimeout(done, due - Date.now()));
         await post(items.slice(start, start + size));
       }
     }),

@@ -1,12 +1,13 @@
 /**
- * npm run bench:journeys -- [--subjects 100000] [--wait-seconds 60] [--await-seconds 60] [--json]
+ * npm run bench:journeys -- [--subjects 100000] [--wait-seconds 60] [--await-seconds 60] [--entry-rate 1667] [--json]
  * npm run bench:journeys -- --seed-waiting 1000000 [--probes 1000]
  *
  * Local Redis and MongoDB-wire server, the sandbox gateways, the ingress and the Procfile's event-ingest, journey-steps,
  * send and deliver workers. N devices (one per subject). First the ceiling: a plain send to the N devices (requests of
  * 100 ids, 16 in flight), deliveries/s from the first POST to the last receipt. Then a journey (wait → push →
  * waitForEvent, which 10% of the subjects report → push to the rest): the N subjects enter through `POST /events`
- * (requests of 100, 16 in flight). Prints the entry latency after the event is accepted (the journey's `entered` count
+ * (requests of 100, 16 in flight), paced at `--entry-rate` events/s (1,667: the issue's 100,000 within a minute; 0: as
+ * fast as the ingress answers). Prints the entry latency after the event is accepted (the journey's `entered` count
  * sampled every 100 ms against the acceptance times, in order) and the time to each subject's first step; every step's
  * lateness against its due time; each push step's deliveries/s from its first due time to its last receipt, against the
  * plain send; duplicates (pushes received beyond those the travellers' records sent, or missing ones); the Redis and
@@ -36,6 +37,8 @@ const { values } = parseArgs({
     'wait-seconds': { type: 'string', default: '60' },
     'await-seconds': { type: 'string', default: '60' },
     'report-percent': { type: 'string', default: '10' },
+    // The issue's arrival: 100,000 subjects within a minute; 0 sends them as fast as the ingress answers.
+    'entry-rate': { type: 'string', default: '1667' },
     'seed-waiting': { type: 'string', default: '0' },
     probes: { type: 'string', default: '1000' },
     'timeout-seconds': { type: 'string', default: '1800' },
@@ -89,6 +92,7 @@ try {
       waitSeconds,
       awaitSeconds,
       reportPercent: Number(values['report-percent']),
+      entryRate: Number(values['entry-rate']),
     });
   }
   await waitUntil(
@@ -121,6 +125,7 @@ try {
     ...(seeded > 0 && { seededWaiting: seeded }),
     waitSeconds,
     awaitSeconds,
+    entryRate: Number(values['entry-rate']),
     ...(plain && { plainSend: plain }),
     ...measured,
     peakRssMiB: peakRss,
