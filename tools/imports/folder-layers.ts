@@ -33,6 +33,7 @@ export const folderRanks: readonly (readonly string[])[] = [
     'webhooks',
     'history',
     'overview',
+    'refusals',
     'user-tags',
     'maintenance',
     'metrics',
