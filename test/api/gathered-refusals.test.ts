@@ -1,11 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
-import { registerDevices, sendNotification, useDeliveryHarness } from '../support/delivery-harness.ts';
+import { sendNotification, useDeliveryHarness } from '../support/delivery-harness.ts';
+import {
+  loggedUnsubscribed,
+  projectWithDevices,
+  runOf,
+  subscribedToday as subscribedOn,
+  unsubscribedOf as unsubscribed,
+} from '../support/gathered-refusals.ts';
 import { eventually } from '../support/eventually.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { claimRefusals, gatherRefusals } from '../../src/refusals/gathered-refusals.ts';
 import { flushRefusals, sweepRefusals } from '../../src/refusals/flush-refusals.ts';
-import { writeRefusals, type RefusedDevices } from '../../src/refusals/refused-devices.ts';
+import { writeRefusals } from '../../src/refusals/refused-devices.ts';
 import { completeSend } from '../../src/fan-out/complete-send.ts';
 
 const { harness } = useDeliveryHarness({ queues: ['webhook'] });
@@ -17,8 +24,8 @@ afterEach(async () => {
 });
 
 /** A fresh project with `count` registered devices and an endpoint subscribed to device.unsubscribed. */
-async function projectWithDevices(count: number) {
-  const project: CreatedProject = await harness.ingress.createProject('team');
+async function projectWithEndpoint(count: number) {
+  const { project, ids } = await projectWithDevices(harness.ingress, count);
   const receiver = await startWebhookReceiver();
   receivers.push(receiver);
   const created = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/webhooks`, {
@@ -26,53 +33,16 @@ async function projectWithDevices(count: number) {
     body: { url: receiver.url, events: ['device.unsubscribed', 'message.failed'] },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const ids = Array.from({ length: count }, (_, index) => `dead-${index}`);
-  await registerDevices(
-    harness.ingress,
-    project,
-    ids.map((id) => ({ id, platform: 'android' as const, token: `token-${id}` })),
-  );
   return { project, receiver, ids };
 }
 
-/** One delivery run's refusals of `ids`, all rejected as dead tokens. */
-const runOf = (project: CreatedProject, notificationId: string, ids: string[]): RefusedDevices => ({
-  projectId: project.projectId,
-  notificationId,
-  at: Date.now(),
-  rejected: ids.map((deviceId) => ({
-    deviceId,
-    pushToken: `token-${deviceId}`,
-    reason: 'Unregistered',
-    platform: 'android',
-    userId: null,
-  })),
-  failed: [],
-});
-
-async function subscribedToday(project: CreatedProject): Promise<number> {
-  const response = await harness.ingress.request('GET', `/v1/projects/${project.projectId}/overview?days=1`, {
-    key: project.apiKey,
-  });
-  expect(response.status).toBe(200);
-  return response.body.data.days.at(-1).subscribed;
-}
-
-async function unsubscribedOf(project: CreatedProject): Promise<string[]> {
-  const devices = await deps()
-    .models.Device.find({ projectId: project.projectId, isSubscribed: false }, { deviceId: 1 })
-    .lean();
-  return devices.map((device) => device.deviceId).sort();
-}
-
-async function loggedOf(notificationId: string): Promise<string[]> {
-  const entries = await deps().models.DeliveryLog.find({ notificationId, outcome: 'unsubscribed' }).lean();
-  return entries.map((entry) => entry.deviceId).sort();
-}
+const unsubscribedOf = (project: CreatedProject) => unsubscribed(harness.ingress, project);
+const loggedOf = (notificationId: string) => loggedUnsubscribed(harness.ingress, notificationId);
+const subscribedToday = (project: CreatedProject) => subscribedOn(harness.ingress, project);
 
 describe('refused devices gathered in Redis', () => {
   it('are written once, counts and events exact, after a flusher died holding them, and after one died having written part of them', async () => {
-    const { project, receiver, ids } = await projectWithDevices(12);
+    const { project, receiver, ids } = await projectWithEndpoint(12);
     const notificationId = 'gathered-refusals-kill';
     const before = await subscribedToday(project);
     await gatherRefusals(deps(), runOf(project, notificationId, ids.slice(0, 5)));
@@ -111,7 +81,7 @@ describe('refused devices gathered in Redis', () => {
   });
 
   it('reads a send completed only once its gathered refusals are written, those a living flusher holds included', async () => {
-    const { project, ids } = await projectWithDevices(6);
+    const { project, ids } = await projectWithEndpoint(6);
     // A send of the project held for a day: its send job does not run meanwhile.
     const notificationId = await sendNotification(harness.ingress, project, {
       targetType: 'device',
