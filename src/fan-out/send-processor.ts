@@ -46,10 +46,12 @@ async function testStillRuns(deps: SendDeps, notificationId: string): Promise<bo
 
 /**
  * A send whose job failed for good: failed, unless canceled, or completed before the job could record it; the devices
- * its runs refused are written first, as at a send's completion.
+ * its runs refused are written first, as at a send's completion, or else left to the sweep: the send still fails.
  */
 export async function markSendFailed(deps: SendDeps, notificationId: string): Promise<void> {
-  await flushRefusals(deps, notificationId);
+  await flushRefusals(deps, notificationId).catch((error: unknown) => {
+    deps.log.warn({ err: error, notificationId }, 'refused devices left for the sweep');
+  });
   await deps.models.Notification.updateOne(
     { _id: notificationId, status: { $nin: ['canceled', 'completed'] } },
     { $set: { status: 'failed' } },
