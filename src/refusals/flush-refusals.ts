@@ -4,18 +4,21 @@ import { claimRefusals, gatherRefusals, releaseClaims } from './gathered-refusal
 import { refusedCount, writeRefusals, type RefusalWriteDeps, type RefusedDevices } from './refused-devices.ts';
 
 /**
- * The devices one write covers at most, and how many a notification gathers before a run that adds to them writes
- * them: on a server that spends a fixed time on each write command, one command per this many refused devices instead
- * of one per delivery run.
+ * About the devices one write covers (a chunk ends once it holds this many), and how many a notification gathers
+ * before a run that adds to them writes them: on a server that spends a fixed time on each write command, one command
+ * per this many refused devices instead of one per delivery run.
  */
 export const refusalsPerWrite = 1000;
 
-/** Runs in order, in chunks of about refusalsPerWrite devices (a run with more is a chunk of its own). */
+/**
+ * Runs in order, in chunks of about refusalsPerWrite devices: a chunk takes runs until it holds that many, so that the
+ * claim a run took on reaching refusalsPerWrite is one write, not one and the few devices of its last run.
+ */
 function chunksOf(runs: RefusedDevices[]): RefusedDevices[][] {
   const chunks: RefusedDevices[][] = [];
   let devices = refusalsPerWrite;
   for (const run of runs) {
-    if (devices + refusedCount(run) > refusalsPerWrite) {
+    if (devices >= refusalsPerWrite) {
       chunks.push([]);
       devices = 0;
     }
