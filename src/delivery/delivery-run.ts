@@ -44,7 +44,7 @@ export class DeliveryRun {
   private readonly timing: TimingGate;
   /** Devices still refused in the last retry round of this attempt: pending, for the next attempt. */
   private exhausted = 0;
-  private readonly unwritten: UnwrittenRefusals;
+  private readonly unwritten = new UnwrittenRefusals();
 
   constructor(worker: DeliveryWorker, job: Job<DeliverJobData>, token: string | undefined) {
     this.worker = worker;
@@ -53,7 +53,6 @@ export class DeliveryRun {
     this.progress = new BatchProgress(worker.deps, job);
     this.round = new RetryRound(job.data.retryRound);
     this.timing = new TimingGate(worker, job, this.progress);
-    this.unwritten = new UnwrittenRefusals((job.data.gaveUp?.length ?? 0) > 0);
   }
 
   async run(): Promise<void> {
@@ -98,7 +97,7 @@ export class DeliveryRun {
     // The round stays: devices refused in this run wait as long as their round says, but only a run that reaches the
     // end of the batch moves the round on, so pacing does not spend the rounds a refused device has left.
     const retry = this.round.next();
-    await this.unwritten.write(this.worker, this.job.data);
+    await this.unwritten.write(this.worker, this.job.data, notification);
     await this.progress.save(this.job.data.retryRound);
     await waitForThrottle(this.worker.deps, this.job, this.token, this.progress, Math.max(waitMs, retry?.delayMs ?? 0));
   }
@@ -144,7 +143,7 @@ export class DeliveryRun {
           'pushes held past their ttl',
         );
     }
-    await this.unwritten.write(this.worker, this.job.data);
+    await this.unwritten.write(this.worker, this.job.data, notification);
   }
 
   private async sendCall(gateway: PushGateway, notification: PreparedNotification, call: Rendered[]): Promise<void> {
@@ -167,8 +166,9 @@ export class DeliveryRun {
       gatewaySeconds,
     );
     await this.progress.saveUnrecorded(unrecorded, metrics);
+
     logRefusals(this.worker.deps.log, this.job.data, outcomes);
-    // The refused devices are handed on once for the run (UnwrittenRefusals).
+    // The refused devices are written once for the run (UnwrittenRefusals).
     const sentOnly = { sent: outcomes.sent, rejected: [], failed: [], at: new Date(unrecorded.at) };
     await recordOutcomes(this.worker, this.job.data, notification, sentOnly);
   }

@@ -1,8 +1,9 @@
 import { recordHistory, type DeliveredPush } from '../history/record-history.ts';
+import { markUnsubscribed } from '../devices/mark-unsubscribed.ts';
 import type { DeliverJobData, DeviceFailure, Rejection, UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import { renderPushes } from './rendered-push.ts';
-import { refusedDevices, writeRefusals } from '../refusals/refused-devices.ts';
+import { logUnsent, publishOutcomeEvents } from './report-outcomes.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import { recordTouches } from '../conversions/touches.ts';
 
@@ -29,11 +30,11 @@ async function recordSentTouches(
 }
 
 /**
- * Outcomes in MongoDB: history for the sent pushes (the delivery log's sent entries), and the refused devices
- * (writeRefusals: the rejected tokens' devices unsubscribed, the delivery log of the others, then their webhook
- * events). The writes go to different collections and every one is idempotent, so they go together, each joining the
- * process's other calls' (micro-batched), not in turn. A run's calls give only their sent pushes here: its refused
- * devices are gathered in Redis and written for many runs at once (UnwrittenRefusals). A rerun may repeat them all.
+ * Outcomes in MongoDB: history for the sent pushes (the delivery log's sent entries), the rejected tokens' devices
+ * unsubscribed, the delivery log of the others; then the webhook events, once the devices they name are written
+ * (publishOutcomeEvents). The writes go to different collections and every one is idempotent, so they go together,
+ * each joining the process's other calls' (micro-batched), not three in turn. A run writes each call's sent pushes
+ * and its refused devices once for all its calls (UnwrittenRefusals). A rerun may repeat them all.
  */
 export async function recordOutcomes(
   worker: DeliveryWorker,
@@ -45,8 +46,10 @@ export async function recordOutcomes(
   await Promise.all([
     recordSentTouches(worker, batch, outcomes.sent, outcomes.at),
     recordHistory(deps.models, batch.projectId, notification, outcomes.sent, outcomes.at),
-    writeRefusals(deps, [refusedDevices(batch, outcomes)]),
+    markUnsubscribed(deps, batch.projectId, outcomes.rejected, outcomes.at),
+    logUnsent(deps, batch, outcomes),
   ]);
+  await publishOutcomeEvents(deps, batch, outcomes);
 }
 
 /**

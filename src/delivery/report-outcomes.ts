@@ -1,8 +1,16 @@
 import type { Deps } from '../deps.ts';
-import type { BatchDevice, DeliverJobData } from '../queues/deliver.ts';
-import { writeDeliveryLog, type DeliveryLogEntry } from '../history/delivery-log.ts';
+import type { BatchDevice, DeliverJobData, DeviceFailure, Rejection } from '../queues/deliver.ts';
+import { writeDeliveryLog, type DeliveryLogEntry } from './delivery-log.ts';
 import { publishWebhookEvents } from '../webhooks/publish-events.ts';
-import { messageFailed } from '../webhooks/webhook-events.ts';
+import { deviceUnsubscribed, messageFailed } from '../webhooks/webhook-events.ts';
+
+type ReportedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>;
+
+export interface ReportedOutcomes {
+  rejected: Rejection[];
+  failed: DeviceFailure[];
+  at: Date;
+}
 
 const logEntry = (
   deviceId: string,
@@ -10,6 +18,53 @@ const logEntry = (
   outcome: DeliveryLogEntry['outcome'],
   reason?: string,
 ): DeliveryLogEntry => ({ deviceId, platform, outcome, ...(reason !== undefined && { reason }) });
+
+const platformsOf = (batch: ReportedBatch) => {
+  const devices = new Map(batch.devices.map((device) => [device.deviceId, device]));
+  return { devices, platform: (deviceId: string) => devices.get(deviceId)?.platform ?? 'unknown' };
+};
+
+/**
+ * A gateway call's devices not sent, in the delivery log: one entry per device (one insertMany; a sent push's entry
+ * is its history document).
+ */
+export async function logUnsent(
+  deps: Pick<Deps, 'models'>,
+  batch: ReportedBatch,
+  outcomes: ReportedOutcomes,
+): Promise<void> {
+  if (outcomes.failed.length + outcomes.rejected.length === 0) return;
+  const { platform } = platformsOf(batch);
+  await writeDeliveryLog(deps.models, batch.notificationId, outcomes.at, [
+    ...outcomes.failed.map(({ deviceId, reason }) => logEntry(deviceId, platform(deviceId), 'failed', reason)),
+    ...outcomes.rejected.map(({ deviceId, reason }) => logEntry(deviceId, platform(deviceId), 'unsubscribed', reason)),
+  ]);
+}
+
+/**
+ * message.failed and device.unsubscribed of a gateway call, for the endpoints subscribed to them (one addBulk, none
+ * without such an endpoint). Only queued here: the webhook worker makes the calls, so no receiver slows a send.
+ */
+export async function publishOutcomeEvents(
+  deps: Pick<Deps, 'models' | 'queues'>,
+  batch: ReportedBatch,
+  outcomes: ReportedOutcomes,
+): Promise<void> {
+  if (outcomes.failed.length + outcomes.rejected.length === 0) return;
+  const { notificationId } = batch;
+  const { at } = outcomes;
+  const { devices, platform } = platformsOf(batch);
+  await publishWebhookEvents(deps, batch.projectId, [
+    ...outcomes.failed.map(({ deviceId, reason }) => messageFailed(notificationId, deviceId, reason, at)),
+    ...outcomes.rejected.map(({ deviceId, reason }) =>
+      deviceUnsubscribed(
+        notificationId,
+        { deviceId, userId: devices.get(deviceId)?.userId ?? null, platform: platform(deviceId), reason },
+        at,
+      ),
+    ),
+  ]);
+}
 
 /** Devices the frequency cap stopped: logged `capped` (one insertMany), with no webhook event. */
 export async function reportCapped(
@@ -31,7 +86,7 @@ export interface UnsentDevice {
 
 /**
  * Devices failed without a gateway call (a push held past its ttl, a render that failed): each logged with its own
- * outcome and reason, and with message.failed, as a call's refused devices are (writeRefusals).
+ * outcome and reason, and with message.failed, as a call's are (logUnsent, publishOutcomeEvents).
  */
 export async function reportUnsent(
   deps: Pick<Deps, 'models' | 'queues'>,

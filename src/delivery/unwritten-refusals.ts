@@ -1,29 +1,21 @@
 import type { DeliverJobData, DeviceFailure, Rejection, UnrecordedOutcomes } from '../queues/deliver.ts';
+import type { PreparedNotification } from './prepared-notification.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
-import { refusedDevices, writeRefusals } from '../refusals/refused-devices.ts';
-import { gatherOrFlushRefusals } from '../refusals/flush-refusals.ts';
+import { recordOutcomes } from './record-outcomes.ts';
 import type { CallOutcomes } from './call-outcomes.ts';
 
 /**
- * The devices a run's gateway calls refused (unsubscribed by a dead token, or failed), handed on once for the run
- * rather than once per call, when the run has called the gateway for the last time or before it saves its progress to
- * wait (write): gathered in Redis with the other runs' of the notification, which are written together, a command per
- * about a thousand devices (gatherOrFlushRefusals), and before the send reads as ended (completeSend). A replay of a
- * batch a last attempt gave up may run after its send ended: it writes its own. Until then each call saves them in the
- * job with its own outcomes (withCall): a run that stops before handing them on leaves them to the next run, as it
- * leaves a call's sent pushes.
+ * The devices a run's gateway calls refused (unsubscribed by a dead token, or failed), written to MongoDB once for the
+ * run rather than once per call: their unsubscribes, delivery-log entries and webhook events go when the run has
+ * called the gateway for the last time or before it saves its progress to wait (write), so that a dead token costs
+ * its call no write of its own. Until then each call saves them in the job with its own outcomes (withCall): a run
+ * that stops before writing them leaves them to the next run, as it leaves a call's sent pushes.
  */
 export class UnwrittenRefusals {
-  /** Written by the run itself rather than gathered: the run is a replay. */
-  private readonly writesItself: boolean;
   private rejected: Rejection[] = [];
   private failed: DeviceFailure[] = [];
   /** When the first of them was refused: the time the writes keep, as an unsubscribe round keeps its earliest. */
   private at: Date | null = null;
-
-  constructor(writesItself: boolean) {
-    this.writesItself = writesItself;
-  }
 
   /** A call's outcomes as the job saves them: its sent pushes, and every refusal of the run not yet written. */
   withCall(call: Pick<CallOutcomes, 'sent' | 'rejected' | 'failures'>, at: number): UnrecordedOutcomes {
@@ -38,11 +30,15 @@ export class UnwrittenRefusals {
   async write(
     worker: DeliveryWorker,
     batch: Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>,
+    notification: PreparedNotification,
   ): Promise<void> {
     if (this.at === null) return;
-    const refused = refusedDevices(batch, { rejected: this.rejected, failed: this.failed, at: this.at });
-    if (this.writesItself) await writeRefusals(worker.deps, [refused]);
-    else await gatherOrFlushRefusals(worker.deps, refused);
+    await recordOutcomes(worker, batch, notification, {
+      sent: [],
+      rejected: this.rejected,
+      failed: this.failed,
+      at: this.at,
+    });
     this.rejected = [];
     this.failed = [];
     this.at = null;

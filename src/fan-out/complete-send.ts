@@ -3,7 +3,6 @@ import { findNotificationView } from '../notifications/notification-view.ts';
 import { publishWebhookEvents } from '../webhooks/publish-events.ts';
 import { subscribedEndpoints } from '../webhooks/subscribed-endpoints.ts';
 import { notificationCompleted } from '../webhooks/webhook-events.ts';
-import { flushRefusals } from '../refusals/flush-refusals.ts';
 
 interface Sent {
   _id: string;
@@ -12,18 +11,16 @@ interface Sent {
 }
 
 /**
- * Writes the devices its runs refused that are still gathered in Redis (flushRefusals), so that a completed send's
- * unsubscribed devices read unsubscribed and logged, then marks the send completed, unless canceled meanwhile, and queues notification.completed with its final stats for
+ * Marks the send completed, unless canceled meanwhile, and queues notification.completed with its final stats for
  * the endpoints subscribed to it. A rerun that finds the send completed queues the event again, as a kill between the
  * two writes would otherwise lose it; its key makes that the same job.
  */
 export async function completeSend(
-  deps: Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'log'>,
+  deps: Pick<Deps, 'models' | 'queues' | 'redis' | 'config'>,
   notification: Sent,
 ): Promise<void> {
   const { _id: notificationId, projectId } = notification;
   if (notification.status !== 'completed') {
-    await flushRefusals(deps, notificationId);
     const completed = await deps.models.Notification.updateOne(
       { _id: notificationId, status: { $ne: 'canceled' } },
       { $set: { status: 'completed', completedAt: new Date() } },

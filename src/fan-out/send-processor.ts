@@ -6,7 +6,6 @@ import { claimJourneySend } from '../journeys/cancel-journey-sends.ts';
 import { isLastAttempt } from '../infra/interrupted-runs.ts';
 import { waitOutStorageOutage } from '../infra/storage-outages.ts';
 import { completeSend } from './complete-send.ts';
-import { flushRefusals } from '../refusals/flush-refusals.ts';
 import { SendCanceledError, type SendDeps } from './send-claim.ts';
 import { fanOutBatches } from './batch-fan-out.ts';
 import { fanOutByLocalTime } from './local-time-fan-out.ts';
@@ -44,15 +43,9 @@ async function testStillRuns(deps: SendDeps, notificationId: string): Promise<bo
   return state !== 'completed' && state !== 'failed' && state !== 'unknown';
 }
 
-/**
- * A send whose job failed for good: failed, unless canceled, or completed before the job could record it; the devices
- * its runs refused are written first, as at a send's completion, or else left to the sweep: the send still fails.
- */
-export async function markSendFailed(deps: SendDeps, notificationId: string): Promise<void> {
-  await flushRefusals(deps, notificationId).catch((error: unknown) => {
-    deps.log.warn({ err: error, notificationId }, 'refused devices left for the sweep');
-  });
-  await deps.models.Notification.updateOne(
+/** A send whose job failed for good: failed, unless canceled, or completed before the job could record it. */
+export async function markSendFailed(models: SendDeps['models'], notificationId: string): Promise<void> {
+  await models.Notification.updateOne(
     { _id: notificationId, status: { $nin: ['canceled', 'completed'] } },
     { $set: { status: 'failed' } },
   );
@@ -118,7 +111,7 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
           if (error instanceof SendCanceledError) return;
           if (!(error instanceof MissingSegmentsError)) throw error;
           deps.log.warn({ notificationId, segmentIds: error.segmentIds }, `the send failed: ${error.message}`);
-          await markSendFailed(deps, notificationId);
+          await markSendFailed(deps.models, notificationId);
           return;
         }
       }
@@ -143,7 +136,7 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
     } catch (error) {
       await waitOutStorageOutage(job, token, error);
       if (!(error instanceof WaitingChildrenError || error instanceof DelayedError) && isLastAttempt(job))
-        await markSendFailed(deps, notificationId).catch(() => undefined);
+        await markSendFailed(deps.models, notificationId).catch(() => undefined);
       throw error;
     }
   };

@@ -101,25 +101,6 @@ export const redisKeys = {
       countsPrefix: `${start}:counts:`,
     };
   },
-  /**
-   * A notification's refused devices gathered in Redis until one flusher writes them (src/refusals): the runs' entries
-   * pending, how many devices they hold, and the claims of flushers, each a list under its lease in `claims`. One
-   * script moves pending to a claim, so they share the notification's tag.
-   */
-  refusals: (prefix: string, notificationId: string) => {
-    const tag = `{${notificationId}}`;
-    return {
-      pending: `${prefix}:refusals:pending:${tag}`,
-      pendingDevices: `${prefix}:refusals:pending-devices:${tag}`,
-      claims: `${prefix}:refusals:claims:${tag}`,
-      claim: (claimId: string) => `${prefix}:refusals:claim:${tag}:${claimId}`,
-    };
-  },
-  /** The pattern that finds the notifications with refusals pending or claimed, and the notification id back from a key. */
-  refusalsSearch: (prefix: string, state: 'pending' | 'claims') => {
-    const start = `${prefix}:refusals:${state}:{`;
-    return { match: `${start}*}`, notificationIdOf: (key: string) => key.slice(start.length, -1) };
-  },
   /** The pattern that finds the projects with counts of a kind in this state, and the project id back from a key. */
   gatheredCountsSearch: (prefix: string, kind: string, state: 'pending' | 'flushing') => {
     const start = `${prefix}:${kind}:${state}:{`;

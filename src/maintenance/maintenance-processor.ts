@@ -1,13 +1,12 @@
 import type { Job, Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
-import { flushCountsJobName, flushRefusalsJobName } from '../queues/maintenance.ts';
-import { sweepRefusals } from '../refusals/flush-refusals.ts';
+import { flushCountsJobName } from '../queues/maintenance.ts';
 import { eventCounts } from '../events/pending-counts.ts';
 import { dailyCounts } from '../overview/daily-counts.ts';
 import { eventTypeCounts } from '../events/event-type-counts.ts';
 import { flushGatheredCountsUnlessRunning, projectsWithGatheredCounts } from '../infra/flush-gathered-counts.ts';
 
-type MaintenanceDeps = Pick<Deps, 'models' | 'log' | 'redis' | 'config' | 'queues'>;
+type MaintenanceDeps = Pick<Deps, 'models' | 'log' | 'redis' | 'config'>;
 
 /** Every kind of counts gathered in Redis, which the sweep flushes for the projects that stopped recording. */
 const gatheredCountKinds = [eventCounts, dailyCounts, eventTypeCounts];
@@ -25,7 +24,6 @@ async function flushGatheredCounts(deps: MaintenanceDeps): Promise<{ projects: n
 
 const maintenanceJobs: Record<string, (deps: MaintenanceDeps) => Promise<object>> = {
   [flushCountsJobName]: flushGatheredCounts,
-  [flushRefusalsJobName]: sweepRefusals,
 };
 
 export function maintenanceProcessor(deps: MaintenanceDeps): Processor {

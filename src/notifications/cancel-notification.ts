@@ -2,7 +2,6 @@ import type { Deps } from '../deps.ts';
 import type { NotificationView } from '../schemas/notification.ts';
 import { invalidRequest } from '../errors.ts';
 import { findNotificationView } from './notification-view.ts';
-import { flushRefusals } from '../refusals/flush-refusals.ts';
 
 /**
  * Cancels a send that has not started: a scheduled one, or one still waiting in the send queue. `queued` moves
@@ -13,13 +12,10 @@ import { flushRefusals } from '../refusals/flush-refusals.ts';
  * (TimingGate), while those already handed to a gateway stay sent and counted.
  */
 export async function cancelNotification(
-  deps: Pick<Deps, 'models' | 'queues' | 'redis' | 'config' | 'log'>,
+  deps: Pick<Deps, 'models' | 'queues' | 'redis' | 'config'>,
   projectId: string,
   notificationId: string,
 ): Promise<NotificationView> {
-  // The devices its runs refused so far are written first, as at a send's completion; those of runs in flight, by
-  // the sweep (sweepRefusals).
-  await flushRefusals(deps, notificationId);
   const canceled = await deps.models.Notification.updateOne(
     { _id: notificationId, projectId, status: { $in: ['queued' as const, 'sending' as const] } },
     { $set: { status: 'canceled' } },

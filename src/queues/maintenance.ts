@@ -6,14 +6,6 @@ export const flushCountsJobName = 'flush-gathered-counts';
 /** How often the sweep flushes the counts that quiet projects left in Redis. */
 export const flushCountsSweepEveryMs = 60 * 1000;
 
-export const flushRefusalsJobName = 'flush-gathered-refusals';
-
-/**
- * How often the sweep writes the refused devices left in Redis: those of sends that ended otherwise than by their
- * completion, and the claims of flushers that died (a claim's lease is a minute).
- */
-export const flushRefusalsSweepEveryMs = 30 * 1000;
-
 /** Idempotent: every worker process calls it at start-up and there is still one schedule per job. */
 function schedule(maintenance: Queue, jobName: string, everyMs: number): Promise<unknown> {
   return maintenance.upsertJobScheduler(jobName, { every: everyMs }, { name: jobName });
@@ -44,6 +36,5 @@ export const maintenanceQueue: QueueDefinition<'maintenance'> = {
   async schedule({ queues }) {
     await retireOldSchedules(queues.maintenance);
     await scheduleFlushCounts(queues.maintenance);
-    await schedule(queues.maintenance, flushRefusalsJobName, flushRefusalsSweepEveryMs);
   },
 };

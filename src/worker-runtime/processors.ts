@@ -23,7 +23,7 @@ export const queueProcessors: Record<QueueName, () => Promise<(deps: Deps) => Qu
     const { sendProcessor, markSendFailed } = await import('../fan-out/send-processor.ts');
     return (deps) => ({
       process: sendProcessor(deps),
-      failedUnrun: (job: Job<SendJobData>) => markSendFailed(deps, job.data.notificationId),
+      failedUnrun: (job: Job<SendJobData>) => markSendFailed(deps.models, job.data.notificationId),
     });
   },
   deliver: async () => {

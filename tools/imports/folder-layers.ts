@@ -33,7 +33,6 @@ export const folderRanks: readonly (readonly string[])[] = [
     'webhooks',
     'history',
     'overview',
-    'refusals',
     'user-tags',
     'maintenance',
     'metrics',
