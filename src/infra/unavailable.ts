@@ -59,6 +59,14 @@ function isMongoNetworkError(error: Error): boolean {
   return 'beforeHandshake' in error;
 }
 
+/** A socket's own failure as Node raises it, which a driver may pass on unwrapped: EPIPE once the server closed its end. */
+const socketUnavailableCodes = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']);
+
+function isSocketError(error: Error): boolean {
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' && socketUnavailableCodes.has(code);
+}
+
 /**
  * A bulk write (insertMany, bulkWrite) wraps every error of the driver's own, a network error or a server selection
  * that timed out, in a MongoBulkWriteError that keeps it as `errorResponse`; its own failures (duplicate keys,
@@ -84,7 +92,7 @@ export function isUnavailableError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (mongoUnavailableNames.has(error.name)) return true;
   if (error.name === 'MaxRetriesPerRequestError') return true;
-  if (isMongoNetworkError(error) || isMongoServerUnavailable(error)) return true;
+  if (isMongoNetworkError(error) || isMongoServerUnavailable(error) || isSocketError(error)) return true;
   // What the driver's wrapper (a bulk write, an error of its own) says it met.
   if (isUnavailableError(bulkWriteCause(error) ?? (error.name.startsWith('Mongo') ? error.cause : undefined)))
     return true;

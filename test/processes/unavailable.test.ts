@@ -153,7 +153,9 @@ describe('which errors mean a backing store is unreachable', () => {
     );
     const notFound = new MongoServerSelectionError('Server selection timed out after 2000 ms', {} as never);
     const timedOut = new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out');
-    for (const error of [lost(), cleared, notFound, timedOut]) {
+    // What Node raises for a write to a socket whose server has gone, as a killed server's connection met it.
+    const ended = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
+    for (const error of [lost(), cleared, notFound, timedOut, ended]) {
       expect(isUnavailableError(error), error.message).toBe(true);
       expect(isUnavailableError(new MongoBulkWriteError(error, {} as never)), error.message).toBe(true);
     }
