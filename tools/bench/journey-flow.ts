@@ -1,5 +1,6 @@
 import type { RedisClient } from '../../src/infra/redis.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
+import { inChunks } from '../../src/infra/chunks.ts';
 import type { BenchEnvironment, projectApi } from './bench-environment.ts';
 import { queueDepth, waitUntil } from './measure.ts';
 import { seededToken } from './seed-devices.ts';
@@ -78,13 +79,9 @@ function entryLatencies(accepted: number[], samples: Array<[number, number]>): n
 async function listeningAmong(context: BenchContext, journeyId: string, subjectIds: string[]) {
   const { bench, project } = context;
   const listening: string[] = [];
-  for (let start = 0; start < subjectIds.length; start += perRequest) {
+  for (const chunk of inChunks(subjectIds, perRequest)) {
     const travellers = await bench.models.JourneyTraveller.find(
-      {
-        projectId: project.projectId,
-        subjectType: 'device',
-        subjectId: { $in: subjectIds.slice(start, start + perRequest) },
-      },
+      { projectId: project.projectId, subjectType: 'device', subjectId: { $in: chunk } },
       { subjectId: 1, journeyId: 1, state: 1, listening: 1 },
     ).lean();
     for (const traveller of travellers)

@@ -48,6 +48,7 @@ const { values } = parseArgs({
 const seeded = Number(values['seed-waiting']);
 const subjects = seeded > 0 ? Number(values.probes) : Number(values.subjects);
 const [waitSeconds, awaitSeconds] = [Number(values['wait-seconds']), Number(values['await-seconds'])];
+const entryRate = Number(values['entry-rate']);
 const workerQueues = ['event-ingest', 'journey-steps', 'send', 'deliver'] as const;
 const log = (line: string) => process.stderr.write(`[journeys] ${line}\n`);
 const load = () => loadavg().map((average) => Number(average.toFixed(2)));
@@ -92,7 +93,7 @@ try {
       waitSeconds,
       awaitSeconds,
       reportPercent: Number(values['report-percent']),
-      entryRate: Number(values['entry-rate']),
+      entryRate,
     });
   }
   await waitUntil(
@@ -125,7 +126,7 @@ try {
     ...(seeded > 0 && { seededWaiting: seeded }),
     waitSeconds,
     awaitSeconds,
-    entryRate: Number(values['entry-rate']),
+    entryRate,
     ...(plain && { plainSend: plain }),
     ...measured,
     peakRssMiB: peakRss,
