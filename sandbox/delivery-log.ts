@@ -59,6 +59,13 @@ export function createDeliveryLog() {
     deliveries: (token?: string): Delivery[] =>
       token === undefined ? deliveries : (deliveriesByToken.get(token) ?? []),
     attempts: (token?: string): Attempt[] => (token === undefined ? attempts : (attemptsByToken.get(token) ?? [])),
+    /** Drops every delivery and attempt logged so far (a benchmark of many sends keeps only the send it measures). */
+    forget(): void {
+      deliveries.length = 0;
+      deliveriesByToken.clear();
+      attempts.length = 0;
+      attemptsByToken.clear();
+    },
     stats: () => ({
       deliveries: deliveries.length,
       attempts: attempts.length,

@@ -18,6 +18,8 @@ export interface Sandbox {
   port: number;
   deliveries(token?: string): Delivery[];
   attempts(token?: string): Attempt[];
+  /** Drops every delivery and attempt logged so far. */
+  forget(): void;
   /** What POST /webpush/subscriptions answers, without the request (benchmarks issue thousands). */
   issueWebPushSubscription(prefix?: string): WebPushSubscription;
   close(): Promise<void>;
@@ -130,6 +132,7 @@ export async function startSandbox(
     port: address.port,
     deliveries: log.deliveries,
     attempts: log.attempts,
+    forget: log.forget,
     issueWebPushSubscription: (prefix) => webPush.issue(`https://127.0.0.1:${address.port}`, prefix),
     close: () =>
       new Promise<void>((resolve) => {

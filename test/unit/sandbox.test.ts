@@ -211,6 +211,18 @@ describe('sandbox /deliveries (plain HTTP on the same port)', () => {
       },
     ]);
   });
+
+  it('forgets every delivery and attempt logged so far, and logs those after', async () => {
+    await postFcm({ token: 'before-forget', notification: { body: 'dropped' } });
+    await postApns('unregistered-before-forget', { aps: {} });
+    sandbox.forget();
+    expect(sandbox.deliveries()).toEqual([]);
+    expect(sandbox.deliveries('before-forget')).toEqual([]);
+    expect(sandbox.attempts('unregistered-before-forget')).toEqual([]);
+    await postFcm({ token: 'after-forget', notification: { body: 'kept' } });
+    expect(sandbox.deliveries().map((delivery) => delivery.token)).toEqual(['after-forget']);
+    expect(sandbox.attempts().map((attempt) => attempt.token)).toEqual(['after-forget']);
+  });
 });
 
 describe('sandbox connections', () => {
