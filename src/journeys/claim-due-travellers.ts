@@ -34,17 +34,11 @@ export const claimRangeFilters = (state: ClaimState, last: Bound) => [
 const upTo = (state: ClaimState, last: Bound, set: Record<string, unknown>) =>
   claimRangeFilters(state, last).map((filter) => ({ updateMany: { filter, update: { $set: set } } }));
 
-/**
- * How many due travellers one read finds, for that many claims of a batch each: the local server reads every due key
- * for a read of the oldest, whatever its limit (10,000 due: 1.5 s), so one read serves five batches rather than one.
- */
-export const dueScanSize = 2500;
-
 /** A due traveller found, in claim order: those whose lease passed, then those due, each oldest first. */
 export type Found = { state: ClaimState } & Bound;
 
 /** The oldest due steps: those whose worker died holding them (lease passed) first, then those due. */
-export async function findDue(models: Models, now: Date, limit = dueScanSize): Promise<Found[]> {
+export async function findDue(models: Models, now: Date, limit: number): Promise<Found[]> {
   const lapsed = await dueTravellersQuery(models, 'running', now, limit);
   const due = lapsed.length < limit ? await dueTravellersQuery(models, 'due', now, limit - lapsed.length) : [];
   return [
