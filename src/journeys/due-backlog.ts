@@ -8,8 +8,12 @@ import { claimBatchSize, type Found, findDue } from './claim-due-travellers.ts';
  */
 export const backlogReadSize = 25_000;
 
-/** How long a read's remainder serves this process's runs: a lease that lapses meanwhile waits for the next read. */
-export const backlogFreshMs = 5000;
+/**
+ * How long a read's remainder serves this process's runs. A backlog is handed out oldest first, so what falls due
+ * meanwhile is behind it anyway, and one older than a batch's last is claimed with it; a lease that lapses meanwhile
+ * waits for the next read. A read of 50,000 due costs the server seconds: rereading sooner spent it on rereads.
+ */
+export const backlogFreshMs = 60_000;
 
 /**
  * A process's due travellers, read oldest first and handed out a claim's batch at a time, to this process's concurrent
