@@ -1,5 +1,5 @@
 import type { Models } from '../models/index.ts';
-import { claimBatchSize, type Found, findDue } from './claim-due-travellers.ts';
+import { type Found, findDue, takeBatch } from './claim-due-travellers.ts';
 
 /**
  * How many due travellers one read finds. The local server reads and decodes every due document for a read of the
@@ -10,15 +10,14 @@ export const backlogReadSize = 25_000;
 
 /**
  * How long a read's remainder serves this process's runs. A backlog is handed out oldest first, so what falls due
- * meanwhile is behind it anyway, and one older than a batch's last is claimed with it; a lease that lapses meanwhile
- * waits for the next read. A read of 50,000 due costs the server seconds: rereading sooner spent it on rereads.
+ * meanwhile is behind it anyway; it and a lease that lapses meanwhile wait for the next read. A read of 50,000 due costs the server seconds: rereading sooner spent it on rereads.
  */
 export const backlogFreshMs = 60_000;
 
 /**
  * A process's due travellers, read oldest first and handed out a claim's batch at a time, to this process's concurrent
- * runs alike. A batch is only a hint: its claim is conditional on the state read, so one that another worker took
- * first claims nothing, and due ones older than its last are claimed with it.
+ * runs alike (takeBatch). A batch is only a hint: its claim is conditional on the state read, so one that another
+ * worker took first claims nothing.
  */
 export class DueBacklog {
   private found: Found[] = [];
@@ -40,7 +39,7 @@ export class DueBacklog {
       });
       await this.reading;
     }
-    return this.found.splice(0, claimBatchSize);
+    return takeBatch(this.found);
   }
 
   private async read() {
