@@ -69,8 +69,9 @@ export function takeBatch(found: Found[]): Found[] {
   const sameClaim = (candidate: Found) => candidate.state === 'running' && candidate.claim === first.claim;
   const batch = found.filter(sameClaim).slice(0, claimBatchSize);
   const taken = new Set(batch);
-  const rest = found.filter((candidate) => !taken.has(candidate));
-  found.splice(0, found.length, ...rest);
+  let kept = 0;
+  for (const candidate of found) if (!taken.has(candidate)) found[kept++] = candidate;
+  found.length = kept;
   return batch;
 }
 
