@@ -14,7 +14,8 @@ export const failureReason = (error: unknown): string =>
 
 /**
  * Records a failed attempt of the step on each traveller, alone: it stays running under its runId (so that the retry
- * writes what the attempt would have) with its lease lapsing at the retry time, when the claim takes it again; after
+ * writes what the attempt would have) with its lease lapsing at the retry time, when a claim takes it over with the
+ * others of this step run (their claim is the run's write id, so none is taken over apart from its run id); after
  * the last retry it leaves with `step_failed`. Each attempt is in its passed steps with the reason.
  */
 export async function failTravellers(
@@ -33,7 +34,7 @@ export async function failTravellers(
     const retryAt = delay === undefined ? null : new Date(batch.now.getTime() + delay);
     const outcome = { failed: reason, attempt, ...(retryAt && { retryAt: retryAt.toISOString() }) };
     const update = retryAt
-      ? { $set: { claim: null, dueAt: retryAt }, $inc: { failures: 1 } }
+      ? { $set: { claim: batch.move, dueAt: retryAt }, $inc: { failures: 1 } }
       : {
           $set: {
             state: 'done' as const,

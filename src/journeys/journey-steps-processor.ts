@@ -3,25 +3,22 @@ import { journeyStepsJobName } from '../queues/journey-steps.ts';
 import { ShortLivedCache } from '../infra/short-lived-cache.ts';
 import { readProjectSettings } from '../projects/project-settings.ts';
 import type { StepDeps } from './steps/step-context.ts';
-import { inChunks } from '../infra/chunks.ts';
-import { claimBatchSize, claimFound, findDue } from './claim-due-travellers.ts';
+import { claimFound } from './claim-due-travellers.ts';
+import { DueBacklog } from './due-backlog.ts';
 import { runClaimedSteps, type RunnerState } from './run-claimed-steps.ts';
 
 /** A run stops claiming after this long, so that a backlog spreads over the next runs and their workers. */
 const runBudgetMs = 5000;
 
-export async function runDueSteps(deps: StepDeps, state: RunnerState): Promise<{ ran: number }> {
+export async function runDueSteps(deps: StepDeps, state: RunnerState, backlog: DueBacklog): Promise<{ ran: number }> {
   const started = Date.now();
   let ran = 0;
   while (Date.now() - started < runBudgetMs) {
-    const found = await findDue(deps.models, new Date());
-    if (found.length === 0) break;
-    for (const batch of inChunks(found, claimBatchSize)) {
-      // Another worker may have taken these first: then there may be more behind them.
-      const { claim, travellers } = await claimFound(deps.models, deps.config.journeyClaimLeaseMs, batch);
-      if (travellers.length > 0) ran += await runClaimedSteps(deps, state, claim, travellers);
-      if (Date.now() - started >= runBudgetMs) break;
-    }
+    const batch = await backlog.nextBatch();
+    if (batch.length === 0) break;
+    // Another worker may have taken these first: then there may be more behind them.
+    const { claim, travellers } = await claimFound(deps.models, deps.config.journeyClaimLeaseMs, batch);
+    if (travellers.length > 0) ran += await runClaimedSteps(deps, state, claim, travellers);
   }
   return { ran };
 }
@@ -31,8 +28,9 @@ export function journeyStepsProcessor(deps: StepDeps): Processor {
   const defaultZone = (projectId: string) =>
     zones.get(projectId, async () => (await readProjectSettings(deps.models, projectId))?.defaultTimezone ?? 'UTC');
   const state: RunnerState = { defaultZone, versions: new Map() };
+  const backlog = new DueBacklog(deps.models);
   return async (job: Job) => {
     if (job.name !== journeyStepsJobName) throw new Error(`unknown journey-steps job "${job.name}"`);
-    return runDueSteps(deps, state);
+    return runDueSteps(deps, state, backlog);
   };
 }

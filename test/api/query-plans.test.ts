@@ -54,11 +54,7 @@ import { recentImportsQuery } from '../../src/device-files/device-imports.ts';
 import { otherLogQuery, sentLogQuery } from '../../src/notifications/delivery-log-export.ts';
 import { catalogDaysQuery } from '../../src/events/event-type-counts.ts';
 import { recentTagsQuery } from '../../src/devices/tag-suggestions.ts';
-import {
-  claimRangeFilters,
-  claimedTravellersQuery,
-  dueTravellersQuery,
-} from '../../src/journeys/claim-due-travellers.ts';
+import { claimFilters, claimedTravellersQuery, dueTravellersQuery } from '../../src/journeys/claim-due-travellers.ts';
 import { stepBatchFilter, type StepBatch } from '../../src/journeys/advance-travellers.ts';
 import { subjectVisitsQuery } from '../../src/journeys/journey-details.ts';
 import { subjectsVisitsQueries } from '../../src/journeys/travel-events.ts';
@@ -772,14 +768,28 @@ const hotQueries: HotQuery[] = [
     index: 'state_1_dueAt_1__id_1',
   },
   {
-    name: 'a claim of the due journey steps up to the last one read (its two range updates)',
+    name: "a claim of a batch's due journey steps, by their ids",
+    explain: () => {
+      const ids = [5, 9].map((index) => ({
+        state: 'due' as const,
+        dueAt: now,
+        _id: travellerId(`${projectId}-j1`, 'device', deviceIdOf(index), 1),
+      }));
+      return Promise.all(claimFilters(ids, now).map((filter) => explainQuery(models().JourneyTraveller.find(filter))));
+    },
+    index: '_id_',
+    secantus: 'explainGap',
+  },
+  {
+    name: "a lapsed claim's journey steps taken over whole",
     explain: () =>
-      Promise.all(
-        claimRangeFilters('due', { dueAt: now, _id: travellerId(`${projectId}-j1`, 'device', 'd100', 1) }).map(
-          (filter) => explainQuery(models().JourneyTraveller.find(filter)),
+      explainQuery(
+        models().JourneyTraveller.find(
+          claimFilters([{ state: 'running', dueAt: now, _id: 'x', claim: `${projectId}-claim1` }], now)[0]!,
         ),
       ),
-    index: 'state_1_dueAt_1__id_1',
+    index: 'claim_1',
+    secantus: 'explainGap',
   },
   {
     name: "a claim's travellers, read back",

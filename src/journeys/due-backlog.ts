@@ -1,0 +1,50 @@
+import type { Models } from '../models/index.ts';
+import { type Found, findDue, takeBatch } from './claim-due-travellers.ts';
+
+/**
+ * How many due travellers one read finds. The local server reads and decodes every due document for a read of the
+ * oldest, whatever its limit, so a read costs the backlog's size, not the limit's: one read of many serves a backlog's
+ * claims, where a read per few claims made the backlog's cost quadratic (100,000 due: seconds a read).
+ */
+export const backlogReadSize = 25_000;
+
+/**
+ * How long a read's remainder serves this process's runs. A backlog is handed out oldest first, so what falls due
+ * meanwhile is behind it anyway; it and a lease that lapses meanwhile wait for the next read. A read of 50,000 due costs the server seconds: rereading sooner spent it on rereads.
+ */
+export const backlogFreshMs = 60_000;
+
+/**
+ * A process's due travellers, read oldest first and handed out a claim's batch at a time, to this process's concurrent
+ * runs alike (takeBatch). A batch is only a hint: its claim is conditional on the state read, so one that another
+ * worker took first claims nothing.
+ */
+export class DueBacklog {
+  private found: Found[] = [];
+  private readAt = 0;
+  private reading: Promise<void> | null = null;
+  private readonly models: Models;
+  private readonly readSize: number;
+
+  constructor(models: Models, readSize = backlogReadSize) {
+    this.models = models;
+    this.readSize = readSize;
+  }
+
+  /** The oldest due batch not yet handed out, from a fresh read once the last one is used up or stale. */
+  async nextBatch(): Promise<Found[]> {
+    if (this.found.length === 0 || Date.now() - this.readAt > backlogFreshMs) {
+      this.reading ??= this.read().finally(() => {
+        this.reading = null;
+      });
+      await this.reading;
+    }
+    return takeBatch(this.found);
+  }
+
+  private async read() {
+    const readAt = Date.now();
+    this.found = await findDue(this.models, new Date(readAt), this.readSize);
+    this.readAt = readAt;
+  }
+}

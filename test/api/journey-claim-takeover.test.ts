@@ -1,0 +1,65 @@
+import { expect, it } from 'vitest';
+import { claimBatchSize, claimFound } from '../../src/journeys/claim-due-travellers.ts';
+import { DueBacklog } from '../../src/journeys/due-backlog.ts';
+import { runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
+import { useDeliveryHarness } from '../support/delivery-harness.ts';
+import { eventually } from '../support/eventually.ts';
+import { seedWaitingTravellers } from '../support/journey-faults.ts';
+
+// No journey-steps worker: the test hands out, claims and runs the batches itself, so that it can "kill" a claim.
+const { harness } = useDeliveryHarness({ queues: ['send', 'deliver'], projects: {} });
+
+const waveSize = 2 * claimBatchSize;
+
+/**
+ * Issue 47: a step runs once per traveller, whatever its worker's fate. A backlog read's remainder is older than the
+ * travellers due since, some of which sort between its own (one due time, ids out of insertion order); a claim from it
+ * takes its own batch, never those. A killed worker's claim is taken over whole under its run id, so its push step's
+ * one notification names all its travellers, whichever process runs it.
+ */
+it('claims never exceed their batch, and a killed claim is taken over whole: every traveller pushed once', async () => {
+  const context = harness.ingress.context;
+  const { JourneyTraveller } = context.models;
+  const seeded = await seedWaitingTravellers(harness.ingress, 2 * waveSize, -1000);
+  const secondWave = seeded.tokens.slice(waveSize).map((token) => token.slice(seeded.project.projectId.length + 1));
+  const inSecondWave = { journeyId: seeded.journeyId, subjectId: { $in: secondWave } };
+  await JourneyTraveller.updateMany(inSecondWave, { $set: { state: 'held' } });
+  const state = { defaultZone: async () => 'UTC', versions: new Map() };
+  const lease = context.config.journeyClaimLeaseMs;
+  const claimSizes: number[] = [];
+
+  const backlog = new DueBacklog(context.models);
+  const first = await backlog.nextBatch();
+  const killedSmall = await claimFound(context.models, 0, first.slice(0, 300));
+  const ran = await claimFound(context.models, lease, first.slice(300));
+  await runClaimedSteps(context, state, ran.claim, ran.travellers);
+  // Due since the read, at the same time as its travellers, their ids among the remainder's.
+  await JourneyTraveller.updateMany(inSecondWave, { $set: { state: 'due' } });
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const second = await backlog.nextBatch();
+  const killedWhole = await claimFound(context.models, 0, second);
+  claimSizes.push(killedSmall.travellers.length, ran.travellers.length, killedWhole.travellers.length);
+  expect(killedWhole.travellers.map((traveller) => traveller._id).sort()).toEqual(
+    second.map((found) => found._id).sort(),
+  );
+
+  // The killed claims' leases have passed: a new process takes them over, then the rest.
+  const restarted = new DueBacklog(context.models);
+  for (let batch = await restarted.nextBatch(); batch.length > 0; batch = await restarted.nextBatch()) {
+    const { claim, travellers } = await claimFound(context.models, lease, batch);
+    claimSizes.push(travellers.length);
+    if (travellers.length > 0) await runClaimedSteps(context, state, claim, travellers);
+  }
+
+  expect(claimSizes.every((size) => size <= claimBatchSize)).toBe(true);
+  expect(await JourneyTraveller.countDocuments({ journeyId: seeded.journeyId, endReason: 'completed' })).toBe(
+    2 * waveSize,
+  );
+  const pushesPerToken = () => {
+    const counts = new Map(seeded.tokens.map((token) => [token, 0]));
+    for (const { token } of harness.sandbox.deliveries()) counts.set(token, (counts.get(token) ?? 0) + 1);
+    return [...counts.values()];
+  };
+  await eventually(() => expect(pushesPerToken().filter((count) => count === 0)).toHaveLength(0), 120_000, 200);
+  expect(pushesPerToken().filter((count) => count > 1)).toHaveLength(0);
+}, 240_000);

@@ -1,0 +1,61 @@
+import { expect, it } from 'vitest';
+import { claimBatchSize } from '../../src/journeys/claim-due-travellers.ts';
+import { DueBacklog } from '../../src/journeys/due-backlog.ts';
+import { useDeliveryHarness } from '../support/delivery-harness.ts';
+import { seededTraveller } from '../support/journey-faults.ts';
+
+// No journey-steps worker: the test hands out the due travellers itself.
+const { harness } = useDeliveryHarness({ queues: ['send'], projects: {} });
+const models = () => harness.ingress.context.models;
+
+/** `count` travellers of a journey of their own, due `agoMs` ago, oldest first by their index. */
+async function seedDue(journeyId: string, count: number, agoMs: number) {
+  const now = Date.now();
+  await models().JourneyTraveller.insertMany(
+    Array.from({ length: count }, (_, index) =>
+      seededTraveller(
+        {
+          projectId: 'backlog',
+          journeyId,
+          subjectId: `${journeyId}-${index}`,
+          event: 'enter',
+          at: 'hello',
+          dueAt: new Date(now - agoMs + index),
+        },
+        new Date(now),
+      ),
+    ),
+    { lean: true },
+  );
+}
+
+it("a backlog read once serves a process's runs a claim's batch at a time, oldest first, without a read per batch", async () => {
+  await seedDue('old', 3 * claimBatchSize, 60_000);
+  const backlog = new DueBacklog(models());
+  const first = await backlog.nextBatch();
+  // Written after the read, due before every traveller read: a read per batch would hand them out next.
+  await seedDue('older', 10, 90_000);
+  const [second, third] = await Promise.all([backlog.nextBatch(), backlog.nextBatch()]);
+  const batches = [first, second, third];
+  const handedOut = batches.flat().map((found) => found._id);
+  expect(batches.map((batch) => batch.length)).toEqual([claimBatchSize, claimBatchSize, claimBatchSize]);
+  expect(new Set(handedOut).size).toBe(3 * claimBatchSize);
+  expect(handedOut.every((id) => id.startsWith('old:'))).toBe(true);
+  const dueAts = batches.flat().map((found) => found.dueAt.getTime());
+  expect(dueAts).toEqual([...dueAts].sort((a, b) => a - b));
+  // The read used up, the next batch comes from a fresh read: those due since first, then the first read's (none was
+  // claimed here, so they are still due).
+  const fresh = (await backlog.nextBatch()).map((found) => found._id);
+  expect(fresh).toHaveLength(claimBatchSize);
+  expect(fresh.slice(0, 10).every((id) => id.startsWith('older:'))).toBe(true);
+  expect(fresh.slice(10)).toEqual(first.slice(0, claimBatchSize - 10).map((found) => found._id));
+});
+
+it('concurrent runs share one read and are handed disjoint batches', async () => {
+  await seedDue('shared', 2 * claimBatchSize, 120_000);
+  const backlog = new DueBacklog(models());
+  const batches = await Promise.all([backlog.nextBatch(), backlog.nextBatch()]);
+  const ids = batches.flat().map((found) => found._id);
+  expect(batches.map((batch) => batch.length)).toEqual([claimBatchSize, claimBatchSize]);
+  expect(new Set(ids).size).toBe(2 * claimBatchSize);
+});
