@@ -20,8 +20,7 @@ export default async function setup(project: TestProject) {
       `the tests run on Node.js 24 (this is ${process.version}); start them with npm test or npx vitest, which use node_modules/.bin/node`,
     );
   }
-  // npm test builds them once before its lanes start (tools/checks/test.ts).
-  if (process.env.TEST_WEB_BUILT !== '1') await buildWebAssets((line) => process.stdout.write(`[web] ${line}\n`));
+  await buildWebAssets((line) => process.stdout.write(`[web] ${line}\n`));
   const log = (line: string) => process.stdout.write(`[services] ${line}\n`);
   // Before the servers start, so that a failed install leaves nothing running.
   project.provide('chromiumPath', await findOrInstallChromium(log));

@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { buildWebAssets } from '../../web/build.ts';
 import { checks, printResult, runCheck } from './checks.ts';
 
 /**
@@ -14,46 +12,12 @@ import { checks, printResult, runCheck } from './checks.ts';
 const require = createRequire(import.meta.url);
 const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
 
-/**
- * The whole suite runs as two vitest runs at once, each of vitest.config.ts's groups in a lane of its own: the
- * `parallel` files on two workers, and the process and fault files, which spend most of their run waiting on a clock,
- * a process or a lock (one at a time), beside them rather than after them. Given arguments (files, a project), one run.
- */
-const lanes =
-  process.argv.length > 2
-    ? [[]]
-    : [
-        ['--project', 'parallel'],
-        ['--project', 'one at a time', '--project', 'side by side'],
-      ];
-
-/** A lane's output, a line at a time, so that the two lanes' lines never mix within a line. */
-function pipeLines(from: NodeJS.ReadableStream, to: NodeJS.WritableStream): void {
-  createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => to.write(`${line}\n`));
-}
-
-function runLane(args: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
-  return new Promise((resolve) => {
-    const lane = spawn(process.execPath, [vitest, 'run', ...args, ...process.argv.slice(2)], {
-      stdio: ['inherit', 'pipe', 'pipe'],
-      env,
-    });
-    pipeLines(lane.stdout, process.stdout);
-    pipeLines(lane.stderr, process.stderr);
-    lane.on('error', () => resolve(false));
-    lane.on('close', (code) => resolve(code === 0));
-  });
-}
-
 const checkResults = Promise.all(checks().map((check) => runCheck(check, { nice: true })));
-// Built once here: the global set-up of each lane would otherwise remove and rewrite them while the other's browsers load them.
-await buildWebAssets((line) => process.stdout.write(`[web] ${line}\n`));
-const env = {
-  ...process.env,
-  TEST_WEB_BUILT: '1',
-  ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
-};
-const suitePassed = (await Promise.all(lanes.map((args) => runLane(args, env)))).every(Boolean);
+const suitePassed = await new Promise<boolean>((resolve) => {
+  const suite = spawn(process.execPath, [vitest, 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
+  suite.on('error', () => resolve(false));
+  suite.on('close', (code) => resolve(code === 0));
+});
 const results = await checkResults;
 process.stdout.write('\nChecks run beside the suite:\n');
 for (const result of results) printResult(result);
