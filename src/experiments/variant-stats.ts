@@ -34,15 +34,22 @@ export const variantClicksPipeline = (notificationId: string) => [
   { $group: { _id: '$variant', clicked: { $sum: 1 } } },
 ];
 
-/** Each variant's figures (CONTRACTS §19): one read of results, one of clicks, one of conversion counts. */
+/** A batch's result as variantStats sums it. */
+type VariantResult = { variant?: string | null; sent?: number | null; failed?: number | null };
+
+/**
+ * Each variant's figures (CONTRACTS §19): one read of results (unless the caller read them, `read`, to sum the
+ * notification's totals from the same read), one of clicks, one of conversion counts.
+ */
 export async function variantStats(
   deps: Pick<Deps, 'models' | 'redis' | 'config'>,
   notification: ExperimentNotification,
+  read?: VariantResult[],
 ): Promise<VariantFigures[]> {
   const variants = notification.variants ?? [];
   if (variants.length === 0) return [];
   const [results, clicks, conversions] = await Promise.all([
-    variantResultsQuery(deps, notification._id),
+    read ?? variantResultsQuery(deps, notification._id),
     deps.models.NotificationClick.aggregate<{ _id: string | null; clicked: number }>(
       variantClicksPipeline(notification._id),
     ),

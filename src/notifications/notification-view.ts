@@ -12,9 +12,11 @@ export type StatsDeps = Pick<Deps, 'models' | 'redis' | 'config'>;
 export function deliveryResultsQuery(models: Models, notificationIds: string[]) {
   return models.DeliveryResult.find(
     { notificationId: { $in: notificationIds } },
-    { notificationId: 1, sent: 1, failed: 1, unsubscribed: 1, capped: 1, localTimeAt: 1 },
+    { notificationId: 1, sent: 1, failed: 1, unsubscribed: 1, capped: 1, localTimeAt: 1, variant: 1 },
   ).lean();
 }
+
+export type DeliveryResultRows = Awaited<ReturnType<typeof deliveryResultsQuery>>;
 
 /** A notification of another project is not found, as if it did not exist. */
 export function projectNotificationQuery(models: Models, projectId: string, notificationId: string) {
@@ -38,15 +40,17 @@ type DeliveryStats = Omit<NotificationStats, 'targeted' | 'conversions'> & {
 /**
  * Sent, failed and unsubscribed are summed over each notification's delivery batches (the DeliveryResult model), and
  * a local-time send's outcomes by zone; clicked counts its clicks (the NotificationClick model); conversions are
- * Redis counters (CONTRACTS §19). One query of each kind for a whole page of one project's notifications.
+ * Redis counters (CONTRACTS §19). One query of each kind for a whole page of one project's notifications, the
+ * results' unless they were read already (`read`).
  */
 export async function deliveryStats(
   deps: StatsDeps,
   projectId: string,
   notificationIds: string[],
+  read?: DeliveryResultRows,
 ): Promise<Map<string, DeliveryStats>> {
   const [results, clicks, conversions] = await Promise.all([
-    deliveryResultsQuery(deps.models, notificationIds),
+    read ?? deliveryResultsQuery(deps.models, notificationIds),
     countClicks(deps.models, notificationIds),
     readConversions(deps, projectId, notificationIds),
   ]);
@@ -89,9 +93,12 @@ export async function findNotificationView(
   // so counts read in parallel could predate a status read a moment later, and show a completed send that sent nothing.
   const notification = await projectNotificationQuery(deps.models, projectId, notificationId);
   if (!notification) throw missingNotification(notificationId);
+  // One read of the batches' results for the totals and the variants alike: a batch's result written between two
+  // reads would show a send sent to every device it targeted while a variant still lacked that batch.
+  const results = await deliveryResultsQuery(deps.models, [notificationId]);
   const [stats, variants] = await Promise.all([
-    deliveryStats(deps, projectId, [notificationId]),
-    variantStats(deps, notification),
+    deliveryStats(deps, projectId, [notificationId], results),
+    variantStats(deps, notification, results),
   ]);
   return toNotificationView(notification, stats.get(notificationId)!, variants);
 }

@@ -489,28 +489,29 @@ describe('replaying jobs from the dashboard', () => {
   });
 
   it('deliver: a batch whose worker died after the gateway took its pushes but before it saved its progress is recovered without resending', async () => {
-    await withManualDeliverWorker(
-      { lockDuration: 300, stalledInterval: 300 },
-      async ({ runLosingProgress, manual, resume }) => {
-        const { id } = await sendToThree('stall');
-        // Neither run finishes its job or extends its lock: once the lock expires, BullMQ's stalled-job recovery puts
-        // the batch back in the queue, as it does for the batches of a worker killed mid-run.
-        for (let batch = 0; batch < 2; batch++) await runLosingProgress(`stall-${batch}`);
-        // The deliver worker's stalled check at its start holds off every other check for its 30 s interval.
-        await harness.workers.context.redis.del(queues().deliver.keys['stalled-check']!);
-        await manual.startStalledCheckTimer();
-        // Resuming the deliver worker starts its stalled check again: only once both batches are back in the queue.
-        await eventually(async () => {
-          for (const batch of [0, 1])
-            expect(await queues().deliver.getJobState(deliverJobId(id, batch))).toBe('waiting');
-        });
-        await resume();
-        await waitUntilCompleted(harness.ingress, project, id);
-        for (const batch of [0, 1]) {
-          expect((await queues().deliver.getJob(deliverJobId(id, batch)))?.stalledCounter).toBe(1);
-        }
-        await expectDeliveredOnce('stall', id, 2);
-      },
-    );
+    await withManualDeliverWorker({ stalledInterval: 300 }, async ({ runLosingProgress, manual, resume }) => {
+      const { id } = await sendToThree('stall');
+      // Each run holds its lock while it runs, as a live worker does (a run whose lock lapses stops before its next
+      // gateway call), then dies: its lock lapses with its job neither finished nor extended, and BullMQ's
+      // stalled-job recovery puts the batch back in the queue, as it does for the batches of a worker killed mid-run.
+      for (let batch = 0; batch < 2; batch++) {
+        const token = `stall-${batch}`;
+        const job = await runLosingProgress(token);
+        await job.extendLock(token, 1);
+      }
+      // The deliver worker's stalled check at its start holds off every other check for its 30 s interval.
+      await harness.workers.context.redis.del(queues().deliver.keys['stalled-check']!);
+      await manual.startStalledCheckTimer();
+      // Resuming the deliver worker starts its stalled check again: only once both batches are back in the queue.
+      await eventually(async () => {
+        for (const batch of [0, 1]) expect(await queues().deliver.getJobState(deliverJobId(id, batch))).toBe('waiting');
+      });
+      await resume();
+      await waitUntilCompleted(harness.ingress, project, id);
+      for (const batch of [0, 1]) {
+        expect((await queues().deliver.getJob(deliverJobId(id, batch)))?.stalledCounter).toBe(1);
+      }
+      await expectDeliveredOnce('stall', id, 2);
+    });
   });
 });

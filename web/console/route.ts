@@ -43,6 +43,8 @@ export function useRoute(): Route {
       setRoute(next);
     };
     addEventListener('hashchange', follow);
+    // The address may have changed between the first render and this effect, whose hashchange nobody heard.
+    follow();
     return () => removeEventListener('hashchange', follow);
   }, []);
   return route;

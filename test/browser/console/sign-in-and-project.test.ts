@@ -51,6 +51,25 @@ describe('the console sign-in and Project screen', { timeout: 120_000 }, () => {
     }
   });
 
+  it('opens the screen the address names when it changes just as the console appears after sign-in', async () => {
+    const { page, close } = await openConsole();
+    try {
+      // A link followed (or an address typed) the moment the screens appear, before the console listened for it.
+      await page.evaluate(`{
+        const changeOnAppearing = new MutationObserver(() => {
+          if (document.querySelector('nav[aria-label="Screens"]') === null) return;
+          changeOnAppearing.disconnect();
+          location.hash = '#/segments';
+        });
+        changeOnAppearing.observe(document.body, { childList: true, subtree: true });
+      }`);
+      await signIn(page);
+      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Segments');
+    } finally {
+      await close();
+    }
+  });
+
   it('signs in with a pasted key wrapped in invisible characters, and names a character no key holds', async () => {
     const { page, close } = await openConsole();
     try {
