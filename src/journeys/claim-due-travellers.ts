@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inChunks } from '../infra/chunks.ts';
+import { inChunks, maxIdsPerIn } from '../infra/chunks.ts';
 import type { Models } from '../models/index.ts';
 import type { Traveller } from './steps/step-context.ts';
 
@@ -27,9 +27,6 @@ export const claimedTravellersQuery = (models: Models, claim: string) =>
 /** A due traveller found, in claim order: those whose lease passed, then those due, each oldest first. */
 export type Found = { state: ClaimState } & Bound;
 
-/** The local server's `$in` costs more than in proportion to its values (src/targets/target-cursor.ts). */
-const idsPerIn = 100;
-
 /**
  * What a batch's claim takes: the travellers of its one lapsed claim, whole (on the {claim} index), else those of its
  * ids still due, in `$in`s of 100. Never a range: travellers due since the read sort among a batch's own, and a claim
@@ -41,7 +38,7 @@ export function claimFilters(batch: Found[], now: Date) {
   if (first?.state === 'running' && first.claim) return [{ claim: first.claim, state: 'running' as const, dueAt: due }];
   const state = first?.state ?? 'due';
   const ids = batch.map((found) => found._id);
-  return [...inChunks(ids, idsPerIn)].map((chunk) =>
+  return [...inChunks(ids, maxIdsPerIn)].map((chunk) =>
     state === 'running'
       ? { _id: { $in: chunk }, claim: null, state, dueAt: due }
       : { _id: { $in: chunk }, state, dueAt: due },

@@ -10,7 +10,8 @@ export const backlogReadSize = 25_000;
 
 /**
  * How long a read's remainder serves this process's runs. A backlog is handed out oldest first, so what falls due
- * meanwhile is behind it anyway; it and a lease that lapses meanwhile wait for the next read. A read of 50,000 due costs the server seconds: rereading sooner spent it on rereads.
+ * meanwhile is behind it anyway; it and a lease that lapses meanwhile wait for the next read. A read of 50,000 due
+ * costs the server seconds: rereading sooner spent it on rereads.
  */
 export const backlogFreshMs = 60_000;
 

@@ -5,10 +5,7 @@ import type { SegmentResolver, TargetQuery } from './segment-resolver.ts';
 import type { TargetDevice } from './target-device.ts';
 import { platformClause } from './platform-clause.ts';
 import { mergedById } from './merged-by-id.ts';
-import { inChunks } from '../infra/chunks.ts';
-
-/** The ids one query's `$in` names: a send request's most. */
-const maxIdsPerIn = 100;
+import { inChunks, maxIdsPerIn } from '../infra/chunks.ts';
 
 export interface Targets {
   projectId: string;
