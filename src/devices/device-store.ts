@@ -14,9 +14,8 @@ import { invalidFields, notFound } from '../errors.ts';
 import { applyTagChanges, tooManyTags } from './apply-tag-changes.ts';
 import { changeDevice } from './change-device.ts';
 import { DeviceReads } from './device-reads.ts';
-import { enqueueEvents } from '../queues/event-ingest.ts';
-import { firstSessionEvent } from '../schemas/automatic-events.ts';
-import { isDuplicateKeyError } from '../infra/ignore-duplicate-keys.ts';
+import { firstSessionEvents } from './first-session-events.ts';
+import { MicroBatchedInserts } from '../infra/micro-batched-inserts.ts';
 import { customerKeyedDocument } from '../models/customer-keyed-insert.ts';
 import { publicHttpsUrlProblem } from '../net/public-url.ts';
 import { addToDay } from '../overview/daily-counts.ts';
@@ -31,11 +30,15 @@ export class DeviceStore {
   private readonly deps: Pick<Deps, 'config' | 'models' | 'queues' | 'redis' | 'log'>;
   private readonly models: Models;
   private readonly reads: DeviceReads;
+  private readonly inserts: MicroBatchedInserts;
+  private readonly firstSessions: ReturnType<typeof firstSessionEvents>;
 
   constructor(deps: Pick<Deps, 'config' | 'models' | 'queues' | 'redis' | 'log'>) {
     this.deps = deps;
     this.models = deps.models;
     this.reads = new DeviceReads(deps.models);
+    this.inserts = new MicroBatchedInserts(deps.models.Device.collection);
+    this.firstSessions = firstSessionEvents(deps);
   }
 
   async find(projectId: string, deviceId: string): Promise<StoredDevice> {
@@ -114,15 +117,11 @@ export class DeviceStore {
       tags: applyTagChanges({}, input.tags),
     };
     const document = await customerKeyedDocument(this.models.Device, fields, ['tags']);
-    const inserted = await this.models.Device.collection.insertOne(document as never).catch((error: unknown) => {
-      if (isDuplicateKeyError(error)) return null;
-      throw error;
-    });
+    // New devices registered at once go in one insert: under a burst of first sessions, the server's time per command.
+    const [inserted] = await this.inserts.insert([document]);
     if (!inserted) return null;
     try {
-      await enqueueEvents(this.deps, projectId, [
-        { type: firstSessionEvent, subjectType: 'device', subjectId: deviceId, data: {} },
-      ]);
+      await this.firstSessions({ projectId, deviceId });
     } catch (error) {
       await this.models.Device.deleteOne({ _id: document._id, revision: 0 }).catch(() => undefined);
       throw error;

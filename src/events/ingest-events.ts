@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { EventDocument } from '../models/event.ts';
-import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
+import { MicroBatchedInserts } from '../infra/micro-batched-inserts.ts';
+import { weakMemoize } from '../infra/weak-memoize.ts';
 import type { EventIngestJob } from '../queues/event-ingest.ts';
 import type { EventTypeCatalog } from './event-type-catalog.ts';
 import { toStoredData } from '../conditions/event-data.ts';
@@ -26,13 +27,11 @@ export type IngestDeps = Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'que
 
 type StoredEvent = EventDocument & { _id: string };
 
-/** Inserts the events; those an earlier attempt of the job already stored are refused by _id and skipped. */
-async function insertEvents(models: Models, events: StoredEvent[]): Promise<void> {
-  // The raw collection is typed for ObjectId ids, and these documents' _id is a string: hence never[].
-  await ignoringDuplicateKeys(events.length, () =>
-    models.Event.collection.insertMany(events as never[], { ordered: false }),
-  );
-}
+/**
+ * The events of the jobs a worker runs at once go in one insert; those an earlier attempt of a job already stored are
+ * refused by _id and skipped.
+ */
+const eventInserts = weakMemoize((models: Models) => new MicroBatchedInserts(models.Event.collection));
 
 /**
  * The job's events merged per (subject, type), all of the day they were received, so that a busy subject costs one
@@ -73,7 +72,7 @@ export async function ingestEvents(
   );
   // Before the events: whoever sees a showing stored finds it kept on the device too.
   await recordDisplays(deps.models, job.projectId, events);
-  await insertEvents(deps.models, events);
+  await eventInserts(deps.models).insert(events);
   const conversions = (await deps.settings.get(job.projectId))?.conversions ?? [];
   await attributeConversions(
     deps,

@@ -6,8 +6,10 @@ export function isDuplicateKeyError(error: unknown): boolean {
   return (error as { code?: unknown }).code === duplicateKeyCode;
 }
 
+type WriteError = WriteFailure & { index?: number };
+
 interface BulkWriteFailure {
-  writeErrors?: { code?: number; index?: number } | Array<{ code?: number; index?: number }>;
+  writeErrors?: WriteError | WriteError[];
   insertedCount?: number;
   upsertedCount?: number;
   matchedCount?: number;
@@ -32,16 +34,39 @@ export async function refusedRepeats(writes: number, write: () => Promise<unknow
     await write();
     return [];
   } catch (error) {
-    const failure = error as BulkWriteFailure;
-    if (!onlyDuplicates(failure, writes)) throw error;
-    return [failure.writeErrors!].flat().map((writeError) => writeError.index!);
+    const errors = writeErrorsOf(error, writes);
+    if (!errors || [...errors.values()].some((writeError) => writeError.code !== duplicateKeyCode)) throw error;
+    return [...errors.keys()];
   }
 }
 
-function onlyDuplicates(failure: BulkWriteFailure, writes: number): boolean {
-  if (failure.writeErrors === undefined) return false;
+/** A document an unordered write did not write, and why. */
+export interface WriteFailure {
+  code?: number;
+  errmsg?: string;
+}
+
+/**
+ * The documents of an unordered write that failed, by position: each document's own error, where one document's
+ * refusal is no reason to fail the others'. An error that does not account for every document is thrown.
+ */
+export async function failedWrites(writes: number, write: () => Promise<unknown>): Promise<Map<number, WriteFailure>> {
+  try {
+    await write();
+    return new Map();
+  } catch (error) {
+    const errors = writeErrorsOf(error, writes);
+    if (!errors) throw error;
+    return errors;
+  }
+}
+
+/** The write errors by position, or undefined unless every document is accounted for, written or refused. */
+function writeErrorsOf(error: unknown, writes: number): Map<number, WriteFailure> | undefined {
+  const failure = error as BulkWriteFailure;
+  if (failure.writeErrors === undefined) return undefined;
   const errors = [failure.writeErrors].flat();
-  if (errors.length === 0 || errors.some((writeError) => writeError.code !== duplicateKeyCode)) return false;
   const written = (failure.insertedCount ?? 0) + (failure.upsertedCount ?? 0) + (failure.matchedCount ?? 0);
-  return written + errors.length === writes;
+  if (errors.length === 0 || written + errors.length !== writes) return undefined;
+  return new Map(errors.map((writeError) => [writeError.index!, writeError]));
 }

@@ -42,6 +42,21 @@ export async function enqueueEvents(
   await deps.queues.eventIngest.add(eventIngestJobName, job, { ...ingestJobOptions, jobId });
 }
 
+/** Events of several projects or requests, a job each, queued in one round trip. */
+export async function enqueueEventJobs(
+  deps: Pick<Deps, 'queues'>,
+  jobs: Array<Pick<EventIngestJob, 'projectId' | 'events'>>,
+): Promise<void> {
+  const receivedAt = new Date().toISOString();
+  await deps.queues.eventIngest.addBulk(
+    jobs.map(({ projectId, events }) => ({
+      name: eventIngestJobName,
+      data: { projectId, receivedAt, events } satisfies EventIngestJob,
+      opts: { ...ingestJobOptions, jobId: newIngestJobId() },
+    })),
+  );
+}
+
 /** Reported events stored and counted, and the journeys they trigger started. */
 export const eventIngestQueue: QueueDefinition<'event-ingest'> = {
   name: 'event-ingest',

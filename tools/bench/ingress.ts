@@ -204,18 +204,22 @@ try {
     'in-app': [inAppFetch],
   }[mix];
   /**
-   * Waits until the worker has stored a @first_session for each device the run created (one event-ingest job each):
-   * how many were still queued when the run ended, and how fast that backlog drained once registrations stopped.
-   * Polls the queue in Redis: counting the events instead would load the very server the worker writes to.
+   * Waits until the worker has stored a @first_session for each device the run created: how many were still to store
+   * when the run ended, and how fast that backlog drained once registrations stopped. The events are counted at the
+   * end and once drained, and the queue in Redis polled between: polling the count would load the very server the
+   * worker writes to. The queue holds a job per burst of new devices, not one per device, so its depth is no count
+   * of events.
    */
   async function firstSessionsStored(created: number) {
     const eventIngest = bench.queue(queueNames.eventIngest);
-    const backlogAtEnd = await queueDepth(eventIngest);
+    const storedFirstSessions = () =>
+      models.Event.countDocuments({ projectId: project.projectId, type: firstSessionEvent });
+    const backlogAtEnd = Math.max(0, created - (await storedFirstSessions()));
     const startedAt = performance.now();
     await waitUntil('the event-ingest queue to drain', async () => (await queueDepth(eventIngest)) === 0, 600_000, 100);
     const drainSeconds = (performance.now() - startedAt) / 1000;
     // Requests still in flight when the run stopped are answered after it, so a few more devices than counted exist.
-    const stored = await models.Event.countDocuments({ projectId: project.projectId, type: firstSessionEvent });
+    const stored = await storedFirstSessions();
     const drainPerSecond = Math.round(backlogAtEnd / drainSeconds);
     return { created, stored, backlogAtEnd, drainSeconds: Number(drainSeconds.toFixed(1)), drainPerSecond };
   }
@@ -274,9 +278,10 @@ try {
   } else if (firstSessions) {
     targets.push(
       checkTarget(
-        '@first_session keeps up with registrations: all stored, the backlog drained faster than registrations came',
+        '@first_session keeps up with registrations: all stored, the backlog at the end drained within a second or faster than registrations came',
         firstSessions.drainPerSecond,
-        firstSessions.drainPerSecond >= requestsPerSecond && firstSessions.stored >= firstSessions.created,
+        (firstSessions.drainSeconds <= 1 || firstSessions.drainPerSecond >= requestsPerSecond) &&
+          firstSessions.stored >= firstSessions.created,
       ),
     );
   } else {
