@@ -6,10 +6,9 @@ import { parse } from 'yaml';
 import { readProcfile } from '../../local/start/procfile.ts';
 
 const root = resolve(import.meta.dirname, '../..');
-/** The deliver worker's heap is smaller, as its render threads have heaps of their own. */
 /** The deliver worker's heap is smaller and its young generation capped (the Procfile says why). */
 const workerHeapFlag = (file: string) =>
-  file === 'deliver.ts' ? '--max-old-space-size=192 --max-semi-space-size=16' : '--max-old-space-size=256';
+  file === 'deliver.ts' ? '--max-old-space-size=192 --max-semi-space-size=32' : '--max-old-space-size=256';
 const read = (file: string) => readFileSync(resolve(root, file), 'utf8');
 
 interface ComposeService {
