@@ -41,6 +41,17 @@ const oneAtATime = [
   'test/api/oversized-filter.test.ts',
 ];
 const processAndFaultTests = ['test/processes/**/*.test.ts', 'test/faults/**/*.test.ts'];
+/**
+ * Files on the engine in the test's own process that also spend most of their time waiting for a clock (a minute to
+ * turn, a delivery rate, a journey's waits, a lock to lapse): side by side too, where they keep the second of the two
+ * slots busy for as long as the one-at-a-time files hold the first, rather than taking a slot of the parallel files'.
+ */
+const waitingTests = [
+  'test/api/delivery-rate.test.ts',
+  'test/api/delivery-timing.test.ts',
+  'test/api/journey-steps.test.ts',
+  'test/api/replay.test.ts',
+];
 const oneAtATimeProject = 'one at a time';
 const sideBySideProject = 'side by side';
 const processAndFaultWorkers = 2;
@@ -60,7 +71,7 @@ export default defineConfig({
         test: {
           name: 'parallel',
           include: ['test/**/*.test.ts'],
-          exclude: [...processAndFaultTests, ...oneAtATime],
+          exclude: [...processAndFaultTests, ...oneAtATime, ...waitingTests],
           maxWorkers: 2,
           // A worker runs its files on the modules it has loaded rather than loading the service again for each
           // (90 s of the run): each file isolates itself by a database and key prefix of its own (testConfig), and
@@ -83,7 +94,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: sideBySideProject,
-          include: processAndFaultTests,
+          include: [...processAndFaultTests, ...waitingTests],
           exclude: oneAtATime,
           maxWorkers: processAndFaultWorkers,
           sequence: { groupOrder: 1 },
