@@ -22,8 +22,9 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('.state/test/compile-ca
  * the parallel files share, its inserts held SecantusDB for seconds at a time and a console page beside it waited past
  * its 15 s.
  * Side by side: the others, which spend most of their time waiting for a clock (a minute to turn, a throttle, a TTL
- * sweep, a process or a cluster to start). The two share a pool of two: a file of the first holds a lock while it runs
- * (test/support/one-at-a-time.ts), so that it runs beside a waiting file, never beside another of its own kind.
+ * sweep, a process or a cluster to start). The two share a pool of three and two run slots (test/support/run-slot.ts):
+ * a file of the first holds a lock while it runs (test/support/one-at-a-time.ts), so that it runs beside a waiting file,
+ * never beside another of its own kind, and the next one waits for the lock in the pool's third place.
  */
 const oneAtATime = [
   'test/faults/gateway-failures.test.ts',
@@ -54,7 +55,8 @@ const waitingTests = [
 ];
 const oneAtATimeProject = 'one at a time';
 const sideBySideProject = 'side by side';
-const processAndFaultWorkers = 2;
+// Two run at once (test/support/run-slot.ts); the third place is for a one-at-a-time file waiting for its lock.
+const processAndFaultWorkers = 3;
 
 export default defineConfig({
   test: {
@@ -96,6 +98,7 @@ export default defineConfig({
           name: sideBySideProject,
           include: [...processAndFaultTests, ...waitingTests],
           exclude: oneAtATime,
+          setupFiles: ['test/support/side-by-side.ts'],
           maxWorkers: processAndFaultWorkers,
           sequence: { groupOrder: 1 },
         },
