@@ -22,9 +22,10 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('.state/test/compile-ca
  * the parallel files share, its inserts held SecantusDB for seconds at a time and a console page beside it waited past
  * its 15 s.
  * Side by side: the others, which spend most of their time waiting for a clock (a minute to turn, a throttle, a TTL
- * sweep, a process or a cluster to start). The two share a pool of three and two run slots (test/support/run-slot.ts):
- * a file of the first holds a lock while it runs (test/support/one-at-a-time.ts), so that it runs beside a waiting file,
- * never beside another of its own kind, and the next one waits for the lock in the pool's third place.
+ * sweep, a process or a cluster to start). The two are two lanes of one pool: a file holds its lane's lock while it
+ * runs (test/support/one-at-a-time.ts, test/support/side-by-side.ts), so that a one-at-a-time file runs beside a
+ * waiting file, never beside another of its own kind, and the next file of each lane waits for its lock in a place of
+ * the pool without holding up the other lane.
  */
 const oneAtATime = [
   'test/faults/gateway-failures.test.ts',
@@ -55,8 +56,8 @@ const waitingTests = [
 ];
 const oneAtATimeProject = 'one at a time';
 const sideBySideProject = 'side by side';
-// Two run at once (test/support/run-slot.ts); the third place is for a one-at-a-time file waiting for its lock.
-const processAndFaultWorkers = 3;
+// Two run at once, one of each lane; the other two places hold the next file of each lane, waiting for its lock.
+const processAndFaultWorkers = 4;
 
 export default defineConfig({
   test: {

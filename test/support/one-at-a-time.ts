@@ -1,14 +1,10 @@
 import { afterAll } from 'vitest';
-import { holdLock, holdRunSlot } from './run-slot.ts';
+import { holdLock } from './lane-lock.ts';
 
 /**
- * The set-up of every `one at a time` file (vitest.config.ts): its files run in the same pool as the `side by side`
- * files, beside one of them but never beside another of its own, by holding this lock from before the file loads to
- * after its last hook, and a run slot (./run-slot.ts) within it.
+ * The set-up of every `one at a time` file (vitest.config.ts): its files run one after another in a lane of their
+ * own, beside the `side by side` files' lane, never beside another of their own, by holding this lock from before the
+ * file loads to after its last hook.
  */
-const releaseLock = await holdLock('one-at-a-time');
-const releaseSlot = await holdRunSlot();
-afterAll(async () => {
-  await releaseSlot();
-  await releaseLock();
-});
+const release = await holdLock('one-at-a-time');
+afterAll(() => release());

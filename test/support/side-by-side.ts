@@ -1,9 +1,9 @@
 import { afterAll } from 'vitest';
-import { holdRunSlot } from './run-slot.ts';
+import { holdLock } from './lane-lock.ts';
 
 /**
- * The set-up of every `side by side` file (vitest.config.ts): a run slot (./run-slot.ts) from before the file loads to
- * after its last hook, so that the process and fault projects run two files at once, whatever their pool of three.
+ * The set-up of every `side by side` file (vitest.config.ts): its files run one after another in the second lane,
+ * beside the `one at a time` files' lane, by holding this lock from before the file loads to after its last hook.
  */
-const releaseSlot = await holdRunSlot();
-afterAll(() => releaseSlot());
+const release = await holdLock('side-by-side');
+afterAll(() => release());
