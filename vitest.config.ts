@@ -22,8 +22,10 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('.state/test/compile-ca
  * the parallel files share, its inserts held SecantusDB for seconds at a time and a console page beside it waited past
  * its 15 s.
  * Side by side: the others, which spend most of their time waiting for a clock (a minute to turn, a throttle, a TTL
- * sweep, a process or a cluster to start). The two share a pool of two: a file of the first holds a lock while it runs
- * (test/support/one-at-a-time.ts), so that it runs beside a waiting file, never beside another of its own kind.
+ * sweep, a process or a cluster to start). The two are two lanes of one pool: a file holds its lane's lock while it
+ * runs (test/support/one-at-a-time.ts, test/support/side-by-side.ts), so that a one-at-a-time file runs beside a
+ * waiting file, never beside another of its own kind, and the next file of each lane waits for its lock in a place of
+ * the pool without holding up the other lane.
  */
 const oneAtATime = [
   'test/faults/gateway-failures.test.ts',
@@ -41,9 +43,21 @@ const oneAtATime = [
   'test/api/oversized-filter.test.ts',
 ];
 const processAndFaultTests = ['test/processes/**/*.test.ts', 'test/faults/**/*.test.ts'];
+/**
+ * Files on the engine in the test's own process that also spend most of their time waiting for a clock (a minute to
+ * turn, a delivery rate, a journey's waits, a lock to lapse): side by side too, where they keep the second of the two
+ * slots busy for as long as the one-at-a-time files hold the first, rather than taking a slot of the parallel files'.
+ */
+const waitingTests = [
+  'test/api/delivery-rate.test.ts',
+  'test/api/delivery-timing.test.ts',
+  'test/api/journey-steps.test.ts',
+  'test/api/replay.test.ts',
+];
 const oneAtATimeProject = 'one at a time';
 const sideBySideProject = 'side by side';
-const processAndFaultWorkers = 2;
+// Two run at once, one of each lane; the other two places hold the next file of each lane, waiting for its lock.
+const processAndFaultWorkers = 4;
 
 export default defineConfig({
   test: {
@@ -60,7 +74,7 @@ export default defineConfig({
         test: {
           name: 'parallel',
           include: ['test/**/*.test.ts'],
-          exclude: [...processAndFaultTests, ...oneAtATime],
+          exclude: [...processAndFaultTests, ...oneAtATime, ...waitingTests],
           maxWorkers: 2,
           // A worker runs its files on the modules it has loaded rather than loading the service again for each
           // (90 s of the run): each file isolates itself by a database and key prefix of its own (testConfig), and
@@ -83,8 +97,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: sideBySideProject,
-          include: processAndFaultTests,
+          include: [...processAndFaultTests, ...waitingTests],
           exclude: oneAtATime,
+          setupFiles: ['test/support/side-by-side.ts'],
           maxWorkers: processAndFaultWorkers,
           sequence: { groupOrder: 1 },
         },

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
-import { headlessChromiumArgs } from '../../local/services/chromium-flags.ts';
 
-/** Headless Debian Chromium through playwright-core, found or installed by the global set-up. */
+/** Headless Debian Chromium through playwright-core, found or installed, and its arguments made, by the global set-up. */
 export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: inject('chromiumPath'),
     headless: true,
-    args: [...headlessChromiumArgs, ...extraArgs],
+    args: [...inject('chromiumArgs'), ...extraArgs],
   });
 }
 

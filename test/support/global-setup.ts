@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { provideServices } from '../../local/services/provide-services.ts';
 import { findOrInstallChromium } from '../../local/services/chromium.ts';
+import { headlessChromiumArgsWithout } from '../../local/services/chromium-flags.ts';
 import { buildWebAssets } from '../../web/build.ts';
 
 declare module 'vitest' {
@@ -9,6 +10,7 @@ declare module 'vitest' {
     redisUrl: string;
     mongoUrl: string;
     chromiumPath: string;
+    chromiumArgs: string[];
   }
 }
 
@@ -23,7 +25,9 @@ export default async function setup(project: TestProject) {
   await buildWebAssets((line) => process.stdout.write(`[web] ${line}\n`));
   const log = (line: string) => process.stdout.write(`[services] ${line}\n`);
   // Before the servers start, so that a failed install leaves nothing running.
-  project.provide('chromiumPath', await findOrInstallChromium(log));
+  const chromiumPath = await findOrInstallChromium(log);
+  project.provide('chromiumPath', chromiumPath);
+  project.provide('chromiumArgs', await headlessChromiumArgsWithout(chromiumPath));
   const services = await provideServices({
     stateDir: resolve(import.meta.dirname, '../../.state/test'),
     log,
