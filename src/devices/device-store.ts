@@ -22,6 +22,9 @@ import { addToDay } from '../overview/daily-counts.ts';
 
 type StoredDevice = DeviceDocument;
 
+/** New devices of every project in one insert at most: a burst of one project's is not a queue for another's. */
+const newDevicesPerInsert = 100;
+
 /**
  * Every device write is a revision-guarded read and update of the device's document (changeDevice): the tag limit
  * holds under concurrent writers, and no writer's change is lost.
@@ -37,7 +40,7 @@ export class DeviceStore {
     this.deps = deps;
     this.models = deps.models;
     this.reads = new DeviceReads(deps.models);
-    this.inserts = new MicroBatchedInserts(deps.models.Device.collection);
+    this.inserts = new MicroBatchedInserts(deps.models.Device.collection, newDevicesPerInsert);
     this.firstSessions = firstSessionEvents(deps);
   }
 

@@ -1,40 +1,51 @@
 import type { Deps } from '../deps.ts';
-import { microBatchedWrites } from '../infra/micro-batcher.ts';
-import { enqueueEventJobs } from '../queues/event-ingest.ts';
+import { MicroBatcher } from '../infra/micro-batcher.ts';
+import { enqueueEvents } from '../queues/event-ingest.ts';
 import { firstSessionEvent } from '../schemas/automatic-events.ts';
+import { maxEventsPerRequest } from '../schemas/events.ts';
 
 interface NewDevice {
   projectId: string;
   deviceId: string;
 }
 
-/** New devices whose @first_session goes in one job: the worker then stores a burst's events in few inserts. */
-const maxDevicesPerJob = 500;
+/** Why a project's job was not queued; none when it was. */
+type Queued = { failure: unknown } | undefined;
 
 /**
- * Queues each new device's @first_session, with those of the devices created while the previous jobs were being
- * queued: one job per project per round trip, so that a burst of registrations costs the event-ingest worker a job
- * per burst, not one per device. A failed round trip fails each of its devices' registrations.
+ * Queues each new device's @first_session with those of the devices created while the previous jobs were being
+ * queued: one job per project, so that a burst of registrations costs the event-ingest worker a job per burst, not one
+ * per device. Each project's job is queued on its own: one that fails fails its own devices' registrations only, and
+ * never leaves another project's devices without their event or with it twice. At most a request's worth of events a
+ * round, which is what a job may hold.
  */
 export function firstSessionEvents(deps: Pick<Deps, 'queues'>): (device: NewDevice) => Promise<void> {
-  return microBatchedWrites(async (devices: NewDevice[]) => {
+  const rounds = new MicroBatcher<NewDevice, Queued>(async (devices) => {
     const byProject = new Map<string, string[]>();
     for (const { projectId, deviceId } of devices) {
       const deviceIds = byProject.get(projectId) ?? [];
       deviceIds.push(deviceId);
       byProject.set(projectId, deviceIds);
     }
-    await enqueueEventJobs(
-      deps,
-      [...byProject].map(([projectId, deviceIds]) => ({
-        projectId,
-        events: deviceIds.map((deviceId) => ({
-          type: firstSessionEvent,
-          subjectType: 'device' as const,
-          subjectId: deviceId,
-          data: {},
-        })),
-      })),
+    const failures = new Map<string, Queued>();
+    await Promise.all(
+      [...byProject].map(([projectId, deviceIds]) =>
+        enqueueEvents(
+          deps,
+          projectId,
+          deviceIds.map((deviceId) => ({
+            type: firstSessionEvent,
+            subjectType: 'device',
+            subjectId: deviceId,
+            data: {},
+          })),
+        ).catch((failure: unknown) => failures.set(projectId, { failure })),
+      ),
     );
-  }, maxDevicesPerJob);
+    return devices.map(({ projectId }) => failures.get(projectId));
+  }, maxEventsPerRequest);
+  return async (device) => {
+    const queued = await rounds.add(device);
+    if (queued) throw queued.failure;
+  };
 }

@@ -35,7 +35,7 @@ const eventInserts = weakMemoize((models: Models) => new MicroBatchedInserts(mod
 
 /**
  * The job's events merged per (subject, type), all of the day they were received, so that a busy subject costs one
- * increment per request.
+ * increment per job.
  */
 function dailyCounts(events: StoredEvent[], day: number): Map<string, number> {
   const counts = new Map<string, number>();
@@ -47,9 +47,10 @@ function dailyCounts(events: StoredEvent[], day: number): Map<string, number> {
 }
 
 /**
- * Stores one request's events in a few round trips whatever their number: the events in one insertMany, their
- * conversions credited (one Redis script per event of a conversion type), their daily counts in one Redis script, the catalog only for types this worker has not seen yet. Every step is safe to repeat,
- * so a failed job is simply retried: the counts' Redis marker covers a retry within its hour (and a run that stopped
+ * Stores one job's events in a few round trips whatever their number: the events in one insert (with those of the jobs
+ * the worker runs beside it), their conversions credited (one Redis script per event of a conversion type), their daily
+ * counts in one Redis script, the catalog only for types this worker has not seen yet. Every step is safe to repeat, so
+ * a failed job is simply retried: the counts' Redis marker covers a retry within its hour (and a run that stopped
  * between the two), the job's own countsRecorded a replay from the dashboard as long as the job is kept.
  */
 export async function ingestEvents(

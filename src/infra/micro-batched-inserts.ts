@@ -1,9 +1,9 @@
-import type { Collection } from 'mongodb';
+import { type Collection, MongoServerError } from 'mongodb';
 import { MicroBatcher } from './micro-batcher.ts';
 import { failedWrites, isDuplicateKeyError, type WriteFailure } from './ignore-duplicate-keys.ts';
 
-/** Callers whose documents go in one insert at most: as many as a deliver worker has batches in flight. */
-const maxCallersPerInsert = 16;
+/** Callers whose documents go in one insert at most, unless told: as many as a deliver worker has batches in flight. */
+const defaultCallersPerInsert = 16;
 
 /**
  * Unordered inserts of documents keyed by their _id, where the documents given while an insert is out go together in
@@ -16,7 +16,7 @@ const maxCallersPerInsert = 16;
 export class MicroBatchedInserts {
   private readonly inserts: MicroBatcher<object[], Array<WriteFailure | undefined>>;
 
-  constructor(collection: Collection) {
+  constructor(collection: Collection, maxCallersPerInsert = defaultCallersPerInsert) {
     this.inserts = new MicroBatcher(async (callers: object[][]) => {
       const documents = callers.flat();
       // The raw collection is typed for ObjectId ids, and these documents' _id is a string: hence never[].
@@ -33,7 +33,8 @@ export class MicroBatchedInserts {
     if (documents.length === 0) return [];
     const failures = await this.inserts.add(documents);
     const refusal = failures.find((failure) => failure !== undefined && !isDuplicateKeyError(failure));
-    if (refusal) throw Object.assign(new Error(refusal.errmsg ?? 'insert refused'), { code: refusal.code });
+    // As the server's error for an insert of this document alone, which the error handler knows by its name.
+    if (refusal) throw new MongoServerError({ message: refusal.errmsg ?? 'insert refused', code: refusal.code });
     return failures.map((failure) => failure === undefined);
   }
 }

@@ -4,7 +4,7 @@ import type { IngestedEvent } from '../schemas/events.ts';
 import type { Deps } from '../deps.ts';
 import type { QueueDefinition } from './queue-definition.ts';
 
-/** One job per accepted request: the worker writes its events in one batch. */
+/** One job per accepted request, or per project for a burst of new devices: the worker writes its events in one batch. */
 export interface EventIngestJob {
   projectId: string;
   receivedAt: string;
@@ -40,21 +40,6 @@ export async function enqueueEvents(
 ): Promise<void> {
   const job: EventIngestJob = { projectId, receivedAt: new Date().toISOString(), events };
   await deps.queues.eventIngest.add(eventIngestJobName, job, { ...ingestJobOptions, jobId });
-}
-
-/** Events of several projects or requests, a job each, queued in one round trip. */
-export async function enqueueEventJobs(
-  deps: Pick<Deps, 'queues'>,
-  jobs: Array<Pick<EventIngestJob, 'projectId' | 'events'>>,
-): Promise<void> {
-  const receivedAt = new Date().toISOString();
-  await deps.queues.eventIngest.addBulk(
-    jobs.map(({ projectId, events }) => ({
-      name: eventIngestJobName,
-      data: { projectId, receivedAt, events } satisfies EventIngestJob,
-      opts: { ...ingestJobOptions, jobId: newIngestJobId() },
-    })),
-  );
 }
 
 /** Reported events stored and counted, and the journeys they trigger started. */

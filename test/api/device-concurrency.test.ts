@@ -134,7 +134,7 @@ describe('concurrent writes of one device', () => {
     let repeat: Awaited<ReturnType<typeof register>> | undefined;
     // The creator's request, its device stored, fails to queue @first_session, but only after a repeat registration of
     // the same device was answered: the creator then removes its device unless that repeat wrote it.
-    const queueing = vi.spyOn(ingress.context.queues.eventIngest, 'addBulk').mockImplementationOnce(async () => {
+    const queueing = vi.spyOn(ingress.context.queues.eventIngest, 'add').mockImplementationOnce(async () => {
       repeat = await register('kept-new', body);
       // What ioredis throws while Redis is away.
       throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
