@@ -24,8 +24,9 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('.state/test/compile-ca
  * Side by side: the others, which spend most of their time waiting for a clock (a minute to turn, a throttle, a TTL
  * sweep, a process or a cluster to start). The two are two lanes of one pool: a file holds its lane's lock while it
  * runs (test/support/one-at-a-time.ts, test/support/side-by-side.ts), so that a one-at-a-time file runs beside a
- * waiting file, never beside another of its own kind, and the next file of each lane waits for its lock in a place of
- * the pool without holding up the other lane.
+ * waiting file, never beside another of its own kind. The pool takes files in the sequencer's alternating order, so
+ * the next file of each lane usually waits for its lock in a place of its own; a lane far ahead of the other can fill
+ * the spare places with its waiting files and hold the other lane until its running file ends.
  */
 const oneAtATime = [
   'test/faults/gateway-failures.test.ts',
@@ -56,7 +57,7 @@ const waitingTests = [
 ];
 const oneAtATimeProject = 'one at a time';
 const sideBySideProject = 'side by side';
-// Two run at once, one of each lane; the other two places hold the next file of each lane, waiting for its lock.
+// Two run at once, one of each lane; the other two places hold files waiting for their lane's lock.
 const processAndFaultWorkers = 4;
 
 export default defineConfig({

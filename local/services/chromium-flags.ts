@@ -27,7 +27,7 @@ const disableFeatures = '--disable-features=';
  * playwright-core passes one of its own (features it needs off to drive the browser), so the switch carries that list
  * too, read from the command line of a browser launched once with playwright-core's defaults.
  */
-export async function headlessChromiumArgsWithout(executablePath: string): Promise<string[]> {
+export async function headlessChromiumArgsWithoutUnusedFeatures(executablePath: string): Promise<string[]> {
   const probe = await chromium.launch({
     executablePath,
     headless: true,

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { provideServices } from '../../local/services/provide-services.ts';
 import { findOrInstallChromium } from '../../local/services/chromium.ts';
-import { headlessChromiumArgsWithout } from '../../local/services/chromium-flags.ts';
+import { headlessChromiumArgsWithoutUnusedFeatures } from '../../local/services/chromium-flags.ts';
 import { buildWebAssets } from '../../web/build.ts';
 
 declare module 'vitest' {
@@ -27,7 +27,7 @@ export default async function setup(project: TestProject) {
   // Before the servers start, so that a failed install leaves nothing running.
   const chromiumPath = await findOrInstallChromium(log);
   project.provide('chromiumPath', chromiumPath);
-  project.provide('chromiumArgs', await headlessChromiumArgsWithout(chromiumPath));
+  project.provide('chromiumArgs', await headlessChromiumArgsWithoutUnusedFeatures(chromiumPath));
   const services = await provideServices({
     stateDir: resolve(import.meta.dirname, '../../.state/test'),
     log,

@@ -11,7 +11,7 @@ function interleave<T>(first: T[], second: T[]): T[] {
 /**
  * vitest's order (by group, then the longest or largest file first), except that the files of the two projects
  * named here, which share a group, alternate: the pool then starts a file of the first beside files of the second
- * rather than queueing the first project's files behind one another's lock (test/support/one-at-a-time.ts).
+ * rather than queueing the first project's files behind one another's lock (test/support/lane-lock.ts).
  */
 export function interleavedSequencer(firstProject: string, secondProject: string) {
   return class InterleavedSequencer extends BaseSequencer {

@@ -20,3 +20,10 @@ export async function holdLock(name: string): Promise<() => Promise<void>> {
     onCompromised: (error) => process.stderr.write(`${name} lock lost: ${error.message}\n`),
   });
 }
+
+/** Releases the lock; one already taken over (said when it happened) is not this file's failure. */
+export async function releaseLock(release: () => Promise<void>): Promise<void> {
+  await release().catch((error: { code?: string }) => {
+    if (error.code !== 'ERELEASED') throw error;
+  });
+}

@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest';
-import { holdLock } from './lane-lock.ts';
+import { holdLock, releaseLock } from './lane-lock.ts';
 
 /**
  * The set-up of every `one at a time` file (vitest.config.ts): its files run one after another in a lane of their
@@ -7,4 +7,4 @@ import { holdLock } from './lane-lock.ts';
  * file loads to after its last hook.
  */
 const release = await holdLock('one-at-a-time');
-afterAll(() => release());
+afterAll(() => releaseLock(release));

@@ -16,7 +16,7 @@ import { createProject } from '../../src/projects/create-project.ts';
 import { historyKey } from '../../src/models/history.ts';
 import { buildWebAssets } from '../../web/build.ts';
 import { findOrInstallChromium } from '../../local/services/chromium.ts';
-import { headlessChromiumArgs } from '../../local/services/chromium-flags.ts';
+import { headlessChromiumArgsWithoutUnusedFeatures } from '../../local/services/chromium-flags.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,7 +33,11 @@ const log = (line: string) => process.stderr.write(`[console] ${line}\n`);
 await buildWebAssets(log);
 const executablePath = await findOrInstallChromium(log);
 const environment = await openBenchEnvironment('console');
-const browser = await chromium.launch({ executablePath, headless: true, args: headlessChromiumArgs });
+const browser = await chromium.launch({
+  executablePath,
+  headless: true,
+  args: await headlessChromiumArgsWithoutUnusedFeatures(executablePath),
+});
 try {
   const { models, baseUrl } = environment;
   await environment.startIngress();
