@@ -1,4 +1,5 @@
-import { type Collection, MongoServerError } from 'mongodb';
+import type { Collection } from 'mongodb';
+import mongoose from 'mongoose';
 import { MicroBatcher } from './micro-batcher.ts';
 import { failedWrites, isDuplicateKeyError, type WriteFailure } from './ignore-duplicate-keys.ts';
 
@@ -34,7 +35,8 @@ export class MicroBatchedInserts {
     const failures = await this.inserts.add(documents);
     const refusal = failures.find((failure) => failure !== undefined && !isDuplicateKeyError(failure));
     // As the server's error for an insert of this document alone, which the error handler knows by its name.
-    if (refusal) throw new MongoServerError({ message: refusal.errmsg ?? 'insert refused', code: refusal.code });
+    if (refusal)
+      throw new mongoose.mongo.MongoServerError({ message: refusal.errmsg ?? 'insert refused', code: refusal.code });
     return failures.map((failure) => failure === undefined);
   }
 }
