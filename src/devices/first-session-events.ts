@@ -21,19 +21,13 @@ type Queued = { failure: unknown } | undefined;
  */
 export function firstSessionEvents(deps: Pick<Deps, 'queues'>): (device: NewDevice) => Promise<void> {
   const rounds = new MicroBatcher<NewDevice, Queued>(async (devices) => {
-    const byProject = new Map<string, string[]>();
-    for (const { projectId, deviceId } of devices) {
-      const deviceIds = byProject.get(projectId) ?? [];
-      deviceIds.push(deviceId);
-      byProject.set(projectId, deviceIds);
-    }
     const failures = new Map<string, Queued>();
     await Promise.all(
-      [...byProject].map(([projectId, deviceIds]) =>
+      [...Map.groupBy(devices, (device) => device.projectId)].map(([projectId, ofProject]) =>
         enqueueEvents(
           deps,
           projectId,
-          deviceIds.map((deviceId) => ({
+          ofProject.map(({ deviceId }) => ({
             type: firstSessionEvent,
             subjectType: 'device',
             subjectId: deviceId,
