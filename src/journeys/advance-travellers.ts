@@ -6,7 +6,7 @@ import type { Traveller } from './steps/step-context.ts';
 import { goesOnNow, passedOf, type Move } from './fold-record-only.ts';
 import { exitTarget } from './journey-graph.ts';
 import type { StatsChanges } from './journey-stats.ts';
-import { moveCounted, type TravellerCounts } from './counted-moves.ts';
+import { countsOf, moveCounted, type TravellerCounts } from './counted-moves.ts';
 
 export interface StepBatch {
   claim: string;
@@ -69,17 +69,6 @@ export function stepBatchFilter(batch: StepBatch, ids: string[] | null) {
   return ids ? { ...atStep, _id: { $in: ids } } : { ...atStep, journeyId: first.journeyId, version: first.version };
 }
 
-/** What a traveller's move adds to the counts: each step it entered (a waitForEvent it listened at it had). */
-function countsOf(batch: StepBatch, traveller: Traveller, { steps, result }: Move): Array<[string, number]> {
-  const counts: Array<[string, number]> = [];
-  if (traveller.waitingIn) counts.push([`${traveller.waitingIn}.waiting`, -1]);
-  if (traveller.listening?.stepId !== batch.stepId) counts.push([`${batch.stepId}.entered`, 1]);
-  for (const { stepId } of steps.slice(1)) counts.push([`${stepId}.entered`, 1]);
-  if (result.waitingIn) counts.push([`${result.waitingIn}.waiting`, 1]);
-  if (result.next === exitTarget) counts.push(['completed', 1]);
-  return counts;
-}
-
 /**
  * Records the moves of the batch's travellers and moves them on: one range update per distinct move, conditional
  * on the claim and the running state (a traveller that exited or was taken over meanwhile is left as it is), counting
@@ -102,7 +91,7 @@ export async function advanceTravellers(
     const same = byMove.get(key) ?? { move, ids: [], runId: goesOnNow(move.result) ? randomUUID() : null };
     same.ids.push(traveller._id);
     byMove.set(key, same);
-    counts.set(traveller._id, countsOf(batch, traveller, move));
+    counts.set(traveller._id, countsOf(batch.stepId, traveller, move));
     if (same.runId) goingOn.push(onward(batch, traveller, move, same.runId));
   }
   const wholeBatch = byMove.size === 1 && [...byMove.values()][0]!.ids.length === batch.travellers.length;

@@ -2,9 +2,26 @@ import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
 import { addCount, type StatsChanges } from './journey-stats.ts';
+import type { Move } from './fold-record-only.ts';
+import { exitTarget } from './journey-graph.ts';
+import type { Traveller } from './steps/step-context.ts';
 
 /** What one traveller's move adds to its journey's counts, by field. */
 export type TravellerCounts = Map<string, Array<[field: string, by: number]>>;
+
+/**
+ * What a traveller's move from the step adds to the counts: each step it entered (a waitForEvent it listened at it
+ * had), the wait it left and the one it now waits in, and its completion.
+ */
+export function countsOf(stepId: string, traveller: Traveller, { steps, result }: Move): Array<[string, number]> {
+  const counts: Array<[string, number]> = [];
+  if (traveller.waitingIn) counts.push([`${traveller.waitingIn}.waiting`, -1]);
+  if (traveller.listening?.stepId !== stepId) counts.push([`${stepId}.entered`, 1]);
+  for (const { stepId: passedId } of steps.slice(1)) counts.push([`${passedId}.entered`, 1]);
+  if (result.waitingIn) counts.push([`${result.waitingIn}.waiting`, 1]);
+  if (result.next === exitTarget) counts.push(['completed', 1]);
+  return counts;
+}
 
 /** Those of `ids` whose last move was the write `move` (the field each move sets). */
 async function movedByWrite(models: Models, move: string, ids: string[]): Promise<Set<string>> {

@@ -2,12 +2,18 @@ import type { IngestedEvent } from '../schemas/events.ts';
 import { travellerId } from '../models/journey-traveller.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 import { deviceInSegment } from '../segments/device-in-segment.ts';
-import type { StoredJourney } from './active-journeys.ts';
+import type { JourneyVersion, StoredJourney } from './active-journeys.ts';
+import type { Traveller } from './steps/step-context.ts';
+import { recordOnlyMoves, settled, type Move } from './fold-record-only.ts';
+import { countsOf } from './counted-moves.ts';
+import { addCount, statsFor, type StatsChanges } from './journey-stats.ts';
 import type { TravelDeps, Visit } from './visit.ts';
 import { subjectDevices } from './subject-devices.ts';
 
 export interface Entry {
   journey: StoredJourney;
+  /** The journey's current version, which the entry takes. */
+  version: JourneyVersion | undefined;
   event: IngestedEvent;
   eventId: string;
   visit: number;
@@ -34,20 +40,9 @@ async function inAudience(deps: TravelDeps, projectId: string, entry: Entry, now
   return false;
 }
 
-/**
- * Writes one traveller record per entry, due at its first step at once, in one unordered insert under ids made of
- * (journey, subject, visit): two workers entering the same subject at once, or a replayed job, store it once.
- */
-export async function enterTravellers(
-  deps: TravelDeps,
-  projectId: string,
-  entries: Entry[],
-  now: Date,
-): Promise<Entry[]> {
-  const admitted: Entry[] = [];
-  for (const entry of entries) if (await inAudience(deps, projectId, entry, now)) admitted.push(entry);
-  if (admitted.length === 0) return [];
-  const documents = admitted.map(({ journey, event, eventId, visit }) => ({
+/** The traveller's record as the entry writes it when no step has run: due at once at the first step. */
+function arrived(projectId: string, { journey, event, eventId, visit }: Entry, now: Date): Traveller {
+  return {
     _id: travellerId(journey._id, event.subjectType, event.subjectId, visit),
     projectId,
     journeyId: journey._id,
@@ -61,16 +56,69 @@ export async function enterTravellers(
     state: 'due',
     at: journey.steps[0]!.id,
     seq: 0,
+    failures: 0,
     dueAt: now,
     runId: null,
+    claim: null,
+    movedBy: null,
     listening: null,
     waitingIn: null,
     passed: [],
     endedAt: null,
     endReason: null,
-  }));
+  };
+}
+
+/**
+ * The records of one journey's entries, each already through the record-only steps it starts with (a wait, branch,
+ * split, or waitForEvent starting to wait), run as the step runner runs them, and their counts; those whose first step
+ * acts outside the record are due at it at once.
+ */
+async function enteredRecords(deps: TravelDeps, projectId: string, entries: Entry[], now: Date, stats: StatsChanges) {
+  const [{ journey, version }] = entries as [Entry];
+  const travellers = entries.map((entry) => arrived(projectId, entry, now));
+  const first = version?.steps[0];
+  const context = {
+    deps,
+    defaultZone: async (id: string) => (await deps.settings.get(id))?.defaultTimezone ?? 'UTC',
+    projectId,
+    journeyId: journey._id,
+    version: version!,
+    runId: entries[0]!.eventId,
+    now,
+  };
+  const moves = first ? await recordOnlyMoves(context, first, travellers) : new Map<string, Move>();
+  return travellers.map((traveller) => {
+    addCount(stats, 'entered');
+    const move = moves.get(traveller._id);
+    if (!move) return traveller;
+    for (const [field, by] of countsOf(first!.id, traveller, move)) addCount(stats, field, by);
+    return settled(traveller, move, now);
+  });
+}
+
+/**
+ * Writes one traveller record per entry in one unordered insert under ids made of (journey, subject, visit): two
+ * workers entering the same subject at once, or a replayed job, store it once. Adds the entries' counts to `stats`.
+ */
+export async function enterTravellers(
+  deps: TravelDeps,
+  projectId: string,
+  entries: Entry[],
+  now: Date,
+  stats: Map<string, StatsChanges>,
+): Promise<number> {
+  const byJourney = new Map<string, Entry[]>();
+  for (const entry of entries)
+    if (await inAudience(deps, projectId, entry, now))
+      byJourney.set(entry.journey._id, [...(byJourney.get(entry.journey._id) ?? []), entry]);
+  if (byJourney.size === 0) return 0;
+  const records = await Promise.all(
+    [...byJourney].map(([journeyId, group]) => enteredRecords(deps, projectId, group, now, statsFor(stats, journeyId))),
+  );
+  const documents = records.flat();
   await ignoringDuplicateKeys(documents.length, () =>
     deps.models.JourneyTraveller.collection.insertMany(documents as never[], { ordered: false }),
   );
-  return admitted;
+  return documents.length;
 }

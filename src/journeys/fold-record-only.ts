@@ -1,4 +1,4 @@
-import type { StepOf, StepType } from '../schemas/journey-steps.ts';
+import type { JourneyStep, StepOf, StepType } from '../schemas/journey-steps.ts';
 import { exitTarget } from './journey-graph.ts';
 import type { StepContext, StepResult, StepRun, Traveller } from './steps/step-context.ts';
 import { stepRuns } from './steps/step-runs.ts';
@@ -36,6 +36,13 @@ const movedSoFar = (traveller: Traveller, move: Move, now: Date): Traveller => (
   passed: [...traveller.passed, ...passedOf(move, now)],
 });
 
+/** The step's run for the travellers at it when it is record-only; none of them ran when it is not, or it failed. */
+function runRecordOnly(context: StepContext, step: JourneyStep, travellers: Traveller[]) {
+  if (!recordOnly.has(step.type)) return Promise.resolve(new Map<string, StepResult>());
+  const run = stepRuns[step.type] as StepRun<StepType>;
+  return run(context, step as StepOf<StepType>, travellers).catch(() => new Map<string, StepResult>());
+}
+
 /**
  * The batch's results as moves, each taken on through the record-only steps that follow at once, run in memory for
  * the travellers at each together: one write then records them all, where each used to cost its own. Those a
@@ -61,8 +68,7 @@ export async function foldRecordOnly(
     going = [];
     for (const [nextId, group] of atNext) {
       const step = context.version.steps.find((candidate) => candidate.id === nextId)!;
-      const run = stepRuns[step.type] as StepRun<StepType>;
-      const ran = await run(context, step as StepOf<StepType>, group).catch(() => new Map<string, StepResult>());
+      const ran = await runRecordOnly(context, step, group);
       for (const [id, result] of ran) {
         const move = moves.get(id)!;
         moves.set(id, { steps: [...move.steps, { stepId: nextId, outcome: result.outcome }], result });
@@ -71,4 +77,27 @@ export async function foldRecordOnly(
     }
   }
   return moves;
+}
+
+/**
+ * Travellers not yet stored, at the step: its moves when it is record-only, each taken on through the record-only
+ * steps after it, as the step runner would run them; none for those it did not run (they are stored at the step).
+ */
+export async function recordOnlyMoves(context: StepContext, step: JourneyStep, travellers: Traveller[]) {
+  const results = await runRecordOnly(context, step, travellers);
+  return foldRecordOnly(context, travellers, results, step.id);
+}
+
+/** The traveller's record after a move that leaves it waiting, due or gone (CONTRACTS §18's states). */
+export function settled(traveller: Traveller, move: Move, now: Date): Traveller {
+  const done = move.result.next === exitTarget;
+  return {
+    ...movedSoFar(traveller, move, now),
+    state: done ? 'done' : 'due',
+    at: done ? null : move.result.next,
+    dueAt: done ? null : (move.result.dueAt ?? now),
+    listening: move.result.listening ?? null,
+    waitingIn: move.result.waitingIn ?? null,
+    ...(done && { endReason: 'completed' as const, endedAt: now }),
+  };
 }

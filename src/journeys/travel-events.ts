@@ -88,7 +88,8 @@ export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIn
       }
       if (journey.status !== 'active' || !matchesRule(journey.entry, event)) continue;
       if (!mayEnter(journey, visit, eventId, receivedAt)) continue;
-      const entry: Entry = { journey, event, eventId, visit: (visit?.visit ?? 0) + 1 };
+      const version = project.versions.get(journeyVersionId(journey._id, journey.version));
+      const entry: Entry = { journey, version, event, eventId, visit: (visit?.visit ?? 0) + 1 };
       entries.push(entry);
       const _id = travellerId(journey._id, event.subjectType, event.subjectId, entry.visit);
       visits.set(key, {
@@ -106,8 +107,7 @@ export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIn
       });
     }
   }
-  const entered = await enterTravellers(deps, job.projectId, entries, receivedAt);
-  for (const entry of entered) addCount(statsFor(stats, entry.journey._id), 'entered');
+  const entered = await enterTravellers(deps, job.projectId, entries, receivedAt, stats);
   await recordStats(deps, stats);
-  return entered.length;
+  return entered;
 }

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ActiveJourneys } from '../../src/journeys/active-journeys.ts';
 import { travelEvents } from '../../src/journeys/travel-events.ts';
+import { ProjectSettingsCache } from '../../src/projects/project-settings-cache.ts';
 import { upgradeLegacyJourneys } from '../../src/journeys/upgrade-legacy-journeys.ts';
 import {
   deactivateJourney,
@@ -344,7 +345,11 @@ describe('journeys firing on events', () => {
 
   it('sends nothing twice when an ingest job is replayed', async () => {
     const journeyId = await createJourney({ name: 'Replay', trigger: { event: 'replayed' }, body: 'Replayed once' });
-    const deps = { ...ingestWorker.context, activeJourneys: new ActiveJourneys(ingestWorker.context) };
+    const deps = {
+      ...ingestWorker.context,
+      activeJourneys: new ActiveJourneys(ingestWorker.context),
+      settings: new ProjectSettingsCache(ingestWorker.context.models),
+    };
     const job = {
       projectId: project.projectId,
       receivedAt: new Date().toISOString(),
