@@ -2,19 +2,12 @@ import { beforeAll, expect, it } from 'vitest';
 import type { RunnerState } from '../../src/journeys/run-claimed-steps.ts';
 import { claimDueTravellers } from '../../src/journeys/claim-due-travellers.ts';
 import { runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
-import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
+import { registerDevices } from '../support/delivery-harness.ts';
 import { eventually, waitFor } from '../support/eventually.ts';
-import { deviceEvent, journeyClient, pushStep } from '../support/journeys.ts';
+import { deviceEvent, pushStep, useJourneyHarnessWithoutRunner } from '../support/journeys.ts';
 
 // No journey-steps worker: what a traveller's record holds right after entry is the ingest worker's write alone.
-const {
-  harness,
-  projects: { project },
-} = useDeliveryHarness({ queues: ['send', 'deliver', 'event-ingest'], projects: { project: 'team' } });
-const journeys = journeyClient(
-  () => harness.ingress,
-  () => project,
-);
+const { harness, project, journeys } = useJourneyHarnessWithoutRunner();
 const models = () => harness.ingress.context.models;
 const state: RunnerState = { defaultZone: async () => 'UTC', versions: new Map() };
 
@@ -79,14 +72,7 @@ it('writes a traveller whose journey starts with a split and a waitForEvent list
     name: 'entry listen',
     entry: { event: 'entry-listen' },
     steps: [
-      {
-        id: 'draw',
-        type: 'split',
-        paths: [
-          { name: 'a', percent: 50, next: 'gate' },
-          { name: 'b', percent: 50, next: 'gate' },
-        ],
-      },
+      { id: 'draw', type: 'split', paths: ['a', 'b'].map((name) => ({ name, percent: 50, next: 'gate' })) },
       {
         id: 'gate',
         type: 'waitForEvent',

@@ -1,19 +1,12 @@
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { claimDueTravellers } from '../../src/journeys/claim-due-travellers.ts';
 import { runClaimedSteps, type RunnerState } from '../../src/journeys/run-claimed-steps.ts';
-import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
+import { registerDevices } from '../support/delivery-harness.ts';
 import { eventually, waitFor } from '../support/eventually.ts';
-import { deviceEvent, journeyClient } from '../support/journeys.ts';
+import { deviceEvent, useJourneyHarnessWithoutRunner } from '../support/journeys.ts';
 
 // No journey-steps worker: the test runs the step runner's batches itself, to fail the write that moves one.
-const {
-  harness,
-  projects: { project },
-} = useDeliveryHarness({ queues: ['send', 'deliver', 'event-ingest'], projects: { project: 'team' } });
-const journeys = journeyClient(
-  () => harness.ingress,
-  () => project,
-);
+const { harness, project, journeys } = useJourneyHarnessWithoutRunner();
 const context = () => harness.ingress.context;
 const devices = ['c-1', 'c-2', 'c-3'];
 const state: RunnerState = { defaultZone: async () => 'UTC', versions: new Map() };

@@ -74,15 +74,20 @@ export const deviceEvent = (id: string, type: string, data: object = {}) => ({
   data,
 });
 
+type Queues = NonNullable<DeliveryHarnessOptions<'project'>['queues']>;
+
 /** Services with the workers journeys need (and any more), one project, its journeys API and the pushes it sent. */
-export function useJourneyHarness(moreQueues: NonNullable<DeliveryHarnessOptions<'project'>['queues']> = []) {
+export const useJourneyHarness = (moreQueues: Queues = []) =>
+  journeyHarness(['send', 'deliver', 'event-ingest', 'journey-steps', ...moreQueues]);
+
+/** As useJourneyHarness without the journey-steps worker: the test runs the step runner's batches itself. */
+export const useJourneyHarnessWithoutRunner = () => journeyHarness(['send', 'deliver', 'event-ingest']);
+
+function journeyHarness(queues: Queues) {
   const {
     harness,
     projects: { project },
-  } = useDeliveryHarness({
-    queues: ['send', 'deliver', 'event-ingest', 'journey-steps', ...moreQueues],
-    projects: { project: 'team' },
-  });
+  } = useDeliveryHarness({ queues, projects: { project: 'team' } });
   const journeys = journeyClient(
     () => harness.ingress,
     () => project,
