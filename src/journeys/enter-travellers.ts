@@ -77,22 +77,16 @@ function arrived(projectId: string, { journey, event, eventId, visit }: Entry, n
 async function enteredRecords(deps: TravelDeps, projectId: string, entries: Entry[], now: Date, stats: StatsChanges) {
   const [{ journey, version }] = entries as [Entry];
   const travellers = entries.map((entry) => arrived(projectId, entry, now));
-  const first = version?.steps[0];
-  const context = {
-    deps,
-    defaultZone: async (id: string) => (await deps.settings.get(id))?.defaultTimezone ?? 'UTC',
-    projectId,
-    journeyId: journey._id,
-    version: version!,
-    runId: entries[0]!.eventId,
-    now,
-  };
-  const moves = first ? await recordOnlyMoves(context, first, travellers) : new Map<string, Move>();
+  const defaultZone = async (id: string) => (await deps.settings.get(id))?.defaultTimezone ?? 'UTC';
+  const context = { deps, defaultZone, projectId, journeyId: journey._id, runId: entries[0]!.eventId, now };
+  const moves = version
+    ? await recordOnlyMoves({ ...context, version }, version.steps[0]!, travellers)
+    : new Map<string, Move>();
   return travellers.map((traveller) => {
     addCount(stats, 'entered');
     const move = moves.get(traveller._id);
     if (!move) return traveller;
-    for (const [field, by] of countsOf(first!.id, traveller, move)) addCount(stats, field, by);
+    for (const [field, by] of countsOf(traveller.at!, traveller, move)) addCount(stats, field, by);
     return settled(traveller, move, now);
   });
 }
