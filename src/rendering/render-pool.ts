@@ -4,6 +4,7 @@ import type { ContentField } from './message-content.ts';
 import type { ScopeDevice } from './personalization-scope.ts';
 import { OneAtATime } from './one-at-a-time.ts';
 import { RenderProgress } from './render-progress.ts';
+import { renderThreadLimits } from './render-thread-limits.ts';
 import { watchRender } from './render-watchdog.ts';
 import {
   decodeAnswer,
@@ -24,14 +25,6 @@ export interface RenderPoolOptions {
   /** The module a thread runs: render-thread.ts, or a test's stand-in that wraps it. */
   threadModule?: URL;
 }
-
-/** A render thread's heap: a render that outgrows it ends its thread, never the process. */
-const threadHeapMb = 64;
-/**
- * A render thread's young generation: its tasks' garbage is short-lived strings, and V8's default young generation
- * (tens of MB a thread) is resident memory the worker pays for each thread beside its own.
- */
-const threadYoungHeapMb = 8;
 
 type RenderBounds = { projectId: string; maxStops?: number; totalMs?: number };
 
@@ -151,7 +144,7 @@ export class RenderPool {
       minThreads: this.options.threads,
       maxThreads: this.options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
-      resourceLimits: { maxOldGenerationSizeMb: threadHeapMb, maxYoungGenerationSizeMb: threadYoungHeapMb },
+      resourceLimits: renderThreadLimits(),
     });
     // A thread that dies between tasks is replaced; no render was lost with it.
     this.pool.on('error', () => undefined);
