@@ -1,6 +1,6 @@
 import type { IngestedEvent } from '../schemas/events.ts';
 import { travellerId } from '../models/journey-traveller.ts';
-import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
+import { refusedRepeats } from '../infra/ignore-duplicate-keys.ts';
 import { deviceInSegment } from '../segments/device-in-segment.ts';
 import type { JourneyVersion, StoredJourney } from './active-journeys.ts';
 import type { Traveller } from './steps/step-context.ts';
@@ -69,12 +69,18 @@ function arrived(projectId: string, { journey, event, eventId, visit }: Entry, n
   };
 }
 
+/** A traveller's record as the entry writes it, and what storing it adds to its journey's counts. */
+interface EnteredRecord {
+  record: Traveller;
+  counts: Array<[field: string, by: number]>;
+}
+
 /**
  * The records of one journey's entries, each already through the record-only steps it starts with (a wait, branch,
  * split, or waitForEvent starting to wait), run as the step runner runs them, and their counts; those whose first step
  * acts outside the record are due at it at once.
  */
-async function enteredRecords(deps: TravelDeps, projectId: string, entries: Entry[], now: Date, stats: StatsChanges) {
+async function enteredRecords(deps: TravelDeps, projectId: string, entries: Entry[], now: Date) {
   const [{ journey, version }] = entries as [Entry];
   const travellers = entries.map((entry) => arrived(projectId, entry, now));
   const defaultZone = async (id: string) => (await deps.settings.get(id))?.defaultTimezone ?? 'UTC';
@@ -82,18 +88,20 @@ async function enteredRecords(deps: TravelDeps, projectId: string, entries: Entr
   const moves = version
     ? await recordOnlyMoves({ ...context, version }, version.steps[0]!, travellers)
     : new Map<string, Move>();
-  return travellers.map((traveller) => {
-    addCount(stats, 'entered');
+  return travellers.map((traveller): EnteredRecord => {
     const move = moves.get(traveller._id);
-    if (!move) return traveller;
-    for (const [field, by] of countsOf(traveller.at!, traveller, move)) addCount(stats, field, by);
-    return settled(traveller, move, now);
+    if (!move) return { record: traveller, counts: [['entered', 1]] };
+    return {
+      record: settled(traveller, move, now),
+      counts: [['entered', 1], ...countsOf(traveller.at!, traveller, move)],
+    };
   });
 }
 
 /**
  * Writes one traveller record per entry in one unordered insert under ids made of (journey, subject, visit): two
- * workers entering the same subject at once, or a replayed job, store it once. Adds the entries' counts to `stats`.
+ * workers entering the same subject at once, or a replayed job, store it once, and only the record stored counts.
+ * Adds the stored entries' counts to `stats`.
  */
 export async function enterTravellers(
   deps: TravelDeps,
@@ -107,12 +115,18 @@ export async function enterTravellers(
     if (await inAudience(deps, projectId, entry, now))
       byJourney.set(entry.journey._id, [...(byJourney.get(entry.journey._id) ?? []), entry]);
   if (byJourney.size === 0) return 0;
-  const records = await Promise.all(
-    [...byJourney].map(([journeyId, group]) => enteredRecords(deps, projectId, group, now, statsFor(stats, journeyId))),
+  const entered = (
+    await Promise.all([...byJourney.values()].map((group) => enteredRecords(deps, projectId, group, now)))
+  ).flat();
+  const refused = new Set(
+    await refusedRepeats(entered.length, () =>
+      deps.models.JourneyTraveller.collection.insertMany(entered.map(({ record }) => record) as never[], {
+        ordered: false,
+      }),
+    ),
   );
-  const documents = records.flat();
-  await ignoringDuplicateKeys(documents.length, () =>
-    deps.models.JourneyTraveller.collection.insertMany(documents as never[], { ordered: false }),
-  );
-  return documents.length;
+  const stored = entered.filter((_, position) => !refused.has(position));
+  for (const { record, counts } of stored)
+    for (const [field, by] of counts) addCount(statsFor(stats, record.journeyId), field, by);
+  return stored.length;
 }

@@ -1,6 +1,11 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { RunnerState } from '../../src/journeys/run-claimed-steps.ts';
 import { claimDueTravellers } from '../../src/journeys/claim-due-travellers.ts';
+import { ActiveJourneys } from '../../src/journeys/active-journeys.ts';
+import { enterTravellers } from '../../src/journeys/enter-travellers.ts';
+import { recordStats, type StatsChanges } from '../../src/journeys/journey-stats.ts';
+import { journeyVersionId } from '../../src/models/journey.ts';
+import { ProjectSettingsCache } from '../../src/projects/project-settings-cache.ts';
 import { runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
 import { registerDevices } from '../support/delivery-harness.ts';
 import { eventually, waitFor } from '../support/eventually.ts';
@@ -111,5 +116,44 @@ it('writes a traveller whose journey starts with a split and a waitForEvent list
   );
   await eventually(async () =>
     expect((await journeys.read(journeyId)).stats.steps.gate).toMatchObject({ entered: 1, waiting: 0 }),
+  );
+});
+
+it('counts an entry that two ingest workers decided on at once once, with its wait', async () => {
+  const journeyId = await journeys.create({
+    name: 'entry twice',
+    entry: { event: 'entry-twice' },
+    steps: [{ id: 'hold', type: 'wait', seconds: 3600 }, pushStep('later', 'Later')],
+  });
+  const context = harness.ingress.context;
+  const deps = {
+    ...context,
+    activeJourneys: new ActiveJourneys(context),
+    settings: new ProjectSettingsCache(context.models),
+  };
+  const { journeys: active, versions } = await deps.activeJourneys.forProject(project.projectId);
+  const journey = active.find((candidate) => candidate._id === journeyId)!;
+  const entry = {
+    journey,
+    version: versions.get(journeyVersionId(journeyId, journey.version)),
+    event: { type: 'entry-twice', subjectType: 'device' as const, subjectId: 'e-1', data: {} },
+    eventId: 'entry-twice:000',
+    visit: 1,
+  };
+  // Two workers that read the subject's visits before either wrote enter it as the same visit.
+  const [first, second] = [new Map<string, StatsChanges>(), new Map<string, StatsChanges>()];
+  const stored = await Promise.all([
+    enterTravellers(deps, project.projectId, [entry], new Date(), first),
+    enterTravellers(deps, project.projectId, [entry], new Date(), second),
+  ]);
+  await Promise.all([recordStats(deps, first), recordStats(deps, second)]);
+  expect(stored.sort()).toEqual([0, 1]);
+  expect(await models().JourneyTraveller.countDocuments({ journeyId })).toBe(1);
+  await eventually(async () =>
+    expect((await journeys.read(journeyId)).stats).toMatchObject({
+      entered: 1,
+      active: 1,
+      steps: { hold: { entered: 1, waiting: 1 } },
+    }),
   );
 });
