@@ -4,7 +4,7 @@ import type { ContentField } from './message-content.ts';
 import type { ScopeDevice } from './personalization-scope.ts';
 import { OneAtATime } from './one-at-a-time.ts';
 import { RenderProgress } from './render-progress.ts';
-import { renderThreadLimits } from './render-thread-limits.ts';
+import { clearProcessHeapFlags, renderThreadLimits } from './render-thread-limits.ts';
 import { watchRender } from './render-watchdog.ts';
 import {
   decodeAnswer,
@@ -139,12 +139,13 @@ export class RenderPool {
 
   private threadPool(): Piscina<RenderTask, TaskAnswer> {
     if (this.pool) return this.pool;
+    clearProcessHeapFlags();
     this.pool = new Piscina<RenderTask, TaskAnswer>({
       filename: (this.options.threadModule ?? new URL('./render-thread.ts', import.meta.url)).href,
       minThreads: this.options.threads,
       maxThreads: this.options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
-      resourceLimits: renderThreadLimits(),
+      resourceLimits: renderThreadLimits,
     });
     // A thread that dies between tasks is replaced; no render was lost with it.
     this.pool.on('error', () => undefined);

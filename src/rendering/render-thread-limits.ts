@@ -9,14 +9,18 @@ const threadHeapMb = 64;
  */
 const threadYoungHeapMb = 8;
 
+export const renderThreadLimits: ResourceLimits = {
+  maxOldGenerationSizeMb: threadHeapMb,
+  maxYoungGenerationSizeMb: threadYoungHeapMb,
+};
+
 /**
- * The heap bounds of a render thread. V8 applies a process's heap flags (the Procfile starts workers with
- * --max-old-space-size, the deliver worker with --max-semi-space-size too) to every isolate it creates, above a
- * thread's own resource limits, so a render thread would grow to the process's bounds: the flags are cleared first.
- * The process's own heap keeps the bounds it was created with; the threads started after it get these.
+ * Clears the process's V8 heap flags (the Procfile starts workers with --max-old-space-size, the deliver worker with
+ * --max-semi-space-size too): V8 applies them to every isolate it creates, above a thread's own resource limits, so a
+ * render thread would grow to the process's bounds. The process's own heap keeps the bounds it was created with; an
+ * isolate created afterwards without limits of its own gets V8's defaults, so every worker thread names its limits.
  */
-export function renderThreadLimits(): ResourceLimits {
+export function clearProcessHeapFlags(): void {
   for (const flag of ['--max-old-space-size', '--max-semi-space-size', '--max-heap-size'])
     v8.setFlagsFromString(`${flag}=0`);
-  return { maxOldGenerationSizeMb: threadHeapMb, maxYoungGenerationSizeMb: threadYoungHeapMb };
 }

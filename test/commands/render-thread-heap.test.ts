@@ -11,8 +11,11 @@ const deliverHeapFlags = readProcfile(resolve(root, 'Procfile'))
   .command.split(' ')
   .filter((word) => word.startsWith('--max-'));
 
-/** The heap limit, in MB, of the render thread of a pool that has rendered once in a process started with `flags`. */
-async function renderThreadHeapLimit(flags: string[]): Promise<number> {
+/**
+ * The heap limits, in MB, of the render thread of a pool that has rendered once in a process started with `flags`,
+ * and of the process's own heap after it.
+ */
+async function heapLimits(flags: string[]): Promise<{ thread: number; process: number }> {
   const script = `
     const { RenderPool } = await import(${JSON.stringify(`file://${root}/src/rendering/render-pool.ts`)});
     const pool = new RenderPool({ threads: 1, timeoutMs: 1000 });
@@ -22,22 +25,23 @@ async function renderThreadHeapLimit(flags: string[]): Promise<number> {
     const alive = setInterval(() => undefined, 1000);
     const heap = await pool.threads[0].getHeapStatistics();
     clearInterval(alive);
-    console.log(heap.heap_size_limit / 1024 / 1024);
+    const { getHeapStatistics } = await import('node:v8');
+    const mb = (bytes) => bytes / 1024 / 1024;
+    console.log(JSON.stringify({ thread: mb(heap.heap_size_limit), process: mb(getHeapStatistics().heap_size_limit) }));
     await pool.close();
   `;
   const { stdout } = await promisify(execFile)(process.execPath, [...flags, '--input-type=module', '-e', script]);
-  return Number(stdout);
+  return JSON.parse(stdout);
 }
 
 describe.concurrent("a render thread's heap", () => {
   it("is bounded by the pool's limits in the deliver worker too, not by the worker's own heap flags", async () => {
     expect(deliverHeapFlags).toEqual(['--max-old-space-size=192', '--max-semi-space-size=32']);
-    const [unflagged, deliver] = await Promise.all([
-      renderThreadHeapLimit([]),
-      renderThreadHeapLimit(deliverHeapFlags),
-    ]);
+    const [unflagged, deliver] = await Promise.all([heapLimits([]), heapLimits(deliverHeapFlags)]);
     // 64 MB of old generation and 8 of young (render-thread-limits.ts), where the flags would give 192 and 3 × 32.
-    expect(unflagged).toBeLessThan(100);
-    expect(deliver).toBe(unflagged);
+    expect(unflagged.thread).toBeLessThan(100);
+    expect(deliver.thread).toBe(unflagged.thread);
+    // The worker's own heap keeps the flags' bounds: 192 MB of old generation and three 32 MB semi-spaces.
+    expect(deliver.process).toBe(192 + 3 * 32);
   });
 });
