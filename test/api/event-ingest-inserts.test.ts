@@ -1,8 +1,7 @@
-import mongoose from 'mongoose';
 import type { Job } from 'bullmq';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useIngress } from '../support/ingress.ts';
-import { createModels } from '../../src/models/index.ts';
+import { modelsCountingInserts } from '../support/counted-inserts.ts';
 import { eventIngestProcessor } from '../../src/event-ingest/event-ingest-processor.ts';
 import { eventIngestJobName, newIngestJobId, type EventIngestJob } from '../../src/queues/event-ingest.ts';
 
@@ -13,15 +12,8 @@ const {
 
 describe('the event-ingest worker', () => {
   it('stores the events of the jobs it runs at once in one insert, each job its own events', async () => {
-    const monitored = mongoose.createConnection(ingress.context.config.mongoUrl, { monitorCommands: true });
-    onTestFinished(() => monitored.close());
-    await monitored.asPromise();
-    const eventInserts: number[] = [];
-    monitored.getClient().on('commandStarted', (event) => {
-      if (event.commandName === 'insert' && event.command.insert === 'events')
-        eventInserts.push(event.command.documents.length);
-    });
-    const process = eventIngestProcessor({ ...ingress.context, models: createModels(monitored) });
+    const { models, inserts: eventInserts } = await modelsCountingInserts(ingress.context.config.mongoUrl, 'events');
+    const process = eventIngestProcessor({ ...ingress.context, models });
     // The jobs a worker runs at once (its concurrency is 8), each one reported event.
     const jobs = Array.from({ length: 8 }, (_, index) => {
       const data: EventIngestJob = {

@@ -1,7 +1,6 @@
-import mongoose from 'mongoose';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { useIngress } from '../support/ingress.ts';
-import { createModels } from '../../src/models/index.ts';
+import { modelsCountingInserts } from '../support/counted-inserts.ts';
 import { DeviceStore } from '../../src/devices/device-store.ts';
 import { eventIngestJobName, type EventIngestJob } from '../../src/queues/event-ingest.ts';
 
@@ -21,15 +20,8 @@ async function queuedFirstSessions(projectId: string, prefix: string) {
 
 describe('a burst of new devices', () => {
   it('stores the devices registered at once in a few inserts and queues their @first_session in a few jobs', async () => {
-    const monitored = mongoose.createConnection(ingress.context.config.mongoUrl, { monitorCommands: true });
-    onTestFinished(() => monitored.close());
-    await monitored.asPromise();
-    const deviceInserts: number[] = [];
-    monitored.getClient().on('commandStarted', (event) => {
-      if (event.commandName === 'insert' && event.command.insert === 'devices')
-        deviceInserts.push(event.command.documents.length);
-    });
-    const store = new DeviceStore({ ...ingress.context, models: createModels(monitored) });
+    const { models, inserts: deviceInserts } = await modelsCountingInserts(ingress.context.config.mongoUrl, 'devices');
+    const store = new DeviceStore({ ...ingress.context, models });
     const deviceIds = Array.from({ length: 200 }, (_, index) => `burst-${index}`);
     await Promise.all(
       deviceIds.map((deviceId) =>
