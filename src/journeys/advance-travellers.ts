@@ -3,8 +3,7 @@ import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
 import type { Traveller } from './steps/step-context.ts';
-import { goesOnNow, passedOf, type Move } from './fold-record-only.ts';
-import { exitTarget } from './journey-graph.ts';
+import { goesOnNow, passedOf, settled, standingAfter, type Move } from './fold-record-only.ts';
 import type { StatsChanges } from './journey-stats.ts';
 import { countsOf, moveCounted, type TravellerCounts } from './counted-moves.ts';
 
@@ -20,44 +19,29 @@ export interface StepBatch {
   move: string;
 }
 
-/** What a traveller's record becomes after its move; `runId` is its next step's when it goes on now. */
-function movedOn(batch: StepBatch, { steps, result }: Move, runId: string | null) {
-  const done = result.next === exitTarget;
-  const passed = passedOf({ steps, result }, batch.now);
+/** What a step run sets on the travellers it moves: its claim and runId on those going on now, none on the others. */
+const stepRunFields = (batch: StepBatch, runId: string | null) => ({
+  claim: runId ? batch.claim : null,
+  movedBy: batch.move,
+  runId,
+  failures: 0,
+});
+
+/** The update of a traveller's record for its move; `runId` is its next step's when it goes on now. */
+function movedOn(batch: StepBatch, move: Move, runId: string | null) {
+  const passed = passedOf(move, batch.now);
   return {
-    $set: {
-      state: done ? ('done' as const) : runId ? ('running' as const) : ('due' as const),
-      at: done ? null : result.next,
-      dueAt: done ? null : runId ? batch.lease : (result.dueAt ?? batch.now),
-      listening: result.listening ?? null,
-      waitingIn: result.waitingIn ?? null,
-      claim: runId ? batch.claim : null,
-      movedBy: batch.move,
-      runId,
-      failures: 0,
-      ...(done && { endReason: 'completed' as const, endedAt: batch.now }),
-    },
-    $inc: { seq: steps.length },
+    $set: { ...standingAfter(move.result, batch.now, runId ? batch.lease : null), ...stepRunFields(batch, runId) },
+    $inc: { seq: move.steps.length },
     ...(passed.length > 0 && { $push: { passed: { $each: passed } } }),
   };
 }
 
 /** The in-memory record of a traveller that goes on at once, as movedOn writes it. */
-function onward(batch: StepBatch, traveller: Traveller, move: Move, runId: string): Traveller {
-  return {
-    ...traveller,
-    state: 'running',
-    at: move.result.next,
-    dueAt: batch.lease,
-    listening: null,
-    waitingIn: null,
-    runId,
-    movedBy: batch.move,
-    failures: 0,
-    seq: traveller.seq + move.steps.length,
-    passed: [...traveller.passed, ...passedOf(move, batch.now)],
-  };
-}
+const onward = (batch: StepBatch, traveller: Traveller, move: Move, runId: string): Traveller => ({
+  ...settled(traveller, move, batch.now, batch.lease),
+  ...stepRunFields(batch, runId),
+});
 
 /**
  * The batch's travellers still claimed by it and running (on the {claim} index): all of them, or those of `ids`. The

@@ -2,7 +2,7 @@ import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
 import { addCount, type StatsChanges } from './journey-stats.ts';
-import type { Move } from './fold-record-only.ts';
+import { leavesNow, type Move } from './fold-record-only.ts';
 import { exitTarget } from './journey-graph.ts';
 import type { Traveller } from './steps/step-context.ts';
 
@@ -11,15 +11,15 @@ export type TravellerCounts = Map<string, Array<[field: string, by: number]>>;
 
 /**
  * What a traveller's move from the step adds to the counts: each step it entered (a waitForEvent it listened at it
- * had), the wait it left and the one it now waits in, and its completion.
+ * had, and the exit none), the wait it left and the one it now waits in, and its completion.
  */
 export function countsOf(stepId: string, traveller: Traveller, { steps, result }: Move): Array<[string, number]> {
   const counts: Array<[string, number]> = [];
   if (traveller.waitingIn) counts.push([`${traveller.waitingIn}.waiting`, -1]);
-  if (traveller.listening?.stepId !== stepId) counts.push([`${stepId}.entered`, 1]);
+  if (stepId !== exitTarget && traveller.listening?.stepId !== stepId) counts.push([`${stepId}.entered`, 1]);
   for (const { stepId: passedId } of steps.slice(1)) counts.push([`${passedId}.entered`, 1]);
   if (result.waitingIn) counts.push([`${result.waitingIn}.waiting`, 1]);
-  if (result.next === exitTarget) counts.push(['completed', 1]);
+  if (leavesNow(result)) counts.push(['completed', 1]);
   return counts;
 }
 

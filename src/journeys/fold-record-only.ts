@@ -88,16 +88,26 @@ export async function recordOnlyMoves(context: StepContext, step: JourneyStep, t
   return foldRecordOnly(context, travellers, results, step.id);
 }
 
-/** The traveller's record after a move that leaves it waiting, due or gone (CONTRACTS §18's states). */
-export function settled(traveller: Traveller, move: Move, now: Date): Traveller {
-  const done = move.result.next === exitTarget;
+/** Whether the move ends the visit now: at the exit, with no wait before it (a last wait keeps it travelling). */
+export const leavesNow = (result: StepResult) => result.next === exitTarget && result.dueAt === undefined;
+
+/**
+ * Where a traveller stands after a move (CONTRACTS §18's states): gone; going on now, claimed until `lease`; or due at
+ * its next step (a wait's end, a waitForEvent's timeout, or now), the exit too when a wait ends the journey.
+ */
+export function standingAfter(result: StepResult, now: Date, lease: Date | null) {
+  const done = leavesNow(result);
   return {
-    ...movedSoFar(traveller, move, now),
-    state: done ? 'done' : 'due',
-    at: done ? null : move.result.next,
-    dueAt: done ? null : (move.result.dueAt ?? now),
-    listening: move.result.listening ?? null,
-    waitingIn: move.result.waitingIn ?? null,
+    state: done ? ('done' as const) : lease ? ('running' as const) : ('due' as const),
+    at: done ? null : result.next,
+    dueAt: done ? null : (lease ?? result.dueAt ?? now),
+    listening: result.listening ?? null,
+    waitingIn: result.waitingIn ?? null,
     ...(done && { endReason: 'completed' as const, endedAt: now }),
   };
+}
+
+/** The traveller's record after a move: due, waiting or gone, or going on now claimed until `lease`. */
+export function settled(traveller: Traveller, move: Move, now: Date, lease: Date | null = null): Traveller {
+  return { ...movedSoFar(traveller, move, now), ...standingAfter(move.result, now, lease) };
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { StepOf, StepType } from '../schemas/journey-steps.ts';
 import { journeyVersionId } from '../models/journey.ts';
 import type { JourneyVersion } from './active-journeys.ts';
-import type { StepContext, StepDeps, StepResult, Traveller } from './steps/step-context.ts';
+import { sameResult, type StepContext, type StepDeps, type StepResult, type Traveller } from './steps/step-context.ts';
+import { exitTarget } from './journey-graph.ts';
 import { stepRuns } from './steps/step-runs.ts';
 import { advanceTravellers } from './advance-travellers.ts';
 import { foldRecordOnly } from './fold-record-only.ts';
@@ -54,6 +55,12 @@ async function runIsolated(context: StepContext, step: StepOf<StepType>, group: 
   return { results, failed };
 }
 
+/** Travellers due at the exit, their journey's last wait over: they complete it. */
+const leaving = (group: Traveller[]) => ({
+  results: sameResult(group, { next: exitTarget, outcome: null }),
+  failed: new Map<string, string>(),
+});
+
 /**
  * Runs the claimed travellers' steps, those at the same step of the same version together: one step run per group,
  * then one write per distinct move (the step and the record-only ones after it at once) moving them on. Travellers of a paused journey are held where they are. A step
@@ -88,7 +95,8 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
       const [first] = group as [Traveller];
       const version = state.versions.get(journeyVersionId(first.journeyId, first.version));
       const step = version?.steps.find((candidate) => candidate.id === first.at);
-      if (!version || !step) return;
+      const atExit = first.at === exitTarget;
+      if (!version || (!step && !atExit)) return;
       const context = {
         deps,
         defaultZone: state.defaultZone,
@@ -98,18 +106,21 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
         runId: first.runId ?? claim,
         now,
       };
-      const batch = { claim, stepId: step.id, travellers: group, now, lease, move: randomUUID() };
-      const { results, failed } = await runIsolated(context, step, group);
+      const batch = { claim, stepId: first.at!, travellers: group, now, lease, move: randomUUID() };
+      const { results, failed } = step ? await runIsolated(context, step, group) : leaving(group);
       const changes = statsFor(stats, first.journeyId);
       if (failed.size > 0)
-        deps.log.warn({ journeyId: first.journeyId, stepId: step.id, travellers: failed.size }, 'journey step failed');
-      const moves = await foldRecordOnly(context, group, results, step.id);
+        deps.log.warn(
+          { journeyId: first.journeyId, stepId: batch.stepId, travellers: failed.size },
+          'journey step failed',
+        );
+      const moves = await foldRecordOnly(context, group, results, batch.stepId);
       try {
         goingOn.push(...(await advanceTravellers(deps.models, batch, moves, changes)));
         await failTravellers(deps.models, batch, failed, changes);
       } catch (error) {
         deps.log.error(
-          { err: error, journeyId: first.journeyId, stepId: step.id },
+          { err: error, journeyId: first.journeyId, stepId: batch.stepId },
           'journey step not recorded; it runs again',
         );
       }
