@@ -37,7 +37,8 @@ export interface NotificationDraft {
 /**
  * Stores the notifications and queues their send jobs, each under its notification's id, in one insert and one queue
  * add. One stored before (the caller's retry) is not written again, and its send job is queued again only while it is
- * still queued: a job past that may have run and been removed, and queued again it would send a second time.
+ * still queued: a job past that may have run and been removed, and queued again it would send a second time. Answers
+ * the ids of those stored before, as they were stored then, not as drafted now.
  *
  * `withdrawUnqueued`: for a caller whose retry makes new ids (a send without an Idempotency-Key), notifications whose
  * job could not be queued are deleted before the error is thrown, so that none stays behind, queued forever; unless
@@ -48,7 +49,7 @@ export async function makeNotifications(
   deps: Pick<Deps, 'models' | 'queues'>,
   drafts: NotificationDraft[],
   { now = Date.now(), withdrawUnqueued = false } = {},
-): Promise<void> {
+): Promise<Set<string>> {
   const { Notification } = deps.models;
   const documents = await Promise.all(
     drafts.map((draft) => customerKeyedDocument(Notification, storedFields(draft), ['data', 'entryEvent'])),
@@ -68,6 +69,7 @@ export async function makeNotifications(
   } catch (error) {
     if (!withdrawUnqueued || stillQueued.length > 0 || (await withdrawUnstarted(deps, made)) > 0) throw error;
   }
+  return new Set(drafts.filter((_, index) => repeats.has(index)).map((draft) => draft._id));
 }
 
 function storedFields({ content, options, journey, ...draft }: NotificationDraft) {

@@ -55,11 +55,52 @@ it('claims never exceed their batch, and a killed claim is taken over whole: eve
   expect(await JourneyTraveller.countDocuments({ journeyId: seeded.journeyId, endReason: 'completed' })).toBe(
     2 * waveSize,
   );
-  const pushesPerToken = () => {
-    const counts = new Map(seeded.tokens.map((token) => [token, 0]));
-    for (const { token } of harness.sandbox.deliveries()) counts.set(token, (counts.get(token) ?? 0) + 1);
-    return [...counts.values()];
-  };
-  await eventually(() => expect(pushesPerToken().filter((count) => count === 0)).toHaveLength(0), 120_000, 200);
-  expect(pushesPerToken().filter((count) => count > 1)).toHaveLength(0);
+  await eventually(
+    () => expect(pushesPerToken(seeded.tokens).filter((count) => count === 0)).toHaveLength(0),
+    120_000,
+    200,
+  );
+  expect(pushesPerToken(seeded.tokens).filter((count) => count > 1)).toHaveLength(0);
 }, 240_000);
+
+/*
+ * Two workers taking over one lapsed claim at once may split it (each range update takes the travellers it reaches
+ * first), both parts under the claim's runId: the part that runs second must still be pushed, and its rerun (its
+ * worker killed after the push, before the move) must not push again.
+ */
+it('a killed claim taken over in two parts at once: each part pushed, a rerun of a part pushes nothing twice', async () => {
+  const context = harness.ingress.context;
+  const { JourneyTraveller } = context.models;
+  const seeded = await seedWaitingTravellers(harness.ingress, 400, -1000);
+  const state = { defaultZone: async () => 'UTC', versions: new Map() };
+  const killed = await claimFound(context.models, 0, await new DueBacklog(context.models).nextBatch());
+  const ids = killed.travellers.map((traveller) => traveller._id);
+  const parts = [ids.slice(0, 150), ids.slice(150)];
+  for (const [index, part] of parts.entries())
+    await JourneyTraveller.updateMany({ _id: { $in: part } }, { $set: { claim: `part-${index}` } });
+  const runPart = async (index: number) =>
+    runClaimedSteps(context, state, `part-${index}`, await JourneyTraveller.find({ claim: `part-${index}` }).lean());
+
+  await runPart(0);
+  await runPart(1);
+  await JourneyTraveller.updateMany(
+    { _id: { $in: parts[1] } },
+    { $set: { state: 'running', at: 'hello', claim: 'part-1', runId: killed.claim, endReason: null, endedAt: null } },
+  );
+  await runPart(1);
+
+  expect(await JourneyTraveller.countDocuments({ journeyId: seeded.journeyId, endReason: 'completed' })).toBe(400);
+  await eventually(
+    () => expect(pushesPerToken(seeded.tokens).filter((count) => count === 0)).toHaveLength(0),
+    120_000,
+    200,
+  );
+  expect(pushesPerToken(seeded.tokens).filter((count) => count > 1)).toHaveLength(0);
+}, 240_000);
+
+function pushesPerToken(tokens: string[]) {
+  const counts = new Map(tokens.map((token) => [token, 0]));
+  for (const { token } of harness.sandbox.deliveries())
+    if (counts.has(token)) counts.set(token, counts.get(token)! + 1);
+  return [...counts.values()];
+}
