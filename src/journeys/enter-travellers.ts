@@ -9,6 +9,7 @@ import { countsOf } from './counted-moves.ts';
 import { addCount, statsFor, type StatsChanges } from './journey-stats.ts';
 import type { TravelDeps, Visit } from './visit.ts';
 import { subjectDevices } from './subject-devices.ts';
+import { exitCounts, exitedByRule } from './traveller-events.ts';
 
 export interface Entry {
   journey: StoredJourney;
@@ -17,6 +18,8 @@ export interface Entry {
   event: IngestedEvent;
   eventId: string;
   visit: number;
+  /** An exit rule matched a later event of the same job: the traveller is stored as having left by it. */
+  exited?: boolean;
 }
 
 /** CONTRACTS §18 `reentry`, for a subject not travelling the journey now; an event enters a subject once. */
@@ -78,7 +81,8 @@ interface EnteredRecord {
 /**
  * The records of one journey's entries, each already through the record-only steps it starts with (a wait, branch,
  * split, or waitForEvent starting to wait), run as the step runner runs them, and their counts; those whose first step
- * acts outside the record are due at it at once.
+ * acts outside the record are due at it at once. An entry an exit rule took out later in its job is stored as having
+ * left by it, wherever those steps left it, unless they completed it.
  */
 async function enteredRecords(deps: TravelDeps, projectId: string, entries: Entry[], now: Date) {
   const [{ journey, version }] = entries as [Entry];
@@ -88,13 +92,12 @@ async function enteredRecords(deps: TravelDeps, projectId: string, entries: Entr
   const moves = version
     ? await recordOnlyMoves({ ...context, version }, version.steps[0]!, travellers)
     : new Map<string, Move>();
-  return travellers.map((traveller): EnteredRecord => {
+  return travellers.map((traveller, position): EnteredRecord => {
     const move = moves.get(traveller._id);
-    if (!move) return { record: traveller, counts: [['entered', 1]] };
-    return {
-      record: settled(traveller, move, now),
-      counts: [['entered', 1], ...countsOf(traveller.at!, traveller, move)],
-    };
+    const record = move ? settled(traveller, move, now) : traveller;
+    const counts: EnteredRecord['counts'] = [['entered', 1], ...(move ? countsOf(traveller.at!, traveller, move) : [])];
+    if (!entries[position]!.exited || record.state === 'done') return { record, counts };
+    return { record: { ...record, ...exitedByRule(now) }, counts: [...counts, ...exitCounts(record.waitingIn)] };
   });
 }
 

@@ -8,7 +8,7 @@ import type { JourneyVersion, ProjectJourneys } from './active-journeys.ts';
 import { matchesRule } from './event-rules.ts';
 import { exitTarget } from './journey-graph.ts';
 import { enterTravellers, mayEnter, type Entry } from './enter-travellers.ts';
-import { exitTraveller, hearEvent } from './traveller-events.ts';
+import { exitCounts, exitTraveller, hearEvent } from './traveller-events.ts';
 import { addCount, recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
 
 const subjectKey = (event: Subject) => `${event.subjectType}\n${event.subjectId}`;
@@ -46,6 +46,20 @@ async function latestVisits(deps: TravelDeps, projectId: string, events: Ingeste
 const travelling = (visit: Visit | undefined): boolean => !!visit && visit.state !== 'done';
 
 /**
+ * An exit rule matched the visit: one this job enters is stored as having left (no step of it is ever due), a stored
+ * one leaves now. Answers whether it left.
+ */
+async function exitVisit(deps: TravelDeps, visit: Visit, entering: Entry | undefined, changes: StatsChanges) {
+  if (entering) {
+    entering.exited = true;
+    return true;
+  }
+  if (!(await exitTraveller(deps.models, visit))) return false;
+  for (const [field, by] of exitCounts(visit.waitingIn)) addCount(changes, field, by);
+  return true;
+}
+
+/**
  * Matches the job's events against every journey's rules in memory: exit rules and waitForEvent steps of the
  * subject's current visit (on the version it travels), then entry. An event of a type no rule names costs nothing; the
  * others share one read of their subjects' visits per subject type. A subject enters a journey once per event, whatever the replays.
@@ -65,6 +79,8 @@ export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIn
   const receivedAt = new Date(job.receivedAt);
   const stats = new Map<string, StatsChanges>();
   const entries: Entry[] = [];
+  /** The visit of each (journey, subject) that an event of this job enters, stored at the job's end. */
+  const pendingEntries = new Map<string, Entry>();
   for (const { event, eventId } of relevant) {
     for (const journey of project.journeys) {
       const key = `${journey._id}\n${subjectKey(event)}`;
@@ -72,11 +88,8 @@ export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIn
       if (visit && travelling(visit)) {
         const version = project.versions.get(journeyVersionId(journey._id, visit.version)) as JourneyVersion;
         if (version?.exit.some((rule) => matchesRule(rule, event, visit.entryEvent))) {
-          if (await exitTraveller(deps.models, visit)) {
+          if (await exitVisit(deps, visit, pendingEntries.get(key), statsFor(stats, journey._id)))
             visits.set(key, { ...visit, state: 'done', endedAt: receivedAt });
-            addCount(statsFor(stats, journey._id), 'exited');
-            if (visit.waitingIn) addCount(statsFor(stats, journey._id), `${visit.waitingIn}.waiting`, -1);
-          }
           continue;
         }
         if (version && visit.listening && visit.listening.since < receivedAt) {
@@ -91,6 +104,7 @@ export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIn
       const version = project.versions.get(journeyVersionId(journey._id, journey.version));
       const entry: Entry = { journey, version, event, eventId, visit: (visit?.visit ?? 0) + 1 };
       entries.push(entry);
+      pendingEntries.set(key, entry);
       const _id = travellerId(journey._id, event.subjectType, event.subjectId, entry.visit);
       visits.set(key, {
         _id,

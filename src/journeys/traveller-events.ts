@@ -8,13 +8,22 @@ import type { Visit } from './visit.ts';
 
 const travelling = { $in: ['due' as const, 'running' as const, 'held' as const] };
 
+/** What an exit rule sets on a traveller: it has left, and no step of it is due or listening. */
+export const exitedByRule = (at: Date) =>
+  ({ state: 'done', endReason: 'exit_rule', endedAt: at, dueAt: null, runId: null, listening: null }) as const;
+
+/** What a traveller's exit adds to its journey's counts: one exited, and one fewer waiting in the wait it was in. */
+export function exitCounts(waitingIn: string | null | undefined): Array<[field: string, by: number]> {
+  const counts: Array<[string, number]> = [['exited', 1]];
+  if (waitingIn) counts.push([`${waitingIn}.waiting`, -1]);
+  return counts;
+}
+
 /** An exit rule matched: the traveller leaves at once, wherever it is; a step running for it records nothing. */
 export async function exitTraveller(models: Models, visit: Visit): Promise<boolean> {
   const result = await models.JourneyTraveller.updateOne(
     { _id: visit._id, state: travelling },
-    {
-      $set: { state: 'done', endReason: 'exit_rule', endedAt: new Date(), dueAt: null, runId: null, listening: null },
-    },
+    { $set: exitedByRule(new Date()) },
   );
   return result.modifiedCount === 1;
 }
