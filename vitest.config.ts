@@ -48,8 +48,8 @@ const processAndFaultTests = ['test/processes/**/*.test.ts', 'test/faults/**/*.t
  * Files on the engine in the test's own process that also spend most of their time waiting for a clock (a minute to
  * turn, a delivery rate, a journey's waits, a lock to lapse): side by side too, where they keep the second of the two
  * slots busy for as long as the one-at-a-time files hold the first, rather than taking a slot of the parallel files'.
- * With them, the file that times 1,000 journey steps against §18's 10 s: beside a parallel file's 2,000-device send on
- * the shared SecantusDB, claiming 500 travellers took 3 to 12 s.
+ * With them, the file that times 1,000 journey steps against §18's 10 s, which a parallel file's large send on the
+ * shared SecantusDB would hold up.
  */
 const waitingTests = [
   'test/api/delivery-rate.test.ts',

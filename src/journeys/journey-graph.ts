@@ -45,7 +45,9 @@ export function journeyGraphErrors(steps: ReadonlyArray<unknown>): ErrorDetail[]
   const indexById = new Map<string, number>();
   ids.forEach((id, index) => {
     if (typeof id !== 'string') return;
-    if (indexById.has(id)) details.push({ path: `/steps/${index}/id`, message: `repeats the step id "${id}"` });
+    if (id === exitTarget)
+      details.push({ path: `/steps/${index}/id`, message: `is the journey's end, which no step may be named` });
+    else if (indexById.has(id)) details.push({ path: `/steps/${index}/id`, message: `repeats the step id "${id}"` });
     else indexById.set(id, index);
   });
   steps.forEach((step, index) => {

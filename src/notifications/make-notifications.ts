@@ -38,7 +38,7 @@ export interface NotificationDraft {
  * Stores the notifications and queues their send jobs, each under its notification's id, in one insert and one queue
  * add. One stored before (the caller's retry) is not written again, and its send job is queued again only while it is
  * still queued: a job past that may have run and been removed, and queued again it would send a second time. Answers
- * the ids of those stored before, as they were stored then, not as drafted now.
+ * the ids of the drafts stored before: what those notifications name is as stored then, which the caller reads.
  *
  * `withdrawUnqueued`: for a caller whose retry makes new ids (a send without an Idempotency-Key), notifications whose
  * job could not be queued are deleted before the error is thrown, so that none stays behind, queued forever; unless

@@ -73,7 +73,9 @@ it('a journey of one wait: the entry stores its traveller waiting, and it comple
   await eventually(async () =>
     expect(await journeys.visits(id, 'device', 'lw-only')).toMatchObject([{ state: 'travelling', at: 'hold' }]),
   );
-  expect((await journeys.read(id)).stats).toMatchObject({ active: 1, completed: 0, steps: { hold: { waiting: 1 } } });
+  await eventually(async () =>
+    expect((await journeys.read(id)).stats).toMatchObject({ active: 1, completed: 0, steps: { hold: { waiting: 1 } } }),
+  );
 
   await waitsOver(models(), [id]);
   await eventually(async () =>

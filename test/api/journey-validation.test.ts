@@ -54,6 +54,11 @@ describe('journey definitions refused at save (CONTRACTS §18)', () => {
     await refusedAt({ ...base, steps: [] }, '/steps');
     await refusedAt({ ...base, steps: Array.from({ length: 51 }, (_, index) => push(`p${index}`)) }, '/steps');
     await refusedAt({ ...base, steps: [{ id: 'bad id!', type: 'push', body: 'x' }] }, '/steps/0/id');
+    // "exit" names the journey's end: a step of that name would run again where a last wait ends the journey.
+    await refusedAt(
+      { ...base, steps: [push('exit', { next: 'w' }), { id: 'w', type: 'wait', seconds: 600 }] },
+      '/steps/0/id',
+    );
     await refusedAt({ ...base, steps: [push('p', { body: '   ' })] }, '/steps/0/body');
     // A journey tests content with a split step (CONTRACTS §19), not with a push step's variants.
     await refusedAt(

@@ -4,7 +4,7 @@ import { contentOf } from '../../rendering/message-content.ts';
 import { optionsOf } from '../../schemas/message-options.ts';
 import { makeNotifications, type NotificationDraft } from '../../notifications/make-notifications.ts';
 import { sendTimingOf } from '../../schemas/send-timing.ts';
-import { nextOf, type StepContext, type StepResult, type StepRun, type Traveller } from './step-context.ts';
+import { nextOf, type StepContext, type StepRun, type Traveller } from './step-context.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 24);
 
@@ -43,34 +43,49 @@ interface StepPush {
 }
 
 /**
- * The travellers of the pushes stored before whom the stored notification does not name, as pushes of their own. A
- * lapsed claim taken over by two workers at once may be split between them, each part under the claim's runId: the
- * part that stored the notification first named only its own travellers. Keyed by the subjects it names, a rest's
- * notification is made once however often its part runs again.
+ * Which notification names each subject: a push's own, stored before, or one of its rests (`<id>-…`), in one read on
+ * the `_id` index.
  */
-async function restsOf(context: StepContext, pushes: StepPush[], storedBefore: Set<string>): Promise<StepPush[]> {
-  if (storedBefore.size === 0) return [];
+async function namingNotifications(context: StepContext, id: string): Promise<Map<string, string>> {
   const stored = await context.deps.models.Notification.find(
-    { _id: { $in: [...storedBefore] } },
+    { _id: { $gte: id, $lt: `${id}.` } },
     { targetIds: 1 },
   ).lean();
-  const named = new Map(stored.map((notification) => [notification._id, new Set(notification.targetIds)]));
-  return pushes.flatMap(({ group, draft }) => {
-    const targets = named.get(draft._id);
-    const rest = targets ? group.filter((traveller) => !targets.has(traveller.subjectId)) : [];
-    if (rest.length === 0) return [];
-    const targetIds = rest.map((traveller) => traveller.subjectId);
-    return [
-      { group: rest, draft: { ...draft, _id: `${draft._id}-${digest(targetIds.sort().join('\n'))}`, targetIds } },
-    ];
-  });
+  const named = new Map<string, string>();
+  for (const notification of stored) for (const subject of notification.targetIds) named.set(subject, notification._id);
+  return named;
+}
+
+/**
+ * The notification each traveller went out in, and the rests still to make. A push stored before (a rerun) may name
+ * only some of its travellers: two workers taking one lapsed claim over at once may split it, each part under the
+ * claim's runId, and the part that stored it first named only its own. Those neither it nor an earlier rest names
+ * go out as a rest of their own, keyed by the push and their subjects, so that no part run again sends twice.
+ */
+async function sentIn(context: StepContext, pushes: StepPush[], storedBefore: Set<string>) {
+  const notificationOf = new Map<string, string>();
+  const rests: StepPush[] = [];
+  for (const { group, draft } of pushes) {
+    const named = storedBefore.has(draft._id) ? await namingNotifications(context, draft._id) : null;
+    const unnamed = group.filter((traveller) => named && !named.has(traveller.subjectId));
+    for (const traveller of group) notificationOf.set(traveller._id, named?.get(traveller.subjectId) ?? draft._id);
+    if (unnamed.length === 0) continue;
+    const targetIds = unnamed.map((traveller) => traveller.subjectId).sort();
+    const rest = {
+      group: unnamed,
+      draft: { ...draft, _id: `${draft._id}-${digest(targetIds.join('\n'))}`, targetIds },
+    };
+    for (const traveller of unnamed) notificationOf.set(traveller._id, rest.draft._id);
+    rests.push(rest);
+  }
+  return { notificationOf, rests };
 }
 
 /**
  * The travellers at the step in this batch go out as one notification per group (at most a claim's subjects), through
  * the send path: its fan-out into delivery batches of 500, options, quiet hours, cap, history and collapse id. Its id
- * is the batch's runId and the group, so a rerun of the batch stores and queues nothing twice (restsOf: nor leaves a
- * traveller out). One notification, one outcome: the batch moves on in one range update of its claim.
+ * is the batch's runId and the group, so a rerun of the batch stores and queues nothing twice (nor leaves a traveller
+ * out: sentIn). One notification, one outcome: the batch moves on in one range update of its claim.
  */
 export const runPush: StepRun<'push'> = async (context, step, travellers) => {
   const message = await stepMessage(context, step);
@@ -102,14 +117,16 @@ export const runPush: StepRun<'push'> = async (context, step, travellers) => {
     context.deps,
     pushes.map(({ draft }) => draft),
   );
-  const rests = await restsOf(context, pushes, storedBefore);
+  const { notificationOf, rests } = await sentIn(context, pushes, storedBefore);
   if (rests.length > 0)
     await makeNotifications(
       context.deps,
       rests.map(({ draft }) => draft),
     );
-  const results = new Map<string, StepResult>();
-  for (const { group, draft } of [...pushes, ...rests])
-    for (const traveller of group) results.set(traveller._id, { next, outcome: { notificationId: draft._id } });
-  return results;
+  return new Map(
+    travellers.map((traveller) => [
+      traveller._id,
+      { next, outcome: { notificationId: notificationOf.get(traveller._id)! } },
+    ]),
+  );
 };
