@@ -1,5 +1,5 @@
 import type { Models } from '../models/index.ts';
-import { type Found, findDue, takeBatch } from './claim-due-travellers.ts';
+import { claimFound, type Found, findDue, takeBatch } from './claim-due-travellers.ts';
 
 /**
  * How many due travellers one read finds. The local server reads and decodes every due document for a read of the
@@ -26,6 +26,11 @@ export class DueBacklog {
   private reading: Promise<void> | null = null;
   private readonly models: Models;
   private readonly readSize: number;
+  /**
+   * Travellers of this process's claims still being written (null), or written at that time: a read that started
+   * before the write may still find them due, and a claim of them again would only wait behind the first for nothing.
+   */
+  private readonly claiming = new Map<string, number | null>();
 
   constructor(models: Models, readSize = backlogReadSize) {
     this.models = models;
@@ -43,9 +48,23 @@ export class DueBacklog {
     return takeBatch(this.found);
   }
 
+  /** Claims the next batch for a run (claimFound); `found` is how many it was handed. */
+  async claimNextBatch(leaseMs: number) {
+    const batch = await this.nextBatch();
+    for (const { _id } of batch) this.claiming.set(_id, null);
+    try {
+      return { ...(await claimFound(this.models, leaseMs, batch)), found: batch.length };
+    } finally {
+      const writtenAt = Date.now();
+      for (const { _id } of batch) this.claiming.set(_id, writtenAt);
+    }
+  }
+
   private async read() {
     const readAt = Date.now();
-    this.found = await findDue(this.models, new Date(readAt), this.readSize);
+    const found = await findDue(this.models, new Date(readAt), this.readSize);
+    for (const [id, writtenAt] of this.claiming) if (writtenAt !== null && writtenAt < readAt) this.claiming.delete(id);
+    this.found = found.filter(({ _id }) => !this.claiming.has(_id));
     this.readAt = readAt;
   }
 }

@@ -3,7 +3,6 @@ import { journeyStepsJobName } from '../queues/journey-steps.ts';
 import { ShortLivedCache } from '../infra/short-lived-cache.ts';
 import { readProjectSettings } from '../projects/project-settings.ts';
 import type { StepDeps } from './steps/step-context.ts';
-import { claimFound } from './claim-due-travellers.ts';
 import { DueBacklog } from './due-backlog.ts';
 import { runClaimedSteps, type RunnerState } from './run-claimed-steps.ts';
 
@@ -14,10 +13,9 @@ export async function runDueSteps(deps: StepDeps, state: RunnerState, backlog: D
   const started = Date.now();
   let ran = 0;
   while (Date.now() - started < runBudgetMs) {
-    const batch = await backlog.nextBatch();
-    if (batch.length === 0) break;
+    const { claim, travellers, found } = await backlog.claimNextBatch(deps.config.journeyClaimLeaseMs);
+    if (found === 0) break;
     // Another worker may have taken these first: then there may be more behind them.
-    const { claim, travellers } = await claimFound(deps.models, deps.config.journeyClaimLeaseMs, batch);
     if (travellers.length > 0) ran += await runClaimedSteps(deps, state, claim, travellers);
   }
   return { ran };

@@ -3,6 +3,7 @@ import { claimBatchSize } from '../../src/journeys/claim-due-travellers.ts';
 import { DueBacklog } from '../../src/journeys/due-backlog.ts';
 import { useDeliveryHarness } from '../support/delivery-harness.ts';
 import { seededTraveller } from '../support/journey-faults.ts';
+import { waitFor } from '../support/eventually.ts';
 
 // No journey-steps worker: the test hands out the due travellers itself.
 const { harness } = useDeliveryHarness({ queues: ['send'], projects: {} });
@@ -58,4 +59,61 @@ it('concurrent runs share one read and are handed disjoint batches', async () =>
   const ids = batches.flat().map((found) => found._id);
   expect(batches.map((batch) => batch.length)).toEqual([claimBatchSize, claimBatchSize]);
   expect(new Set(ids).size).toBe(2 * claimBatchSize);
+});
+
+/** Holds the travellers' claim writes until `release`, as a loaded server holds them; `fail` makes the next one throw. */
+function holdClaimWrites() {
+  const model = models().JourneyTraveller;
+  const real = model.bulkWrite;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const held: number[] = [];
+  model.bulkWrite = (async (...args: Parameters<typeof real>) => {
+    held.push(held.length);
+    await released;
+    return real.apply(model, args);
+  }) as typeof real;
+  return { held, release, restore: () => (model.bulkWrite = real) };
+}
+
+it("a fresh read leaves out the travellers of this process's claims still being written, and not those of a failed one", async () => {
+  // The oldest due of the database, and exactly one read's worth.
+  await seedDue('inflight', 2 * claimBatchSize, 3_600_000);
+  const backlog = new DueBacklog(models(), 2 * claimBatchSize);
+  const writes = holdClaimWrites();
+  try {
+    const claims = [backlog.claimNextBatch(60_000), backlog.claimNextBatch(60_000)];
+    await waitFor(
+      async () => writes.held.length,
+      (count) => count === 2,
+    );
+    // Both claims in flight: the read is used up, so the next batch comes from a fresh read, which finds them due.
+    const next = await backlog.nextBatch();
+    expect(next.filter((found) => found._id.startsWith('inflight:'))).toEqual([]);
+    writes.release();
+    expect((await Promise.all(claims)).map(({ travellers }) => travellers.length)).toEqual([
+      claimBatchSize,
+      claimBatchSize,
+    ]);
+  } finally {
+    writes.restore();
+  }
+
+  await seedDue('refused', claimBatchSize, 7_200_000);
+  const another = new DueBacklog(models(), claimBatchSize);
+  const real = models().JourneyTraveller.bulkWrite;
+  models().JourneyTraveller.bulkWrite = (async () => {
+    throw new Error('connection closed');
+  }) as unknown as typeof real;
+  try {
+    await expect(another.claimNextBatch(60_000)).rejects.toThrow('connection closed');
+  } finally {
+    models().JourneyTraveller.bulkWrite = real;
+  }
+  // Still due: the next read hands them out again.
+  expect((await another.nextBatch()).map((found) => found._id.split(':')[0])).toEqual(
+    Array(claimBatchSize).fill('refused'),
+  );
 });
