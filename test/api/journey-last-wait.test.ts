@@ -30,14 +30,12 @@ it('a traveller whose last step is a wait travels until the wait is over, then c
   });
   expect(Date.parse(lingering.until) - Date.parse(lingering.passed[0].at)).toBeGreaterThan(3500_000);
   await eventually(() => expect(bodies('lw-tok-stay')).toEqual(['Hello']));
-  await eventually(async () =>
-    expect((await journeys.read(id)).stats).toMatchObject({
-      entered: 2,
-      active: 2,
-      completed: 0,
-      steps: { linger: { entered: 2, waiting: 2 } },
-    }),
-  );
+  await journeys.statsBecome(id, {
+    entered: 2,
+    active: 2,
+    completed: 0,
+    steps: { linger: { entered: 2, waiting: 2 } },
+  });
 
   // One job: a second entry event of the one still waiting, and the exit event of the other.
   await journeys.report([deviceEvent('lw-stay', 'lw-enter'), deviceEvent('lw-quit', 'lw-leave')]);
@@ -50,15 +48,13 @@ it('a traveller whose last step is a wait travels until the wait is over, then c
   await eventually(async () =>
     expect(await journeys.visits(id, 'device', 'lw-stay')).toMatchObject([{ state: 'left', leftBecause: 'completed' }]),
   );
-  await eventually(async () =>
-    expect((await journeys.read(id)).stats).toMatchObject({
-      entered: 2,
-      active: 0,
-      completed: 1,
-      exited: 1,
-      steps: { linger: { entered: 2, waiting: 0 } },
-    }),
-  );
+  await journeys.statsBecome(id, {
+    entered: 2,
+    active: 0,
+    completed: 1,
+    exited: 1,
+    steps: { linger: { entered: 2, waiting: 0 } },
+  });
   expect(bodies('lw-tok-stay')).toEqual(['Hello']);
 });
 
@@ -73,13 +69,9 @@ it('a journey of one wait: the entry stores its traveller waiting, and it comple
   await eventually(async () =>
     expect(await journeys.visits(id, 'device', 'lw-only')).toMatchObject([{ state: 'travelling', at: 'hold' }]),
   );
-  await eventually(async () =>
-    expect((await journeys.read(id)).stats).toMatchObject({ active: 1, completed: 0, steps: { hold: { waiting: 1 } } }),
-  );
+  await journeys.statsBecome(id, { active: 1, completed: 0, steps: { hold: { waiting: 1 } } });
 
   await waitsOver(models(), [id]);
-  await eventually(async () =>
-    expect((await journeys.read(id)).stats).toMatchObject({ active: 0, completed: 1, steps: { hold: { waiting: 0 } } }),
-  );
+  await journeys.statsBecome(id, { active: 0, completed: 1, steps: { hold: { waiting: 0 } } });
   expect(await journeys.visits(id, 'device', 'lw-only')).toMatchObject([{ state: 'left', leftBecause: 'completed' }]);
 });

@@ -4,7 +4,7 @@ import type { TestIngress } from './ingress.ts';
 import type { Sandbox } from '../../sandbox/start-sandbox.ts';
 import type { Models } from '../../src/models/index.ts';
 import { useDeliveryHarness, type DeliveryHarnessOptions } from './delivery-harness.ts';
-import { waitFor } from './eventually.ts';
+import { eventually, waitFor } from './eventually.ts';
 
 /** The journeys API and the events that drive it, for one project. */
 export function journeyClient(ingress: () => TestIngress, project: () => CreatedProject) {
@@ -22,6 +22,10 @@ export function journeyClient(ingress: () => TestIngress, project: () => Created
       const response = await request('GET', `/${id}`);
       expect(response.status, JSON.stringify(response.body)).toBe(200);
       return response.body.data;
+    },
+    /** Until the journey's stats (CONTRACTS §18) match `expected`: counts are written after the records they count. */
+    statsBecome(id: string, expected: object) {
+      return eventually(async () => expect((await request('GET', `/${id}`)).body.data?.stats).toMatchObject(expected));
     },
     async visits(id: string, subjectType: 'device' | 'user', subjectId: string) {
       const response = await request('GET', `/${id}/travellers/${subjectType}/${subjectId}`);
