@@ -26,9 +26,11 @@ export class DueBacklog {
   private reading: Promise<void> | null = null;
   private readonly models: Models;
   private readonly readSize: number;
+  private readsStarted = 0;
   /**
-   * Travellers of this process's claims still being written (null), or written at that time: a read that started
-   * before the write may still find them due, and a claim of them again would only wait behind the first for nothing.
+   * Travellers of this process's claims still being written (null), or written before the read of that number
+   * started: a read that started before the write may still find them due, and a claim of them again would only wait
+   * behind the first for nothing.
    */
   private readonly claiming = new Map<string, number | null>();
 
@@ -55,15 +57,17 @@ export class DueBacklog {
     try {
       return { ...(await claimFound(this.models, leaseMs, batch)), found: batch.length };
     } finally {
-      const writtenAt = Date.now();
-      for (const { _id } of batch) this.claiming.set(_id, writtenAt);
+      const firstReadAfter = this.readsStarted + 1;
+      for (const { _id } of batch) this.claiming.set(_id, firstReadAfter);
     }
   }
 
   private async read() {
     const readAt = Date.now();
+    const read = ++this.readsStarted;
     const found = await findDue(this.models, new Date(readAt), this.readSize);
-    for (const [id, writtenAt] of this.claiming) if (writtenAt !== null && writtenAt < readAt) this.claiming.delete(id);
+    for (const [id, firstReadAfter] of this.claiming)
+      if (firstReadAfter !== null && firstReadAfter <= read) this.claiming.delete(id);
     this.found = found.filter(({ _id }) => !this.claiming.has(_id));
     this.readAt = readAt;
   }
