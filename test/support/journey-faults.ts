@@ -5,6 +5,7 @@ import { travellerId } from '../../src/models/journey-traveller.ts';
 import type { FaultHarness } from './fault-harness.ts';
 import type { TestIngress } from './ingress.ts';
 import { eventually } from './eventually.ts';
+import { describeUnpushed } from './unpushed-travellers.ts';
 import { journeyClient, pushStep } from './journeys.ts';
 
 export interface WaitingTravellers {
@@ -105,7 +106,7 @@ export function travellersDone(harness: FaultHarness, journeyId: string, count: 
  */
 export async function expectEveryTravellerPushed(
   harness: FaultHarness,
-  { journeyId, tokens }: WaitingTravellers,
+  { journeyId, tokens, project }: WaitingTravellers,
   maxDoubled = 0,
 ): Promise<void> {
   await travellersDone(harness, journeyId, tokens.length, 180_000);
@@ -123,7 +124,12 @@ export async function expectEveryTravellerPushed(
     },
     120_000,
     500,
-  );
+  ).catch(async (error: Error) => {
+    const unpushed = [...perToken].filter(([, count]) => count === 0);
+    const subjectIds = unpushed.map(([token]) => token.slice(project.projectId.length + 1));
+    const { models, queues } = harness.ingress.context;
+    throw new Error(`${error.message}\n${await describeUnpushed(models, queues, journeyId, subjectIds)}`);
+  });
   const doubled = [...perToken.values()].filter((count) => count > 1).length;
   expect(doubled).toBeLessThanOrEqual(maxDoubled);
 }
