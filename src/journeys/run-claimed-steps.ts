@@ -95,8 +95,7 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
       const [first] = group as [Traveller];
       const version = state.versions.get(journeyVersionId(first.journeyId, first.version));
       const step = version?.steps.find((candidate) => candidate.id === first.at);
-      const atExit = first.at === exitTarget;
-      if (!version || (!step && !atExit)) return;
+      if (!version || (!step && first.at !== exitTarget)) return;
       const context = {
         deps,
         defaultZone: state.defaultZone,
