@@ -25,13 +25,14 @@ const remaining = (context: BenchContext) => Math.max(1000, context.deadline - D
 /** The ceiling: a plain send to the same devices, from the first POST to the last receipt. */
 export async function plainSend(context: BenchContext) {
   const { api, bench, subjects, log } = context;
+  const sandbox = bench.sandbox!;
+  const before = sandbox.deliveries().length;
   const started = Date.now();
   await inRequests(subjectIds(subjects), perRequest, inFlight, async (targetIds) => {
     await api('/notifications', { targetType: 'device', targetIds, title: 'Hello', body: 'A plain send' });
   });
-  const sandbox = bench.sandbox!;
-  await deliveredOrSettled(context, () => sandbox.deliveries().length >= subjects);
-  const deliveries = sandbox.deliveries().length;
+  await deliveredOrSettled(context, () => sandbox.deliveries().length - before >= subjects);
+  const deliveries = sandbox.deliveries().length - before;
   const seconds = (Date.parse(sandbox.deliveries().at(-1)!.receivedAt) - started) / 1000;
   log(`plain send: ${deliveries} deliveries in ${seconds.toFixed(1)} s`);
   return { deliveries, failed: subjects - deliveries, seconds, deliveriesPerSecond: Math.round(deliveries / seconds) };
@@ -41,7 +42,7 @@ export async function plainSend(context: BenchContext) {
  * Until every push expected is received, or the send and deliver queues are empty twice a second apart: a push that
  * failed (a render past its time-out on a loaded machine) is never received, and is counted by its step instead.
  */
-async function deliveredOrSettled(context: BenchContext, allReceived: () => boolean) {
+export async function deliveredOrSettled(context: BenchContext, allReceived: () => boolean) {
   const queues = (['send', 'deliver'] as const).map((name) => context.bench.queue(name));
   let emptyChecks = 0;
   await waitUntil(
@@ -56,6 +57,10 @@ async function deliveredOrSettled(context: BenchContext, allReceived: () => bool
     1000,
   );
 }
+
+/** A push step's deliveries/s: its receipts over the time from its travellers' first due time to the last of them. */
+export const deliveriesPerSecond = (receipts: number[], dueFrom: number) =>
+  receipts.length === 0 ? 0 : Math.round(receipts.length / ((Math.max(...receipts) - dueFrom) / 1000));
 
 /** Entry latencies: the k-th accepted event against the first sample whose `entered` count reached k (in order). */
 function entryLatencies(accepted: number[], samples: Array<[number, number]>): number[] {
@@ -198,11 +203,9 @@ export async function runJourney(
     duplicates += Math.max(0, got - pushes);
     missing += Math.max(0, pushes - got);
   }
-  const rate = (wave: number[], from: number) =>
-    wave.length === 0 ? 0 : Math.round(wave.length / ((Math.max(...wave) - from) / 1000));
   const pushRates = {
-    first: rate(receipts[0], times.dueFrom.first),
-    reminder: rate(receipts[1], times.dueFrom.reminder),
+    first: deliveriesPerSecond(receipts[0], times.dueFrom.first),
+    reminder: deliveriesPerSecond(receipts[1], times.dueFrom.reminder),
   };
   const entry = distribution(entryLatencies([...acceptedAt.values()], samples));
   const lateness = distribution(Object.values(times.lateness).flat());
@@ -211,6 +214,8 @@ export async function runJourney(
   );
   return {
     entrySeconds: Number(entrySeconds.toFixed(1)),
+    // The rate at which the first push step's travellers fall due, which its deliveries/s cannot exceed.
+    entriesPerSecond: Math.round(subjects / entrySeconds),
     entryAfterAccepted: entry,
     firstStepAfterAccepted: distribution(times.firstStep),
     lateness,

@@ -3,11 +3,14 @@ import { redisKeys } from '../../src/infra/redis-keys.ts';
 import { dueTravellersQuery } from '../../src/journeys/claim-due-travellers.ts';
 import { checkTarget } from './database-ceilings.ts';
 import { waitUntil } from './measure.ts';
-import type { BenchContext } from './journey-flow.ts';
+import { type BenchContext, deliveredOrSettled, deliveriesPerSecond } from './journey-flow.ts';
 import { distribution, travellerStorage, travellerTimes, usedMemory } from './journey-measures.ts';
 
 const insertChunk = 10_000;
 const probeDelayMs = 10_000;
+// Beyond the delay, time to write the probes (the local server inserts 800–2,600 travellers/s), so that all of them
+// are waiting when they fall due together.
+const probeInsertMs = 2;
 const seconds = (since: number) => Number(((Date.now() - since) / 1000).toFixed(1));
 
 /** Travellers at the journey's first push step, waiting in its wait step until dueAt, written as entry writes them. */
@@ -95,22 +98,21 @@ async function claimPlan(context: BenchContext) {
 }
 
 /**
- * With the workers running beside the seeded travellers: the claim's plan, then the probes (the bench's devices) due
- * 10 s later at the push step and how late their step ran; the Redis and MongoDB memory the waiting travellers cost,
- * Redis measured after the probes ran, so that it holds the workers' own bookkeeping too.
+ * With the workers running beside the seeded travellers: the claim's plan, then the probes (the bench's devices), all
+ * due at one moment at the push step: how late their step ran, and its deliveries/s from that moment to the last
+ * receipt (a push step's own rate, which the flow's steps cannot show: their travellers fall due at the entry rate);
+ * then the Redis and MongoDB memory the waiting travellers cost, Redis measured after the probes ran, so that it holds
+ * the workers' own bookkeeping too.
  */
 export async function measureProbes(context: BenchContext, journeyId: string, seeded: Seeded) {
   const { bench, redis, subjects: probes } = context;
   const plan = await claimPlan(context);
   context.log(`the claim at ${seeded.count} waiting: ${JSON.stringify(plan)}`);
   const probeIds = Array.from({ length: probes }, (_, index) => `device-${index}`);
-  await insertTravellers(
-    context,
-    seeded.journey,
-    (index) => probeIds[index]!,
-    probes,
-    new Date(Date.now() + probeDelayMs),
-  );
+  const delivered = bench.sandbox!.deliveries().length;
+  const dueAt = new Date(Date.now() + probeDelayMs + probes * probeInsertMs);
+  await insertTravellers(context, seeded.journey, (index) => probeIds[index]!, probes, dueAt);
+  if (Date.now() > dueAt.getTime()) context.log('the probes were written after their due time: they fell due apart');
   const statsKey = redisKeys.journeyStats(bench.env.QUEUE_PREFIX!, journeyId);
   await waitUntil(
     'every probe to run its push step',
@@ -118,6 +120,11 @@ export async function measureProbes(context: BenchContext, journeyId: string, se
     Math.max(1000, context.deadline - Date.now()),
     200,
   );
+  await deliveredOrSettled(context, () => bench.sandbox!.deliveries().length - delivered >= probes);
+  const receipts = bench
+    .sandbox!.deliveries()
+    .slice(delivered)
+    .map((delivery) => Date.parse(delivery.receivedAt));
   // By _id: the journey's other travellers are the seeded ones, which a read by journey or subject would go through.
   const ids = probeIds.map((id) => travellerId(journeyId, 'device', id, 1));
   const times = await travellerTimes(bench.models, { _id: { $in: ids } }, 0, () => undefined);
@@ -142,6 +149,7 @@ export async function measureProbes(context: BenchContext, journeyId: string, se
     memory,
     claimPlan: plan,
     probeLateness: lateness,
+    pushRates: { first: deliveriesPerSecond(receipts, dueAt.getTime()) },
     targets: [
       checkTarget(
         'Redis for 1,000,000 waiting travellers ≤ 300 MB',

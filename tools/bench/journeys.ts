@@ -14,8 +14,11 @@
  * MongoDB bytes per traveller (once all have reached the first step, the event-ingest queue's finished jobs removed);
  * every worker's peak RSS; the load average.
  * With --seed-waiting: that many travellers written directly before the workers start, waiting in the journey's wait
- * step a day long, then `probes` more due 10 s later: the Redis and MongoDB memory the waiting ones cost, the step
- * runner's claim plan beside them, and how late the probes' push ran.
+ * step a day long; then `probes` travellers written to fall due together at the push step 10 s later, and the plain
+ * send to their devices: the Redis and MongoDB memory the waiting ones cost, the step runner's claim plan beside
+ * them, how late the probes' push ran and its deliveries/s against the plain send's. A flow's push steps get their
+ * travellers at the entry rate, which bounds their deliveries/s (1,667/s at the default rate); the probes' wave is a
+ * push step's own rate.
  * Targets (CONTRACTS §18, issue 47): entry p99 ≤ 5 s, lateness p99 ≤ 10 s, push steps ≥ 0.8 of the plain send,
  * 0 duplicates, ≤ 300 bytes of Redis per waiting traveller, every worker ≤ 300 MB.
  */
@@ -86,6 +89,8 @@ try {
     workers = startWorkers();
     await workersTakingJobs();
     measured = await measureProbes(context, journeyId, waiting);
+    // After the probes: the Redis they are measured by holds none of the plain send's jobs.
+    plain = await plainSend(context);
   } else {
     await workersTakingJobs();
     plain = await plainSend(context);
