@@ -63,7 +63,7 @@ export const distribution = (values: number[]) => ({
  */
 export async function travellerTimes(
   models: Models,
-  filter: { journeyId: string } | { _id: { $in: string[] } },
+  filter: { journeyId: string } | { _id: { $gte: string; $lt: string } },
   awaitSeconds: number,
   acceptedAt: (subjectId: string) => number | undefined,
 ) {
