@@ -23,9 +23,14 @@ export async function describeUnpushed(
       const id = typeof outcome.notificationId === 'string' ? outcome.notificationId : 'no notification';
       bySent.set(id, [...(bySent.get(id) ?? []), traveller.subjectId]);
     }
+  const notifications = await models.Notification.find(
+    { _id: { $in: [...bySent.keys()] } },
+    { status: 1, targetIds: 1 },
+  ).lean();
+  const stored = new Map(notifications.map((notification) => [notification._id, notification]));
   const lines = [`${subjectIds.length} travellers without a push; the first ${travellers.length} recorded:`];
   for (const [id, subjects] of bySent) {
-    const notification = await models.Notification.findById(id, { status: 1, targetIds: 1 }).lean();
+    const notification = stored.get(id);
     const named = subjects.filter((subject) => notification?.targetIds.includes(subject)).length;
     lines.push(
       `- ${id}: ${subjects.length} of them, ${named} named among its ${notification?.targetIds.length ?? 0} targets, ` +

@@ -5,7 +5,14 @@ import type { BenchEnvironment, projectApi } from './bench-environment.ts';
 import { queueDepth, waitUntil } from './measure.ts';
 import { seededToken } from './seed-devices.ts';
 import { checkTarget } from './database-ceilings.ts';
-import { distribution, inRequests, travellerStorage, travellerTimes, usedMemory } from './journey-measures.ts';
+import {
+  deliveriesPerSecond,
+  distribution,
+  inRequests,
+  travellerStorage,
+  travellerTimes,
+  usedMemory,
+} from './journey-measures.ts';
 
 export interface BenchContext {
   bench: BenchEnvironment;
@@ -57,10 +64,6 @@ export async function deliveredOrSettled(context: BenchContext, allReceived: () 
     1000,
   );
 }
-
-/** A push step's deliveries/s: its receipts over the time from its travellers' first due time to the last of them. */
-export const deliveriesPerSecond = (receipts: number[], dueFrom: number) =>
-  receipts.length === 0 ? 0 : Math.round(receipts.length / ((Math.max(...receipts) - dueFrom) / 1000));
 
 /** Entry latencies: the k-th accepted event against the first sample whose `entered` count reached k (in order). */
 function entryLatencies(accepted: number[], samples: Array<[number, number]>): number[] {

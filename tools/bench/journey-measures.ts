@@ -55,6 +55,10 @@ export const distribution = (values: number[]) => ({
   max: p(values, 1),
 });
 
+/** A push step's deliveries/s: its receipts over the time from its travellers' first due time to the last of them. */
+export const deliveriesPerSecond = (receipts: number[], dueFrom: number) =>
+  receipts.length === 0 ? 0 : Math.round(receipts.length / ((Math.max(...receipts) - dueFrom) / 1000));
+
 /**
  * Each traveller's step times, read once at the end: how late each step ran against its due time (a wait's end; a
  * step following another at once is due when that one ran; the waitForEvent's timeout is due its seconds after the

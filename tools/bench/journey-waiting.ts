@@ -3,8 +3,8 @@ import { redisKeys } from '../../src/infra/redis-keys.ts';
 import { dueTravellersQuery } from '../../src/journeys/claim-due-travellers.ts';
 import { checkTarget } from './database-ceilings.ts';
 import { waitUntil } from './measure.ts';
-import { type BenchContext, deliveredOrSettled, deliveriesPerSecond } from './journey-flow.ts';
-import { distribution, travellerStorage, travellerTimes, usedMemory } from './journey-measures.ts';
+import { type BenchContext, deliveredOrSettled } from './journey-flow.ts';
+import { deliveriesPerSecond, distribution, travellerStorage, travellerTimes, usedMemory } from './journey-measures.ts';
 
 const insertChunk = 10_000;
 const probeDelayMs = 10_000;

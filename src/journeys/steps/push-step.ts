@@ -67,8 +67,12 @@ async function sentIn(context: StepContext, pushes: StepPush[], storedBefore: Se
   const rests: StepPush[] = [];
   for (const { group, draft } of pushes) {
     const named = storedBefore.has(draft._id) ? await namingNotifications(context, draft._id) : null;
-    const unnamed = group.filter((traveller) => named && !named.has(traveller.subjectId));
-    for (const traveller of group) notificationOf.set(traveller._id, named?.get(traveller.subjectId) ?? draft._id);
+    const unnamed: Traveller[] = [];
+    for (const traveller of group) {
+      const notificationId = named ? named.get(traveller.subjectId) : draft._id;
+      if (notificationId) notificationOf.set(traveller._id, notificationId);
+      else unnamed.push(traveller);
+    }
     if (unnamed.length === 0) continue;
     const targetIds = unnamed.map((traveller) => traveller.subjectId).sort();
     const rest = {
