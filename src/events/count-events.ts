@@ -4,7 +4,7 @@ import { operatorFilter } from '../conditions/operator-filter.ts';
 import { storedConditionValue } from '../conditions/event-data.ts';
 import { dayMs, startOfUtcDay } from '../infra/utc-day.ts';
 import { subjectsCountingFor, type Subject } from './subjects.ts';
-import { notYetStored, readPendingCounts } from '../infra/gathered-counts.ts';
+import { notYetStored, readPendingCounts, withoutFlushBetween } from '../infra/read-gathered-counts.ts';
 import { countField, eventCounts, type CountDeps, type CountKey } from './pending-counts.ts';
 
 export interface CountEventsQuery {
@@ -80,12 +80,10 @@ async function countWholeDays(
     for (const subject of subjects) countKeys.push({ ...subject, type: query.type, day });
   }
   const fields = countKeys.map(countField);
-  const [counters, pending] = await Promise.all([
-    Promise.all(dailyCountersQueries(deps.models, query, subjects, firstDay, endDay)).then((perSubject) =>
-      perSubject.flat(),
-    ),
-    readPendingCounts(deps, eventCounts, query.projectId, fields),
-  ]);
+  const { counters, pending } = await withoutFlushBetween(deps, eventCounts, query.projectId, async () => ({
+    counters: (await Promise.all(dailyCountersQueries(deps.models, query, subjects, firstDay, endDay))).flat(),
+    pending: await readPendingCounts(deps, eventCounts, query.projectId, fields),
+  }));
   // While a flush is under way its counts are both in Redis and, for the keys it has reached, in MongoDB.
   const reachedByFlush = new Set<string>();
   let total = 0;

@@ -1,7 +1,12 @@
 import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { GatheredCounts } from '../infra/gathered-counts.ts';
-import { notYetStored, pendingFields, readAllPendingCounts } from '../infra/gathered-counts.ts';
+import {
+  notYetStored,
+  pendingFields,
+  readAllPendingCounts,
+  withoutFlushBetween,
+} from '../infra/read-gathered-counts.ts';
 import { ignoringDuplicateKeys } from '../infra/ignore-duplicate-keys.ts';
 import { dayMs, startOfUtcDay } from '../infra/utc-day.ts';
 import type { EventTypeView, StoredEventType } from '../schemas/events.ts';
@@ -63,8 +68,7 @@ export const catalogDaysQuery = (models: Models, projectId: string, first: Date)
 
 /**
  * Each type's events over the catalog's days: the day documents of the window (at most one per type and day, by the
- * (projectId, day) index) plus the counts still in Redis that they do not hold yet. Read the documents first: a flush
- * that runs in between then shows in Redis as under way, and the documents it wrote carry its number.
+ * (projectId, day) index) plus the counts still in Redis that they do not hold yet, read after them (withoutFlushBetween).
  */
 export async function eventTypeFigures(
   deps: Pick<Deps, 'models' | 'redis' | 'config'>,
@@ -72,8 +76,10 @@ export async function eventTypeFigures(
   now = new Date(),
 ): Promise<Map<string, TypeFigures>> {
   const first = startOfUtcDay(now).getTime() - (catalogDays - 1) * dayMs;
-  const stored = await catalogDaysQuery(deps.models, projectId, new Date(first));
-  const pending = await readAllPendingCounts(deps, eventTypeCounts, projectId);
+  const { stored, pending } = await withoutFlushBetween(deps, eventTypeCounts, projectId, async () => ({
+    stored: await catalogDaysQuery(deps.models, projectId, new Date(first)),
+    pending: await readAllPendingCounts(deps, eventTypeCounts, projectId),
+  }));
   const flushOf = new Map(stored.map((entry) => [entry._id, entry.flush]));
   const figures = new Map<string, TypeFigures>();
   const add = (type: string, day: number, count: number) => {

@@ -8,7 +8,7 @@ import { redisKeys } from './redis-keys.ts';
  * flusher per project at a time, in one write per field or per document: never a document that every writer
  * increments, which would queue them all behind its lock. Redis adds atomically whatever the concurrency. A flush
  * moves the hash aside, numbers it, writes it through its kind's `write` and deletes it; readers add what is still
- * in Redis (readPendingCounts, notYetStored), so that counts read the same before and after a flush.
+ * in Redis (read-gathered-counts.ts), so that counts read the same before and after a flush.
  */
 export interface GatheredCounts<Writer> {
   /** The counts' name in their Redis keys: `<prefix>:<name>:pending:{<projectId>}`. */
@@ -80,65 +80,6 @@ export async function recordGatheredCounts(
   );
   return due === 1;
 }
-
-/** What Redis holds beside the database: counts pending, those of the flush under way, and that flush's number. */
-export interface PendingRead {
-  pending: Map<string, number>;
-  flushing: Map<string, number>;
-  flushId: number | null;
-}
-
-const readMap = (fields: string[], values: Array<string | null>) =>
-  new Map(fields.flatMap((field, index) => (values[index] ? [[field, Number(values[index])] as const] : [])));
-
-function asPendingRead(pending: Map<string, number>, flushing: Map<string, number>): PendingRead {
-  const flushId = flushing.get(flushIdField);
-  flushing.delete(flushIdField);
-  return { pending, flushing, flushId: flushId ?? null };
-}
-
-/** The given fields' counts still in Redis. */
-export async function readPendingCounts(
-  store: CountStore,
-  counts: { name: string },
-  projectId: string,
-  fields: string[],
-): Promise<PendingRead> {
-  const names = countKeys(store, counts, projectId);
-  const [pending, flushing] = await Promise.all([
-    store.redis.hmget(names.pending, ...fields),
-    store.redis.hmget(names.flushing, flushIdField, ...fields),
-  ]);
-  return asPendingRead(readMap(fields, pending), readMap([flushIdField, ...fields], flushing));
-}
-
-/** Every count of the project still in Redis: for a kind whose hash stays small (a few fields a day). */
-export async function readAllPendingCounts(
-  store: CountStore,
-  counts: { name: string },
-  projectId: string,
-): Promise<PendingRead> {
-  const names = countKeys(store, counts, projectId);
-  const [pending, flushing] = await Promise.all([
-    store.redis.hgetall(names.pending),
-    store.redis.hgetall(names.flushing),
-  ]);
-  const asNumbers = (hash: Record<string, string>) =>
-    new Map(Object.entries(hash).map(([field, count]) => [field, Number(count)]));
-  return asPendingRead(asNumbers(pending), asNumbers(flushing));
-}
-
-/**
- * A field's count in Redis that the database does not hold yet: its pending count, and its count in the flush under
- * way unless that flush already wrote it (a stored document carrying the flush's number says so).
- */
-export function notYetStored(read: PendingRead, field: string, writtenByFlush: boolean): number {
-  return (read.pending.get(field) ?? 0) + (writtenByFlush ? 0 : (read.flushing.get(field) ?? 0));
-}
-
-/** The fields in Redis, pending or in the flush under way. */
-export const pendingFields = (read: PendingRead): Set<string> =>
-  new Set([...read.pending.keys(), ...read.flushing.keys()]);
 
 // 1 when the pending or the flushing hash holds a day before ARGV[1]; a hash without its oldest day (written by a
 // version that kept none) is taken to hold one.

@@ -2,7 +2,15 @@ import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { OverviewView } from '../schemas/overview.ts';
 import { dayMs, startOfUtcDay } from '../infra/utc-day.ts';
-import { baselineDay, dailyCountKey, dayKey, daysSinceQuery, subscribedBeforePipeline } from './daily-counts.ts';
+import { withoutFlushBetween } from '../infra/read-gathered-counts.ts';
+import {
+  baselineDay,
+  dailyCountKey,
+  dailyCounts,
+  dayKey,
+  daysSinceQuery,
+  subscribedBeforePipeline,
+} from './daily-counts.ts';
 import { unstoredDays } from './unstored-days.ts';
 
 const subscribedDevicesCountQuery = (models: Models, projectId: string) =>
@@ -39,12 +47,14 @@ export async function projectOverview(
 ): Promise<OverviewView> {
   const { models } = deps;
   const start = new Date(startOfUtcDay(now).getTime() - (days - 1) * dayMs);
-  const [window, before, baseline] = await Promise.all([
-    daysSinceQuery(models, projectId, start),
-    models.DailyCount.aggregate<{ subscribed: number }>(subscribedBeforePipeline(projectId, start)),
-    models.DailyCount.exists({ _id: dailyCountKey(projectId, baselineDay) }),
-  ]);
-  const unstored = await unstoredDays(deps, projectId, window);
+  const { window, before, baseline, unstored } = await withoutFlushBetween(deps, dailyCounts, projectId, async () => {
+    const [window, before, baseline] = await Promise.all([
+      daysSinceQuery(models, projectId, start),
+      models.DailyCount.aggregate<{ subscribed: number }>(subscribedBeforePipeline(projectId, start)),
+      models.DailyCount.exists({ _id: dailyCountKey(projectId, baselineDay) }),
+    ]);
+    return { window, before, baseline, unstored: await unstoredDays(deps, projectId, window) };
+  });
   const byDay = new Map(window.map((counts) => [dayKey(counts.day), counts]));
   let subscribed = before[0]?.subscribed ?? 0;
   for (const [day, counts] of unstored) if (day < dayKey(start)) subscribed += counts.subscribed;

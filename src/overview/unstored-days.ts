@@ -1,13 +1,13 @@
 import type { Deps } from '../deps.ts';
-import { notYetStored, pendingFields, readAllPendingCounts } from '../infra/gathered-counts.ts';
+import { notYetStored, pendingFields, readAllPendingCounts } from '../infra/read-gathered-counts.ts';
 import { dailyCounts, dayKey, parseDayCountField } from './daily-counts.ts';
 
 export type DayTotals = { sent: number; clicked: number; subscribed: number; conversions: number };
 
 /**
  * Per day (YYYY-MM-DD), the project's daily counts still in Redis that its day documents do not hold yet. Call it
- * after reading the documents: a flush that runs in between then shows in Redis as under way, and the documents it
- * already wrote carry its number (read again by _id for the days the caller did not read).
+ * after reading the documents, within withoutFlushBetween: the documents a flush under way already wrote carry its
+ * number (read again by _id for the days the caller did not read).
  */
 export async function unstoredDays(
   deps: Pick<Deps, 'models' | 'redis' | 'config'>,

@@ -1,0 +1,106 @@
+import { countKeys, flushIdField, type CountStore } from './gathered-counts.ts';
+
+/** What Redis holds beside the database: counts pending, those of the flush under way, and that flush's number. */
+export interface PendingRead {
+  pending: Map<string, number>;
+  flushing: Map<string, number>;
+  flushId: number | null;
+}
+
+/** The replies of a MULTI, failing on the first command that failed. */
+function repliesOf(replies: Array<[error: Error | null, reply: unknown]> | null): unknown[] {
+  if (replies === null) throw new Error('Redis discarded the transaction');
+  return replies.map(([error, reply]) => {
+    if (error) throw error;
+    return reply;
+  });
+}
+
+const readMap = (fields: string[], values: Array<string | null>) =>
+  new Map(fields.flatMap((field, index) => (values[index] ? [[field, Number(values[index])] as const] : [])));
+
+function asPendingRead(pending: Map<string, number>, flushing: Map<string, number>): PendingRead {
+  const flushId = flushing.get(flushIdField);
+  flushing.delete(flushIdField);
+  return { pending, flushing, flushId: flushId ?? null };
+}
+
+// Both hashes are read in one MULTI: a flush's move of pending aside falls before or after the read, so no count is
+// seen in both or in neither.
+
+/** The given fields' counts still in Redis. */
+export async function readPendingCounts(
+  store: CountStore,
+  counts: { name: string },
+  projectId: string,
+  fields: string[],
+): Promise<PendingRead> {
+  const names = countKeys(store, counts, projectId);
+  const [pending, flushing] = repliesOf(
+    await store.redis
+      .multi()
+      .hmget(names.pending, ...fields)
+      .hmget(names.flushing, flushIdField, ...fields)
+      .exec(),
+  ) as Array<Array<string | null>>;
+  return asPendingRead(readMap(fields, pending!), readMap([flushIdField, ...fields], flushing!));
+}
+
+/** Every count of the project still in Redis: for a kind whose hash stays small (a few fields a day). */
+export async function readAllPendingCounts(
+  store: CountStore,
+  counts: { name: string },
+  projectId: string,
+): Promise<PendingRead> {
+  const names = countKeys(store, counts, projectId);
+  const [pending, flushing] = repliesOf(
+    await store.redis.multi().hgetall(names.pending).hgetall(names.flushing).exec(),
+  ) as Array<Record<string, string>>;
+  const asNumbers = (hash: Record<string, string>) =>
+    new Map(Object.entries(hash).map(([field, count]) => [field, Number(count)]));
+  return asPendingRead(asNumbers(pending!), asNumbers(flushing!));
+}
+
+/**
+ * A field's count in Redis that the database does not hold yet: its pending count, and its count in the flush under
+ * way unless that flush already wrote it (a stored document carrying the flush's number says so).
+ */
+export function notYetStored(read: PendingRead, field: string, writtenByFlush: boolean): number {
+  return (read.pending.get(field) ?? 0) + (writtenByFlush ? 0 : (read.flushing.get(field) ?? 0));
+}
+
+/** The fields in Redis, pending or in the flush under way. */
+export const pendingFields = (read: PendingRead): Set<string> =>
+  new Set([...read.pending.keys(), ...read.flushing.keys()]);
+
+/** The last flush number given and whether a flush is under way. */
+async function flushMark(store: CountStore, counts: { name: string }, projectId: string) {
+  const names = countKeys(store, counts, projectId);
+  const [sequence, flushing] = repliesOf(
+    await store.redis.multi().get(names.flushSequence).exists(names.flushing).exec(),
+  );
+  return { sequence, flushing: flushing === 1 };
+}
+
+/** Reads started again when flushes keep finishing under them; the last attempt's answer is taken. */
+const readAttempts = 3;
+
+/**
+ * Runs `read` (the documents first, then the counts in Redis) again while a flush finished, or was numbered, as it ran:
+ * that flush may have written counts after the documents were read and removed them from Redis before Redis was. A
+ * flush under way throughout is accounted for by the number its documents carry.
+ */
+export async function withoutFlushBetween<T>(
+  store: CountStore,
+  counts: { name: string },
+  projectId: string,
+  read: () => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const before = await flushMark(store, counts, projectId);
+    const answer = await read();
+    const after = await flushMark(store, counts, projectId);
+    const undisturbed = after.sequence === before.sequence && (after.flushing || !before.flushing);
+    if (undisturbed || attempt === readAttempts) return answer;
+  }
+}
