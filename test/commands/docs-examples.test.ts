@@ -61,9 +61,10 @@ function onTestPorts(code: string): string {
 
 /**
  * curl fails on an HTTP error as it would be noticed in a terminal, and each answer ends its line; a block's end is
- * marked so that a failure names its block.
+ * marked so that a failure names its block, and each command is traced to stderr as run, its variables expanded, so
+ * that a failure shows the very command that failed.
  */
-const prelude = 'set -euo pipefail\ncurl() { command curl --fail-with-body --silent --show-error "$@"; echo; }\n';
+const prelude = 'set -xeuo pipefail\ncurl() { command curl --fail-with-body --silent --show-error "$@"; echo; }\n';
 
 describe('the first hour, as the README and the API guide tell it', () => {
   let readme = '';
