@@ -73,13 +73,13 @@ export function notYetStored(read: PendingRead, field: string, writtenByFlush: b
 export const pendingFields = (read: PendingRead): Set<string> =>
   new Set([...read.pending.keys(), ...read.flushing.keys()]);
 
-/** The last flush number given and whether a flush is under way. */
+/** The last flush number given, whether a flush is under way, and its number once it has one. */
 async function flushMark(store: CountStore, counts: { name: string }, projectId: string) {
   const names = countKeys(store, counts, projectId);
-  const [sequence, flushing] = repliesOf(
-    await store.redis.multi().get(names.flushSequence).exists(names.flushing).exec(),
-  );
-  return { sequence, flushing: flushing === 1 };
+  const [sequence, flushing, flushId] = repliesOf(
+    await store.redis.multi().get(names.flushSequence).exists(names.flushing).hget(names.flushing, flushIdField).exec(),
+  ) as [string | null, number, string | null];
+  return { sequence, flushing: flushing === 1, flushId };
 }
 
 /** Reads started again when flushes keep finishing under them; the last attempt's answer is taken. */
@@ -88,19 +88,20 @@ const readAttempts = 3;
 /**
  * Runs `read` (the documents first, then the counts in Redis) again while a flush finished, or was numbered, as it ran:
  * that flush may have written counts after the documents were read and removed them from Redis before Redis was. A
- * flush under way throughout is accounted for by the number its documents carry.
+ * flush under way throughout (the same number, or none yet: a flush is numbered before it writes) is accounted for by
+ * the number its documents carry, which `read` is given so that it can tell them in the documents it reads.
  */
 export async function withoutFlushBetween<T>(
   store: CountStore,
   counts: { name: string },
   projectId: string,
-  read: () => Promise<T>,
+  read: (flushUnderWay: number | null) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     const before = await flushMark(store, counts, projectId);
-    const answer = await read();
+    const answer = await read(before.flushId === null ? null : Number(before.flushId));
     const after = await flushMark(store, counts, projectId);
-    const undisturbed = after.sequence === before.sequence && (after.flushing || !before.flushing);
-    if (undisturbed || attempt === readAttempts) return answer;
+    const sameFlush = !before.flushing || (after.flushing && after.flushId === before.flushId);
+    if ((after.sequence === before.sequence && sameFlush) || attempt === readAttempts) return answer;
   }
 }

@@ -110,8 +110,24 @@ export const daysSinceQuery = (models: Models, projectId: string, start: Date) =
     { day: 1, sent: 1, clicked: 1, subscribed: 1, conversions: 1, flush: 1 },
   ).lean();
 
-/** The subscribed changes of the project's days before `start`, the baseline's included, by the same index. */
-export const subscribedBeforePipeline = (projectId: string, start: Date) => [
+/**
+ * The subscribed changes of the project's days before `start`, the baseline's included, by the same index, with the
+ * days among them that the flush numbered `flush` has written (in the same read, so that what it summed and what it
+ * says was written agree).
+ */
+export const subscribedBeforePipeline = (projectId: string, start: Date, flush: number | null = null) => [
   { $match: { projectId, day: { $lt: start } } },
-  { $group: { _id: null, subscribed: { $sum: '$subscribed' } } },
+  {
+    $group: {
+      _id: null,
+      subscribed: { $sum: '$subscribed' },
+      writtenByFlush: { $push: { $cond: [{ $eq: ['$flush', flush ?? -1] }, '$day', '$$REMOVE'] } },
+    },
+  },
 ];
+
+/** What subscribedBeforePipeline answers. */
+export interface SubscribedBefore {
+  subscribed: number;
+  writtenByFlush: Date[];
+}

@@ -10,6 +10,7 @@ import {
   dayKey,
   daysSinceQuery,
   subscribedBeforePipeline,
+  type SubscribedBefore,
 } from './daily-counts.ts';
 import { unstoredDays } from './unstored-days.ts';
 
@@ -47,14 +48,16 @@ export async function projectOverview(
 ): Promise<OverviewView> {
   const { models } = deps;
   const start = new Date(startOfUtcDay(now).getTime() - (days - 1) * dayMs);
-  const { window, before, baseline, unstored } = await withoutFlushBetween(deps, dailyCounts, projectId, async () => {
+  const read = async (flushUnderWay: number | null) => {
     const [window, before, baseline] = await Promise.all([
       daysSinceQuery(models, projectId, start),
-      models.DailyCount.aggregate<{ subscribed: number }>(subscribedBeforePipeline(projectId, start)),
+      models.DailyCount.aggregate<SubscribedBefore>(subscribedBeforePipeline(projectId, start, flushUnderWay)),
       models.DailyCount.exists({ _id: dailyCountKey(projectId, baselineDay) }),
     ]);
-    return { window, before, baseline, unstored: await unstoredDays(deps, projectId, window) };
-  });
+    const writtenBefore = (before[0]?.writtenByFlush ?? []).map((day) => ({ day, flush: flushUnderWay }));
+    return { window, before, baseline, unstored: await unstoredDays(deps, projectId, [...window, ...writtenBefore]) };
+  };
+  const { window, before, baseline, unstored } = await withoutFlushBetween(deps, dailyCounts, projectId, read);
   const byDay = new Map(window.map((counts) => [dayKey(counts.day), counts]));
   let subscribed = before[0]?.subscribed ?? 0;
   for (const [day, counts] of unstored) if (day < dayKey(start)) subscribed += counts.subscribed;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useIngress } from '../support/ingress.ts';
 import { flushingAfterFirstRead } from '../support/flush-between-reads.ts';
-import { recordGatheredCounts } from '../../src/infra/gathered-counts.ts';
+import { countKeys, flushIdField, recordGatheredCounts } from '../../src/infra/gathered-counts.ts';
 import { flushAllGatheredCounts } from '../../src/infra/flush-gathered-counts.ts';
 import { dayMs, startOfUtcDay } from '../../src/infra/utc-day.ts';
 import { eventTypeCounts, eventTypeFigures, typeDayCounts } from '../../src/events/event-type-counts.ts';
@@ -12,8 +12,10 @@ import { projectOverview } from '../../src/overview/project-overview.ts';
 
 const {
   ingress,
-  projects: { catalog, counted, overview },
-} = useIngress({ projects: { catalog: 'team', counted: 'team', overview: 'team' } });
+  projects: { catalog, counted, overview, handedOver, underWay },
+} = useIngress({
+  projects: { catalog: 'team', counted: 'team', overview: 'team', handedOver: 'team', underWay: 'team' },
+});
 
 const today = startOfUtcDay(new Date()).getTime();
 
@@ -56,5 +58,42 @@ describe('counts read while a flush moves them from Redis into MongoDB', () => {
     const { days } = await projectOverview({ ...deps, models }, overview.projectId, 7);
     expect(days.at(-1)).toMatchObject({ day: dayKey(new Date(today)), sent: 4 });
     expect(await deps.models.DailyCount.countDocuments({ projectId: overview.projectId, sent: 4 })).toBe(1);
+  });
+
+  it('a flush that ends while the next one begins between the reads is not taken for the same flush', async () => {
+    const deps = ingress.context;
+    const keys = countKeys(deps, eventTypeCounts, handedOver.projectId);
+    const [numbered] = [...typeDayCounts(['numbered'], today)];
+    const number = await deps.redis.incr(keys.flushSequence);
+    await deps.redis.hset(keys.flushing, { [numbered![0]]: 3, [flushIdField]: number });
+    await recordGatheredCounts(deps, eventTypeCounts, handedOver.projectId, typeDayCounts(['next'], today));
+    // Between the reads: the numbered flush writes its counts and deletes its hash, and the next one moves the
+    // pending counts aside, not numbered yet.
+    const models = flushingAfterFirstRead(deps.models, 'EventTypeDay', async () => {
+      await eventTypeCounts.write(deps, handedOver.projectId, number, [[numbered![0], 3]]);
+      await deps.redis.del(keys.flushing);
+      await deps.redis.rename(keys.pending, keys.flushing);
+    });
+    const figures = await eventTypeFigures({ ...deps, models }, handedOver.projectId);
+    expect(figures.get('numbered')?.count).toBe(3);
+    expect(figures.get('next')?.count).toBe(1);
+  });
+
+  it('the overview counts the days a flush under way writes between the reads once', async () => {
+    const deps = ingress.context;
+    const keys = countKeys(deps, dailyCounts, underWay.projectId);
+    const yesterday = dayKey(new Date(today - dayMs));
+    const counts: Array<[string, number]> = [
+      [dayCountField(yesterday, 'subscribed'), 5],
+      [dayCountField(dayKey(new Date(today)), 'sent'), 4],
+    ];
+    const number = await deps.redis.incr(keys.flushSequence);
+    await deps.redis.hset(keys.flushing, { ...Object.fromEntries(counts), [flushIdField]: number });
+    // The flush, under way throughout, writes both days once the window's documents are read.
+    const models = flushingAfterFirstRead(deps.models, 'DailyCount', () =>
+      dailyCounts.write(deps, underWay.projectId, number, counts),
+    );
+    const { days } = await projectOverview({ ...deps, models }, underWay.projectId, 1);
+    expect(days).toEqual([{ day: dayKey(new Date(today)), subscribed: 5, sent: 4, clicked: 0, conversions: 0 }]);
   });
 });
