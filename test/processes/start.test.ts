@@ -117,7 +117,7 @@ it('npm start brings up Redis, SecantusDB and every process, answers, and on Ctr
     process.kill(-start.pid, 'SIGINT');
     // npm passes the same Ctrl-C on to its script as well (with bash as its script shell): one press, not two.
     process.kill(start.pid, 'SIGINT');
-    expect((await start.exited).code).toBe(0);
+    expect((await start.exited).code, start.output()).toBe(0);
     expect(start.output()).not.toMatch(/ECONNREFUSED|did not finish in time|interrupted again/);
     expect(servers.filter((pid) => existsSync(`/proc/${pid}`))).toEqual([]);
     expect(processesOf(stateDir)).toEqual([]);

@@ -7,8 +7,11 @@ import { readProcfile } from '../../local/start/procfile.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 /** The deliver worker's heap is smaller and its young generation capped (the Procfile says why). */
-const workerHeapFlag = (file: string) =>
-  file === 'deliver.ts' ? '--max-old-space-size=192 --max-semi-space-size=32' : '--max-old-space-size=256';
+const heapFlags: Record<string, string> = {
+  'deliver.ts': '--max-old-space-size=192 --max-semi-space-size=32',
+  'journey-steps.ts': '--max-old-space-size=256 --max-semi-space-size=16',
+};
+const workerHeapFlag = (file: string) => heapFlags[file] ?? '--max-old-space-size=256';
 const read = (file: string) => readFileSync(resolve(root, file), 'utf8');
 
 interface ComposeService {
