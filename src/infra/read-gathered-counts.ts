@@ -1,10 +1,21 @@
 import { countKeys, flushIdField, type CountStore } from './gathered-counts.ts';
 
-/** What Redis holds beside the database: counts pending, those of the flush under way, and that flush's number. */
+/** Where the project's flushes stand: the last number given, whether a flush is under way, and its number if any. */
+export interface FlushMark {
+  sequence: string | null;
+  flushing: boolean;
+  flushId: number | null;
+}
+
+/**
+ * What Redis holds beside the database: counts pending, those of the flush under way, that flush's number, and where
+ * the flushes stood when they were read (in the same MULTI).
+ */
 export interface PendingRead {
   pending: Map<string, number>;
   flushing: Map<string, number>;
   flushId: number | null;
+  mark: FlushMark;
 }
 
 /** The replies of a MULTI, failing on the first command that failed. */
@@ -19,10 +30,15 @@ function repliesOf(replies: Array<[error: Error | null, reply: unknown]> | null)
 const readMap = (fields: string[], values: Array<string | null>) =>
   new Map(fields.flatMap((field, index) => (values[index] ? [[field, Number(values[index])] as const] : [])));
 
-function asPendingRead(pending: Map<string, number>, flushing: Map<string, number>): PendingRead {
-  const flushId = flushing.get(flushIdField);
+function asPendingRead(
+  pending: Map<string, number>,
+  flushing: Map<string, number>,
+  sequence: string | null,
+  flushingExists: boolean,
+): PendingRead {
+  const flushId = flushing.get(flushIdField) ?? null;
   flushing.delete(flushIdField);
-  return { pending, flushing, flushId: flushId ?? null };
+  return { pending, flushing, flushId, mark: { sequence, flushing: flushingExists, flushId } };
 }
 
 // Both hashes are read in one MULTI: a flush's move of pending aside falls before or after the read, so no count is
@@ -36,14 +52,17 @@ export async function readPendingCounts(
   fields: string[],
 ): Promise<PendingRead> {
   const names = countKeys(store, counts, projectId);
-  const [pending, flushing] = repliesOf(
+  const [pending, flushing, sequence, flushingExists] = repliesOf(
     await store.redis
       .multi()
       .hmget(names.pending, ...fields)
       .hmget(names.flushing, flushIdField, ...fields)
+      .get(names.flushSequence)
+      .exists(names.flushing)
       .exec(),
-  ) as Array<Array<string | null>>;
-  return asPendingRead(readMap(fields, pending!), readMap([flushIdField, ...fields], flushing!));
+  ) as [Array<string | null>, Array<string | null>, string | null, number];
+  const flushingRead = readMap([flushIdField, ...fields], flushing);
+  return asPendingRead(readMap(fields, pending), flushingRead, sequence, flushingExists === 1);
 }
 
 /** Every count of the project still in Redis: for a kind whose hash stays small (a few fields a day). */
@@ -53,12 +72,12 @@ export async function readAllPendingCounts(
   projectId: string,
 ): Promise<PendingRead> {
   const names = countKeys(store, counts, projectId);
-  const [pending, flushing] = repliesOf(
-    await store.redis.multi().hgetall(names.pending).hgetall(names.flushing).exec(),
-  ) as Array<Record<string, string>>;
+  const [pending, flushing, sequence] = repliesOf(
+    await store.redis.multi().hgetall(names.pending).hgetall(names.flushing).get(names.flushSequence).exec(),
+  ) as [Record<string, string>, Record<string, string>, string | null];
   const asNumbers = (hash: Record<string, string>) =>
     new Map(Object.entries(hash).map(([field, count]) => [field, Number(count)]));
-  return asPendingRead(asNumbers(pending!), asNumbers(flushing!));
+  return asPendingRead(asNumbers(pending), asNumbers(flushing), sequence, Object.keys(flushing).length > 0);
 }
 
 /**
@@ -73,25 +92,26 @@ export function notYetStored(read: PendingRead, field: string, writtenByFlush: b
 export const pendingFields = (read: PendingRead): Set<string> =>
   new Set([...read.pending.keys(), ...read.flushing.keys()]);
 
-/** The last flush number given, whether a flush is under way, and its number once it has one. */
-async function flushMark(store: CountStore, counts: { name: string }, projectId: string) {
+/** Where the project's flushes stand before a read. */
+async function flushMark(store: CountStore, counts: { name: string }, projectId: string): Promise<FlushMark> {
   const names = countKeys(store, counts, projectId);
   const [sequence, flushing, flushId] = repliesOf(
     await store.redis.multi().get(names.flushSequence).exists(names.flushing).hget(names.flushing, flushIdField).exec(),
   ) as [string | null, number, string | null];
-  return { sequence, flushing: flushing === 1, flushId };
+  return { sequence, flushing: flushing === 1, flushId: flushId === null ? null : Number(flushId) };
 }
 
 /** Reads started again when flushes keep finishing under them; the last attempt's answer is taken. */
 const readAttempts = 3;
 
 /**
- * Runs `read` (the documents first, then the counts in Redis) again while a flush finished, or was numbered, as it ran:
- * that flush may have written counts after the documents were read and removed them from Redis before Redis was. A
- * flush under way throughout (the same number, or none yet: a flush is numbered before it writes) is accounted for by
- * the number its documents carry, which `read` is given so that it can tell them in the documents it reads.
+ * Runs `read` (the documents first, then the counts in Redis, last) again while a flush finished, or was numbered, as
+ * it ran: that flush may have written counts after the documents were read and removed them from Redis before Redis
+ * was. Where the flushes stood after is the mark its Redis read took. A flush under way throughout (the same number,
+ * or none yet: a flush is numbered before it writes) is accounted for by the number its documents carry, which `read`
+ * is given so that it can tell them in the documents it reads.
  */
-export async function withoutFlushBetween<T>(
+export async function withoutFlushBetween<T extends { pending: PendingRead }>(
   store: CountStore,
   counts: { name: string },
   projectId: string,
@@ -99,8 +119,8 @@ export async function withoutFlushBetween<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     const before = await flushMark(store, counts, projectId);
-    const answer = await read(before.flushId === null ? null : Number(before.flushId));
-    const after = await flushMark(store, counts, projectId);
+    const answer = await read(before.flushId);
+    const after = answer.pending.mark;
     const sameFlush = !before.flushing || (after.flushing && after.flushId === before.flushId);
     if ((after.sequence === before.sequence && sameFlush) || attempt === readAttempts) return answer;
   }

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import type { OverviewView } from '../schemas/overview.ts';
 import { dayMs, startOfUtcDay } from '../infra/utc-day.ts';
-import { withoutFlushBetween } from '../infra/read-gathered-counts.ts';
+import { readAllPendingCounts, withoutFlushBetween } from '../infra/read-gathered-counts.ts';
 import {
   baselineDay,
   dailyCountKey,
@@ -54,10 +54,11 @@ export async function projectOverview(
       models.DailyCount.aggregate<SubscribedBefore>(subscribedBeforePipeline(projectId, start, flushUnderWay)),
       models.DailyCount.exists({ _id: dailyCountKey(projectId, baselineDay) }),
     ]);
-    const writtenBefore = (before[0]?.writtenByFlush ?? []).map((day) => ({ day, flush: flushUnderWay }));
-    return { window, before, baseline, unstored: await unstoredDays(deps, projectId, [...window, ...writtenBefore]) };
+    return { window, before, baseline, pending: await readAllPendingCounts(deps, dailyCounts, projectId) };
   };
-  const { window, before, baseline, unstored } = await withoutFlushBetween(deps, dailyCounts, projectId, read);
+  const { window, before, baseline, pending } = await withoutFlushBetween(deps, dailyCounts, projectId, read);
+  const writtenBefore = (before[0]?.writtenByFlush ?? []).map((day) => ({ day, flush: pending.flushId }));
+  const unstored = unstoredDays(pending, [...window, ...writtenBefore]);
   const byDay = new Map(window.map((counts) => [dayKey(counts.day), counts]));
   let subscribed = before[0]?.subscribed ?? 0;
   for (const [day, counts] of unstored) if (day < dayKey(start)) subscribed += counts.subscribed;
