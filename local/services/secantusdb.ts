@@ -9,8 +9,8 @@ import { waitUntilReady } from './wait-until-ready.ts';
 
 const READY_TIMEOUT_MS = 30_000;
 
-/** SecantusDB's own entry point with its TTL monitor fixed: see the script. */
-const launcherWithTtlFixes = join(import.meta.dirname, 'secantusdb-launcher.py');
+/** SecantusDB's own entry point with its TTL monitor and its index upkeep mended: see the script. */
+const launcherWithFixes = join(import.meta.dirname, 'secantusdb-launcher.py');
 
 export interface SecantusDbOptions extends LocalServiceOptions {
   /** Seconds between the TTL monitor's sweeps; its default, mongod's 60 s, when absent. */
@@ -45,7 +45,7 @@ async function startSecantusDbOnPort(
     name: `secantusdb on ${address}`,
     command: install.python,
     args: [
-      launcherWithTtlFixes,
+      launcherWithFixes,
       '--host',
       '127.0.0.1',
       '--port',

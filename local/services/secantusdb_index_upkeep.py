@@ -1,0 +1,158 @@
+"""Two mends to SecantusDB's index upkeep on writes, applied by secantusdb-launcher.py.
+
+1. The index catalog is read once per write chunk. SecantusDB reads a collection's index catalog from WiredTiger and
+   decodes every index's BSON again several times for each document it writes (the unique-key probe and the entry
+   writer each ask for every index's options). A chunk runs under the collection's lock, which an index build or drop
+   also takes, so the catalog cannot change under it except by the chunk itself marking an index multikey, after which
+   it is read again.
+
+2. An update rewrites only the entries of the indexes whose fields it changed, as MongoDB does. SecantusDB deletes and
+   writes again every entry of every index of each document it updates: unsubscribing a device rewrote its tags'
+   wildcard entries too. An index is kept when each top-level field its keys read is byte-for-byte the same BSON before
+   and after the update; a partial, hashed, text or geo index, or a wildcard of every field, is always rewritten.
+
+Both hold only inside the write paths named below; every other caller gets SecantusDB's own behaviour.
+"""
+
+import threading
+
+import bson
+from secantus.storage import Storage
+
+original_iter_indexes = Storage._iter_indexes
+original_mark_multikey = Storage._maybe_mark_multikey
+original_delete_index_entries = Storage._delete_index_entries
+original_write_index_entries = Storage._write_index_entries
+original_enforce_capped_bounds = Storage._enforce_capped_bounds_locked
+
+# Each client connection is served by a thread of its own, one command at a time.
+chunk = threading.local()
+absent = object()
+
+
+def iter_indexes_once_per_chunk(self, db, coll):
+    read = getattr(chunk, "catalog", None)
+    if read is None:
+        return original_iter_indexes(self, db, coll)
+    indexes = read.get((db, coll))
+    if indexes is None:
+        indexes = read[(db, coll)] = list(original_iter_indexes(self, db, coll))
+    return iter(indexes)
+
+
+def mark_multikey_then_reread(self, db, coll, doc, indexes, already_multikey):
+    before = len(already_multikey)
+    marked = original_mark_multikey(self, db, coll, doc, indexes, already_multikey)
+    read = getattr(chunk, "catalog", None)
+    if read is not None and len(marked) != before:
+        read.pop((db, coll), None)
+    return marked
+
+
+def catalog_read_once(method):
+    def within_chunk(self, *args, **kwargs):
+        if getattr(chunk, "catalog", None) is not None:
+            return method(self, *args, **kwargs)
+        chunk.catalog = {}
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            chunk.catalog = None
+
+    return within_chunk
+
+
+def fields_read(key_spec):
+    """The top-level fields an index's keys read, or None when its entries are not a plain function of them."""
+    fields = []
+    for path, kind in key_spec.items():
+        if not isinstance(path, str) or path.startswith("$"):
+            return None
+        if path.endswith(".$**"):
+            path = path[: -len(".$**")]
+        elif isinstance(kind, bool) or not isinstance(kind, (int, float)):
+            return None
+        fields.append(path.split(".", 1)[0])
+    return fields
+
+
+def same_field(before, after, field):
+    old = before.get(field, absent)
+    new = after.get(field, absent)
+    if old is absent or new is absent:
+        return old is new
+    return bson.encode({"v": old}) == bson.encode({"v": new})
+
+
+def indexes_changed(before, after, indexes, partials):
+    changed = []
+    for index in indexes:
+        name, key_spec = index[0], index[1]
+        fields = None if partials.get(name) else fields_read(key_spec)
+        if fields is None or not all(same_field(before, after, field) for field in fields):
+            changed.append(index)
+    return changed
+
+
+def delete_entries_after_the_update(self, db, coll, doc, indexes, partials=None, *, recordid):
+    """In an update, the old document's entries go when the new one's are written (update paths: delete, row, write)."""
+    if getattr(chunk, "updating", False):
+        chunk.replaced = (db, coll, doc, indexes, partials, recordid)
+        return None
+    return original_delete_index_entries(self, db, coll, doc, indexes, partials, recordid=recordid)
+
+
+def write_changed_entries(self, db, coll, doc, indexes, partials=None, *, recordid):
+    replaced = getattr(chunk, "replaced", None)
+    if replaced is None:
+        return original_write_index_entries(self, db, coll, doc, indexes, partials, recordid=recordid)
+    chunk.replaced = None
+    old_db, old_coll, before, old_indexes, old_partials, old_recordid = replaced
+    if (old_db, old_coll, old_recordid) != (db, coll, recordid) or old_indexes is not indexes:
+        original_delete_index_entries(self, old_db, old_coll, before, old_indexes, old_partials, recordid=old_recordid)
+        return original_write_index_entries(self, db, coll, doc, indexes, partials, recordid=recordid)
+    if partials is None:
+        partials = self._partial_filters(db, coll)
+    changed = indexes_changed(before, doc, indexes, partials)
+    original_delete_index_entries(self, db, coll, before, changed, partials, recordid=recordid)
+    return original_write_index_entries(self, db, coll, doc, changed, partials, recordid=recordid)
+
+
+def keeping_unchanged_entries(method):
+    """An update path: a delete of a document's entries is paired with the write that follows it for the same row.
+    One left unpaired (the row's write failed) is dropped with the attempt, whose transaction rolls back."""
+
+    def within_update(self, *args, **kwargs):
+        outer = getattr(chunk, "updating", False)
+        chunk.updating = True
+        chunk.replaced = None
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            chunk.updating = outer
+            chunk.replaced = None
+
+    return within_update
+
+
+def enforce_capped_bounds_deleting_at_once(self, *args, **kwargs):
+    """A capped collection's eviction deletes documents inside an update's transaction: their entries go at once."""
+    outer = getattr(chunk, "updating", False)
+    chunk.updating = False
+    try:
+        return original_enforce_capped_bounds(self, *args, **kwargs)
+    finally:
+        chunk.updating = outer
+
+
+def apply():
+    Storage._iter_indexes = iter_indexes_once_per_chunk
+    Storage._maybe_mark_multikey = mark_multikey_then_reread
+    Storage._delete_index_entries = delete_entries_after_the_update
+    Storage._write_index_entries = write_changed_entries
+    Storage._enforce_capped_bounds_locked = enforce_capped_bounds_deleting_at_once
+    # Each runs under the collection's lock, in one WiredTiger transaction (a chunk of a many-document write).
+    for name in ("_insert_chunk", "_delete_chunk", "_delete_matching_single_txn"):
+        setattr(Storage, name, catalog_read_once(getattr(Storage, name)))
+    for name in ("_update_chunk", "_update_matching_single_txn"):
+        setattr(Storage, name, catalog_read_once(keeping_unchanged_entries(getattr(Storage, name))))
