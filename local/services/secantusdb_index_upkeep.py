@@ -1,23 +1,26 @@
 """Two mends to SecantusDB's index upkeep on writes, applied by secantusdb-launcher.py.
 
-1. The index catalog is read once per write chunk. SecantusDB reads a collection's index catalog from WiredTiger and
-   decodes every index's BSON again several times for each document it writes (the unique-key probe and the entry
-   writer each ask for every index's options). A chunk runs under the collection's lock, which an index build or drop
-   also takes, so the catalog cannot change under it except by the chunk itself marking an index multikey, after which
-   it is read again.
+1. The index catalog is read once per attempt at a write chunk. SecantusDB reads a collection's index catalog from
+   WiredTiger and decodes every index's BSON again several times for each document it writes (the unique-key probe and
+   the entry writer each ask for every index's options). An attempt is one WiredTiger transaction, whose snapshot the
+   catalog is read through anyway, so the catalog cannot change under it except by the attempt itself marking an index
+   multikey, after which it is read again. A write conflict rolls the attempt back and SecantusDB runs it again from
+   the start: the next attempt reads the catalog afresh, since an index may have been built meanwhile, and a marking
+   the rollback undid is made again.
 
 2. An update rewrites only the entries of the indexes whose fields it changed, as MongoDB does. SecantusDB deletes and
    writes again every entry of every index of each document it updates: unsubscribing a device rewrote its tags'
    wildcard entries too. An index is kept when each top-level field its keys read is byte-for-byte the same BSON before
    and after the update; a partial, hashed, text or geo index, or a wildcard of every field, is always rewritten.
 
-Both hold only inside the write paths named below; every other caller gets SecantusDB's own behaviour.
+Both hold only inside one attempt of the write paths named below; every other caller gets SecantusDB's own behaviour.
 """
 
+import functools
 import threading
 
 import bson
-from secantus.storage import Storage
+from secantus.storage import Storage, _retry_write_conflicts
 
 original_iter_indexes = Storage._iter_indexes
 original_mark_multikey = Storage._maybe_mark_multikey
@@ -50,6 +53,7 @@ def mark_multikey_then_reread(self, db, coll, doc, indexes, already_multikey):
 
 
 def catalog_read_once(method):
+    @functools.wraps(method)
     def within_chunk(self, *args, **kwargs):
         if getattr(chunk, "catalog", None) is not None:
             return method(self, *args, **kwargs)
@@ -120,8 +124,9 @@ def write_changed_entries(self, db, coll, doc, indexes, partials=None, *, record
 
 def keeping_unchanged_entries(method):
     """An update path: a delete of a document's entries is paired with the write that follows it for the same row.
-    One left unpaired (the row's write failed) is dropped with the attempt, whose transaction rolls back."""
+    One left unpaired (the row's write failed) is dropped with its attempt, whose transaction rolls back."""
 
+    @functools.wraps(method)
     def within_update(self, *args, **kwargs):
         outer = getattr(chunk, "updating", False)
         chunk.updating = True
@@ -145,14 +150,22 @@ def enforce_capped_bounds_deleting_at_once(self, *args, **kwargs):
         chunk.updating = outer
 
 
+def within_each_attempt(name, *scopes):
+    """Puts the scopes inside SecantusDB's retry of the write (which keeps the attempt as `__wrapped__`)."""
+    attempt = getattr(Storage, name).__wrapped__
+    for scope in scopes:
+        attempt = scope(attempt)
+    setattr(Storage, name, _retry_write_conflicts(attempt))
+
+
 def apply():
     Storage._iter_indexes = iter_indexes_once_per_chunk
     Storage._maybe_mark_multikey = mark_multikey_then_reread
     Storage._delete_index_entries = delete_entries_after_the_update
     Storage._write_index_entries = write_changed_entries
     Storage._enforce_capped_bounds_locked = enforce_capped_bounds_deleting_at_once
-    # Each runs under the collection's lock, in one WiredTiger transaction (a chunk of a many-document write).
+    # Each attempt is one WiredTiger transaction under the collection's lock (a chunk of a many-document write).
     for name in ("_insert_chunk", "_delete_chunk", "_delete_matching_single_txn"):
-        setattr(Storage, name, catalog_read_once(getattr(Storage, name)))
+        within_each_attempt(name, catalog_read_once)
     for name in ("_update_chunk", "_update_matching_single_txn"):
-        setattr(Storage, name, catalog_read_once(keeping_unchanged_entries(getattr(Storage, name))))
+        within_each_attempt(name, keeping_unchanged_entries, catalog_read_once)
