@@ -98,7 +98,8 @@ describe("the console's page of a notification", { timeout: 120_000 }, () => {
       expect(await sent.textContent()).toBe('6');
       // It showed the send part-way, then whole, without a reload.
       expect([...seen].filter((value) => value !== '' && value !== '6').length).toBeGreaterThan(0);
-      expect(await page.getByTestId('delivery-log').locator('tbody tr').count()).toBe(6);
+      // And its log whole too: read once more after the answer that said the send ended, then no more.
+      await until(() => page.getByTestId('delivery-log').locator('tbody tr').count(), { timeout: 5000 }).toBe(6);
     } finally {
       await close();
     }

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { NotificationView } from '../../../src/schemas/notification.ts';
 import type { DeliverySummary } from '../../../src/schemas/delivery-log.ts';
 import { api } from '../api.ts';
@@ -38,6 +38,16 @@ export function NotificationPage({ id }: { id: string }) {
     summary.reload();
     setRound((value) => value + 1);
   }, refreshMs);
+  // The breakdown and the log read beside the answer that said the send ended may predate its last outcomes: once the
+  // send ends under the page's eyes, they are read once more.
+  const wasMoving = useRef(false);
+  useEffect(() => {
+    if (wasMoving.current && !moving) {
+      summary.reload();
+      setRound((value) => value + 1);
+    }
+    wasMoving.current = moving;
+  }, [moving, summary.reload]);
   const rendered = useRenderedContent(path, base, notification.data);
   return (
     <article data-notification-page={id}>
