@@ -52,18 +52,22 @@ def mark_multikey_then_reread(self, db, coll, doc, indexes, already_multikey):
     return marked
 
 
-def catalog_read_once(method):
+def with_chunk_state(method, **state):
+    """`method`, run with the thread's chunk state set for the call (each value made afresh by its function) and the
+    caller's given back after it."""
+
     @functools.wraps(method)
-    def within_chunk(self, *args, **kwargs):
-        if getattr(chunk, "catalog", None) is not None:
-            return method(self, *args, **kwargs)
-        chunk.catalog = {}
+    def scoped(self, *args, **kwargs):
+        saved = {name: getattr(chunk, name, None) for name in state}
+        for name, make in state.items():
+            setattr(chunk, name, make())
         try:
             return method(self, *args, **kwargs)
         finally:
-            chunk.catalog = None
+            for name, value in saved.items():
+                setattr(chunk, name, value)
 
-    return within_chunk
+    return scoped
 
 
 def fields_read(key_spec):
@@ -122,40 +126,11 @@ def write_changed_entries(self, db, coll, doc, indexes, partials=None, *, record
     return original_write_index_entries(self, db, coll, doc, changed, partials, recordid=recordid)
 
 
-def keeping_unchanged_entries(method):
-    """An update path: a delete of a document's entries is paired with the write that follows it for the same row.
-    One left unpaired (the row's write failed) is dropped with its attempt, whose transaction rolls back."""
-
-    @functools.wraps(method)
-    def within_update(self, *args, **kwargs):
-        outer = getattr(chunk, "updating", False)
-        chunk.updating = True
-        chunk.replaced = None
-        try:
-            return method(self, *args, **kwargs)
-        finally:
-            chunk.updating = outer
-            chunk.replaced = None
-
-    return within_update
-
-
-def enforce_capped_bounds_deleting_at_once(self, *args, **kwargs):
-    """A capped collection's eviction deletes documents inside an update's transaction: their entries go at once."""
-    outer = getattr(chunk, "updating", False)
-    chunk.updating = False
-    try:
-        return original_enforce_capped_bounds(self, *args, **kwargs)
-    finally:
-        chunk.updating = outer
-
-
-def within_each_attempt(name, *scopes):
-    """Puts the scopes inside SecantusDB's retry of the write (which keeps the attempt as `__wrapped__`)."""
+def within_each_attempt(name, **state):
+    """Sets the chunk state inside SecantusDB's retry of the write (which keeps the attempt as `__wrapped__`): a write
+    conflict rolls an attempt back, and the next starts with none of its catalog or deferred delete."""
     attempt = getattr(Storage, name).__wrapped__
-    for scope in scopes:
-        attempt = scope(attempt)
-    setattr(Storage, name, _retry_write_conflicts(attempt))
+    setattr(Storage, name, _retry_write_conflicts(with_chunk_state(attempt, **state)))
 
 
 def apply():
@@ -163,9 +138,12 @@ def apply():
     Storage._maybe_mark_multikey = mark_multikey_then_reread
     Storage._delete_index_entries = delete_entries_after_the_update
     Storage._write_index_entries = write_changed_entries
-    Storage._enforce_capped_bounds_locked = enforce_capped_bounds_deleting_at_once
+    # A capped collection's eviction deletes documents inside an update's transaction: their entries go at once.
+    Storage._enforce_capped_bounds_locked = with_chunk_state(original_enforce_capped_bounds, updating=lambda: False)
     # Each attempt is one WiredTiger transaction under the collection's lock (a chunk of a many-document write).
     for name in ("_insert_chunk", "_delete_chunk", "_delete_matching_single_txn"):
-        within_each_attempt(name, catalog_read_once)
+        within_each_attempt(name, catalog=dict)
+    # An update path pairs a delete of a row's entries with the write that follows it for the same row; one left
+    # unpaired (the row's write failed) goes with its attempt, whose transaction rolls back.
     for name in ("_update_chunk", "_update_matching_single_txn"):
-        within_each_attempt(name, keeping_unchanged_entries, catalog_read_once)
+        within_each_attempt(name, catalog=dict, updating=lambda: True, replaced=lambda: None)

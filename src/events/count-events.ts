@@ -89,7 +89,7 @@ async function countWholeDays(
   let total = 0;
   for (const counter of counters) {
     total += counter.count;
-    if (counter.flush === pending.flushId)
+    if (counter.flush === pending.mark.flushId)
       reachedByFlush.add(countField({ ...counter, type: query.type, day: counter.day.getTime() }));
   }
   for (const field of fields) total += notYetStored(pending, field, reachedByFlush.has(field));

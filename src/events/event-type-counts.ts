@@ -94,7 +94,8 @@ export async function eventTypeFigures(
   for (const entry of stored) add(entry.type, entry.day.getTime(), entry.count);
   for (const field of pendingFields(pending)) {
     const [type, day] = parseTypeDayField(field);
-    const written = pending.flushId !== null && flushOf.get(typeDayId(projectId, type, day)) === pending.flushId;
+    const written =
+      pending.mark.flushId !== null && flushOf.get(typeDayId(projectId, type, day)) === pending.mark.flushId;
     add(type, day, notYetStored(pending, field, written));
   }
   return figures;

@@ -8,13 +8,12 @@ export interface FlushMark {
 }
 
 /**
- * What Redis holds beside the database: counts pending, those of the flush under way, that flush's number, and where
- * the flushes stood when they were read (in the same MULTI).
+ * What Redis holds beside the database: counts pending, those of the flush under way, and where the flushes stood when
+ * they were read (in the same MULTI; `mark.flushId` is the number of the flush whose counts `flushing` holds).
  */
 export interface PendingRead {
   pending: Map<string, number>;
   flushing: Map<string, number>;
-  flushId: number | null;
   mark: FlushMark;
 }
 
@@ -30,19 +29,23 @@ function repliesOf(replies: Array<[error: Error | null, reply: unknown]> | null)
 const readMap = (fields: string[], values: Array<string | null>) =>
   new Map(fields.flatMap((field, index) => (values[index] ? [[field, Number(values[index])] as const] : [])));
 
-function asPendingRead(
-  pending: Map<string, number>,
-  flushing: Map<string, number>,
-  sequence: string | null,
-  flushingExists: boolean,
-): PendingRead {
-  const flushId = flushing.get(flushIdField) ?? null;
-  flushing.delete(flushIdField);
-  return { pending, flushing, flushId, mark: { sequence, flushing: flushingExists, flushId } };
+type Multi = ReturnType<CountStore['redis']['multi']>;
+type Names = ReturnType<typeof countKeys>;
+
+/** Adds the reads of where the flushes stand to a MULTI: their three replies, last, are what flushMarkOf takes. */
+const readingFlushMark = (multi: Multi, names: Names) =>
+  multi.get(names.flushSequence).exists(names.flushing).hget(names.flushing, flushIdField);
+
+function flushMarkOf([sequence, flushing, flushId]: unknown[]): FlushMark {
+  return {
+    sequence: sequence as string | null,
+    flushing: flushing === 1,
+    flushId: flushId === null ? null : Number(flushId),
+  };
 }
 
-// Both hashes are read in one MULTI: a flush's move of pending aside falls before or after the read, so no count is
-// seen in both or in neither.
+// Both hashes are read in one MULTI, with where the flushes stand: a flush's move of pending aside falls before or
+// after the read, so no count is seen in both or in neither.
 
 /** The given fields' counts still in Redis. */
 export async function readPendingCounts(
@@ -52,17 +55,20 @@ export async function readPendingCounts(
   fields: string[],
 ): Promise<PendingRead> {
   const names = countKeys(store, counts, projectId);
-  const [pending, flushing, sequence, flushingExists] = repliesOf(
-    await store.redis
-      .multi()
-      .hmget(names.pending, ...fields)
-      .hmget(names.flushing, flushIdField, ...fields)
-      .get(names.flushSequence)
-      .exists(names.flushing)
-      .exec(),
-  ) as [Array<string | null>, Array<string | null>, string | null, number];
-  const flushingRead = readMap([flushIdField, ...fields], flushing);
-  return asPendingRead(readMap(fields, pending), flushingRead, sequence, flushingExists === 1);
+  const [pending, flushing, ...mark] = repliesOf(
+    await readingFlushMark(
+      store.redis
+        .multi()
+        .hmget(names.pending, ...fields)
+        .hmget(names.flushing, ...fields),
+      names,
+    ).exec(),
+  );
+  return {
+    pending: readMap(fields, pending as Array<string | null>),
+    flushing: readMap(fields, flushing as Array<string | null>),
+    mark: flushMarkOf(mark),
+  };
 }
 
 /** Every count of the project still in Redis: for a kind whose hash stays small (a few fields a day). */
@@ -72,12 +78,14 @@ export async function readAllPendingCounts(
   projectId: string,
 ): Promise<PendingRead> {
   const names = countKeys(store, counts, projectId);
-  const [pending, flushing, sequence] = repliesOf(
-    await store.redis.multi().hgetall(names.pending).hgetall(names.flushing).get(names.flushSequence).exec(),
-  ) as [Record<string, string>, Record<string, string>, string | null];
+  const [pending, flushing, ...mark] = repliesOf(
+    await readingFlushMark(store.redis.multi().hgetall(names.pending).hgetall(names.flushing), names).exec(),
+  );
   const asNumbers = (hash: Record<string, string>) =>
     new Map(Object.entries(hash).map(([field, count]) => [field, Number(count)]));
-  return asPendingRead(asNumbers(pending), asNumbers(flushing), sequence, Object.keys(flushing).length > 0);
+  const flushingCounts = asNumbers(flushing as Record<string, string>);
+  flushingCounts.delete(flushIdField);
+  return { pending: asNumbers(pending as Record<string, string>), flushing: flushingCounts, mark: flushMarkOf(mark) };
 }
 
 /**
@@ -95,10 +103,7 @@ export const pendingFields = (read: PendingRead): Set<string> =>
 /** Where the project's flushes stand before a read. */
 async function flushMark(store: CountStore, counts: { name: string }, projectId: string): Promise<FlushMark> {
   const names = countKeys(store, counts, projectId);
-  const [sequence, flushing, flushId] = repliesOf(
-    await store.redis.multi().get(names.flushSequence).exists(names.flushing).hget(names.flushing, flushIdField).exec(),
-  ) as [string | null, number, string | null];
-  return { sequence, flushing: flushing === 1, flushId: flushId === null ? null : Number(flushId) };
+  return flushMarkOf(repliesOf(await readingFlushMark(store.redis.multi(), names).exec()));
 }
 
 /** Reads started again when flushes keep finishing under them; the last attempt's answer is taken. */

@@ -54,10 +54,22 @@ export async function projectOverview(
       models.DailyCount.aggregate<SubscribedBefore>(subscribedBeforePipeline(projectId, start, flushUnderWay)),
       models.DailyCount.exists({ _id: dailyCountKey(projectId, baselineDay) }),
     ]);
-    return { window, before, baseline, pending: await readAllPendingCounts(deps, dailyCounts, projectId) };
+    // The days before the window that the flush under way wrote, with its number: as the window's documents carry it.
+    const writtenBefore = (before[0]?.writtenByFlush ?? []).map((day) => ({ day, flush: flushUnderWay }));
+    return {
+      window,
+      before,
+      baseline,
+      writtenBefore,
+      pending: await readAllPendingCounts(deps, dailyCounts, projectId),
+    };
   };
-  const { window, before, baseline, pending } = await withoutFlushBetween(deps, dailyCounts, projectId, read);
-  const writtenBefore = (before[0]?.writtenByFlush ?? []).map((day) => ({ day, flush: pending.flushId }));
+  const { window, before, baseline, writtenBefore, pending } = await withoutFlushBetween(
+    deps,
+    dailyCounts,
+    projectId,
+    read,
+  );
   const unstored = unstoredDays(pending, [...window, ...writtenBefore]);
   const byDay = new Map(window.map((counts) => [dayKey(counts.day), counts]));
   let subscribed = before[0]?.subscribed ?? 0;

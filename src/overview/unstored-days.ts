@@ -17,7 +17,11 @@ export function unstoredDays(
   for (const field of pendingFields(pending)) {
     const { day, name } = parseDayCountField(field);
     const totals = byDay.get(day) ?? { sent: 0, clicked: 0, subscribed: 0, conversions: 0 };
-    totals[name] += notYetStored(pending, field, pending.flushId !== null && flushOf.get(day) === pending.flushId);
+    totals[name] += notYetStored(
+      pending,
+      field,
+      pending.mark.flushId !== null && flushOf.get(day) === pending.mark.flushId,
+    );
     byDay.set(day, totals);
   }
   return byDay;
