@@ -1,7 +1,8 @@
-"""SecantusDB's own server (secantus.cli.main), with two fixes to its TTL monitor, a flag for its interval, and two
+"""SecantusDB's own server (secantus.cli.main), with two fixes to its TTL monitor, a flag for its interval, and three
 mends of its processor time, each in a module of its own: the index upkeep of secantusdb_index_upkeep.py (its writes
 read the index catalog once a chunk, and an update rewrites only the entries of the indexes whose fields it changed),
-and WiredTiger's keys packed without parsing their format each time (secantusdb_key_packing.py).
+WiredTiger's keys packed without parsing their format each time (secantusdb_key_packing.py), and `$in` of strings
+matched by a set (secantusdb_in_matching.py).
 
 1. After each sweep the monitor waits 60 s on the same WiredTiger session, and a sweep can leave its read snapshot
    held there; WiredTiger then keeps every change made after it. About 9,000 inserts later, a server taking writes
@@ -31,6 +32,7 @@ import sys
 from secantus.cli import main
 from secantus.storage import Storage
 
+import secantusdb_in_matching
 import secantusdb_index_upkeep
 import secantusdb_key_packing
 
@@ -110,6 +112,7 @@ def with_ttl_sweep_seconds(seconds):
 if __name__ == "__main__":
     secantusdb_index_upkeep.apply()
     secantusdb_key_packing.apply()
+    secantusdb_in_matching.apply()
     ttl_sweep_seconds = take_ttl_sweep_seconds(sys.argv)
     if ttl_sweep_seconds is not None:
         with_ttl_sweep_seconds(ttl_sweep_seconds)

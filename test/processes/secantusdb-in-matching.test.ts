@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { MongoClient, type Collection, type Document } from 'mongodb';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { withDatabase } from '../../src/infra/mongo-url.ts';
+
+type Value = string | number | null | Value[] | { [key: string]: Value };
+interface Row {
+  _id: string;
+  field?: Value;
+}
+
+/** What each row's `field` holds: every kind a `$in` of strings meets, and some it must not match. */
+const fields: Array<Value | undefined> = [
+  'red',
+  'Red',
+  'blue',
+  '1',
+  1,
+  null,
+  undefined,
+  [],
+  ['red', 'green'],
+  ['green', 'yellow'],
+  ['green', 1],
+  ['blue', 2],
+  [['red']],
+  [['red'], 'blue'],
+  { red: 'red' },
+  [{ red: 'red' }],
+  'é漢',
+  '',
+];
+const rowsOf = fields.map((field, n) => (field === undefined ? { _id: `row-${n}` } : { _id: `row-${n}`, field }));
+
+/** MongoDB's `$in`: a value equals a candidate (strings by exact text, no other type equal to a string), or is an array with an element that does. */
+function matchesIn(value: Value | undefined, candidates: Array<string | number | null>): boolean {
+  const equal = (candidate: string | number | null) => (candidate === null ? value == null : value === candidate);
+  if (candidates.some(equal)) return true;
+  return Array.isArray(value) && value.some((element) => candidates.includes(element as string | number | null));
+}
+
+let client: MongoClient;
+let rows: Collection<Row>;
+
+beforeAll(async () => {
+  client = await MongoClient.connect(withDatabase(inject('mongoUrl'), `in_matching_${randomBytes(4).toString('hex')}`));
+  rows = client.db().collection<Row>('rows');
+  await rows.createIndex({ field: 1 });
+  await rows.insertMany(rowsOf);
+});
+
+afterAll(async () => {
+  await client?.db().dropDatabase();
+  await client?.close();
+});
+
+const idsOf = (found: Document[]) => found.map((row) => row._id as string).sort();
+const expectedIds = (candidates: Array<string | number | null>) =>
+  rowsOf
+    .filter((row) => matchesIn(row.field, candidates))
+    .map((row) => row._id)
+    .sort();
+
+/*
+ * The local server matches a `$in` whose candidates are all strings by a set lookup (local/services/
+ * secantusdb_in_matching.py): each filter here must find what MongoDB finds, through the index and by a collection
+ * scan, for finds and for updates.
+ */
+it('finds by $in of strings exactly what MongoDB finds, whatever the values it meets', async () => {
+  const filters: Array<Array<string | number | null>> = [
+    ['red'],
+    ['red', 'blue'],
+    ['yellow', 'absent'],
+    ['1'],
+    ['é漢', ''],
+    ['RED'],
+    Array.from({ length: 500 }, (_, n) => (n === 250 ? 'green' : `other-${n}`)),
+    ['red', 1],
+    ['blue', null],
+  ];
+  for (const candidates of filters) {
+    const filter = { field: { $in: candidates } };
+    const described = JSON.stringify(candidates).slice(0, 80);
+    expect(idsOf(await rows.find(filter).toArray()), described).toEqual(expectedIds(candidates));
+    expect(idsOf(await rows.find(filter, { hint: { $natural: 1 } }).toArray()), described).toEqual(
+      expectedIds(candidates),
+    );
+    expect(idsOf(await rows.find({ field: { $nin: candidates } }).toArray()), described).toEqual(
+      rowsOf
+        .map((row) => row._id)
+        .filter((id) => !expectedIds(candidates).includes(id))
+        .sort(),
+    );
+  }
+  const someIds = ['row-0', 'row-8', 'row-12', 'absent'];
+  expect(idsOf(await rows.find({ _id: { $in: someIds } }).toArray())).toEqual(['row-0', 'row-12', 'row-8']);
+  // A collation still decides equality: 'RED' at strength 2 is 'red' and 'Red'.
+  const caseless = await rows.find({ field: { $in: ['RED'] } }, { collation: { locale: 'en', strength: 2 } }).toArray();
+  expect(idsOf(caseless)).toEqual(['row-0', 'row-1', 'row-8']);
+});
+
+it('updates by $in of strings exactly the documents MongoDB updates, as a claim of travellers does', async () => {
+  const claimed = ['row-2', 'row-9', 'row-17', 'absent'];
+  const result = await rows.updateMany(
+    { _id: { $in: claimed }, field: { $in: ['blue', 'yellow', ''] } },
+    { $set: { claim: 'c1' } },
+  );
+  expect(result.modifiedCount).toBe(3);
+  expect(idsOf(await rows.find({ claim: 'c1' } as Document).toArray())).toEqual(['row-17', 'row-2', 'row-9']);
+});
