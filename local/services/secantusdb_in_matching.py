@@ -4,7 +4,8 @@ SecantusDB matches `{field: {$in: [...]}}` by comparing each value of the field 
 its numeric-aware equality: a claim of journey travellers by `_id: {$in: [100 ids]}` made a hundred comparisons for
 each document the index found, a third of the claim's processor time. When every candidate is a string and no
 collation applies, a string value equals a candidate exactly when it is the same string (no other type equals a
-string), so the candidates become a set, made once per `$in` of a command. Only values that are strings, or arrays of
+string), so the candidates are looked up in a set: made for each document matched, a few microseconds against a
+hundred comparisons, and always from the filter as it stands. Only values that are strings, or arrays of
 strings (matched through their elements, as SecantusDB does), take that path; any other value, candidate or operator
 goes to SecantusDB's own matcher (test/processes/secantusdb-in-matching.test.ts).
 """
@@ -12,22 +13,6 @@ goes to SecantusDB's own matcher (test/processes/secantusdb-in-matching.test.ts)
 from secantus import query
 
 original_op_matches = query._op_matches
-# The candidates' set of each `$in` argument lately seen, by the argument list's identity: a command's filter is
-# decoded once and matched against every document it reaches. Each entry keeps its list alive, so no other list can
-# take its id while the entry stands.
-string_sets = {}
-string_sets_kept = 256
-
-
-def candidate_strings(candidates):
-    entry = string_sets.get(id(candidates))
-    if entry is not None and entry[0] is candidates:
-        return entry[1]
-    strings = frozenset(candidates) if all(type(candidate) is str for candidate in candidates) else None
-    if len(string_sets) >= string_sets_kept:
-        string_sets.clear()
-    string_sets[id(candidates)] = (candidates, strings)
-    return strings
 
 
 def in_by_set(values, strings, descend):
@@ -46,12 +31,10 @@ def in_by_set(values, strings, descend):
 
 
 def op_matches(values, op, arg, collation=None, *, field="", descend=True):
-    if op == "$in" and collation is None and type(arg) is list and arg:
-        strings = candidate_strings(arg)
-        if strings is not None:
-            matched = in_by_set(values, strings, descend)
-            if matched is not None:
-                return matched
+    if op == "$in" and collation is None and type(arg) is list and all(type(candidate) is str for candidate in arg):
+        matched = in_by_set(values, frozenset(arg), descend)
+        if matched is not None:
+            return matched
     return original_op_matches(values, op, arg, collation, field=field, descend=descend)
 
 

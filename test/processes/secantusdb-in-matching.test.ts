@@ -100,6 +100,35 @@ it('finds by $in of strings exactly what MongoDB finds, whatever the values it m
   expect(idsOf(caseless)).toEqual(['row-0', 'row-1', 'row-8']);
 });
 
+/**
+ * A candidate no row holds that is not a string: the same `$in` with it added is matched by SecantusDB's own matcher,
+ * and must find the same rows.
+ */
+const unheldNumber = 987_654_321;
+const shapes: Array<[string, (candidates: Array<string | number>) => Document]> = [
+  ['a field', (candidates) => ({ field: { $in: candidates } })],
+  ['a position', (candidates) => ({ 'field.0': { $in: candidates } })],
+  ['an element', (candidates) => ({ field: { $elemMatch: { $in: candidates } } })],
+  ['a negation', (candidates) => ({ field: { $not: { $in: candidates } } })],
+  ['an id', (candidates) => ({ _id: { $in: candidates } })],
+];
+
+it("finds by $in of strings what SecantusDB's own matcher finds, in every place a $in goes", async () => {
+  const candidateLists = [['red'], ['red', 'red', 'blue'], ['yellow', ''], ['row-3', 'row-12', 'green']];
+  for (const [shape, filterOf] of shapes)
+    for (const candidates of candidateLists) {
+      const described = `${shape}: ${JSON.stringify(candidates)}`;
+      const byOwnMatcher = idsOf(
+        await rows.find(filterOf([...candidates, unheldNumber]), { hint: { $natural: 1 } }).toArray(),
+      );
+      expect(idsOf(await rows.find(filterOf(candidates), { hint: { $natural: 1 } }).toArray()), described).toEqual(
+        byOwnMatcher,
+      );
+      // Read two at a time: each batch after the first is matched by a later command on the same filter.
+      expect(idsOf(await rows.find(filterOf(candidates), { batchSize: 2 }).toArray()), described).toEqual(byOwnMatcher);
+    }
+});
+
 it('updates by $in of strings exactly the documents MongoDB updates, as a claim of travellers does', async () => {
   const claimed = ['row-2', 'row-9', 'row-17', 'absent'];
   const result = await rows.updateMany(
