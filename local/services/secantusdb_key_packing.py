@@ -5,8 +5,8 @@ wiredtiger/packing.py, which parses the column format again and walks it with a 
 the local server's processor time in a run of journey steps. SecantusDB's tables use three kinds of column, `S`
 (a NUL-terminated string), `u` (raw bytes, last in every format they use) and `q` (a variable-length integer). For a
 format made of those, with `u` last if at all, the packer and unpacker here are built once and give byte for byte what packing.py gives
-(`python3 secantusdb_key_packing.py` compares them on random keys of every such format and exits non-zero on any
-difference; test/processes/secantusdb-key-packing.test.ts runs it). Any other format, or a value of another type than
+(test/support/secantusdb_key_packing_check.py compares them on random keys of every such format;
+test/processes/secantusdb-key-packing.test.ts runs it). Any other format, or a value of another type than
 those columns take (where packing.py converts, or refuses), goes to packing.py itself.
 """
 
@@ -93,76 +93,3 @@ def unpack(fmt, packed):
 def apply():
     swig_wiredtiger.pack = pack
     swig_wiredtiger.unpack = unpack
-
-
-def _outcome(run):
-    try:
-        return ("value", run())
-    except Exception as error:
-        return ("error", type(error))
-
-
-def compare(rounds=5_000, seed=7):
-    """Packs random values of every format of SecantusDB's tables both ways; answers the differences found."""
-    import random
-
-    generator = random.Random(seed)
-    texts = ["", "a", "db", "journey_travellers", "é漢\U0001f600", "with\0nul", "x" * 300]
-    numbers = [0, 1, -1, 63, 64, -64, -65, 8255, 8256, 8257, -8256, -8257, 2**31, -(2**31), 2**63 - 1, -(2**63)]
-
-    def value(kind):
-        if kind == "S":
-            return generator.choice(texts) if generator.random() < 0.5 else generator.randbytes(8).hex()
-        if kind == "u":
-            return generator.randbytes(generator.choice([0, 1, 5, 63, 64, 200, 5000]))
-        return generator.choice(numbers) if generator.random() < 0.5 else generator.randint(-(2**63), 2**63 - 1)
-
-    differences = []
-    for fmt in ["S", "SS", "SSS", "SSu", "SSSu", "SSq", "q", "u"]:
-        fast_pack, fast_unpack = for_format(fmt)
-        for _ in range(rounds):
-            values = [value(kind) for kind in fmt]
-            expected = original_pack(fmt, *values)
-            if fast_pack(*values) != expected:
-                differences.append(f"pack {fmt} {values!r}")
-            if fast_unpack(expected) != original_unpack(fmt, expected):
-                differences.append(f"unpack {fmt} {expected!r}")
-    # Values packing.py converts, ignores or refuses, and packed input WiredTiger may hand back other than bytes.
-    class Text(str):
-        pass
-
-    unusual_values = [
-        ("SS", ("a", b"b")),
-        ("Su", ("a", "b")),
-        ("Su", ("a", memoryview(b"b"))),
-        ("S", (Text("a"),)),
-        ("S", ("\ud800",)),
-        ("SS", ("a", "b", "extra")),
-        ("q", ()),
-        ("q", (True,)),
-        ("q", (2**64 + 8255,)),
-        ("q", (2**64 + 8256,)),
-        ("q", (1.0,)),
-        ("SSu", ("a", "b", bytearray(b"c"))),
-        ("uS", (b"a", "b")),
-    ]
-    unusual_packed = [("u", None), ("SSu", None), ("SS", bytearray(b"a\0b\0")), ("S", b"no nul"), ("q", b""), ("S", b"\xff\0")]
-    for fmt, values in unusual_values:
-        got, expected = _outcome(lambda: pack(fmt, *values)), _outcome(lambda: original_pack(fmt, *values))
-        if got != expected:
-            differences.append(f"pack {fmt} {values!r}: {got} against {expected}")
-    for fmt, packed in unusual_packed:
-        got, expected = _outcome(lambda: unpack(fmt, packed)), _outcome(lambda: original_unpack(fmt, packed))
-        if got != expected:
-            differences.append(f"unpack {fmt} {packed!r}: {got} against {expected}")
-    return differences
-
-
-if __name__ == "__main__":
-    import sys
-
-    found = compare()
-    for difference in found[:20]:
-        print(difference)
-    print(f"{len(found)} differences")
-    sys.exit(1 if found else 0)

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { MongoClient, type Collection, type Document } from 'mongodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { withDatabase } from '../../src/infra/mongo-url.ts';
+import type { Collection, Document } from 'mongodb';
+import { beforeAll, expect, it } from 'vitest';
+import { useScratchDatabase } from '../support/scratch-database.ts';
 
 type Value = string | number | null | Value[] | { [key: string]: Value };
 interface Row {
@@ -40,19 +38,13 @@ function matchesIn(value: Value | undefined, candidates: Array<string | number |
   return Array.isArray(value) && value.some((element) => candidates.includes(element as string | number | null));
 }
 
-let client: MongoClient;
+const scratch = useScratchDatabase();
 let rows: Collection<Row>;
 
 beforeAll(async () => {
-  client = await MongoClient.connect(withDatabase(inject('mongoUrl'), `in_matching_${randomBytes(4).toString('hex')}`));
-  rows = client.db().collection<Row>('rows');
+  rows = scratch.db.collection<Row>('rows');
   await rows.createIndex({ field: 1 });
   await rows.insertMany(rowsOf);
-});
-
-afterAll(async () => {
-  await client?.db().dropDatabase();
-  await client?.close();
 });
 
 const idsOf = (found: Document[]) => found.map((row) => row._id as string).sort();

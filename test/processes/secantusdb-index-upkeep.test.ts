@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { Double, MongoClient, MongoServerError, type Collection, type Document } from 'mongodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { withDatabase } from '../../src/infra/mongo-url.ts';
+import { Double, MongoServerError, type Collection, type Document } from 'mongodb';
+import { beforeAll, expect, it } from 'vitest';
+import { useScratchDatabase } from '../support/scratch-database.ts';
 
 interface Row {
   _id: string;
@@ -48,7 +46,7 @@ const probes: Array<Document | [Document, Document]> = [
   { score: { $gte: 7 } },
 ];
 
-let client: MongoClient;
+const scratch = useScratchDatabase();
 let rows: Collection<Row>;
 
 const ids = (found: Array<{ _id: string }>) => found.map((row) => row._id).sort();
@@ -66,10 +64,7 @@ async function expectIndexesAgree(after: string) {
 }
 
 beforeAll(async () => {
-  client = await MongoClient.connect(
-    withDatabase(inject('mongoUrl'), `index_upkeep_${randomBytes(4).toString('hex')}`),
-  );
-  rows = client.db().collection<Row>('rows');
+  rows = scratch.db.collection<Row>('rows');
   await rows.createIndexes([
     { key: indexes.subscribed },
     { key: indexes.tags },
@@ -95,11 +90,6 @@ beforeAll(async () => {
     })),
   );
   await expectIndexesAgree('the insert');
-});
-
-afterAll(async () => {
-  await client?.db().dropDatabase();
-  await client?.close();
 });
 
 /*
