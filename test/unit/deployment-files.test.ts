@@ -6,9 +6,10 @@ import { parse } from 'yaml';
 import { readProcfile } from '../../local/start/procfile.ts';
 
 const root = resolve(import.meta.dirname, '../..');
-/** The deliver worker's heap is smaller and its young generation capped (the Procfile says why). */
+/** The deliver worker's heap is smaller, and its young generation capped as some others' are (the Procfile says why). */
 const heapFlags: Record<string, string> = {
   'deliver.ts': '--max-old-space-size=192 --max-semi-space-size=32',
+  'event-ingest.ts': '--max-old-space-size=256 --max-semi-space-size=16',
   'journey-steps.ts': '--max-old-space-size=256 --max-semi-space-size=16',
 };
 const workerHeapFlag = (file: string) => heapFlags[file] ?? '--max-old-space-size=256';
