@@ -40,6 +40,8 @@ export function stderrProgress(label: string, total: number): (done: number) => 
 
 /** The push token of the seeded device-<index> (web devices without a subscription from webPushFor included). */
 export const seededToken = (index: number) => `bench-${index}`;
+/** The index of the seeded device whose push token is `token` (seededToken's inverse). */
+export const seededIndex = (token: string) => Number(token.slice('bench-'.length));
 
 /**
  * Bulk-inserts devices device-0 … device-(count-1), platforms in turn, token seededToken(i), user user-<i>, at
