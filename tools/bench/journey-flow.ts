@@ -165,9 +165,8 @@ export async function runJourney(
   log(`memory while waiting: ${JSON.stringify(memory)}`);
 
   // The reporters: each reports once it listens at the await step, so that its event counts (CONTRACTS §18). Only
-  // those whose first push has arrived are read, each until it listens: reading every pending reporter twice a second
-  // from the end of entry kept the server at 0.13-0.21 of a core while nothing else ran (10,000 subjects), taken from
-  // the steps it measures.
+  // those whose first push has arrived are read, each until it listens: the bench's reads are work on the server
+  // whose steps it measures.
   const every = Math.max(1, Math.round(100 / options.reportPercent));
   const pending = new Set(subjectIds(subjects).filter((_, index) => index % every === 0));
   const reporters = pending.size;
