@@ -88,8 +88,8 @@ export async function seedWaitingTravellers(
 
 /**
  * Resolves once at least `count` travellers of the journey have left (their push step ran). The count reads every
- * document it counts on the local server, whose one core also runs the steps under test: counting 10,000 every 100 ms
- * took a third of it, so the wait polls less often the more it counts (once a second at 10,000).
+ * document it counts on the local server, whose one core also runs the steps under test, so the wait polls less often
+ * the more it counts (once a second at 10,000).
  */
 export function travellersDone(harness: FaultHarness, journeyId: string, count: number, timeoutMs = 120_000) {
   return eventually(

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { createProject } from '../../src/projects/create-project.ts';
 import { openBenchEnvironment, projectApi } from './bench-environment.ts';
 import { cpuSeconds, peakRssMiB, waitUntil } from './measure.ts';
-import { seedDevices, seededToken } from './seed-devices.ts';
+import { seedDevices, seededToken, seededTokenPrefix as tokenPrefix } from './seed-devices.ts';
 import { measureSandboxCeiling } from './sandbox-ceiling.ts';
 import { benchLanguages as languages } from './every-option.ts';
 import { checkTarget, historyInsertCeiling, ratio } from './database-ceilings.ts';
@@ -61,7 +61,6 @@ if (unknownVariant)
 const variantNames = withBaselines(askedVariants.filter(isSendVariantName));
 const expectedUnsubscribed = (variant: SendVariant) =>
   variant.unregisteredEvery ? Math.ceil(deviceCount / variant.unregisteredEvery) : 0;
-const tokenPrefix = 'bench-';
 /** A seeded token, or a seeded Web Push endpoint (its id starts with the prefix too). */
 const isBenchToken = (token: string) => token.startsWith(tokenPrefix) || token.includes(`/webpush/push/${tokenPrefix}`);
 const progress = (label: string, done: number, total: number) => {

@@ -26,7 +26,9 @@ export interface BenchContext {
 
 const inFlight = 16;
 const perRequest = 100;
-const subjectIds = (count: number) => Array.from({ length: count }, (_, index) => `device-${index}`);
+/** The subject of the seeded device-<index>: the device itself. */
+const subjectOf = (index: number) => `device-${index}`;
+const subjectIds = (count: number) => Array.from({ length: count }, (_, index) => subjectOf(index));
 const remaining = (context: BenchContext) => Math.max(1000, context.deadline - Date.now());
 
 /** The ceiling: a plain send to the same devices, from the first POST to the last receipt. */
@@ -175,7 +177,7 @@ export async function runJourney(
   while (pending.size > 0 && (await count('completed')) + (await count('exited')) < subjects) {
     const deliveries = bench.sandbox!.deliveries();
     for (const { token } of deliveries.slice(deliveriesSeen)) {
-      const subjectId = `device-${seededIndex(token)}`;
+      const subjectId = subjectOf(seededIndex(token));
       if (pending.has(subjectId)) pushed.add(subjectId);
     }
     deliveriesSeen = deliveries.length;

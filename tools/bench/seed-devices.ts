@@ -38,10 +38,12 @@ export function stderrProgress(label: string, total: number): (done: number) => 
   };
 }
 
+/** What every seeded push token starts with (and the id of a seeded Web Push endpoint). */
+export const seededTokenPrefix = 'bench-';
 /** The push token of the seeded device-<index> (web devices without a subscription from webPushFor included). */
-export const seededToken = (index: number) => `bench-${index}`;
+export const seededToken = (index: number) => `${seededTokenPrefix}${index}`;
 /** The index of the seeded device whose push token is `token` (seededToken's inverse). */
-export const seededIndex = (token: string) => Number(token.slice('bench-'.length));
+export const seededIndex = (token: string) => Number(token.slice(seededTokenPrefix.length));
 
 /**
  * Bulk-inserts devices device-0 … device-(count-1), platforms in turn, token seededToken(i), user user-<i>, at
