@@ -49,6 +49,12 @@ export const redisKeys = {
   projectLimit: (prefix: string, projectId: string, resource: string) =>
     `${prefix}:project-limit:{${projectId}}:${resource}`,
   journeysVersion: (prefix: string, projectId: string) => `${prefix}:journeys-version:{${projectId}}`,
+  /**
+   * A due traveller's step run held by a step runner (traveller-claims.ts). A claim's keys are one script's, so they
+   * share the journey-steps queue's tag.
+   */
+  journeyClaim: (prefix: string, travellerId: string) =>
+    `${prefix}:journey-claim:{${queueTags['journey-steps']}}:${travellerId}`,
   /** A journey's counts (CONTRACTS §18), one hash of HINCRBY fields, so that no document is their meeting point. */
   journeyStats: (prefix: string, journeyId: string) => `${prefix}:journey-stats:{${journeyId}}`,
   /**

@@ -19,6 +19,8 @@ export interface StepBatch {
   move: string;
 }
 
+const claimedDue = { $in: ['due' as const, 'held' as const] };
+
 /** What a step run sets on the travellers it moves: its claim and runId on those going on now, none on the others. */
 const stepRunFields = (batch: StepBatch, runId: string | null) => ({
   claim: runId ? batch.claim : null,
@@ -44,20 +46,26 @@ const onward = (batch: StepBatch, traveller: Traveller, move: Move, runId: strin
 });
 
 /**
- * The batch's travellers still claimed by it and running (on the {claim} index): all of them, or those of `ids`. The
+ * The batch's travellers still at its step as claimed. Claimed in Redis (their record due): those of `ids` at the
+ * step with the seq the claim read, due or held by a pause meanwhile (the move takes them on; the runner holds them
+ * at their next step), not moved on by an event or left. Claimed by their record (running, their step chained or
+ * retried): those still running under the batch's claim (on the {claim} index), all of them or those of `ids`. The
  * batch is every traveller of its claim at its step, on its version under its runId.
  */
-export function stepBatchFilter(batch: StepBatch, ids: string[] | null) {
+export function stepBatchFilter(batch: StepBatch, ids: string[] | null, seq: number) {
   const first = batch.travellers[0]!;
+  if (first.state === 'due')
+    return { _id: { $in: ids ?? batch.travellers.map(({ _id }) => _id) }, state: claimedDue, at: batch.stepId, seq };
   const atStep = { claim: batch.claim, state: 'running' as const, at: batch.stepId, runId: first.runId };
   return ids ? { ...atStep, _id: { $in: ids } } : { ...atStep, journeyId: first.journeyId, version: first.version };
 }
 
 /**
- * Records the moves of the batch's travellers and moves them on: one range update per distinct move, conditional
- * on the claim and the running state (a traveller that exited or was taken over meanwhile is left as it is), counting
- * only those it moved. A batch whose travellers share one move is one update of the claim's travellers at the step;
- * others name their travellers. Answers the travellers it moved whose next step is due now, still claimed.
+ * Records the moves of the batch's travellers and moves them on: one update per distinct move, conditional on the
+ * step run claimed (stepBatchFilter: a traveller that exited, was moved on by an event or was taken over meanwhile is
+ * left as it is), counting only those it moved. A batch whose travellers share one move is one update of the batch's
+ * travellers at the step; others name their travellers. Answers the travellers it moved whose next step is due now,
+ * claimed by their record under this claim.
  */
 export async function advanceTravellers(
   models: Models,
@@ -65,23 +73,32 @@ export async function advanceTravellers(
   moves: Map<string, Move>,
   stats: StatsChanges,
 ): Promise<Traveller[]> {
-  const byMove = new Map<string, { move: Move; ids: string[]; runId: string | null }>();
+  const byMove = new Map<string, { move: Move; seq: number; ids: string[]; runId: string | null }>();
   const counts: TravellerCounts = new Map();
   const goingOn: Traveller[] = [];
+  // Claimed in Redis, a traveller's move is conditional on its seq: those of one move and one seq are one update.
+  const bySeq = batch.travellers[0]?.state === 'due';
   for (const traveller of batch.travellers) {
     const move = moves.get(traveller._id);
     if (!move) continue;
-    const key = JSON.stringify(move);
-    const same = byMove.get(key) ?? { move, ids: [], runId: goesOnNow(move.result) ? randomUUID() : null };
+    const key = bySeq ? `${traveller.seq}\n${JSON.stringify(move)}` : JSON.stringify(move);
+    const same = byMove.get(key) ?? {
+      move,
+      seq: traveller.seq,
+      ids: [],
+      runId: goesOnNow(move.result) ? randomUUID() : null,
+    };
     same.ids.push(traveller._id);
     byMove.set(key, same);
     counts.set(traveller._id, countsOf(batch.stepId, traveller, move));
     if (same.runId) goingOn.push(onward(batch, traveller, move, same.runId));
   }
   const wholeBatch = byMove.size === 1 && [...byMove.values()][0]!.ids.length === batch.travellers.length;
-  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byMove.values()].map(({ move, ids, runId }) => ({
-    updateMany: { filter: stepBatchFilter(batch, wholeBatch ? null : ids), update: movedOn(batch, move, runId) },
-  }));
+  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byMove.values()].map(
+    ({ move, seq, ids, runId }) => ({
+      updateMany: { filter: stepBatchFilter(batch, wholeBatch ? null : ids, seq), update: movedOn(batch, move, runId) },
+    }),
+  );
   const moved = await moveCounted(models, batch.move, operations, counts.size, counts, stats);
   return moved === 'all' ? goingOn : goingOn.filter((traveller) => moved.has(traveller._id));
 }

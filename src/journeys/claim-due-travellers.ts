@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { inChunks, maxIdsPerIn } from '../infra/chunks.ts';
 import type { Models } from '../models/index.ts';
-import type { Traveller } from './steps/step-context.ts';
+import type { StepDeps, Traveller } from './steps/step-context.ts';
+import { claimStepRuns, releaseStepRuns } from './traveller-claims.ts';
 
 export const claimBatchSize = 500;
 
@@ -9,13 +10,14 @@ type ClaimState = 'due' | 'running';
 interface Bound {
   dueAt: Date;
   _id: string;
+  seq: number;
   /** The claim of a traveller whose lease passed; null for a due one. */
   claim?: string | null;
 }
 
 /** The oldest due steps, in the order of the {state, dueAt, _id} index: due ones, and those whose lease passed. */
 export const dueTravellersQuery = (models: Models, state: ClaimState, now: Date, limit: number) =>
-  models.JourneyTraveller.find({ state, dueAt: { $lte: now } }, { _id: 1, dueAt: 1, claim: 1 })
+  models.JourneyTraveller.find({ state, dueAt: { $lte: now } }, { _id: 1, dueAt: 1, seq: 1, claim: 1 })
     .sort({ dueAt: 1, _id: 1 })
     .limit(limit)
     .lean<Bound[]>();
@@ -24,25 +26,29 @@ export const dueTravellersQuery = (models: Models, state: ClaimState, now: Date,
 export const claimedTravellersQuery = (models: Models, claim: string) =>
   models.JourneyTraveller.find({ claim }).lean<Traveller[]>();
 
+/** Travellers read back whole by id. */
+export const travellersByIdQuery = (models: Models, ids: string[]) =>
+  models.JourneyTraveller.find({ _id: { $in: ids } }).lean<Traveller[]>();
+
 /** A due traveller found, in claim order: those whose lease passed, then those due, each oldest first. */
 export type Found = { state: ClaimState } & Bound;
 
 /**
- * What a batch's claim takes: the travellers of its one lapsed claim, whole (on the {claim} index), else those of its
- * ids still due, in `$in`s of 100. Never a range: travellers due since the read sort among a batch's own, and a claim
- * is at most its batch. Each filter's first field is the one the local server looks up.
+ * What a lapsed claim's takeover writes: its travellers, whole (on the {claim} index), or those of the batch's ids
+ * running under no claim, in `$in`s of 100. Never a range: travellers due since the read sort among a batch's own,
+ * and a claim is at most its batch. Each filter's first field is the one the local server looks up.
  */
 export function claimFilters(batch: Found[], now: Date) {
   const [first] = batch;
   const due = { $lte: now };
-  if (first?.state === 'running' && first.claim) return [{ claim: first.claim, state: 'running' as const, dueAt: due }];
-  const state = first?.state ?? 'due';
+  if (first?.claim) return [{ claim: first.claim, state: 'running' as const, dueAt: due }];
   const ids = batch.map((found) => found._id);
-  return [...inChunks(ids, maxIdsPerIn)].map((chunk) =>
-    state === 'running'
-      ? { _id: { $in: chunk }, claim: null, state, dueAt: due }
-      : { _id: { $in: chunk }, state, dueAt: due },
-  );
+  return [...inChunks(ids, maxIdsPerIn)].map((chunk) => ({
+    _id: { $in: chunk },
+    claim: null,
+    state: 'running' as const,
+    dueAt: due,
+  }));
 }
 
 /** The oldest due steps: those whose worker died holding them (lease passed) first, then those due. */
@@ -72,34 +78,69 @@ export function takeBatch(found: Found[]): Found[] {
   return batch;
 }
 
+type ClaimDeps = Pick<StepDeps, 'models' | 'redis' | 'config'>;
+
 /**
- * Takes a batch (takeBatch) for this worker: due ones get a new runId, a lapsed claim's travellers (their worker died
- * holding them) keep theirs, so their step's writes come out the same. The write is conditional on the state read, so
- * two workers claiming at once never share a traveller: fewer than found are claimed when another worker took some.
+ * Takes a lapsed claim's travellers (takeBatch; their worker died holding them, or their step failed and its retry
+ * is due) under their runIds, so their step's writes come out the same. The write is conditional on the state read,
+ * so two workers taking it at once never share a traveller.
+ */
+async function takeOverLapsed(models: Models, leaseMs: number, batch: Found[], claim: string) {
+  const now = new Date();
+  const $set = { state: 'running', claim, dueAt: new Date(now.getTime() + leaseMs) };
+  await models.JourneyTraveller.bulkWrite(
+    claimFilters(batch, now).map((filter) => ({ updateMany: { filter, update: { $set } } })),
+    { ordered: false },
+  );
+  return claimedTravellersQuery(models, claim);
+}
+
+/**
+ * Takes due travellers' step runs in Redis (traveller-claims.ts), their records unwritten, and reads them back: each
+ * under the runId of its step run, those still at the step found (not moved on by an event or another worker since).
+ */
+async function claimDue(deps: ClaimDeps, leaseMs: number, batch: Found[], claim: string) {
+  const runIds = await claimStepRuns(deps, claim, leaseMs, batch);
+  if (runIds.size === 0) return [];
+  const seqs = new Map(batch.map(({ _id, seq }) => [_id, seq]));
+  const now = Date.now();
+  const atStep = (traveller: Traveller) =>
+    traveller.state === 'due' && traveller.seq === seqs.get(traveller._id) && traveller.dueAt!.getTime() <= now;
+  const read = await travellersByIdQuery(deps.models, [...runIds.keys()]);
+  const travellers = read.filter(atStep).map((traveller) => ({ ...traveller, runId: runIds.get(traveller._id)! }));
+  const taken = new Set(travellers.map((traveller) => traveller._id));
+  await releaseStepRuns(
+    deps,
+    claim,
+    [...runIds.keys()].filter((id) => !taken.has(id)),
+  );
+  return travellers;
+}
+
+/**
+ * Takes a batch (takeBatch) for this worker: due ones by a claim in Redis, a lapsed claim's by a write of their
+ * records. Fewer than found are taken when another worker took some first.
  */
 export async function claimFound(
-  models: Models,
+  deps: ClaimDeps,
   leaseMs: number,
   batch: Found[],
 ): Promise<{ claim: string; travellers: Traveller[] }> {
   const claim = randomUUID();
   if (batch.length === 0) return { claim, travellers: [] };
-  const now = new Date();
-  const claimed = { state: 'running', claim, dueAt: new Date(now.getTime() + leaseMs) };
-  const $set = batch[0]!.state === 'due' ? { ...claimed, runId: claim } : claimed;
-  await models.JourneyTraveller.bulkWrite(
-    claimFilters(batch, now).map((filter) => ({ updateMany: { filter, update: { $set } } })),
-    { ordered: false },
-  );
-  return { claim, travellers: await claimedTravellersQuery(models, claim) };
+  const travellers =
+    batch[0]!.state === 'due'
+      ? await claimDue(deps, leaseMs, batch, claim)
+      : await takeOverLapsed(deps.models, leaseMs, batch, claim);
+  return { claim, travellers };
 }
 
 /** Takes up to a batch of the oldest due travellers for this worker (claimFound); `found` is how many were due. */
 export async function claimDueTravellers(
-  models: Models,
+  deps: ClaimDeps,
   leaseMs: number,
   limit = claimBatchSize,
 ): Promise<{ claim: string; travellers: Traveller[]; found: number }> {
-  const found = await findDue(models, new Date(), limit);
-  return { ...(await claimFound(models, leaseMs, takeBatch(found))), found: found.length };
+  const found = await findDue(deps.models, new Date(), limit);
+  return { ...(await claimFound(deps, leaseMs, takeBatch(found))), found: found.length };
 }

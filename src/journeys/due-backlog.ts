@@ -1,5 +1,7 @@
-import type { Models } from '../models/index.ts';
 import { claimFound, type Found, findDue, takeBatch } from './claim-due-travellers.ts';
+import type { StepDeps, Traveller } from './steps/step-context.ts';
+
+type BacklogDeps = Pick<StepDeps, 'models' | 'redis' | 'config'>;
 
 /**
  * How many due travellers one read finds. The local server reads and decodes every due document for a read of the
@@ -17,25 +19,25 @@ export const backlogFreshMs = 60_000;
 
 /**
  * A process's due travellers, read oldest first and handed out a claim's batch at a time, to this process's concurrent
- * runs alike (takeBatch). A batch is only a hint: its claim is conditional on the state read, so one that another
+ * runs alike (takeBatch). A batch is only a hint: its claim takes only what no other claim holds, so one that another
  * worker took first claims nothing.
  */
 export class DueBacklog {
   private found: Found[] = [];
   private readAt = 0;
   private reading: Promise<void> | null = null;
-  private readonly models: Models;
+  private readonly deps: BacklogDeps;
   private readonly readSize: number;
   private readsStarted = 0;
   /**
-   * Travellers of this process's claims still being written (null), or written before the read of that number
-   * started: a read that started before the write may still find them due, and a claim of them again would only wait
-   * behind the first for nothing.
+   * Travellers of this process's runs still in flight (null), or whose run ended before the read of that number
+   * started: a claim leaves its travellers due in MongoDB until their step is recorded, so a read before then finds
+   * them due, and a claim of them again would take nothing.
    */
   private readonly claiming = new Map<string, number | null>();
 
-  constructor(models: Models, readSize = backlogReadSize) {
-    this.models = models;
+  constructor(deps: BacklogDeps, readSize = backlogReadSize) {
+    this.deps = deps;
     this.readSize = readSize;
   }
 
@@ -50,12 +52,16 @@ export class DueBacklog {
     return takeBatch(this.found);
   }
 
-  /** Claims the next batch for a run (claimFound); `found` is how many it was handed. */
-  async claimNextBatch(leaseMs: number) {
+  /**
+   * Claims the next batch (claimFound) and runs what it took (`run`); its travellers stay out of this process's reads
+   * until the run ends. Answers how many it was handed (none: nothing is due) and what `run` answered.
+   */
+  async runNextBatch(leaseMs: number, run: (claim: string, travellers: Traveller[]) => Promise<number>) {
     const batch = await this.nextBatch();
     for (const { _id } of batch) this.claiming.set(_id, null);
     try {
-      return { ...(await claimFound(this.models, leaseMs, batch)), found: batch.length };
+      const { claim, travellers } = await claimFound(this.deps, leaseMs, batch);
+      return { found: batch.length, ran: travellers.length > 0 ? await run(claim, travellers) : 0 };
     } finally {
       const firstReadAfter = this.readsStarted + 1;
       for (const { _id } of batch) this.claiming.set(_id, firstReadAfter);
@@ -65,7 +71,7 @@ export class DueBacklog {
   private async read() {
     const readAt = Date.now();
     const read = ++this.readsStarted;
-    const found = await findDue(this.models, new Date(readAt), this.readSize);
+    const found = await findDue(this.deps.models, new Date(readAt), this.readSize);
     for (const [id, firstReadAfter] of this.claiming)
       if (firstReadAfter !== null && firstReadAfter <= read) this.claiming.delete(id);
     this.found = found.filter(({ _id }) => !this.claiming.has(_id));

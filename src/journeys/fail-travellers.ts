@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Models } from '../models/index.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
-import type { StepBatch } from './advance-travellers.ts';
+import { type StepBatch, stepBatchFilter } from './advance-travellers.ts';
 import type { StatsChanges } from './journey-stats.ts';
 import { moveCounted, type TravellerCounts } from './counted-moves.ts';
 
@@ -13,10 +13,11 @@ export const failureReason = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).slice(0, 200) || 'the step failed';
 
 /**
- * Records a failed attempt of the step on each traveller, alone: it stays running under its runId (so that the retry
- * writes what the attempt would have) with its lease lapsing at the retry time, when a claim takes it over with the
- * others of this step run (their claim is the run's write id, so none is taken over apart from its run id); after
- * the last retry it leaves with `step_failed`. Each attempt is in its passed steps with the reason.
+ * Records a failed attempt of the step on each traveller, alone: the traveller is held by its record, running under
+ * its runId (stored now when it was claimed in Redis), so that the retry writes what the attempt would have, with its
+ * lease lapsing at the retry time, when a claim takes it over with the others of this step run (their claim is the
+ * run's write id, so none is taken over apart from its run id); after the last retry it leaves with `step_failed`.
+ * Each attempt is in its passed steps with the reason.
  */
 export async function failTravellers(
   models: Models,
@@ -34,7 +35,10 @@ export async function failTravellers(
     const retryAt = delay === undefined ? null : new Date(batch.now.getTime() + delay);
     const outcome = { failed: reason, attempt, ...(retryAt && { retryAt: retryAt.toISOString() }) };
     const update = retryAt
-      ? { $set: { claim: batch.move, dueAt: retryAt }, $inc: { failures: 1 } }
+      ? {
+          $set: { state: 'running' as const, claim: batch.move, runId: traveller.runId, dueAt: retryAt },
+          $inc: { failures: 1 },
+        }
       : {
           $set: {
             state: 'done' as const,
@@ -50,7 +54,7 @@ export async function failTravellers(
         };
     operations.push({
       updateOne: {
-        filter: { _id: traveller._id, claim: batch.claim, state: 'running' },
+        filter: { ...stepBatchFilter(batch, [traveller._id], traveller.seq), _id: traveller._id },
         update: { ...update, $push: { passed: { stepId: batch.stepId, at: batch.now, outcome } } },
       },
     });

@@ -13,10 +13,12 @@ export async function runDueSteps(deps: StepDeps, state: RunnerState, backlog: D
   const started = Date.now();
   let ran = 0;
   while (Date.now() - started < runBudgetMs) {
-    const { claim, travellers, found } = await backlog.claimNextBatch(deps.config.journeyClaimLeaseMs);
-    if (found === 0) break;
     // Another worker may have taken these first: then there may be more behind them.
-    if (travellers.length > 0) ran += await runClaimedSteps(deps, state, claim, travellers);
+    const batch = await backlog.runNextBatch(deps.config.journeyClaimLeaseMs, (claim, travellers) =>
+      runClaimedSteps(deps, state, claim, travellers),
+    );
+    if (batch.found === 0) break;
+    ran += batch.ran;
   }
   return { ran };
 }
@@ -26,7 +28,7 @@ export function journeyStepsProcessor(deps: StepDeps): Processor {
   const defaultZone = (projectId: string) =>
     zones.get(projectId, async () => (await readProjectSettings(deps.models, projectId))?.defaultTimezone ?? 'UTC');
   const state: RunnerState = { defaultZone, versions: new Map() };
-  const backlog = new DueBacklog(deps.models);
+  const backlog = new DueBacklog(deps);
   return async (job: Job) => {
     if (job.name !== journeyStepsJobName) throw new Error(`unknown journey-steps job "${job.name}"`);
     return runDueSteps(deps, state, backlog);

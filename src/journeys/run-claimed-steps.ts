@@ -9,6 +9,7 @@ import { advanceTravellers } from './advance-travellers.ts';
 import { foldRecordOnly } from './fold-record-only.ts';
 import { failTravellers, failureReason } from './fail-travellers.ts';
 import { recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
+import { releaseStepRuns } from './traveller-claims.ts';
 
 export interface RunnerState {
   defaultZone(projectId: string): Promise<string>;
@@ -24,6 +25,26 @@ async function versionsOf(deps: StepDeps, state: RunnerState, travellers: Travel
     for (const version of read) state.versions.set(version._id, version);
     if (state.versions.size > 10_000) state.versions.delete(state.versions.keys().next().value!);
   }
+}
+
+/** Ids of the travellers claimed in Redis (their record due; claimFound), whose claims the runner lets go. */
+const claimedInRedis = (travellers: Traveller[]) =>
+  travellers.filter((traveller) => traveller.state === 'due').map((traveller) => traveller._id);
+
+/** Travellers of a paused journey stop where they are, held at their step until it is resumed. */
+async function holdPaused(deps: StepDeps, claim: string, paused: string[], travellers: Traveller[]) {
+  const inRedis = claimedInRedis(travellers.filter((traveller) => paused.includes(traveller.journeyId)));
+  const hold = { $set: { state: 'held' as const, claim: null } };
+  await deps.models.JourneyTraveller.bulkWrite(
+    [
+      { updateMany: { filter: { claim, journeyId: { $in: paused } }, update: hold } },
+      ...(inRedis.length > 0
+        ? [{ updateMany: { filter: { _id: { $in: inRedis }, state: 'due' as const }, update: hold } }]
+        : []),
+    ],
+    { ordered: false },
+  );
+  await releaseStepRuns(deps, claim, inRedis);
 }
 
 type Run = (context: StepContext, step: StepOf<StepType>, travellers: Traveller[]) => Promise<Map<string, StepResult>>;
@@ -72,11 +93,7 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
   const journeys = await deps.models.Journey.find({ _id: { $in: journeyIds } }, { status: 1 }).lean();
   const status = new Map(journeys.map((journey) => [journey._id, journey.status]));
   const paused = journeyIds.filter((id) => status.get(id) !== 'active' && status.has(id));
-  if (paused.length > 0)
-    await deps.models.JourneyTraveller.updateMany(
-      { claim, journeyId: { $in: paused } },
-      { $set: { state: 'held', claim: null } },
-    );
+  if (paused.length > 0) await holdPaused(deps, claim, paused, travellers);
   await versionsOf(deps, state, travellers);
   const groups = new Map<string, Traveller[]>();
   for (const traveller of travellers) {
@@ -117,6 +134,7 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
       try {
         goingOn.push(...(await advanceTravellers(deps.models, batch, moves, changes)));
         await failTravellers(deps.models, batch, failed, changes);
+        await releaseStepRuns(deps, claim, claimedInRedis(group));
       } catch (error) {
         deps.log.error(
           { err: error, journeyId: first.journeyId, stepId: batch.stepId },

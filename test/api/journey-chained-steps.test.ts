@@ -56,7 +56,7 @@ it('runs the steps due at once after one in the same run, and none for a travell
     ],
     ids,
   );
-  const { claim, travellers } = await claimDueTravellers(context.models, context.config.journeyClaimLeaseMs);
+  const { claim, travellers } = await claimDueTravellers(context, context.config.journeyClaimLeaseMs);
   expect(travellers).toHaveLength(3);
   const exited = await context.models.JourneyTraveller.findById(travellerId(journeyId, 'device', 'c2', 1)).lean();
   expect(await exitTraveller(context.models, { ...exited!, _id: exited!._id } as never)).toBe(true);
@@ -109,7 +109,7 @@ it('records a push and the record-only steps after it at once in one write, each
     ],
     ids,
   );
-  const { claim, travellers } = await claimDueTravellers(context.models, context.config.journeyClaimLeaseMs);
+  const { claim, travellers } = await claimDueTravellers(context, context.config.journeyClaimLeaseMs);
   const model = context.models.JourneyTraveller;
   const real = model.bulkWrite;
   let writes = 0;

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { claimBatchSize, claimFound } from '../../src/journeys/claim-due-travellers.ts';
 import { DueBacklog } from '../../src/journeys/due-backlog.ts';
 import { runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
+import type { Traveller } from '../../src/journeys/steps/step-context.ts';
 import { useDeliveryHarness } from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
 import { seedWaitingTravellers } from '../support/journey-faults.ts';
@@ -28,25 +29,25 @@ it('claims never exceed their batch, and a killed claim is taken over whole: eve
   const lease = context.config.journeyClaimLeaseMs;
   const claimSizes: number[] = [];
 
-  const backlog = new DueBacklog(context.models);
+  const backlog = new DueBacklog(context);
   const first = await backlog.nextBatch();
-  const killedSmall = await claimFound(context.models, 0, first.slice(0, 300));
-  const ran = await claimFound(context.models, lease, first.slice(300));
+  const killedSmall = await claimFound(context, 0, first.slice(0, 300));
+  const ran = await claimFound(context, lease, first.slice(300));
   await runClaimedSteps(context, state, ran.claim, ran.travellers);
   // Due since the read, at the same time as its travellers, their ids among the remainder's.
   await JourneyTraveller.updateMany(inSecondWave, { $set: { state: 'due' } });
   await new Promise((resolve) => setTimeout(resolve, 5));
   const second = await backlog.nextBatch();
-  const killedWhole = await claimFound(context.models, 0, second);
+  const killedWhole = await claimFound(context, 0, second);
   claimSizes.push(killedSmall.travellers.length, ran.travellers.length, killedWhole.travellers.length);
   expect(killedWhole.travellers.map((traveller) => traveller._id).sort()).toEqual(
     second.map((found) => found._id).sort(),
   );
 
   // The killed claims' leases have passed: a new process takes them over, then the rest.
-  const restarted = new DueBacklog(context.models);
+  const restarted = new DueBacklog(context);
   for (let batch = await restarted.nextBatch(); batch.length > 0; batch = await restarted.nextBatch()) {
-    const { claim, travellers } = await claimFound(context.models, lease, batch);
+    const { claim, travellers } = await claimFound(context, lease, batch);
     claimSizes.push(travellers.length);
     if (travellers.length > 0) await runClaimedSteps(context, state, claim, travellers);
   }
@@ -64,28 +65,28 @@ it('claims never exceed their batch, and a killed claim is taken over whole: eve
 }, 240_000);
 
 /*
- * Two workers taking over one lapsed claim at once may split it (each range update takes the travellers it reaches
- * first), both parts under the claim's runId: the part that runs second must still be pushed, and a rerun of it (its
- * worker killed after the push, before the move), whole or in part, must not push again.
+ * Two workers taking over one lapsed claim at once may split it (each takes the travellers it finds first), both parts
+ * under the claim's runId: the part that runs second must still be pushed, and a rerun of it (its worker killed after
+ * the push, before the move), whole or in part, must not push again.
  */
 it('a killed claim taken over in two parts at once: each part pushed, a rerun of a part pushes nothing twice', async () => {
   const context = harness.ingress.context;
   const { JourneyTraveller, Notification } = context.models;
   const seeded = await seedWaitingTravellers(harness.ingress, 400, -1000);
   const state = { defaultZone: async () => 'UTC', versions: new Map() };
-  const killed = await claimFound(context.models, 0, await new DueBacklog(context.models).nextBatch());
-  const ids = killed.travellers.map((traveller) => traveller._id);
-  const parts = [ids.slice(0, 150), ids.slice(150)];
-  for (const [index, part] of parts.entries())
-    await JourneyTraveller.updateMany({ _id: { $in: part } }, { $set: { claim: `part-${index}` } });
-  const runPart = async (index: number) =>
-    runClaimedSteps(context, state, `part-${index}`, await JourneyTraveller.find({ claim: `part-${index}` }).lean());
-  const runAgain = async (travellerIds: string[]) => {
+  // Claimed in Redis and never run: each part as a claim that takes it over reads it, under the killed claim's runId.
+  const killed = await claimFound(context, 0, await new DueBacklog(context).nextBatch());
+  expect(new Set(killed.travellers.map((traveller) => traveller.runId))).toEqual(new Set([killed.claim]));
+  const parts = [killed.travellers.slice(0, 150), killed.travellers.slice(150)];
+  const runPart = async (index: number, travellers = parts[index]!) =>
+    runClaimedSteps(context, state, `part-${index}`, travellers);
+  const runAgain = async (travellers: Traveller[]) => {
+    const [first] = travellers as [Traveller];
     await JourneyTraveller.updateMany(
-      { _id: { $in: travellerIds } },
-      { $set: { state: 'running', at: 'hello', claim: 'part-1', runId: killed.claim, endReason: null, endedAt: null } },
+      { _id: { $in: travellers.map((traveller) => traveller._id) } },
+      { $set: { state: 'due', at: first.at, seq: first.seq, dueAt: first.dueAt, endReason: null, endedAt: null } },
     );
-    await runPart(1);
+    await runPart(1, travellers);
   };
 
   await runPart(0);
@@ -112,3 +113,24 @@ function pushesPerToken(tokens: string[]) {
     if (counts.has(token)) counts.set(token, counts.get(token)! + 1);
   return [...counts.values()];
 }
+
+/*
+ * A claim of due travellers is held in Redis: their records are written by their step's move alone. Another claim
+ * takes none of them while the lease holds, and takes them over under the same runId once it lapsed.
+ */
+it('a claim leaves due travellers unwritten, holds them from other claims, and hands its runId on once lapsed', async () => {
+  const context = harness.ingress.context;
+  const { JourneyTraveller } = context.models;
+  const seeded = await seedWaitingTravellers(harness.ingress, 20, -1000);
+  const records = () => JourneyTraveller.find({ journeyId: seeded.journeyId }).sort({ _id: 1 }).lean();
+  const due = (await new DueBacklog(context).nextBatch()).filter(({ _id }) => _id.startsWith(seeded.journeyId));
+  const before = await records();
+
+  const killed = await claimFound(context, 0, due);
+  expect(killed.travellers).toHaveLength(20);
+  expect(await records()).toEqual(before);
+  const takenOver = await claimFound(context, 60_000, due);
+  expect(takenOver.travellers.map(({ runId }) => runId)).toEqual(Array(20).fill(killed.claim));
+  expect((await claimFound(context, 60_000, due)).travellers).toEqual([]);
+  expect(await records()).toEqual(before);
+});

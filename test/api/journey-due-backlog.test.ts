@@ -1,4 +1,6 @@
+import { Redis } from 'ioredis';
 import { expect, it } from 'vitest';
+import type { Deps } from '../../src/deps.ts';
 import { claimBatchSize } from '../../src/journeys/claim-due-travellers.ts';
 import { DueBacklog } from '../../src/journeys/due-backlog.ts';
 import { useDeliveryHarness } from '../support/delivery-harness.ts';
@@ -32,7 +34,7 @@ async function seedDue(journeyId: string, count: number, agoMs: number) {
 
 it("a backlog read once serves a process's runs a claim's batch at a time, oldest first, without a read per batch", async () => {
   await seedDue('old', 3 * claimBatchSize, 60_000);
-  const backlog = new DueBacklog(models());
+  const backlog = new DueBacklog(harness.ingress.context);
   const first = await backlog.nextBatch();
   // Written after the read, due before every traveller read: a read per batch would hand them out next.
   await seedDue('older', 10, 90_000);
@@ -54,66 +56,49 @@ it("a backlog read once serves a process's runs a claim's batch at a time, oldes
 
 it('concurrent runs share one read and are handed disjoint batches', async () => {
   await seedDue('shared', 2 * claimBatchSize, 120_000);
-  const backlog = new DueBacklog(models());
+  const backlog = new DueBacklog(harness.ingress.context);
   const batches = await Promise.all([backlog.nextBatch(), backlog.nextBatch()]);
   const ids = batches.flat().map((found) => found._id);
   expect(batches.map((batch) => batch.length)).toEqual([claimBatchSize, claimBatchSize]);
   expect(new Set(ids).size).toBe(2 * claimBatchSize);
 });
 
-/** Holds the travellers' claim writes until `release`, as a loaded server holds them; `fail` makes the next one throw. */
-function holdClaimWrites() {
-  const model = models().JourneyTraveller;
-  const real = model.bulkWrite;
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const held: number[] = [];
-  model.bulkWrite = (async (...args: Parameters<typeof real>) => {
-    held.push(held.length);
-    await released;
-    return real.apply(model, args);
-  }) as typeof real;
-  return { held, release, restore: () => (model.bulkWrite = real) };
-}
-
-it("a fresh read leaves out the travellers of this process's claims still being written, and not those of a failed one", async () => {
+it("a fresh read leaves out the travellers of this process's runs in flight, and not those of a failed claim", async () => {
   // The oldest due of the database, and exactly one read's worth.
   await seedDue('inflight', 2 * claimBatchSize, 3_600_000);
-  const backlog = new DueBacklog(models(), 2 * claimBatchSize);
-  const writes = holdClaimWrites();
-  try {
-    const claims = [backlog.claimNextBatch(60_000), backlog.claimNextBatch(60_000)];
-    await waitFor(
-      async () => writes.held.length,
-      (count) => count === 2,
-    );
-    // Both claims in flight: the read is used up, so the next batch comes from a fresh read, which finds them due.
-    const next = await backlog.nextBatch();
-    expect(next.filter((found) => found._id.startsWith('inflight:'))).toEqual([]);
-    writes.release();
-    expect((await Promise.all(claims)).map(({ travellers }) => travellers.length)).toEqual([
-      claimBatchSize,
-      claimBatchSize,
-    ]);
-  } finally {
-    writes.restore();
-  }
+  const context = harness.ingress.context;
+  const backlog = new DueBacklog(context, 2 * claimBatchSize);
+  let endRuns!: () => void;
+  const runsHeld = new Promise<void>((resolve) => {
+    endRuns = resolve;
+  });
+  const running: number[] = [];
+  // A run in flight: its travellers claimed and still due in MongoDB, their step not yet recorded.
+  const hold = async (_claim: string, travellers: unknown[]) => {
+    running.push(travellers.length);
+    await runsHeld;
+    return travellers.length;
+  };
+  const runs = [backlog.runNextBatch(60_000, hold), backlog.runNextBatch(60_000, hold)];
+  await waitFor(
+    async () => running.length,
+    (count) => count === 2,
+  );
+  // Both runs in flight: the read is used up, so the next batch comes from a fresh read, which finds them due.
+  const next = await backlog.nextBatch();
+  expect(next.filter((found) => found._id.startsWith('inflight:'))).toEqual([]);
+  endRuns();
+  expect((await Promise.all(runs)).map(({ ran }) => ran)).toEqual([claimBatchSize, claimBatchSize]);
 
   await seedDue('refused', claimBatchSize, 7_200_000);
-  const another = new DueBacklog(models(), claimBatchSize);
-  const real = models().JourneyTraveller.bulkWrite;
-  models().JourneyTraveller.bulkWrite = (async () => {
-    throw new Error('connection closed');
-  }) as unknown as typeof real;
-  try {
-    await expect(another.claimNextBatch(60_000)).rejects.toThrow('connection closed');
-  } finally {
-    models().JourneyTraveller.bulkWrite = real;
-  }
+  const another = new DueBacklog({ ...context, redis: closedRedis(context.config.redisUrl) }, claimBatchSize);
+  await expect(another.runNextBatch(60_000, hold)).rejects.toThrow("Stream isn't writeable");
   // Still due: the next read hands them out again.
   expect((await another.nextBatch()).map((found) => found._id.split(':')[0])).toEqual(
     Array(claimBatchSize).fill('refused'),
   );
 });
+
+/** A client of the same Redis that never connected: its commands fail as a lost connection's do. */
+const closedRedis = (url: string) =>
+  new Redis(url, { lazyConnect: true, enableOfflineQueue: false }) as unknown as Deps['redis'];

@@ -58,7 +58,7 @@ it('writes a traveller whose journey starts with a wait already waiting in it, a
   });
 
   await travellerOf(byRunner);
-  const { claim, travellers } = await claimDueTravellers(models(), 0);
+  const { claim, travellers } = await claimDueTravellers(harness.ingress.context, 0);
   expect(travellers.map((traveller) => traveller.journeyId)).toEqual([byRunner]);
   await runClaimedSteps(harness.ingress.context, state, claim, travellers);
   const moved = await travellerOf(byRunner);

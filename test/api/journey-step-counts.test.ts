@@ -48,7 +48,7 @@ function failTravellerWrite(when: Failure, skip: number) {
  * step its travellers go on to at once in the same run (a setTags step: the wait after it is recorded in its move).
  */
 async function runBatch(failMove?: Failure, chained = false) {
-  const { claim, travellers } = await claimDueTravellers(context().models, 0);
+  const { claim, travellers } = await claimDueTravellers(context(), 0);
   if (failMove) failTravellerWrite(failMove, chained ? 1 : 0);
   const deps = { ...context(), config: { ...context().config, journeyClaimLeaseMs: 0 } };
   await runClaimedSteps(deps, state, claim, travellers);

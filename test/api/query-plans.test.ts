@@ -54,7 +54,12 @@ import { recentImportsQuery } from '../../src/device-files/device-imports.ts';
 import { otherLogQuery, sentLogQuery } from '../../src/notifications/delivery-log-export.ts';
 import { catalogDaysQuery } from '../../src/events/event-type-counts.ts';
 import { recentTagsQuery } from '../../src/devices/tag-suggestions.ts';
-import { claimFilters, claimedTravellersQuery, dueTravellersQuery } from '../../src/journeys/claim-due-travellers.ts';
+import {
+  claimFilters,
+  claimedTravellersQuery,
+  travellersByIdQuery,
+  dueTravellersQuery,
+} from '../../src/journeys/claim-due-travellers.ts';
 import { stepBatchFilter, type StepBatch } from '../../src/journeys/advance-travellers.ts';
 import { subjectVisitsQuery } from '../../src/journeys/journey-details.ts';
 import { subjectsVisitsQueries } from '../../src/journeys/travel-events.ts';
@@ -768,24 +773,22 @@ const hotQueries: HotQuery[] = [
     index: 'state_1_dueAt_1__id_1',
   },
   {
-    name: "a claim of a batch's due journey steps, by their ids",
-    explain: () => {
-      const ids = [5, 9].map((index) => ({
-        state: 'due' as const,
-        dueAt: now,
-        _id: travellerId(`${projectId}-j1`, 'device', deviceIdOf(index), 1),
-      }));
-      return Promise.all(claimFilters(ids, now).map((filter) => explainQuery(models().JourneyTraveller.find(filter))));
-    },
+    name: "a claim's due journey steps read back by their ids",
+    explain: () =>
+      explainQuery(
+        travellersByIdQuery(
+          models(),
+          [5, 9].map((index) => travellerId(`${projectId}-j1`, 'device', deviceIdOf(index), 1)),
+        ),
+      ),
     index: '_id_',
-    secantus: 'explainGap',
   },
   {
     name: "a lapsed claim's journey steps taken over whole",
     explain: () =>
       explainQuery(
         models().JourneyTraveller.find(
-          claimFilters([{ state: 'running', dueAt: now, _id: 'x', claim: `${projectId}-claim1` }], now)[0]!,
+          claimFilters([{ state: 'running', dueAt: now, _id: 'x', seq: 0, claim: `${projectId}-claim1` }], now)[0]!,
         ),
       ),
     index: 'claim_1',
@@ -797,20 +800,25 @@ const hotQueries: HotQuery[] = [
     index: 'claim_1',
   },
   {
-    name: "a step's batch moved on: all of the claim's travellers at the step, or those of one result",
+    name: "a step's batch moved on: all of the claim's travellers at the step, those of one result, or those claimed in Redis",
     explain: () => {
       const batch: StepBatch = {
         claim: `${projectId}-claim1`,
         stepId: 's1',
-        travellers: [{ journeyId: `${projectId}-j1`, version: 1, runId: `${projectId}-claim1` } as Traveller],
+        travellers: [
+          { journeyId: `${projectId}-j1`, version: 1, runId: `${projectId}-claim1`, state: 'running' } as Traveller,
+        ],
         now,
         lease: now,
         move: `${projectId}-move1`,
       };
+      const claimedInRedis = { ...batch, travellers: [{ ...batch.travellers[0]!, state: 'due' as const }] };
       return Promise.all(
-        [stepBatchFilter(batch, null), stepBatchFilter(batch, ['a', 'b'])].map((filter) =>
-          explainQuery(models().JourneyTraveller.find(filter)),
-        ),
+        [
+          stepBatchFilter(batch, null, 0),
+          stepBatchFilter(batch, ['a', 'b'], 0),
+          stepBatchFilter(claimedInRedis, ['a'], 0),
+        ].map((filter) => explainQuery(models().JourneyTraveller.find(filter))),
       );
     },
     index: ['claim_1', '_id_'],

@@ -31,6 +31,7 @@ export const seededTraveller = (
   enteredAt: now,
   state: 'due',
   at: traveller.at,
+  seq: 0,
   dueAt: traveller.dueAt,
 });
 

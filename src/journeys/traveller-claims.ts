@@ -1,0 +1,95 @@
+import type { Deps } from '../deps.ts';
+import { redisKeys } from '../infra/redis-keys.ts';
+
+type ClaimDeps = Pick<Deps, 'redis' | 'config'>;
+
+/** A due traveller's step run: the traveller, and its step count, which every move of it raises. */
+export interface StepRunKey {
+  _id: string;
+  seq: number;
+}
+
+/**
+ * How long a claim's key outlives its lease: long enough for a runner to find its traveller due again and take the
+ * step run over under the same runId, after which the key only names a step run long recorded.
+ */
+const claimKeepMs = 7 * 24 * 3600 * 1000;
+
+/*
+ * A key is free when absent, left by an earlier step (another seq), held by this claim, or its lease lapsed (by the
+ * Redis clock, the same for every worker). A free key is taken under the runId it names (a lapsed step run keeps its
+ * own), else under the claim. Answers each traveller's runId, or false when a live claim holds it.
+ */
+const claimScript = `
+local claim, leaseMs, keepMs = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local runIds = {}
+for i = 1, #KEYS do
+  local seq = ARGV[3 + i]
+  local runId = claim
+  local free = true
+  local held = redis.call('GET', KEYS[i])
+  if held then
+    local owner, run, heldSeq, leaseEnd = string.match(held, '^(%S+) (%S+) (%S+) (%d+)$')
+    if heldSeq == seq then
+      runId = run
+      free = owner == claim or tonumber(leaseEnd) <= now
+    end
+  end
+  if free then
+    redis.call('SET', KEYS[i], claim .. ' ' .. runId .. ' ' .. seq .. ' ' .. (now + leaseMs), 'PX', keepMs)
+    runIds[i] = runId
+  else
+    runIds[i] = false
+  end
+end
+return runIds`;
+
+/**
+ * A step runner's hold on the due travellers it runs, kept in Redis rather than written on their records: a traveller's
+ * record is then written once per step, by the step's move, which is conditional on the traveller still being at that
+ * step (its seq). A claim's key names the claim, the runId its step runs under and until when the lease holds; a
+ * worker that dies holding it leaves the traveller due in MongoDB, and the next claim after the lease takes the step
+ * run over under the same runId, which keys what a push, setTags or webhook step writes: a rerun sends nothing twice.
+ * Answers the runId of each traveller taken; those a live claim holds are left out.
+ */
+export async function claimStepRuns(
+  deps: ClaimDeps,
+  claim: string,
+  leaseMs: number,
+  travellers: StepRunKey[],
+): Promise<Map<string, string>> {
+  if (travellers.length === 0) return new Map();
+  const keys = travellers.map(({ _id }) => redisKeys.journeyClaim(deps.config.queuePrefix, _id));
+  const seqs = travellers.map(({ seq }) => String(seq));
+  const answers = (await deps.redis.eval(
+    claimScript,
+    keys.length,
+    ...keys,
+    claim,
+    leaseMs,
+    claimKeepMs,
+    ...seqs,
+  )) as Array<string | null>;
+  const runIds = new Map<string, string>();
+  travellers.forEach(({ _id }, index) => {
+    const runId = answers[index];
+    if (runId) runIds.set(_id, runId);
+  });
+  return runIds;
+}
+
+// Only the claim's own keys: one taken over after its lease lapsed belongs to the claim that took it.
+const releaseScript = `
+for i = 1, #KEYS do
+  local held = redis.call('GET', KEYS[i])
+  if held and string.match(held, '^(%S+) ') == ARGV[1] then redis.call('DEL', KEYS[i]) end
+end`;
+
+/** Lets the claim's step runs go: recorded (their move or failure written), or not at their step any more. */
+export async function releaseStepRuns(deps: ClaimDeps, claim: string, travellerIds: string[]): Promise<void> {
+  if (travellerIds.length === 0) return;
+  const keys = travellerIds.map((id) => redisKeys.journeyClaim(deps.config.queuePrefix, id));
+  await deps.redis.eval(releaseScript, keys.length, ...keys, claim);
+}
