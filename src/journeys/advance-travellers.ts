@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation } from 'mongoose';
+import { inChunks, maxIdsPerIn } from '../infra/chunks.ts';
 import type { Models } from '../models/index.ts';
 import type { TravellerDocument } from '../models/journey-traveller.ts';
 import type { Traveller } from './steps/step-context.ts';
@@ -94,10 +95,12 @@ export async function advanceTravellers(
     if (same.runId) goingOn.push(onward(batch, traveller, move, same.runId));
   }
   const wholeBatch = byMove.size === 1 && [...byMove.values()][0]!.ids.length === batch.travellers.length;
-  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byMove.values()].map(
-    ({ move, seq, ids, runId }) => ({
-      updateMany: { filter: stepBatchFilter(batch, wholeBatch ? null : ids, seq), update: movedOn(batch, move, runId) },
-    }),
+  // Claimed in Redis, travellers are named in `$in`s of 100, which the local server matches faster than longer ones.
+  const operations: AnyBulkWriteOperation<TravellerDocument>[] = [...byMove.values()].flatMap(
+    ({ move, seq, ids, runId }) =>
+      (bySeq ? [...inChunks(ids, maxIdsPerIn)] : [wholeBatch ? null : ids]).map((named) => ({
+        updateMany: { filter: stepBatchFilter(batch, named, seq), update: movedOn(batch, move, runId) },
+      })),
   );
   const moved = await moveCounted(models, batch.move, operations, counts.size, counts, stats);
   return moved === 'all' ? goingOn : goingOn.filter((traveller) => moved.has(traveller._id));

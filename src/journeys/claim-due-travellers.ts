@@ -26,7 +26,7 @@ export const dueTravellersQuery = (models: Models, state: ClaimState, now: Date,
 export const claimedTravellersQuery = (models: Models, claim: string) =>
   models.JourneyTraveller.find({ claim }).lean<Traveller[]>();
 
-/** Travellers read back whole by id. */
+/** Travellers read back whole by id (up to 100: the local server matches a shorter `$in` faster). */
 export const travellersByIdQuery = (models: Models, ids: string[]) =>
   models.JourneyTraveller.find({ _id: { $in: ids } }).lean<Traveller[]>();
 
@@ -106,7 +106,8 @@ async function claimDue(deps: ClaimDeps, leaseMs: number, batch: Found[], claim:
   const now = Date.now();
   const atStep = (traveller: Traveller) =>
     traveller.state === 'due' && traveller.seq === seqs.get(traveller._id) && traveller.dueAt!.getTime() <= now;
-  const read = await travellersByIdQuery(deps.models, [...runIds.keys()]);
+  const chunks = [...inChunks([...runIds.keys()], maxIdsPerIn)];
+  const read = (await Promise.all(chunks.map((ids) => travellersByIdQuery(deps.models, ids)))).flat();
   const travellers = read.filter(atStep).map((traveller) => ({ ...traveller, runId: runIds.get(traveller._id)! }));
   const taken = new Set(travellers.map((traveller) => traveller._id));
   await releaseStepRuns(

@@ -5,8 +5,10 @@ import type { EndReason } from '../schemas/journey-traveller.ts';
 
 /**
  * due: its step `at` runs at `dueAt` (a wait is the next step's dueAt; a waitForEvent waits at its own step with
- * `listening` set, and its dueAt is the timeout). running: a worker holds its step under `runId` until `dueAt`, the
- * lease, after which another takes it with the same runId (a step that failed for it lapses its lease at the retry
+ * `listening` set, and its dueAt is the timeout); a step runner that takes it holds it in Redis
+ * (src/journeys/traveller-claims.ts) and writes the record once, by the step's move. running: held by its record,
+ * under `runId` until `dueAt`, the lease, after which another worker takes it with the same runId: a traveller whose
+ * next step was due at once (chained by the move before it), or whose step failed (its lease lapses at the retry
  * time). held: its journey is paused. done: it left (`endReason`).
  */
 export const travellerStates = ['due', 'running', 'held', 'done'] as const;
@@ -42,7 +44,7 @@ const travellerSchema = new Schema(
     dueAt: { type: Date, default: null },
     /** The step run's key while running: kept when a lapsed claim is taken over. */
     runId: { type: String, default: null },
-    /** The worker batch holding it now. */
+    /** The worker batch holding it by its record (running). */
     claim: { type: String, default: null },
     /** The step run's write that last moved it on: a batch whose write failed reads back which travellers it moved. */
     movedBy: { type: String, default: null },
