@@ -97,7 +97,8 @@ async function takeOverLapsed(models: Models, leaseMs: number, batch: Found[], c
 
 /**
  * Takes due travellers' step runs in Redis (traveller-claims.ts), their records unwritten, and reads them back: each
- * under the runId of its step run, those still at the step found (not moved on by an event or another worker since).
+ * under the runId of its step run (one stored on its record while it was held, else its claim's), those still at the
+ * step found (not moved on by an event or another worker since, nor held by a pause).
  */
 async function claimDue(deps: ClaimDeps, leaseMs: number, batch: Found[], claim: string) {
   const runIds = await claimStepRuns(deps, claim, leaseMs, batch);
@@ -108,12 +109,15 @@ async function claimDue(deps: ClaimDeps, leaseMs: number, batch: Found[], claim:
     traveller.state === 'due' && traveller.seq === seqs.get(traveller._id) && traveller.dueAt!.getTime() <= now;
   const chunks = [...inChunks([...runIds.keys()], maxIdsPerIn)];
   const read = (await Promise.all(chunks.map((ids) => travellersByIdQuery(deps.models, ids)))).flat();
-  const travellers = read.filter(atStep).map((traveller) => ({ ...traveller, runId: runIds.get(traveller._id)! }));
+  const travellers = read
+    .filter(atStep)
+    .map((traveller) => ({ ...traveller, runId: traveller.runId ?? runIds.get(traveller._id)! }));
   const taken = new Set(travellers.map((traveller) => traveller._id));
   await releaseStepRuns(
     deps,
     claim,
     [...runIds.keys()].filter((id) => !taken.has(id)),
+    'unrun',
   );
   return travellers;
 }

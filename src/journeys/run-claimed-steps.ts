@@ -31,20 +31,27 @@ async function versionsOf(deps: StepDeps, state: RunnerState, travellers: Travel
 const claimedInRedis = (travellers: Traveller[]) =>
   travellers.filter((traveller) => traveller.state === 'due').map((traveller) => traveller._id);
 
-/** Travellers of a paused journey stop where they are, held at their step until it is resumed. */
+/**
+ * Travellers of a paused journey stop where they are, held at their step until it is resumed. Those claimed in Redis
+ * keep their step run's runId on their record, for their step to run under it whenever the journey resumes.
+ */
 async function holdPaused(deps: StepDeps, claim: string, paused: string[], travellers: Traveller[]) {
-  const inRedis = claimedInRedis(travellers.filter((traveller) => paused.includes(traveller.journeyId)));
-  const hold = { $set: { state: 'held' as const, claim: null } };
+  const inRedis = travellers.filter(({ journeyId, state }) => state === 'due' && paused.includes(journeyId));
+  const byRunId = Map.groupBy(inRedis, ({ runId }) => runId);
+  const hold = (runId?: string | null) => ({ $set: { state: 'held' as const, claim: null, ...(runId && { runId }) } });
   await deps.models.JourneyTraveller.bulkWrite(
     [
-      { updateMany: { filter: { claim, journeyId: { $in: paused } }, update: hold } },
-      ...(inRedis.length > 0
-        ? [{ updateMany: { filter: { _id: { $in: inRedis }, state: 'due' as const }, update: hold } }]
-        : []),
+      { updateMany: { filter: { claim, journeyId: { $in: paused } }, update: hold() } },
+      ...[...byRunId].map(([runId, held]) => ({
+        updateMany: {
+          filter: { _id: { $in: held.map(({ _id }) => _id) }, state: 'due' as const },
+          update: hold(runId),
+        },
+      })),
     ],
     { ordered: false },
   );
-  await releaseStepRuns(deps, claim, inRedis);
+  await releaseStepRuns(deps, claim, claimedInRedis(inRedis), 'recorded');
 }
 
 type Run = (context: StepContext, step: StepOf<StepType>, travellers: Traveller[]) => Promise<Map<string, StepResult>>;
@@ -134,7 +141,7 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
       try {
         goingOn.push(...(await advanceTravellers(deps.models, batch, moves, changes)));
         await failTravellers(deps.models, batch, failed, changes);
-        await releaseStepRuns(deps, claim, claimedInRedis(group));
+        await releaseStepRuns(deps, claim, claimedInRedis(group), 'recorded');
       } catch (error) {
         deps.log.error(
           { err: error, journeyId: first.journeyId, stepId: batch.stepId },

@@ -10,15 +10,17 @@ export interface StepRunKey {
 }
 
 /**
- * How long a claim's key outlives its lease: long enough for a runner to find its traveller due again and take the
- * step run over under the same runId, after which the key only names a step run long recorded.
+ * How long a claim's key outlives its lease: a key is deleted once its step run is recorded, so one left names a run a
+ * worker died in, or let go unrecorded; a runner that finds its traveller due again within this takes the step run
+ * over under the same runId. A held traveller's runId is also stored on its record, for pauses longer than this.
  */
-const claimKeepMs = 7 * 24 * 3600 * 1000;
+const claimKeepMs = 30 * 24 * 3600 * 1000;
 
 /*
- * A key is free when absent, left by an earlier step (another seq), held by this claim, or its lease lapsed (by the
- * Redis clock, the same for every worker). A free key is taken under the runId it names (a lapsed step run keeps its
- * own), else under the claim. Answers each traveller's runId, or false when a live claim holds it.
+ * A key left by an earlier step (a lower seq) is free; one of a later step (a read older than the traveller's last
+ * move) is not; one of this step is free when this claim holds it or its lease lapsed (by the Redis clock, the same for
+ * every worker), and is taken under the runId it names, so that a step run taken over keeps its own. A free key is
+ * otherwise taken under the claim. Answers each traveller's runId, or false when it is not free.
  */
 const claimScript = `
 local claim, leaseMs, keepMs = ARGV[1], tonumber(ARGV[2]), ARGV[3]
@@ -26,13 +28,16 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local runIds = {}
 for i = 1, #KEYS do
-  local seq = ARGV[3 + i]
+  local seq = tonumber(ARGV[3 + i])
   local runId = claim
   local free = true
   local held = redis.call('GET', KEYS[i])
   if held then
-    local owner, run, heldSeq, leaseEnd = string.match(held, '^(%S+) (%S+) (%S+) (%d+)$')
-    if heldSeq == seq then
+    local owner, run, heldSeq, leaseEnd = string.match(held, '^(%S+) (%S+) (%d+) (%d+)$')
+    heldSeq = tonumber(heldSeq) or -1
+    if heldSeq > seq then
+      free = false
+    elseif heldSeq == seq then
       runId = run
       free = owner == claim or tonumber(leaseEnd) <= now
     end
@@ -80,16 +85,34 @@ export async function claimStepRuns(
   return runIds;
 }
 
-// Only the claim's own keys: one taken over after its lease lapsed belongs to the claim that took it.
+/*
+ * Only the claim's own keys (one taken over after its lease lapsed belongs to the claim that took it): deleted once
+ * their step run is recorded, else their lease ended now, the step run's runId kept for the claim that takes it next.
+ */
 const releaseScript = `
 for i = 1, #KEYS do
   local held = redis.call('GET', KEYS[i])
-  if held and string.match(held, '^(%S+) ') == ARGV[1] then redis.call('DEL', KEYS[i]) end
+  if held then
+    local owner, rest = string.match(held, '^(%S+) (%S+ %S+) ')
+    if owner == ARGV[1] then
+      if ARGV[2] == 'recorded' then redis.call('DEL', KEYS[i])
+      else redis.call('SET', KEYS[i], owner .. ' ' .. rest .. ' 0', 'KEEPTTL') end
+    end
+  end
 end`;
 
-/** Lets the claim's step runs go: recorded (their move or failure written), or not at their step any more. */
-export async function releaseStepRuns(deps: ClaimDeps, claim: string, travellerIds: string[]): Promise<void> {
+/**
+ * Lets the claim's step runs go: `recorded` once their move or failure is written (or they left, or an event moved
+ * them on), `unrun` when their step did not run for this claim and may still (paused, or found not due), so that its
+ * next claim runs it under the same runId: the step may have run for a worker that died before recording it.
+ */
+export async function releaseStepRuns(
+  deps: ClaimDeps,
+  claim: string,
+  travellerIds: string[],
+  outcome: 'recorded' | 'unrun',
+): Promise<void> {
   if (travellerIds.length === 0) return;
   const keys = travellerIds.map((id) => redisKeys.journeyClaim(deps.config.queuePrefix, id));
-  await deps.redis.eval(releaseScript, keys.length, ...keys, claim);
+  await deps.redis.eval(releaseScript, keys.length, ...keys, claim, outcome);
 }

@@ -49,6 +49,7 @@ export async function hearEvent(
       $set: {
         listening: null,
         waitingIn: null,
+        runId: null,
         ...(step.onEvent === exitTarget
           ? { state: 'done' as const, at: null, dueAt: null, endReason: 'completed' as const, endedAt: at }
           : { at: step.onEvent, dueAt: at }),

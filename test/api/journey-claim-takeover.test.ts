@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { claimBatchSize, claimFound } from '../../src/journeys/claim-due-travellers.ts';
 import { DueBacklog } from '../../src/journeys/due-backlog.ts';
 import { runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
+import { holdTravellers } from '../../src/journeys/traveller-states.ts';
 import type { Traveller } from '../../src/journeys/steps/step-context.ts';
 import { useDeliveryHarness } from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
@@ -133,4 +134,34 @@ it('a claim leaves due travellers unwritten, holds them from other claims, and h
   expect(takenOver.travellers.map(({ runId }) => runId)).toEqual(Array(20).fill(killed.claim));
   expect((await claimFound(context, 60_000, due)).travellers).toEqual([]);
   expect(await records()).toEqual(before);
+});
+
+/*
+ * A claim's key outranks claims of older reads: one that read a traveller before its last move takes nothing. A step
+ * run let go unrun (its journey paused) keeps its runId, on the held record, for the claim after the resume: the step
+ * may have run for a worker that died before recording it.
+ */
+it("a claim of an older read leaves a later step's claim alone, and a paused step run resumes under its runId", async () => {
+  const context = harness.ingress.context;
+  const { Journey, JourneyTraveller } = context.models;
+  const seeded = await seedWaitingTravellers(harness.ingress, 20, -1000);
+  const mine = async () =>
+    (await new DueBacklog(context).nextBatch()).filter(({ _id }) => _id.startsWith(seeded.journeyId));
+  const due = await mine();
+  const killed = await claimFound(context, 0, due);
+  const live = await claimFound(context, 60_000, due);
+  expect(live.travellers.map(({ runId }) => runId)).toEqual(Array(20).fill(killed.claim));
+  const olderRead = due.map((found) => ({ ...found, seq: found.seq - 1 }));
+  expect((await claimFound(context, 0, olderRead)).travellers).toEqual([]);
+  expect((await claimFound(context, 60_000, due)).travellers).toEqual([]);
+
+  await Journey.updateOne({ _id: seeded.journeyId }, { $set: { status: 'paused' } });
+  const state = { defaultZone: async () => 'UTC', versions: new Map() };
+  await runClaimedSteps(context, state, live.claim, live.travellers);
+  const held = await JourneyTraveller.find({ journeyId: seeded.journeyId }, { state: 1, runId: 1 }).lean();
+  expect(new Set(held.map(({ state, runId }) => `${state} ${runId}`))).toEqual(new Set([`held ${killed.claim}`]));
+  await Journey.updateOne({ _id: seeded.journeyId }, { $set: { status: 'active' } });
+  await holdTravellers(context.models, seeded.journeyId, false);
+  const resumed = await claimFound(context, 60_000, await mine());
+  expect(resumed.travellers.map(({ runId }) => runId)).toEqual(Array(20).fill(killed.claim));
 });
