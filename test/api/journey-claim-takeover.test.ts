@@ -16,10 +16,10 @@ const waveSize = 2 * claimBatchSize;
 /**
  * Issue 47: a step runs once per traveller, whatever its worker's fate. A backlog read's remainder is older than the
  * travellers due since, some of which sort between its own (one due time, ids out of insertion order); a claim from it
- * takes its own batch, never those. A killed worker's claim is taken over whole under its run id, so its push step's
- * one notification names all its travellers, whichever process runs it.
+ * takes its own batch, never those. A killed worker's claim is taken over under its run id, whichever process takes
+ * it and in however many parts: its push step sends each of its travellers once.
  */
-it('claims never exceed their batch, and a killed claim is taken over whole: every traveller pushed once', async () => {
+it('claims never exceed their batch, and a killed claim is taken over under its run id: every traveller pushed once', async () => {
   const context = harness.ingress.context;
   const { JourneyTraveller } = context.models;
   const seeded = await seedWaitingTravellers(harness.ingress, 2 * waveSize, -1000);
