@@ -7,6 +7,7 @@ import type { Traveller } from './steps/step-context.ts';
 import { goesOnNow, passedOf, settled, standingAfter, type Move } from './fold-record-only.ts';
 import type { StatsChanges } from './journey-stats.ts';
 import { countsOf, moveCounted, type TravellerCounts } from './counted-moves.ts';
+import { claimedInRedis } from './traveller-claims.ts';
 
 export interface StepBatch {
   claim: string;
@@ -55,7 +56,7 @@ const onward = (batch: StepBatch, traveller: Traveller, move: Move, runId: strin
  */
 export function stepBatchFilter(batch: StepBatch, ids: string[] | null, seq: number) {
   const first = batch.travellers[0]!;
-  if (first.state === 'due')
+  if (claimedInRedis(first))
     return { _id: { $in: ids ?? batch.travellers.map(({ _id }) => _id) }, state: claimedDue, at: batch.stepId, seq };
   const atStep = { claim: batch.claim, state: 'running' as const, at: batch.stepId, runId: first.runId };
   return ids ? { ...atStep, _id: { $in: ids } } : { ...atStep, journeyId: first.journeyId, version: first.version };
@@ -78,7 +79,7 @@ export async function advanceTravellers(
   const counts: TravellerCounts = new Map();
   const goingOn: Traveller[] = [];
   // Claimed in Redis, a traveller's move is conditional on its seq: those of one move and one seq are one update.
-  const bySeq = batch.travellers[0]?.state === 'due';
+  const bySeq = claimedInRedis(batch.travellers[0]!);
   for (const traveller of batch.travellers) {
     const move = moves.get(traveller._id);
     if (!move) continue;

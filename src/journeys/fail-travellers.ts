@@ -54,7 +54,7 @@ export async function failTravellers(
         };
     operations.push({
       updateOne: {
-        filter: { ...stepBatchFilter(batch, [traveller._id], traveller.seq), _id: traveller._id },
+        filter: stepBatchFilter(batch, [traveller._id], traveller.seq),
         update: { ...update, $push: { passed: { stepId: batch.stepId, at: batch.now, outcome } } },
       },
     });

@@ -9,7 +9,7 @@ import { advanceTravellers } from './advance-travellers.ts';
 import { foldRecordOnly } from './fold-record-only.ts';
 import { failTravellers, failureReason } from './fail-travellers.ts';
 import { recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
-import { releaseStepRuns } from './traveller-claims.ts';
+import { claimedInRedis, releaseStepRuns } from './traveller-claims.ts';
 
 export interface RunnerState {
   defaultZone(projectId: string): Promise<string>;
@@ -27,16 +27,15 @@ async function versionsOf(deps: StepDeps, state: RunnerState, travellers: Travel
   }
 }
 
-/** Ids of the travellers claimed in Redis (their record due; claimFound), whose claims the runner lets go. */
-const claimedInRedis = (travellers: Traveller[]) =>
-  travellers.filter((traveller) => traveller.state === 'due').map((traveller) => traveller._id);
+/** Ids of the travellers claimed in Redis (claimFound), whose claims the runner lets go. */
+const idsClaimedInRedis = (travellers: Traveller[]) => travellers.filter(claimedInRedis).map(({ _id }) => _id);
 
 /**
  * Travellers of a paused journey stop where they are, held at their step until it is resumed. Those claimed in Redis
  * keep their step run's runId on their record, for their step to run under it whenever the journey resumes.
  */
 async function holdPaused(deps: StepDeps, claim: string, paused: string[], travellers: Traveller[]) {
-  const inRedis = travellers.filter(({ journeyId, state }) => state === 'due' && paused.includes(journeyId));
+  const inRedis = travellers.filter((traveller) => claimedInRedis(traveller) && paused.includes(traveller.journeyId));
   const byRunId = Map.groupBy(inRedis, ({ runId }) => runId);
   const hold = (runId?: string | null) => ({ $set: { state: 'held' as const, claim: null, ...(runId && { runId }) } });
   await deps.models.JourneyTraveller.bulkWrite(
@@ -51,7 +50,7 @@ async function holdPaused(deps: StepDeps, claim: string, paused: string[], trave
     ],
     { ordered: false },
   );
-  await releaseStepRuns(deps, claim, claimedInRedis(inRedis), 'recorded');
+  await releaseStepRuns(deps, claim, idsClaimedInRedis(inRedis), 'recorded');
 }
 
 type Run = (context: StepContext, step: StepOf<StepType>, travellers: Traveller[]) => Promise<Map<string, StepResult>>;
@@ -141,7 +140,7 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
       try {
         goingOn.push(...(await advanceTravellers(deps.models, batch, moves, changes)));
         await failTravellers(deps.models, batch, failed, changes);
-        await releaseStepRuns(deps, claim, claimedInRedis(group), 'recorded');
+        await releaseStepRuns(deps, claim, idsClaimedInRedis(group), 'recorded');
       } catch (error) {
         deps.log.error(
           { err: error, journeyId: first.journeyId, stepId: batch.stepId },

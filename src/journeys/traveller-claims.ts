@@ -1,7 +1,11 @@
 import type { Deps } from '../deps.ts';
 import { redisKeys } from '../infra/redis-keys.ts';
+import type { Traveller } from './steps/step-context.ts';
 
 type ClaimDeps = Pick<Deps, 'redis' | 'config'>;
+
+/** Whether a claimed traveller is held in Redis (its record still due), rather than by its record (running). */
+export const claimedInRedis = (traveller: Pick<Traveller, 'state'>) => traveller.state === 'due';
 
 /** A due traveller's step run: the traveller, and its step count, which every move of it raises. */
 export interface StepRunKey {
@@ -102,8 +106,8 @@ for i = 1, #KEYS do
 end`;
 
 /**
- * Lets the claim's step runs go: `recorded` once their move or failure is written (or they left, or an event moved
- * them on), `unrun` when their step did not run for this claim and may still (paused, or found not due), so that its
+ * Lets the claim's step runs go: `recorded` once their move or failure is written, or their runId stored on their held
+ * record (or they left, or an event moved them on), `unrun` when their step did not run for this claim and may still (paused, or found not due), so that its
  * next claim runs it under the same runId: the step may have run for a worker that died before recording it.
  */
 export async function releaseStepRuns(
