@@ -1,6 +1,6 @@
 import type { Job, Processor } from 'bullmq';
 import type { Deps } from '../deps.ts';
-import { eventIngestJobName, type EventIngestJob } from '../queues/event-ingest.ts';
+import { isEventIngestJob, type EventIngestJob } from '../queues/event-ingest.ts';
 import { EventTypeCatalog } from '../events/event-type-catalog.ts';
 import { ingestEvents } from '../events/ingest-events.ts';
 import { ActiveJourneys } from '../journeys/active-journeys.ts';
@@ -20,7 +20,7 @@ export function eventIngestProcessor(deps: Pick<Deps, 'models' | 'redis' | 'conf
     settings: new ProjectSettingsCache(deps.models),
   };
   return async (job: Job<EventIngestJob>) => {
-    if (job.name !== eventIngestJobName) throw new Error(`unknown event-ingest job "${job.name}"`);
+    if (!isEventIngestJob(job.name)) throw new Error(`unknown event-ingest job "${job.name}"`);
     await ingestEvents(workerDeps, job.id!, job.data, () => job.updateData({ ...job.data, countsRecorded: true }));
     const entered = await travelEvents(workerDeps, job.id!, job.data);
     return { stored: job.data.events.length, entered };

@@ -2,25 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { inChunks, maxIdsPerIn } from '../infra/chunks.ts';
 import type { Models } from '../models/index.ts';
 import type { StepDeps, Traveller } from './steps/step-context.ts';
+import { type Found, findDue } from './find-due.ts';
 import { claimStepRuns, releaseStepRuns } from './traveller-claims.ts';
 
 export const claimBatchSize = 500;
-
-type ClaimState = 'due' | 'running';
-interface Bound {
-  dueAt: Date;
-  _id: string;
-  seq: number;
-  /** The claim of a traveller whose lease passed; null for a due one. */
-  claim?: string | null;
-}
-
-/** The oldest due steps, in the order of the {state, dueAt, _id} index: due ones, and those whose lease passed. */
-export const dueTravellersQuery = (models: Models, state: ClaimState, now: Date, limit: number) =>
-  models.JourneyTraveller.find({ state, dueAt: { $lte: now } }, { _id: 1, dueAt: 1, seq: 1, claim: 1 })
-    .sort({ dueAt: 1, _id: 1 })
-    .limit(limit)
-    .lean<Bound[]>();
 
 /** A batch's claimed travellers, read back whole. */
 export const claimedTravellersQuery = (models: Models, claim: string) =>
@@ -29,9 +14,6 @@ export const claimedTravellersQuery = (models: Models, claim: string) =>
 /** Travellers read back whole by id (up to 100: the local server matches a shorter `$in` faster). */
 export const travellersByIdQuery = (models: Models, ids: string[]) =>
   models.JourneyTraveller.find({ _id: { $in: ids } }).lean<Traveller[]>();
-
-/** A due traveller found, in claim order: those whose lease passed, then those due, each oldest first. */
-export type Found = { state: ClaimState } & Bound;
 
 /**
  * What a lapsed claim's takeover writes: its travellers, whole (on the {claim} index), or those of the batch's ids
@@ -49,16 +31,6 @@ export function claimFilters(batch: Found[], now: Date) {
     state: 'running' as const,
     dueAt: due,
   }));
-}
-
-/** The oldest due steps: those whose worker died holding them (lease passed) first, then those due. */
-export async function findDue(models: Models, now: Date, limit: number): Promise<Found[]> {
-  const lapsed = await dueTravellersQuery(models, 'running', now, limit);
-  const due = lapsed.length < limit ? await dueTravellersQuery(models, 'due', now, limit - lapsed.length) : [];
-  return [
-    ...lapsed.map((bound) => ({ state: 'running' as const, ...bound })),
-    ...due.map((bound) => ({ state: 'due' as const, ...bound })),
-  ];
 }
 
 /**
@@ -142,10 +114,10 @@ export async function claimFound(
 
 /** Takes up to a batch of the oldest due travellers for this worker (claimFound); `found` is how many were due. */
 export async function claimDueTravellers(
-  deps: ClaimDeps,
+  deps: ClaimDeps & Pick<StepDeps, 'queues'>,
   leaseMs: number,
   limit = claimBatchSize,
 ): Promise<{ claim: string; travellers: Traveller[]; found: number }> {
-  const found = await findDue(deps.models, new Date(), limit);
+  const found = await findDue(deps, new Date(), limit);
   return { ...(await claimFound(deps, leaseMs, takeBatch(found))), found: found.length };
 }

@@ -1,7 +1,8 @@
-import { claimFound, type Found, findDue, takeBatch } from './claim-due-travellers.ts';
+import { claimFound, takeBatch } from './claim-due-travellers.ts';
+import { type Found, findDue } from './find-due.ts';
 import type { StepDeps, Traveller } from './steps/step-context.ts';
 
-type BacklogDeps = Pick<StepDeps, 'models' | 'redis' | 'config'>;
+type BacklogDeps = Pick<StepDeps, 'models' | 'redis' | 'config' | 'queues'>;
 
 /**
  * How many due travellers one read finds. The local server reads and decodes every due document for a read of the
@@ -71,7 +72,7 @@ export class DueBacklog {
   private async read() {
     const readAt = Date.now();
     const read = ++this.readsStarted;
-    const found = await findDue(this.deps.models, new Date(readAt), this.readSize);
+    const found = await findDue(this.deps, new Date(readAt), this.readSize);
     for (const [id, firstReadAfter] of this.claiming)
       if (firstReadAfter !== null && firstReadAfter <= read) this.claiming.delete(id);
     this.found = found.filter(({ _id }) => !this.claiming.has(_id));

@@ -13,7 +13,13 @@ export interface EventIngestJob {
   countsRecorded?: true;
 }
 
-export const eventIngestJobName = 'ingest';
+/**
+ * A job's name says its project, so the queue's pending events can be told apart by project without reading their
+ * data (pending-events.ts). Jobs queued by a build before that are named `ingest` alone.
+ */
+export const eventIngestJobPrefix = 'ingest:';
+export const eventIngestJobName = (projectId: string): string => `${eventIngestJobPrefix}${projectId}`;
+export const isEventIngestJob = (name: string): boolean => name === 'ingest' || name.startsWith(eventIngestJobPrefix);
 
 /**
  * Retries ride out a database outage; the worker derives event ids from the job id, so a retried job never stores
@@ -39,7 +45,7 @@ export async function enqueueEvents(
   jobId = newIngestJobId(),
 ): Promise<void> {
   const job: EventIngestJob = { projectId, receivedAt: new Date().toISOString(), events };
-  await deps.queues.eventIngest.add(eventIngestJobName, job, { ...ingestJobOptions, jobId });
+  await deps.queues.eventIngest.add(eventIngestJobName(projectId), job, { ...ingestJobOptions, jobId });
 }
 
 /** Reported events stored and counted, and the journeys they trigger started. */

@@ -1,7 +1,7 @@
 import { createECDH } from 'node:crypto';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { useIngress } from '../support/ingress.ts';
-import { eventIngestJobName, type EventIngestJob } from '../../src/queues/event-ingest.ts';
+import { isEventIngestJob, type EventIngestJob } from '../../src/queues/event-ingest.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { markUnsubscribed } from '../../src/devices/mark-unsubscribed.ts';
 import { dailyCountKey, dailyCounts } from '../../src/overview/daily-counts.ts';
@@ -31,7 +31,7 @@ const statuses = (responses: Array<{ status: number }>) => responses.map((respon
 async function firstSessionsOf(deviceId: string): Promise<number> {
   const jobs = await ingress.context.queues.eventIngest.getJobs(['waiting', 'delayed', 'prioritized', 'active']);
   return jobs
-    .filter((job) => job.name === eventIngestJobName)
+    .filter((job) => isEventIngestJob(job.name))
     .flatMap((job) => (job.data as EventIngestJob).events)
     .filter((event) => event.type === '@first_session' && event.subjectId === deviceId).length;
 }

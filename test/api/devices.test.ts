@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useIngress } from '../support/ingress.ts';
-import { eventIngestJobName, type EventIngestJob } from '../../src/queues/event-ingest.ts';
+import { isEventIngestJob, type EventIngestJob } from '../../src/queues/event-ingest.ts';
 
 const {
   ingress,
@@ -132,7 +132,7 @@ describe('device registration and updates (CONTRACTS §3)', () => {
     await register('fresh', { platform: 'ios', pushToken: 'f2' });
     const jobs = await ingress.context.queues.eventIngest.getJobs(['waiting', 'delayed', 'prioritized', 'active']);
     const firstSessions = jobs
-      .filter((job) => job.name === eventIngestJobName)
+      .filter((job) => isEventIngestJob(job.name))
       .flatMap((job) =>
         (job.data as EventIngestJob).events.map((event) => ({
           ...event,

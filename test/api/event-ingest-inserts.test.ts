@@ -21,7 +21,12 @@ describe('the event-ingest worker', () => {
         receivedAt: new Date().toISOString(),
         events: [{ type: 'gathered', subjectType: 'device', subjectId: `reporter-${index}`, data: { index } }],
       };
-      return { id: newIngestJobId(), name: eventIngestJobName, data, updateData: async () => {} } as unknown as Job;
+      return {
+        id: newIngestJobId(),
+        name: eventIngestJobName(project.projectId),
+        data,
+        updateData: async () => {},
+      } as unknown as Job;
     });
     await Promise.all(jobs.map((job) => process(job)));
 

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.ts';
 import { claimBatchSize } from '../../src/journeys/claim-due-travellers.ts';
 import { DueBacklog } from '../../src/journeys/due-backlog.ts';
+import { eventIngestJobName } from '../../src/queues/event-ingest.ts';
 import { useDeliveryHarness } from '../support/delivery-harness.ts';
 import { seededTraveller } from '../support/journey-faults.ts';
 import { waitFor } from '../support/eventually.ts';
@@ -102,3 +103,50 @@ it("a fresh read leaves out the travellers of this process's runs in flight, and
 /** A client of the same Redis that never connected: its commands fail as a lost connection's do. */
 const closedRedis = (url: string) =>
   new Redis(url, { lazyConnect: true, enableOfflineQueue: false }) as unknown as Deps['redis'];
+
+it('reads past waitForEvent timeouts held for their events still to be ingested, and hands them out once ingested', async () => {
+  await models().JourneyTraveller.deleteMany({});
+  // An event of the project accepted, and not ingested (no event-ingest worker here): its timeouts due since wait.
+  const job = await harness.ingress.context.queues.eventIngest.add(eventIngestJobName('held'), {
+    projectId: 'held',
+    receivedAt: new Date().toISOString(),
+    events: [],
+  });
+  const acceptedAt = job.timestamp;
+  const seed = (journeyId: string, count: number, listening: boolean, afterMs: number) =>
+    models().JourneyTraveller.insertMany(
+      Array.from({ length: count }, (_, index) => ({
+        ...seededTraveller(
+          {
+            projectId: 'held',
+            journeyId,
+            subjectId: `${journeyId}-${index}`,
+            event: 'enter',
+            at: 'gate',
+            dueAt: new Date(acceptedAt + afterMs + index),
+          },
+          new Date(acceptedAt),
+        ),
+        listening: listening ? { stepId: 'gate', event: 'reported', since: new Date(acceptedAt - 60_000) } : null,
+      })),
+      { lean: true },
+    );
+  // A step due the moment the event was accepted (never held), more held timeouts than two reads' worth, then steps
+  // due after them that are not timeouts.
+  await seed('edge', 1, false, 0);
+  await seed('timeouts', 2 * claimBatchSize + 100, true, 1);
+  await seed('waits', 10, false, 2 * claimBatchSize + 101);
+  await waitFor(
+    async () => Date.now(),
+    (now) => now > acceptedAt + 2 * claimBatchSize + 111,
+  );
+  const heldIds = (batch: Array<{ _id: string }>) => batch.map(({ _id }) => _id.split(':')[0]);
+  expect(heldIds(await new DueBacklog(harness.ingress.context, claimBatchSize).nextBatch())).toEqual([
+    'edge',
+    ...Array(10).fill('waits'),
+  ]);
+
+  await job.remove();
+  const released = await new DueBacklog(harness.ingress.context, 4 * claimBatchSize).nextBatch();
+  expect(heldIds(released)).toEqual(['edge', ...Array(claimBatchSize - 1).fill('timeouts')]);
+});

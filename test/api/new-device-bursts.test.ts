@@ -2,7 +2,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { useIngress } from '../support/ingress.ts';
 import { modelsCountingInserts } from '../support/counted-inserts.ts';
 import { DeviceStore } from '../../src/devices/device-store.ts';
-import { eventIngestJobName, type EventIngestJob } from '../../src/queues/event-ingest.ts';
+import { isEventIngestJob, type EventIngestJob } from '../../src/queues/event-ingest.ts';
 
 const {
   ingress,
@@ -12,7 +12,7 @@ const {
 /** The @first_session events queued for the project's devices whose ids start with the prefix, as `type subjectId`. */
 async function queuedFirstSessions(projectId: string, prefix: string) {
   const jobs = (await ingress.context.queues.eventIngest.getJobs(['waiting', 'delayed', 'prioritized']))
-    .filter((job) => job.name === eventIngestJobName)
+    .filter((job) => isEventIngestJob(job.name))
     .map((job) => job.data as EventIngestJob)
     .filter((job) => job.projectId === projectId && job.events.some((event) => event.subjectId.startsWith(prefix)));
   return { jobs, events: jobs.flatMap((job) => job.events.map((event) => `${event.type} ${event.subjectId}`)).sort() };

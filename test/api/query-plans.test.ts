@@ -54,12 +54,8 @@ import { recentImportsQuery } from '../../src/device-files/device-imports.ts';
 import { otherLogQuery, sentLogQuery } from '../../src/notifications/delivery-log-export.ts';
 import { catalogDaysQuery } from '../../src/events/event-type-counts.ts';
 import { recentTagsQuery } from '../../src/devices/tag-suggestions.ts';
-import {
-  claimFilters,
-  claimedTravellersQuery,
-  travellersByIdQuery,
-  dueTravellersQuery,
-} from '../../src/journeys/claim-due-travellers.ts';
+import { claimFilters, claimedTravellersQuery, travellersByIdQuery } from '../../src/journeys/claim-due-travellers.ts';
+import { dueTravellersQuery } from '../../src/journeys/find-due.ts';
 import { stepBatchFilter, type StepBatch } from '../../src/journeys/advance-travellers.ts';
 import { subjectVisitsQuery } from '../../src/journeys/journey-details.ts';
 import { subjectsVisitsQueries } from '../../src/journeys/travel-events.ts';
@@ -768,6 +764,12 @@ const hotQueries: HotQuery[] = [
     index: 'state_1_dueAt_1__id_1',
   },
   {
+    name: 'the oldest due journey steps after the earliest time a waitForEvent timeout is held from (read past them)',
+    explain: () =>
+      explainQuery(dueTravellersQuery(models(), 'due', now, 500, { $gte: new Date(now.getTime() - 60_000) })),
+    index: 'state_1_dueAt_1__id_1',
+  },
+  {
     name: 'the oldest journey steps whose claim lapsed',
     explain: () => explainQuery(dueTravellersQuery(models(), 'running', now, 500)),
     index: 'state_1_dueAt_1__id_1',
@@ -788,7 +790,10 @@ const hotQueries: HotQuery[] = [
     explain: () =>
       explainQuery(
         models().JourneyTraveller.find(
-          claimFilters([{ state: 'running', dueAt: now, _id: 'x', seq: 0, claim: `${projectId}-claim1` }], now)[0]!,
+          claimFilters(
+            [{ state: 'running', dueAt: now, _id: 'x', seq: 0, claim: `${projectId}-claim1`, projectId }],
+            now,
+          )[0]!,
         ),
       ),
     index: 'claim_1',

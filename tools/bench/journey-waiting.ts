@@ -1,6 +1,6 @@
 import { travellerId } from '../../src/models/journey-traveller.ts';
 import { redisKeys } from '../../src/infra/redis-keys.ts';
-import { dueTravellersQuery } from '../../src/journeys/claim-due-travellers.ts';
+import { dueTravellersQuery } from '../../src/journeys/find-due.ts';
 import { checkTarget } from './database-ceilings.ts';
 import { waitUntil } from './measure.ts';
 import { type BenchContext, deliveredOrSettled } from './journey-flow.ts';

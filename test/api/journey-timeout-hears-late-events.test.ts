@@ -1,0 +1,103 @@
+import { beforeAll, expect, it, onTestFinished } from 'vitest';
+import { claimDueTravellers } from '../../src/journeys/claim-due-travellers.ts';
+import { type RunnerState, runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
+import { heardWaitMs } from '../../src/journeys/held-timeouts.ts';
+import { queueNames } from '../../src/infra/queue-names.ts';
+import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
+import { waitFor } from '../support/eventually.ts';
+import { deviceEvent, journeyClient, listening, waitsOver } from '../support/journeys.ts';
+
+// No journey-steps worker: the test runs the step runner's claims itself, and holds the event-ingest worker.
+const {
+  harness,
+  projects: { project, other },
+} = useDeliveryHarness({ queues: ['send', 'deliver', 'event-ingest'], projects: { project: 'team', other: 'team' } });
+const clientOf = (owner: () => typeof project) => journeyClient(() => harness.ingress, owner);
+const [journeys, otherJourneys] = [clientOf(() => project), clientOf(() => other)];
+const context = () => harness.ingress.context;
+const state: RunnerState = { defaultZone: async () => 'UTC', versions: new Map() };
+
+const gatedJourney = {
+  name: 'reported in time',
+  entry: { event: 'started' },
+  steps: [
+    { id: 'gate', type: 'waitForEvent', event: 'reported', timeoutSeconds: 60, onEvent: 'heard', onTimeout: 'missed' },
+    { id: 'heard', type: 'setTags', tags: { outcome: 'heard' }, next: 'exit' },
+    { id: 'missed', type: 'setTags', tags: { outcome: 'missed' } },
+  ],
+};
+
+beforeAll(async () => {
+  await registerDevices(harness.ingress, project, [{ id: 'late-1', platform: 'android', token: 'tok-late-1' }]);
+  await registerDevices(harness.ingress, other, [{ id: 'quiet-1', platform: 'android', token: 'tok-quiet-1' }]);
+});
+
+/** Claims and runs the due steps until nothing more is due, answering the journeys of the travellers it ran. */
+async function runDue(): Promise<string[]> {
+  const ran: string[] = [];
+  for (;;) {
+    const { claim, travellers } = await claimDueTravellers(context(), 0);
+    if (travellers.length === 0) return ran;
+    ran.push(...travellers.map((traveller) => traveller.journeyId));
+    await runClaimedSteps(context(), state, claim, travellers);
+  }
+}
+
+const gateOutcome = async (client: typeof journeys, journeyId: string, deviceId: string) =>
+  (await client.visits(journeyId, 'device', deviceId))[0].passed.find(
+    (step: { stepId: string }) => step.stepId === 'gate',
+  )?.outcome;
+
+it("runs a waitForEvent timeout only once its project's events accepted before it are ingested, others' at once", async () => {
+  const [journeyId, otherJourneyId] = [await journeys.create(gatedJourney), await otherJourneys.create(gatedJourney)];
+  await journeys.report([deviceEvent('late-1', 'started')]);
+  await otherJourneys.report([deviceEvent('quiet-1', 'started')]);
+  await listening(context().models, journeyId, 'gate', ['late-1']);
+  await listening(context().models, otherJourneyId, 'gate', ['quiet-1']);
+
+  // The report is accepted while ingestion is behind (its worker held), and both timeouts pass before it is ingested.
+  const ingestWorker = harness.workers.workers.find((worker) => worker.name === queueNames.eventIngest)!;
+  await ingestWorker.pause();
+  onTestFinished(() => ingestWorker.resume());
+  await journeys.report([deviceEvent('late-1', 'reported')]);
+  await waitsOver(context().models, [journeyId, otherJourneyId]);
+
+  // The other project, with nothing pending, is not held by this one's backlog.
+  expect(await runDue()).toEqual([otherJourneyId]);
+  expect(await gateOutcome(otherJourneys, otherJourneyId, 'quiet-1')).toEqual({ timedOut: true });
+
+  ingestWorker.resume();
+  await waitFor(
+    () => gateOutcome(journeys, journeyId, 'late-1'),
+    (outcome) => outcome !== undefined,
+  );
+  expect(await gateOutcome(journeys, journeyId, 'late-1')).toEqual({ heard: 'reported' });
+  expect(await runDue()).toEqual([journeyId]);
+  const visit = (await journeys.visits(journeyId, 'device', 'late-1'))[0];
+  expect(visit.passed.map((step: { stepId: string }) => step.stepId)).toEqual(['gate', 'heard']);
+});
+
+it('runs a timeout held by an ingestion that lags longer than the bound', async () => {
+  const journeyId = await journeys.create({ ...gatedJourney, name: 'lagging', entry: { event: 'lag-started' } });
+  await journeys.report([deviceEvent('late-1', 'lag-started')]);
+  await listening(context().models, journeyId, 'gate', ['late-1']);
+  const ingestWorker = harness.workers.workers.find((worker) => worker.name === queueNames.eventIngest)!;
+  await ingestWorker.pause();
+  onTestFinished(() => ingestWorker.resume());
+  await journeys.report([deviceEvent('late-1', 'reported')]);
+  const [pending] = await context().queues.eventIngest.getJobs(['waiting']);
+  const now = Date.now();
+
+  // Accepted before the timeout, but more than heardWaitMs ago: the timeout no longer waits for it.
+  await context().redis.hset(
+    context().queues.eventIngest.toKey(pending!.id!),
+    'timestamp',
+    now - heardWaitMs - 120_000,
+  );
+  await context().models.JourneyTraveller.updateOne(
+    { journeyId },
+    { $set: { dueAt: new Date(now - heardWaitMs - 60_000) } },
+  );
+  expect(await runDue()).toEqual([journeyId]);
+  expect(await gateOutcome(journeys, journeyId, 'late-1')).toEqual({ timedOut: true });
+});
