@@ -1,9 +1,9 @@
 import type { Deps } from '../deps.ts';
 import type { Models } from '../models/index.ts';
 import { pendingEventsSince } from '../queues/pending-events.ts';
-import { type DueStep, type HeldTimeouts, heldTimeouts } from './held-timeouts.ts';
+import { type DueStep, type TimeoutWaits, timeoutWaits } from './timeout-waits.ts';
 
-export type ClaimState = 'due' | 'running';
+type ClaimState = 'due' | 'running';
 interface Bound extends DueStep {
   _id: string;
   seq: number;
@@ -12,18 +12,12 @@ interface Bound extends DueStep {
 }
 
 /**
- * The oldest due steps, in the order of the {state, dueAt, _id} index: due ones, and those whose lease passed; `from`
- * bounds them below. No other field is filtered on: the local server then looks the first field up alone.
+ * The oldest due steps, in the order of the {state, dueAt, _id} index: due ones, and those whose lease passed, due
+ * `from` on. No other field is filtered on: the local server would then look the state up alone.
  */
-export const dueTravellersQuery = (
-  models: Models,
-  state: ClaimState,
-  now: Date,
-  limit: number,
-  from: { $gte: Date } | object = {},
-) =>
+export const dueTravellersQuery = (models: Models, state: ClaimState, now: Date, limit: number, from?: Date) =>
   models.JourneyTraveller.find(
-    { state, dueAt: { ...from, $lte: now } },
+    { state, dueAt: from ? { $gte: from, $lte: now } : { $lte: now } },
     { _id: 1, dueAt: 1, seq: 1, claim: 1, projectId: 1, listening: 1 },
   )
     .sort({ dueAt: 1, _id: 1 })
@@ -33,23 +27,23 @@ export const dueTravellersQuery = (
 /** A due traveller found, in claim order: those whose lease passed, then those due, each oldest first. */
 export type Found = { state: ClaimState } & Bound;
 
-/** A read past held timeouts goes on in pages of its size, at most this many, so that they do not fill it. */
+/** A read past waiting timeouts goes on in pages of its size, at most this many, so that they do not fill it. */
 const mostPages = 4;
 
 /**
- * The oldest due travellers but held timeouts: none is held up to `held.before`; those after it are read past, in pages
+ * The oldest due travellers but waiting timeouts: none waits up to `waiting.before`; those after it are read past, in pages
  * that start at the last one's time. Each page takes its first time again (a time may be shared, and the local server
  * leaves out a document at a range's inclusive end), and skips those seen.
  */
-async function dueNotHeld(models: Models, now: Date, limit: number, held: HeldTimeouts): Promise<Bound[]> {
-  const found = await dueTravellersQuery(models, 'due', held.before, limit);
+async function dueNotWaiting(models: Models, now: Date, limit: number, waiting: TimeoutWaits): Promise<Bound[]> {
+  const found = await dueTravellersQuery(models, 'due', waiting.before, limit);
   const seen = new Set(found.map(({ _id }) => _id));
-  let from = held.before;
+  let from = waiting.before;
   for (let page = 0; page < mostPages && found.length < limit; page++) {
-    const read = await dueTravellersQuery(models, 'due', now, limit, { $gte: from });
+    const read = await dueTravellersQuery(models, 'due', now, limit, from);
     const unseen = read.filter(({ _id }) => !seen.has(_id));
     for (const { _id } of unseen) seen.add(_id);
-    found.push(...unseen.filter((step) => !held.isHeld(step)).slice(0, limit - found.length));
+    found.push(...unseen.filter((step) => !waiting.waits(step)).slice(0, limit - found.length));
     if (read.length < limit || unseen.length === 0) break;
     from = read.at(-1)!.dueAt;
   }
@@ -58,17 +52,17 @@ async function dueNotHeld(models: Models, now: Date, limit: number, held: HeldTi
 
 /**
  * The oldest due steps: those whose worker died holding them (lease passed) first, then those due, but for the
- * waitForEvent timeouts whose project's events accepted before them are still to be ingested (heldTimeouts).
+ * waitForEvent timeouts whose project's events accepted before them are still to be ingested (timeoutWaits).
  */
 export async function findDue(deps: Pick<Deps, 'models' | 'queues'>, now: Date, limit: number): Promise<Found[]> {
-  const held = heldTimeouts(await pendingEventsSince(deps), now);
+  const waiting = timeoutWaits(await pendingEventsSince(deps), now);
   const lapsed = await dueTravellersQuery(deps.models, 'running', now, limit);
   const rest = limit - lapsed.length;
   const due =
     rest <= 0
       ? []
-      : held
-        ? await dueNotHeld(deps.models, now, rest, held)
+      : waiting
+        ? await dueNotWaiting(deps.models, now, rest, waiting)
         : await dueTravellersQuery(deps.models, 'due', now, rest);
   return [
     ...lapsed.map((bound) => ({ state: 'running' as const, ...bound })),

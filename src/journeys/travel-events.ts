@@ -46,6 +46,13 @@ async function latestVisits(deps: TravelDeps, projectId: string, events: Ingeste
 const travelling = (visit: Visit | undefined): boolean => !!visit && visit.state !== 'done';
 
 /**
+ * Whether an event was accepted while the visit listened: after it reached its waitForEvent step, and by the step's
+ * timeout (its due time while it listens), however late it is ingested, since the step runner's timeout waits for it.
+ */
+const acceptedWhileListening = (visit: Visit, receivedAt: Date): boolean =>
+  visit.listening!.since < receivedAt && (!visit.dueAt || receivedAt <= visit.dueAt);
+
+/**
  * An exit rule matched the visit: one this job enters is stored as having left (no step of it is ever due), a stored
  * one leaves now. Answers whether it left.
  */
@@ -92,7 +99,7 @@ export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIn
             visits.set(key, { ...visit, state: 'done', endedAt: receivedAt });
           continue;
         }
-        if (version && visit.listening && visit.listening.since < receivedAt) {
+        if (version && visit.listening && acceptedWhileListening(visit, receivedAt)) {
           const movedTo = await hearEvent(deps.models, version, visit, event, receivedAt);
           if (movedTo !== null) addCount(statsFor(stats, journey._id), `${visit.listening.stepId}.waiting`, -1);
           if (movedTo === exitTarget) addCount(statsFor(stats, journey._id), 'completed');

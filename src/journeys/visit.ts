@@ -15,6 +15,7 @@ export type Visit = Pick<
   | 'entryEventId'
   | 'endedAt'
   | 'listening'
+  | 'dueAt'
   | 'seq'
   | 'waitingIn'
 > & { _id: string };

@@ -104,7 +104,7 @@ it("a fresh read leaves out the travellers of this process's runs in flight, and
 const closedRedis = (url: string) =>
   new Redis(url, { lazyConnect: true, enableOfflineQueue: false }) as unknown as Deps['redis'];
 
-it('reads past waitForEvent timeouts held for their events still to be ingested, and hands them out once ingested', async () => {
+it('reads past waitForEvent timeouts waiting for their events to be ingested, and hands them out once ingested', async () => {
   await models().JourneyTraveller.deleteMany({});
   // An event of the project accepted, and not ingested (no event-ingest worker here): its timeouts due since wait.
   const job = await harness.ingress.context.queues.eventIngest.add(eventIngestJobName('held'), {
@@ -131,7 +131,7 @@ it('reads past waitForEvent timeouts held for their events still to be ingested,
       })),
       { lean: true },
     );
-  // A step due the moment the event was accepted (never held), more held timeouts than two reads' worth, then steps
+  // A step due the moment the event was accepted (never waiting), more waiting timeouts than two reads' worth, then steps
   // due after them that are not timeouts.
   await seed('edge', 1, false, 0);
   await seed('timeouts', 2 * claimBatchSize + 100, true, 1);
@@ -140,13 +140,13 @@ it('reads past waitForEvent timeouts held for their events still to be ingested,
     async () => Date.now(),
     (now) => now > acceptedAt + 2 * claimBatchSize + 111,
   );
-  const heldIds = (batch: Array<{ _id: string }>) => batch.map(({ _id }) => _id.split(':')[0]);
-  expect(heldIds(await new DueBacklog(harness.ingress.context, claimBatchSize).nextBatch())).toEqual([
+  const journeysOf = (batch: Array<{ _id: string }>) => batch.map(({ _id }) => _id.split(':')[0]);
+  expect(journeysOf(await new DueBacklog(harness.ingress.context, claimBatchSize).nextBatch())).toEqual([
     'edge',
     ...Array(10).fill('waits'),
   ]);
 
   await job.remove();
   const released = await new DueBacklog(harness.ingress.context, 4 * claimBatchSize).nextBatch();
-  expect(heldIds(released)).toEqual(['edge', ...Array(claimBatchSize - 1).fill('timeouts')]);
+  expect(journeysOf(released)).toEqual(['edge', ...Array(claimBatchSize - 1).fill('timeouts')]);
 });

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it, onTestFinished } from 'vitest';
 import { claimDueTravellers } from '../../src/journeys/claim-due-travellers.ts';
 import { type RunnerState, runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
-import { heardWaitMs } from '../../src/journeys/held-timeouts.ts';
+import { timeoutWaitMs } from '../../src/journeys/timeout-waits.ts';
 import { queueNames } from '../../src/infra/queue-names.ts';
 import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
 import { waitFor } from '../support/eventually.ts';
@@ -43,6 +43,15 @@ async function runDue(): Promise<string[]> {
   }
 }
 
+/** The journeys' listening travellers time out at `at`, once the clock has passed it. */
+async function endTimeoutsAt(at: Date, journeyIds: string[]) {
+  await context().models.JourneyTraveller.updateMany({ journeyId: { $in: journeyIds } }, { $set: { dueAt: at } });
+  await waitFor(
+    async () => Date.now(),
+    (now) => now > at.getTime(),
+  );
+}
+
 const gateOutcome = async (client: typeof journeys, journeyId: string, deviceId: string) =>
   (await client.visits(journeyId, 'device', deviceId))[0].passed.find(
     (step: { stepId: string }) => step.stepId === 'gate',
@@ -60,9 +69,10 @@ it("runs a waitForEvent timeout only once its project's events accepted before i
   await ingestWorker.pause();
   onTestFinished(() => ingestWorker.resume());
   await journeys.report([deviceEvent('late-1', 'reported')]);
-  await waitsOver(context().models, [journeyId, otherJourneyId]);
+  const [pending] = await context().queues.eventIngest.getJobs(['waiting']);
+  await endTimeoutsAt(new Date(pending!.timestamp + 1), [journeyId, otherJourneyId]);
 
-  // The other project, with nothing pending, is not held by this one's backlog.
+  // The other project, with nothing pending, does not wait for this one's backlog.
   expect(await runDue()).toEqual([otherJourneyId]);
   expect(await gateOutcome(otherJourneys, otherJourneyId, 'quiet-1')).toEqual({ timedOut: true });
 
@@ -77,7 +87,7 @@ it("runs a waitForEvent timeout only once its project's events accepted before i
   expect(visit.passed.map((step: { stepId: string }) => step.stepId)).toEqual(['gate', 'heard']);
 });
 
-it('runs a timeout held by an ingestion that lags longer than the bound', async () => {
+it('runs a timeout whose events wait in an ingestion lagging longer than the bound', async () => {
   const journeyId = await journeys.create({ ...gatedJourney, name: 'lagging', entry: { event: 'lag-started' } });
   await journeys.report([deviceEvent('late-1', 'lag-started')]);
   await listening(context().models, journeyId, 'gate', ['late-1']);
@@ -88,16 +98,32 @@ it('runs a timeout held by an ingestion that lags longer than the bound', async 
   const [pending] = await context().queues.eventIngest.getJobs(['waiting']);
   const now = Date.now();
 
-  // Accepted before the timeout, but more than heardWaitMs ago: the timeout no longer waits for it.
+  // Accepted before the timeout, but more than timeoutWaitMs ago: the timeout no longer waits for it.
   await context().redis.hset(
     context().queues.eventIngest.toKey(pending!.id!),
     'timestamp',
-    now - heardWaitMs - 120_000,
+    now - timeoutWaitMs - 120_000,
   );
   await context().models.JourneyTraveller.updateOne(
     { journeyId },
-    { $set: { dueAt: new Date(now - heardWaitMs - 60_000) } },
+    { $set: { dueAt: new Date(now - timeoutWaitMs - 60_000) } },
   );
+  expect(await runDue()).toEqual([journeyId]);
+  expect(await gateOutcome(journeys, journeyId, 'late-1')).toEqual({ timedOut: true });
+});
+
+it('does not hear an event accepted after the timeout, however soon it is ingested', async () => {
+  const journeyId = await journeys.create({ ...gatedJourney, name: 'too late', entry: { event: 'late-started' } });
+  await journeys.report([deviceEvent('late-1', 'late-started')]);
+  await listening(context().models, journeyId, 'gate', ['late-1']);
+  await waitsOver(context().models, [journeyId]);
+  await journeys.report([deviceEvent('late-1', 'reported')]);
+  // Ingested: the report's job is finished, and the traveller still listens, due at its timeout.
+  await waitFor(
+    () => context().queues.eventIngest.getJobCounts('waiting', 'active'),
+    (counts) => (counts.waiting ?? 0) + (counts.active ?? 0) === 0,
+  );
+  expect(await gateOutcome(journeys, journeyId, 'late-1')).toBeUndefined();
   expect(await runDue()).toEqual([journeyId]);
   expect(await gateOutcome(journeys, journeyId, 'late-1')).toEqual({ timedOut: true });
 });

@@ -764,9 +764,8 @@ const hotQueries: HotQuery[] = [
     index: 'state_1_dueAt_1__id_1',
   },
   {
-    name: 'the oldest due journey steps after the earliest time a waitForEvent timeout is held from (read past them)',
-    explain: () =>
-      explainQuery(dueTravellersQuery(models(), 'due', now, 500, { $gte: new Date(now.getTime() - 60_000) })),
+    name: 'the oldest due journey steps from the earliest time a waitForEvent timeout waits from (read past them)',
+    explain: () => explainQuery(dueTravellersQuery(models(), 'due', now, 500, new Date(now.getTime() - 60_000))),
     index: 'state_1_dueAt_1__id_1',
   },
   {
