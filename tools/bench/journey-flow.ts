@@ -88,7 +88,7 @@ function entryLatencies(accepted: number[], samples: Array<[number, number]>): n
  */
 async function listeningAmong(context: BenchContext, journeyId: string, subjectIds: string[]) {
   const { bench, project } = context;
-  const listening: string[] = [];
+  const listening: Array<{ subjectId: string; since: Date }> = [];
   for (const chunk of inChunks(subjectIds, perRequest)) {
     const travellers = await bench.models.JourneyTraveller.find(
       { projectId: project.projectId, subjectType: 'device', subjectId: { $in: chunk } },
@@ -96,7 +96,7 @@ async function listeningAmong(context: BenchContext, journeyId: string, subjectI
     ).lean();
     for (const traveller of travellers)
       if (traveller.journeyId === journeyId && traveller.state === 'due' && traveller.listening?.stepId === 'await')
-        listening.push(traveller.subjectId);
+        listening.push({ subjectId: traveller.subjectId, since: traveller.listening.since });
   }
   return listening;
 }
@@ -173,6 +173,7 @@ export async function runJourney(
   const pending = new Set(subjectIds(subjects).filter((_, index) => index % every === 0));
   const reporters = pending.size;
   const pushed = new Set<string>();
+  let reportedLate = 0;
   let deliveriesSeen = delivered;
   while (pending.size > 0 && (await count('completed')) + (await count('exited')) < subjects) {
     const deliveries = bench.sandbox!.deliveries();
@@ -181,7 +182,11 @@ export async function runJourney(
       if (pending.has(subjectId)) pushed.add(subjectId);
     }
     deliveriesSeen = deliveries.length;
-    const ids = pushed.size > 0 ? await listeningAmong(context, journeyId, [...pushed]) : [];
+    const found = pushed.size > 0 ? await listeningAmong(context, journeyId, [...pushed]) : [];
+    const ids = found.map(({ subjectId }) => subjectId);
+    // A report sent after its traveller's timeout does not count (CONTRACTS §18), however the product runs.
+    const reportedAt = Date.now();
+    reportedLate += found.filter(({ since }) => reportedAt - since.getTime() > options.awaitSeconds * 1000).length;
     for (const id of ids) {
       pending.delete(id);
       pushed.delete(id);
@@ -239,6 +244,7 @@ export async function runJourney(
     lateness,
     latenessByStep,
     reporters,
+    reportedAfterTimeout: reportedLate,
     heard: times.heard,
     completed: times.completed,
     pushesSent: expected,
