@@ -43,6 +43,16 @@ async function runDue(): Promise<string[]> {
   }
 }
 
+/** Reports late-1's awaited event with the event-ingest worker held (until the test ends): its job stays pending. */
+async function reportWhileIngestionHeld() {
+  const ingestWorker = harness.workers.workers.find((worker) => worker.name === queueNames.eventIngest)!;
+  await ingestWorker.pause();
+  onTestFinished(() => ingestWorker.resume());
+  await journeys.report([deviceEvent('late-1', 'reported')]);
+  const [pending] = await context().queues.eventIngest.getJobs(['waiting']);
+  return { ingestWorker, pending: pending! };
+}
+
 /** The journeys' listening travellers time out at `at`, once the clock has passed it. */
 async function endTimeoutsAt(at: Date, journeyIds: string[]) {
   await context().models.JourneyTraveller.updateMany({ journeyId: { $in: journeyIds } }, { $set: { dueAt: at } });
@@ -64,13 +74,9 @@ it("runs a waitForEvent timeout only once its project's events accepted before i
   await listening(context().models, journeyId, 'gate', ['late-1']);
   await listening(context().models, otherJourneyId, 'gate', ['quiet-1']);
 
-  // The report is accepted while ingestion is behind (its worker held), and both timeouts pass before it is ingested.
-  const ingestWorker = harness.workers.workers.find((worker) => worker.name === queueNames.eventIngest)!;
-  await ingestWorker.pause();
-  onTestFinished(() => ingestWorker.resume());
-  await journeys.report([deviceEvent('late-1', 'reported')]);
-  const [pending] = await context().queues.eventIngest.getJobs(['waiting']);
-  await endTimeoutsAt(new Date(pending!.timestamp + 1), [journeyId, otherJourneyId]);
+  // The report is accepted while ingestion is behind, and both timeouts pass before it is ingested.
+  const { ingestWorker, pending } = await reportWhileIngestionHeld();
+  await endTimeoutsAt(new Date(pending.timestamp + 1), [journeyId, otherJourneyId]);
 
   // The other project, with nothing pending, does not wait for this one's backlog.
   expect(await runDue()).toEqual([otherJourneyId]);
@@ -91,16 +97,12 @@ it('runs a timeout whose events wait in an ingestion lagging longer than the bou
   const journeyId = await journeys.create({ ...gatedJourney, name: 'lagging', entry: { event: 'lag-started' } });
   await journeys.report([deviceEvent('late-1', 'lag-started')]);
   await listening(context().models, journeyId, 'gate', ['late-1']);
-  const ingestWorker = harness.workers.workers.find((worker) => worker.name === queueNames.eventIngest)!;
-  await ingestWorker.pause();
-  onTestFinished(() => ingestWorker.resume());
-  await journeys.report([deviceEvent('late-1', 'reported')]);
-  const [pending] = await context().queues.eventIngest.getJobs(['waiting']);
+  const { pending } = await reportWhileIngestionHeld();
   const now = Date.now();
 
   // Accepted before the timeout, but more than timeoutWaitMs ago: the timeout no longer waits for it.
   await context().redis.hset(
-    context().queues.eventIngest.toKey(pending!.id!),
+    context().queues.eventIngest.toKey(pending.id!),
     'timestamp',
     now - timeoutWaitMs - 120_000,
   );
