@@ -3,9 +3,9 @@ import type { RedisClient } from '../infra/redis.ts';
 import { eventIngestJobPrefix } from './event-ingest.ts';
 
 /**
- * How many jobs of each of the queue's lists and sets are read. A project whose pending jobs are all beyond (a wait
- * list of more than 500,000 events) is not found: its timeouts run without waiting, rather than every project's waiting
- * for the one that floods the queue.
+ * How many jobs of each of the queue's lists and sets are read. A project whose pending jobs all lie beyond, in a wait
+ * list of more jobs, is not found: its timeouts run without waiting, rather than every project's waiting for the one
+ * that floods the queue.
  */
 const jobsReadPerKey = 5000;
 

@@ -5,7 +5,7 @@ import { timeoutWaitMs } from '../../src/journeys/timeout-waits.ts';
 import { queueNames } from '../../src/infra/queue-names.ts';
 import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
 import { waitFor } from '../support/eventually.ts';
-import { deviceEvent, journeyClient, listening, waitsOver } from '../support/journeys.ts';
+import { deviceEvent, journeyClient, listening } from '../support/journeys.ts';
 
 // No journey-steps worker: the test runs the step runner's claims itself, and holds the event-ingest worker.
 const {
@@ -118,7 +118,7 @@ it('does not hear an event accepted after the timeout, however soon it is ingest
   const journeyId = await journeys.create({ ...gatedJourney, name: 'too late', entry: { event: 'late-started' } });
   await journeys.report([deviceEvent('late-1', 'late-started')]);
   await listening(context().models, journeyId, 'gate', ['late-1']);
-  await waitsOver(context().models, [journeyId]);
+  await endTimeoutsAt(new Date(Date.now() - 1000), [journeyId]);
   await journeys.report([deviceEvent('late-1', 'reported')]);
   // Ingested: the report's job is finished, and the traveller still listens, due at its timeout.
   await waitFor(
