@@ -31,9 +31,9 @@ export type Found = { state: ClaimState } & Bound;
 const mostPages = 4;
 
 /**
- * The oldest due travellers but waiting timeouts: none waits up to `waiting.before`; those after it are read past, in pages
- * that start at the last one's time. Each page takes its first time again (a time may be shared, and the local server
- * leaves out a document at a range's inclusive end), and skips those seen.
+ * The oldest due travellers but waiting timeouts: none waits up to `waiting.before`; those after it are read past, in
+ * pages that start at the last one's time. Each page takes its first time again (a time may be shared, and the local
+ * server leaves out a document at a range's inclusive end), and skips those seen.
  */
 async function dueNotWaiting(models: Models, now: Date, limit: number, waiting: TimeoutWaits): Promise<Bound[]> {
   const found = await dueTravellersQuery(models, 'due', waiting.before, limit);

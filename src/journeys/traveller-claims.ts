@@ -107,8 +107,9 @@ end`;
 
 /**
  * Lets the claim's step runs go: `recorded` once their move or failure is written, or their runId stored on their held
- * record (or they left, or an event moved them on), `unrun` when their step did not run for this claim and may still (paused, or found not due), so that its
- * next claim runs it under the same runId: the step may have run for a worker that died before recording it.
+ * record (or they left, or an event moved them on); `unrun` when their step did not run for this claim and may still
+ * (paused, or found not due), so that its next claim runs it under the same runId: the step may have run for a worker
+ * that died before recording it.
  */
 export async function releaseStepRuns(
   deps: ClaimDeps,
