@@ -61,7 +61,7 @@ export class DeliveryRun {
     } catch (error) {
       // The run that has the job now owns its progress and its counts.
       if (error instanceof LostLockError) throw error;
-      await waitOutStorageOutage(this.job, this.token, error);
+      await waitOutStorageOutage(this.worker.deps.log, this.job, this.token, error);
       if (error instanceof DelayedError || !isLastAttempt(this.job)) throw error;
       await giveUpBatch(this.worker, this.job).catch(() => undefined);
       throw error;

@@ -134,7 +134,7 @@ export function sendProcessor(deps: SendDeps): Processor<SendJobData> {
         );
       await completeSend(deps, notification);
     } catch (error) {
-      await waitOutStorageOutage(job, token, error);
+      await waitOutStorageOutage(deps.log, job, token, error);
       if (!(error instanceof WaitingChildrenError || error instanceof DelayedError) && isLastAttempt(job))
         await markSendFailed(deps.models, notificationId).catch(() => undefined);
       throw error;

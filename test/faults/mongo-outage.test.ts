@@ -29,6 +29,8 @@ it('the MongoDB-wire server killed and away for 10 s during a segment send: deli
   expect(atKill).toBeLessThan(devices / 2);
 
   await expectDeliveredExactlyOnce(harness, project, id, tokens);
+  // The workers said why the send stood still, as the ingress does.
+  expect(harness.workerOutput()).toContain('backing store unavailable');
   // The outage spent no attempt of the send or of any batch: each job ran only its completing attempt, so an outage
   // longer than the attempts' backoff (about 40 s for a batch) would not have failed them with their pushes unsent.
   const { send, deliver } = harness.ingress.context.queues;
