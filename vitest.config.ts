@@ -74,12 +74,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Two cores: more files at once only queue up behind the database.
+        // Four at once on two cores: a file waits much of its time (for a page, a poll, a server's answer), and two at
+        // once left a quarter of the cores idle.
         test: {
           name: 'parallel',
           include: ['test/**/*.test.ts'],
           exclude: [...processAndFaultTests, ...oneAtATime, ...waitingTests],
-          maxWorkers: 2,
+          maxWorkers: 4,
           // A worker runs its files on the modules it has loaded rather than loading the service again for each
           // (90 s of the run): each file isolates itself by a database and key prefix of its own (testConfig), and
           // leaves process-wide state (process.env, timers, spies) as it found it.
