@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inChunks, maxIdsPerIn } from '../infra/chunks.ts';
 import type { Models } from '../models/index.ts';
 import type { StepDeps, Traveller } from './steps/step-context.ts';
-import { type Found, findDue } from './find-due.ts';
+import type { Found } from './find-due.ts';
 import { claimStepRuns, releaseStepRuns } from './traveller-claims.ts';
 
 export const claimBatchSize = 500;
@@ -110,14 +110,4 @@ export async function claimFound(
       ? await claimDue(deps, leaseMs, batch, claim)
       : await takeOverLapsed(deps.models, leaseMs, batch, claim);
   return { claim, travellers };
-}
-
-/** Takes up to a batch of the oldest due travellers for this worker (claimFound); `found` is how many were due. */
-export async function claimDueTravellers(
-  deps: ClaimDeps & Pick<StepDeps, 'queues'>,
-  leaseMs: number,
-  limit = claimBatchSize,
-): Promise<{ claim: string; travellers: Traveller[]; found: number }> {
-  const found = await findDue(deps, new Date(), limit);
-  return { ...(await claimFound(deps, leaseMs, takeBatch(found))), found: found.length };
 }

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { travellerId } from '../../src/models/journey-traveller.ts';
-import { claimDueTravellers } from '../../src/journeys/claim-due-travellers.ts';
+import { claimDueTravellers } from '../support/due-claims.ts';
 import { runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
 import { exitTraveller } from '../../src/journeys/traveller-events.ts';
 import { useDeliveryHarness, registerDevices } from '../support/delivery-harness.ts';

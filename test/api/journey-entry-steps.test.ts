@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { RunnerState } from '../../src/journeys/run-claimed-steps.ts';
-import { claimDueTravellers } from '../../src/journeys/claim-due-travellers.ts';
+import { claimDueTravellers } from '../support/due-claims.ts';
 import { ActiveJourneys } from '../../src/journeys/active-journeys.ts';
 import { enterTravellers } from '../../src/journeys/enter-travellers.ts';
 import { recordStats, type StatsChanges } from '../../src/journeys/journey-stats.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, expect, it } from 'vitest';
-import { claimDueTravellers } from '../../src/journeys/claim-due-travellers.ts';
+import { claimDueTravellers } from '../support/due-claims.ts';
 import { runClaimedSteps, type RunnerState } from '../../src/journeys/run-claimed-steps.ts';
 import { registerDevices } from '../support/delivery-harness.ts';
 import { eventually, waitFor } from '../support/eventually.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it, onTestFinished } from 'vitest';
-import { claimDueTravellers } from '../../src/journeys/claim-due-travellers.ts';
+import { claimDueTravellers } from '../support/due-claims.ts';
 import { type RunnerState, runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
 import { timeoutWaitMs } from '../../src/journeys/timeout-waits.ts';
 import { queueNames } from '../../src/infra/queue-names.ts';
