@@ -1,10 +1,12 @@
 import mongoose, { type ConnectOptions, type Connection } from 'mongoose';
 import { StartUpError } from './start-up-error.ts';
 import { urlSetsOption } from './mongo-url.ts';
+import { endWritesWithTheirSocket } from './mongo-closed-writes.ts';
 
 /**
  * The longest a command may wait for the server's answer (the driver's `socketTimeoutMS`, which bounds each round
- * trip, a cursor's every batch on its own, and not an idle pooled connection). A server that took a command and never
+ * trip, a cursor's every batch on its own, a write larger than the socket's buffer with mongo-closed-writes.ts, and not
+ * an idle pooled connection). A server that took a command and never
  * answers it, while it still answers the driver's heartbeat on another connection, would otherwise hold a worker's
  * job active for good, its lock renewed by the live process: the command fails instead as unreachable, and the job runs
  * again a second later (storage-outages.ts). Four times the longest legitimate round trip, SecantusDB gathering a
@@ -24,6 +26,7 @@ export const commandAnswerBoundMs = 60_000;
  * sets `journal` itself keeps its own choice.
  */
 export async function connectMongo(url: string): Promise<Connection> {
+  endWritesWithTheirSocket();
   let connection: Connection | undefined;
   try {
     // Inside the try: reading the URL's own options is where a URL that is not a connection string fails.

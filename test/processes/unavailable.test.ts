@@ -114,6 +114,38 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
     await eventually(async () => expect((await ingress.request('GET', '/readyz')).status).toBe(200));
   });
 
+  it('fails a write larger than the socket can take at socketTimeoutMS, as unavailable, while MongoDB is connected but does not read, and writes again once it does', async () => {
+    const mongo = await privateServer(startLocalSecantusDb);
+    const url = new URL(withDatabase(mongo.url, 'stalled_write_test'));
+    url.searchParams.set('socketTimeoutMS', '2000');
+    const connection = await connectMongo(url.href);
+    cleanups.push(() => connection.close());
+    const things = connection.collection<{ _id: string; padding?: string }>('things');
+    await things.insertOne({ _id: 'before' });
+    await freeze(mongo);
+    // 20 MB: far more than the socket's buffers hold, so the driver waits for the socket to drain while its idle
+    // time-out passes.
+    const large = Array.from({ length: 20_000 }, (_, n) => ({ _id: `large-${n}`, padding: 'x'.repeat(1000) }));
+    const startedAt = Date.now();
+    let giveUp: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      things.insertMany(large, { ordered: false }).then(
+        () => 'inserted',
+        (error: Error) => error,
+      ),
+      new Promise((resolve) => {
+        giveUp = setTimeout(() => resolve('still waiting after 30 s'), 30_000);
+      }),
+    ]);
+    clearTimeout(giveUp);
+    expect(outcome).toBeInstanceOf(Error);
+    expect(isUnavailableError(outcome as Error), String(outcome)).toBe(true);
+    expect(Date.now() - startedAt).toBeLessThan(20_000);
+    for (const pid of mongo.pids) process.kill(pid, 'SIGCONT');
+    await eventually(() => things.insertOne({ _id: 'after' }));
+    expect(await things.countDocuments({ _id: { $in: ['before', 'after'] } })).toBe(2);
+  });
+
   it('answers 503 and queues nothing while MongoDB is down', async () => {
     const mongo = await privateServer(startLocalSecantusDb);
     const ingress = await ingressOn({ mongoUrl: withDatabase(mongo.url, 'down_test') });
