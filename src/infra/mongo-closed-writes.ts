@@ -25,13 +25,13 @@ function driverConnectionPrototype(): DriverConnection & { [boundMark]?: true } 
 }
 
 /**
- * A command written to a connection ends, at the latest, when the connection's socket closes. The driver (mongodb
- * 7.8 and 7.9) writes a command larger than the socket's buffer and then waits for the socket's 'drain' and for nothing
- * else: when the connection is cleaned up meanwhile (its socketTimeoutMS passes while the server does not read, or it
- * is interrupted), the socket is destroyed without an error, 'drain' never comes, and the command, its pooled
+ * A command written to a connection ends, at the latest, when the connection's socket closes. The driver (mongodb 7.8;
+ * 7.9 the same) writes a command larger than the socket's buffer and then waits for the socket's 'drain' and for
+ * nothing else: when the connection is cleaned up meanwhile (its socketTimeoutMS passes while the server does not read,
+ * or it is interrupted), the socket is destroyed without an error, 'drain' never comes, and the command, its pooled
  * connection and every caller queued behind it (MicroBatcher) wait for good, past socketTimeoutMS. Here such a write
  * fails as its connection did, a network error: to the workers an outage, after which the job runs again
- * (storage-outages.ts). Applied once per process, before its first connection.
+ * (storage-outages.ts). Applied once per process.
  */
 export function endWritesWithTheirSocket(): void {
   const prototype = driverConnectionPrototype();

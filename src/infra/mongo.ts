@@ -4,15 +4,14 @@ import { urlSetsOption } from './mongo-url.ts';
 import { endWritesWithTheirSocket } from './mongo-closed-writes.ts';
 
 /**
- * The longest a command may wait for the server's answer (the driver's `socketTimeoutMS`, which bounds each round
- * trip, a cursor's every batch on its own, a write larger than the socket's buffer with mongo-closed-writes.ts, and not
- * an idle pooled connection). A server that took a command and never
- * answers it, while it still answers the driver's heartbeat on another connection, would otherwise hold a worker's
- * job active for good, its lock renewed by the live process: the command fails instead as unreachable, and the job runs
- * again a second later (storage-outages.ts). Four times the longest legitimate round trip, SecantusDB gathering a
- * 1,000,000-device segment's matches before its first batch (about 16 s on a quiet machine: docs/performance.md,
- * Segments), so that a loaded machine does not reach it; MongoDB serves such a scan from an index, far within it.
- * A URL that sets `socketTimeoutMS` keeps its own.
+ * The longest a command may wait for the server's answer (the driver's `socketTimeoutMS`, which bounds each round trip,
+ * a cursor's every batch on its own, a write larger than the socket's buffer with mongo-closed-writes.ts, and not an
+ * idle pooled connection). A server that took a command and never answers it, while it still answers the driver's
+ * heartbeat on another connection, would otherwise hold a worker's job active for good, its lock renewed by the live
+ * process: the command fails instead as unreachable, and the job runs again a second later (storage-outages.ts). Four
+ * times the longest legitimate round trip, SecantusDB gathering a 1,000,000-device segment's matches before its first
+ * batch (about 16 s on a quiet machine: docs/performance.md, Segments), so that a loaded machine does not reach it;
+ * MongoDB serves such a scan from an index, far within it. A URL that sets `socketTimeoutMS` keeps its own.
  */
 export const commandAnswerBoundMs = 60_000;
 
