@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 export interface Check {
   name: string;
@@ -13,7 +14,13 @@ export interface CheckResult {
 }
 
 const require = createRequire(import.meta.url);
-const tsc = require.resolve('typescript/bin/tsc');
+/**
+ * TypeScript 7's native compiler (`typescript-native`) checks the projects; `typescript` 5.9 stays for its JavaScript API
+ * (web/sdk/build.ts, tools/imports, openapi-typescript), which 7 does not have. One checker: by default 7 splits the
+ * files among four, each building again the types they share: on two cores the server's project took 35 s of CPU
+ * (18 s by the clock) with four and 12 s (10 s) with one; TypeScript 5.9 took 30 s (21 s).
+ */
+const tsc = join(dirname(require.resolve('typescript-native/package.json')), 'bin', 'tsc');
 const biome = require.resolve('@biomejs/biome/bin/biome');
 
 /** Biome (unless `withBiome` is false) and the four TypeScript projects: the server, the console, the SDK and its service worker. */
@@ -22,7 +29,7 @@ export function checks({ withBiome = true } = {}): Check[] {
     ...(withBiome ? [{ name: 'biome check .', args: [biome, 'check', '.'] }] : []),
     ...['.', 'web/console', 'web/sdk', 'web/sdk/service-worker'].map((project) => ({
       name: `tsc -p ${project}`,
-      args: [tsc, '-p', project],
+      args: [tsc, '--singleThreaded', '-p', project],
     })),
   ];
 }
