@@ -12,8 +12,9 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('.state/test/compile-ca
 /**
  * Files that start processes or servers of their own, or stop servers mid-send, and time what follows. Beside the rest
  * of the suite, two of them once left a worker silent for 30 s and a send without a push for a minute, so they run
- * after the other files, each in a fresh process, on servers of their own (every project runs the global set-up; the
- * servers a test stops are its own).
+ * after the other files, on servers of their own (every project runs the global set-up; the servers a test stops are
+ * its own). A worker runs its next file on the modules it has loaded, as the parallel files' do: a file loads the
+ * service in about a second, which the one-at-a-time files paid one after another.
  *
  * One at a time: the fault tests that push a 10,000-device send, 10,000 journey travellers or a 100,000-row import
  * through a fault (a core or more of processor time each), and the tests that time a process's answer to a signal, a
@@ -95,6 +96,9 @@ export default defineConfig({
           include: oneAtATime,
           setupFiles: ['test/support/one-at-a-time.ts'],
           maxWorkers: processAndFaultWorkers,
+          // As the parallel files: each file leaves process-wide state as it found it. The set-up file still runs
+          // before each file, so the lane's lock is each file's.
+          isolate: false,
           sequence: { groupOrder: 1 },
         },
       },
@@ -106,6 +110,7 @@ export default defineConfig({
           exclude: oneAtATime,
           setupFiles: ['test/support/side-by-side.ts'],
           maxWorkers: processAndFaultWorkers,
+          isolate: false,
           sequence: { groupOrder: 1 },
         },
       },
