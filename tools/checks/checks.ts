@@ -15,9 +15,9 @@ export interface CheckResult {
 
 const require = createRequire(import.meta.url);
 /**
- * TypeScript 7's native compiler (`typescript-native`) checks the projects; `typescript` 5.9 stays for its JavaScript API
- * (web/sdk/build.ts, tools/imports, openapi-typescript), which 7 does not have. One checker: by default 7 splits the
- * files among four, each building again the types they share: on two cores the server's project took 35 s of CPU
+ * TypeScript 7's native compiler (`typescript-native`) checks the projects; `typescript` 5.9 stays for the compiler API
+ * that web/sdk/build.ts, tools/imports and openapi-typescript use, which 7 replaced. One checker: by default 7 splits
+ * the files among four, each building again the types they share: on two cores the server's project took 35 s of CPU
  * (18 s by the clock) with four and 12 s (10 s) with one; TypeScript 5.9 took 30 s (21 s).
  */
 const tsc = join(dirname(require.resolve('typescript-native/package.json')), 'bin', 'tsc');
