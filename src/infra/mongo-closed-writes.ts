@@ -42,10 +42,8 @@ export function endWritesWithTheirSocket(): void {
     const closedError = () =>
       this.error ?? new mongoose.mongo.MongoNetworkError(`connection ${this.id} to ${this.address} closed`);
     if (socket.closed) throw closedError();
-    let onClose = () => {};
-    const closed = new Promise<never>((_, reject) => {
-      onClose = () => reject(closedError());
-    });
+    const { promise: closed, reject } = Promise.withResolvers<never>();
+    const onClose = () => reject(closedError());
     socket.once('close', onClose);
     try {
       return await Promise.race([write.call(this, command, options), closed]);

@@ -48,14 +48,16 @@ async function ingressOn(overrides: Parameters<typeof testConfig>[0]): Promise<T
  */
 async function freeze(service: StartedService): Promise<void> {
   for (const pid of service.pids) process.kill(pid, 'SIGSTOP');
-  cleanups.push(async () => {
-    for (const pid of service.pids) process.kill(pid, 'SIGCONT');
-  });
+  cleanups.push(async () => thaw(service));
   for (const pid of service.pids)
     await waitFor(
       async () => (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '')[0],
       (state) => state === 'T',
     );
+}
+
+function thaw(service: StartedService): void {
+  for (const pid of service.pids) process.kill(pid, 'SIGCONT');
 }
 
 function expectUnavailable(response: { status: number; body: any }) {
@@ -110,7 +112,7 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
     expect(Date.now() - startedAt).toBeLessThan(readinessTimeoutMs + 1000);
     expect(frozen.status).toBe(503);
     expect(frozen.body.error.message).toBe('Not ready: redis is up, mongodb is down.');
-    for (const pid of mongo.pids) process.kill(pid, 'SIGCONT');
+    thaw(mongo);
     await eventually(async () => expect((await ingress.request('GET', '/readyz')).status).toBe(200));
   });
 
@@ -141,7 +143,7 @@ describe('503 when a backing store is down (CONTRACTS §1)', () => {
     expect(outcome).toBeInstanceOf(Error);
     expect(isUnavailableError(outcome as Error), String(outcome)).toBe(true);
     expect(Date.now() - startedAt).toBeLessThan(20_000);
-    for (const pid of mongo.pids) process.kill(pid, 'SIGCONT');
+    thaw(mongo);
     // An upsert: an attempt the server applied but answered after the time-out does not fail the next.
     await eventually(() => things.replaceOne({ _id: 'after' }, {}, { upsert: true }));
     expect(await things.countDocuments({ _id: { $in: ['before', 'after'] } })).toBe(2);
