@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { interleavedSequencer } from './test/support/interleaved-sequencer.ts';
+import { oneAtATimeProject, parallelProject, sideBySideProject } from './test/support/suite-runs.ts';
 
 /**
  * Every Node.js process of the run (the test workers, and the workers, commands and `npm start` the tests start, which
@@ -12,9 +13,11 @@ process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('.state/test/compile-ca
 /**
  * Files that start processes or servers of their own, or stop servers mid-send, and time what follows. Beside the rest
  * of the suite, two of them once left a worker silent for 30 s and a send without a push for a minute, so they run
- * after the other files, on servers of their own (every project runs the global set-up; the servers a test stops are
- * its own). A worker runs its next file on the modules it has loaded, as the parallel files' do: a file loads the
- * service in about a second, which the one-at-a-time files paid one after another.
+ * in lanes of their own, on servers of their own (every project runs the global set-up; the servers a test stops are
+ * its own): after the other files in one `vitest run`, or, in `npm test`, as a run of their own beside the parallel
+ * files' run, which gets the processor time the lanes leave (tools/checks/test.ts). A worker runs its next file on
+ * the modules it has loaded, as the parallel files' do: a file loads the service in about a second, which the
+ * one-at-a-time files paid one after another.
  *
  * One at a time: the fault tests that push a 10,000-device send, 10,000 journey travellers or a 100,000-row import
  * through a fault (a core or more of processor time each), and the tests that time a process's answer to a signal, a
@@ -59,8 +62,6 @@ const waitingTests = [
   'test/api/journey-steps.test.ts',
   'test/api/replay.test.ts',
 ];
-const oneAtATimeProject = 'one at a time';
-const sideBySideProject = 'side by side';
 // Two run at once, one of each lane; the other two places hold files waiting for their lane's lock.
 const processAndFaultWorkers = 4;
 
@@ -78,7 +79,7 @@ export default defineConfig({
         // Four at once on two cores: a file waits much of its time (for a page, a poll, a server's answer), and two at
         // once left a quarter of the cores idle.
         test: {
-          name: 'parallel',
+          name: parallelProject,
           include: ['test/**/*.test.ts'],
           exclude: [...processAndFaultTests, ...oneAtATime, ...waitingTests],
           maxWorkers: 4,

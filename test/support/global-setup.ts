@@ -1,9 +1,12 @@
+import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { lock } from 'proper-lockfile';
 import type { TestProject } from 'vitest/node';
 import { provideServices } from '../../local/services/provide-services.ts';
 import { findOrInstallChromium } from '../../local/services/chromium.ts';
 import { headlessChromiumArgsWithoutUnusedFeatures } from '../../local/services/chromium-flags.ts';
 import { buildWebAssets } from '../../web/build.ts';
+import { webBundlesBuiltEnv } from './suite-runs.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,7 +17,13 @@ declare module 'vitest' {
   }
 }
 
-/** One Redis and one MongoDB-wire server for the whole run; each test file isolates itself by database and key prefix. */
+const stateDir = resolve(import.meta.dirname, '../../.state/test');
+
+/**
+ * One Redis and one MongoDB-wire server for each project of the run; each test file isolates itself by database and
+ * key prefix. The set-ups of runs started together (npm test's two) take turns: two apt-get installs at once fail on
+ * dpkg's lock.
+ */
 export default async function setup(project: TestProject) {
   const nodeMajor = Number(process.versions.node.split('.')[0]);
   if (nodeMajor < 24) {
@@ -22,16 +31,26 @@ export default async function setup(project: TestProject) {
       `the tests run on Node.js 24 (this is ${process.version}); start them with npm test or npx vitest, which use node_modules/.bin/node`,
     );
   }
-  await buildWebAssets((line) => process.stdout.write(`[web] ${line}\n`));
+  await mkdir(stateDir, { recursive: true });
+  const release = await lock(resolve(stateDir, 'global-set-up'), {
+    realpath: false,
+    retries: { retries: 600, factor: 1, minTimeout: 1000, maxTimeout: 1000 },
+  });
+  try {
+    return await provideForProject(project);
+  } finally {
+    await release();
+  }
+}
+
+async function provideForProject(project: TestProject) {
+  if (process.env[webBundlesBuiltEnv] !== '1') await buildWebAssets((line) => process.stdout.write(`[web] ${line}\n`));
   const log = (line: string) => process.stdout.write(`[services] ${line}\n`);
   // Before the servers start, so that a failed install leaves nothing running.
   const chromiumPath = await findOrInstallChromium(log);
   project.provide('chromiumPath', chromiumPath);
   project.provide('chromiumArgs', await headlessChromiumArgsWithoutUnusedFeatures(chromiumPath));
-  const services = await provideServices({
-    stateDir: resolve(import.meta.dirname, '../../.state/test'),
-    log,
-  });
+  const services = await provideServices({ stateDir, log });
   process.stdout.write(`[services] ${services.path}\n`);
   project.provide('redisUrl', services.redisUrl);
   project.provide('mongoUrl', services.mongoUrl);

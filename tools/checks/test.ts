@@ -1,23 +1,21 @@
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import {
+  oneAtATimeProject,
+  parallelProject,
+  sideBySideProject,
+  webBundlesBuiltEnv,
+} from '../../test/support/suite-runs.ts';
+import { buildWebAssets } from '../../web/build.ts';
 import { checks, printResult, runCheck } from './checks.ts';
+import { startVitestRun } from './vitest-runs.ts';
 
 /**
  * `npm test`: the suite and the checks at once. The checks run at a low priority, so they take the processor time the
- * suite leaves (it waits on servers, timers and its one-at-a-time files for much of its run) instead of half a
- * minute before its first test. Their outputs are printed after the suite's, and the run fails when the suite or any
- * check failed, naming the checks that did. Arguments go to `vitest run`.
+ * suite leaves instead of half a minute before its first test. Their outputs are printed after the suite's, and the
+ * run fails when the suite or any check failed, naming the checks that did. Arguments go to `vitest run`.
  */
-const require = createRequire(import.meta.url);
-const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
-
+const args = process.argv.slice(2);
 const checkResults = Promise.all(checks().map((check) => runCheck(check, { nice: true })));
-const suitePassed = await new Promise<boolean>((resolve) => {
-  const suite = spawn(process.execPath, [vitest, 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
-  suite.on('error', () => resolve(false));
-  suite.on('close', (code) => resolve(code === 0));
-});
+const suitePassed = args.length > 0 ? await startVitestRun(args).passed : await runWholeSuite();
 const results = await checkResults;
 process.stdout.write('\nChecks run beside the suite:\n');
 for (const result of results) printResult(result);
@@ -25,3 +23,22 @@ const failed = results.filter((result) => !result.passed).map((result) => result
 if (failed.length > 0) process.stdout.write(`\nnpm test failed: ${failed.join(', ')} failed\n`);
 if (!suitePassed) process.stdout.write(`\nnpm test failed: the suite failed\n`);
 process.exitCode = suitePassed && failed.length === 0 ? 0 : 1;
+
+/**
+ * The whole suite as two runs at once: the lanes' files (vitest.config.ts), which time processes and faults and
+ * wait for clocks for about two fifths of their run, at the normal priority, and the parallel files at a low one,
+ * taking the processor time the lanes leave. One run would hold the lanes until the parallel files end, and leave
+ * most of a core idle while they run. The lanes' report follows the parallel files'.
+ */
+async function runWholeSuite(): Promise<boolean> {
+  await buildWebAssets((line) => process.stdout.write(`[web] ${line}\n`));
+  const env = { ...process.env, [webBundlesBuiltEnv]: '1' };
+  const lanes = startVitestRun(['--project', oneAtATimeProject, '--project', sideBySideProject], {
+    env,
+    holdOutput: true,
+  });
+  const parallel = startVitestRun(['--project', parallelProject], { env, niceness: 10 });
+  const parallelPassed = await parallel.passed;
+  lanes.showOutput();
+  return (await lanes.passed) && parallelPassed;
+}
