@@ -28,7 +28,7 @@ process.exitCode = suitePassed && failed.length === 0 ? 0 : 1;
  * The whole suite as two runs at once: the lanes' files (vitest.config.ts), which time processes and faults and
  * wait for clocks for about two fifths of their run, at the normal priority, and the parallel files at a low one,
  * taking the processor time the lanes leave. One run would hold the lanes until the parallel files end, and leave
- * most of a core idle while they run. The lanes' report follows the parallel files'.
+ * most of a core idle while they run.
  */
 async function runWholeSuite(): Promise<boolean> {
   await buildWebAssets((line) => process.stdout.write(`[web] ${line}\n`));
@@ -38,7 +38,8 @@ async function runWholeSuite(): Promise<boolean> {
     holdOutput: true,
   });
   const parallel = startVitestRun(['--project', parallelProject], { env, niceness: 10 });
-  const parallelPassed = await parallel.passed;
-  lanes.showOutput();
-  return (await lanes.passed) && parallelPassed;
+  // Shown whole when either run ends, so that a run that hangs holds back no report of the other.
+  void Promise.race([lanes.passed, parallel.passed]).then(() => lanes.showOutput());
+  const [lanesPassed, parallelPassed] = await Promise.all([lanes.passed, parallel.passed]);
+  return lanesPassed && parallelPassed;
 }
