@@ -11,13 +11,13 @@ import { oneAtATimeProject, parallelProject, sideBySideProject } from './test/su
 process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('.state/test/compile-cache', import.meta.url));
 
 /**
- * Files that start processes or servers of their own, or stop servers mid-send, and time what follows. Beside the rest
- * of the suite, two of them once left a worker silent for 30 s and a send without a push for a minute, so they run
- * in lanes of their own, on servers of their own (every project runs the global set-up; the servers a test stops are
- * its own): after the other files in one `vitest run`, or, in `npm test`, as a run of their own beside the parallel
- * files' run, which gets the processor time the lanes leave (tools/checks/test.ts). A worker runs its next file on
- * the modules it has loaded, as the parallel files' do: a file loads the service in about a second, which the
- * one-at-a-time files paid one after another.
+ * Files that start processes or servers of their own, or stop servers mid-send, and time what follows. Among the
+ * parallel files, four at a time, two of them once left a worker silent for 30 s and a send without a push for a
+ * minute, so they run in two lanes, one file of each at a time, on servers of their own (every project runs the
+ * global set-up; the servers a test stops are its own): after the other files in one `vitest run`, or, in `npm test`,
+ * as a run of their own beside the parallel files' run, which runs at a lower priority (tools/checks/test.ts). A
+ * worker runs its next file on the modules it has loaded, as the parallel files' do: a file loads the service in
+ * about a second, which the one-at-a-time files paid one after another.
  *
  * One at a time: the fault tests that push a 10,000-device send, 10,000 journey travellers or a 100,000-row import
  * through a fault (a core or more of processor time each), and the tests that time a process's answer to a signal, a

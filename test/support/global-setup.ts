@@ -1,11 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { lock } from 'proper-lockfile';
 import type { TestProject } from 'vitest/node';
 import { provideServices } from '../../local/services/provide-services.ts';
 import { findOrInstallChromium } from '../../local/services/chromium.ts';
 import { headlessChromiumArgsWithoutUnusedFeatures } from '../../local/services/chromium-flags.ts';
 import { buildWebAssets } from '../../web/build.ts';
+import { takeLaneLock } from './lane-lock.ts';
 import { webBundlesBuiltEnv } from './suite-runs.ts';
 
 declare module 'vitest' {
@@ -18,6 +17,8 @@ declare module 'vitest' {
 }
 
 const stateDir = resolve(import.meta.dirname, '../../.state/test');
+/** Another run's set-up may install Chromium and Redis with apt-get (up to 20 minutes each) and SecantusDB with pip. */
+const setUpWaitMs = 50 * 60_000;
 
 /**
  * One Redis and one MongoDB-wire server for each project of the run; each test file isolates itself by database and
@@ -31,10 +32,9 @@ export default async function setup(project: TestProject) {
       `the tests run on Node.js 24 (this is ${process.version}); start them with npm test or npx vitest, which use node_modules/.bin/node`,
     );
   }
-  await mkdir(stateDir, { recursive: true });
-  const release = await lock(resolve(stateDir, 'global-set-up'), {
-    realpath: false,
-    retries: { retries: 600, factor: 1, minTimeout: 1000, maxTimeout: 1000 },
+  const release = await takeLaneLock('global-set-up', {
+    waitAtMostMs: setUpWaitMs,
+    heldBy: "another run's global set-up did not end",
   });
   try {
     return await provideForProject(project);

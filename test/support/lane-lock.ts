@@ -10,6 +10,9 @@ const retryEveryMs = 100;
 
 type Release = () => Promise<void>;
 
+const fileThatKeptIt =
+  "a file before this one, in a worker still running, did not let it go (see that file's after-all hooks)";
+
 /**
  * The locks this process holds, by path. A worker runs file after file (isolate: false), and a file whose earlier
  * after-all hook threw never reaches its release: the process lets any lock it holds go before it takes the next, as
@@ -29,10 +32,13 @@ const ignoreReleased = (error: { code?: string }) => {
  * one whose holder was killed is taken over once stale. Stale only after a minute without renewal, as a holder's
  * event loop may stall for seconds on a loaded machine: a lock taken from a live holder would only let two files of
  * one lane overlap, so it is said, not thrown, at the take-over and at the release. A lock that a live process never
- * lets go (a worker left idle after a file whose hooks failed) fails the take after `waitAtMostMs`, naming the lane,
- * rather than holding the run forever.
+ * lets go (a worker left idle after a file whose hooks failed) fails the take after `waitAtMostMs`, naming the lane
+ * and, as `heldBy` says, what kept it, rather than holding the run forever.
  */
-export async function takeLaneLock(lane: string, { dir = stateDir, waitAtMostMs = defaultWaitMs } = {}) {
+export async function takeLaneLock(
+  lane: string,
+  { dir = stateDir, waitAtMostMs = defaultWaitMs, heldBy = fileThatKeptIt } = {},
+) {
   for (const [path, release] of heldLocks) {
     heldLocks.delete(path);
     await release().catch(ignoreReleased);
@@ -46,10 +52,7 @@ export async function takeLaneLock(lane: string, { dir = stateDir, waitAtMostMs 
     onCompromised: (error) => process.stderr.write(`${lane} lock lost: ${error.message}\n`),
   }).catch((error: { code?: string }) => {
     if (error.code !== 'ELOCKED') throw error;
-    throw new Error(
-      `the ${lane} lane's lock was held for over ${waitAtMostMs / 1000} s: a file before this one, in a worker ` +
-        "still running, did not let it go (see that file's after-all hooks)",
-    );
+    throw new Error(`the ${lane} lock was held for over ${waitAtMostMs / 1000} s: ${heldBy}`);
   });
   heldLocks.set(path, release);
   return (): Promise<void> => {

@@ -9,9 +9,9 @@ import { checks, printResult, runCheck } from './checks.ts';
 import { startVitestRun } from './vitest-runs.ts';
 
 /**
- * `npm test`: the suite and the checks at once. The checks run at a low priority, so they take the processor time the
- * suite leaves instead of half a minute before its first test. Their outputs are printed after the suite's, and the
- * run fails when the suite or any check failed, naming the checks that did. Arguments go to `vitest run`.
+ * `npm test`: the suite and the checks at once. The checks run at a low priority, as the parallel files do, rather
+ * than for half a minute before the first test. Their outputs are printed after the suite's, and the run fails when
+ * the suite or any check failed, naming the checks that did. Arguments go to `vitest run`.
  */
 const args = process.argv.slice(2);
 const checkResults = Promise.all(checks().map((check) => runCheck(check, { nice: true })));
@@ -31,13 +31,18 @@ process.exitCode = suitePassed && failed.length === 0 ? 0 : 1;
  * most of a core idle while they run.
  */
 async function runWholeSuite(): Promise<boolean> {
-  await buildWebAssets((line) => process.stdout.write(`[web] ${line}\n`));
+  try {
+    await buildWebAssets((line) => process.stdout.write(`[web] ${line}\n`));
+  } catch (error) {
+    process.stdout.write(`the web bundles did not build: ${error instanceof Error ? error.stack : String(error)}\n`);
+    return false;
+  }
   const env = { ...process.env, [webBundlesBuiltEnv]: '1' };
   const lanes = startVitestRun(['--project', oneAtATimeProject, '--project', sideBySideProject], {
     env,
-    holdOutput: true,
+    output: 'held',
   });
-  const parallel = startVitestRun(['--project', parallelProject], { env, niceness: 10 });
+  const parallel = startVitestRun(['--project', parallelProject], { env, niceness: 10, output: 'live' });
   // Shown whole when either run ends, so that a run that hangs holds back no report of the other.
   void Promise.race([lanes.passed, parallel.passed]).then(() => lanes.showOutput());
   const [lanesPassed, parallelPassed] = await Promise.all([lanes.passed, parallel.passed]);

@@ -1,4 +1,4 @@
-import { type ChildProcess, type IOType, type SpawnOptions, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -8,31 +8,40 @@ const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs
 export interface VitestRun {
   /** Whether every file of the run passed. */
   passed: Promise<boolean>;
-  /** Prints the output held so far and the rest as it comes (a run started with `holdOutput`). */
+  /** Prints the output held so far and the rest as it comes (a run started with `output: 'held'`). */
   showOutput(): void;
 }
 
 export interface VitestRunOptions {
   env?: NodeJS.ProcessEnv;
-  /** A nice value: the run, its workers and every server and browser they start take the time others leave. */
+  /**
+   * A nice value for the run and the processes it starts in its session. Servers and browsers start sessions of their
+   * own, which Linux's autogroups weigh as any other session whatever their nice value.
+   */
   niceness?: number;
-  /** Keeps the output until `showOutput`, so that two runs' reports do not interleave line by line. */
-  holdOutput?: boolean;
+  /**
+   * `terminal`: the run writes to this process's stdout and stderr itself. `live` and `held`, for two runs at once:
+   * through this process, where vitest draws no live summary that would erase the other run's lines, as it comes or
+   * kept until `showOutput`, so that two runs' reports do not interleave line by line.
+   */
+  output?: 'terminal' | 'live' | 'held';
 }
 
 /** `vitest run` with the arguments, in a process of its own. */
 export function startVitestRun(
   args: string[],
-  { env, niceness, holdOutput = false }: VitestRunOptions = {},
+  { env, niceness, output = 'terminal' }: VitestRunOptions = {},
 ): VitestRun {
   const command = [process.execPath, vitest, 'run', ...args];
-  const output: IOType = holdOutput ? 'pipe' : 'inherit';
-  const options: SpawnOptions = { stdio: ['ignore', output, output], env };
+  const stdio = output === 'terminal' ? 'inherit' : 'pipe';
+  // Colours as on the terminal this process writes to, which vitest cannot see through the pipe.
+  const runEnv = { ...(env ?? process.env), ...(stdio === 'pipe' && process.stdout.isTTY && { FORCE_COLOR: '1' }) };
+  const options = { stdio: ['ignore', stdio, stdio] as ['ignore', typeof stdio, typeof stdio], env: runEnv };
   const child: ChildProcess =
     niceness === undefined
       ? spawn(process.execPath, command.slice(1), options)
       : spawn('nice', ['-n', String(niceness), ...command], options);
-  let held: Buffer[] | undefined = holdOutput ? [] : undefined;
+  let held: Buffer[] | undefined = output === 'held' ? [] : undefined;
   const write = (chunk: Buffer) => (held === undefined ? process.stdout.write(chunk) : held.push(chunk));
   child.stdout?.on('data', write);
   child.stderr?.on('data', write);
