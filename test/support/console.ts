@@ -4,6 +4,7 @@ import { beforeAll, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { QueueName } from '../../src/infra/queue-names.ts';
 import { useBrowser } from './browser.ts';
+import { testStateDir } from './suite-runs.ts';
 import { registerDevices, useDeliveryHarness } from './delivery-harness.ts';
 import { screenTitles, type ScreenName } from '../../web/console/screen-titles.ts';
 
@@ -14,7 +15,7 @@ import { screenTitles, type ScreenName } from '../../web/console/screen-titles.t
 
 export const adminToken = 'console-browser-admin-token';
 export const hostileTag = '<img src=x onerror=alert(1)>';
-export const screenshots = resolve(import.meta.dirname, '../../.state/test/console-screenshots');
+export const screenshots = resolve(testStateDir, 'console-screenshots');
 
 export const vip = [
   {

@@ -1,11 +1,10 @@
-import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { provideServices } from '../../local/services/provide-services.ts';
 import { findOrInstallChromium } from '../../local/services/chromium.ts';
 import { headlessChromiumArgsWithoutUnusedFeatures } from '../../local/services/chromium-flags.ts';
 import { buildWebAssets } from '../../web/build.ts';
 import { takeLaneLock } from './lane-lock.ts';
-import { webBundlesBuiltEnv } from './suite-runs.ts';
+import { testStateDir, webBundlesBuiltEnv } from './suite-runs.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,7 +15,6 @@ declare module 'vitest' {
   }
 }
 
-const stateDir = resolve(import.meta.dirname, '../../.state/test');
 /** Another run's set-up may install Chromium and Redis with apt-get (up to 20 minutes each) and SecantusDB with pip. */
 const setUpWaitMs = 50 * 60_000;
 
@@ -50,7 +48,7 @@ async function provideForProject(project: TestProject) {
   const chromiumPath = await findOrInstallChromium(log);
   project.provide('chromiumPath', chromiumPath);
   project.provide('chromiumArgs', await headlessChromiumArgsWithoutUnusedFeatures(chromiumPath));
-  const services = await provideServices({ stateDir, log });
+  const services = await provideServices({ stateDir: testStateDir, log });
   process.stdout.write(`[services] ${services.path}\n`);
   project.provide('redisUrl', services.redisUrl);
   project.provide('mongoUrl', services.mongoUrl);

@@ -2,8 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { afterAll } from 'vitest';
+import { testStateDir } from './suite-runs.ts';
 
-const stateDir = resolve(import.meta.dirname, '../../.state/test');
 /** The longest a file waits for its lane: the few files of the lane ahead of it take minutes at most. */
 const defaultWaitMs = 10 * 60_000;
 const retryEveryMs = 100;
@@ -37,7 +37,7 @@ const ignoreReleased = (error: { code?: string }) => {
  */
 export async function takeLaneLock(
   lane: string,
-  { dir = stateDir, waitAtMostMs = defaultWaitMs, heldBy = fileThatKeptIt } = {},
+  { dir = testStateDir, waitAtMostMs = defaultWaitMs, heldBy = fileThatKeptIt } = {},
 ) {
   for (const [path, release] of heldLocks) {
     heldLocks.delete(path);

@@ -1,3 +1,8 @@
+import { resolve } from 'node:path';
+
+/** Where the suite keeps what outlives a file: the servers' data, the lanes' locks, screenshots. */
+export const testStateDir = resolve(import.meta.dirname, '../../.state/test');
+
 /**
  * The suite's vitest projects (vitest.config.ts). `npm test` runs the parallel files and the two lanes as two runs at
  * once (tools/checks/test.ts), so both name them from here.

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { lowPriority, spawnNode } from './spawn-node.ts';
 
 export interface Check {
   name: string;
@@ -34,20 +34,16 @@ export function checks({ withBiome = true } = {}): Check[] {
   ];
 }
 
-/**
- * Runs one check to its end, its output gathered whole. `nice` runs it (and its children, Biome's native binary) at a low
- * priority: it takes mostly the processor time nothing else wants, yet, unlike at the lowest, still advances on a
- * machine that other work keeps busy.
- */
+/** Runs one check to its end, its output gathered whole; `nice` runs it (and Biome's native binary) at `lowPriority`. */
 export function runCheck(check: Check, { nice = false } = {}): Promise<CheckResult> {
-  const [command, args] = nice
-    ? ['nice', ['-n', '10', process.execPath, ...check.args]]
-    : [process.execPath, check.args];
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnNode(check.args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      niceness: nice ? lowPriority : undefined,
+    });
     const output: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
     child.on('error', (error) => resolve({ name: check.name, passed: false, output: String(error) }));
     child.on('close', (code) =>
       resolve({ name: check.name, passed: code === 0, output: Buffer.concat(output).toString() }),

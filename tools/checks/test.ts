@@ -6,6 +6,7 @@ import {
 } from '../../test/support/suite-runs.ts';
 import { buildWebAssets } from '../../web/build.ts';
 import { checks, printResult, runCheck } from './checks.ts';
+import { lowPriority } from './spawn-node.ts';
 import { startVitestRun } from './vitest-runs.ts';
 
 /**
@@ -42,7 +43,7 @@ async function runWholeSuite(): Promise<boolean> {
     env,
     output: 'held',
   });
-  const parallel = startVitestRun(['--project', parallelProject], { env, niceness: 10, output: 'live' });
+  const parallel = startVitestRun(['--project', parallelProject], { env, niceness: lowPriority, output: 'live' });
   // Shown whole when either run ends, so that a run that hangs holds back no report of the other.
   void Promise.race([lanes.passed, parallel.passed]).then(() => lanes.showOutput());
   const [lanesPassed, parallelPassed] = await Promise.all([lanes.passed, parallel.passed]);

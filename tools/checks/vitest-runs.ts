@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { spawnNode } from './spawn-node.ts';
 
 const require = createRequire(import.meta.url);
 const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
@@ -32,15 +32,10 @@ export function startVitestRun(
   args: string[],
   { env, niceness, output = 'terminal' }: VitestRunOptions = {},
 ): VitestRun {
-  const command = [process.execPath, vitest, 'run', ...args];
   const stdio = output === 'terminal' ? 'inherit' : 'pipe';
   // Colours as on the terminal this process writes to, which vitest cannot see through the pipe.
   const runEnv = { ...(env ?? process.env), ...(stdio === 'pipe' && process.stdout.isTTY && { FORCE_COLOR: '1' }) };
-  const options = { stdio: ['ignore', stdio, stdio] as ['ignore', typeof stdio, typeof stdio], env: runEnv };
-  const child: ChildProcess =
-    niceness === undefined
-      ? spawn(process.execPath, command.slice(1), options)
-      : spawn('nice', ['-n', String(niceness), ...command], options);
+  const child = spawnNode([vitest, 'run', ...args], { stdio: ['ignore', stdio, stdio], env: runEnv, niceness });
   let held: Buffer[] | undefined = output === 'held' ? [] : undefined;
   const write = (chunk: Buffer) => (held === undefined ? process.stdout.write(chunk) : held.push(chunk));
   child.stdout?.on('data', write);
