@@ -130,3 +130,18 @@ it('updates by $in of strings exactly the documents MongoDB updates, as a claim 
   expect(result.modifiedCount).toBe(3);
   expect(idsOf(await rows.find({ claim: 'c1' } as Document).toArray())).toEqual(['row-17', 'row-2', 'row-9']);
 });
+
+it('finds by each of many $in lists, several at once and one after another, what that list holds', async () => {
+  // More lists than the server keeps sets for, each a new list of the same few lengths: a set kept for another list
+  // (or for this one's id after it was freed) would answer for the wrong candidates.
+  const lists = Array.from({ length: 150 }, (_, n) => [
+    n % 3 === 0 ? 'red' : n % 3 === 1 ? 'blue' : 'é漢',
+    `other-${n}`,
+  ]);
+  for (let start = 0; start < lists.length; start += 10) {
+    const group = lists.slice(start, start + 10);
+    const found = await Promise.all(group.map((candidates) => rows.find({ field: { $in: candidates } }).toArray()));
+    for (const [offset, candidates] of group.entries())
+      expect(idsOf(found[offset]!), JSON.stringify(candidates)).toEqual(expectedIds(candidates));
+  }
+});
