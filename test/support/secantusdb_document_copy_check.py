@@ -14,6 +14,7 @@ import bson
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "local" / "services"))
 
 from secantusdb_document_copy import document_copy  # noqa: E402
+from check_report import report  # noqa: E402
 
 
 def typed(value):
@@ -95,8 +96,4 @@ def compare(rounds=3_000, seed=11):
 
 
 if __name__ == "__main__":
-    found = compare()
-    for difference in found[:20]:
-        print(difference)
-    print(f"{len(found)} differences")
-    sys.exit(1 if found else 0)
+    report(compare())

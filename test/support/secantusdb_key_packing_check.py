@@ -9,6 +9,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "local" / "services"))
 
 from secantusdb_key_packing import for_format, original_pack, original_unpack, pack, unpack  # noqa: E402
+from check_report import report  # noqa: E402
 
 
 def _outcome(run):
@@ -73,8 +74,4 @@ def compare(rounds=5_000, seed=7):
 
 
 if __name__ == "__main__":
-    found = compare()
-    for difference in found[:20]:
-        print(difference)
-    print(f"{len(found)} differences")
-    sys.exit(1 if found else 0)
+    report(compare())
