@@ -1,13 +1,11 @@
 """Documents copied by walking their dicts and lists, applied by secantusdb-launcher.py.
 
-SecantusDB copies a document with `copy.deepcopy` before each update applies to it (and in the stages of a pipeline
-update, projections and aggregations): Python's generic deep copy, which looks up a copier and keeps a memo for every
-value, was a sixth of the server's time in an update of 400 devices by `_id`. A stored document is what BSON decodes
-to: dicts, lists and values that nothing changes in place (strings, numbers, dates, ids, binary data), so a copy of it
-is a new dict or list at each level with the same leaves. Any other value (a Code with its scope, a DBRef, an object
-of SecantusDB's own) is copied by `copy.deepcopy` as before. One difference with it: a dict or list held at two places
-of a value becomes two copies, as it does when BSON encodes the value (test/processes/secantusdb-document-copy.test.ts).
-"""
+SecantusDB copies a document with `copy.deepcopy` before each update applies to it, and in the stages of a pipeline
+update, projections and aggregations. A stored document is what BSON decodes to: dicts, lists and values that nothing
+changes in place (strings, numbers, dates, ids, binary data), so its copy is a new dict or list at each level holding
+the same leaves, without deepcopy's copier lookup and memo for every value. Any other value (a dict subclass, a Code
+with its scope, a DBRef, an object of SecantusDB's own) is copied by `copy.deepcopy`. A dict or list held at two places
+of a value becomes two copies, as BSON makes of it (test/processes/secantusdb-document-copy.test.ts)."""
 
 import copy
 import datetime
@@ -35,7 +33,7 @@ shared_kinds = frozenset(
 )
 
 
-def document_copy(value, memo=None):
+def document_copy(value):
     """A copy of a BSON value whose dicts and lists are new and whose leaves are shared; copy.deepcopy for the rest."""
     kind = type(value)
     if kind is dict:
@@ -44,11 +42,11 @@ def document_copy(value, memo=None):
         return [document_copy(item) for item in value]
     if kind in shared_kinds:
         return value
-    return copy.deepcopy(value, memo)
+    return copy.deepcopy(value)
 
 
 class CopyForDocuments:
-    """The copy module as SecantusDB's update, aggregation and projection modules see it, deepcopy being document_copy."""
+    """The copy module as SecantusDB's update, aggregation and projection modules see it: deepcopy is document_copy."""
 
     deepcopy = staticmethod(document_copy)
 

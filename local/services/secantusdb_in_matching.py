@@ -4,13 +4,11 @@ SecantusDB matches `{field: {$in: [...]}}` by comparing each value of the field 
 its numeric-aware equality: a claim of journey travellers by `_id: {$in: [100 ids]}` made a hundred comparisons for
 each document the index found, a third of the claim's processor time. When every candidate is a string and no
 collation applies, a string value equals a candidate exactly when it is the same string (no other type equals a
-string), so the candidates are looked up in a set. The set is made once for a list of candidates and kept beside a copy
-of the list: a command matches every document it reads against the same list, and checking that list against the copy
-is one comparison in C, where making the set again checked each candidate's type in Python (a quarter of the server's
-time in an update of 400 devices by `_id` and token). A list that no longer equals its copy gets its set made again,
-so a match always follows the filter as it stands. Only values that are strings, or arrays of strings (matched through
-their elements, as SecantusDB does), take that path; any other value, candidate or operator goes to SecantusDB's own
-matcher (test/processes/secantusdb-in-matching.test.ts).
+string), so the candidates are looked up in a set. A command matches every document it reads against the same list,
+so the set is made once for a list and kept beside a copy of it; a list that no longer equals its copy gets its set
+made again, so a match always follows the filter as it stands. Only values that are strings, or arrays of strings
+(matched through their elements, as SecantusDB does), take that path; any other value, candidate or operator goes to
+SecantusDB's own matcher (test/processes/secantusdb-in-matching.test.ts, test/support/secantusdb_in_matching_check.py).
 """
 
 from secantus import query
@@ -18,9 +16,10 @@ from secantus import query
 original_op_matches = query._op_matches
 
 # Lists of candidates seen lately, by id: (the list, a copy of it, its set of strings or None). Holding the list keeps
-# its id from being reused while it is kept.
+# its id from being reused while it is kept. The server's threads share it: an entry is written whole and checked
+# against the list when read, so two threads at once at worst make a set twice.
 kept_sets = {}
-most_kept = 64
+kept_lists_limit = 256
 
 
 def strings_of(candidates):
@@ -29,7 +28,7 @@ def strings_of(candidates):
     if kept is not None and kept[0] is candidates and kept[1] == candidates:
         return kept[2]
     strings = frozenset(candidates) if all(type(candidate) is str for candidate in candidates) else None
-    if len(kept_sets) >= most_kept:
+    if len(kept_sets) >= kept_lists_limit:
         kept_sets.clear()
     kept_sets[id(candidates)] = (candidates, list(candidates), strings)
     return strings
@@ -51,7 +50,7 @@ def in_by_set(values, strings, descend):
 
 
 def op_matches(values, op, arg, collation=None, *, field="", descend=True):
-    if op == "$in" and collation is None and type(arg) is list:
+    if op == "$in" and collation is None and type(arg) is list and arg and type(arg[0]) is str:
         strings = strings_of(arg)
         if strings is not None:
             matched = in_by_set(values, strings, descend)

@@ -1,5 +1,8 @@
+import { join } from 'node:path';
 import type { Collection, Document } from 'mongodb';
 import { beforeAll, expect, it } from 'vitest';
+import { findOrInstallSecantusDb } from '../../local/services/secantusdb-install.ts';
+import { runCommand } from '../../local/services/run-command.ts';
 import { useScratchDatabase } from '../support/scratch-database.ts';
 
 type Value = string | number | null | Value[] | { [key: string]: Value };
@@ -144,4 +147,16 @@ it('finds by each of many $in lists, several at once and one after another, what
     for (const [offset, candidates] of group.entries())
       expect(idsOf(found[offset]!), JSON.stringify(candidates)).toEqual(expectedIds(candidates));
   }
+});
+
+/*
+ * The set of a `$in` list is kept for the list while it equals a copy of it: test/support/secantusdb_in_matching_check.py
+ * changes lists in place between matches and matches more lists than are kept, against SecantusDB's own matcher.
+ */
+it("matches a $in list changed in place, and each of more lists than it keeps sets for, as SecantusDB's matcher does", async () => {
+  const { python } = await findOrInstallSecantusDb(() => {});
+  const check = join(import.meta.dirname, '../support/secantusdb_in_matching_check.py');
+  const compared = await runCommand(python, [check], { timeoutMs: 60_000 });
+  expect(compared.stdout).toContain('0 differences');
+  expect(compared.exitCode).toBe(0);
 });

@@ -1,7 +1,8 @@
 """Compares local/services/secantusdb_document_copy.py's document_copy with copy.deepcopy on random BSON documents:
 equal to the original and to deepcopy's copy, of the same types throughout, sharing no dict or list with the original
 (a change to the copy leaves the original as it was), and a value of another kind copied by deepcopy. Prints the
-differences and exits non-zero on any. Run by test/processes/secantusdb-document-copy.test.ts with SecantusDB's python."""
+differences and exits non-zero on any. Run by test/processes/secantusdb-document-copy.test.ts with SecantusDB's
+python."""
 
 import copy
 import datetime
@@ -13,7 +14,8 @@ import bson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "local" / "services"))
 
-from secantusdb_document_copy import document_copy  # noqa: E402
+from secantus import aggregate, projection, update  # noqa: E402
+from secantusdb_document_copy import apply, document_copy  # noqa: E402
 from check_report import report  # noqa: E402
 
 
@@ -88,6 +90,22 @@ def compare(rounds=3_000, seed=11):
                 item.append("changed")
         if bson.encode(document) != before:
             differences.append(f"original changed through its copy: {document!r}")
+    shared = ["a", {"b": 1}]
+    twice = {"one": shared, "two": shared}
+    copied_twice = document_copy(twice)
+    apart = copied_twice["one"] is not copied_twice["two"] and not containers(copied_twice) & containers(twice)
+    if copied_twice != twice or not apart:
+        differences.append("a list held at two places was not copied into two new lists")
+    ordered = bson.SON([("b", 1), ("a", [1])])
+    copied_ordered = document_copy({"son": ordered})["son"]
+    if type(copied_ordered) is not bson.SON or list(copied_ordered.items()) != list(ordered.items()):
+        differences.append("a SON was not copied as one")
+    if copied_ordered["a"] is ordered["a"]:
+        differences.append("a SON's list was shared with its copy")
+    apply()
+    for module in (aggregate, projection, update):
+        if module.copy.deepcopy is not document_copy or module.copy.copy is not copy.copy:
+            differences.append(f"{module.__name__} does not copy documents with document_copy once applied")
     scoped = bson.Code("f()", {"scope": [1]})
     copied_code = document_copy({"code": scoped})["code"]
     if copied_code.scope is scoped.scope or copied_code.scope != scoped.scope:
