@@ -1,7 +1,5 @@
-import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { findOrInstallSecantusDb } from '../../local/services/secantusdb-install.ts';
-import { runCommand } from '../../local/services/run-command.ts';
+import { runSecantusDbCheck } from '../support/secantusdb-checks.ts';
 
 /*
  * The local server copies a document before an update applies to it with local/services/secantusdb_document_copy.py
@@ -11,9 +9,7 @@ import { runCommand } from '../../local/services/run-command.ts';
  * through BSON as the server reads them, and exits non-zero on any difference.
  */
 it('copies every kind of stored document as deepcopy does, sharing no dict or list with it', async () => {
-  const { python } = await findOrInstallSecantusDb(() => {});
-  const check = join(import.meta.dirname, '../support/secantusdb_document_copy_check.py');
-  const compared = await runCommand(python, [check], { timeoutMs: 60_000 });
+  const compared = await runSecantusDbCheck('secantusdb_document_copy_check.py');
   expect(compared.stdout).toContain('0 differences');
   expect(compared.exitCode).toBe(0);
 });

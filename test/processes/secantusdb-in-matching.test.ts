@@ -1,8 +1,6 @@
-import { join } from 'node:path';
 import type { Collection, Document } from 'mongodb';
 import { beforeAll, expect, it } from 'vitest';
-import { findOrInstallSecantusDb } from '../../local/services/secantusdb-install.ts';
-import { runCommand } from '../../local/services/run-command.ts';
+import { runSecantusDbCheck } from '../support/secantusdb-checks.ts';
 import { useScratchDatabase } from '../support/scratch-database.ts';
 
 type Value = string | number | null | Value[] | { [key: string]: Value };
@@ -154,9 +152,7 @@ it('finds by each of many $in lists, several at once and one after another, what
  * changes lists in place between matches and matches more lists than are kept, against SecantusDB's own matcher.
  */
 it("matches a $in list changed in place, and each of more lists than it keeps sets for, as SecantusDB's matcher does", async () => {
-  const { python } = await findOrInstallSecantusDb(() => {});
-  const check = join(import.meta.dirname, '../support/secantusdb_in_matching_check.py');
-  const compared = await runCommand(python, [check], { timeoutMs: 60_000 });
+  const compared = await runSecantusDbCheck('secantusdb_in_matching_check.py');
   expect(compared.stdout).toContain('0 differences');
   expect(compared.exitCode).toBe(0);
 });

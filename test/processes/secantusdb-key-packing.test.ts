@@ -1,7 +1,5 @@
-import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { findOrInstallSecantusDb } from '../../local/services/secantusdb-install.ts';
-import { runCommand } from '../../local/services/run-command.ts';
+import { runSecantusDbCheck } from '../support/secantusdb-checks.ts';
 
 /*
  * The local server's WiredTiger keys and values are packed by local/services/secantusdb_key_packing.py instead of
@@ -11,10 +9,7 @@ import { runCommand } from '../../local/services/run-command.ts';
  * boundaries), and on values packing.py converts or refuses, and exits non-zero on any difference.
  */
 it("packs and unpacks every key and value format of SecantusDB's tables byte for byte as WiredTiger's own packing does", async () => {
-  const { python } = await findOrInstallSecantusDb(() => {});
-  const compared = await runCommand(python, [join(import.meta.dirname, '../support/secantusdb_key_packing_check.py')], {
-    timeoutMs: 60_000,
-  });
+  const compared = await runSecantusDbCheck('secantusdb_key_packing_check.py');
   expect(compared.stdout).toContain('0 differences');
   expect(compared.exitCode).toBe(0);
 });
