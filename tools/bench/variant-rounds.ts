@@ -15,7 +15,7 @@ const rateOf = (run: Pick<VariantRun, 'delivered' | 'seconds'>) => run.delivered
 
 /**
  * A variant's sends over every round, as one: the rate is all deliveries over all their seconds, and each round's
- * ratio to its baseline's send of the same round (or to the one plain send) is listed, so that a reader sees how far
+ * ratio to its baseline's send of the same round is listed, so that a reader sees how far
  * one round's ratio strays on a shared machine.
  */
 export function summarizeRounds(runs: VariantRun[], baselineRuns: VariantRun[]) {
