@@ -20,12 +20,12 @@
 import { parseArgs } from 'node:util';
 import { createProject } from '../../src/projects/create-project.ts';
 import { openBenchEnvironment, projectApi } from './bench-environment.ts';
-import { cpuSeconds, peakRssMiB, waitUntil } from './measure.ts';
+import { cpuBetween, cpuByProcess, namedPids, peakRssMiB, waitUntil } from './measure.ts';
 import { seedDevices, seededToken, seededTokenPrefix as tokenPrefix } from './seed-devices.ts';
 import { measureSandboxCeiling } from './sandbox-ceiling.ts';
 import { benchLanguages as languages } from './every-option.ts';
 import { checkTarget, historyInsertCeiling, ratio } from './database-ceilings.ts';
-import { summarizeRounds, type VariantRun } from './variant-rounds.ts';
+import { cpuMsPerDevice, summarizeRounds, type VariantRun } from './variant-rounds.ts';
 import { experimentMessage, winnerPicker } from './experiment-send.ts';
 import {
   everyEventEndpoint,
@@ -81,7 +81,7 @@ const receiver = variantNames.includes('webhooks') ? await startCountingReceiver
 try {
   const { models, baseUrl } = bench;
   const webhookEnv = receiver ? { WEBHOOKS_ALLOW_PRIVATE: 'true' } : {};
-  await bench.startIngress(webhookEnv);
+  const ingress = await bench.startIngress(webhookEnv);
   const [sendWorker, deliverWorker, webhookWorker] = [
     bench.spawnProcess('worker-send'),
     bench.spawnProcess('worker-deliver'),
@@ -91,6 +91,12 @@ try {
   let peakRss = 0;
   const workerNames = ['send', 'deliver', ...(webhookWorker ? ['webhook'] : [])];
   const peakRssByWorker: Record<string, number> = {};
+  /** Every process a send keeps busy, whose CPU is read around each send. */
+  const busy = {
+    ingress: ingress.pid!,
+    ...Object.fromEntries(workers.map((worker, index) => [workerNames[index]!, worker.pid!])),
+    ...(await namedPids(bench.services.pids)),
+  };
   /** Seeds the audience in a new project, sends to it and answers its deliveries/s, counting those from this send. */
   const sendToAudience = async (label: string, variant: SendVariant, audience = deviceCount) => {
     const project = await createProject(models, { name: label, plan: 'business' });
@@ -121,7 +127,7 @@ try {
       conditions: [{ tag: 'bench', op: 'exists' }],
     });
 
-    const cpuBefore = await Promise.all(workers.map((worker) => cpuSeconds(worker.pid)));
+    const cpuBefore = await cpuByProcess(busy);
     // The sandbox runs in this process and answers every gateway call: it keeps only this send's log (every send of a
     // run at 100,000 devices would hold a gigabyte of heap), and a poll reads only what arrived since the last.
     sandbox.forget();
@@ -166,7 +172,7 @@ try {
       Number(values['timeout-seconds']) * 1000,
       250,
     );
-    const cpuAfter = await Promise.all(workers.map((worker) => cpuSeconds(worker.pid)));
+    const cpuSpent = cpuBetween(cpuBefore, await cpuByProcess(busy));
     const received = sandbox.deliveries().filter((delivery) => isBenchToken(delivery.token));
     // A loop, not Math.max(...): a million arguments overflow the stack.
     const lastReceipt = received.reduce((latest, delivery) => Math.max(latest, Date.parse(delivery.receivedAt)), 0);
@@ -176,7 +182,7 @@ try {
     const stats = {
       data: await api<{ stats: { failed: number; unsubscribed: number } }>(`/notifications/${notification.id}`),
     };
-    const deliverCpuSeconds = cpuAfter[1]! - cpuBefore[1]!;
+    const deliverCpuSeconds = cpuSpent.deliver!;
     return {
       project,
       /** Deliveries to the audience's tokens, repeats included. */
@@ -188,7 +194,7 @@ try {
       deliveriesPerSecond: Math.round(delivered / seconds),
       deliverCpuSeconds: Number(deliverCpuSeconds.toFixed(2)),
       deliverCpuMsPerPush: Number(((deliverCpuSeconds * 1000) / Math.max(delivered, 1)).toFixed(3)),
-      sendCpuSeconds: Number((cpuAfter[0]! - cpuBefore[0]!).toFixed(2)),
+      cpuSecondsByProcess: cpuSpent,
     };
   };
 
@@ -202,6 +208,7 @@ try {
     duplicates: send.receipts - send.delivered,
     seconds: send.seconds,
     deliverCpuSeconds: send.deliverCpuSeconds,
+    cpuSecondsByProcess: send.cpuSecondsByProcess,
     unsubscribed: send.stats.data.stats.unsubscribed,
     unsubscribedReceived: null,
   });
@@ -258,6 +265,7 @@ try {
       plainDeliveriesPerSecondByRound: plainRuns.map((run) => Math.round(run.delivered / run.seconds)),
     }),
     deliverCpuMsPerPush: plain.deliverCpuMsPerPush,
+    cpuMsPerDeviceByProcess: cpuMsPerDevice(plainRuns, deviceCount),
     minimalClientCpuMsPerPush: ceiling.cpuMsPerPush,
     deliverCpuPerPushToMinimalClient: cpuPerPushToClient,
     peakRssMb: peakRss,
@@ -279,6 +287,7 @@ try {
             ...shown,
             comparedWith: variant.baseline ?? 'plain',
             cpuPerPushToPlain: ratio(summary.deliverCpuMsPerPush, plain.deliverCpuMsPerPush),
+            cpuMsPerDeviceByProcess: cpuMsPerDevice(runsOf.get(name)!, deviceCount),
             ...(variant.unregisteredEvery && { expectedUnsubscribedPerRound: expectedUnsubscribed(variant) }),
             ...(variant.webhookEndpoint && { unsubscribedReceived }),
           },

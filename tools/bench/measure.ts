@@ -40,3 +40,25 @@ export async function cpuSeconds(pid: number | undefined): Promise<number> {
   const [userTicks, systemTicks] = [Number(fields[11]), Number(fields[12])];
   return Number.isFinite(userTicks + systemTicks) ? (userTicks + systemTicks) / ticksPerSecond : 0;
 }
+
+/** CPU seconds each named process has used so far, and this one's as `bench` (the sandbox answers in it). */
+export async function cpuByProcess(pids: Record<string, number>): Promise<Record<string, number>> {
+  const read = await Promise.all(Object.entries(pids).map(async ([name, pid]) => [name, await cpuSeconds(pid)]));
+  const own = process.cpuUsage();
+  return { ...Object.fromEntries(read), bench: (own.user + own.system) / 1e6 };
+}
+
+/** The CPU seconds each process used between two readings of cpuByProcess. */
+export const cpuBetween = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).map(([name, seconds]) => [name, seconds - (before[name] ?? 0)]));
+
+/** The names `/proc` gives processes (redis-server, python3), made unique with their pids where they repeat. */
+export async function namedPids(pids: number[]): Promise<Record<string, number>> {
+  const names = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/comm`, 'utf8').catch(() => `${pid}`)));
+  const named: Record<string, number> = {};
+  pids.forEach((pid, index) => {
+    const name = names[index]!.trim();
+    named[name in named ? `${name}-${pid}` : name] = pid;
+  });
+  return named;
+}

@@ -6,6 +6,8 @@ export interface VariantRun {
   duplicates: number;
   seconds: number;
   deliverCpuSeconds: number;
+  /** The CPU seconds of every process the send kept busy: the workers, the ingress, the servers, the sandbox. */
+  cpuSecondsByProcess: Record<string, number>;
   unsubscribed: number;
   /** The devices the webhook receiver heard of as unsubscribed, when the variant has an endpoint. */
   unsubscribedReceived: number | null;
@@ -46,4 +48,15 @@ export function summarizeRounds(runs: VariantRun[], baselineRuns: VariantRun[]) 
     deliverCpuMsPerPush: Number(((total.deliverCpuSeconds * 1000) / Math.max(total.delivered, 1)).toFixed(3)),
     unsubscribedReceived: runs.map((run) => run.unsubscribedReceived),
   };
+}
+
+/** The milliseconds of CPU each process spent per device of the audience, over all the runs. */
+export function cpuMsPerDevice(runs: VariantRun[], audience: number): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const run of runs)
+    for (const [name, seconds] of Object.entries(run.cpuSecondsByProcess)) total[name] = (total[name] ?? 0) + seconds;
+  const devices = audience * runs.length;
+  return Object.fromEntries(
+    Object.entries(total).map(([name, seconds]) => [name, Number(((seconds * 1000) / devices).toFixed(3))]),
+  );
 }
