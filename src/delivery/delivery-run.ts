@@ -97,7 +97,7 @@ export class DeliveryRun {
     // The round stays: devices refused in this run wait as long as their round says, but only a run that reaches the
     // end of the batch moves the round on, so pacing does not spend the rounds a refused device has left.
     const retry = this.round.next();
-    await this.unwritten.write(this.worker, this.job.data, notification);
+    await this.unwritten.handOff(this.worker, this.job);
     await this.progress.save(this.job.data.retryRound);
     await waitForThrottle(this.worker.deps, this.job, this.token, this.progress, Math.max(waitMs, retry?.delayMs ?? 0));
   }
@@ -143,7 +143,7 @@ export class DeliveryRun {
           'pushes held past their ttl',
         );
     }
-    await this.unwritten.write(this.worker, this.job.data, notification);
+    await this.unwritten.handOff(this.worker, this.job);
   }
 
   private async sendCall(gateway: PushGateway, notification: PreparedNotification, call: Rendered[]): Promise<void> {
@@ -168,7 +168,7 @@ export class DeliveryRun {
     await this.progress.saveUnrecorded(unrecorded, metrics);
 
     logRefusals(this.worker.deps.log, this.job.data, outcomes);
-    // The refused devices are written once for the run (UnwrittenRefusals).
+    // The refused devices are handed off once for the run (UnwrittenRefusals).
     const sentOnly = { sent: outcomes.sent, rejected: [], failed: [], at: new Date(unrecorded.at) };
     await recordOutcomes(this.worker, this.job.data, notification, sentOnly);
   }

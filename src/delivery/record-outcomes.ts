@@ -3,7 +3,8 @@ import { markUnsubscribed } from '../devices/mark-unsubscribed.ts';
 import type { DeliverJobData, DeviceFailure, Rejection, UnrecordedOutcomes } from '../queues/deliver.ts';
 import type { PreparedNotification } from './prepared-notification.ts';
 import { renderPushes } from './rendered-push.ts';
-import { logUnsent, publishOutcomeEvents } from './report-outcomes.ts';
+import { logUnsent, publishOutcomeEvents, type ReportedBatch, type ReportedOutcomes } from './report-outcomes.ts';
+import type { Deps } from '../deps.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import { recordTouches } from '../conversions/touches.ts';
 
@@ -33,8 +34,9 @@ async function recordSentTouches(
  * Outcomes in MongoDB: history for the sent pushes (the delivery log's sent entries), the rejected tokens' devices
  * unsubscribed, the delivery log of the others; then the webhook events, once the devices they name are written
  * (publishOutcomeEvents). The writes go to different collections and every one is idempotent, so they go together,
- * each joining the process's other calls' (micro-batched), not three in turn. A run writes each call's sent pushes
- * and its refused devices once for all its calls (UnwrittenRefusals). A rerun may repeat them all.
+ * each joining the process's other calls' (micro-batched), not three in turn. A run writes each call's sent pushes,
+ * and hands its refused devices off to be written with its notification's other runs' (UnwrittenRefusals). A rerun
+ * may repeat them all.
  */
 export async function recordOutcomes(
   worker: DeliveryWorker,
@@ -42,14 +44,27 @@ export async function recordOutcomes(
   notification: PreparedNotification,
   outcomes: { sent: DeliveredPush[]; rejected: Rejection[]; failed: DeviceFailure[]; at: Date },
 ): Promise<void> {
-  const { deps } = worker;
   await Promise.all([
     recordSentTouches(worker, batch, outcomes.sent, outcomes.at),
-    recordHistory(deps.models, batch.projectId, notification, outcomes.sent, outcomes.at),
-    markUnsubscribed(deps, batch.projectId, outcomes.rejected, outcomes.at),
-    logUnsent(deps, batch, outcomes),
+    recordHistory(worker.deps.models, batch.projectId, notification, outcomes.sent, outcomes.at),
+    recordRefusals(worker.deps, batch, outcomes),
   ]);
-  await publishOutcomeEvents(deps, batch, outcomes);
+}
+
+/**
+ * Refused devices in MongoDB: the rejected tokens' devices unsubscribed and the delivery log of all, together; then
+ * their webhook events, once the devices they name are written.
+ */
+export async function recordRefusals(
+  deps: Pick<Deps, 'models' | 'redis' | 'config' | 'log' | 'queues'>,
+  batch: ReportedBatch,
+  refusals: ReportedOutcomes,
+): Promise<void> {
+  await Promise.all([
+    markUnsubscribed(deps, batch.projectId, refusals.rejected, refusals.at),
+    logUnsent(deps, batch, refusals),
+  ]);
+  await publishOutcomeEvents(deps, batch, refusals);
 }
 
 /**

@@ -4,7 +4,10 @@ import { writeDeliveryLog, type DeliveryLogEntry } from './delivery-log.ts';
 import { publishWebhookEvents } from '../webhooks/publish-events.ts';
 import { deviceUnsubscribed, messageFailed } from '../webhooks/webhook-events.ts';
 
-type ReportedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>;
+/** What a report names of a device: its writes need no more, and a hand-off keeps no more (handed-refusals.ts). */
+export type ReportedDevice = Pick<BatchDevice, 'deviceId' | 'platform' | 'userId'>;
+
+export type ReportedBatch = Pick<DeliverJobData, 'projectId' | 'notificationId'> & { devices: ReportedDevice[] };
 
 export interface ReportedOutcomes {
   rejected: Rejection[];

@@ -1,15 +1,15 @@
 import type { DeliverJobData, DeviceFailure, Rejection, UnrecordedOutcomes } from '../queues/deliver.ts';
-import type { PreparedNotification } from './prepared-notification.ts';
+import type { Job } from 'bullmq';
 import type { DeliveryWorker } from './delivery-worker.ts';
-import { recordOutcomes } from './record-outcomes.ts';
+import { handOffRefusals } from './handed-refusals.ts';
 import type { CallOutcomes } from './call-outcomes.ts';
 
 /**
- * The devices a run's gateway calls refused (unsubscribed by a dead token, or failed), written to MongoDB once for the
- * run rather than once per call: their unsubscribes, delivery-log entries and webhook events go when the run has
- * called the gateway for the last time or before it saves its progress to wait (write), so that a dead token costs
- * its call no write of its own. Until then each call saves them in the job with its own outcomes (withCall): a run
- * that stops before writing them leaves them to the next run, as it leaves a call's sent pushes.
+ * The devices a run's gateway calls refused (unsubscribed by a dead token, or failed), handed off once for the run
+ * rather than once per call, to be written with other runs' (handOffRefusals): when the run has called the gateway for
+ * the last time or before it saves its progress to wait, so that a dead token costs its call no write of its own.
+ * Until then each call saves them in the job with its own outcomes (withCall): a run that stops before handing them
+ * off leaves them to the next run, as it leaves a call's sent pushes.
  */
 export class UnwrittenRefusals {
   private rejected: Rejection[] = [];
@@ -27,18 +27,10 @@ export class UnwrittenRefusals {
     return { sent: call.sent.map((push) => push.deviceId), rejected: this.rejected, failed: this.failed, at };
   }
 
-  async write(
-    worker: DeliveryWorker,
-    batch: Pick<DeliverJobData, 'projectId' | 'notificationId' | 'devices'>,
-    notification: PreparedNotification,
-  ): Promise<void> {
+  /** Hands them off to be written with the other runs' of their notification (handOffRefusals), if there are any. */
+  async handOff(worker: DeliveryWorker, job: Job<DeliverJobData>): Promise<void> {
     if (this.at === null) return;
-    await recordOutcomes(worker, batch, notification, {
-      sent: [],
-      rejected: this.rejected,
-      failed: this.failed,
-      at: this.at,
-    });
+    await handOffRefusals(worker, job, { rejected: this.rejected, failed: this.failed, at: this.at });
     this.rejected = [];
     this.failed = [];
     this.at = null;

@@ -68,6 +68,14 @@ export const redisKeys = {
   /** A notification's delivery jobs waiting as delayed work: job id → how many devices, why, until when. */
   waitingPushes: (prefix: string, projectId: string, notificationId: string) =>
     `${prefix}:waiting-pushes:{${projectId}}:${notificationId}`,
+  /**
+   * The devices a notification's delivery runs refused and handed off to be written together (handed-refusals.ts), one
+   * field per hand-off, and what one refusal-writes job took of them. Taken by a rename: both share the tag.
+   */
+  handedRefusals: (prefix: string, notificationId: string) => ({
+    pending: `${prefix}:refusals:{${notificationId}}`,
+    taken: (jobId: string) => `${prefix}:refusals:{${notificationId}}:taken:${jobId}`,
+  }),
   /** The notifications of a project with pushes held for its quiet hours, which a settings change re-times. */
   quietHeld: (prefix: string, projectId: string) => `${prefix}:quiet-held:{${projectId}}`,
   /** The webhook jobs running for an endpoint, by holder, each scored by when its lease ends. */

@@ -127,7 +127,7 @@ export function gatewayForDevice(device: Pick<BatchDevice, 'platform' | 'webPush
   return device.platform === 'ios' ? 'apns' : 'fcm';
 }
 
-const deliverJobOptions: JobsOptions = {
+export const deliverJobOptions: JobsOptions = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 2000 },
   // A batch that fails for good must not hold its notification in "sending" forever; its devices count as failed, by

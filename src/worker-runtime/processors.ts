@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts';
 import type { QueueName } from '../infra/queue-names.ts';
 import type { SendJobData } from '../queues/send.ts';
 import type { DeliverJobData } from '../queues/deliver.ts';
+import { isRefusalWritesJob } from '../queues/refusal-writes.ts';
 /** A queue's processor, and whatever it holds beyond the deps, released once its worker has stopped. */
 export interface QueueProcessor {
   process: Processor;
@@ -40,8 +41,11 @@ export const queueProcessors: Record<QueueName, () => Promise<(deps: Deps) => Qu
       const worker = deliveryWorker(deliverDeps);
       return {
         process: deliverProcessor(deliverDeps, worker),
-        // A batch failed unrun gives up its devices not done, as its last attempt would have.
-        failedUnrun: (job: Job<DeliverJobData>) => giveUpBatch(worker, job),
+        // A batch failed unrun gives up its devices not done, as its last attempt would have; refusals' writes have
+        // nothing to give up.
+        failedUnrun: async (job: Job<DeliverJobData>) => {
+          if (!isRefusalWritesJob(job)) await giveUpBatch(worker, job);
+        },
         close: () => gateways.close(),
       };
     };

@@ -401,6 +401,19 @@ describe('what a send leaves in Redis', () => {
     expect(keysNamingBatch).toEqual([queues.deliver.toKey(batchId)]);
     expect(deliveries('trace-tok')).toHaveLength(1);
   });
+
+  it('keeps no refused device in Redis once its send has completed, every one written by then', async () => {
+    await register([
+      { id: 'gone-1', platform: 'android', token: 'unregistered-gone-1' },
+      { id: 'gone-2', platform: 'ios', token: 'unregistered-gone-2' },
+    ]);
+    const id = await send({ targetType: 'device', targetIds: ['gone-1', 'gone-2'], body: 'to no one' });
+    expect((await completed(id)).stats).toMatchObject({ unsubscribed: 2 });
+    expect(await device('gone-1')).toMatchObject({ isSubscribed: false });
+    expect(await device('gone-2')).toMatchObject({ isSubscribed: false });
+    const { redis } = harness.workers.context;
+    expect(await redis.keys(`${harness.config.queuePrefix}:refusals:*`)).toEqual([]);
+  });
 });
 
 describe('a send whose queueing answer was lost (no Idempotency-Key)', () => {

@@ -81,8 +81,9 @@ describe('horizontal deliver workers', () => {
 });
 
 /**
- * A batch whose pushes went out but which is still running: the gate holds its unsubscribe step, the update of the
- * rejected device. History is written before that step, so the test can see when it is there.
+ * A batch whose pushes went out but which is still running: the gate holds its history insert, made after the gateway
+ * call. Its rejected device is handed off to a refusal job once the run goes on, so that a send completes only with a
+ * worker running to write it.
  */
 async function batchHeldAfterSending(prefix: string) {
   const project = await harness.ingress.createProject('team');
@@ -92,7 +93,7 @@ async function batchHeldAfterSending(prefix: string) {
     { id: `${prefix}-gone`, platform: 'android' as const, token: `unregistered-${prefix}` },
   ];
   await registerDevices(harness.ingress, project, devices);
-  processes.gate().hold('update', 'devices');
+  processes.gate().hold('insert', 'history');
   const id = await sendNotification(harness.ingress, project, {
     targetType: 'device',
     targetIds: devices.map((device) => device.id),
@@ -100,7 +101,8 @@ async function batchHeldAfterSending(prefix: string) {
   });
   const batch = deliverJobId(id, 0);
   await eventually(async () => {
-    expect(await harness.ingress.context.models.History.countDocuments({ notificationId: id })).toBe(2);
+    for (const token of [`${prefix}-tok-1`, `${prefix}-tok-2`])
+      expect(harness.sandbox.deliveries(token)).toHaveLength(1);
     expect(await deliverQueue().getJobState(batch)).toBe('active');
     expect(processes.gate().held()).toBe(1);
   });
@@ -141,6 +143,8 @@ describe('worker shutdown and crashes', () => {
     await held.release();
     expect(await worker.exited).toEqual({ code: 0, signal: null });
     expect(await deliverQueue().getJobState(held.batch)).toBe('completed');
+    // The refused device, handed off as the batch finished, is written by a worker still running.
+    await deliverWorker();
     await held.expectDeliveredOnce();
     await expectLastRunBy(held.batch, worker);
   });
@@ -171,6 +175,7 @@ describe('worker shutdown and crashes', () => {
     await eventually(() => expect(worker.output().match(/finishing active jobs/g)).toHaveLength(1));
     await held.release();
     expect(await worker.exited).toEqual({ code: 0, signal: null });
+    await deliverWorker();
     await held.expectDeliveredOnce();
     await expectLastRunBy(held.batch, worker);
   });
