@@ -81,6 +81,10 @@ describe('refused devices handed off by delivery runs', () => {
     // Each is a child of the send, which so completes only once they are written.
     expect(first.parentKey).toBe(batch.parentKey);
     expect(second.parentKey).toBe(batch.parentKey);
+    // Left unwritten (a job failed for good), they leave Redis after a week.
+    const [pending] = await refusalKeys(notificationId);
+    const week = 7 * 24 * 3600 * 1000;
+    expect(await harness.workers.context.redis.pttl(pending!)).toBeGreaterThan(week - 60_000);
 
     await writeHandedRefusals(worker(), first);
     const written = await devices(['early-1', 'early-2', 'late-1', 'late-2']);
