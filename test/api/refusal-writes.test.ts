@@ -5,8 +5,14 @@ import type { RefusalWritesJobData } from '../../src/queues/refusal-writes.ts';
 import { handOffRefusals, writeHandedRefusals } from '../../src/delivery/handed-refusals.ts';
 import { deliveryWorker, type DeliveryWorker } from '../../src/delivery/delivery-worker.ts';
 import { createGatewayProvider } from '../../src/gateways/create-gateway-provider.ts';
+import { queueProcessors } from '../../src/worker-runtime/processors.ts';
 import type { Models } from '../../src/models/index.ts';
-import { registerDevices, sendNotification, useDeliveryHarness } from '../support/delivery-harness.ts';
+import {
+  readNotification,
+  registerDevices,
+  sendNotification,
+  useDeliveryHarness,
+} from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
 
 // No deliver worker: the test runs the batch's hand-offs and the refusal-writes jobs itself, in the order it chooses.
@@ -113,5 +119,25 @@ describe('refused devices handed off by delivery runs', () => {
     await writeHandedRefusals(worker(), first);
     expect((await devices(['kept-1', 'kept-2'])).map((device) => device.isSubscribed)).toEqual([false, false]);
     expect(await refusalKeys(notificationId)).toEqual([]);
+  });
+
+  it('a job BullMQ fails unrun (stalled too often) gives up no device; its hand-offs wait for a replay', async () => {
+    const batch = await heldBatch(['unrun-1']);
+    const { notificationId } = batch.data;
+    const job = await handOff(batch, 0, ['unrun-1'], new Date());
+    const before = (await readNotification(harness.ingress, project, notificationId)).stats;
+
+    // What the deliver worker does for a job BullMQ failed without running it (start-worker.ts).
+    const processor = (await queueProcessors.deliver())(harness.workers.context);
+    try {
+      await processor.failedUnrun!(job);
+    } finally {
+      await processor.close?.();
+    }
+    expect((await readNotification(harness.ingress, project, notificationId)).stats).toEqual(before);
+    expect(await refusalKeys(notificationId)).toHaveLength(1);
+
+    await writeHandedRefusals(worker(), job);
+    expect((await devices(['unrun-1'])).map((device) => device.isSubscribed)).toEqual([false]);
   });
 });
