@@ -47,5 +47,9 @@ async function runWholeSuite(): Promise<boolean> {
   // Shown whole when either run ends, so that a run that hangs holds back no report of the other.
   void Promise.race([lanes.passed, parallel.passed]).then(() => lanes.showOutput());
   const [lanesPassed, parallelPassed] = await Promise.all([lanes.passed, parallel.passed]);
+  if (!lanesPassed) process.stdout.write(`\nThe lanes' run failed; its failures again:\n${lanes.failureReport()}\n`);
+  if (!parallelPassed) {
+    process.stdout.write(`\nThe parallel files' run failed; its failures again:\n${parallel.failureReport()}\n`);
+  }
   return lanesPassed && parallelPassed;
 }

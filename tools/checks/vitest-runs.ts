@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { spawnNode } from './spawn-node.ts';
 
 const require = createRequire(import.meta.url);
@@ -10,6 +11,12 @@ export interface VitestRun {
   passed: Promise<boolean>;
   /** Prints the output held so far and the rest as it comes (a run started with `output: 'held'`). */
   showOutput(): void;
+  /**
+   * The end of the run's report from vitest's first failure heading on (its last lines when it printed none), for
+   * `npm test` to repeat after both runs: the lanes' report may come in the middle of the parallel files' output,
+   * which a log's tail would not show.
+   */
+  failureReport(): string;
 }
 
 export interface VitestRunOptions {
@@ -37,7 +44,11 @@ export function startVitestRun(
   const runEnv = { ...(env ?? process.env), ...(stdio === 'pipe' && process.stdout.isTTY && { FORCE_COLOR: '1' }) };
   const child = spawnNode([vitest, 'run', ...args], { stdio: ['ignore', stdio, stdio], env: runEnv, niceness });
   let held: Buffer[] | undefined = output === 'held' ? [] : undefined;
-  const write = (chunk: Buffer) => (held === undefined ? process.stdout.write(chunk) : held.push(chunk));
+  const whole: Buffer[] = [];
+  const write = (chunk: Buffer) => {
+    if (stdio === 'pipe') whole.push(chunk);
+    return held === undefined ? process.stdout.write(chunk) : held.push(chunk);
+  };
   child.stdout?.on('data', write);
   child.stderr?.on('data', write);
   const passed = new Promise<boolean>((resolve) => {
@@ -54,5 +65,17 @@ export function startVitestRun(
       process.stdout.write(Buffer.concat(held));
       held = undefined;
     },
+    failureReport: () => reportFromFirstFailure(Buffer.concat(whole).toString('utf8')),
   };
+}
+
+// vitest's headings of the failures it lists at the end of a run: "⎯⎯ Failed Tests 2 ⎯⎯", "⎯⎯ Unhandled Errors ⎯⎯".
+const failureHeading = /⎯ (Failed (Tests|Suites)|Unhandled (Errors|Rejection)) /;
+const lastLinesWithoutHeading = 80;
+
+function reportFromFirstFailure(text: string): string {
+  const lines = text.split('\n');
+  // Colour codes may sit inside a heading; they are kept in what is printed.
+  const first = lines.findIndex((line) => failureHeading.test(stripVTControlCharacters(line)));
+  return lines.slice(first === -1 ? -lastLinesWithoutHeading : first).join('\n');
 }
