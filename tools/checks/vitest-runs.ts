@@ -73,7 +73,7 @@ export function startVitestRun(
 const failureHeading = /⎯ (Failed (Tests|Suites)|Unhandled (Errors|Rejection)) /;
 const lastLinesWithoutHeading = 80;
 
-function reportFromFirstFailure(text: string): string {
+export function reportFromFirstFailure(text: string): string {
   const lines = text.split('\n');
   // Colour codes may sit inside a heading; they are kept in what is printed.
   const first = lines.findIndex((line) => failureHeading.test(stripVTControlCharacters(line)));
