@@ -47,9 +47,11 @@ async function runWholeSuite(): Promise<boolean> {
   // Shown whole when either run ends, so that a run that hangs holds back no report of the other.
   void Promise.race([lanes.passed, parallel.passed]).then(() => lanes.showOutput());
   const [lanesPassed, parallelPassed] = await Promise.all([lanes.passed, parallel.passed]);
-  if (!lanesPassed) process.stdout.write(`\nThe lanes' run failed; its failures again:\n${lanes.failureReport()}\n`);
-  if (!parallelPassed) {
-    process.stdout.write(`\nThe parallel files' run failed; its failures again:\n${parallel.failureReport()}\n`);
-  }
+  const runs = [
+    { name: "The lanes' run", run: lanes, passed: lanesPassed },
+    { name: "The parallel files' run", run: parallel, passed: parallelPassed },
+  ];
+  for (const { name, run, passed } of runs)
+    if (!passed) process.stdout.write(`\n${name} failed; its failures again:\n${run.failureReport()}\n`);
   return lanesPassed && parallelPassed;
 }

@@ -43,11 +43,12 @@ export function startVitestRun(
   // Colours as on the terminal this process writes to, which vitest cannot see through the pipe.
   const runEnv = { ...(env ?? process.env), ...(stdio === 'pipe' && process.stdout.isTTY && { FORCE_COLOR: '1' }) };
   const child = spawnNode([vitest, 'run', ...args], { stdio: ['ignore', stdio, stdio], env: runEnv, niceness });
-  let held: Buffer[] | undefined = output === 'held' ? [] : undefined;
-  const whole: Buffer[] = [];
+  // Everything the run printed, kept for failureReport; a held run's is printed only from showOutput on.
+  const printed: Buffer[] = [];
+  let shown = output !== 'held';
   const write = (chunk: Buffer) => {
-    if (stdio === 'pipe') whole.push(chunk);
-    return held === undefined ? process.stdout.write(chunk) : held.push(chunk);
+    printed.push(chunk);
+    if (shown) process.stdout.write(chunk);
   };
   child.stdout?.on('data', write);
   child.stderr?.on('data', write);
@@ -61,11 +62,11 @@ export function startVitestRun(
   return {
     passed,
     showOutput() {
-      if (held === undefined) return;
-      process.stdout.write(Buffer.concat(held));
-      held = undefined;
+      if (shown) return;
+      process.stdout.write(Buffer.concat(printed));
+      shown = true;
     },
-    failureReport: () => reportFromFirstFailure(Buffer.concat(whole).toString('utf8')),
+    failureReport: () => reportFromFirstFailure(Buffer.concat(printed).toString('utf8')),
   };
 }
 
