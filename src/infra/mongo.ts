@@ -8,12 +8,24 @@ import { endWritesWithTheirSocket } from './mongo-closed-writes.ts';
  * a cursor's every batch on its own, a write larger than the socket's buffer with mongo-closed-writes.ts, and not an
  * idle pooled connection). A server that took a command and never answers it, while it still answers the driver's
  * heartbeat on another connection, would otherwise hold a worker's job active for good, its lock renewed by the live
- * process: the command fails instead as unreachable, and the job runs again a second later (storage-outages.ts). Four
- * times the longest legitimate round trip, SecantusDB gathering a 1,000,000-device segment's matches before its first
- * batch (about 16 s on a quiet machine: docs/performance.md, Segments), so that a loaded machine does not reach it;
- * MongoDB serves such a scan from an index, far within it. A URL that sets `socketTimeoutMS` keeps its own.
+ * process: the command fails instead as unreachable, and the job runs again a second later (storage-outages.ts). Far
+ * above any ordinary round trip on a loaded machine; the one longer answer, a scan gathered before its first batch,
+ * has its own bound (scanAnswerBoundMs). A URL that sets `socketTimeoutMS` keeps its own.
  */
 export const commandAnswerBoundMs = 60_000;
+
+/**
+ * How many times the connection's answer bound a query whose server gathers every match before its first batch may
+ * wait for that batch. SecantusDB does so for a segment's cursor in `_id` order: about 16 s for 1,000,000 devices on a
+ * quiet machine, past 60 s on a loaded one (docs/performance.md, Send fan-out), where a send at the ordinary bound
+ * would fail as unreachable and read it again without end. The later batches keep the ordinary bound.
+ */
+const scanAnswerBoundFactor = 10;
+
+/** The `socketTimeoutMS` of a gathered scan's first batch on this connection: 0, no bound, stays 0. */
+export function scanAnswerBoundMs(connection: Connection): number {
+  return scanAnswerBoundFactor * (connection.getClient().options.socketTimeoutMS ?? 0);
+}
 
 /**
  * Commands fail at once while the server is away instead of queueing in memory: the ingress must answer 503

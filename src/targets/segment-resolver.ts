@@ -5,6 +5,7 @@ import type { Platform } from '../schemas/platforms.ts';
 import { segmentClause, subscribedDevicesFilter } from '../segments/segment-filter.ts';
 import { planDeviceFilter, projectionWith } from '../segments/oversized-filter.ts';
 import { platformClause } from './platform-clause.ts';
+import { scanAnswerBoundMs } from '../infra/mongo.ts';
 
 export interface TargetQuery {
   /** Resume after this device _id: an interrupted fan-out continues where it stopped. */
@@ -53,14 +54,13 @@ export function databaseSegmentResolver(deps: CountDeps): SegmentResolver {
       const now = new Date();
       const clauses = await Promise.all(segments.map((segment) => segmentClause(deps, segment, now)));
       const { query: filter, exact } = planDeviceFilter(subscribedDevicesFilter(projectId, clauses));
+      const cursorOptions = { batchSize: 1000, socketTimeoutMS: scanAnswerBoundMs(models.Device.db) };
       if (!exact) {
-        yield* segmentDevicesQuery(models, filter, query).cursor({ batchSize: 1000 });
+        yield* segmentDevicesQuery(models, filter, query).cursor(cursorOptions);
         return;
       }
       const projection = projectionWith(query.projection, exact.fields);
-      for await (const device of segmentDevicesQuery(models, filter, { ...query, projection }).cursor({
-        batchSize: 1000,
-      }))
+      for await (const device of segmentDevicesQuery(models, filter, { ...query, projection }).cursor(cursorOptions))
         if (exact.test(device as unknown as Record<string, unknown>)) yield device;
     },
   };

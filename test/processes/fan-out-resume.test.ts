@@ -11,6 +11,7 @@ import {
 } from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
 import { useWorkerProcesses } from '../support/gated-worker-processes.ts';
+import { ConnectionString } from 'mongodb-connection-string-url';
 
 // Deliveries run in this process; each fan-out runs in a send worker process started by the test.
 const { harness } = useDeliveryHarness({ queues: ['deliver'] });
@@ -139,4 +140,46 @@ it('a send is counted and shown sending before any of its batches can deliver, s
 
   const notification = await waitUntilCompleted(harness.ingress, project, notificationId, 30_000);
   expect(notification.stats).toMatchObject({ targeted: 3, sent: 3 });
+}, 60_000);
+
+it("waits past the answer bound for a segment's first batch, which the server gathers before it answers: the send is not failed as unreachable and read again", async () => {
+  const project = await harness.ingress.createProject('team');
+  await registerDevices(
+    harness.ingress,
+    project,
+    ['a', 'b', 'c'].map((name) => ({
+      id: `scan-${name}`,
+      platform: 'android',
+      token: `scan-${name}`,
+      tags: { plan: 'pro' },
+    })),
+  );
+  const segment = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/segments`, {
+    key: project.apiKey,
+    body: { name: 'pro', match: 'all', conditions: [{ tag: 'plan', op: 'eq', value: 'pro' }] },
+  });
+  expect(segment.status).toBe(200);
+  // The worker's every other command waits at most 1 s for its answer; the gate plays a server still gathering the
+  // segment's matches, holding the cursor's first read.
+  const answerBoundMs = 1000;
+  const url = new ConnectionString(processes.gate().url);
+  url.searchParams.set('socketTimeoutMS', String(answerBoundMs));
+  processes.gate().hold('find', 'devices');
+  await processes.start('send', { env: { MONGODB_URL: url.toString() } });
+  const notificationId = await sendNotification(harness.ingress, project, {
+    targetType: 'segment',
+    targetIds: [segment.body.data.id],
+    body: 'after a long scan',
+  });
+  await eventually(() => expect(processes.gate().held()).toBe(1), 20_000);
+  // Nothing happens while the server gathers, so only the clock can show that the worker still waits: at the ordinary
+  // bound its connection would have closed, and the gate would hold nothing.
+  await new Promise((resolve) => setTimeout(resolve, 3 * answerBoundMs));
+  expect(processes.gate().held()).toBe(1);
+  processes.gate().release();
+
+  const notification = await waitUntilCompleted(harness.ingress, project, notificationId, 30_000);
+  expect(notification.stats).toMatchObject({ targeted: 3, sent: 3, failed: 0 });
+  const tokens = harness.sandbox.deliveries().map((delivery) => delivery.token);
+  expect(tokens.filter((token) => token.startsWith('scan-')).sort()).toEqual(['scan-a', 'scan-b', 'scan-c']);
 }, 60_000);
