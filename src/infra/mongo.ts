@@ -16,8 +16,8 @@ export const commandAnswerBoundMs = 60_000;
 
 /**
  * How many times the connection's answer bound a query whose server gathers every match before its first batch may
- * wait for that batch. SecantusDB does so for a segment's cursor in `_id` order: about 16 s for 1,000,000 devices on a
- * quiet machine, past 60 s on a loaded one (docs/performance.md, Send fan-out), where a send at the ordinary bound
+ * wait for that batch. SecantusDB does so for a segment's cursor in `_id` order: 50 s for 400,000 devices on a quiet
+ * machine, growing faster than the audience (docs/performance.md, Send fan-out), where a send at the ordinary bound
  * would fail as unreachable and read it again without end. The later batches keep the ordinary bound.
  */
 const scanAnswerBoundFactor = 10;
