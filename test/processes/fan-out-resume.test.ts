@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import type { CreatedProject } from '../../src/projects/create-project.ts';
 import { deviceKey } from '../../src/models/device.ts';
 import { deliverJobId } from '../../src/queues/deliver.ts';
 import { deliveryBatchSize } from '../../src/fan-out/batch-fan-out.ts';
@@ -17,6 +18,16 @@ import { ConnectionString } from 'mongodb-connection-string-url';
 const { harness } = useDeliveryHarness({ queues: ['deliver'] });
 // The first send worker reaches MongoDB through the gate, so that the test can stop it between two steps of a chunk.
 const processes = useWorkerProcesses(harness);
+
+/** The project's segment of the devices tagged plan pro. */
+async function proSegment(project: CreatedProject): Promise<string> {
+  const segment = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/segments`, {
+    key: project.apiKey,
+    body: { name: 'pro', match: 'all', conditions: [{ tag: 'plan', op: 'eq', value: 'pro' }] },
+  });
+  expect(segment.status).toBe(200);
+  return segment.body.data.id;
+}
 
 it('a fan-out killed after queueing a chunk, before saving its progress, resumes without losing a device when the chunk has changed meanwhile', async () => {
   const project = await harness.ingress.createProject('team');
@@ -37,11 +48,7 @@ it('a fan-out killed after queueing a chunk, before saving its progress, resumes
     })),
     { lean: true },
   );
-  const segment = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/segments`, {
-    key: project.apiKey,
-    body: { name: 'pro', match: 'all', conditions: [{ tag: 'plan', op: 'eq', value: 'pro' }] },
-  });
-  expect(segment.status).toBe(200);
+  const segmentId = await proSegment(project);
 
   // The first worker is let through its first chunk's count and held at its second's: by then the first chunk's
   // batches are queued, and delivered here.
@@ -50,7 +57,7 @@ it('a fan-out killed after queueing a chunk, before saving its progress, resumes
   const first = await processes.start('send');
   const notificationId = await sendNotification(harness.ingress, project, {
     targetType: 'segment',
-    targetIds: [segment.body.data.id],
+    targetIds: [segmentId],
     body: 'everyone once',
   });
   await eventually(() => expect(gate.held()).toBe(1), 20_000);
@@ -154,11 +161,7 @@ it("waits past the answer bound for a segment's first batch, which the server ga
       tags: { plan: 'pro' },
     })),
   );
-  const segment = await harness.ingress.request('POST', `/v1/projects/${project.projectId}/segments`, {
-    key: project.apiKey,
-    body: { name: 'pro', match: 'all', conditions: [{ tag: 'plan', op: 'eq', value: 'pro' }] },
-  });
-  expect(segment.status).toBe(200);
+  const segmentId = await proSegment(project);
   // The worker's every other command waits at most 1 s for its answer; the gate plays a server still gathering the
   // segment's matches, holding the cursor's first read.
   const answerBoundMs = 1000;
@@ -168,7 +171,7 @@ it("waits past the answer bound for a segment's first batch, which the server ga
   await processes.start('send', { env: { MONGODB_URL: url.toString() } });
   const notificationId = await sendNotification(harness.ingress, project, {
     targetType: 'segment',
-    targetIds: [segment.body.data.id],
+    targetIds: [segmentId],
     body: 'after a long scan',
   });
   await eventually(() => expect(processes.gate().held()).toBe(1), 20_000);
