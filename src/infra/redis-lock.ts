@@ -13,7 +13,10 @@ const releaseScript = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redi
 export interface LockOptions {
   /** How long the lock protects a holder that died; longer than any critical section. */
   leaseMs?: number;
-  /** How long to keep trying before giving up with LockTimeoutError. */
+  /**
+   * How long to keep trying before giving up with LockTimeoutError. By default long enough for a queue of writers
+   * behind one lock (a project's bounded resources created at once) each to count and write on a loaded store.
+   */
   waitMs?: number;
 }
 
@@ -31,7 +34,7 @@ export async function withRedisLock<T>(
   options: LockOptions = {},
 ): Promise<T> {
   const leaseMs = options.leaseMs ?? 10_000;
-  const deadline = Date.now() + (options.waitMs ?? 5_000);
+  const deadline = Date.now() + (options.waitMs ?? 30_000);
   const token = randomUUID();
   let delayMs = 2;
   while ((await redis.set(key, token, 'PX', leaseMs, 'NX')) !== 'OK') {
