@@ -8,6 +8,14 @@ import { createApnsGateway } from './apns/apns-gateway.ts';
 export const sandboxApnsTopic = 'com.pushengine.sandbox';
 
 /**
+ * How long the APNs client waits for the sandbox's answer to a push, where node-apn's default is 5 s. The sandbox
+ * answers as fast as the machine it shares with the engine lets it: on a loaded machine a batch of hundreds of streams
+ * takes longer than that, and a push the sandbox took but answered late would be sent again. FCM's client waits 15 s
+ * (firebase-admin's own bound).
+ */
+const sandboxApnsAnswerWaitMs = 30_000;
+
+/**
  * Every project shares one pair of clients pointed at the sandbox. Both run the same library code as in live
  * mode; only the endpoint and the credentials differ (a fixed OAuth token, a signing key made now).
  */
@@ -34,6 +42,7 @@ export function createSandboxGateways(
       },
       address: sandboxHost,
       port: sandboxPort,
+      requestTimeout: sandboxApnsAnswerWaitMs,
       rejectUnauthorized: false,
       production: false,
     },

@@ -143,14 +143,16 @@ describe('FCM adapter against the sandbox', () => {
   });
 
   it('splits a batch over 500 into sendEach calls and keeps every outcome in input order', async () => {
-    const tokens = Array.from({ length: 1234 }, (_, index) =>
+    const tokens = Array.from({ length: 700 }, (_, index) =>
       index % 100 === 7 ? `unregistered-batch-${index}` : `batch-${index}`,
     );
     const outcomes = await gateways.fcm.send(tokens.map((token) => outgoingPush(token, 'android')));
-    expect(outcomes).toHaveLength(1234);
+    expect(outcomes).toHaveLength(700);
     tokens.forEach((token, index) => {
-      expect(outcomes[index]!.kind, token).toBe(token.startsWith('unregistered-') ? 'unsubscribed' : 'sent');
+      expect(outcomes[index], token).toEqual(
+        token.startsWith('unregistered-') ? expect.objectContaining({ kind: 'unsubscribed' }) : { kind: 'sent' },
+      );
     });
-    expect(tokens.filter((token) => gateways.sandbox.deliveries(token).length === 1)).toHaveLength(1234 - 13);
+    expect(tokens.filter((token) => gateways.sandbox.deliveries(token).length === 1)).toHaveLength(700 - 7);
   });
 });
