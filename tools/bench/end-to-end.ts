@@ -19,7 +19,6 @@
  */
 import { parseArgs } from 'node:util';
 import { createProject } from '../../src/projects/create-project.ts';
-import { isUnavailableError } from '../../src/infra/unavailable.ts';
 import { openBenchEnvironment, projectApi } from './bench-environment.ts';
 import { cpuBetween, cpuByProcess, namedPids, peakRssMiB, waitUntil } from './measure.ts';
 import { seedDevices, seededToken, seededTokenPrefix as tokenPrefix } from './seed-devices.ts';
@@ -154,16 +153,9 @@ try {
       ...variant.message,
     });
     const winner = variant.experimentTestPercent === undefined ? null : winnerPicker(api, notification.id);
-    // While SecantusDB gathers a large segment for the send's first batch it answers every other command late, at
-    // 1,000,000 devices past a command's answer bound: the poll asks again, as the product's workers do.
     const settled = async () => {
-      try {
-        const stored = await models.Notification.findById(notification.id, { status: 1 }).lean();
-        return stored?.status === 'completed' || stored?.status === 'failed';
-      } catch (error) {
-        if (isUnavailableError(error)) return false;
-        throw error;
-      }
+      const stored = await models.Notification.findById(notification.id, { status: 1 }).lean();
+      return stored?.status === 'completed' || stored?.status === 'failed';
     };
     await waitUntil(
       'the send to complete',
