@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useIngress } from '../support/ingress.ts';
 import type { CreatedProject } from '../../src/projects/create-project.ts';
+import { redisKeys } from '../../src/infra/redis-keys.ts';
 
 /** The input edges of the second hardening round: the same rules everywhere, the bounds, and 404s that teach. */
 const {
@@ -115,6 +116,21 @@ describe('bounds', () => {
     const refused = created.find((response) => response.status === 400)!;
     expect(refused.body.error.message).toMatch(/at most 10 webhook endpoints/);
     expect((await api('GET', '/webhooks?limit=100', undefined, owner)).body.data).toHaveLength(10);
+  });
+
+  it("waits for another writer that holds the project's webhook bound for seconds, rather than answering 503", async () => {
+    const owner = await ingress.createProject('team');
+    const { redis, config } = ingress.context;
+    const bound = redisKeys.projectLimit(config.queuePrefix, owner.projectId, 'webhooks');
+    // Another process counting and writing on a loaded store: it holds the bound 6 s, past the 5 s a writer once waited.
+    await redis.set(bound, 'another-writer', 'PX', 60_000);
+    const heldMs = 6_000;
+    const released = new Promise((resolve) => setTimeout(resolve, heldMs)).then(() => redis.del(bound));
+    const startedAt = Date.now();
+    const created = await api('POST', '/webhooks', { url: 'https://held.example/', events: ['message.failed'] }, owner);
+    await released;
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(heldMs);
   });
 
   it('keeps at most 100 in-app messages active, and answers a device at most 20, the highest priority first', async () => {

@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createSecureServer } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { sandboxCertificate } from '../../sandbox/certificate.ts';
+import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
 import { useSandboxGateways, withUnreachableGateways } from '../support/sandbox-gateways.ts';
 import { outgoingPush } from '../support/outgoing-push.ts';
 import { apnsNotificationFor } from '../../src/gateways/apns/apns-notification.ts';
@@ -92,6 +97,24 @@ describe('APNs adapter against the sandbox', () => {
       const outcomes = await unreachable.apns.send([outgoingPush('ios-a2', 'ios'), outgoingPush('ios-a3', 'ios')]);
       expect(outcomes.map((outcome) => outcome.kind)).toEqual(['retry', 'retry']);
     });
+  });
+
+  it("waits past node-apn's 5 s for a sandbox answer a loaded machine gives late, rather than sending the push again", async () => {
+    const answerAfterMs = 6_000;
+    const lateSandbox = createSecureServer(sandboxCertificate(), (request, response) => {
+      request.resume();
+      request.on('end', () =>
+        setTimeout(() => response.writeHead(200, { 'apns-id': randomUUID() }).end(), answerAfterMs),
+      );
+    });
+    await new Promise<void>((resolve) => lateSandbox.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => lateSandbox.close(() => resolve())));
+    const late = createSandboxGateways((lateSandbox.address() as AddressInfo).port);
+    try {
+      expect(await late.apns.send([outgoingPush('ios-late', 'ios')])).toEqual([{ kind: 'sent' }]);
+    } finally {
+      await Promise.all([late.apns.close(), late.fcm.close()]);
+    }
   });
 
   it('keeps outcomes in input order across a mixed batch', async () => {
