@@ -122,7 +122,7 @@ describe('bounds', () => {
     const owner = await ingress.createProject('team');
     const { redis, config } = ingress.context;
     const bound = redisKeys.projectLimit(config.queuePrefix, owner.projectId, 'webhooks');
-    // Another process counting and writing on a loaded store: it holds the bound 6 s, past the 5 s a writer once waited.
+    // Another process counting and writing on a loaded store, holding the bound for seconds.
     await redis.set(bound, 'another-writer', 'PX', 60_000);
     const heldMs = 6_000;
     const released = new Promise((resolve) => setTimeout(resolve, heldMs)).then(() => redis.del(bound));

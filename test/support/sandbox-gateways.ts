@@ -28,11 +28,19 @@ export function useSandboxGateways(): SandboxGateways {
 export async function withUnreachableGateways(
   use: (gateways: Omit<SandboxGateways, 'sandbox'>) => Promise<void>,
 ): Promise<void> {
-  const unreachable = createSandboxGateways(await findFreePort());
+  await withGatewaysAt(await findFreePort(), use);
+}
+
+/** Both adapters pointed at a server of the test's own on `port`, for as long as `use` runs. */
+export async function withGatewaysAt(
+  port: number,
+  use: (gateways: Omit<SandboxGateways, 'sandbox'>) => Promise<void>,
+): Promise<void> {
+  const gateways = createSandboxGateways(port);
   try {
-    await use(unreachable);
+    await use(gateways);
   } finally {
-    await closeAdapters(unreachable);
+    await closeAdapters(gateways);
   }
 }
 

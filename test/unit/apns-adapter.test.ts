@@ -3,8 +3,7 @@ import { createSecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { sandboxCertificate } from '../../sandbox/certificate.ts';
-import { createSandboxGateways } from '../../src/gateways/sandbox-gateways.ts';
-import { useSandboxGateways, withUnreachableGateways } from '../support/sandbox-gateways.ts';
+import { useSandboxGateways, withGatewaysAt, withUnreachableGateways } from '../support/sandbox-gateways.ts';
 import { outgoingPush } from '../support/outgoing-push.ts';
 import { apnsNotificationFor } from '../../src/gateways/apns/apns-notification.ts';
 
@@ -109,12 +108,9 @@ describe('APNs adapter against the sandbox', () => {
     });
     await new Promise<void>((resolve) => lateSandbox.listen(0, '127.0.0.1', resolve));
     onTestFinished(() => new Promise<void>((resolve) => lateSandbox.close(() => resolve())));
-    const late = createSandboxGateways((lateSandbox.address() as AddressInfo).port);
-    try {
+    await withGatewaysAt((lateSandbox.address() as AddressInfo).port, async (late) => {
       expect(await late.apns.send([outgoingPush('ios-late', 'ios')])).toEqual([{ kind: 'sent' }]);
-    } finally {
-      await Promise.all([late.apns.close(), late.fcm.close()]);
-    }
+    });
   });
 
   it('keeps outcomes in input order across a mixed batch', async () => {
