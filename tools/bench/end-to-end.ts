@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--devices 100000] [--web-push] [--compare options,timing-controls,unsubscribes,webhooks,experiment]
+ * npm run bench -- [--devices 100000] [--web-push] [--compare options,timing-controls,unsubscribes,webhooks,experiment,repeat]
  *   [--rounds 1] [--json]
  * Seeds N devices (android, ios and web in turn, with tags; with --web-push the web third has standard Web Push
  * subscriptions issued by the sandbox instead of FCM tokens), creates a segment matching all of them, sends one
@@ -14,14 +14,18 @@
  * deliver worker's CPU per push is held within 10% of the plain send's), `timing-controls` a frequency cap and quiet
  * hours not covering now (§15), `unsubscribes` 5% of the devices unsubscribed by the send, and `webhooks` the same
  * with an endpoint subscribed to every event (§17), held to `unsubscribes` (run before it) and every
- * device.unsubscribed of which must reach the receiver. With --rounds N the variants are sent N times in turn, each
- * round after a plain send of its own that its variants are held to (summarizeRounds), in every round.
+ * device.unsubscribed of which must reach the receiver; `repeat` is the plain send again, the run's own spread, which
+ * the others' ratios are read against. With --rounds N the variants are sent N times in turn, each round after a plain
+ * send of its own that its variants are held to (summarizeRounds), in every round. Every send starts alike: from a
+ * checkpoint of the storage engine (checkpointStorage), with no audience but its own in the devices collection (each
+ * send's devices are removed once it is measured), since the segment's query reads the whole collection on the local
+ * server and a send after others would be held to a plain send that read less.
  */
 import { parseArgs } from 'node:util';
 import { createProject } from '../../src/projects/create-project.ts';
 import { openBenchEnvironment, projectApi } from './bench-environment.ts';
-import { cpuBetween, cpuByProcess, namedPids, peakRssMiB, waitUntil } from './measure.ts';
-import { seedDevices, seededToken, seededTokenPrefix as tokenPrefix } from './seed-devices.ts';
+import { checkpointStorage, cpuBetween, cpuByProcess, namedPids, peakRssMiB, waitUntil } from './measure.ts';
+import { removeSeededDevices, seedDevices, seededToken, seededTokenPrefix as tokenPrefix } from './seed-devices.ts';
 import { measureSandboxCeiling } from './sandbox-ceiling.ts';
 import { benchLanguages as languages } from './every-option.ts';
 import { checkTarget, historyInsertCeiling, ratio } from './database-ceilings.ts';
@@ -127,6 +131,7 @@ try {
       conditions: [{ tag: 'bench', op: 'exists' }],
     });
 
+    await checkpointStorage(models.Device.db.db!);
     const cpuBefore = await cpuByProcess(busy);
     // The sandbox runs in this process and answers every gateway call: it keeps only this send's log (every send of a
     // run at 100,000 devices would hold a gigabyte of heap), and a poll reads only what arrived since the last.
@@ -177,17 +182,24 @@ try {
     // A loop, not Math.max(...): a million arguments overflow the stack.
     const lastReceipt = received.reduce((latest, delivery) => Math.max(latest, Date.parse(delivery.receivedAt)), 0);
     const seconds = (lastReceipt - postedAt) / 1000;
+    const firstReceipt = received.reduce(
+      (first, delivery) => Math.min(first, Date.parse(delivery.receivedAt)),
+      Infinity,
+    );
     const delivered = new Set(received.map((delivery) => delivery.token)).size;
     const historyWritten = await models.History.countDocuments({ notificationId: notification.id });
     const stats = {
       data: await api<{ stats: { failed: number; unsubscribed: number } }>(`/notifications/${notification.id}`),
     };
     const deliverCpuSeconds = cpuSpent.deliver!;
+    await removeSeededDevices(models, project.projectId, audience);
     return {
       project,
       /** Deliveries to the audience's tokens, repeats included. */
       receipts: received.length,
       seconds,
+      /** From the request to the first delivery: the segment's query before the first batch. */
+      firstDeliverySeconds: Number(((firstReceipt - postedAt) / 1000).toFixed(2)),
       delivered,
       historyWritten,
       stats,
@@ -207,6 +219,7 @@ try {
     delivered: send.delivered,
     duplicates: send.receipts - send.delivered,
     seconds: send.seconds,
+    firstDeliverySeconds: send.firstDeliverySeconds,
     deliverCpuSeconds: send.deliverCpuSeconds,
     cpuSecondsByProcess: send.cpuSecondsByProcess,
     unsubscribed: send.stats.data.stats.unsubscribed,
@@ -260,6 +273,7 @@ try {
     delivered,
     duplicates: receipts - delivered,
     seconds: Number(seconds.toFixed(2)),
+    firstDeliverySecondsByRound: plainRuns.map((run) => run.firstDeliverySeconds),
     deliveriesPerSecond,
     ...(plainRuns.length > 1 && {
       plainDeliveriesPerSecondByRound: plainRuns.map((run) => Math.round(run.delivered / run.seconds)),

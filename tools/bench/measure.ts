@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import type { Db } from 'mongodb';
 import { readFile } from 'node:fs/promises';
 import { isUnavailableError } from '../../src/infra/unavailable.ts';
 
@@ -76,4 +77,13 @@ export async function namedPids(pids: number[]): Promise<Record<string, number>>
     named[name in named ? `${name}-${pid}` : name] = pid;
   });
   return named;
+}
+
+/**
+ * Has the storage engine write everything written so far to disk now (`fsync`, a checkpoint on MongoDB and on the
+ * local server alike), so that a measurement begun next does not pay for the writes before it: otherwise a periodic
+ * checkpoint (every 60 s) flushes them inside whichever measurement it falls in.
+ */
+export async function checkpointStorage(db: Db): Promise<void> {
+  await db.admin().command({ fsync: 1 });
 }

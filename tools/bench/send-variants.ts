@@ -43,8 +43,10 @@ export const sendVariants = {
   webhooks: { webhookEndpoint: true, unregisteredEvery: 20, baseline: 'unsubscribes' },
   /** A two-variant experiment on 20% of the audience, its winner picked as soon as the test is out. */
   experiment: { experimentTestPercent: 20 },
+  /** The plain send again: how far two sends that do the same work differ in this run. */
+  repeat: {},
 } satisfies Record<string, SendVariant>;
-export type SendVariantName = 'options' | 'timing-controls' | 'unsubscribes' | 'webhooks' | 'experiment';
+export type SendVariantName = 'options' | 'timing-controls' | 'unsubscribes' | 'webhooks' | 'experiment' | 'repeat';
 
 export const isSendVariantName = (name: string): name is SendVariantName => Object.hasOwn(sendVariants, name);
 

@@ -5,6 +5,8 @@ export interface VariantRun {
   delivered: number;
   duplicates: number;
   seconds: number;
+  /** From the request to the first delivery. */
+  firstDeliverySeconds: number;
   deliverCpuSeconds: number;
   /** The CPU seconds of every process the send kept busy: the workers, the ingress, the servers, the sandbox. */
   cpuSecondsByProcess: Record<string, number>;
@@ -46,6 +48,7 @@ export function summarizeRounds(runs: VariantRun[], baselineRuns: VariantRun[]) 
       ratiosByRound: runs.map((run, round) => ratio(rateOf(run), rateOf(baselineRuns[round] ?? baselineRuns[0]!))),
     }),
     deliverCpuMsPerPush: Number(((total.deliverCpuSeconds * 1000) / Math.max(total.delivered, 1)).toFixed(3)),
+    firstDeliverySecondsByRound: runs.map((run) => run.firstDeliverySeconds),
     unsubscribedReceived: runs.map((run) => run.unsubscribedReceived),
   };
 }
