@@ -3,6 +3,7 @@ import { deviceKey } from '../../src/models/device.ts';
 import { platforms } from '../../src/schemas/platforms.ts';
 import type { Tags } from '../../src/schemas/tags.ts';
 import type { WebPushKeys } from '../../src/gateways/gateway.ts';
+import { maxIdsPerIn } from '../../src/infra/chunks.ts';
 
 const insertChunk = 5000;
 /** Chunks in flight at once: the server works on one while the next is built and sent, memory stays a few chunks. */
@@ -22,6 +23,22 @@ export interface SeedOptions {
   tokenFor?: (index: number) => string;
   /** A device's IANA zone (CONTRACTS §15), or null for the project's default. */
   timezoneFor?: (index: number) => string | null;
+}
+
+/**
+ * Runs work on the chunks [start, start + chunkSize) of 0 … count-1, chunksInFlight at a time: the server works on one
+ * while the next is built and sent, and memory holds a few chunks at any count.
+ */
+async function inLanes(count: number, chunkSize: number, work: (start: number, size: number) => Promise<void>) {
+  let nextStart = 0;
+  async function lane(): Promise<void> {
+    while (nextStart < count) {
+      const start = nextStart;
+      nextStart += chunkSize;
+      await work(start, Math.min(chunkSize, count - start));
+    }
+  }
+  await Promise.all(Array.from({ length: chunksInFlight }, lane));
 }
 
 /** Progress lines on stderr, at most about ten per seeding, so that --json keeps stdout to one line. */
@@ -67,64 +84,47 @@ export async function seedDevices(
     timezoneFor,
   } = options instanceof Function ? { onProgress: options } : options;
   const devices = models.Device.collection;
-  let nextStart = 0;
   let done = 0;
-  async function lane(): Promise<void> {
-    while (nextStart < count) {
-      const start = nextStart;
-      nextStart += insertChunk;
-      const now = new Date();
-      const documents = Array.from({ length: Math.min(insertChunk, count - start) }, (_, offset) => {
-        const index = start + offset;
-        const platform = platforms[index % platforms.length]!;
-        const webPush = platform === 'web' ? (webPushFor?.(index) ?? null) : null;
-        return {
-          _id: deviceKey(projectId, `device-${index}`),
-          projectId,
-          deviceId: `device-${index}`,
-          platform,
-          pushToken: webPush?.endpoint ?? tokenFor(index),
-          webPushKeys: webPush?.keys ?? null,
-          userId: `user-${Math.floor(index / devicesPerUser)}`,
-          tags: tagsFor(index),
-          ...(languageFor && { language: languageFor(index) }),
-          ...(timezoneFor && { timezone: timezoneFor(index) }),
-          isSubscribed: true,
-          unsubscribedAt: null,
-          unsubscribeReason: null,
-          rejectedPushToken: null,
-          revision: 1,
-          createdAt: now,
-          updatedAt: now,
-        };
-      });
-      await devices.insertMany(documents as never[], { ordered: false });
-      done += documents.length;
-      onProgress(done);
-    }
-  }
-  await Promise.all(Array.from({ length: chunksInFlight }, lane));
+  await inLanes(count, insertChunk, async (start, size) => {
+    const now = new Date();
+    const documents = Array.from({ length: size }, (_, offset) => {
+      const index = start + offset;
+      const platform = platforms[index % platforms.length]!;
+      const webPush = platform === 'web' ? (webPushFor?.(index) ?? null) : null;
+      return {
+        _id: deviceKey(projectId, `device-${index}`),
+        projectId,
+        deviceId: `device-${index}`,
+        platform,
+        pushToken: webPush?.endpoint ?? tokenFor(index),
+        webPushKeys: webPush?.keys ?? null,
+        userId: `user-${Math.floor(index / devicesPerUser)}`,
+        tags: tagsFor(index),
+        ...(languageFor && { language: languageFor(index) }),
+        ...(timezoneFor && { timezone: timezoneFor(index) }),
+        isSubscribed: true,
+        unsubscribedAt: null,
+        unsubscribeReason: null,
+        rejectedPushToken: null,
+        revision: 1,
+        createdAt: now,
+        updatedAt: now,
+      };
+    });
+    await devices.insertMany(documents as never[], { ordered: false });
+    done += documents.length;
+    onProgress(done);
+  });
 }
 
-/** Ids per delete: the local server's `$in` costs more than in proportion to its values past a few hundred. */
-const removeChunk = 500;
-
 /**
- * Deletes what seedDevices seeded in the project (device-0 … device-(count-1)), by _id in chunks, chunksInFlight at a
- * time: each command's answer comes in seconds at any audience size, where one deleteMany of a million devices would
- * outlast a socket's timeout.
+ * Deletes what seedDevices seeded in the project (device-0 … device-(count-1)) by _id, in `$in`s of maxIdsPerIn: each
+ * command answers at once at any audience size, where one deleteMany of a million devices would outlast a socket's
+ * timeout.
  */
 export async function removeSeededDevices(models: Models, projectId: string, count: number): Promise<void> {
-  let nextStart = 0;
-  async function lane(): Promise<void> {
-    while (nextStart < count) {
-      const start = nextStart;
-      nextStart += removeChunk;
-      const ids = Array.from({ length: Math.min(removeChunk, count - start) }, (_, offset) =>
-        deviceKey(projectId, `device-${start + offset}`),
-      );
-      await models.Device.collection.deleteMany({ _id: { $in: ids as never[] } });
-    }
-  }
-  await Promise.all(Array.from({ length: chunksInFlight }, lane));
+  await inLanes(count, maxIdsPerIn, async (start, size) => {
+    const ids = Array.from({ length: size }, (_, offset) => deviceKey(projectId, `device-${start + offset}`));
+    await models.Device.collection.deleteMany({ _id: { $in: ids as never[] } });
+  });
 }
