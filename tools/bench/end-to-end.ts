@@ -182,13 +182,15 @@ try {
     );
     const cpuSpent = cpuBetween(cpuBefore, await cpuByProcess(busy));
     const received = sandbox.deliveries().filter((delivery) => isBenchToken(delivery.token));
-    // A loop, not Math.max(...): a million arguments overflow the stack.
-    const lastReceipt = received.reduce((latest, delivery) => Math.max(latest, Date.parse(delivery.receivedAt)), 0);
+    // A loop, not Math.min/max(...): a million arguments overflow the stack.
+    let firstReceipt = Infinity;
+    let lastReceipt = 0;
+    for (const delivery of received) {
+      const at = Date.parse(delivery.receivedAt);
+      firstReceipt = Math.min(firstReceipt, at);
+      lastReceipt = Math.max(lastReceipt, at);
+    }
     const seconds = (lastReceipt - postedAt) / 1000;
-    const firstReceipt = received.reduce(
-      (first, delivery) => Math.min(first, Date.parse(delivery.receivedAt)),
-      Infinity,
-    );
     const delivered = new Set(received.map((delivery) => delivery.token)).size;
     const historyWritten = await models.History.countDocuments({ notificationId: notification.id });
     const stats = {
@@ -261,12 +263,12 @@ try {
     const baselineRuns = variant.baseline ? runsOf.get(variant.baseline)! : plainRuns;
     return { name, variant, summary: summarizeRounds(runsOf.get(name)!, baselineRuns) };
   });
-  // The ceilings, like the sends, start from a checkpoint rather than beside the flush of the last send's writes.
+  // The ceilings, like the sends, start from a checkpoint rather than beside the flush of the last send's writes (the
+  // sandbox's writes nothing to the store, so one serves both).
   await checkpointStorage(models.Device.db.db!);
   const ceiling = await measureSandboxCeiling(sandbox.port, Math.min(deviceCount, 50_000));
   const ceilingPerSecond = ceiling.perSecond;
   const cpuPerPushToClient = ratio(plain.deliverCpuMsPerPush, ceiling.cpuMsPerPush);
-  await checkpointStorage(models.Device.db.db!);
   const historyCeiling = await historyInsertCeiling(models.History.db.db!, project.projectId, {
     concurrency: 16,
     seconds: Number(values['ceiling-seconds']),

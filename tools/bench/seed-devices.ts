@@ -25,10 +25,7 @@ export interface SeedOptions {
   timezoneFor?: (index: number) => string | null;
 }
 
-/**
- * Runs work on the chunks [start, start + chunkSize) of 0 … count-1, chunksInFlight at a time: the server works on one
- * while the next is built and sent, and memory holds a few chunks at any count.
- */
+/** Runs work on the chunks [start, start + chunkSize) of 0 … count-1, chunksInFlight at a time. */
 async function inLanes(count: number, chunkSize: number, work: (start: number, size: number) => Promise<void>) {
   let nextStart = 0;
   async function lane(): Promise<void> {
