@@ -14,9 +14,12 @@ export interface Move {
 /**
  * Steps that change nothing but the traveller's own record: run again after a lost write, they come out the same (a
  * split draws from the traveller's seq), so they need no write of their own before they run. A push, setTags or
- * webhook step is keyed by the runId its traveller was stored under, and so runs only from a stored record.
+ * webhook step is keyed by the runId of its traveller's step run, and so runs only from a stored record or a claimed
+ * one (foldAfterTimeout).
  */
 const recordOnly = new Set<StepType>(['wait', 'waitForEvent', 'branch', 'split']);
+
+export const isRecordOnly = (step: JourneyStep) => recordOnly.has(step.type);
 
 /** Whether the traveller's next step is due now: it then runs in the same run (a loop holds a wait, CONTRACTS §18). */
 export const goesOnNow = (result: StepResult) =>

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { StepOf, StepType } from '../schemas/journey-steps.ts';
 import { journeyVersionId } from '../models/journey.ts';
 import type { JourneyVersion } from './active-journeys.ts';
-import { sameResult, type StepContext, type StepDeps, type StepResult, type Traveller } from './steps/step-context.ts';
+import { sameResult, type StepDeps, type Traveller } from './steps/step-context.ts';
 import { exitTarget } from './journey-graph.ts';
-import { stepRuns } from './steps/step-runs.ts';
 import { advanceTravellers } from './advance-travellers.ts';
 import { foldRecordOnly } from './fold-record-only.ts';
-import { failTravellers, failureReason } from './fail-travellers.ts';
+import { failTravellers } from './fail-travellers.ts';
+import { runIsolated } from './run-isolated.ts';
+import { foldAfterTimeout } from './fold-after-timeout.ts';
 import { recordStats, statsFor, type StatsChanges } from './journey-stats.ts';
 import { claimedInRedis, releaseStepRuns } from './traveller-claims.ts';
 
@@ -53,35 +53,6 @@ async function holdPaused(deps: StepDeps, claim: string, paused: string[], trave
   await releaseStepRuns(deps, claim, idsClaimedInRedis(inRedis), 'recorded');
 }
 
-type Run = (context: StepContext, step: StepOf<StepType>, travellers: Traveller[]) => Promise<Map<string, StepResult>>;
-
-/**
- * The step run for the group; when it throws, for each traveller alone, so that a failure for one keeps none of the
- * others back (a push step's group is one notification: its failure is the whole group's). Answers the results, and
- * the reason of each traveller it failed for.
- */
-async function runIsolated(context: StepContext, step: StepOf<StepType>, group: Traveller[]) {
-  const run = stepRuns[step.type] as Run;
-  try {
-    return { results: await run(context, step, group), failed: new Map<string, string>() };
-  } catch (error) {
-    if (group.length === 1 || step.type === 'push')
-      return {
-        results: new Map<string, StepResult>(),
-        failed: new Map(group.map((t) => [t._id, failureReason(error)])),
-      };
-  }
-  const results = new Map<string, StepResult>();
-  const failed = new Map<string, string>();
-  for (const traveller of group)
-    try {
-      for (const [id, result] of await run(context, step, [traveller])) results.set(id, result);
-    } catch (error) {
-      failed.set(traveller._id, failureReason(error));
-    }
-  return { results, failed };
-}
-
 /** Travellers due at the exit, their journey's last wait over: they complete it. */
 const leaving = (group: Traveller[]) => ({
   results: sameResult(group, { next: exitTarget, outcome: null }),
@@ -90,9 +61,10 @@ const leaving = (group: Traveller[]) => ({
 
 /**
  * Runs the claimed travellers' steps, those at the same step of the same version together: one step run per group,
- * then one write per distinct move (the step and the record-only ones after it at once) moving them on. Travellers of a paused journey are held where they are. A step
- * that fails for a traveller is retried for it alone, a bounded number of times; the others go on at once. Those whose
- * next step is due now run it in this run, still claimed, and so on until each waits or leaves.
+ * then one write per distinct move (the step and the record-only ones after it at once, and after a waitForEvent's
+ * timeout the step it leads to: foldAfterTimeout) moving them on. Travellers of a paused journey are held where they
+ * are. A step that fails for a traveller is retried for it alone, a bounded number of times; the others go on at once.
+ * Those whose next step is due now run it in this run, still claimed, and so on until each waits or leaves.
  */
 export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim: string, travellers: Traveller[]) {
   const journeyIds = [...new Set(travellers.map((traveller) => traveller.journeyId))];
@@ -136,7 +108,8 @@ export async function runClaimedSteps(deps: StepDeps, state: RunnerState, claim:
           { journeyId: first.journeyId, stepId: batch.stepId, travellers: failed.size },
           'journey step failed',
         );
-      const moves = await foldRecordOnly(context, group, results, batch.stepId);
+      const recorded = await foldRecordOnly(context, group, results, batch.stepId);
+      const moves = step?.type === 'waitForEvent' ? await foldAfterTimeout(context, group, recorded) : recorded;
       try {
         goingOn.push(...(await advanceTravellers(deps.models, batch, moves, changes)));
         await failTravellers(deps.models, batch, failed, changes);

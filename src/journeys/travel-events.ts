@@ -100,7 +100,7 @@ export async function travelEvents(deps: TravelDeps, jobId: string, job: EventIn
           continue;
         }
         if (version && visit.listening && acceptedWhileListening(visit, receivedAt)) {
-          const movedTo = await hearEvent(deps.models, version, visit, event, receivedAt);
+          const movedTo = await hearEvent(deps, version, visit, { event, eventId }, receivedAt);
           if (movedTo !== null) addCount(statsFor(stats, journey._id), `${visit.listening.stepId}.waiting`, -1);
           if (movedTo === exitTarget) addCount(statsFor(stats, journey._id), 'completed');
         }

@@ -121,3 +121,32 @@ export async function releaseStepRuns(
   const keys = travellerIds.map((id) => redisKeys.journeyClaim(deps.config.queuePrefix, id));
   await deps.redis.eval(releaseScript, keys.length, ...keys, claim, outcome);
 }
+
+/*
+ * Free unless a step run holds the traveller at the same step (a claim of its timeout, live, or lapsed with the step
+ * maybe run), or a later one; the event's own claim (its job run again) and a step run let go unrun do not hold it.
+ */
+const eventHoldScript = `
+local claim, seq = ARGV[1], tonumber(ARGV[2])
+local held = redis.call('GET', KEYS[1])
+if held then
+  local owner, heldSeq, leaseEnd = string.match(held, '^(%S+) %S+ (%d+) (%d+)$')
+  heldSeq = tonumber(heldSeq) or -1
+  if heldSeq > seq or (heldSeq == seq and owner ~= claim and leaseEnd ~= '0') then return 0 end
+end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('SET', KEYS[1], claim .. ' ' .. claim .. ' ' .. seq .. ' ' .. (now + tonumber(ARGV[3])), 'PX', ARGV[4])
+return 1`;
+
+/**
+ * An event's hold on a listening traveller at its step count, taken before the event moves it, in the key a step run
+ * claims (claimStepRuns): a traveller whose timeout the step runner holds does not hear it, since the step after the
+ * timeout may already have run for it (foldAfterTimeout); nor does the runner take one an event holds. Answers whether
+ * the event holds it; releaseStepRuns lets it go.
+ */
+export async function holdForEvent(deps: ClaimDeps, claim: string, traveller: StepRunKey): Promise<boolean> {
+  const key = redisKeys.journeyClaim(deps.config.queuePrefix, traveller._id);
+  const args = [claim, traveller.seq, deps.config.journeyClaimLeaseMs, claimKeepMs];
+  return (await deps.redis.eval(eventHoldScript, 1, key, ...args)) === 1;
+}

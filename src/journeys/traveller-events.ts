@@ -5,6 +5,8 @@ import type { JourneyVersion } from './active-journeys.ts';
 import { matchesRule } from './event-rules.ts';
 import { exitTarget } from './journey-graph.ts';
 import type { Visit } from './visit.ts';
+import type { StepDeps } from './steps/step-context.ts';
+import { holdForEvent, releaseStepRuns } from './traveller-claims.ts';
 
 const travelling = { $in: ['due' as const, 'running' as const, 'held' as const] };
 
@@ -30,33 +32,41 @@ export async function exitTraveller(models: Models, visit: Visit): Promise<boole
 
 /**
  * An event a waitForEvent step waits for: the traveller goes on to onEvent now, in one write conditional on it still
- * waiting at that step (not timed out and taken by the step runner meanwhile, nor moved on by another event). Answers
- * the target it went to, or null when the event did not move it.
+ * waiting at that step (not timed out and taken by the step runner meanwhile, nor moved on by another event), made
+ * under the event's hold on it (holdForEvent), which a claim of its timeout keeps the event from taking. Answers the
+ * target it went to, or null when the event did not move it.
  */
 export async function hearEvent(
-  models: Models,
+  deps: Pick<StepDeps, 'models' | 'redis' | 'config'>,
   version: JourneyVersion,
   visit: Visit,
-  event: IngestedEvent,
+  heard: { event: IngestedEvent; eventId: string },
   at: Date,
 ): Promise<string | null> {
   const listening = visit.listening!;
+  const { event } = heard;
   const step = version.steps.find((candidate) => candidate.id === listening.stepId) as StepOf<'waitForEvent'>;
   if (!step || !matchesRule(step, event, visit.entryEvent)) return null;
-  const result = await models.JourneyTraveller.updateOne(
-    { _id: visit._id, state: { $in: ['due', 'held'] }, seq: visit.seq, 'listening.stepId': step.id },
-    {
-      $set: {
-        listening: null,
-        waitingIn: null,
-        runId: null,
-        ...(step.onEvent === exitTarget
-          ? { state: 'done' as const, at: null, dueAt: null, endReason: 'completed' as const, endedAt: at }
-          : { at: step.onEvent, dueAt: at }),
+  const hold = `event:${heard.eventId}`;
+  if (!(await holdForEvent(deps, hold, visit))) return null;
+  try {
+    const result = await deps.models.JourneyTraveller.updateOne(
+      { _id: visit._id, state: { $in: ['due', 'held'] }, seq: visit.seq, 'listening.stepId': step.id },
+      {
+        $set: {
+          listening: null,
+          waitingIn: null,
+          runId: null,
+          ...(step.onEvent === exitTarget
+            ? { state: 'done' as const, at: null, dueAt: null, endReason: 'completed' as const, endedAt: at }
+            : { at: step.onEvent, dueAt: at }),
+        },
+        $inc: { seq: 1 },
+        $push: { passed: { stepId: step.id, at, outcome: { heard: event.type } } },
       },
-      $inc: { seq: 1 },
-      $push: { passed: { stepId: step.id, at, outcome: { heard: event.type } } },
-    },
-  );
-  return result.modifiedCount === 1 ? step.onEvent : null;
+    );
+    return result.modifiedCount === 1 ? step.onEvent : null;
+  } finally {
+    await releaseStepRuns(deps, hold, [visit._id], 'recorded');
+  }
 }

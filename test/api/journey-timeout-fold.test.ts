@@ -1,0 +1,168 @@
+import { expect, it } from 'vitest';
+import { journeyVersionId } from '../../src/models/journey.ts';
+import { travellerId } from '../../src/models/journey-traveller.ts';
+import type { JourneyVersion } from '../../src/journeys/active-journeys.ts';
+import { runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
+import { hearEvent } from '../../src/journeys/traveller-events.ts';
+import { claimDueTravellers } from '../support/due-claims.ts';
+import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
+import { eventually } from '../support/eventually.ts';
+import { seededTraveller } from '../support/journey-faults.ts';
+import { bodiesTo, deviceEvent, journeyClient, pushStep } from '../support/journeys.ts';
+
+// No journey-steps worker: the test claims and runs the steps itself, so that it can act between the two.
+const {
+  harness,
+  projects: { project },
+} = useDeliveryHarness({ queues: ['send', 'deliver'], projects: { project: 'team' } });
+
+const journeys = journeyClient(
+  () => harness.ingress,
+  () => project,
+);
+const context = () => harness.ingress.context;
+const runnerState = () => ({ defaultZone: async () => 'UTC', versions: new Map() });
+
+/**
+ * A journey that waits for `name`-paid and otherwise reminds, and a traveller for each of `ids` (a device of its own)
+ * listening at its waitForEvent; those of `timedOut` with their timeout due a minute ago (before the events the
+ * registrations queued, which a timeout due after them would wait for), the others in an hour.
+ */
+async function listeningTravellers(name: string, ids: string[], timedOut: string[]) {
+  const event = `${name}-paid`;
+  const journeyId = await journeys.create({
+    name,
+    entry: { event: `${name}-enter` },
+    steps: [
+      { id: 'listen', type: 'waitForEvent', event, timeoutSeconds: 3600, onEvent: 'exit', onTimeout: 'remind' },
+      pushStep('remind', 'Still in your cart'),
+    ],
+  });
+  await registerDevices(
+    harness.ingress,
+    project,
+    ids.map((id) => ({ id, platform: 'android' as const, token: `${project.projectId}-${id}` })),
+  );
+  const now = new Date();
+  const [due, later] = [new Date(now.getTime() - 60_000), new Date(now.getTime() + 3600_000)];
+  await context().models.JourneyTraveller.insertMany(
+    ids.map((id) => ({
+      ...seededTraveller(
+        { projectId: project.projectId, journeyId, subjectId: id, event: `${name}-enter`, at: 'listen', dueAt: now },
+        now,
+      ),
+      dueAt: timedOut.includes(id) ? due : later,
+      listening: { stepId: 'listen', event, since: now },
+      waitingIn: 'listen',
+    })),
+  );
+  const version = await context().models.JourneyVersion.findById(journeyVersionId(journeyId, 1)).lean();
+  return { journeyId, event, version: version as unknown as JourneyVersion };
+}
+
+const recordOf = async (journeyId: string, id: string) =>
+  (await context()
+    .models.JourneyTraveller.findById(travellerId(journeyId, 'device', id, 1))
+    .lean())!;
+
+/** CONTRACTS §18: the step after a waitForEvent's timeout runs in the same run; one write records both. */
+it('records a timed-out waitForEvent and the push it leads to in one write, each counted once', async () => {
+  const ids = ['t0', 't1'];
+  const { journeyId } = await listeningTravellers('fold-timeout', ids, ids);
+  const { claim, travellers } = await claimDueTravellers(context(), context().config.journeyClaimLeaseMs);
+  expect(travellers).toHaveLength(2);
+  const model = context().models.JourneyTraveller;
+  const real = model.bulkWrite;
+  let writes = 0;
+  model.bulkWrite = ((...args: Parameters<typeof real>) => {
+    writes += 1;
+    return real.apply(model, args);
+  }) as typeof real;
+  try {
+    await runClaimedSteps(context(), runnerState(), claim, travellers);
+  } finally {
+    model.bulkWrite = real;
+  }
+  expect(writes).toBe(1);
+  for (const id of ids) {
+    const traveller = await recordOf(journeyId, id);
+    expect({ state: traveller.state, endReason: traveller.endReason, seq: traveller.seq }).toEqual({
+      state: 'done',
+      endReason: 'completed',
+      seq: 2,
+    });
+    expect(traveller.passed.map(({ stepId, outcome }) => [stepId, Object.keys(outcome)])).toEqual([
+      ['listen', ['timedOut']],
+      ['remind', ['notificationId']],
+    ]);
+  }
+  const { stats } = await journeys.read(journeyId);
+  expect(stats).toMatchObject({ completed: 2, steps: { remind: { entered: 2 } } });
+  await eventually(() => {
+    for (const id of ids)
+      expect(bodiesTo(harness.sandbox, `${project.projectId}-${id}`)).toEqual(['Still in your cart']);
+  });
+}, 60_000);
+
+/**
+ * The reminder may already be out once the timeout is claimed: an event then does not move the traveller, which
+ * times out as claimed; a traveller whose timeout is not claimed still hears it.
+ */
+it('leaves a traveller whose timeout is claimed to the timeout, and moves one still listening', async () => {
+  const { journeyId, event, version } = await listeningTravellers('hold-timeout', ['h0', 'h1'], ['h0']);
+  const { claim, travellers } = await claimDueTravellers(context(), context().config.journeyClaimLeaseMs);
+  expect(travellers.map(({ subjectId }) => subjectId)).toEqual(['h0']);
+  const hear = async (id: string, eventId: string) =>
+    hearEvent(
+      context(),
+      version,
+      (await recordOf(journeyId, id)) as never,
+      {
+        event: deviceEvent(id, event) as never,
+        eventId,
+      },
+      new Date(),
+    );
+  expect(await hear('h0', 'job-a:000')).toBeNull();
+  expect(await hear('h1', 'job-a:001')).toBe('exit');
+  await runClaimedSteps(context(), runnerState(), claim, travellers);
+
+  const [claimed, heard] = [await recordOf(journeyId, 'h0'), await recordOf(journeyId, 'h1')];
+  expect(claimed.passed.map(({ stepId, outcome }) => [stepId, outcome])).toMatchObject([
+    ['listen', { timedOut: true }],
+    ['remind', {}],
+  ]);
+  expect(heard.passed.map(({ stepId, outcome }) => [stepId, outcome])).toEqual([['listen', { heard: event }]]);
+  expect(heard.state).toBe('done');
+  await eventually(() => expect(bodiesTo(harness.sandbox, `${project.projectId}-h0`)).toEqual(['Still in your cart']));
+  expect(bodiesTo(harness.sandbox, `${project.projectId}-h1`)).toEqual([]);
+}, 60_000);
+
+/** A run whose write is lost sent its reminders: the next claim runs the timeout again under its runId, none twice. */
+it('sends no reminder twice when the write of a timeout and its push is lost and the claim taken over', async () => {
+  const ids = ['r0', 'r1'];
+  const { journeyId } = await listeningTravellers('lost-write', ids, ids);
+  const first = await claimDueTravellers(context(), 0);
+  const model = context().models.JourneyTraveller;
+  const real = model.bulkWrite;
+  model.bulkWrite = (async () => {
+    throw new Error('the write is lost');
+  }) as unknown as typeof real;
+  try {
+    await runClaimedSteps(context(), runnerState(), first.claim, first.travellers);
+  } finally {
+    model.bulkWrite = real;
+  }
+  expect((await recordOf(journeyId, 'r0')).state).toBe('due');
+  const again = await claimDueTravellers(context(), context().config.journeyClaimLeaseMs);
+  expect(again.travellers.map(({ runId }) => runId)).toEqual(first.travellers.map(({ runId }) => runId));
+  await runClaimedSteps(context(), runnerState(), again.claim, again.travellers);
+
+  for (const id of ids) expect((await recordOf(journeyId, id)).state).toBe('done');
+  const notifications = await context().models.Notification.find({ journeyId }).lean();
+  expect(notifications).toHaveLength(1);
+  await eventually(() => {
+    for (const id of ids)
+      expect(bodiesTo(harness.sandbox, `${project.projectId}-${id}`)).toEqual(['Still in your cart']);
+  });
+}, 60_000);
