@@ -88,7 +88,7 @@ export async function advanceTravellers(
       move,
       seq: traveller.seq,
       ids: [],
-      runId: goesOnNow(move.result) ? randomUUID() : null,
+      runId: goesOnNow(move.result) ? (move.runId ?? randomUUID()) : null,
     };
     same.ids.push(traveller._id);
     byMove.set(key, same);

@@ -11,7 +11,8 @@ const timedOutAlone = (move: Move) =>
  * runId, and one write then records both (with the record-only steps after it): the reminder of most flows costs one
  * write of the traveller, not two. The timeout runs the same again after a lost write, since no event can move a
  * traveller whose timeout is claimed (holdForEvent); a branch or split after it could come out otherwise, so the step
- * after those runs from a stored record. Those the step fails for keep the timeout's move, and run it from that record.
+ * after those runs from a stored record. Those the step fails for keep the timeout's move and run the step from that
+ * record under the same runId, which keys what the failed run may have written (a notification stored and queued).
  */
 export async function foldAfterTimeout(
   context: StepContext,
@@ -28,9 +29,10 @@ export async function foldAfterTimeout(
   for (const [stepId, group] of atNext) {
     const step = context.version.steps.find((candidate) => candidate.id === stepId);
     if (!step || isRecordOnly(step)) continue;
-    const { results } = await runIsolated(context, step, group);
+    const { results, failed } = await runIsolated(context, step, group);
     for (const [id, after] of await foldRecordOnly(context, group, results, stepId))
       folded.set(id, { steps: [...moves.get(id)!.steps, ...after.steps], result: after.result });
+    for (const id of failed.keys()) folded.set(id, { ...moves.get(id)!, runId: context.runId });
   }
   return folded;
 }

@@ -9,6 +9,8 @@ export interface Move {
   steps: Array<{ stepId: string; outcome: StepResult['outcome'] }>;
   /** Where the last of them sends it. */
   result: StepResult;
+  /** The runId its next step runs under when it goes on now, one already keying that step's writes; else a new one. */
+  runId?: string;
 }
 
 /**

@@ -124,20 +124,28 @@ export async function releaseStepRuns(
 
 /*
  * Free unless a step run holds the traveller at the same step (a claim of its timeout, live, or lapsed with the step
- * maybe run), or a later one; the event's own claim (its job run again) and a step run let go unrun do not hold it.
+ * maybe run), or a later one; the event's own claim (its job run again) does not hold it, nor a claim let go unrun
+ * under its own runId (one let go under an earlier claim's took over a step run that may have run).
  */
 const eventHoldScript = `
 local claim, seq = ARGV[1], tonumber(ARGV[2])
 local held = redis.call('GET', KEYS[1])
 if held then
-  local owner, heldSeq, leaseEnd = string.match(held, '^(%S+) %S+ (%d+) (%d+)$')
+  local owner, run, heldSeq, leaseEnd = string.match(held, '^(%S+) (%S+) (%d+) (%d+)$')
   heldSeq = tonumber(heldSeq) or -1
-  if heldSeq > seq or (heldSeq == seq and owner ~= claim and leaseEnd ~= '0') then return 0 end
+  local letGoUnrun = leaseEnd == '0' and run == owner
+  if heldSeq > seq or (heldSeq == seq and owner ~= claim and not letGoUnrun) then return 0 end
 end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('SET', KEYS[1], claim .. ' ' .. claim .. ' ' .. seq .. ' ' .. (now + tonumber(ARGV[3])), 'PX', ARGV[4])
 return 1`;
+
+/**
+ * An event's hold lasts this many step-run leases: a write slower than its lease (a failover and the driver's retry)
+ * would otherwise land after a step runner took the hold over and sent the reminder. A job retried takes it back.
+ */
+const eventHoldLeases = 5;
 
 /**
  * An event's hold on a listening traveller at its step count, taken before the event moves it, in the key a step run
@@ -147,6 +155,6 @@ return 1`;
  */
 export async function holdForEvent(deps: ClaimDeps, claim: string, traveller: StepRunKey): Promise<boolean> {
   const key = redisKeys.journeyClaim(deps.config.queuePrefix, traveller._id);
-  const args = [claim, traveller.seq, deps.config.journeyClaimLeaseMs, claimKeepMs];
+  const args = [claim, traveller.seq, eventHoldLeases * deps.config.journeyClaimLeaseMs, claimKeepMs];
   return (await deps.redis.eval(eventHoldScript, 1, key, ...args)) === 1;
 }

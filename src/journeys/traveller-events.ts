@@ -51,7 +51,8 @@ export async function hearEvent(
   if (!(await holdForEvent(deps, hold, visit))) return null;
   try {
     const result = await deps.models.JourneyTraveller.updateOne(
-      { _id: visit._id, state: { $in: ['due', 'held'] }, seq: visit.seq, 'listening.stepId': step.id },
+      // A traveller held by a pause with its step run's runId stored may have had its timeout run: it hears no more.
+      { _id: visit._id, state: { $in: ['due', 'held'] }, seq: visit.seq, 'listening.stepId': step.id, runId: null },
       {
         $set: {
           listening: null,

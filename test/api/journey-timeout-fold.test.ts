@@ -4,6 +4,7 @@ import { travellerId } from '../../src/models/journey-traveller.ts';
 import type { JourneyVersion } from '../../src/journeys/active-journeys.ts';
 import { runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
 import { hearEvent } from '../../src/journeys/traveller-events.ts';
+import { claimStepRuns, holdForEvent, releaseStepRuns } from '../../src/journeys/traveller-claims.ts';
 import { claimDueTravellers } from '../support/due-claims.ts';
 import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
 import { eventually } from '../support/eventually.ts';
@@ -166,3 +167,54 @@ it('sends no reminder twice when the write of a timeout and its push is lost and
       expect(bodiesTo(harness.sandbox, `${project.projectId}-${id}`)).toEqual(['Still in your cart']);
   });
 }, 60_000);
+
+/** The reminder's queue add answered an error after it was made: the step runs again under its runId, none twice. */
+it('sends no reminder twice when the push after a timeout fails once it was queued', async () => {
+  const ids = ['q0', 'q1'];
+  const { journeyId } = await listeningTravellers('lost-answer', ids, ids);
+  const { claim, travellers } = await claimDueTravellers(context(), context().config.journeyClaimLeaseMs);
+  const queue = context().queues.send;
+  const real = queue.add;
+  let failures = 0;
+  queue.add = (async (...args: Parameters<typeof real>) => {
+    const added = await real.apply(queue, args);
+    if (failures++ > 0) return added;
+    throw new Error('the answer is lost');
+  }) as typeof real;
+  try {
+    await runClaimedSteps(context(), runnerState(), claim, travellers);
+  } finally {
+    queue.add = real;
+  }
+  expect(failures).toBeGreaterThanOrEqual(1);
+  for (const id of ids) expect((await recordOf(journeyId, id)).state).toBe('done');
+  expect(await context().models.Notification.countDocuments({ journeyId })).toBe(1);
+  await eventually(() => {
+    for (const id of ids)
+      expect(bodiesTo(harness.sandbox, `${project.projectId}-${id}`)).toEqual(['Still in your cart']);
+  });
+}, 60_000);
+
+/**
+ * A step run let go unrun under its own claim's runId never ran; one let go after it took a lapsed claim's over may have
+ * (its worker died after the push): an event holds the first, not the second, nor one a live claim holds at the same
+ * step; a claim of an earlier step holds nothing.
+ */
+it('lets an event hold a traveller let go unrun by a fresh claim, not by a takeover nor under a live claim', async () => {
+  const holds = async (id: string) => holdForEvent(context(), `event:${id}`, { _id: id, seq: 3 });
+  const step = (id: string) => [{ _id: id, seq: 3 }];
+  await claimStepRuns(context(), 'fresh', 60_000, step('fresh-unrun'));
+  await releaseStepRuns(context(), 'fresh', ['fresh-unrun'], 'unrun');
+  expect(await holds('fresh-unrun')).toBe(true);
+
+  await claimStepRuns(context(), 'died', 0, step('taken-over'));
+  expect(await claimStepRuns(context(), 'takeover', 60_000, step('taken-over'))).toEqual(
+    new Map([['taken-over', 'died']]),
+  );
+  await releaseStepRuns(context(), 'takeover', ['taken-over'], 'unrun');
+  expect(await holds('taken-over')).toBe(false);
+
+  await claimStepRuns(context(), 'live', 60_000, step('live'));
+  expect(await holds('live')).toBe(false);
+  expect(await holdForEvent(context(), 'event:live', { _id: 'live', seq: 4 })).toBe(true);
+});
