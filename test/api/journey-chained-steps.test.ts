@@ -3,21 +3,13 @@ import { travellerId } from '../../src/models/journey-traveller.ts';
 import { claimDueTravellers } from '../support/due-claims.ts';
 import { runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
 import { exitTraveller } from '../../src/journeys/traveller-events.ts';
-import { useDeliveryHarness, registerDevices } from '../support/delivery-harness.ts';
+import { registerDevices } from '../support/delivery-harness.ts';
+import { travellerWrites, useStepRunnerHarness } from '../support/step-runner.ts';
 import { eventually } from '../support/eventually.ts';
 import { seededTraveller } from '../support/journey-faults.ts';
-import { bodiesTo, journeyClient, pushStep } from '../support/journeys.ts';
+import { bodiesTo, pushStep } from '../support/journeys.ts';
 
-// No journey-steps worker: the test claims and runs the steps itself, so that it can act between the two.
-const {
-  harness,
-  projects: { project },
-} = useDeliveryHarness({ queues: ['send', 'deliver'], projects: { project: 'team' } });
-
-const journeys = journeyClient(
-  () => harness.ingress,
-  () => project,
-);
+const { harness, project, journeys } = useStepRunnerHarness();
 
 /** A journey with `steps`, and a traveller for each of `ids` (a device of its own) due at its first step now. */
 async function travellersDueAtFirstStep(name: string, steps: object[], ids: string[]): Promise<string> {
@@ -110,20 +102,10 @@ it('records a push and the record-only steps after it at once in one write, each
     ids,
   );
   const { claim, travellers } = await claimDueTravellers(context, context.config.journeyClaimLeaseMs);
-  const model = context.models.JourneyTraveller;
-  const real = model.bulkWrite;
-  let writes = 0;
-  model.bulkWrite = ((...args: Parameters<typeof real>) => {
-    writes += 1;
-    return real.apply(model, args);
-  }) as typeof real;
-  try {
-    await runClaimedSteps(context, { defaultZone: async () => 'UTC', versions: new Map() }, claim, travellers);
-  } finally {
-    model.bulkWrite = real;
-  }
+  const state = { defaultZone: async () => 'UTC', versions: new Map() };
+  const writes = await travellerWrites(context.models, () => runClaimedSteps(context, state, claim, travellers));
   expect(writes).toBe(1);
-  const after = await model.find({ journeyId }).lean();
+  const after = await context.models.JourneyTraveller.find({ journeyId }).lean();
   for (const traveller of after) {
     expect(traveller.passed.map((passed) => passed.stepId)).toEqual(['hello', 'pick']);
     expect({ state: traveller.state, at: traveller.at, listening: traveller.listening?.stepId }).toEqual({

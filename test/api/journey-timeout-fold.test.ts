@@ -6,21 +6,13 @@ import { runClaimedSteps } from '../../src/journeys/run-claimed-steps.ts';
 import { hearEvent } from '../../src/journeys/traveller-events.ts';
 import { claimStepRuns, holdForEvent, releaseStepRuns } from '../../src/journeys/traveller-claims.ts';
 import { claimDueTravellers } from '../support/due-claims.ts';
-import { registerDevices, useDeliveryHarness } from '../support/delivery-harness.ts';
+import { registerDevices } from '../support/delivery-harness.ts';
+import { travellerWrites, useStepRunnerHarness } from '../support/step-runner.ts';
 import { eventually } from '../support/eventually.ts';
 import { seededTraveller } from '../support/journey-faults.ts';
-import { bodiesTo, deviceEvent, journeyClient, pushStep } from '../support/journeys.ts';
+import { bodiesTo, deviceEvent, pushStep } from '../support/journeys.ts';
 
-// No journey-steps worker: the test claims and runs the steps itself, so that it can act between the two.
-const {
-  harness,
-  projects: { project },
-} = useDeliveryHarness({ queues: ['send', 'deliver'], projects: { project: 'team' } });
-
-const journeys = journeyClient(
-  () => harness.ingress,
-  () => project,
-);
+const { harness, project, journeys } = useStepRunnerHarness();
 const context = () => harness.ingress.context;
 const runnerState = () => ({ defaultZone: async () => 'UTC', versions: new Map() });
 
@@ -72,19 +64,8 @@ it('records a timed-out waitForEvent and the push it leads to in one write, each
   const { journeyId } = await listeningTravellers('fold-timeout', ids, ids);
   const { claim, travellers } = await claimDueTravellers(context(), context().config.journeyClaimLeaseMs);
   expect(travellers).toHaveLength(2);
-  const model = context().models.JourneyTraveller;
-  const real = model.bulkWrite;
-  let writes = 0;
-  model.bulkWrite = ((...args: Parameters<typeof real>) => {
-    writes += 1;
-    return real.apply(model, args);
-  }) as typeof real;
-  try {
-    await runClaimedSteps(context(), runnerState(), claim, travellers);
-  } finally {
-    model.bulkWrite = real;
-  }
-  expect(writes).toBe(1);
+  const run = () => runClaimedSteps(context(), runnerState(), claim, travellers);
+  expect(await travellerWrites(context().models, run)).toBe(1);
   for (const id of ids) {
     const traveller = await recordOf(journeyId, id);
     expect({ state: traveller.state, endReason: traveller.endReason, seq: traveller.seq }).toEqual({
