@@ -19,6 +19,14 @@ export const backlogReadSize = 25_000;
 export const backlogFreshMs = 60_000;
 
 /**
+ * A read past waiting timeouts is not made again for this many times as long as it took (at most backlogFreshMs): the
+ * due steps among them wait that much longer. While ingestion lags, the timeouts waiting for it can be most of what is
+ * due, and reading past them on every read spent the server on reads (100,000 travellers: 8–19 s a read, back to
+ * back, finding none), which made the ingestion they wait for lag further. A read past few costs milliseconds.
+ */
+export const readPastBackoff = 4;
+
+/**
  * A process's due travellers, read oldest first and handed out a claim's batch at a time, to this process's concurrent
  * runs alike (takeBatch). A batch is only a hint: its claim takes only what no other claim holds, so one that another
  * worker took first claims nothing.
@@ -30,6 +38,8 @@ export class DueBacklog {
   private readonly deps: BacklogDeps;
   private readonly readSize: number;
   private readsStarted = 0;
+  /** Until when reads leave waiting timeouts unread past (readPastBackoff). */
+  private readPastAfter = 0;
   /**
    * Travellers of this process's runs still in flight (null), or whose run ended before the read of that number
    * started: a claim leaves its travellers due in MongoDB until their step is recorded, so a read before then finds
@@ -72,7 +82,13 @@ export class DueBacklog {
   private async read() {
     const readAt = Date.now();
     const read = ++this.readsStarted;
-    const found = await findDue(this.deps, new Date(readAt), this.readSize);
+    const { found, readPastMs } = await findDue(
+      this.deps,
+      new Date(readAt),
+      this.readSize,
+      readAt >= this.readPastAfter,
+    );
+    if (readPastMs !== null) this.readPastAfter = Date.now() + Math.min(backlogFreshMs, readPastBackoff * readPastMs);
     for (const [id, firstReadAfter] of this.claiming)
       if (firstReadAfter !== null && firstReadAfter <= read) this.claiming.delete(id);
     this.found = found.filter(({ _id }) => !this.claiming.has(_id));

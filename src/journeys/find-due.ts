@@ -31,15 +31,16 @@ export type Found = { state: ClaimState } & Bound;
 const mostPages = 4;
 
 /**
- * The oldest due travellers but waiting timeouts: none waits up to `waiting.before`; those after it are read past, in
- * pages that start at the last one's time. Each page takes its first time again (a time may be shared, and the local
- * server leaves out a document at a range's inclusive end), and skips those seen.
+ * The oldest due travellers but waiting timeouts: none waits up to `waiting.before`; those after it are read past
+ * (unless `readPast` is false), in pages that start at the last one's time. Each page takes its first time again (a
+ * time may be shared, and the local server leaves out a document at a range's inclusive end), and skips those seen.
  */
-async function dueNotWaiting(models: Models, now: Date, limit: number, waiting: TimeoutWaits): Promise<Bound[]> {
+async function dueNotWaiting(models: Models, now: Date, limit: number, waiting: TimeoutWaits, readPast: boolean) {
   const found = await dueTravellersQuery(models, 'due', waiting.before, limit);
   const seen = new Set(found.map(({ _id }) => _id));
+  const started = Date.now();
   let from = waiting.before;
-  for (let page = 0; page < mostPages && found.length < limit; page++) {
+  for (let page = 0; readPast && page < mostPages && found.length < limit; page++) {
     const read = await dueTravellersQuery(models, 'due', now, limit, from);
     const unseen = read.filter(({ _id }) => !seen.has(_id));
     for (const { _id } of unseen) seen.add(_id);
@@ -47,25 +48,33 @@ async function dueNotWaiting(models: Models, now: Date, limit: number, waiting: 
     if (read.length < limit || unseen.length === 0) break;
     from = read.at(-1)!.dueAt;
   }
-  return found;
+  return { found, readPastMs: readPast ? Date.now() - started : null };
 }
 
 /**
  * The oldest due steps: those whose worker died holding them (lease passed) first, then those due, but for the
- * waitForEvent timeouts whose project's events accepted before them are still to be ingested (timeoutWaits).
+ * waitForEvent timeouts whose project's events accepted before them are still to be ingested (timeoutWaits), read past
+ * unless `readPast` is false (the due steps among them then wait for a later read). Answers how long reading past them
+ * took, null when none waited or they were not read past.
  */
-export async function findDue(deps: Pick<Deps, 'models' | 'queues'>, now: Date, limit: number): Promise<Found[]> {
+export async function findDue(
+  deps: Pick<Deps, 'models' | 'queues'>,
+  now: Date,
+  limit: number,
+  readPast = true,
+): Promise<{ found: Found[]; readPastMs: number | null }> {
   const waiting = timeoutWaits(await pendingEventsSince(deps), now);
   const lapsed = await dueTravellersQuery(deps.models, 'running', now, limit);
   const rest = limit - lapsed.length;
   const due =
     rest <= 0
-      ? []
+      ? { found: [], readPastMs: null }
       : waiting
-        ? await dueNotWaiting(deps.models, now, rest, waiting)
-        : await dueTravellersQuery(deps.models, 'due', now, rest);
-  return [
+        ? await dueNotWaiting(deps.models, now, rest, waiting, readPast)
+        : { found: await dueTravellersQuery(deps.models, 'due', now, rest), readPastMs: null };
+  const found = [
     ...lapsed.map((bound) => ({ state: 'running' as const, ...bound })),
-    ...due.map((bound) => ({ state: 'due' as const, ...bound })),
+    ...due.found.map((bound) => ({ state: 'due' as const, ...bound })),
   ];
+  return { found, readPastMs: due.readPastMs };
 }

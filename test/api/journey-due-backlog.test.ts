@@ -150,3 +150,60 @@ it('reads past waitForEvent timeouts waiting for their events to be ingested, an
   const released = await new DueBacklog(harness.ingress.context, 4 * claimBatchSize).nextBatch();
   expect(journeysOf(released)).toEqual(['edge', ...Array(claimBatchSize - 1).fill('timeouts')]);
 });
+
+/**
+ * While ingestion lags, waiting timeouts can be most of what is due: a read past them is not made again until four
+ * times as long as it took has passed, and a due step among them is handed out by a later read.
+ */
+it('reads past waiting timeouts again only after a while, then hands out the steps due among them', async () => {
+  await models().JourneyTraveller.deleteMany({});
+  const job = await harness.ingress.context.queues.eventIngest.add(eventIngestJobName('lagging'), {
+    projectId: 'lagging',
+    receivedAt: new Date().toISOString(),
+    events: [],
+  });
+  const seed = (journeyId: string, count: number, listening: boolean, dueFrom: number) =>
+    models().JourneyTraveller.insertMany(
+      Array.from({ length: count }, (_, index) => ({
+        ...seededTraveller(
+          {
+            projectId: 'lagging',
+            journeyId,
+            subjectId: `${journeyId}-${index}`,
+            event: 'enter',
+            at: 'gate',
+            dueAt: new Date(dueFrom + index),
+          },
+          new Date(job.timestamp),
+        ),
+        listening: listening ? { stepId: 'gate', event: 'reported', since: new Date(job.timestamp - 60_000) } : null,
+      })),
+      { lean: true },
+    );
+  await seed('timeouts', 10 * claimBatchSize, true, job.timestamp + 1);
+  const model = models().JourneyTraveller;
+  const real = model.find;
+  let readsPast = 0;
+  model.find = ((filter: { dueAt?: { $gte?: Date } }, ...rest: unknown[]) => {
+    if (filter?.dueAt?.$gte) readsPast += 1;
+    return (real as (...args: unknown[]) => unknown).call(model, filter, ...rest);
+  }) as typeof real;
+  try {
+    const backlog = new DueBacklog(harness.ingress.context, 20 * claimBatchSize);
+    expect(await backlog.nextBatch()).toEqual([]);
+    expect(readsPast).toBeGreaterThan(0);
+    const pastFirst = readsPast;
+    await seed('waits', 10, false, Date.now() - 10);
+    expect(await backlog.nextBatch()).toEqual([]);
+    expect(readsPast).toBe(pastFirst);
+    const handedOut = await waitFor(
+      () => backlog.nextBatch(),
+      (batch) => batch.length > 0,
+      90_000,
+    );
+    expect(handedOut.map(({ _id }) => _id.split(':')[0])).toEqual(Array(10).fill('waits'));
+  } finally {
+    model.find = real;
+    await job.remove();
+  }
+}, 120_000);

@@ -11,6 +11,6 @@ export async function claimDueTravellers(
   leaseMs: number,
   limit = claimBatchSize,
 ): Promise<{ claim: string; travellers: Traveller[]; found: number }> {
-  const found = await findDue(deps, new Date(), limit);
+  const { found } = await findDue(deps, new Date(), limit);
   return { ...(await claimFound(deps, leaseMs, takeBatch(found))), found: found.length };
 }
