@@ -21,8 +21,8 @@ export const backlogFreshMs = 60_000;
 /**
  * A read past waiting timeouts is not made again for this many times as long as it took (at most backlogFreshMs): the
  * due steps among them wait that much longer. While ingestion lags, the timeouts waiting for it can be most of what is
- * due, and reading past them on every read spent the server on reads (100,000 travellers: 8–19 s a read, back to
- * back, finding none), which made the ingestion they wait for lag further. A read past few costs milliseconds.
+ * due; reading past them on every read would spend the server on reads, and the ingestion they wait for would lag
+ * further. A read past few costs milliseconds, and so waits milliseconds.
  */
 export const readPastBackoff = 4;
 
