@@ -1,4 +1,4 @@
-import { claimFound, takeBatch } from './claim-due-travellers.ts';
+import { claimBatchSize, claimFound, takeBatch } from './claim-due-travellers.ts';
 import { type Found, findDue } from './find-due.ts';
 import type { StepDeps, Traveller } from './steps/step-context.ts';
 
@@ -19,10 +19,11 @@ export const backlogReadSize = 25_000;
 export const backlogFreshMs = 60_000;
 
 /**
- * A read past waiting timeouts is not made again for this many times as long as it took (at most backlogFreshMs): the
- * due steps among them wait that much longer. While ingestion lags, the timeouts waiting for it can be most of what is
- * due; reading past them on every read would spend the server on reads, and the ingestion they wait for would lag
- * further. A read past few costs milliseconds, and so waits milliseconds.
+ * A read past waiting timeouts that found less than a claim's batch to run is not made again for this many times as
+ * long as it took (at most backlogFreshMs): every project's steps due since the oldest event still to be ingested, of
+ * any project, wait that much longer. While ingestion lags, the timeouts waiting for it can be most of what is due;
+ * reading past them on every read would spend the server on reads, and the ingestion they wait for would lag further.
+ * A read past few costs milliseconds, and so waits milliseconds.
  */
 export const readPastBackoff = 4;
 
@@ -82,13 +83,9 @@ export class DueBacklog {
   private async read() {
     const readAt = Date.now();
     const read = ++this.readsStarted;
-    const { found, readPastMs } = await findDue(
-      this.deps,
-      new Date(readAt),
-      this.readSize,
-      readAt >= this.readPastAfter,
-    );
-    if (readPastMs !== null) this.readPastAfter = Date.now() + Math.min(backlogFreshMs, readPastBackoff * readPastMs);
+    const { found, readPast } = await findDue(this.deps, new Date(readAt), this.readSize, readAt >= this.readPastAfter);
+    if (readPast && readPast.found < claimBatchSize)
+      this.readPastAfter = Date.now() + Math.min(backlogFreshMs, readPastBackoff * readPast.ms);
     for (const [id, firstReadAfter] of this.claiming)
       if (firstReadAfter !== null && firstReadAfter <= read) this.claiming.delete(id);
     this.found = found.filter(({ _id }) => !this.claiming.has(_id));

@@ -38,7 +38,7 @@ const mostPages = 4;
 async function dueNotWaiting(models: Models, now: Date, limit: number, waiting: TimeoutWaits, readPast: boolean) {
   const found = await dueTravellersQuery(models, 'due', waiting.before, limit);
   const seen = new Set(found.map(({ _id }) => _id));
-  const started = Date.now();
+  const [started, foundBefore] = [Date.now(), found.length];
   let from = waiting.before;
   for (let page = 0; readPast && page < mostPages && found.length < limit; page++) {
     const read = await dueTravellersQuery(models, 'due', now, limit, from);
@@ -48,33 +48,34 @@ async function dueNotWaiting(models: Models, now: Date, limit: number, waiting: 
     if (read.length < limit || unseen.length === 0) break;
     from = read.at(-1)!.dueAt;
   }
-  return { found, readPastMs: readPast ? Date.now() - started : null };
+  return { found, readPast: readPast ? { ms: Date.now() - started, found: found.length - foundBefore } : null };
 }
 
 /**
  * The oldest due steps: those whose worker died holding them (lease passed) first, then those due, but for the
  * waitForEvent timeouts whose project's events accepted before them are still to be ingested (timeoutWaits), read past
  * unless `readPast` is false (the due steps among them then wait for a later read). Answers how long reading past them
- * took, null when none waited or they were not read past.
+ * took and how many due steps it found, null when none waited, lapsed claims filled the read, or they were not read
+ * past.
  */
 export async function findDue(
   deps: Pick<Deps, 'models' | 'queues'>,
   now: Date,
   limit: number,
   readPast = true,
-): Promise<{ found: Found[]; readPastMs: number | null }> {
+): Promise<{ found: Found[]; readPast: { ms: number; found: number } | null }> {
   const waiting = timeoutWaits(await pendingEventsSince(deps), now);
   const lapsed = await dueTravellersQuery(deps.models, 'running', now, limit);
   const rest = limit - lapsed.length;
   const due =
     rest <= 0
-      ? { found: [], readPastMs: null }
+      ? { found: [], readPast: null }
       : waiting
         ? await dueNotWaiting(deps.models, now, rest, waiting, readPast)
-        : { found: await dueTravellersQuery(deps.models, 'due', now, rest), readPastMs: null };
+        : { found: await dueTravellersQuery(deps.models, 'due', now, rest), readPast: null };
   const found = [
     ...lapsed.map((bound) => ({ state: 'running' as const, ...bound })),
     ...due.found.map((bound) => ({ state: 'due' as const, ...bound })),
   ];
-  return { found, readPastMs: due.readPastMs };
+  return { found, readPast: due.readPast };
 }

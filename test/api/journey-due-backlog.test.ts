@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import type { Deps } from '../../src/deps.ts';
 import { claimBatchSize } from '../../src/journeys/claim-due-travellers.ts';
 import { DueBacklog } from '../../src/journeys/due-backlog.ts';
@@ -151,12 +151,8 @@ it('reads past waitForEvent timeouts waiting for their events to be ingested, an
   expect(journeysOf(released)).toEqual(['edge', ...Array(claimBatchSize - 1).fill('timeouts')]);
 });
 
-/**
- * While ingestion lags, waiting timeouts can be most of what is due: a read past them is not made again until four
- * times as long as it took has passed, and a due step among them is handed out by a later read.
- */
-it('reads past waiting timeouts again only after a while, then hands out the steps due among them', async () => {
-  await models().JourneyTraveller.deleteMany({});
+/** An event of project `lagging` accepted and not ingested, and a seeder of its travellers due from a time on. */
+async function laggingProject() {
   const job = await harness.ingress.context.queues.eventIngest.add(eventIngestJobName('lagging'), {
     projectId: 'lagging',
     receivedAt: new Date().toISOString(),
@@ -180,30 +176,79 @@ it('reads past waiting timeouts again only after a while, then hands out the ste
       })),
       { lean: true },
     );
-  await seed('timeouts', 10 * claimBatchSize, true, job.timestamp + 1);
+  return { job, seed };
+}
+
+/**
+ * Counts the reads past waiting timeouts while `run` runs, each taking a second of the test's clock, which only the
+ * test moves further.
+ */
+async function withReadsPast(run: (readsPast: () => number) => Promise<void>) {
   const model = models().JourneyTraveller;
   const real = model.find;
   let readsPast = 0;
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
   model.find = ((filter: { dueAt?: { $gte?: Date } }, ...rest: unknown[]) => {
-    if (filter?.dueAt?.$gte) readsPast += 1;
+    if (filter?.dueAt?.$gte) {
+      readsPast += 1;
+      vi.setSystemTime(Date.now() + 1000);
+    }
     return (real as (...args: unknown[]) => unknown).call(model, filter, ...rest);
   }) as typeof real;
   try {
+    await run(() => readsPast);
+  } finally {
+    model.find = real;
+    vi.useRealTimers();
+  }
+}
+
+const journeysOf = (batch: Array<{ _id: string }>) => batch.map(({ _id }) => _id.split(':')[0]);
+
+/**
+ * While ingestion lags, waiting timeouts can be most of what is due: a read past them that found less than a batch to
+ * run is not made again until four times as long as it took has passed, and a due step among them is handed out by a
+ * later read.
+ */
+it('reads past waiting timeouts again only after a while, then hands out the steps due among them', async () => {
+  await models().JourneyTraveller.deleteMany({});
+  const { job, seed } = await laggingProject();
+  await seed('timeouts', 10 * claimBatchSize, true, job.timestamp + 1);
+  await withReadsPast(async (readsPast) => {
     const backlog = new DueBacklog(harness.ingress.context, 20 * claimBatchSize);
     expect(await backlog.nextBatch()).toEqual([]);
-    expect(readsPast).toBeGreaterThan(0);
-    const pastFirst = readsPast;
+    const pastFirst = readsPast();
+    expect(pastFirst).toBeGreaterThan(0);
     await seed('waits', 10, false, Date.now() - 10);
     expect(await backlog.nextBatch()).toEqual([]);
-    expect(readsPast).toBe(pastFirst);
+    expect(readsPast()).toBe(pastFirst);
+    vi.setSystemTime(Date.now() + 5000);
     const handedOut = await waitFor(
       () => backlog.nextBatch(),
       (batch) => batch.length > 0,
       90_000,
     );
-    expect(handedOut.map(({ _id }) => _id.split(':')[0])).toEqual(Array(10).fill('waits'));
-  } finally {
-    model.find = real;
-    await job.remove();
-  }
+    expect(journeysOf(handedOut)).toEqual(Array(10).fill('waits'));
+  });
+  await job.remove();
+}, 120_000);
+
+/** A read past waiting timeouts that found a batch to run is made again as soon as that is handed out. */
+it('reads past waiting timeouts again at once when the last read past found a batch to run', async () => {
+  await models().JourneyTraveller.deleteMany({});
+  const { job, seed } = await laggingProject();
+  await seed('timeouts', 2 * claimBatchSize, true, job.timestamp + 1);
+  await seed('busy', claimBatchSize, false, job.timestamp + 2 * claimBatchSize + 1);
+  await withReadsPast(async (readsPast) => {
+    vi.setSystemTime(Math.max(Date.now(), job.timestamp + 4 * claimBatchSize));
+    const backlog = new DueBacklog(harness.ingress.context, 20 * claimBatchSize);
+    expect(journeysOf(await backlog.nextBatch())).toEqual(Array(claimBatchSize).fill('busy'));
+    const pastFirst = readsPast();
+    // Their steps run, they move on; more fall due among the waiting timeouts.
+    await models().JourneyTraveller.deleteMany({ journeyId: 'busy' });
+    await seed('more', 10, false, Date.now() - 100);
+    expect(journeysOf(await backlog.nextBatch())).toEqual([...Array(10).fill('more')]);
+    expect(readsPast()).toBeGreaterThan(pastFirst);
+  });
+  await job.remove();
 }, 120_000);
