@@ -107,40 +107,17 @@ const closedRedis = (url: string) =>
 it('reads past waitForEvent timeouts waiting for their events to be ingested, and hands them out once ingested', async () => {
   await models().JourneyTraveller.deleteMany({});
   // An event of the project accepted, and not ingested (no event-ingest worker here): its timeouts due since wait.
-  const job = await harness.ingress.context.queues.eventIngest.add(eventIngestJobName('held'), {
-    projectId: 'held',
-    receivedAt: new Date().toISOString(),
-    events: [],
-  });
+  const { job, seed } = await laggingProject('held');
   const acceptedAt = job.timestamp;
-  const seed = (journeyId: string, count: number, listening: boolean, afterMs: number) =>
-    models().JourneyTraveller.insertMany(
-      Array.from({ length: count }, (_, index) => ({
-        ...seededTraveller(
-          {
-            projectId: 'held',
-            journeyId,
-            subjectId: `${journeyId}-${index}`,
-            event: 'enter',
-            at: 'gate',
-            dueAt: new Date(acceptedAt + afterMs + index),
-          },
-          new Date(acceptedAt),
-        ),
-        listening: listening ? { stepId: 'gate', event: 'reported', since: new Date(acceptedAt - 60_000) } : null,
-      })),
-      { lean: true },
-    );
   // A step due the moment the event was accepted (never waiting), more waiting timeouts than two reads' worth, then steps
   // due after them that are not timeouts.
-  await seed('edge', 1, false, 0);
-  await seed('timeouts', 2 * claimBatchSize + 100, true, 1);
-  await seed('waits', 10, false, 2 * claimBatchSize + 101);
+  await seed('edge', 1, false, acceptedAt);
+  await seed('timeouts', 2 * claimBatchSize + 100, true, acceptedAt + 1);
+  await seed('waits', 10, false, acceptedAt + 2 * claimBatchSize + 101);
   await waitFor(
     async () => Date.now(),
     (now) => now > acceptedAt + 2 * claimBatchSize + 111,
   );
-  const journeysOf = (batch: Array<{ _id: string }>) => batch.map(({ _id }) => _id.split(':')[0]);
   expect(journeysOf(await new DueBacklog(harness.ingress.context, claimBatchSize).nextBatch())).toEqual([
     'edge',
     ...Array(10).fill('waits'),
@@ -151,10 +128,10 @@ it('reads past waitForEvent timeouts waiting for their events to be ingested, an
   expect(journeysOf(released)).toEqual(['edge', ...Array(claimBatchSize - 1).fill('timeouts')]);
 });
 
-/** An event of project `lagging` accepted and not ingested, and a seeder of its travellers due from a time on. */
-async function laggingProject() {
-  const job = await harness.ingress.context.queues.eventIngest.add(eventIngestJobName('lagging'), {
-    projectId: 'lagging',
+/** An event of the project accepted and not ingested, and a seeder of its travellers due from a time on. */
+async function laggingProject(projectId = 'lagging') {
+  const job = await harness.ingress.context.queues.eventIngest.add(eventIngestJobName(projectId), {
+    projectId,
     receivedAt: new Date().toISOString(),
     events: [],
   });
@@ -163,7 +140,7 @@ async function laggingProject() {
       Array.from({ length: count }, (_, index) => ({
         ...seededTraveller(
           {
-            projectId: 'lagging',
+            projectId,
             journeyId,
             subjectId: `${journeyId}-${index}`,
             event: 'enter',
