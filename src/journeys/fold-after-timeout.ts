@@ -19,12 +19,11 @@ export async function foldAfterTimeout(
   travellers: Traveller[],
   moves: Map<string, Move>,
 ): Promise<Map<string, Move>> {
-  const atNext = new Map<string, Traveller[]>();
-  for (const traveller of travellers) {
+  const timedOut = travellers.flatMap((traveller) => {
     const move = moves.get(traveller._id);
-    if (!move || !timedOutAlone(move)) continue;
-    atNext.set(move.result.next, [...(atNext.get(move.result.next) ?? []), settled(traveller, move, context.now)]);
-  }
+    return move && timedOutAlone(move) ? [settled(traveller, move, context.now)] : [];
+  });
+  const atNext = Map.groupBy(timedOut, (traveller) => traveller.at!);
   const folded = new Map(moves);
   for (const [stepId, group] of atNext) {
     const step = context.version.steps.find((candidate) => candidate.id === stepId);

@@ -20,6 +20,14 @@ export interface StepRunKey {
  */
 const claimKeepMs = 30 * 24 * 3600 * 1000;
 
+/** Lua: `now`, the Redis clock in milliseconds, the same for every worker. */
+const redisNowMs = `local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)`;
+
+/** Lua: a claim key's `held` value as its owner, runId, step count (-1 when unreadable) and lease end. */
+const parseHeldKey = `local owner, run, heldSeq, leaseEnd = string.match(held, '^(%S+) (%S+) (%d+) (%d+)$')
+heldSeq = tonumber(heldSeq) or -1`;
+
 /*
  * A key left by an earlier step (a lower seq) is free; one of a later step (a read older than the traveller's last
  * move) is not; one of this step is free when this claim holds it or its lease lapsed (by the Redis clock, the same for
@@ -28,8 +36,7 @@ const claimKeepMs = 30 * 24 * 3600 * 1000;
  */
 const claimScript = `
 local claim, leaseMs, keepMs = ARGV[1], tonumber(ARGV[2]), ARGV[3]
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+${redisNowMs}
 local runIds = {}
 for i = 1, #KEYS do
   local seq = tonumber(ARGV[3 + i])
@@ -37,8 +44,7 @@ for i = 1, #KEYS do
   local free = true
   local held = redis.call('GET', KEYS[i])
   if held then
-    local owner, run, heldSeq, leaseEnd = string.match(held, '^(%S+) (%S+) (%d+) (%d+)$')
-    heldSeq = tonumber(heldSeq) or -1
+    ${parseHeldKey}
     if heldSeq > seq then
       free = false
     elseif heldSeq == seq then
@@ -131,13 +137,11 @@ const eventHoldScript = `
 local claim, seq = ARGV[1], tonumber(ARGV[2])
 local held = redis.call('GET', KEYS[1])
 if held then
-  local owner, run, heldSeq, leaseEnd = string.match(held, '^(%S+) (%S+) (%d+) (%d+)$')
-  heldSeq = tonumber(heldSeq) or -1
+  ${parseHeldKey}
   local letGoUnrun = leaseEnd == '0' and run == owner
   if heldSeq > seq or (heldSeq == seq and owner ~= claim and not letGoUnrun) then return 0 end
 end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+${redisNowMs}
 redis.call('SET', KEYS[1], claim .. ' ' .. claim .. ' ' .. seq .. ' ' .. (now + tonumber(ARGV[3])), 'PX', ARGV[4])
 return 1`;
 
