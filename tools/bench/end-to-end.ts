@@ -6,7 +6,9 @@
  * personalised push to it through the sandbox and waits for the last delivery. Then measures the ceiling: how many
  * pushes per second a minimal client (the same gateway adapters, no queue, no database) gets from the same sandbox,
  * and the ceiling of the database write every push costs: raw insertMany of history documents in batches of 100,
- * 16 in flight as in a deliver worker, on the same server. Target: deliveries/s ≥ 70% of the lower of the two. The
+ * 16 in flight as in a deliver worker, on the same server. Target: deliveries/s ≥ 70% of the lower of the two. It
+ * also measures both ceilings' work at once (joint-ceiling.ts), the most a send can reach on this machine, and prints
+ * the send's ratio to it and its ratio to the lower ceiling. The
  * minimal client runs in a process of its own, and the deliver worker's CPU per push in the plain send is printed as a
  * ratio to the client's (target ≤ 1.5); the largest worker is held under 350 MB over every variant.
  * Each --compare variant (sendVariants) then sends to the same audience in a project of its own, in the same run,
@@ -27,6 +29,7 @@ import { openBenchEnvironment, projectApi } from './bench-environment.ts';
 import { checkpointStorage, cpuBetween, cpuByProcess, namedPids, peakRssMiB, waitUntil } from './measure.ts';
 import { removeSeededDevices, seedDevices, seededToken, seededTokenPrefix as tokenPrefix } from './seed-devices.ts';
 import { measureSandboxCeiling } from './sandbox-ceiling.ts';
+import { measureJointCeiling } from './joint-ceiling.ts';
 import { benchLanguages as languages } from './every-option.ts';
 import { checkTarget, historyInsertCeiling, ratio } from './database-ceilings.ts';
 import { cpuMsPerDevice, summarizeRounds, type VariantRun } from './variant-rounds.ts';
@@ -275,6 +278,13 @@ try {
     operations: Math.ceil(deviceCount / 100),
   });
   const bound = Math.min(ceilingPerSecond, historyCeiling.perSecond);
+  await checkpointStorage(models.Device.db.db!);
+  const jointCeiling = await measureJointCeiling(
+    sandbox.port,
+    bench.env.MONGODB_URL!,
+    project.projectId,
+    Math.min(deviceCount, 50_000),
+  );
   const result = {
     devices: deviceCount,
     webDevicesThrough: values['web-push'] ? 'webpush' : 'fcm',
@@ -300,6 +310,10 @@ try {
     historyInsertCeiling: historyCeiling,
     ratioToHistoryInsertCeiling: ratio(deliveriesPerSecond, historyCeiling.perSecond),
     ratioToLowerCeiling: ratio(deliveriesPerSecond, bound),
+    jointCeiling,
+    /** The highest ratioToLowerCeiling this machine allows: both ceilings' work at once, with no product around it. */
+    jointCeilingToLowerCeiling: ratio(jointCeiling.perSecond, bound),
+    ratioToJointCeiling: ratio(deliveriesPerSecond, jointCeiling.perSecond),
     compared: Object.fromEntries(
       compared.map(({ name, variant, summary }) => {
         const { baselineRate: _baselineRate, unsubscribedReceived, ...shown } = summary;
