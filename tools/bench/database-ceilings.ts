@@ -48,7 +48,7 @@ export function percentile(sorted: number[], fraction: number): number {
 }
 
 /** Runs `operation` from `concurrency` lanes until the time or the operation count is spent. */
-async function runLanes(
+export async function runLanes(
   operation: string,
   limit: RunLimit,
   documentsPerOperation: number,
@@ -192,7 +192,7 @@ export function deviceFirstBatchCeiling(
 }
 
 /** A scratch collection with the given indexes, dropped by the returned function. */
-async function scratchCollection(
+export async function scratchCollection(
   db: Db,
   base: string,
   indexes: Array<[IndexSpecification, CreateIndexesOptions?]>,

@@ -13,7 +13,40 @@ const probeDelayMs = 10_000;
 const probeInsertMs = 2;
 const seconds = (since: number) => Number(((Date.now() - since) / 1000).toFixed(1));
 
-/** Travellers at the journey's first push step, waiting in its wait step until dueAt, written as entry writes them. */
+/** A traveller at the journey's first push step, waiting in its wait step until dueAt, as entry writes it. */
+export function waitingTraveller(
+  projectId: string,
+  journey: { _id: string; version: number },
+  subjectId: string,
+  now: Date,
+  dueAt: Date,
+) {
+  return {
+    _id: travellerId(journey._id, 'device', subjectId, 1),
+    projectId,
+    journeyId: journey._id,
+    version: journey.version,
+    subjectType: 'device',
+    subjectId,
+    visit: 1,
+    entryEvent: { type: 'bench_enter', data: {} },
+    entryEventId: `seeded:${subjectId}`,
+    enteredAt: now,
+    state: 'due',
+    at: 'first',
+    seq: 1,
+    dueAt,
+    runId: null,
+    claim: null,
+    listening: null,
+    waitingIn: 'wait',
+    passed: [{ stepId: 'wait', at: now, outcome: { until: dueAt.toISOString() } }],
+    endedAt: null,
+    endReason: null,
+  };
+}
+
+/** Travellers at the journey's first push step, waiting in its wait step until dueAt (waitingTraveller). */
 async function insertTravellers(
   context: BenchContext,
   journey: { _id: string; version: number },
@@ -24,32 +57,9 @@ async function insertTravellers(
   const collection = context.bench.models.JourneyTraveller.collection;
   const now = new Date();
   for (let start = 0; start < count; start += insertChunk) {
-    const documents = Array.from({ length: Math.min(insertChunk, count - start) }, (_, offset) => {
-      const subjectId = subjectIds(start + offset);
-      return {
-        _id: travellerId(journey._id, 'device', subjectId, 1),
-        projectId: context.project.projectId,
-        journeyId: journey._id,
-        version: journey.version,
-        subjectType: 'device',
-        subjectId,
-        visit: 1,
-        entryEvent: { type: 'bench_enter', data: {} },
-        entryEventId: `seeded:${subjectId}`,
-        enteredAt: now,
-        state: 'due',
-        at: 'first',
-        seq: 1,
-        dueAt,
-        runId: null,
-        claim: null,
-        listening: null,
-        waitingIn: 'wait',
-        passed: [{ stepId: 'wait', at: now, outcome: { until: dueAt.toISOString() } }],
-        endedAt: null,
-        endReason: null,
-      };
-    });
+    const documents = Array.from({ length: Math.min(insertChunk, count - start) }, (_, offset) =>
+      waitingTraveller(context.project.projectId, journey, subjectIds(start + offset), now, dueAt),
+    );
     await collection.insertMany(documents as never[], { ordered: false });
     if ((start / insertChunk) % 10 === 0) context.log(`seeded ${start + documents.length}/${count} waiting travellers`);
   }

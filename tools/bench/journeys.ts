@@ -19,6 +19,9 @@
  * them, how late the probes' push ran and its deliveries/s against the plain send's. A flow's push steps get their
  * travellers at the entry rate, which bounds their deliveries/s (1,667/s at the default rate); the probes' wave is a
  * push step's own rate.
+ * Once the flow is over, the ceiling of a push step's own write (traveller-move-ceiling.ts: raw moves of travellers
+ * past a push step) and the bound it sets: a push step's deliveries/s against the plain send's is at most
+ * moves / (plain + moves), since each of its deliveries also moves its traveller on the same cores.
  * Targets (CONTRACTS §18, issue 47): entry p99 ≤ 5 s, lateness p99 ≤ 10 s, push steps ≥ 0.8 of the plain send,
  * 0 duplicates, ≤ 300 bytes of Redis per waiting traveller, every worker ≤ 300 MB.
  */
@@ -33,6 +36,7 @@ import { checkTarget, ratio } from './database-ceilings.ts';
 import { benchJourney } from './journey-measures.ts';
 import { plainSend, runJourney } from './journey-flow.ts';
 import { measureProbes, seedWaiting } from './journey-waiting.ts';
+import { travellerMoveCeiling } from './traveller-move-ceiling.ts';
 
 const { values } = parseArgs({
   options: {
@@ -113,6 +117,18 @@ try {
     await Promise.all(Object.entries(workers).map(async ([name, child]) => [name, await peakRssMiB(child.pid)])),
   ) as Record<string, number>;
   const largestWorker = Math.max(...Object.values(peakRss));
+  // Once the flow is over, so that it shares the machine with nothing measured.
+  const moveCeiling = plain ? await travellerMoveCeiling(bench.models, Math.min(subjects, 10_000)) : null;
+  /**
+   * The most a push step can reach against the plain send here: each of its deliveries costs a plain send's delivery
+   * and its traveller's move on the same two cores, 1 / (1/plain + 1/moves), over plain.
+   */
+  const pushStepBoundToPlain =
+    plain && moveCeiling ? ratio(moveCeiling.perSecond, plain.deliveriesPerSecond + moveCeiling.perSecond) : null;
+  if (moveCeiling)
+    log(
+      `raw traveller moves: ${moveCeiling.perSecond}/s; a push step can reach at most ${pushStepBoundToPlain} of the plain send`,
+    );
   const targets = [
     ...measured.targets,
     checkTarget('every worker peak RSS ≤ 300 MB', largestWorker, largestWorker <= 300),
@@ -133,6 +149,12 @@ try {
     awaitSeconds,
     entryRate,
     ...(plain && { plainSend: plain }),
+    ...(moveCeiling && { travellerMoveCeiling: moveCeiling, pushStepBoundToPlain }),
+    // A flow's first push step cannot deliver faster than its travellers fall due: the entry rate, over plain.
+    ...(plain &&
+      'entriesPerSecond' in measured && {
+        entryRateToPlain: ratio(measured.entriesPerSecond, plain.deliveriesPerSecond),
+      }),
     ...measured,
     peakRssMiB: peakRss,
     loadAverage: { atStart: loadAtStart, atEnd: load() },
