@@ -1,9 +1,10 @@
-"""SecantusDB's own server (secantus.cli.main), with two fixes to its TTL monitor, a flag for its interval, and four
+"""SecantusDB's own server (secantus.cli.main), with two fixes to its TTL monitor, a flag for its interval, and five
 mends of its processor time, each in a module of its own: the index upkeep of secantusdb_index_upkeep.py (its writes
 read the index catalog once a chunk, and an update rewrites only the entries of the indexes whose fields it changed),
 WiredTiger's keys packed without parsing their format each time (secantusdb_key_packing.py), `$in` of strings
-matched by a set (secantusdb_in_matching.py), and documents copied by walking their dicts and lists rather than by
-copy.deepcopy (secantusdb_document_copy.py).
+matched by a set (secantusdb_in_matching.py), documents copied by walking their dicts and lists rather than by
+copy.deepcopy (secantusdb_document_copy.py), and a find with a limit in a compound index's order reading only the
+first entries of its range (secantusdb_ordered_limit.py).
 
 1. After each sweep the monitor waits 60 s on the same WiredTiger session, and a sweep can leave its read snapshot
    held there; WiredTiger then keeps every change made after it. About 9,000 inserts later, a server taking writes
@@ -37,6 +38,7 @@ import secantusdb_document_copy
 import secantusdb_in_matching
 import secantusdb_index_upkeep
 import secantusdb_key_packing
+import secantusdb_ordered_limit
 
 original_prune_ttl_all_collections = Storage.prune_ttl_all_collections
 release_thread_snapshot = Storage.release_thread_snapshot
@@ -116,6 +118,7 @@ if __name__ == "__main__":
     secantusdb_key_packing.apply()
     secantusdb_in_matching.apply()
     secantusdb_document_copy.apply()
+    secantusdb_ordered_limit.apply()
     ttl_sweep_seconds = take_ttl_sweep_seconds(sys.argv)
     if ttl_sweep_seconds is not None:
         with_ttl_sweep_seconds(ttl_sweep_seconds)

@@ -1,0 +1,115 @@
+"""A find with a limit, sorted in the order of the compound index that serves its range, reads only the first `limit`
+entries of that range; applied by secantusdb-launcher.py.
+
+SecantusDB answers `find({state: 'due', dueAt: {$lte: now}}).sort({dueAt: 1, _id: 1}).limit(500)` by reading every
+entry of the range on {state, dueAt, _id}, fetching and decoding every document, matching, sorting and only then
+cutting to the limit, so a read of the oldest 500 costs the whole range. MongoDB walks the index in order and stops at
+the limit. Here, when a find's filter is the shape SecantusDB walks a compound index for (equalities on its first
+fields, one range operator on the next: Storage._try_compound_range_id_keys) and its sort is the index's next fields
+in the index's directions, the range scan stops after `limit` entries. The documents found are matched, sorted and cut
+by SecantusDB as before: the first `limit` entries in the index's order are the first `limit` in the sort's order. If
+fewer than `limit` of them match the filter (the range holds an entry the filter does not match, such as a value of
+another type), the find runs again without the stop, so the answer is always SecantusDB's own
+(test/processes/secantusdb-ordered-limit.test.ts).
+"""
+
+import threading
+
+import wiredtiger as wt
+from secantus.storage import _ENTRY_SEP, _IDX_ENTRIES_TABLE, Storage, _escape_kb, _unpack_entry
+
+original_find_matching = Storage.find_matching
+original_range_scan_index = Storage._range_scan_index
+
+# Each client connection is served by a thread of its own, one command at a time.
+scan = threading.local()
+
+
+def ordered_index(storage, db, coll, filter, sort):
+    """The index whose range scan yields the find's documents in its sort order, or None."""
+    parts = storage._partition_compound_range_filter(filter)
+    if parts is None:
+        return None
+    eq_fields, operator_field, _ops = parts
+    picked = storage._pick_compound_range_index(db, coll, filter)
+    if picked is None:
+        return None
+    name, key_spec = picked
+    fields = list(key_spec)
+    after_equalities = fields[len(eq_fields) :]
+    sorted_by = list(sort.items())
+    if not after_equalities or after_equalities[0] != operator_field or len(sorted_by) > len(after_equalities):
+        return None
+    for (field, direction), index_field in zip(sorted_by, after_equalities):
+        if field != index_field or type(direction) is not int or direction != int(key_spec[index_field]):
+            return None
+    if storage.index_is_multikey(db, coll, name):
+        return None
+    return name
+
+
+def find_matching_ordered(self, db, coll, filter=None, **options):
+    limit = options.get("limit", 0)
+    sort = options.get("sort")
+    # `let` is not among them: the find command always passes its variables, which only an `$expr` reads, and a filter
+    # of the shape served here has none.
+    plain = not any(options.get(key) for key in ("skip", "hint", "collation", "min_bound", "max_bound"))
+    if not (plain and filter and sort and isinstance(limit, int) and limit > 0):
+        return original_find_matching(self, db, coll, filter, **options)
+    name = ordered_index(self, db, coll, filter, sort)
+    if name is None:
+        return original_find_matching(self, db, coll, filter, **options)
+    scan.stop = (db, coll, name, limit)
+    scan.stopped = False
+    try:
+        found = original_find_matching(self, db, coll, filter, **options)
+    finally:
+        scan.stop = None
+    if len(found) < limit and scan.stopped:
+        return original_find_matching(self, db, coll, filter, **options)
+    return found
+
+
+def range_scan_index_stopping(self, db, coll, name, lower, lower_inclusive, upper, upper_inclusive, *, prefix=None):
+    """SecantusDB's _range_scan_index, stopping after the find's limit of entries when it scans the find's index."""
+    stop = getattr(scan, "stop", None)
+    if stop is None or prefix is None or stop[:3] != (db, coll, name):
+        return original_range_scan_index(
+            self, db, coll, name, lower, lower_inclusive, upper, upper_inclusive, prefix=prefix
+        )
+    limit = stop[3]
+    c = self._cursor(_IDX_ENTRIES_TABLE)
+    esc_prefix = _escape_kb(prefix)
+    esc_lower = _escape_kb(lower) if lower is not None else None
+    esc_upper = _escape_kb(upper) if upper is not None else None
+    c.set_key(db, coll, name, esc_lower + _ENTRY_SEP if esc_lower is not None else esc_prefix)
+    rc = c.search_near()
+    if rc == wt.WT_NOTFOUND:
+        return []
+    if rc < 0 and c.next() != 0:
+        return []
+    out = []
+    while True:
+        k = c.get_key()
+        if (k[0], k[1], k[2]) != (db, coll, name):
+            break
+        row_esc, row_id = _unpack_entry(bytes(k[3]))
+        if not row_esc.startswith(esc_prefix):
+            break
+        skipped = esc_lower is not None and not lower_inclusive and row_esc == esc_lower
+        if not skipped:
+            if esc_upper is not None and (row_esc > esc_upper if upper_inclusive else row_esc >= esc_upper):
+                break
+            if row_id is not None:
+                if len(out) == limit:
+                    scan.stopped = True
+                    break
+                out.append(row_id)
+        if c.next() != 0:
+            break
+    return out
+
+
+def apply():
+    Storage.find_matching = find_matching_ordered
+    Storage._range_scan_index = range_scan_index_stopping
