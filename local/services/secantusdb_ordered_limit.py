@@ -56,7 +56,9 @@ def find_matching_ordered(self, db, coll, filter=None, **options):
     plain = not any(options.get(key) for key in ("skip", "hint", "collation", "min_bound", "max_bound"))
     if not (plain and filter and sort and isinstance(limit, int) and limit > 0):
         return original_find_matching(self, db, coll, filter, **options)
-    name = ordered_index(self, db, coll, filter, sort)
+    # Under the storage lock, as SecantusDB routes a find: the index catalog is read through the same cursors.
+    with self._lock:
+        name = ordered_index(self, db, coll, filter, sort)
     if name is None:
         return original_find_matching(self, db, coll, filter, **options)
     scan.stop = (db, coll, name, limit)

@@ -79,7 +79,7 @@ def random_find(generator):
     return {"journey": generator.choice(["j1", "j2"]), "state": "due", "at": ranged}, sort, limit
 
 
-def compare(rounds=600, seed_value=11):
+def compare(rounds=300, seed_value=11):
     generator = random.Random(seed_value)
     differences = []
     with tempfile.TemporaryDirectory() as path:

@@ -8,7 +8,7 @@
  * and the ceiling of the database write every push costs: raw insertMany of history documents in batches of 100,
  * 16 in flight as in a deliver worker, on the same server. Target: deliveries/s ≥ 70% of the lower of the two. It
  * also measures both ceilings' work at once (joint-ceiling.ts), the most a send can reach on this machine, and prints
- * the send's ratio to it and its ratio to the lower ceiling. The
+ * the send's ratio to it and the joint ceiling's own ratio to the lower ceiling. The
  * minimal client runs in a process of its own, and the deliver worker's CPU per push in the plain send is printed as a
  * ratio to the client's (target ≤ 1.5); the largest worker is held under 350 MB over every variant.
  * Each --compare variant (sendVariants) then sends to the same audience in a project of its own, in the same run,
