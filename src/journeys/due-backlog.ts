@@ -5,9 +5,10 @@ import type { StepDeps, Traveller } from './steps/step-context.ts';
 type BacklogDeps = Pick<StepDeps, 'models' | 'redis' | 'config' | 'queues'>;
 
 /**
- * How many due travellers one read finds. The local server reads and decodes every due document for a read of the
- * oldest, whatever its limit, so a read costs the backlog's size, not the limit's: one read of many serves a backlog's
- * claims, where a read per few claims made the backlog's cost quadratic (100,000 due: seconds a read).
+ * How many due travellers one read finds: one read of many serves a backlog's claims. SecantusDB as released reads and
+ * decodes every due document for a read of the oldest, whatever its limit, so a read per few claims made the backlog's
+ * cost quadratic (100,000 due: seconds a read); MongoDB, and the local server through its launcher's ordered limit
+ * (local/services/secantusdb_ordered_limit.py), stop at the limit.
  */
 export const backlogReadSize = 25_000;
 
