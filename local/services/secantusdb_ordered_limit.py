@@ -4,18 +4,23 @@ entries of that range; applied by secantusdb-launcher.py.
 SecantusDB answers `find({state: 'due', dueAt: {$lte: now}}).sort({dueAt: 1, _id: 1}).limit(500)` by reading every
 entry of the range on {state, dueAt, _id}, fetching and decoding every document, matching, sorting and only then
 cutting to the limit, so a read of the oldest 500 costs the whole range. MongoDB walks the index in order and stops at
-the limit. Here, when a find's filter is the shape SecantusDB walks a compound index for (equalities on its first
-fields, one range operator on the next: Storage._try_compound_range_id_keys) and its sort is the index's next fields
-in the index's directions, the range scan stops after `limit` entries. The documents found are matched, sorted and cut
-by SecantusDB as before: the first `limit` entries in the index's order are the first `limit` in the sort's order. If
-fewer than `limit` of them match the filter (the range holds an entry the filter does not match, such as a value of
-another type), the find runs again without the stop, so the answer is always SecantusDB's own
-(test/processes/secantusdb-ordered-limit.test.ts).
+the limit. Here the range scan stops after `limit` entries, and SecantusDB matches, sorts and cuts what it found as
+before, for finds where the index's order is exactly the sort's:
+- the filter is equalities on the index's first fields and one range, with dates for bounds, on the next (the shape
+  SecantusDB walks a compound index for: Storage._try_compound_range_id_keys);
+- the sort is that field, then possibly `_id`, both ascending as in the index, which is not multikey;
+- the `_id`s found are strings or ObjectIds.
+Dates, strings and ObjectIds are stored in the index in their sort order; a descending field, or numbers (large
+integers beside floats, extreme exponents), are not, so those finds keep SecantusDB's whole read. A find whose
+documents found are fewer than `limit` after matching, or hold another kind of `_id`, runs again without the stop, so
+the answer is always SecantusDB's own (test/processes/secantusdb-ordered-limit.test.ts).
 """
 
 import threading
+from datetime import datetime
 
 import wiredtiger as wt
+from bson import ObjectId
 from secantus.storage import _ENTRY_SEP, _IDX_ENTRIES_TABLE, Storage, _escape_kb, _unpack_entry
 
 original_find_matching = Storage.find_matching
@@ -30,7 +35,9 @@ def ordered_index(storage, db, coll, filter, sort):
     parts = storage._partition_compound_range_filter(filter)
     if parts is None:
         return None
-    eq_fields, operator_field, _ops = parts
+    eq_fields, operator_field, operator_ops = parts
+    if not all(op in ("$gt", "$gte", "$lt", "$lte") and type(bound) is datetime for op, bound in operator_ops.items()):
+        return None
     picked = storage._pick_compound_range_index(db, coll, filter)
     if picked is None:
         return None
@@ -40,12 +47,19 @@ def ordered_index(storage, db, coll, filter, sort):
     sorted_by = list(sort.items())
     if not after_equalities or after_equalities[0] != operator_field or len(sorted_by) > len(after_equalities):
         return None
-    for (field, direction), index_field in zip(sorted_by, after_equalities):
-        if field != index_field or type(direction) is not int or direction != int(key_spec[index_field]):
+    for position, ((field, direction), index_field) in enumerate(zip(sorted_by, after_equalities)):
+        if field != index_field or (position > 0 and field != "_id"):
+            return None
+        if type(direction) is not int or direction != 1 or int(key_spec[index_field]) != 1:
             return None
     if storage.index_is_multikey(db, coll, name):
         return None
     return name
+
+
+def ids_in_index_order(found):
+    """Whether every document found has an `_id` the index stores in its sort order."""
+    return all(type(document.get("_id")) in (str, ObjectId) for document in found)
 
 
 def find_matching_ordered(self, db, coll, filter=None, **options):
@@ -61,13 +75,13 @@ def find_matching_ordered(self, db, coll, filter=None, **options):
         name = ordered_index(self, db, coll, filter, sort)
     if name is None:
         return original_find_matching(self, db, coll, filter, **options)
-    scan.stop = (db, coll, name, limit)
+    scan.stop = (db, coll, name, limit, filter, sort)
     scan.stopped = False
     try:
         found = original_find_matching(self, db, coll, filter, **options)
     finally:
         scan.stop = None
-    if len(found) < limit and scan.stopped:
+    if scan.stopped and (len(found) < limit or not ids_in_index_order(found)):
         return original_find_matching(self, db, coll, filter, **options)
     return found
 
@@ -75,7 +89,14 @@ def find_matching_ordered(self, db, coll, filter=None, **options):
 def range_scan_index_stopping(self, db, coll, name, lower, lower_inclusive, upper, upper_inclusive, *, prefix=None):
     """SecantusDB's _range_scan_index, stopping after the find's limit of entries when it scans the find's index."""
     stop = getattr(scan, "stop", None)
-    if stop is None or prefix is None or stop[:3] != (db, coll, name):
+    # Checked again here, under the lock the scan runs under: a write since the find began may have made the index
+    # multikey, or replaced it under the same name.
+    if (
+        stop is None
+        or prefix is None
+        or stop[:3] != (db, coll, name)
+        or ordered_index(self, db, coll, stop[4], stop[5]) != name
+    ):
         return original_range_scan_index(
             self, db, coll, name, lower, lower_inclusive, upper, upper_inclusive, prefix=prefix
         )
