@@ -70,12 +70,7 @@ def find_matching_ordered(self, db, coll, filter=None, **options):
     plain = not any(options.get(key) for key in ("skip", "hint", "collation", "min_bound", "max_bound"))
     if not (plain and filter and sort and isinstance(limit, int) and limit > 0):
         return original_find_matching(self, db, coll, filter, **options)
-    # Under the storage lock, as SecantusDB routes a find: the index catalog is read through the same cursors.
-    with self._lock:
-        name = ordered_index(self, db, coll, filter, sort)
-    if name is None:
-        return original_find_matching(self, db, coll, filter, **options)
-    scan.stop = (db, coll, name, limit, filter, sort)
+    scan.stop = (db, coll, limit, filter, sort)
     scan.stopped = False
     try:
         found = original_find_matching(self, db, coll, filter, **options)
@@ -89,18 +84,18 @@ def find_matching_ordered(self, db, coll, filter=None, **options):
 def range_scan_index_stopping(self, db, coll, name, lower, lower_inclusive, upper, upper_inclusive, *, prefix=None):
     """SecantusDB's _range_scan_index, stopping after the find's limit of entries when it scans the find's index."""
     stop = getattr(scan, "stop", None)
-    # Checked again here, under the lock the scan runs under: a write since the find began may have made the index
-    # multikey, or replaced it under the same name.
+    # The index is judged here, under the storage lock the scan runs under, so that no write can make it multikey or
+    # replace it under the same name between the judgement and the scan.
     if (
         stop is None
         or prefix is None
-        or stop[:3] != (db, coll, name)
-        or ordered_index(self, db, coll, stop[4], stop[5]) != name
+        or stop[:2] != (db, coll)
+        or ordered_index(self, db, coll, stop[3], stop[4]) != name
     ):
         return original_range_scan_index(
             self, db, coll, name, lower, lower_inclusive, upper, upper_inclusive, prefix=prefix
         )
-    limit = stop[3]
+    limit = stop[2]
     c = self._cursor(_IDX_ENTRIES_TABLE)
     esc_prefix = _escape_kb(prefix)
     esc_lower = _escape_kb(lower) if lower is not None else None

@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { runClientProcess } from './client-process.ts';
 import type { Ceiling } from './database-ceilings.ts';
 import { measureSandboxCeiling } from './sandbox-ceiling.ts';
 
@@ -13,13 +11,17 @@ export interface JointCeiling {
   historyPerSecond: number;
 }
 
-const historyClient = fileURLToPath(new URL('./history-ceiling-client.ts', import.meta.url));
+const historyClient = new URL('./history-ceiling-client.ts', import.meta.url);
 
-async function historyCeilingApart(mongodbUrl: string, projectId: string, documents: number): Promise<Ceiling> {
-  const args = [historyClient, '--mongodb-url', mongodbUrl, '--project', projectId, '--documents', String(documents)];
-  const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 1024 * 1024 });
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as Ceiling;
-}
+const historyCeilingApart = (mongodbUrl: string, projectId: string, documents: number) =>
+  runClientProcess<Ceiling>(historyClient, [
+    '--mongodb-url',
+    mongodbUrl,
+    '--project',
+    projectId,
+    '--documents',
+    String(documents),
+  ]);
 
 /**
  * The two ceilings' work at once, as a send does it: the minimal client's n pushes and n history documents inserted

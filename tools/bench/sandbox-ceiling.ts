@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { runClientProcess } from './client-process.ts';
 
 export interface SandboxCeiling {
   /** Pushes per second through the gateway adapters alone. */
@@ -9,19 +7,19 @@ export interface SandboxCeiling {
   cpuMsPerPush: number;
 }
 
-const client = fileURLToPath(new URL('./sandbox-ceiling-client.ts', import.meta.url));
+const client = new URL('./sandbox-ceiling-client.ts', import.meta.url);
 
 /**
  * The gateway adapters alone (no queue, no database) against the sandbox the product run used, in a process of their
  * own (sandbox-ceiling-client.ts) so that their CPU can be read as the deliver worker's is.
  */
 export async function measureSandboxCeiling(sandboxPort: number, pushes: number): Promise<SandboxCeiling> {
-  const args = [client, '--port', String(sandboxPort), '--pushes', String(pushes)];
-  const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 1024 * 1024 });
-  const measured = JSON.parse(stdout.trim().split('\n').at(-1)!) as SandboxCeiling & {
-    inFlight: number;
-    batchSize: number;
-  };
+  const measured = await runClientProcess<SandboxCeiling & { inFlight: number; batchSize: number }>(client, [
+    '--port',
+    String(sandboxPort),
+    '--pushes',
+    String(pushes),
+  ]);
   process.stderr.write(
     `[ceiling] sandbox gateways alone: ${measured.perSecond} pushes/s, ${measured.cpuMsPerPush.toFixed(3)} ms CPU a push (${pushes} pushes, ${measured.inFlight} batches of ${measured.batchSize} in flight)\n`,
   );
