@@ -8,7 +8,6 @@ import type { EventTypeCatalog } from './event-type-catalog.ts';
 import { toStoredData } from '../conditions/event-data.ts';
 import { startOfUtcDay } from '../infra/utc-day.ts';
 import { countField, eventCounts, recordedMarkerSeconds } from './pending-counts.ts';
-import { flushCountsUnlessRunning } from './flush-counts.ts';
 import { recordGatheredCounts } from '../infra/gathered-counts.ts';
 import { recordDisplays } from './in-app-displays.ts';
 import { eventTypeCounts, typeDayCounts } from './event-type-counts.ts';
@@ -51,14 +50,16 @@ function dailyCounts(events: StoredEvent[], day: number): Map<string, number> {
  * the worker runs beside it), their conversions credited (one Redis script per event of a conversion type), their daily
  * counts in one Redis script, the catalog only for types this worker has not seen yet. Every step is safe to repeat, so
  * a failed job is simply retried: the counts' Redis marker covers a retry within its hour (and a run that stopped
- * between the two), the job's own countsRecorded a replay from the dashboard as long as the job is kept.
+ * between the two), the job's own countsRecorded a replay from the dashboard as long as the job is kept. Answers whether
+ * the project's event counts are due a flush (flushCountsUnlessRunning), left to the caller: a flush writes a minute's
+ * counts, one document per subject, and the events' journeys should not wait for it.
  */
 export async function ingestEvents(
   deps: IngestDeps,
   jobId: string,
   job: EventIngestJob,
   markCountsRecorded: () => Promise<void>,
-): Promise<void> {
+): Promise<boolean> {
   const receivedAt = new Date(job.receivedAt);
   const events = job.events.map(
     (event, index): StoredEvent => ({
@@ -107,5 +108,5 @@ export async function ingestEvents(
     job.events.map((event) => event.type),
     'auto',
   );
-  if (flushDue) await flushCountsUnlessRunning(deps, job.projectId);
+  return flushDue;
 }

@@ -1,9 +1,11 @@
 import { expect, it } from 'vitest';
-import { eventually } from '../support/eventually.ts';
-import { useJourneyHarness } from '../support/journeys.ts';
+import { eventually, waitFor } from '../support/eventually.ts';
+import { deviceEvent, useJourneyHarness } from '../support/journeys.ts';
 import { seedWaitingTravellers } from '../support/journey-faults.ts';
+import { countKeys, flushIdField } from '../../src/infra/gathered-counts.ts';
+import { countField, eventCounts } from '../../src/events/pending-counts.ts';
 
-const { harness } = useJourneyHarness();
+const { harness, project, journeys } = useJourneyHarness();
 const models = () => harness.ingress.context.models;
 const travellers = 1000;
 
@@ -25,3 +27,28 @@ it('1,000 travellers due at once all take their next step within 10 s of their t
   expect(lateness.at(-1), summary).toBeLessThanOrEqual(10_000);
   expect(lateness[0], summary).toBeGreaterThanOrEqual(0);
 }, 120_000);
+
+it("a subject enters its journey without waiting for the event counts' flush that its event made due", async () => {
+  const deps = harness.ingress.context;
+  const journeyId = await journeys.create({
+    name: 'Entry before the flush',
+    entry: { event: 'flush-entry' },
+    steps: [{ id: 'pause', type: 'wait', seconds: 3600 }],
+  });
+  // A flush left half done by a flusher that died: the next flush writes its 3,000 counts first, for a second or more.
+  const names = countKeys(deps, eventCounts, project.projectId);
+  const field = (index: number) =>
+    countField({ subjectType: 'user', subjectId: `planted-${index}`, type: 'planted', day: 0 });
+  const planted = Object.fromEntries(Array.from({ length: 3000 }, (_, index) => [field(index), '1']));
+  await deps.redis.hset(names.flushing, { ...planted, [flushIdField]: '1000000' });
+  await deps.redis.del(names.flushGate);
+  const plantedStored = () =>
+    deps.models.EventCounter.countDocuments({ projectId: project.projectId, type: 'planted' });
+  await journeys.report([deviceEvent('flush-entry-phone', 'flush-entry')]);
+  await waitFor(
+    () => journeys.visits(journeyId, 'device', 'flush-entry-phone'),
+    (visits) => visits.length === 1,
+  );
+  expect(await plantedStored()).toBeLessThan(3000);
+  await waitFor(plantedStored, (stored) => stored === 3000);
+});
