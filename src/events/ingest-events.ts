@@ -50,9 +50,10 @@ function dailyCounts(events: StoredEvent[], day: number): Map<string, number> {
  * the worker runs beside it), their conversions credited (one Redis script per event of a conversion type), their daily
  * counts in one Redis script, the catalog only for types this worker has not seen yet. Every step is safe to repeat, so
  * a failed job is simply retried: the counts' Redis marker covers a retry within its hour (and a run that stopped
- * between the two), the job's own countsRecorded a replay from the dashboard as long as the job is kept. Answers whether
- * the project's event counts are due a flush (flushCountsUnlessRunning), left to the caller: a flush writes a minute's
- * counts, one document per subject, and the events' journeys should not wait for it.
+ * between the two), the job's own countsRecorded a replay from the dashboard as long as the job is kept.
+ *
+ * Answers whether the project's event counts are due a flush (flushCountsUnlessRunning), left to the caller: a flush
+ * writes a minute's counts, one document per subject, and the events' journeys should not wait for it.
  */
 export async function ingestEvents(
   deps: IngestDeps,
