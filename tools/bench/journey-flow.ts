@@ -4,7 +4,7 @@ import { inChunks } from '../../src/infra/chunks.ts';
 import type { BenchEnvironment, projectApi } from './bench-environment.ts';
 import { queueDepth, waitUntil } from './measure.ts';
 import { seededIndex, seededToken } from './seed-devices.ts';
-import { checkTarget, percentile } from './database-ceilings.ts';
+import { checkTarget } from './database-ceilings.ts';
 import {
   deliveriesPerSecond,
   distribution,
@@ -41,22 +41,23 @@ export async function plainSend(context: BenchContext) {
     await api('/notifications', { targetType: 'device', targetIds, title: 'Hello', body: 'A plain send' });
   });
   await deliveredOrSettled(context, () => sandbox.deliveries().length - before >= subjects);
-  const receipts = sandbox
-    .deliveries()
-    .slice(before)
-    .map((delivery) => (Date.parse(delivery.receivedAt) - started) / 1000)
-    .sort((a, b) => a - b);
-  const deliveries = receipts.length;
-  const seconds = receipts.at(-1)!;
   // The last receipt alone sets `seconds`: the middle and 99th tell a send that started late from a few late pushes.
-  const [half, most] = [0.5, 0.99].map((fraction) => Number(percentile(receipts, fraction).toFixed(1)));
-  log(`plain send: ${deliveries} deliveries in ${seconds.toFixed(1)} s (half by ${half} s, 99% by ${most} s)`);
+  const receipts = distribution(
+    sandbox
+      .deliveries()
+      .slice(before)
+      .map((delivery) => Date.parse(delivery.receivedAt) - started),
+  );
+  const { count: deliveries, max: seconds } = receipts;
+  log(
+    `plain send: ${deliveries} deliveries in ${seconds.toFixed(1)} s (half by ${receipts.p50} s, 99% by ${receipts.p99} s)`,
+  );
   return {
     deliveries,
     failed: subjects - deliveries,
     seconds,
-    halfReceivedSeconds: half,
-    mostReceivedSeconds: most,
+    halfReceivedSeconds: receipts.p50,
+    mostReceivedSeconds: receipts.p99,
     deliveriesPerSecond: Math.round(deliveries / seconds),
   };
 }
